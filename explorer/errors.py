@@ -1,0 +1,37 @@
+"""Errors a user can meet. Each carries a one-line message meant to be shown as is.
+
+The CLI prints ``error: <message>`` and exits with a non-zero code; the window shows the message in a
+notice. Anything that is not an ``ExplorerError`` is a bug. ``docs/errors.md`` lists them all.
+"""
+
+
+class ExplorerError(Exception):
+    """Base of every error that is the user's to fix (bad input, bad file, too little memory)."""
+
+    exit_code = 2
+
+
+class ConfigError(ExplorerError, ValueError):
+    """A size, mask, dtype or other setting that cannot work."""
+
+
+class MemoryBudgetError(ConfigError):
+    """The configuration would need more memory than the budget allows."""
+
+
+class InputError(ExplorerError, ValueError):
+    """Text that cannot be traced (empty, too long for the model, ...)."""
+
+
+class SnapshotError(ExplorerError):
+    """A snapshot or checkpoint file that cannot be read or written."""
+
+
+class ModelLoadError(ExplorerError):
+    """A model folder or file (checkpoint, Hugging Face, GGUF) that cannot be loaded."""
+
+
+class Cancelled(ExplorerError):
+    """Long work that the user stopped."""
+
+    exit_code = 130

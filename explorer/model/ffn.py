@@ -1,0 +1,43 @@
+"""The feed-forward network applied to every position on its own: E → F → E."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from explorer.config import ModelConfig
+from explorer.model.capture import Captured
+
+_ACTIVATIONS = {
+    "gelu": F.gelu,
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),  # GPT-2's "gelu_new"
+    "relu": F.relu,
+}
+
+
+class FeedForward(Captured):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        E, Fw = cfg.E, cfg.F
+        self.activation = cfg.ffn_activation
+        self.W_in = nn.Parameter(torch.empty(E, Fw))
+        self.W_gate = nn.Parameter(torch.empty(E, Fw)) if self.activation == "silu_gated" else None
+        self.W_out = nn.Parameter(torch.empty(Fw, E))
+        self.b_in = nn.Parameter(torch.zeros(Fw)) if cfg.bias else None
+        self.b_out = nn.Parameter(torch.zeros(E)) if cfg.bias else None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.capture("in", x)  # (B, C, E)
+        up = x @ self.W_in  # (B, C, E) · (E, F) → (B, C, F)
+        if self.b_in is not None:
+            up = up + self.b_in
+        if self.W_gate is not None:
+            hidden = F.silu(x @ self.W_gate) * up  # (B, C, F): Llama's SwiGLU
+        else:
+            hidden = _ACTIVATIONS[self.activation](up)  # (B, C, F)
+        self.capture("hidden", hidden)
+        out = hidden @ self.W_out  # (B, C, F) · (F, E) → (B, C, E)
+        if self.b_out is not None:
+            out = out + self.b_out
+        return self.capture("out", out)

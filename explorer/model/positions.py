@@ -1,0 +1,41 @@
+"""Positional information: sinusoidal tables, learned tables, and rotary embeddings (RoPE).
+
+Self-attention alone cannot tell "dog bites man" from "man bites dog": the weights depend on the set of
+tokens, not their order. Absolute positions add a vector per position to the token embedding; rotary
+positions instead rotate q and k so that q_i·k_j depends on i − j.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """(C, E) table of "Attention Is All You Need": PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(…)."""
+    position = torch.arange(C, dtype=torch.float64, device=device).unsqueeze(1)  # (C, 1)
+    freq = torch.exp(torch.arange(0, E, 2, dtype=torch.float64, device=device) * (-math.log(10_000.0) / E))  # (E/2,)
+    table = torch.zeros(C, E, dtype=torch.float64, device=device)  # (C, E)
+    table[:, 0::2] = torch.sin(position * freq)
+    table[:, 1::2] = torch.cos(position * freq)
+    return table.to(dtype)
+
+
+def rope_cos_sin(C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama."""
+    inv_freq = 1.0 / (theta ** (torch.arange(0, D, 2, dtype=torch.int64, device=device).float() / D))  # (D/2,)
+    position = torch.arange(C, device=device).float()  # (C,)
+    angles = torch.outer(position, inv_freq)  # (C, D/2)
+    angles = torch.cat((angles, angles), dim=-1)  # (C, D)
+    return angles.cos().to(dtype), angles.sin().to(dtype)
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Rotate (B, H, C, D) queries or keys by their position."""
+    return x * cos + rotate_half(x) * sin  # (B, H, C, D)

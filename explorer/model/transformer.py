@@ -1,0 +1,70 @@
+"""The whole language model of the note: Embed → [Attention + FFN] × L → Linear → Softmax.
+
+Token ids (B, C) come in; C next-token distributions per sentence (B, C, V) come out. Row i of a sentence
+is the distribution of the token that follows tokens 0..i.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from explorer.config import ModelConfig
+from explorer.model.block import Block
+from explorer.model.capture import Captured, assign_prefixes
+from explorer.model.embedding import Embedding
+from explorer.model.norm import make_norm
+from explorer.model.positions import rope_cos_sin
+
+
+class Unembed(nn.Module):
+    """(B, C, E) → (B, C, V) scores. Tied models reuse the embedding table, transposed."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.W_u = None if cfg.tie_embeddings else nn.Parameter(torch.empty(cfg.E, cfg.V))
+        self.b_u = nn.Parameter(torch.zeros(cfg.V)) if cfg.unembed_bias else None
+
+
+class Transformer(Captured):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = Embedding(cfg)
+        self.layers = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
+        self.ln_final = make_norm(cfg.norm, cfg.E, cfg.norm_eps)
+        self.unembed = Unembed(cfg)
+        assign_prefixes(self)
+
+    def W_u(self) -> torch.Tensor:
+        """The (E, V) unembedding in the note's orientation (the embedding table transposed when tied)."""
+        return self.embed.tok.T if self.unembed.W_u is None else self.unembed.W_u
+
+    def forward(
+        self,
+        ids: torch.Tensor,
+        allowed: torch.Tensor | None = None,
+        scale: bool = True,
+        temperature: float = 1.0,
+        layers: int | None = None,
+    ) -> torch.Tensor:
+        """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all)."""
+        B, C = ids.shape  # ids: (B, C)
+        if allowed is None:
+            allowed = torch.ones(C, C, dtype=torch.bool, device=ids.device).tril().expand(B, C, C)  # (B, C, C)
+        x = self.embed(ids)  # (B, C, E)
+        rope = None
+        if self.cfg.positions == "rope":
+            rope = rope_cos_sin(C, self.cfg.D, self.cfg.rope_theta, ids.device, x.dtype)  # 2 × (C, D)
+        for block in list(self.layers)[:layers]:
+            x = block(x, allowed, scale, rope)  # (B, C, E)
+        if self.ln_final is not None:
+            x = self.ln_final(x)
+        self.capture("final.out", x)
+        logits = x @ self.W_u()  # (B, C, E) · (E, V) → (B, C, V)
+        if self.unembed.b_u is not None:
+            logits = logits + self.unembed.b_u
+        self.capture("logits", logits)
+        if self.wants("probs"):
+            self.capture("probs", torch.softmax(logits / temperature, dim=-1))  # (B, C, V)
+        return logits

@@ -1,0 +1,135 @@
+"""The one list of traced tensor names (DESIGN.md section 3).
+
+The model captures under these names, the Trace stores them, exports write them, the CLI prints them, the
+views look them up and the tests check them. ``{l}`` stands for a layer index. Renaming an entry here is a
+breaking change of the snapshot format.
+
+Shape labels: B batch, C context (tokens), E embedding size, D query/key size per head, D_v value size
+per head, H query heads, H_kv key/value heads (equal to H unless grouped-query attention), F FFN width,
+V vocabulary, P number of learned positions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class TensorName:
+    pattern: str  # e.g. "layers.{l}.attn.q"
+    labels: tuple[str, ...]  # e.g. ("B", "H", "C", "D")
+    description: str
+    signed: bool = True  # values of both signs: draw with a diverging colour map
+    pairwise: bool = False  # a (C, C) map per head: can be derived on demand from q and k
+
+    @property
+    def per_layer(self) -> bool:
+        return "{l}" in self.pattern
+
+    @property
+    def is_param(self) -> bool:
+        return self.pattern.startswith("params.")
+
+    def name(self, layer: int | None = None) -> str:
+        return self.pattern.format(l=layer) if self.per_layer else self.pattern
+
+
+_T = TensorName
+
+ACTIVATIONS: tuple[TensorName, ...] = (
+    _T("tokens", ("B", "C"), "token ids, one row per sentence (token strings are in the manifest)", False),
+    _T("mask", ("B", "C", "C"), "True where query i (row) may attend to key j (column)", False),
+    _T("mask.empty_rows", ("B", "C"), "True for a query whose every key is blocked: its weights are all 0", False),
+    _T("embed.tok", ("B", "C", "E"), "token embedding: row `id` of the embedding table"),
+    _T("embed.pos", ("B", "C", "E"), "positional part added to the token embedding (zeros when positions are none or rotary)"),
+    _T("embed.out", ("B", "C", "E"), "embed.tok + embed.pos: the input of layer 0"),
+    _T("layers.{l}.attn.in", ("B", "C", "E"), "what attention reads (after the pre-norm, if the block has one)"),
+    _T("layers.{l}.attn.q", ("B", "H", "C", "D"), "queries per head: x · W_q"),
+    _T("layers.{l}.attn.k", ("B", "H_kv", "C", "D"), "keys per head: x · W_k"),
+    _T("layers.{l}.attn.v", ("B", "H_kv", "C", "D_v"), "values per head: x · W_v"),
+    _T("layers.{l}.attn.q_rot", ("B", "H", "C", "D"), "queries after the rotary position embedding (RoPE models only)"),
+    _T("layers.{l}.attn.k_rot", ("B", "H_kv", "C", "D"), "keys after the rotary position embedding (RoPE models only)"),
+    _T("layers.{l}.attn.scores", ("B", "H", "C", "C"), "Q · Kᵀ, unscaled: query i (row) against key j (column)", True, True),
+    _T("layers.{l}.attn.scaled", ("B", "H", "C", "C"), "scores / √D (equal to scores when scaling is off)", True, True),
+    _T("layers.{l}.attn.masked", ("B", "H", "C", "C"), "scaled, with −inf where the mask blocks", True, True),
+    _T("layers.{l}.attn.weights", ("B", "H", "C", "C"), "attention map: softmax over keys; row i sums to 1", False, True),
+    _T("layers.{l}.attn.heads", ("B", "H", "C", "D_v"), "weights · V: each head's output, the note's Rⁱ"),
+    _T("layers.{l}.attn.concat", ("B", "C", "H·D_v"), "the heads side by side [R¹ … Rᴴ]"),
+    _T("layers.{l}.attn.out", ("B", "C", "E"), "concat · W_o: the attention output"),
+    _T("layers.{l}.mid", ("B", "C", "E"), "residual stream after attention (attn.out alone when residuals are off)"),
+    _T("layers.{l}.ffn.in", ("B", "C", "E"), "what the FFN reads (after its pre-norm, if the block has one)"),
+    _T("layers.{l}.ffn.hidden", ("B", "C", "F"), "FFN activations after the non-linearity (gate · up for gated FFNs)"),
+    _T("layers.{l}.ffn.out", ("B", "C", "E"), "FFN output"),
+    _T("layers.{l}.out", ("B", "C", "E"), "the block's output (the residual stream)"),
+    _T("final.out", ("B", "C", "E"), "the last block's output after the final norm"),
+    _T("logits", ("B", "C", "V"), "scores over the vocabulary: row i predicts the token after tokens 0..i"),
+    _T("probs", ("B", "C", "V"), "softmax(logits / temperature): C next-token distributions", False),
+)
+
+PARAMS: tuple[TensorName, ...] = (
+    _T("params.embed.tok", ("V", "E"), "embedding table; row `id` is that token's vector"),
+    _T("params.embed.pos", ("P", "E"), "learned position table (learned positions only)"),
+    _T("params.layers.{l}.ln_attn.weight", ("E",), "pre-attention norm: scale"),
+    _T("params.layers.{l}.ln_attn.bias", ("E",), "pre-attention norm: shift (LayerNorm only)"),
+    _T("params.layers.{l}.attn.W_q", ("E", "H·D"), "query weights, heads side by side: head h in columns h·D … h·D+D−1"),
+    _T("params.layers.{l}.attn.W_k", ("E", "H_kv·D"), "key weights, heads side by side"),
+    _T("params.layers.{l}.attn.W_v", ("E", "H_kv·D_v"), "value weights, heads side by side (E, E) in the unfactored form"),
+    _T("params.layers.{l}.attn.W_o", ("H·D_v", "E"), "output projection: [W_o¹; …; W_oᴴ] stacked"),
+    _T("params.layers.{l}.attn.b_q", ("H·D",), "query bias"),
+    _T("params.layers.{l}.attn.b_k", ("H_kv·D",), "key bias"),
+    _T("params.layers.{l}.attn.b_v", ("H_kv·D_v",), "value bias"),
+    _T("params.layers.{l}.attn.b_o", ("E",), "output bias"),
+    _T("params.layers.{l}.ln_ffn.weight", ("E",), "pre-FFN norm: scale"),
+    _T("params.layers.{l}.ln_ffn.bias", ("E",), "pre-FFN norm: shift (LayerNorm only)"),
+    _T("params.layers.{l}.ffn.W_in", ("E", "F"), "FFN input weights (the 'up' projection of a gated FFN)"),
+    _T("params.layers.{l}.ffn.b_in", ("F",), "FFN input bias"),
+    _T("params.layers.{l}.ffn.W_gate", ("E", "F"), "gate weights of a gated (SiLU) FFN"),
+    _T("params.layers.{l}.ffn.W_out", ("F", "E"), "FFN output weights"),
+    _T("params.layers.{l}.ffn.b_out", ("E",), "FFN output bias"),
+    _T("params.ln_final.weight", ("E",), "final norm: scale"),
+    _T("params.ln_final.bias", ("E",), "final norm: shift (LayerNorm only)"),
+    _T("params.unembed.W_u", ("E", "V"), "linear to the vocabulary (the embedding table transposed when tied)"),
+    _T("params.unembed.b_u", ("V",), "vocabulary bias"),
+)
+
+ALL: tuple[TensorName, ...] = ACTIVATIONS + PARAMS
+
+# The (C, C) stages of one head, in the order the note computes them.
+PAIRWISE_STAGES = ("scores", "scaled", "masked", "weights")
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile("^" + re.escape(pattern).replace(re.escape("{l}"), r"(\d+)") + "$")
+
+
+_MATCHERS = tuple((_regex(t.pattern), t) for t in ALL)
+
+
+@lru_cache(maxsize=4096)
+def spec(name: str) -> TensorName:
+    """The entry for a concrete name such as ``layers.1.attn.weights``; KeyError if it is not one of ours."""
+    for regex, entry in _MATCHERS:
+        if regex.match(name):
+            return entry
+    raise KeyError(f"unknown tensor name {name!r}")
+
+
+def layer_of(name: str) -> int | None:
+    """The layer index in a concrete name, or None for names outside the layers."""
+    m = re.match(r"^(?:params\.)?layers\.(\d+)\.", name)
+    return int(m.group(1)) if m else None
+
+
+def attn(layer: int, stage: str) -> str:
+    """``attn(1, "weights") == "layers.1.attn.weights"``: the short way views and tests address a stage."""
+    return f"layers.{layer}.attn.{stage}"
+
+
+def is_known(name: str) -> bool:
+    try:
+        spec(name)
+    except KeyError:
+        return False
+    return True

@@ -1,0 +1,57 @@
+"""Build the shipped vocabularies in resources/tokenizers/ from the shipped corpora.
+
+    python -m explorer.tokenize.build_resources
+
+Word and character vocabularies are ordered by frequency (ties alphabetically), so the build is
+reproducible; a test checks that the committed files equal a fresh build.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from pathlib import Path
+
+from explorer.paths import resource
+from explorer.tokenize.builders import bpe_tokenizer, char_tokenizer, word_tokenizer
+from explorer.tokenize.tokenizer import Tokenizer
+
+HIRAGANA = [chr(c) for c in range(0x3041, 0x3097)]
+KATAKANA = [chr(c) for c in range(0x30A1, 0x30FB)] + ["ー"]
+JA_PUNCT = list("、。「」！？・（）")
+
+
+def _lines(corpus: str) -> list[str]:
+    out = []
+    for split in ("train", "heldout"):
+        out += resource("corpora", corpus, f"{split}.txt").read_text(encoding="utf-8").splitlines()
+    return [l for l in out if l.strip()]
+
+
+def _by_frequency(counter: Counter) -> list[str]:
+    return [tok for tok, _ in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def build_all() -> dict[str, Tokenizer]:
+    en = _lines("tiny-en")
+    ja = _lines("tiny-ja")
+    words = Counter(w for line in en for w in word_tokenizer([]).hf.pre_tokenizer.pre_tokenize_str(line) for w in [w[0]])
+    word_tok = word_tokenizer(_by_frequency(words) + [p for p in string.punctuation if p not in words])
+    ja_chars = Counter(ch for line in ja for ch in line)
+    extra = HIRAGANA + KATAKANA + JA_PUNCT + list(string.ascii_letters + string.digits + string.punctuation + " ")
+    char_tok = char_tokenizer(_by_frequency(ja_chars) + [c for c in extra if c not in ja_chars])
+    letters = char_tokenizer(string.ascii_lowercase)
+    bpe = bpe_tokenizer([l for l in en if l], vocab_size=1000)
+    return {"words-en.json": word_tok, "chars-ja.json": char_tok, "letters.json": letters, "bpe-en.json": bpe}
+
+
+def main() -> None:
+    out = resource("tokenizers")
+    out.mkdir(parents=True, exist_ok=True)
+    for name, tok in build_all().items():
+        tok.save(Path(out, name))
+        print(f"{name}: {tok.kind}, {tok.vocab_size} tokens")
+
+
+if __name__ == "__main__":
+    main()

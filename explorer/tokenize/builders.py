@@ -1,0 +1,51 @@
+"""Build the three kinds of vocabulary from text. The shipped ones are built by ``build_resources``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import tokenizers
+from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
+
+from explorer.tokenize.tokenizer import PAD, UNK, Tokenizer
+
+SPECIALS = (PAD, UNK)
+
+
+def _vocab(items: Iterable[str]) -> dict[str, int]:
+    vocab = {tok: i for i, tok in enumerate(SPECIALS)}
+    for item in items:
+        if item not in vocab:
+            vocab[item] = len(vocab)
+    return vocab
+
+
+def word_tokenizer(words: Iterable[str]) -> Tokenizer:
+    """Words and punctuation marks are tokens: "This is a pen ." → This | is | a | pen | ."""
+    hf = tokenizers.Tokenizer(models.WordLevel(_vocab(words), unk_token=UNK))
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()  # \w+ | [^\w\s]+
+    hf.decoder = decoders.WordPiece(prefix="##", cleanup=True)  # joins with spaces, tidies " ." → "."
+    return Tokenizer(hf, "word")
+
+
+def char_tokenizer(chars: Iterable[str]) -> Tokenizer:
+    """Every character is a token (spaces too): works for Japanese, which has no spaces between words."""
+    hf = tokenizers.Tokenizer(models.WordLevel(_vocab(c for c in chars if c != "\n"), unk_token=UNK))
+    hf.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    hf.decoder = decoders.Fuse()
+    return Tokenizer(hf, "char")
+
+
+def bpe_tokenizer(lines: Iterable[str], vocab_size: int = 1000) -> Tokenizer:
+    """Byte-level BPE (as GPT-2): any text encodes, because every byte is in the base alphabet."""
+    hf = tokenizers.Tokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    hf.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=list(SPECIALS),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    hf.train_from_iterator(list(lines), trainer=trainer)
+    return Tokenizer(hf, "bpe")

@@ -1,0 +1,111 @@
+"""One tokenizer type for every kind of vocabulary, wrapping a Hugging Face ``tokenizers.Tokenizer``.
+
+Unknown words become ``<unk>`` (never an exception), and every token keeps the piece of the original text
+it came from, so the window can show "pen" rather than "<unk>" and mark it as unknown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import tokenizers
+
+from explorer.errors import ModelLoadError
+
+PAD = "<pad>"
+UNK = "<unk>"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    ids: tuple[int, ...]
+    tokens: tuple[str, ...]  # the piece of the text each token covers (what a person typed)
+    unknown: tuple[bool, ...]  # True where the piece is not in the vocabulary
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+class Tokenizer:
+    def __init__(self, hf: tokenizers.Tokenizer, kind: str | None = None) -> None:
+        self.hf = hf
+        self.kind = kind or _infer_kind(hf)
+        self.unk_id = hf.token_to_id(UNK)
+        pad = hf.token_to_id(PAD)
+        # Real models rarely have a pad token: padded keys are masked anyway, so any id will do.
+        self.pad_id = pad if pad is not None else (self.unk_id if self.unk_id is not None else 0)
+
+    # ---------------------------------------------------------------- construction and storage
+    @classmethod
+    def from_str(cls, text: str, kind: str | None = None) -> Tokenizer:
+        try:
+            return cls(tokenizers.Tokenizer.from_str(text), kind)
+        except Exception as exc:  # the library raises plain Exceptions for malformed JSON
+            raise ModelLoadError(f"cannot read tokenizer: {str(exc).splitlines()[0]}") from None
+
+    @classmethod
+    def from_file(cls, path: str | Path, kind: str | None = None) -> Tokenizer:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ModelLoadError(f"cannot read tokenizer {path}: {exc.strerror or exc}") from None
+        return cls.from_str(text, kind)
+
+    def to_str(self) -> str:
+        return self.hf.to_str()
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_str(), encoding="utf-8")
+
+    # ---------------------------------------------------------------- use
+    @property
+    def vocab_size(self) -> int:
+        return self.hf.get_vocab_size(with_added_tokens=True)
+
+    def encode(self, text: str) -> Encoded:
+        enc = self.hf.encode(text, add_special_tokens=False)
+        pieces = tuple(text[a:b] if b > a else tok for tok, (a, b) in zip(enc.tokens, enc.offsets))
+        unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)
+        return Encoded(tuple(enc.ids), pieces, unknown)
+
+    def decode(self, ids: list[int] | tuple[int, ...]) -> str:
+        return self.hf.decode(list(ids), skip_special_tokens=False)
+
+    @cached_property
+    def _display(self) -> tuple[str, ...]:
+        vocab = self.hf.get_vocab(with_added_tokens=True)
+        table = [""] * self.vocab_size
+        for tok, i in vocab.items():
+            if i < len(table):
+                table[i] = tok
+        if self.kind in ("bpe", "hf"):
+            # Byte-level pieces such as "Ġis" read better decoded (" is").
+            table = [self.hf.decode([i], skip_special_tokens=False) or table[i] for i in range(len(table))]
+        return tuple(table)
+
+    def display_vocab(self) -> tuple[str, ...]:
+        """Every token id's display string, in id order (computed once)."""
+        return self._display
+
+    def token(self, i: int) -> str:
+        """How token id ``i`` reads on its own (for top-k bars and vocabulary tables)."""
+        return self._display[i] if 0 <= i < len(self._display) else UNK
+
+    def __repr__(self) -> str:
+        return f"Tokenizer(kind={self.kind!r}, vocab_size={self.vocab_size})"
+
+
+def _infer_kind(hf: tokenizers.Tokenizer) -> str:
+    data = json.loads(hf.to_str())
+    model = data.get("model", {}).get("type")
+    pre = json.dumps(data.get("pre_tokenizer"))
+    if model == "WordLevel":
+        return "char" if '"Split"' in pre else "word"
+    if model == "BPE" and "ByteLevel" in pre and data.get("added_tokens") and any(
+        t.get("content") == UNK for t in data["added_tokens"]
+    ):
+        return "bpe"
+    return "hf"

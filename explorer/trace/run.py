@@ -1,0 +1,123 @@
+"""One call from text to Trace: tokenize, pad, mask, run the model with capture on, collect numpy arrays."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import torch
+
+from explorer import names
+from explorer.config import RunOptions, check_memory
+from explorer.devices import resolve_device
+from explorer.errors import Cancelled, InputError
+from explorer.model.capture import CaptureSink, capturing
+from explorer.model.mask import build_mask, mask_notices
+from explorer.trace.trace import Row, Trace
+from explorer.weights.bundle import ModelBundle
+
+
+def split_batch(text: str | Sequence[str]) -> list[str]:
+    """Each non-blank line is one sentence of the batch."""
+    lines = text.splitlines() if isinstance(text, str) else [str(t) for t in text]
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _wants(options: RunOptions):
+    capture_layers = set(options.layers_to_capture) if options.layers_to_capture is not None else None
+
+    def wants(name: str) -> bool:
+        entry = names.spec(name)
+        if options.lazy_pairwise and entry.pairwise:
+            return False
+        layer = names.layer_of(name)
+        return capture_layers is None or layer is None or layer in capture_layers
+
+    return wants
+
+
+class _CancellableSink(CaptureSink):
+    """A sink that stops the forward pass at the next capture point once ``cancel`` is set."""
+
+    def __init__(self, wants, cancel: threading.Event | None) -> None:
+        super().__init__(wants)
+        self._cancel = cancel
+
+    def put(self, name, tensor):
+        if self._cancel is not None and self._cancel.is_set():
+            raise Cancelled("tracing was cancelled")
+        super().put(name, tensor)
+
+
+def run_trace(
+    bundle: ModelBundle,
+    text: str | Sequence[str],
+    options: RunOptions | None = None,
+    cancel: threading.Event | None = None,
+) -> Trace:
+    options = options or RunOptions()
+    cfg = bundle.config
+    sentences = split_batch(text)
+    if not sentences:
+        raise InputError("there is no text to trace: type a sentence (each line is one sentence of the batch)")
+    notices: list[str] = []
+
+    rows: list[Row] = []
+    for sentence in sentences:
+        enc = bundle.tokenizer.encode(sentence)
+        if len(enc) == 0:
+            notices.append(f"skipped a line with no tokens: {sentence[:30]!r}")
+            continue
+        ids, tokens, unknown = enc.ids, enc.tokens, enc.unknown
+        if cfg.positions == "learned" or cfg.family != "explorer":
+            limit = cfg.max_positions
+            if len(ids) > limit:
+                notices.append(f"a sentence of {len(ids)} tokens was cut to the model's context of {limit} tokens")
+                ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
+        rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
+    if not rows:
+        raise InputError("the text gives no tokens: type a sentence")
+    if any(any(r.unknown) for r in rows):
+        unknown_words = sorted({t for r in rows for t, u in zip(r.tokens, r.unknown) if u})
+        notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(unknown_words[:8])}" + (" …" if len(unknown_words) > 8 else ""))
+
+    B, C = len(rows), max(r.length for r in rows)
+    check_memory(cfg, B, C, options)
+    device, device_notice = resolve_device(options.device)
+    if device_notice:
+        notices.append(device_notice)
+        options = options.replace(device=device)
+    notices += mask_notices(options.mask, C)
+
+    model = bundle.model_for(options.dtype, device)
+    ids = torch.full((B, C), bundle.tokenizer.pad_id, dtype=torch.long)  # (B, C), right-padded
+    for b, r in enumerate(rows):
+        ids[b, : r.length] = torch.tensor(r.ids, dtype=torch.long)
+    ids = ids.to(device)
+    allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
+    empty_rows = ~allowed.any(dim=-1)  # (B, C)
+    blocked_rows = sum(int(empty_rows[b, : r.length].sum()) for b, r in enumerate(rows))
+    if blocked_rows:
+        notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
+
+    sink = _CancellableSink(_wants(options), cancel)
+    with torch.inference_mode(), capturing(model, sink):
+        model(ids, allowed, scale=options.scale, temperature=options.temperature)
+
+    arrays = {"tokens": ids.cpu().numpy(), "mask": allowed.cpu().numpy(), "mask.empty_rows": empty_rows.cpu().numpy()}
+    for name, tensor in sink.tensors.items():
+        arrays[name] = tensor.cpu().numpy()
+    for name, p in model.named_parameters():
+        arrays[f"params.{name}"] = p.detach().cpu().numpy()
+    return Trace(
+        arrays,
+        rows=tuple(rows),
+        config=cfg,
+        options=options,
+        source=bundle.source,
+        seed=bundle.seed,
+        vocab=bundle.tokenizer.display_vocab(),
+        notices=tuple(notices),
+        model_name=bundle.name,
+        tokenizer_kind=bundle.tokenizer.kind,
+    )

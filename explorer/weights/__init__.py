@@ -1,0 +1,1 @@
+"""Where a model's numbers come from: random initialisation, shipped presets, checkpoints, importers."""

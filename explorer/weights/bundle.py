@@ -1,0 +1,56 @@
+"""A model ready to trace: its config, tokenizer, parameters, and where they came from."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from dataclasses import dataclass, field
+
+import torch
+
+from explorer.config import ModelConfig
+from explorer.errors import ConfigError
+from explorer.model import Transformer
+from explorer.tokenize import Tokenizer
+from explorer.weights.init import init_params
+
+DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+@dataclass(eq=False)
+class ModelBundle:
+    config: ModelConfig
+    tokenizer: Tokenizer
+    model: Transformer  # the master copy: float32, on the CPU
+    source: str  # "random", "preset:classroom", "checkpoint:/path", "hf:/path", "gguf:/path"
+    seed: int | None = None
+    name: str = ""
+    editable_sizes: bool = True  # False for real models: their sizes come from the file
+    _copies: dict = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def model_for(self, dtype: str, device: str) -> Transformer:
+        """The model in ``dtype`` on ``device``; copies are made once and kept (the master stays float32/CPU)."""
+        if dtype not in DTYPES:
+            raise ConfigError(f"dtype must be float32 or float64, got {dtype!r}")
+        if dtype == "float32" and device == "cpu":
+            return self.model
+        key = (dtype, device)
+        with self._lock:
+            if key not in self._copies:
+                self._copies[key] = copy.deepcopy(self.model).to(device=device, dtype=DTYPES[dtype]).eval()
+            return self._copies[key]
+
+    def parameters_changed(self) -> None:
+        """Call after editing the master's weights (training): the cast copies are stale."""
+        with self._lock:
+            self._copies.clear()
+
+
+def random_bundle(config: ModelConfig, tokenizer: Tokenizer, seed: int = 0, name: str = "") -> ModelBundle:
+    if config.vocab_size != tokenizer.vocab_size:
+        config = config.replace(vocab_size=tokenizer.vocab_size)
+    model = Transformer(config)
+    init_params(model, seed)
+    model.eval()
+    return ModelBundle(config, tokenizer, model, "random", seed, name)

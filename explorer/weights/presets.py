@@ -1,0 +1,125 @@
+"""Named starting points: a model size, a vocabulary, a seed, an example sentence, and maybe trained weights.
+
+``seed-toy`` has the note's worked-example sizes (B=2, C=2, E=3, H=2, D=2), small enough to print every
+number. ``classroom`` is the default: big enough for patterns, small enough to redraw at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from explorer.config import ModelConfig, RunOptions
+from explorer.errors import ConfigError
+from explorer.paths import resource
+from explorer.tokenize import Tokenizer
+from explorer.weights.bundle import ModelBundle, random_bundle
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    tokenizer: str  # file in resources/tokenizers/
+    sizes: dict[str, Any]  # ModelConfig fields other than vocab_size
+    example: str
+    seed: int = 0
+    checkpoint: str | None = None  # folder in resources/presets/ with trained weights, if any
+    options: dict[str, Any] = field(default_factory=dict)  # RunOptions fields this preset starts with
+
+    def run_options(self) -> RunOptions:
+        return RunOptions(**self.options)
+
+    def has_trained_weights(self) -> bool:
+        return self.checkpoint is not None and (resource("presets", self.checkpoint) / "model.safetensors").is_file()
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "classroom",
+            "E=64, D=16, H=4, L=2 on simple English sentences: the default",
+            "words-en.json",
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
+            "This is a pen .",
+            seed=0,
+            checkpoint="classroom",
+        ),
+        Preset(
+            "seed-toy",
+            "the note's worked example: B=2, C=2, E=3, H=2, D=2 — every number fits in its cell",
+            "words-en.json",
+            dict(embed_dim=3, key_dim=2, heads=2, layers=1, ffn_dim=6, positions="none"),
+            "This is\na pen",
+            seed=7,
+        ),
+        Preset(
+            "japanese",
+            "character-level model of simple Japanese sentences (これはペンです。)",
+            "chars-ja.json",
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
+            "これはペンです。",
+            seed=0,
+            checkpoint="japanese",
+        ),
+        Preset(
+            "induction",
+            "2-layer model on repeated random letters: watch an induction head copy the continuation",
+            "letters.json",
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="learned", max_positions=64),
+            "qwertyuiopqwertyuiop",
+            seed=0,
+            checkpoint="induction",
+        ),
+    )
+}
+
+DEFAULT_PRESET = "classroom"
+
+
+@lru_cache(maxsize=16)
+def preset_tokenizer(filename: str) -> Tokenizer:
+    path = resource("tokenizers", filename)
+    if not path.is_file():
+        raise ConfigError(f"the vocabulary file {filename} is missing from {path.parent}; run `make setup` again")
+    return Tokenizer.from_file(path)
+
+
+def get_preset(name: str) -> Preset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ConfigError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+
+
+def preset_config(name: str, **overrides: Any) -> ModelConfig:
+    preset = get_preset(name)
+    tok = preset_tokenizer(preset.tokenizer)
+    sizes = {**preset.sizes, **{k: v for k, v in overrides.items() if v is not None}}
+    return ModelConfig(vocab_size=tok.vocab_size, **sizes)
+
+
+def load_preset(name: str, *, random_weights: bool = False, seed: int | None = None, **overrides: Any) -> ModelBundle:
+    """The preset's model. Trained weights are used when shipped, unless sizes are overridden, a seed is
+    given, or ``random_weights`` asks for the untrained model (the difference is worth showing)."""
+    preset = get_preset(name)
+    tok = preset_tokenizer(preset.tokenizer)
+    config = preset_config(name, **overrides)
+    sized_as_shipped = config == preset_config(name)
+    if not random_weights and seed is None and sized_as_shipped and preset.has_trained_weights():
+        from explorer.weights.checkpoint import load_checkpoint
+
+        bundle = load_checkpoint(resource("presets", preset.checkpoint))  # type: ignore[arg-type]
+        bundle.source = f"preset:{name}"
+        bundle.name = name
+        return bundle
+    bundle = random_bundle(config, tok, preset.seed if seed is None else seed, name=name)
+    return bundle
+
+
+def preset_dir(name: str) -> Path | None:
+    preset = get_preset(name)
+    return resource("presets", preset.checkpoint) if preset.checkpoint else None
