@@ -39,6 +39,27 @@ def attention_maps(q: torch.Tensor, k: torch.Tensor, allowed: torch.Tensor, scal
     return scores, scaled, masked, weights
 
 
+def attend(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, allowed: torch.Tensor, scale: bool, keep_maps: bool
+) -> tuple[torch.Tensor, tuple[torch.Tensor, ...] | None]:
+    """Rⁱ = weights · Vⁱ for every head, one head at a time.
+
+    Going head by head bounds the transient memory to one (B, C, C) map, and it is the same arithmetic,
+    in the same order, as the trace's on-demand derivation of a single head: the maps a lazy trace
+    shows are bit-for-bit those of the full computation. Returns (heads, maps or None).
+    """
+    heads, kept = [], []
+    for h in range(q.shape[1]):
+        maps = attention_maps(q[:, h : h + 1], k[:, h : h + 1], allowed, scale)  # 4 × (B, 1, C, C)
+        heads.append(maps[3] @ v[:, h : h + 1])  # (B, 1, C, C) · (B, 1, C, D_v) → (B, 1, C, D_v)
+        if keep_maps:
+            kept.append(maps)
+    out = torch.cat(heads, dim=1)  # (B, H, C, D_v)
+    if not keep_maps:
+        return out, None
+    return out, tuple(torch.cat([m[i] for m in kept], dim=1) for i in range(4))  # 4 × (B, H, C, C)
+
+
 def repeat_kv(x: torch.Tensor, groups: int) -> torch.Tensor:
     """(B, H_kv, C, D) → (B, H, C, D): key/value head g serves query heads g·groups … g·groups+groups−1."""
     return x if groups == 1 else x.repeat_interleave(groups, dim=1)
@@ -68,7 +89,7 @@ class MultiHeadAttention(Captured):
         y = x @ W  # (B, C, E) · (E, heads·d) → (B, C, heads·d)
         if b is not None:
             y = y + b
-        return y.view(B, C, heads, -1).transpose(1, 2)  # (B, heads, C, d)
+        return y.view(B, C, heads, -1).transpose(1, 2).contiguous()  # (B, heads, C, d)
 
     def forward(
         self,
@@ -90,16 +111,15 @@ class MultiHeadAttention(Captured):
         k = repeat_kv(k, groups)  # (B, H, C, D)
         v = repeat_kv(v, groups)  # (B, H, C, D_v)
 
-        if any(self.wants(s) for s in ("scores", "scaled", "masked", "weights")):
-            scores, scaled, masked, weights = attention_maps(q, k, allowed, scale)  # each (B, H, C, C)
-            self.capture("scores", scores)
-            self.capture("scaled", scaled)
-            self.capture("masked", masked)
-            self.capture("weights", weights)
-            heads = weights @ v  # (B, H, C, C) · (B, H, C, D_v) → (B, H, C, D_v)
+        if self._sink is not None:  # tracing: the note's arithmetic, step by step
+            keep = any(self.wants(s) for s in ("scores", "scaled", "masked", "weights"))
+            heads, maps = attend(q, k, v, allowed, scale, keep)  # (B, H, C, D_v)
+            if maps is not None:
+                for stage, m in zip(("scores", "scaled", "masked", "weights"), maps):
+                    self.capture(stage, m)  # (B, H, C, C)
         else:
-            # Nobody looks at the (C, C) maps (training, or a trace that derives them later from q and k):
-            # the fused kernel gives the same Rⁱ without materialising C² numbers per head.
+            # Training and plain inference: nobody looks at the maps, and the fused kernel gives the same
+            # Rⁱ (to rounding) without materialising C² numbers per head.
             heads = F.scaled_dot_product_attention(
                 q, k, v, attn_mask=allowed.unsqueeze(1), scale=None if scale else 1.0
             )  # (B, H, C, D_v)

@@ -19,7 +19,7 @@ import torch
 
 from explorer import __version__, names
 from explorer.config import ModelConfig, RunOptions
-from explorer.model.attention import attention_maps, repeat_kv
+from explorer.model.attention import attention_maps
 
 FORMAT_NAME = "attention-explorer-snapshot"
 FORMAT_VERSION = 1
@@ -220,20 +220,28 @@ class Trace(Mapping[str, np.ndarray]):
         return qn in self._arrays and kn in self._arrays and "mask" in self._arrays
 
     def _derive(self, layer: int, b: int | None, h: int | None) -> tuple[np.ndarray, ...]:
+        """The four maps of one head (b, h), or of every head of the layer when b is None.
+
+        Head by head, with the model's own ``attention_maps``: the same arithmetic as the full trace.
+        """
         qn, kn = self._qk_names(layer)
-        q = torch.from_numpy(np.array(self._arrays[qn]))  # (B, H, C, D)
-        k = torch.from_numpy(np.array(self._arrays[kn]))  # (B, H_kv, C, D)
-        allowed = torch.from_numpy(np.array(self._arrays["mask"]))  # (B, C, C)
-        k = repeat_kv(k, self.config.H // self.config.H_kv)  # (B, H, C, D)
-        if b is not None:
-            q, k, allowed = q[b : b + 1, h : h + 1], k[b : b + 1, h : h + 1], allowed[b : b + 1]  # one head
+        q_all, k_all, mask = self._arrays[qn], self._arrays[kn], self._arrays["mask"]  # (B,H,C,D) (B,H_kv,C,D) (B,C,C)
+        groups = self.config.H // self.config.H_kv
+        rows = range(self.B) if b is None else range(b, b + 1)
+        heads = range(self.config.H) if h is None else range(h, h + 1)
+        batch = slice(rows.start, rows.stop)
+        allowed = torch.from_numpy(np.array(mask[batch]))  # (b, C, C)
+        per_head = []
         with torch.inference_mode():
-            maps = attention_maps(q, k, allowed, self.options.scale)
+            for i in heads:
+                q = torch.from_numpy(np.array(q_all[batch, i : i + 1]))  # (b, 1, C, D)
+                k = torch.from_numpy(np.array(k_all[batch, i // groups : i // groups + 1]))  # (b, 1, C, D)
+                per_head.append(attention_maps(q, k, allowed, self.options.scale))
         out = []
-        for m in maps:
-            a = m.numpy()
-            a.flags.writeable = False
-            out.append(a)
+        for s in range(4):
+            m = torch.cat([p[s] for p in per_head], dim=1).numpy()  # (b, heads, C, C)
+            m.flags.writeable = False
+            out.append(m)
         return tuple(out)
 
     # ------------------------------------------------------------------ convenience
