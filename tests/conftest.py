@@ -1,0 +1,6 @@
+"""Shared test setup. Qt runs offscreen everywhere (set before any Qt import)."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("ATTENTION_EXPLORER_TEST", "1")
