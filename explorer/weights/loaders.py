@@ -1,0 +1,61 @@
+"""Open a model by path or name: our checkpoint folders, Hugging Face folders, GGUF files, shipped presets.
+
+Each kind lives in its own module; this one only decides which to call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from explorer.errors import ModelLoadError
+from explorer.weights.bundle import ModelBundle
+
+CHECKPOINT_FORMAT = "attention-explorer-checkpoint"
+
+Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads
+
+
+def detect_kind(path: Path) -> str:
+    """"checkpoint", "hf" or "gguf" for a path on disk; ModelLoadError if it is none of them."""
+    if path.is_file():
+        with open(path, "rb") as fh:
+            if fh.read(4) == b"GGUF":
+                return "gguf"
+        raise ModelLoadError(f"{path.name} is not a model: expected a GGUF file or a model folder")
+    if path.is_dir():
+        config = path / "config.json"
+        if not config.is_file():
+            raise ModelLoadError(f"{path} has no config.json: not a checkpoint or Hugging Face folder")
+        try:
+            data = json.loads(config.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ModelLoadError(f"{config} cannot be read as JSON ({exc})") from None
+        if isinstance(data, dict) and data.get("format") == CHECKPOINT_FORMAT:
+            return "checkpoint"
+        if isinstance(data, dict) and "model_type" in data:
+            return "hf"
+        raise ModelLoadError(f"{config} is neither an Attention Explorer checkpoint nor a Hugging Face config")
+    raise ModelLoadError(f"no such file or folder: {path}")
+
+
+def load_model(path_or_name: str | Path, progress: Progress | None = None, cancel=None) -> ModelBundle:
+    name = str(path_or_name)
+    from explorer.weights import catalog
+
+    if catalog.is_named_model(name):
+        return catalog.load_named(name, progress=progress, cancel=cancel)
+    path = Path(name).expanduser()
+    kind = detect_kind(path)
+    if kind == "checkpoint":
+        from explorer.weights.checkpoint import load_checkpoint
+
+        return load_checkpoint(path)
+    if kind == "hf":
+        from explorer.weights.hf import load_hf_folder
+
+        return load_hf_folder(path, progress=progress, cancel=cancel)
+    from explorer.weights.gguf import load_gguf
+
+    return load_gguf(path, progress=progress, cancel=cancel)
