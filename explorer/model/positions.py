@@ -24,8 +24,10 @@ def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: 
 
 def rope_cos_sin(C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama."""
-    inv_freq = 1.0 / (theta ** (torch.arange(0, D, 2, dtype=torch.int64, device=device).float() / D))  # (D/2,)
-    position = torch.arange(C, device=device).float()  # (C,)
+    # float32 as Llama computes it; float64 runs get float64 angles (float32 angles are off by ~1e-7)
+    work = torch.float64 if dtype == torch.float64 else torch.float32
+    inv_freq = 1.0 / (theta ** (torch.arange(0, D, 2, dtype=torch.int64, device=device).to(work) / D))  # (D/2,)
+    position = torch.arange(C, device=device).to(work)  # (C,)
     angles = torch.outer(position, inv_freq)  # (C, D/2)
     angles = torch.cat((angles, angles), dim=-1)  # (C, D)
     return angles.cos().to(dtype), angles.sin().to(dtype)
