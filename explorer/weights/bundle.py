@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from explorer.config import ModelConfig
+from explorer.config import ModelConfig, check_memory
 from explorer.errors import ConfigError
 from explorer.model import Transformer
 from explorer.tokenize import Tokenizer
@@ -50,6 +50,7 @@ class ModelBundle:
 def random_bundle(config: ModelConfig, tokenizer: Tokenizer, seed: int = 0, name: str = "") -> ModelBundle:
     if config.vocab_size != tokenizer.vocab_size:
         config = config.replace(vocab_size=tokenizer.vocab_size)
+    check_memory(config, 1, 1)  # refuse before allocating: E=65536 × L=256 must not reach the allocator
     model = Transformer(config)
     init_params(model, seed)
     model.eval()
