@@ -1,0 +1,120 @@
+"""The pipeline as the flow view, Play and presentation mode step through it.
+
+Each stage names the traced tensors it shows (DESIGN.md section 3) and builds its edge label from the
+real shapes of the current trace, e.g. ``x (5, 64) · W_q (64, 16) → Q (5, 16)``. Titles and captions are
+user-facing text and live in the Qt layer (translated); this module holds only structure and shapes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from explorer.trace import Trace
+
+
+@dataclass(frozen=True)
+class Stage:
+    key: str
+    symbol: str  # short label on the flow diagram (language-neutral math)
+    names: tuple[str, ...]  # patterns with {l}; the first is the stage's main tensor
+    per_layer: bool = True
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("tokens", "ids", ("tokens",), False),
+    Stage("embed", "Embed", ("embed.out", "embed.tok", "embed.pos"), False),
+    Stage("qkv", "Q K V", ("layers.{l}.attn.q", "layers.{l}.attn.k", "layers.{l}.attn.v")),
+    Stage("scores", "Q·Kᵀ", ("layers.{l}.attn.scores",)),
+    Stage("scaled", "÷√D", ("layers.{l}.attn.scaled",)),
+    Stage("masked", "mask", ("layers.{l}.attn.masked",)),
+    Stage("weights", "softmax", ("layers.{l}.attn.weights",)),
+    Stage("heads", "·V", ("layers.{l}.attn.heads",)),
+    Stage("concat", "concat", ("layers.{l}.attn.concat",)),
+    Stage("out", "·W_o", ("layers.{l}.attn.out",)),
+    Stage("residual", "+ x", ("layers.{l}.mid",)),
+    Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out", "layers.{l}.ffn.in")),
+    Stage("block", "block out", ("layers.{l}.out",)),
+    Stage("logits", "Linear", ("logits", "final.out"), False),
+    Stage("probs", "softmax", ("probs",), False),
+)
+
+STAGE_KEYS = tuple(s.key for s in STAGES)
+PAIRWISE_STAGE_KEYS = ("scores", "scaled", "masked", "weights")
+
+
+def stage(key: str) -> Stage:
+    for s in STAGES:
+        if s.key == key:
+            return s
+    raise KeyError(f"unknown stage {key!r}")
+
+
+def tensor_names(key: str, layer: int) -> tuple[str, ...]:
+    return tuple(p.format(l=layer) for p in stage(key).names)
+
+
+def main_tensor(key: str, layer: int) -> str:
+    return tensor_names(key, layer)[0]
+
+
+def neighbour(key: str, step: int) -> str:
+    """The stage ``step`` places later (or earlier), clamped to the ends: Play and the arrow keys."""
+    i = STAGE_KEYS.index(key)
+    return STAGE_KEYS[max(0, min(len(STAGE_KEYS) - 1, i + step))]
+
+
+def _t(*dims: int | str) -> str:
+    return "(" + ", ".join(str(d) for d in dims) + ")"
+
+
+def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
+    """The stage's computation with the real shapes of one sentence (C = its length), one head."""
+    cfg = trace.config
+    C = trace.rows[row].length if trace.rows else trace.C
+    E, D, H, Dv, F, V = cfg.E, cfg.D, cfg.H, cfg.D_v, cfg.F, cfg.V
+    if key == "tokens":
+        return f"text → ids {_t(C)}"
+    if key == "embed":
+        pos = {"none": "", "rope": "", "sinusoidal": f" + PE {_t(C, E)}", "learned": f" + P[:C] {_t(C, E)}"}[cfg.positions]
+        return f"ids {_t(C)} → W{_t(V, E)}[ids] {_t(C, E)}{pos} → x {_t(C, E)}"
+    if key == "qkv":
+        v = f"W_v {_t(E, E)} → V {_t(C, E)}" if cfg.unfactored_value else f"W_v {_t(E, Dv)} → V {_t(C, Dv)}"
+        return f"x {_t(C, E)} · W_q {_t(E, D)} → Q {_t(C, D)};  · W_k {_t(E, D)} → K {_t(C, D)};  · {v}  × H={H}"
+    if key == "scores":
+        return f"Q {_t(C, D)} · Kᵀ {_t(D, C)} → S {_t(C, C)}"
+    if key == "scaled":
+        if not trace.options.scale:
+            return f"S {_t(C, C)} (scaling off)"
+        return f"S {_t(C, C)} ÷ √{D} = ÷{math.sqrt(D):.3g} → {_t(C, C)}"
+    if key == "masked":
+        return f"{_t(C, C)} + mask {trace.options.mask}: −∞ where blocked"
+    if key == "weights":
+        return f"softmax over keys → A {_t(C, C)}, rows sum to 1"
+    if key == "heads":
+        return f"A {_t(C, C)} · V {_t(C, Dv)} → Rⁱ {_t(C, Dv)}"
+    if key == "concat":
+        return f"[R¹ … R{_sup(H)}] → {_t(C, H * Dv)}"
+    if key == "out":
+        if cfg.unfactored_value:
+            return f"R {_t(C, E)} (no W_o in the unfactored form)"
+        return f"concat {_t(C, H * Dv)} · W_o {_t(H * Dv, E)} → {_t(C, E)}"
+    if key == "residual":
+        return f"x {_t(C, E)} + attention {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"attention {_t(C, E)} (no residual)"
+    if key == "ffn":
+        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate"}[cfg.ffn_activation]
+        return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
+    if key == "block":
+        return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} (no residual)"
+    if key == "logits":
+        return f"{_t(C, E)} · W_u {_t(E, V)} → scores {_t(C, V)}"
+    if key == "probs":
+        return f"softmax(scores / T={trace.options.temperature:g}) → {_t(C, V)}: row i predicts token i+1"
+    raise KeyError(key)
+
+
+_SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _sup(n: int) -> str:
+    return str(n).translate(_SUP)

@@ -1,0 +1,230 @@
+"""Menus (File, View, Model, Help), the toolbar and their shortcuts. Handlers change the state or call
+file_ops; they never draw."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QToolBar
+
+from explorer import __version__
+from explorer.config import RunOptions
+from explorer.ui import file_ops, i18n, settings, theme
+from explorer.ui.state import ModelSource
+from explorer.weights.presets import PRESETS
+
+
+class Actions(QObject):
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.w = window
+        self.state = window.state
+        mb = window.menuBar()
+        self.file_menu = mb.addMenu("")
+        self.view_menu = mb.addMenu("")
+        self.model_menu = mb.addMenu("")
+        self.help_menu = mb.addMenu("")
+        self._make_actions()
+        self._fill_menus()
+        self.toolbar = QToolBar(window)
+        self.toolbar.setObjectName("toolbar.main")
+        window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        for a in (self.open_snapshot, self.export_snapshot, self.export_view, None, self.presentation):
+            self.toolbar.addSeparator() if a is None else self.toolbar.addAction(a)
+
+    # ------------------------------------------------------------------ actions
+    def _act(self, slot, shortcut=None, checkable=False) -> QAction:
+        a = QAction(self.w)
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        return a
+
+    def _make_actions(self) -> None:
+        w, s = self.w, self.state
+        self.open_snapshot = self._act(lambda: file_ops.open_snapshot(w, s), QKeySequence.StandardKey.Open)
+        self.open_model = self._act(self._open_model, "Ctrl+Shift+O")
+        self.export_snapshot = self._act(lambda: file_ops.export_snapshot(w, s), QKeySequence.StandardKey.Save)
+        self.export_view = self._act(lambda: file_ops.export_view(w, self._export_target()), "Ctrl+E")
+        self.export_stages = self._act(lambda: file_ops.export_all_stages(w, s, self._export_target()), "Ctrl+Shift+E")
+        self.quit = self._act(w.close, QKeySequence.StandardKey.Quit)
+        self.presentation = self._act(self._presentation, "F5")
+        self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)
+        self.reset_sizes = self._act(lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source))
+        self.about = self._act(self._about)
+        self.shortcuts = self._act(self._shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.language_group = QActionGroup(w)
+        self.language_actions = {}
+        for code, label in i18n.LANGUAGES.items():
+            a = self._act(partial(self.set_language, code), checkable=True)
+            a.setText(label)  # each language is named in its own script, never translated
+            self.language_group.addAction(a)
+            self.language_actions[code] = a
+        self.theme_group = QActionGroup(w)
+        self.theme_actions = {t: self._act(partial(self.set_theme, t), checkable=True) for t in theme.THEMES}
+        for a in self.theme_actions.values():
+            self.theme_group.addAction(a)
+        self.preset_group = QActionGroup(w)
+        self.preset_actions = {}
+        for name in PRESETS:
+            a = self._act(partial(s.set_preset, name), checkable=True)
+            a.setText(name)
+            self.preset_group.addAction(a)
+            self.preset_actions[name] = a
+        s.requestChanged.connect(self._sync_checks)
+
+    def _fill_menus(self) -> None:
+        f = self.file_menu
+        f.addActions([self.open_snapshot, self.open_model])
+        self.recent_menu = QMenu(self.w)
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        f.addMenu(self.recent_menu)
+        f.addSeparator()
+        f.addActions([self.export_snapshot, self.export_view, self.export_stages])
+        f.addSeparator()
+        f.addAction(self.quit)
+        v = self.view_menu
+        self.docks_menu = QMenu(self.w)
+        for dock in self.w.docks.values():
+            self.docks_menu.addAction(dock.toggleViewAction())
+        v.addMenu(self.docks_menu)
+        v.addAction(self.presentation)
+        v.addSeparator()
+        self.language_menu = QMenu(self.w)
+        self.language_menu.addActions(list(self.language_actions.values()))
+        v.addMenu(self.language_menu)
+        self.theme_menu = QMenu(self.w)
+        self.theme_menu.addActions(list(self.theme_actions.values()))
+        v.addMenu(self.theme_menu)
+        m = self.model_menu
+        self.presets_menu = QMenu(self.w)
+        self.presets_menu.addActions(list(self.preset_actions.values()))
+        m.addMenu(self.presets_menu)
+        m.addActions([self.random_weights, self.reset_sizes])
+        self.help_menu.addActions([self.shortcuts, self.about])
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.file_menu.setTitle(tr("&File"))
+        self.view_menu.setTitle(tr("&View"))
+        self.model_menu.setTitle(tr("&Model"))
+        self.help_menu.setTitle(tr("&Help"))
+        self.open_snapshot.setText(tr("&Open snapshot…"))
+        self.open_snapshot.setToolTip(tr("Reopen a saved snapshot in every view, without recomputing (read-only)"))
+        self.open_model.setText(tr("Open &model…"))
+        self.open_model.setToolTip(tr("Open a checkpoint folder, a Hugging Face folder or a GGUF file"))
+        self.recent_menu.setTitle(tr("Open &recent"))
+        self.export_snapshot.setText(tr("&Export snapshot…"))
+        self.export_snapshot.setToolTip(tr("Save every tensor and parameter (npz, safetensors or pt)"))
+        self.export_view.setText(tr("Export &view as image…"))
+        self.export_view.setToolTip(tr("Save the large view as PNG or SVG"))
+        self.export_stages.setText(tr("Export &all stages as images…"))
+        self.quit.setText(tr("&Quit"))
+        self.docks_menu.setTitle(tr("&Panels"))
+        self.presentation.setText(tr("&Presentation mode"))
+        self.presentation.setToolTip(tr("Full screen, one stage at a time, large type (F5; Esc leaves)"))
+        self.language_menu.setTitle(tr("&Language"))
+        self.theme_menu.setTitle(tr("&Theme"))
+        for key, text in (("system", tr("Follow the system")), ("light", tr("Light")), ("dark", tr("Dark"))):
+            self.theme_actions[key].setText(text)
+        self.presets_menu.setTitle(tr("&Presets"))
+        self.random_weights.setText(tr("&Random weights"))
+        self.random_weights.setToolTip(tr("Show the untrained model: compare with the trained weights"))
+        self.reset_sizes.setText(tr("Reset &sizes to the preset"))
+        self.shortcuts.setText(tr("&Keyboard shortcuts"))
+        self.about.setText(tr("&About Attention Explorer"))
+        self.toolbar.setWindowTitle(tr("Main toolbar"))
+
+    # ------------------------------------------------------------------ handlers
+    def _export_target(self):
+        central = self.w.centralWidget()
+        return central.export_widget() if hasattr(central, "export_widget") else central
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in settings.recent_files():
+            a = self.recent_menu.addAction(path)
+            a.triggered.connect(partial(file_ops.open_snapshot, self.w, self.state, path))
+        self.recent_menu.setEnabled(bool(settings.recent_files()))
+
+    def _open_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, self.tr("Open model"), settings.get("last_dir", str(Path.home())),
+            self.tr("GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)"),
+        )
+        if not path:
+            return
+        p = Path(path)
+        self.state.open_model(str(p.parent if p.name == "config.json" else p))
+
+    def _presentation(self) -> None:
+        from explorer.ui.presentation import PresentationWindow
+
+        PresentationWindow.show_for(self.state, self.w)
+
+    def set_language(self, code: str) -> None:
+        i18n.install_language(code)
+        settings.put("language", code)
+        self.language_actions[code].setChecked(True)
+
+    def set_theme(self, name: str) -> None:
+        theme.apply_theme(name)
+        settings.put("theme", name)
+        self.theme_actions[name].setChecked(True)
+
+    def _sync_checks(self, request=None) -> None:
+        source = self.state.source
+        self.random_weights.setChecked(source.random_weights or source.seed is not None)
+        for name, a in self.preset_actions.items():
+            a.setChecked(source.kind == "preset" and source.name == name)
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self.w, self.tr("About Attention Explorer"),
+            self.tr("Attention Explorer {version}\n\nWatch every tensor flow through a Transformer you size yourself.").format(version=__version__),
+        )
+
+    def _shortcuts(self) -> None:
+        rows = [
+            ("F5", self.tr("presentation mode (Esc leaves)")),
+            ("← →", self.tr("previous / next stage")),
+            ("Space", self.tr("play / pause the stages")),
+            ("Ctrl+O", self.tr("open snapshot")),
+            ("Ctrl+S", self.tr("export snapshot")),
+            ("Ctrl+E", self.tr("export view as image")),
+            ("Ctrl+R", self.tr("random weights on / off")),
+        ]
+        QMessageBox.information(self.w, self.tr("Keyboard shortcuts"), "\n".join(f"{k}\t{v}" for k, v in rows))
+
+    # ------------------------------------------------------------------ session
+    def save_session(self) -> None:
+        s = self.state
+        settings.put("session/text", s.text)
+        settings.put_json("session/source", dataclasses.asdict(s.source))
+        settings.put_json("session/options", s.options.to_dict())
+
+
+def restore_session() -> tuple[str | None, ModelSource | None, RunOptions | None]:
+    """The text, model and options the app had when it was last closed (None where nothing valid is saved)."""
+    text = settings.get("session/text")
+    source = options = None
+    raw = settings.get_json("session/source")
+    if isinstance(raw, dict):
+        try:
+            source = ModelSource(raw["kind"], raw["name"], tuple(tuple(p) for p in raw.get("sizes", ())), raw.get("seed"), bool(raw.get("random_weights")))
+            if source.kind == "preset" and source.name not in PRESETS:
+                source = None
+        except (KeyError, TypeError, ValueError):
+            source = None
+    raw = settings.get_json("session/options")
+    if isinstance(raw, dict):
+        try:
+            options = RunOptions.from_dict(raw)
+        except Exception:  # an old or damaged setting: start from the defaults
+            options = None
+    return (text if isinstance(text, str) and text.strip() else None), source, options

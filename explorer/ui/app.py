@@ -1,0 +1,108 @@
+"""Start the desktop application: QApplication, language, theme, state, worker, main window."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from explorer.paths import resource
+from explorer.ui import i18n, settings, theme
+from explorer.ui.state import AppState, ModelSource
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("Attention Explorer")
+    app.setOrganizationName(settings.ORG)
+    app.setDesktopFileName("io.github.attention_explorer.AttentionExplorer")
+    icon = resource("icons", "attention-explorer.svg")
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def launch(
+    text: str | None = None,
+    preset: str | None = None,
+    model: str | None = None,
+    snapshot: str | None = None,
+    stage: str | None = None,
+    language: str | None = None,
+    theme_name: str | None = None,
+    screenshot: str | None = None,
+    size: tuple[int, int] | None = None,
+    presentation: bool = False,
+) -> int:
+    app = create_application()
+    fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
+    language = language or (None if fresh else settings.get("language")) or i18n.system_language()
+    theme_name = theme_name or (None if fresh else settings.get("theme")) or ("light" if fresh else "system")
+    theme.apply_theme(theme_name)
+    i18n.install_language(language)
+
+    from explorer.ui.actions import restore_session
+    from explorer.ui.main_window import MainWindow
+
+    saved_text, saved_source, saved_options = (None, None, None) if fresh else restore_session()
+    if model:
+        source = ModelSource("path", model)
+    elif preset:
+        source = ModelSource("preset", preset)
+    else:
+        source = saved_source
+    state = AppState(text if text is not None else (saved_text if not preset and not model else None), source, saved_options)
+    window = MainWindow(state)
+    window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
+    window.actions_.theme_actions[theme_name].setChecked(True)
+    if size:
+        window.resize(*size)
+    if stage:
+        state.select(stage=stage)
+    window.show()
+    if snapshot:
+        from explorer.ui import file_ops
+
+        if not file_ops.open_snapshot(window, state, snapshot):
+            return 1
+    else:
+        window.start()
+    if presentation:
+        window.actions_.presentation.trigger()
+    if screenshot:
+        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot))
+    return app.exec()
+
+
+def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool) -> int:
+    """Wait until a trace is on screen, let the views paint, save the window as PNG, and quit."""
+    result = {"code": 1}
+
+    def shoot() -> None:
+        app.processEvents()
+        target = app.activeWindow() if app.activeWindow() is not None else window
+        ok = target.grab().save(str(path), "PNG")
+        if ok:
+            print(f"wrote {path}")
+            result["code"] = 0
+        else:
+            print(f"error: cannot write {path}", file=sys.stderr)
+        app.quit()
+
+    def on_error(message: str) -> None:
+        print(f"error: {message}", file=sys.stderr)
+        app.quit()
+
+    if already_shown:
+        QTimer.singleShot(400, shoot)
+    else:
+        state.traceChanged.connect(lambda _t: QTimer.singleShot(400, shoot))
+        state.errorRaised.connect(on_error)
+    QTimer.singleShot(int(os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "120000")), lambda: on_error("timed out waiting for the first trace"))
+    app.exec()
+    window.close()
+    return result["code"]

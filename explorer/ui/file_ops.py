@@ -1,0 +1,140 @@
+"""File menu work: open and export snapshots, export the current view or every stage as pictures.
+
+Writing snapshots and reading them are core calls; this module adds the dialogs and the progress.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QSize
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
+
+from explorer.errors import ExplorerError
+from explorer.export.snapshot import read_snapshot, write_snapshot
+from explorer.stages import STAGE_KEYS
+from explorer.ui import settings
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FileOps", text)
+
+
+def save_view_image(widget: QWidget, path: str | Path) -> Path:
+    """PNG (a pixel grab) or SVG (vector, via QSvgGenerator when available) of one widget."""
+    path = Path(path)
+    if path.suffix.lower() == ".svg":
+        try:
+            from PySide6.QtSvg import QSvgGenerator
+        except ImportError as exc:  # pragma: no cover - PySide6-Essentials ships QtSvg
+            raise ExplorerError("SVG export needs the QtSvg module") from exc
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        gen.setSize(widget.size())
+        gen.setViewBox(widget.rect())
+        gen.setTitle("Attention Explorer")
+        painter = QPainter(gen)
+        widget.render(painter)
+        painter.end()
+    else:
+        if path.suffix.lower() != ".png":
+            path = path.with_suffix(".png")
+        if not widget.grab().save(str(path), "PNG"):
+            raise ExplorerError(f"cannot write {path}")
+    return path
+
+
+def export_snapshot(parent: QWidget, state) -> Path | None:
+    if state.trace is None:
+        return None
+    path, _ = QFileDialog.getSaveFileName(
+        parent, _tr("Export snapshot"), str(Path(settings.get("last_dir", str(Path.home()))) / "snapshot.npz"),
+        _tr("NumPy archive (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)"),
+    )
+    if not path:
+        return None
+    return write_snapshot_with_progress(parent, state.trace, path)
+
+
+def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | None:
+    dialog = QProgressDialog(_tr("Writing snapshot…"), _tr("Cancel"), 0, 100, parent)
+    dialog.setMinimumDuration(400)
+
+    def progress(done: int, total: int) -> None:
+        dialog.setValue(int(100 * done / max(total, 1)))
+        QApplication.processEvents()
+        if dialog.wasCanceled():
+            raise ExplorerError(_tr("export cancelled"))
+
+    try:
+        out = write_snapshot(trace, path, progress=progress)
+    except ExplorerError as exc:
+        dialog.close()
+        QMessageBox.warning(parent, _tr("Export snapshot"), str(exc))
+        return None
+    dialog.close()
+    settings.put("last_dir", str(Path(path).parent))
+    settings.add_recent(str(out))
+    return out
+
+
+def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(
+            parent, _tr("Open snapshot"), settings.get("last_dir", str(Path.home())),
+            _tr("Snapshots (*.npz *.safetensors *.pt);;All files (*)"),
+        )
+        if not path:
+            return False
+    try:
+        trace = read_snapshot(path)
+    except ExplorerError as exc:
+        QMessageBox.warning(parent, _tr("Open snapshot"), str(exc))
+        return False
+    settings.put("last_dir", str(Path(path).parent))
+    settings.add_recent(str(path))
+    state.set_trace(trace, editable_sizes=False)
+    return True
+
+
+def export_view(parent: QWidget, widget: QWidget) -> Path | None:
+    path, _ = QFileDialog.getSaveFileName(
+        parent, _tr("Export view"), str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
+        _tr("PNG image (*.png);;SVG drawing (*.svg)"),
+    )
+    if not path:
+        return None
+    try:
+        out = save_view_image(widget, path)
+    except ExplorerError as exc:
+        QMessageBox.warning(parent, _tr("Export view"), str(exc))
+        return None
+    settings.put("last_dir", str(Path(path).parent))
+    return out
+
+
+def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | None = None) -> list[Path]:
+    """One PNG per stage of the selected layer, numbered in pipeline order, for slides."""
+    if folder is None:
+        folder = QFileDialog.getExistingDirectory(parent, _tr("Export all stages into folder"), settings.get("last_dir", str(Path.home())))
+        if not folder:
+            return []
+    original = state.selection.stage
+    dialog = QProgressDialog(_tr("Exporting stages…"), _tr("Cancel"), 0, len(STAGE_KEYS), parent)
+    dialog.setMinimumDuration(300)
+    written = []
+    try:
+        for i, key in enumerate(STAGE_KEYS):
+            if dialog.wasCanceled():
+                break
+            state.select(stage=key)
+            QApplication.processEvents()
+            written.append(save_view_image(widget, Path(folder) / f"{i + 1:02d}-{key}.png"))
+            dialog.setValue(i + 1)
+    except ExplorerError as exc:
+        QMessageBox.warning(parent, _tr("Export all stages"), str(exc))
+    finally:
+        dialog.close()
+        state.select(stage=original)
+    return written

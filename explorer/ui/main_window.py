@@ -1,0 +1,111 @@
+"""The main window: builds the docks, menus and status bar, and wires state ↔ worker. Nothing else."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
+
+from explorer.ui import settings
+from explorer.ui.actions import Actions
+from explorer.ui.state import AppState
+from explorer.ui.status_bar import StatusBar
+from explorer.ui.views.base import View
+from explorer.ui.views.registry import view_specs
+from explorer.ui.worker import TraceWorker
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, state: AppState, worker: TraceWorker | None = None) -> None:
+        super().__init__()
+        self.setObjectName("MainWindow")
+        self.state = state
+        self.worker = worker or TraceWorker(self)
+        self.views: dict[str, View] = {}
+        self.docks: dict[str, QDockWidget] = {}
+        self._latest = 0
+        self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
+        self._build_views()
+        self.setStatusBar(StatusBar(state, self))
+        self.actions_ = Actions(self)
+        self._wire()
+        self.retranslate()
+        self._restore_layout()
+
+    # ------------------------------------------------------------------ building
+    def _build_views(self) -> None:
+        central: QWidget | None = None
+        for spec in view_specs():
+            view = spec.factory(self.state)
+            view.setObjectName(f"view.{spec.object_name}")
+            self.views[spec.object_name] = view
+            if spec.area is None:
+                central = view
+                continue
+            dock = QDockWidget(self)
+            dock.setObjectName(f"dock.{spec.object_name}")
+            dock.setWidget(view)
+            dock.setProperty("title_source", spec.title)
+            self.addDockWidget(spec.area, dock)
+            if spec.tabify_with and spec.tabify_with in self.docks:
+                self.tabifyDockWidget(self.docks[spec.tabify_with], dock)
+            self.docks[spec.object_name] = dock
+        self.setCentralWidget(central or QLabel())
+
+    def _wire(self) -> None:
+        s, w = self.state, self.worker
+        s.requestChanged.connect(self._submit)
+        w.traceReady.connect(self._on_trace)
+        w.traceFailed.connect(self._on_failed)
+        w.busyChanged.connect(s.set_busy)
+
+    def start(self) -> None:
+        """Start the worker and trace the opening request (so a first-time user sees maps at once)."""
+        if not self.worker.isRunning():
+            self.worker.start()
+        self._submit(self.state.request)
+
+    def _submit(self, request) -> None:
+        self._latest = self.worker.submit(request)
+
+    def _on_trace(self, generation: int, trace, editable: bool) -> None:
+        if generation == self._latest:  # an older result that finished late is not shown
+            self.state.set_trace(trace, editable)
+
+    def _on_failed(self, generation: int, message: str) -> None:
+        if generation == self._latest:
+            self.state.report_error(message)
+
+    # ------------------------------------------------------------------ language, layout
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Attention Explorer"))
+        for dock in self.docks.values():
+            dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
+        self.actions_.retranslate()
+
+    def changeEvent(self, event) -> None:
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _restore_layout(self) -> None:
+        geometry = settings.get("window/geometry")
+        layout = settings.get("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        if isinstance(layout, QByteArray):
+            self.restoreState(layout)
+
+    def save_layout(self) -> None:
+        settings.put("window/geometry", self.saveGeometry())
+        settings.put("window/state", self.saveState())
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        self.actions_.save_session()
+        self.worker.stop()
+        super().closeEvent(event)

@@ -1,0 +1,216 @@
+"""The one place the window's state lives: what to trace (request), the latest trace, and the selection.
+
+Data flows one way: controls call the setters here → ``requestChanged`` → the worker computes → the
+window hands the trace back with ``set_trace`` → ``traceChanged`` → every view redraws. A view that wants
+to select something calls ``select(...)``; all views follow ``selectionChanged``. Views never talk to each
+other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from explorer.config import ModelConfig, RunOptions
+from explorer.trace import Trace
+from explorer.weights.presets import DEFAULT_PRESET, get_preset
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where the model comes from. Presets take size overrides; a loaded model's sizes are fixed."""
+
+    kind: str = "preset"  # "preset" or "path" (checkpoint folder, Hugging Face folder, GGUF file, named model)
+    name: str = DEFAULT_PRESET  # preset name, or the path / catalog name
+    sizes: tuple[tuple[str, Any], ...] = ()  # ModelConfig overrides, as sorted pairs (hashable)
+    seed: int | None = None  # None: the preset's seed (and its trained weights, if shipped)
+    random_weights: bool = False
+
+    def with_sizes(self, **changes: Any) -> ModelSource:
+        sizes = dict(self.sizes)
+        sizes.update(changes)
+        return dataclasses.replace(self, sizes=tuple(sorted((k, v) for k, v in sizes.items() if v is not None)))
+
+    def size_overrides(self) -> dict[str, Any]:
+        return dict(self.sizes)
+
+    def label(self) -> str:
+        if self.kind == "path":
+            return self.name
+        weights = "random" if (self.random_weights or self.seed is not None or self.sizes) else "preset"
+        return f"{self.name} ({weights} weights)"
+
+
+@dataclass(frozen=True)
+class TraceRequest:
+    source: ModelSource
+    text: str
+    options: RunOptions
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the user is looking at. ``token`` is the selected query position (row of every map)."""
+
+    stage: str = "weights"  # a flow stage key (see explorer.ui.stages)
+    layer: int = 0
+    head: int = 0
+    row: int = 0  # sentence of the batch
+    token: int | None = None  # query position
+    key: int | None = None  # key position (a column), when a cell is picked
+
+
+@dataclass
+class _Current:
+    request: TraceRequest
+    trace: Trace | None = None
+    config: ModelConfig | None = None
+    editable_sizes: bool = True
+    busy: bool = False
+    notices: tuple[str, ...] = field(default_factory=tuple)
+
+
+class AppState(QObject):
+    requestChanged = Signal(object)  # TraceRequest: the worker should (re)compute
+    traceChanged = Signal(object)  # Trace: every view redraws
+    selectionChanged = Signal(object)  # Selection
+    busyChanged = Signal(bool)
+    noticesChanged = Signal(tuple)  # plain-words remarks from the last trace (truncation, unknown words…)
+    errorRaised = Signal(str)  # one-line message of a failed request; the last good trace stays shown
+    modelInfoChanged = Signal(object, bool)  # (ModelConfig, sizes editable)
+
+    def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
+        super().__init__()
+        source = source or ModelSource()
+        if text is None:
+            text = get_preset(source.name).example if source.kind == "preset" else "This is a pen ."
+        self._cur = _Current(TraceRequest(source, text, options or RunOptions()))
+        self._selection = Selection()
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def request(self) -> TraceRequest:
+        return self._cur.request
+
+    @property
+    def text(self) -> str:
+        return self._cur.request.text
+
+    @property
+    def source(self) -> ModelSource:
+        return self._cur.request.source
+
+    @property
+    def options(self) -> RunOptions:
+        return self._cur.request.options
+
+    @property
+    def trace(self) -> Trace | None:
+        return self._cur.trace
+
+    @property
+    def selection(self) -> Selection:
+        return self._selection
+
+    @property
+    def config(self) -> ModelConfig | None:
+        """The config of the model last traced (sizes filled in from the tokenizer or the file)."""
+        return self._cur.config
+
+    @property
+    def editable_sizes(self) -> bool:
+        return self._cur.editable_sizes
+
+    @property
+    def busy(self) -> bool:
+        return self._cur.busy
+
+    @property
+    def read_only(self) -> bool:
+        """True while a snapshot is shown: nothing can be recomputed until a model is chosen again."""
+        return self._cur.trace is not None and self._cur.trace.read_only
+
+    # ------------------------------------------------------------------ controls → request
+    def _set_request(self, request: TraceRequest) -> None:
+        if request == self._cur.request and not self.read_only:
+            return
+        self._cur.request = request
+        self.requestChanged.emit(request)
+
+    def set_text(self, text: str) -> None:
+        self._set_request(dataclasses.replace(self.request, text=text))
+
+    def set_source(self, source: ModelSource) -> None:
+        self._set_request(dataclasses.replace(self.request, source=source))
+
+    def set_sizes(self, **sizes: Any) -> None:
+        self.set_source(dataclasses.replace(self.source.with_sizes(**sizes), random_weights=True))
+
+    def set_preset(self, name: str, keep_text: bool = False) -> None:
+        text = self.text if keep_text else get_preset(name).example
+        options = dataclasses.replace(self.options, **get_preset(name).options)
+        self._set_request(TraceRequest(ModelSource("preset", name), text, options))
+
+    def set_seed(self, seed: int | None) -> None:
+        self.set_source(dataclasses.replace(self.source, seed=seed, random_weights=seed is not None or self.source.random_weights))
+
+    def set_random_weights(self, random_weights: bool) -> None:
+        self.set_source(dataclasses.replace(self.source, random_weights=random_weights))
+
+    def open_model(self, path_or_name: str) -> None:
+        self._set_request(dataclasses.replace(self.request, source=ModelSource("path", path_or_name)))
+
+    def set_options(self, **changes: Any) -> None:
+        self._set_request(dataclasses.replace(self.request, options=self.options.replace(**changes)))
+
+    def retrace(self) -> None:
+        """Ask for the current request again (after a model changed under the same name, e.g. training)."""
+        self.requestChanged.emit(self.request)
+
+    # ------------------------------------------------------------------ worker → state
+    def set_busy(self, busy: bool) -> None:
+        if busy != self._cur.busy:
+            self._cur.busy = busy
+            self.busyChanged.emit(busy)
+
+    def set_trace(self, trace: Trace, editable_sizes: bool = True) -> None:
+        """A new trace to show (from the worker, or a snapshot opened read-only)."""
+        config_changed = self._cur.config != trace.config or self._cur.editable_sizes != editable_sizes
+        self._cur.trace = trace
+        self._cur.config = trace.config
+        self._cur.editable_sizes = editable_sizes and not trace.read_only
+        self._selection = self._clamped(self._selection, trace)
+        if config_changed:
+            self.modelInfoChanged.emit(trace.config, self._cur.editable_sizes)
+        self.traceChanged.emit(trace)
+        self.selectionChanged.emit(self._selection)
+        if trace.notices != self._cur.notices:
+            self._cur.notices = trace.notices
+            self.noticesChanged.emit(trace.notices)
+
+    def report_error(self, message: str) -> None:
+        self.errorRaised.emit(message)
+
+    # ------------------------------------------------------------------ selection
+    @staticmethod
+    def _clamped(sel: Selection, trace: Trace) -> Selection:
+        layers = trace.layers or (0,)
+        layer = sel.layer if sel.layer in layers else layers[0]
+        head = min(sel.head, trace.config.H - 1)
+        row = min(sel.row, trace.B - 1)
+        length = trace.rows[row].length
+        token = None if sel.token is None else min(sel.token, length - 1)
+        key = None if sel.key is None else min(sel.key, length - 1)
+        return dataclasses.replace(sel, layer=layer, head=head, row=row, token=token, key=key)
+
+    def select(self, **changes: Any) -> None:
+        """Change what is selected: stage, layer, head, row, token (query), key. Clamped to the trace."""
+        new = dataclasses.replace(self._selection, **changes)
+        if self._cur.trace is not None:
+            new = self._clamped(new, self._cur.trace)
+        if new != self._selection:
+            self._selection = new
+            self.selectionChanged.emit(new)

@@ -1,0 +1,53 @@
+"""Status bar: busy indicator, the last notice or error, and the model's parameter count and memory."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+
+from explorer.ui.state import AppState
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"
+
+
+class StatusBar(QStatusBar):
+    def __init__(self, state: AppState, parent=None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)  # indeterminate while a trace computes
+        self.busy.setMaximumWidth(90)
+        self.busy.setVisible(False)
+        self.params = QLabel()
+        self.addPermanentWidget(self.busy)
+        self.addPermanentWidget(self.params)
+        state.busyChanged.connect(self.busy.setVisible)
+        state.traceChanged.connect(self._on_trace)
+        state.noticesChanged.connect(self._on_notices)
+        state.errorRaised.connect(self._on_error)
+
+    def _on_trace(self, trace) -> None:
+        cfg = trace.config
+        count = cfg.parameter_count()
+        item = 8 if trace.options.dtype == "float64" else 4
+        self.params.setText(
+            self.tr("{n} parameters · {mem} · trace {tmem}").format(
+                n=f"{count:,}", mem=human_bytes(count * item), tmem=human_bytes(trace.nbytes)
+            )
+        )
+        if trace.read_only:
+            self.showMessage(self.tr("Showing a saved snapshot (read-only): {path}").format(path=trace.origin))
+        elif not trace.notices:
+            self.clearMessage()
+
+    def _on_notices(self, notices: tuple) -> None:
+        if notices:
+            self.showMessage(" · ".join(notices))
+
+    def _on_error(self, message: str) -> None:
+        self.showMessage(self.tr("Error: {message}").format(message=message))

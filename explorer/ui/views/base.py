@@ -1,0 +1,29 @@
+"""What every view shares: it is built from the AppState, re-reads its texts on a language change, and
+redraws from ``state.trace`` and ``state.selection``. Views never call each other."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QWidget
+
+from explorer.ui.state import AppState
+
+
+class View(QWidget):
+    """Subclasses implement ``retranslate()`` (set every user-facing text via ``self.tr``) and connect to
+    the state's signals in ``__init__``. ``export_widget()`` is what File → Export view saves."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+
+    def retranslate(self) -> None:
+        """Set every user-facing string again (called on a language switch)."""
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def export_widget(self) -> QWidget:
+        return self

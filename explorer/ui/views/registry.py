@@ -1,0 +1,40 @@
+"""The list of views the main window builds. Each entry: object name (for saved layouts), title (translated
+in the "Views" context), factory, and where it docks. Adding a view means adding a line here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+
+from explorer.ui.state import AppState
+from explorer.ui.views.base import View
+
+Left, Right, Top, Bottom = (
+    Qt.DockWidgetArea.LeftDockWidgetArea,
+    Qt.DockWidgetArea.RightDockWidgetArea,
+    Qt.DockWidgetArea.TopDockWidgetArea,
+    Qt.DockWidgetArea.BottomDockWidgetArea,
+)
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    object_name: str
+    title: str  # source text; shown through QCoreApplication.translate("Views", title)
+    factory: Callable[[AppState], View]
+    area: Qt.DockWidgetArea | None  # None: the central widget
+    tabify_with: str | None = None  # object name of a dock to share tabs with
+
+
+def _tensor_list(state: AppState) -> View:
+    from explorer.ui.views.tensor_list import TensorListView
+
+    return TensorListView(state)
+
+
+def view_specs() -> list[ViewSpec]:
+    return [
+        ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
+    ]

@@ -1,0 +1,61 @@
+"""The window shell: first trace on open, newest request wins, errors keep the last good trace."""
+
+from __future__ import annotations
+
+import threading
+
+from explorer.config import RunOptions
+from explorer.ui.state import AppState, ModelSource, TraceRequest
+from explorer.ui.worker import TraceWorker
+
+
+def test_window_opens_with_a_trace_of_the_example(window, state):
+    assert state.trace is not None
+    assert state.trace.rows[0].tokens == ("This", "is", "a", "pen", ".")
+    assert "layers.0.attn.weights" in state.trace
+
+
+def test_text_edit_retraces(window, state, qtbot):
+    with qtbot.waitSignal(state.traceChanged, timeout=20_000):
+        state.set_text("Is this a dog ?")
+    assert state.trace.rows[0].tokens[-1] == "?"
+
+
+def test_newest_request_wins(qtbot):
+    worker = TraceWorker()
+    results = []
+    worker.traceReady.connect(lambda g, t, e: results.append((g, t)))
+    worker.start()
+    try:
+        src = ModelSource()
+        gens = [worker.submit(TraceRequest(src, f"This is a pen {'.' * (i + 1)}", RunOptions())) for i in range(5)]
+        qtbot.waitUntil(lambda: any(g == gens[-1] for g, _ in results), timeout=20_000)
+    finally:
+        worker.stop()
+    assert not worker.isRunning()
+    # Requests that arrived while one was computing were dropped or cancelled: fewer results than requests,
+    # and the last one shown is the newest.
+    assert results[-1][0] == gens[-1]
+    assert results[-1][1].rows[0].text.endswith("." * 5)
+    assert len(results) < len(gens)
+
+
+def test_error_keeps_last_trace_and_reports(window, state, qtbot):
+    before = state.trace
+    with qtbot.waitSignal(state.errorRaised, timeout=20_000) as blocker:
+        state.set_text("   ")
+    assert "no text" in blocker.args[0]
+    assert state.trace is before
+
+
+def test_closing_leaves_no_thread(qtbot, state):
+    from explorer.ui.main_window import MainWindow
+
+    before = set(threading.enumerate())
+    w = MainWindow(state)
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        w.start()
+    w.close()
+    assert not w.worker.isRunning()
+    assert {t for t in threading.enumerate() if t not in before and t.is_alive()} == set()
