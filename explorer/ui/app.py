@@ -56,7 +56,8 @@ def launch(
     else:
         source = saved_source
     state = AppState(text if text is not None else (saved_text if not preset and not model else None), source, saved_options)
-    window = MainWindow(state)
+    window = MainWindow(state, restore_layout=not fresh)
+    window.persist = not fresh
     window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
     window.actions_.theme_actions[theme_name].setChecked(True)
     if size:

@@ -16,7 +16,7 @@ from explorer.ui.worker import TraceWorker
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, state: AppState, worker: TraceWorker | None = None) -> None:
+    def __init__(self, state: AppState, worker: TraceWorker | None = None, restore_layout: bool = True) -> None:
         super().__init__()
         self.setObjectName("MainWindow")
         self.state = state
@@ -24,13 +24,17 @@ class MainWindow(QMainWindow):
         self.views: dict[str, View] = {}
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
+        self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
         self.setStatusBar(StatusBar(state, self))
         self.actions_ = Actions(self)
         self._wire()
         self.retranslate()
-        self._restore_layout()
+        if restore_layout:
+            self._restore_layout()
+        else:
+            self.resize(1400, 900)
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
@@ -105,7 +109,8 @@ class MainWindow(QMainWindow):
         settings.put("window/state", self.saveState())
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.save_layout()
-        self.actions_.save_session()
+        if self.persist:
+            self.save_layout()
+            self.actions_.save_session()
         self.worker.stop()
         super().closeEvent(event)
