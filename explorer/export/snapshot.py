@@ -81,7 +81,8 @@ def write_snapshot(
         else:
             import torch
 
-            payload: dict[str, Any] = {n: torch.from_numpy(a) for n, a in arrays.items()}
+            # trace arrays are read-only; torch.from_numpy would warn on every export, so copy those
+            payload: dict[str, Any] = {n: torch.from_numpy(a if a.flags.writeable else a.copy()) for n, a in arrays.items()}
             payload["manifest"] = manifest
             torch.save(payload, tmp)
     if progress:
