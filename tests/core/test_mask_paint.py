@@ -1,0 +1,31 @@
+"""explorer.analysis.mask_paint: painted masks grow causally and keep what was painted."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.analysis import mask_paint
+from explorer.analysis.token_text import visible
+
+
+def test_extend_keeps_the_painting_and_adds_causal_rows():
+    painted = np.array([[True, False, True], [False, False, False], [True, True, True]])
+    out = mask_paint.extend_causal(painted, 5)
+    np.testing.assert_array_equal(out[:3, :3], painted)
+    for i in range(3, 5):
+        np.testing.assert_array_equal(out[i], np.arange(5) <= i)
+    assert not out[:3, 3:].any()  # earlier queries do not see the new (future) keys
+    np.testing.assert_array_equal(mask_paint.extend_causal(painted, 2), painted)  # never shrinks
+
+
+def test_needed_size_reads_the_core_refusal():
+    assert mask_paint.needed_size("the painted mask is 5×5 but the text has 9 tokens; paint the new rows") == 9
+    assert mask_paint.needed_size("E must be even") is None
+    assert mask_paint.padded_size(5) > 5
+
+
+def test_visible_whitespace():
+    assert visible("pen") == "pen"
+    assert visible(" ") == "␣"
+    assert visible(" is") == "␣is"
+    assert visible("") == "∅"
