@@ -27,6 +27,8 @@ def _wants(options: RunOptions):
     capture_layers = set(options.layers_to_capture) if options.layers_to_capture is not None else None
 
     def wants(name: str) -> bool:
+        if name == "probs":
+            return False  # derived from logits on demand: (B, C, V) is the largest array of a trace
         entry = names.spec(name)
         if options.lazy_pairwise and entry.pairwise:
             return False

@@ -129,7 +129,9 @@ class Trace(Mapping[str, np.ndarray]):
     def shape(self, name: str) -> tuple[int, ...]:
         if name in self._arrays:
             return tuple(self._arrays[name].shape)
-        layer, stage = self._pairwise_parts(name)
+        if name == "probs":
+            return tuple(self._arrays["logits"].shape)
+        self._pairwise_parts(name)
         return (self.B, self.config.H, self.C, self.C)
 
     # ------------------------------------------------------------------ Mapping interface
@@ -141,6 +143,8 @@ class Trace(Mapping[str, np.ndarray]):
         derivable = [
             names.attn(l, s) for l in self.layers if self._can_derive(l) for s in names.PAIRWISE_STAGES
         ]
+        if "logits" in self._arrays:
+            derivable.append("probs")
         extra = [n for n in derivable if n not in self._arrays]
         return tuple(sorted((*self._arrays, *extra), key=_order_key))
 
@@ -153,6 +157,8 @@ class Trace(Mapping[str, np.ndarray]):
     def __contains__(self, name: object) -> bool:
         if name in self._arrays:
             return True
+        if name == "probs":
+            return "logits" in self._arrays
         try:
             layer, _ = self._pairwise_parts(name)  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError):
@@ -162,6 +168,11 @@ class Trace(Mapping[str, np.ndarray]):
     def __getitem__(self, name: str) -> np.ndarray:
         if name in self._arrays:
             return self._arrays[name]
+        if name == "probs" and "logits" in self._arrays:
+            with self._lock:
+                if "probs" not in self._layer_cache:
+                    self._layer_cache["probs"] = self._softmax(self._arrays["logits"])
+                return self._layer_cache["probs"]
         try:
             layer, stage = self._pairwise_parts(name)
         except (KeyError, ValueError):
@@ -201,6 +212,22 @@ class Trace(Mapping[str, np.ndarray]):
             while len(self._head_cache) > self._HEAD_CACHE:
                 self._head_cache.popitem(last=False)
             return self._head_cache[key]
+
+    def probs_row(self, b: int, i: int) -> np.ndarray:
+        """The next-token distribution after token i of sentence b: one (V,) row, cheap in any trace."""
+        if "probs" in self._arrays:
+            return self._arrays["probs"][b, i]
+        with self._lock:
+            if "probs" in self._layer_cache:
+                return self._layer_cache["probs"][b, i]
+        return self._softmax(self._arrays["logits"][b, i : i + 1])[0]
+
+    def _softmax(self, logits: np.ndarray) -> np.ndarray:
+        # The model's own expression, so a row derived here equals the row of a full computation.
+        with torch.inference_mode():
+            out = torch.softmax(torch.from_numpy(np.array(logits)) / self.options.temperature, dim=-1).numpy()
+        out.flags.writeable = False
+        return out
 
     # ------------------------------------------------------------------ derivation
     @staticmethod
