@@ -17,6 +17,15 @@ from explorer.trace.trace import Row, Trace
 from explorer.weights.bundle import ModelBundle
 
 
+# Above this many bytes of (C, C) maps, a trace keeps q and k and derives the maps on demand.
+AUTO_LAZY_BYTES = 256 * 1024**2
+
+
+def _pairwise_bytes(cfg, B: int, C: int, options: RunOptions) -> int:
+    layers = len(options.layers_to_capture) if options.layers_to_capture is not None else cfg.layers
+    return 4 * B * cfg.H * C * C * layers * (8 if options.dtype == "float64" else 4)
+
+
 def split_batch(text: str | Sequence[str]) -> list[str]:
     """Each non-blank line is one sentence of the batch."""
     lines = text.splitlines() if isinstance(text, str) else [str(t) for t in text]
@@ -84,6 +93,10 @@ def run_trace(
         notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(unknown_words[:8])}" + (" …" if len(unknown_words) > 8 else ""))
 
     B, C = len(rows), max(r.length for r in rows)
+    if not options.lazy_pairwise and _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES:
+        # Storing every (C, C) map would dwarf the rest of the trace; derive them per head instead.
+        # Nothing a user sees changes: the maps are computed by the same per-head code on demand.
+        options = options.replace(lazy_pairwise=True)
     check_memory(cfg, B, C, options)
     device, device_notice = resolve_device(options.device)
     if device_notice:
