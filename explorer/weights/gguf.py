@@ -1,0 +1,380 @@
+"""Open a GGUF file of the llama architecture (llama.cpp's format), offline, with the ``gguf`` package.
+
+Steps: read the metadata (sizes, rope base, tokenizer), dequantise every tensor to float32, undo the
+row permutation that llama.cpp's converter applies to W_q and W_k (so that our RoPE, which rotates the
+pair (i, i + D/2) like Hugging Face's "rotate half", sees the same layout), transpose nn.Linear's
+(out, in) into the note's (in, out), and build the tokenizer from the metadata with HF ``tokenizers``.
+
+Dequantising is slow (seconds for a 135M-parameter file, mostly the metadata parse of a 49k-token
+vocabulary), so the result is cached in the user's cache folder as float32 safetensors + config +
+tokenizer.json, keyed by the file's path, size and modification time. The second open reads the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from explorer import __version__
+from explorer.config import ModelConfig
+from explorer.errors import Cancelled, ModelLoadError, SnapshotError
+from explorer.fileio import atomic_dir
+from explorer.paths import user_cache_dir
+from explorer.tokenize import Tokenizer
+from explorer.weights.bundle import ModelBundle
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, make_config, report
+
+log = logging.getLogger(__name__)
+
+CACHE_FORMAT = "attention-explorer-gguf-cache"
+CACHE_VERSION = 1  # bump when what is stored (names, orientation, tokenizer building) changes
+
+# ------------------------------------------------------------------------------------------- tokenizer
+
+_GPT2_SPLIT = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"
+_LLAMA3_SPLIT = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+    r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+_QWEN2_SPLIT = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"
+    r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+# llama.cpp's pre-tokenizer names (tokenizer.ggml.pre) → the splits it applies before byte-level BPE.
+# "smollm" (and the StarCoder family) first isolate every digit, then use GPT-2's split.
+_PRE_SPLITS: dict[str, tuple[str, ...]] = {
+    "default": (_GPT2_SPLIT,),
+    "gpt2": (_GPT2_SPLIT,),
+    "gpt-2": (_GPT2_SPLIT,),
+    "smollm": (r"\p{N}", _GPT2_SPLIT),
+    "starcoder": (r"\p{N}", _GPT2_SPLIT),
+    "refact": (r"\p{N}", _GPT2_SPLIT),
+    "codeshell": (r"\p{N}", _GPT2_SPLIT),
+    "llama3": (_LLAMA3_SPLIT,),
+    "llama-v3": (_LLAMA3_SPLIT,),
+    "llama-bpe": (_LLAMA3_SPLIT,),
+    "smaug-bpe": (_LLAMA3_SPLIT,),
+    "falcon3": (_LLAMA3_SPLIT,),
+    "dbrx": (_LLAMA3_SPLIT,),
+    "qwen2": (_QWEN2_SPLIT,),
+    "deepseek-r1-qwen": (_QWEN2_SPLIT,),
+}
+
+# tokenizer.ggml.token_type values (llama.cpp's llama_token_type)
+_CONTROL, _USER_DEFINED = 3, 4
+
+
+def tokenizer_from_metadata(meta: dict[str, Any], origin: str) -> Tokenizer:
+    """A byte-level BPE tokenizer (tokenizer.ggml.model "gpt2") from the GGUF metadata."""
+    import tokenizers
+    from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, processors
+
+    kind = meta.get("tokenizer.ggml.model")
+    if kind != "gpt2":
+        what = {"llama": "SentencePiece ('llama')", None: "none"}.get(kind, repr(kind))
+        raise ModelLoadError(
+            f"{origin}: tokenizer {what} is not supported; this version reads byte-level BPE tokenizers "
+            "(tokenizer.ggml.model 'gpt2', as SmolLM2, Llama 3)"
+        )
+    tokens = meta.get("tokenizer.ggml.tokens")
+    merges = meta.get("tokenizer.ggml.merges")
+    if not tokens or merges is None:
+        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary or merges are missing from the metadata")
+    vocab = {tok: i for i, tok in enumerate(tokens)}
+    pairs = []
+    for m in merges:
+        a, sep, b = m.partition(" ")
+        if not sep:
+            raise ModelLoadError(f"{origin}: malformed tokenizer merge {m!r}")
+        pairs.append((a, b))
+    try:
+        bpe = models.BPE(vocab=vocab, merges=pairs, fuse_unk=False)
+    except Exception as exc:
+        raise ModelLoadError(f"{origin}: cannot build the tokenizer ({exc})") from None
+    hf = tokenizers.Tokenizer(bpe)
+    pre = meta.get("tokenizer.ggml.pre") or "default"
+    splits = _PRE_SPLITS.get(pre)
+    if splits is None:
+        log.warning("%s: unknown pre-tokenizer %r, using GPT-2's split", origin, pre)
+        splits = _PRE_SPLITS["default"]
+    hf.pre_tokenizer = pre_tokenizers.Sequence(
+        [pre_tokenizers.Split(Regex(s), behavior="isolated") for s in splits]
+        + [pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+    )
+    hf.decoder = decoders.ByteLevel()
+    hf.post_processor = processors.ByteLevel(trim_offsets=False)
+    types = meta.get("tokenizer.ggml.token_type") or []
+    special = [AddedToken(t, special=True, normalized=False) for t, k in zip(tokens, types) if k == _CONTROL]
+    user = [AddedToken(t, special=False, normalized=False) for t, k in zip(tokens, types) if k == _USER_DEFINED]
+    if special:
+        hf.add_special_tokens(special)
+    if user:
+        hf.add_tokens(user)
+    if hf.get_vocab_size(with_added_tokens=True) != len(tokens):
+        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary has repeated tokens")
+    return Tokenizer(hf, "hf")
+
+
+# ------------------------------------------------------------------------------------------- reading
+
+
+def _open_reader(path: Path):
+    from gguf import GGUFReader
+
+    try:
+        return GGUFReader(str(path), "r")
+    except Exception as exc:  # ValueError, struct errors, numpy errors on a truncated file
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelLoadError(f"cannot read {path.name} as GGUF: {text} (is the file complete?)") from None
+
+
+def _metadata(reader) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for key, field in reader.fields.items():
+        try:
+            meta[key] = field.contents()
+        except Exception:  # a value type we do not need and the reader cannot decode
+            continue
+    return meta
+
+
+def _need(meta: dict, key: str, origin: str) -> Any:
+    if key not in meta:
+        raise ModelLoadError(f"{origin}: metadata {key} is missing")
+    return meta[key]
+
+
+def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
+    arch = meta.get("general.architecture")
+    if arch != "llama":
+        raise ModelLoadError(f"{origin}: architecture {arch!r} is not supported; this version opens llama GGUF files")
+    a = "llama."
+    E = int(_need(meta, a + "embedding_length", origin))
+    H = int(_need(meta, a + "attention.head_count", origin))
+    Hkv = int(meta.get(a + "attention.head_count_kv", H))
+    D = int(meta.get(a + "attention.key_length", E // H if E % H == 0 else 0))
+    if D <= 0:
+        raise ModelLoadError(f"{origin}: embedding length {E} is not a multiple of the head count {H}")
+    if int(meta.get(a + "attention.value_length", D)) != D:
+        raise ModelLoadError(f"{origin}: value heads of a size other than the key heads are not supported")
+    rope_dim = int(meta.get(a + "rope.dimension_count", D))
+    if rope_dim != D:
+        raise ModelLoadError(f"{origin}: partial rotary embeddings ({rope_dim} of {D} dimensions) are not supported")
+    scaling = meta.get(a + "rope.scaling.type", "none")
+    if scaling not in ("none", None) or "rope_freqs.weight" in tensors:
+        kind = scaling if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
+        raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
+    if "token_embd.weight" not in tensors:
+        raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
+    V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
+    biases = [n for n in tensors if n.endswith(".bias")]
+    if biases:
+        raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in llama GGUF files")
+    return make_config(
+        origin,
+        vocab_size=V,
+        embed_dim=E,
+        key_dim=D,
+        heads=H,
+        kv_heads=Hkv if Hkv != H else None,
+        layers=int(_need(meta, a + "block_count", origin)),
+        ffn_dim=int(_need(meta, a + "feed_forward_length", origin)),
+        positions="rope",
+        max_positions=int(meta.get(a + "context_length", 2048)),
+        norm="rmsnorm",
+        ffn_activation="silu_gated",
+        bias=False,
+        unembed_bias=False,
+        tie_embeddings="output.weight" not in tensors,
+        norm_eps=float(meta.get(a + "attention.layer_norm_rms_epsilon", 1e-5)),
+        rope_theta=float(meta.get(a + "rope.freq_base", 10_000.0)),
+        family="llama",
+    )
+
+
+def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
+    """Undo llama.cpp's Q/K permutation: within each head, rows (i, half) go back to (half, i).
+
+    llama.cpp interleaves the two halves of each head's rows so that it can rotate adjacent pairs
+    (2i, 2i+1); Hugging Face and our model rotate (i, i + D/2).   w: (heads·D, E) → (heads·D, E)
+    """
+    rows = w.shape[0]
+    return w.reshape(heads, rows // heads // 2, 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    """Our parameter name → (GGUF tensor name, how): "copy", "T", "qT" (unpermute for H, then T), "kT"."""
+    out = {"embed.tok": ("token_embd.weight", "copy")}
+    for l in range(cfg.layers):
+        b, p = f"blk.{l}", f"layers.{l}"
+        out |= {
+            f"{p}.ln_attn.weight": (f"{b}.attn_norm.weight", "copy"),
+            f"{p}.attn.W_q": (f"{b}.attn_q.weight", "qT"),
+            f"{p}.attn.W_k": (f"{b}.attn_k.weight", "kT"),
+            f"{p}.attn.W_v": (f"{b}.attn_v.weight", "T"),
+            f"{p}.attn.W_o": (f"{b}.attn_output.weight", "T"),
+            f"{p}.ln_ffn.weight": (f"{b}.ffn_norm.weight", "copy"),
+            f"{p}.ffn.W_gate": (f"{b}.ffn_gate.weight", "T"),
+            f"{p}.ffn.W_in": (f"{b}.ffn_up.weight", "T"),
+            f"{p}.ffn.W_out": (f"{b}.ffn_down.weight", "T"),
+        }
+    out["ln_final.weight"] = ("output_norm.weight", "copy")
+    if not cfg.tie_embeddings:
+        out["unembed.W_u"] = ("output.weight", "T")
+    return out
+
+
+def _read_file(path: Path, progress: Progress | None, cancel: threading.Event | None):
+    """(config, tokenizer, model, name) from the GGUF file itself: the slow path."""
+    from gguf.quants import dequantize
+
+    origin = path.name
+    report(progress, 0, 1, "reading GGUF metadata")
+    reader = _open_reader(path)
+    check_cancel(cancel)
+    meta = _metadata(reader)
+    tensors = {t.name: t for t in reader.tensors}
+    cfg = config_from_gguf(meta, tensors, origin)
+    tokenizer = tokenizer_from_metadata(meta, origin)
+    if tokenizer.vocab_size > cfg.vocab_size:
+        raise ModelLoadError(f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings")
+
+    filler = Filler(cfg, origin)
+    sources = gguf_sources(cfg)
+    for ours, (key, how) in sources.items():  # names and shapes first: a damaged file fails before the slow part
+        if key not in tensors:
+            raise ModelLoadError(f"{origin}: tensor {key} is missing (needed for {ours})")
+        shape = filler.shape(ours)
+        expected = tuple(reversed(shape)) if how != "copy" else shape  # numpy order of the file: (out, in)
+        actual = tuple(int(s) for s in reversed(tensors[key].shape))  # the reader lists ggml order (in, out)
+        check_shape(origin, key, actual, expected, "the metadata")
+    total = len(sources)
+    for done, (ours, (key, how)) in enumerate(sources.items(), 1):
+        check_cancel(cancel)
+        t = tensors[key]
+        try:
+            w = dequantize(t.data, t.tensor_type).astype(np.float32, copy=False)
+        except Exception as exc:
+            raise ModelLoadError(f"{origin}: cannot dequantise {key} ({t.tensor_type.name}): {exc}") from None
+        w = w.reshape(tuple(int(s) for s in reversed(t.shape)))  # (out, in) or (E,)
+        if how == "qT":
+            w = unpermute_rows(w, cfg.H).T
+        elif how == "kT":
+            w = unpermute_rows(w, cfg.H_kv).T
+        elif how == "T":
+            w = w.T
+        w = np.ascontiguousarray(w)
+        if not w.flags.writeable:  # float32 tensors come straight from the read-only memory map
+            w = w.copy()
+        filler.put(ours, torch.from_numpy(w), key)
+        report(progress, done, total, key)
+    name = str(meta.get("general.name") or path.stem)
+    return cfg, tokenizer, filler.finish(), name
+
+
+# ------------------------------------------------------------------------------------------- cache
+
+
+def _file_state(path: Path) -> dict[str, Any]:
+    st = path.stat()
+    return {"path": str(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def cache_folder(path: Path) -> Path:
+    """The cache entry of this file: <cache>/gguf/<stem>-<hash of path>-<hash of size, mtime, version>."""
+    state = _file_state(path)
+    where = hashlib.sha256(state["path"].encode("utf-8")).hexdigest()[:12]
+    when = hashlib.sha256(f"{state['size']}|{state['mtime_ns']}|{CACHE_VERSION}".encode()).hexdigest()[:12]
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in path.stem)[:60]
+    return user_cache_dir() / "gguf" / f"{stem}-{where}-{when}"
+
+
+def _read_cache(folder: Path, path: Path, progress: Progress | None, cancel: threading.Event | None):
+    """(config, tokenizer, model, name) from a cache entry, or None when there is no valid one."""
+    meta_file = folder / "meta.json"
+    if not meta_file.is_file():
+        return None
+    try:
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        if meta.get("format") != CACHE_FORMAT or meta.get("version") != CACHE_VERSION or meta.get("source") != _file_state(path):
+            return None
+        cfg = ModelConfig.from_dict(meta["config"])
+        tokenizer = Tokenizer.from_file(folder / "tokenizer.json", kind="hf")
+        from safetensors import safe_open
+
+        filler = Filler(cfg, path.name)
+        with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
+            keys = list(f.keys())
+            total = len(keys)
+            for done, key in enumerate(keys, 1):
+                check_cancel(cancel)
+                filler.put(key, f.get_tensor(key), f"cached {key}")
+                report(progress, done, total, f"cached {key}")
+        return cfg, tokenizer, filler.finish(), str(meta.get("name") or path.stem)
+    except Cancelled:
+        raise
+    except Exception as exc:  # anything wrong with the entry (half-deleted, older format): rebuild it
+        log.warning("ignoring the damaged cache entry %s: %s", folder, exc)
+        return None
+
+
+def _write_cache(folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer, model, name: str) -> None:
+    from safetensors.torch import save_file
+
+    state = {n: p.detach().contiguous() for n, p in model.named_parameters()}
+    meta = {
+        "format": CACHE_FORMAT,
+        "version": CACHE_VERSION,
+        "app_version": __version__,
+        "source": _file_state(path),
+        "name": name,
+        "config": cfg.to_dict(),
+    }
+    with atomic_dir(folder) as tmp:
+        save_file(state, str(tmp / "model.safetensors"))
+        tokenizer.save(tmp / "tokenizer.json")
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    # Older entries of the same file (it was modified since) are dead weight: remove them.
+    prefix = folder.name.rsplit("-", 1)[0] + "-"
+    for other in folder.parent.glob(prefix + "*"):
+        if other != folder and other.is_dir() and not other.name.startswith("."):
+            shutil.rmtree(other, ignore_errors=True)
+
+
+def load_gguf(
+    path: str | Path,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    use_cache: bool = True,
+) -> ModelBundle:
+    path = Path(path).expanduser().resolve()
+    if not path.is_file():
+        raise ModelLoadError(f"no such file: {path}")
+    with open(path, "rb") as fh:
+        if fh.read(4) != b"GGUF":
+            raise ModelLoadError(f"{path.name} is not a GGUF file (it does not start with 'GGUF')")
+    use_cache = use_cache and not os.environ.get("ATTENTION_EXPLORER_NO_CACHE")
+    folder = cache_folder(path) if use_cache else None
+    loaded = _read_cache(folder, path, progress, cancel) if folder is not None else None
+    from_cache = loaded is not None
+    if loaded is None:
+        loaded = _read_file(path, progress, cancel)
+    cfg, tokenizer, model, name = loaded
+    if folder is not None and not from_cache:
+        check_cancel(cancel)
+        report(progress, 0, 1, "writing the cache")
+        try:
+            _write_cache(folder, path, cfg, tokenizer, model, name)
+        except (SnapshotError, OSError) as exc:  # the cache only saves time; a full disk must not stop the load
+            log.warning("could not cache the dequantised weights: %s", exc)
+        report(progress, 1, 1, "writing the cache")
+    return ModelBundle(cfg, tokenizer, model, f"gguf:{path}", None, name=name, editable_sizes=False)
