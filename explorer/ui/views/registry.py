@@ -34,7 +34,14 @@ def _tensor_list(state: AppState) -> View:
     return TensorListView(state)
 
 
+def _flow(state: AppState) -> View:
+    from explorer.ui.views.flow_view import FlowView
+
+    return FlowView(state)
+
+
 def view_specs() -> list[ViewSpec]:
     return [
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
+        ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), _flow, Top),
     ]

@@ -1,0 +1,367 @@
+"""The pipeline as a row of clickable stage boxes, with the real shapes, a Play button and arrow keys.
+
+tokens → Embed → [ Q K V → Q·Kᵀ → ÷√D → mask → softmax → ·V → concat → ·W_o → + x → FFN → block out ] ×L
+→ Linear → softmax. Each box prints its tensor's shape for one sentence and one head; the selected stage's
+full computation (``explorer.stages.edge_label``) and a caption are spelled out below. Play and ← → walk
+the stages layer by layer (``explorer.stage_walk``), always through ``state.select``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSizePolicy,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer import stage_walk
+from explorer.stage_facts import stage_numbers, stage_shape
+from explorer.stages import STAGES, edge_label
+from explorer.ui import captions
+from explorer.ui.views.base import View
+from explorer.ui.views.flow_layout import FlowLayout
+
+PLAY_INTERVAL_MS = 1500
+
+# Widgets that use ← → (or Space) themselves: the stage keys must not steal them.
+_TEXT_INPUTS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
+_ARROW_USERS = (*_TEXT_INPUTS, QAbstractSlider, QAbstractItemView)
+# Shift/Ctrl/Alt/Meta + arrow belong to other shortcuts (and to text selection).
+_CHORD = (
+    Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+)
+
+
+class StageBox(QAbstractButton):
+    """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
+    both themes work; the selected stage is filled with the highlight colour."""
+
+    PAD = 7
+
+    def __init__(self, key: str, symbol: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.symbol = symbol
+        self.shape_text = ""
+        self.note = ""
+        self.edge = ""  # the full edge label with real shapes (tooltip, detail line)
+        self.selected = False
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click must not take Space away from Play
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+
+    def set_content(self, shape_text: str, note: str, edge: str) -> None:
+        if (shape_text, note, edge) != (self.shape_text, self.note, self.edge):
+            self.shape_text, self.note, self.edge = shape_text, note, edge
+            self.updateGeometry()
+            self.update()
+
+    def set_selected(self, selected: bool) -> None:
+        if selected != self.selected:
+            self.selected = selected
+            self.update()
+
+    def _fonts(self) -> tuple[QFont, QFont]:
+        # A little larger than the window's text: the diagram is what a class looks at.
+        bold = QFont(self.font())
+        bold.setPointSizeF(self.font().pointSizeF() * 1.1)
+        bold.setBold(True)
+        small = QFont(self.font())
+        small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
+        return bold, small
+
+    def _lines(self) -> list[tuple[str, bool]]:
+        lines = [(self.symbol, True), (self.shape_text, False)]
+        if self.note:
+            lines.append((self.note, False))
+        return lines
+
+    def sizeHint(self) -> QSize:
+        bold, small = self._fonts()
+        fb, fs = QFontMetrics(bold), QFontMetrics(small)
+        width = max(fb.horizontalAdvance(self.symbol), *(fs.horizontalAdvance(t) for t, _ in self._lines()[1:]))
+        height = fb.height() + 2 * fs.height()  # always room for a note, so boxes line up
+        return QSize(width + 2 * self.PAD, height + 2 * self.PAD - 2)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        if self.selected:
+            fill, text, border = pal.color(QPalette.ColorRole.Highlight), pal.color(QPalette.ColorRole.HighlightedText), pal.color(QPalette.ColorRole.Highlight)
+        else:
+            fill, text, border = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text), pal.color(QPalette.ColorRole.Mid)
+        if self.underMouse() and not self.selected:
+            border = pal.color(QPalette.ColorRole.Highlight)
+        p.setPen(QPen(border, 2 if self.selected or self.hasFocus() else 1))
+        p.setBrush(fill)
+        p.drawRoundedRect(rect, 6, 6)
+        bold, small = self._fonts()
+        y = self.PAD - 1
+        for text_line, is_bold in self._lines():
+            font = bold if is_bold else small
+            fm = QFontMetrics(font)
+            p.setFont(font)
+            p.setPen(text)
+            p.drawText(QRectF(0, y, self.width(), fm.height()), Qt.AlignmentFlag.AlignCenter, text_line)
+            y += fm.height()
+        p.end()
+
+    def enterEvent(self, event) -> None:
+        self.update()
+        super().enterEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        self.update()
+        super().leaveEvent(event)
+
+
+class _Diagram(QWidget):
+    """Holds the wrapping row of boxes and keeps its height equal to what its width needs (docks do not
+    follow height-for-width on their own)."""
+
+    def fit(self) -> None:
+        self.layout().invalidate()
+        height = self.heightForWidth(max(1, self.width()))
+        if height > 0 and height != self.minimumHeight():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+
+def _arrow() -> QLabel:
+    a = QLabel("→")
+    a.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    a.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    a.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+    return a
+
+
+class FlowView(View):
+    def __init__(self, state, parent: QWidget | None = None) -> None:
+        super().__init__(state, parent)
+        self.boxes: dict[str, StageBox] = {}
+        self.timer = QTimer(self)
+        self.timer.setInterval(PLAY_INTERVAL_MS)
+        self.timer.timeout.connect(self._tick)
+        self._build()
+        self.retranslate()
+        state.traceChanged.connect(lambda _t: self._refresh())
+        state.selectionChanged.connect(lambda _s: self._refresh())
+        QApplication.instance().installEventFilter(self)
+        self._refresh()
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        diagram = _Diagram()
+        row = FlowLayout(diagram, spacing=2, line_spacing=4)
+        row.setContentsMargins(2, 2, 2, 2)
+        self.group = QFrame()
+        self.group.setObjectName("layerGroup")
+        self.group.setFrameShape(QFrame.Shape.StyledPanel)
+        self.group.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        self.group.setAutoFillBackground(True)
+        g = QVBoxLayout(self.group)
+        g.setContentsMargins(4, 2, 4, 4)
+        g.setSpacing(2)
+        header = QHBoxLayout()
+        header.setSpacing(4)
+        self.prev_layer = QToolButton(text="‹", autoRaise=True)
+        self.next_layer = QToolButton(text="›", autoRaise=True)
+        self.prev_layer.clicked.connect(lambda: self._move_layer(-1))
+        self.next_layer.clicked.connect(lambda: self._move_layer(1))
+        self.layer_label = QLabel()
+        header.addWidget(self.prev_layer)
+        header.addWidget(self.layer_label)
+        header.addWidget(self.next_layer)
+        header.addStretch(1)
+        g.addLayout(header)
+        inner = FlowLayout(spacing=2, line_spacing=4)
+        g.addLayout(inner)
+
+        placed_group = False
+        for i, s in enumerate(STAGES):
+            box = StageBox(s.key, s.symbol)
+            box.setObjectName(f"stage.{s.key}")
+            box.clicked.connect(lambda _=False, key=s.key: self.state.select(stage=key))
+            self.boxes[s.key] = box
+            target = inner if s.per_layer else row
+            if s.per_layer and not placed_group:
+                row.addWidget(_arrow())
+                row.addWidget(self.group)
+                placed_group = True
+            elif i > 0:
+                target.addWidget(_arrow())
+            target.addWidget(box)
+        self._diagram = diagram
+
+        self.play = QToolButton()
+        self.play.setCheckable(True)
+        self.play.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.play.toggled.connect(self._set_playing)
+        self.back = QToolButton(text="◀")
+        self.forward = QToolButton(text="▶")
+        self.back.clicked.connect(lambda: self.step(-1))
+        self.forward.clicked.connect(lambda: self.step(1))
+        self.detail = QLabel()
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setWordWrap(True)  # a narrow dock wraps the edge label instead of growing
+        big = QFont(self.detail.font())
+        big.setPointSizeF(big.pointSizeF() * 1.15)
+        self.detail.setFont(big)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setForegroundRole(QPalette.ColorRole.WindowText)
+        controls = QHBoxLayout()
+        controls.setSpacing(4)
+        for w in (self.play, self.back, self.forward):
+            controls.addWidget(w)
+        controls.addSpacing(8)
+        controls.addWidget(self.detail, 1)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 4)
+        lay.setSpacing(2)
+        lay.addWidget(diagram)
+        lay.addLayout(controls)
+        lay.addWidget(self.caption)
+        lay.addStretch(1)
+
+    # ------------------------------------------------------------------ texts
+    def retranslate(self) -> None:
+        self._set_play_text()
+        self.play.setToolTip(self.tr("Step through the stages automatically, one every {s:g} s (Space)").format(s=self.timer.interval() / 1000))
+        self.back.setToolTip(self.tr("Previous stage (←)"))
+        self.forward.setToolTip(self.tr("Next stage (→)"))
+        self.prev_layer.setToolTip(self.tr("Previous layer"))
+        self.next_layer.setToolTip(self.tr("Next layer"))
+        self.group.setToolTip(self.tr("These stages repeat in every layer; the arrows choose the layer shown"))
+        self._refresh()
+
+    def _set_play_text(self) -> None:
+        self.play.setText(self.tr("❚❚ Pause") if self.play.isChecked() else self.tr("▶ Play"))
+
+    def _note(self, key: str, heads: int, trace) -> str:
+        opt = trace.options
+        if key == "scaled":
+            return self.tr("scaling off") if not opt.scale else "÷ {0}".format(stage_numbers(trace)["sqrt_D"])
+        if key == "masked":
+            return str(opt.mask)
+        if key == "probs":
+            return self.tr("T = {t:g}").format(t=opt.temperature)
+        if heads > 1:
+            return self.tr("× {h} heads").format(h=heads)
+        return ""
+
+    def _refresh(self) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        for key, box in self.boxes.items():
+            box.set_selected(key == sel.stage)
+        if trace is None:
+            self.layer_label.setText(self.tr("layer {n} of {L}").format(n=sel.layer + 1, L="…"))
+            self.detail.setText(f"<b>{captions.title(sel.stage)}</b>")
+            self.caption.setText("")
+            return
+        layers = trace.layers or (0,)
+        for key, box in self.boxes.items():
+            shape, heads = stage_shape(key, trace, sel.layer, sel.row)
+            edge = edge_label(key, trace, sel.layer, sel.row)
+            box.set_content(shape, self._note(key, heads, trace), edge)
+            box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
+            box.setAccessibleName(captions.title(key))
+        self.layer_label.setText(
+            self.tr("layer {n} of {L}  ·  the block repeats ×{L}").format(n=layers.index(sel.layer) + 1 if sel.layer in layers else 1, L=trace.config.L)
+        )
+        self.prev_layer.setEnabled(sel.layer != layers[0])
+        self.next_layer.setEnabled(sel.layer != layers[-1])
+        index, total = stage_walk.position(sel.stage, sel.layer, layers)
+        self.detail.setText(
+            self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>({i} / {n})</span>").format(
+                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row)), i=index + 1, n=total
+            )
+        )
+        self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
+        self._diagram.fit()  # boxes may have grown (a longer shape)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, delta: int) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        layers = (trace.layers if trace is not None else ()) or (sel.layer,)
+        key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers)
+        self.state.select(stage=key, layer=layer)
+
+    def _move_layer(self, delta: int) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None or not trace.layers:
+            return
+        layers = trace.layers
+        i = layers.index(sel.layer) if sel.layer in layers else 0
+        self.state.select(layer=layers[max(0, min(len(layers) - 1, i + delta))])
+
+    def toggle_play(self) -> None:
+        self.play.toggle()
+
+    def _set_playing(self, playing: bool) -> None:
+        self._set_play_text()
+        if playing:
+            trace, sel = self.state.trace, self.state.selection
+            layers = (trace.layers if trace is not None else ()) or (sel.layer,)
+            if stage_walk.is_last(sel.stage, sel.layer, layers):  # start over from the tokens
+                self.state.select(stage=stage_walk.walk(layers)[0][0], layer=layers[0])
+            self.timer.start()
+        else:
+            self.timer.stop()
+
+    def _tick(self) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        layers = (trace.layers if trace is not None else ()) or (sel.layer,)
+        self.step(1)
+        sel = self.state.selection
+        if stage_walk.is_last(sel.stage, sel.layer, layers):
+            self.play.setChecked(False)
+
+    # ------------------------------------------------------------------ window-wide keys
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        # Only keys that reached the window unused: a widget that has its own use for ← → (the token
+        # chips, a table, a slider) or Space (a focused button) keeps it.
+        if event.type() != QEvent.Type.KeyPress or obj is not self.window():
+            return False
+        key = event.key()
+        if key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space) or event.modifiers() & _CHORD:
+            return False
+        # A text field at the end of its text lets an arrow through; it is still typing, not stepping.
+        if isinstance(QApplication.focusWidget(), _ARROW_USERS):
+            return False
+        if key == Qt.Key.Key_Space:
+            self.toggle_play()
+        else:
+            self.step(1 if key == Qt.Key.Key_Right else -1)
+        event.accept()
+        return True
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

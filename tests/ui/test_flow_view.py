@@ -1,0 +1,118 @@
+"""The pipeline view: click a stage, follow the selection, real shapes, Play, arrow keys."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QLineEdit
+
+from explorer.stage_walk import walk
+from explorer.trace.run import run_trace
+from explorer.weights.presets import load_preset
+
+
+@pytest.fixture(scope="module")
+def trace():
+    return run_trace(load_preset("classroom"), "This is a pen .")
+
+
+@pytest.fixture
+def view(qtbot, state, trace):
+    from explorer.ui.views.flow_view import FlowView
+
+    state.set_trace(trace)
+    v = FlowView(state)
+    qtbot.addWidget(v)
+    v.resize(1400, 200)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def _fill(box) -> QColor:
+    image = box.grab().toImage()
+    return image.pixelColor(4, image.height() // 2)  # inside the rounded border, left of the text
+
+
+def test_clicking_a_stage_box_selects_it(view, state, qtbot):
+    qtbot.mouseClick(view.boxes["scores"], Qt.MouseButton.LeftButton)
+    assert state.selection.stage == "scores"
+    qtbot.mouseClick(view.boxes["probs"], Qt.MouseButton.LeftButton)
+    assert state.selection.stage == "probs"
+
+
+def test_selection_from_elsewhere_highlights_the_box(view, state):
+    highlight = view.palette().color(QPalette.ColorRole.Highlight)
+    state.select(stage="masked")
+    assert [k for k, b in view.boxes.items() if b.selected] == ["masked"]
+    assert _fill(view.boxes["masked"]) == highlight
+    assert _fill(view.boxes["weights"]) != highlight
+    assert "mask" in view.detail.text() and "causal" in view.caption.text().lower()
+
+
+def test_boxes_print_real_shapes_and_the_layer(view, state):
+    assert view.boxes["qkv"].shape_text == "(5, 16)"
+    assert view.boxes["qkv"].note.endswith("4 heads") or "4" in view.boxes["qkv"].note
+    assert "x (5, 64) · W_q (64, 16) → Q (5, 16)" in view.boxes["qkv"].edge
+    assert "(5, 64) · W_q (64, 16)" in view.boxes["qkv"].toolTip()
+    assert view.boxes["masked"].note == "causal"
+    state.select(layer=1)
+    assert "2 of 2" in view.layer_label.text()
+
+
+def test_edge_labels_follow_a_size_change(window, state, qtbot):
+    flow = window.views["flow"]
+    assert "(5, 64)" in flow.boxes["qkv"].edge
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_sizes(embed_dim=32)
+    assert "x (5, 32) · W_q (32, 16)" in flow.boxes["qkv"].edge
+    assert flow.boxes["embed"].shape_text == "(5, 32)"
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_options(scale=False)
+    assert flow.boxes["scaled"].note == "scaling off"
+    assert "scaling off" in flow.boxes["scaled"].edge
+
+
+def test_play_advances_through_every_layer_and_stops_at_the_end(view, state, qtbot):
+    view.timer.setInterval(20)
+    state.select(stage="block", layer=0)
+    qtbot.mouseClick(view.play, Qt.MouseButton.LeftButton)
+    assert view.play.isChecked() and view.timer.isActive()
+    qtbot.waitUntil(lambda: state.selection.stage == "qkv", timeout=2000)
+    assert state.selection.layer == 1  # block out of layer 1 leads into layer 2
+    qtbot.waitUntil(lambda: not view.play.isChecked(), timeout=5000)
+    assert state.selection.stage == "probs" and not view.timer.isActive()
+
+
+def test_play_pauses_with_the_same_button_and_space(view, state, qtbot):
+    view.timer.setInterval(10_000)
+    state.select(stage="tokens")
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert view.timer.isActive() and "Pause" in view.play.text()
+    qtbot.mouseClick(view.play, Qt.MouseButton.LeftButton)
+    assert not view.timer.isActive() and "Play" in view.play.text()
+
+
+def test_arrow_keys_move_stages_but_not_inside_a_text_field(view, state, qtbot):
+    state.select(stage="tokens", layer=0)
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert state.selection.stage == "embed"
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert (state.selection.stage, state.selection.layer) == ("qkv", 0)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
+    assert state.selection.stage == "embed"
+    field = QLineEdit("text", view)
+    view.layout().addWidget(field)
+    field.show()
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_Right)
+    assert state.selection.stage == "embed"
+
+
+def test_walk_length_is_shown(view, state, trace):
+    state.select(stage="probs")
+    n = len(walk(trace.layers))
+    assert f"({n} / {n})" in view.detail.text()
