@@ -38,7 +38,7 @@ def extend_causal(matrix: np.ndarray, n: int) -> np.ndarray:
 
 def padded_size(C: int) -> int:
     """How large to send the painting for a text of C tokens: room for some more typing."""
-    return C + max(16, C // 2)
+    return C + max(16, C // 4)
 
 
 _TOO_SMALL = re.compile(r"painted mask is (\d+)\D+(\d+) but the text has (\d+) tokens")

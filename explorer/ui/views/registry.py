@@ -40,8 +40,36 @@ def _flow(state: AppState) -> View:
     return FlowView(state)
 
 
+def _input(state: AppState) -> View:
+    from explorer.ui.views.input_view import InputView
+
+    return InputView(state)
+
+
+def _controls(state: AppState) -> View:
+    from explorer.ui.views.controls_view import ControlsView
+
+    return ControlsView(state)
+
+
+def _identities(state: AppState) -> View:
+    from explorer.ui.views.identities_view import IdentitiesView
+
+    return IdentitiesView(state)
+
+
+def _scaling(state: AppState) -> View:
+    from explorer.ui.views.scaling_view import ScalingView
+
+    return ScalingView(state)
+
+
 def view_specs() -> list[ViewSpec]:
     return [
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
+        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), _input, Top),
+        ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), _controls, Left),
+        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), _identities, Bottom, tabify_with="tensors"),
+        ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), _scaling, Bottom, tabify_with="identities"),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), _flow, Top),
     ]

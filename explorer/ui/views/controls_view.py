@@ -1,0 +1,332 @@
+"""The model's knobs: preset, weights, sizes (E, D, H, L, D_v, F, positions), mask, scaling, temperature,
+dtype, device. Every change goes straight to the state and the worker re-traces; there is no run button.
+
+The controls also follow the state (a preset chosen from the menu, a restored session, a loaded model whose
+sizes are fixed) with their signals blocked, so that showing a value never sends it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSpinBox,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.config import DTYPES, MAX_HEADS, MAX_LAYERS, POSITIONS, MaskSpec, ModelConfig, estimate_memory
+from explorer.devices import available_devices
+from explorer.errors import ExplorerError
+from explorer.ui.state import ModelSource
+from explorer.ui.status_bar import human_bytes
+from explorer.ui.views.base import View
+from explorer.ui.views.mask_painter import MaskPainter
+from explorer.weights.presets import PRESETS, get_preset, preset_config
+
+MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")  # combo order
+# The spin boxes, in form order: ModelConfig field, range, and 0 meaning "the default" where it has one.
+SIZE_FIELDS: tuple[tuple[str, int, int], ...] = (
+    ("embed_dim", 1, 4096),
+    ("key_dim", 1, 1024),
+    ("heads", 1, MAX_HEADS),
+    ("layers", 1, MAX_LAYERS),
+    ("value_dim", 0, 1024),  # 0: "= D"
+    ("ffn_dim", 0, 16384),  # 0: "= 4·E"
+)
+_DEFAULTS = {f.name: f.default for f in fields(ModelConfig)}
+
+
+def _spin(lo: int, hi: int) -> QSpinBox:
+    s = QSpinBox()
+    s.setRange(lo, hi)
+    s.setKeyboardTracking(False)  # typing "128" sends 128 once (on Enter or leaving the box), not 1, 12, 128
+    s.setAccelerated(True)
+    return s
+
+
+class ControlsView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self._build()
+        self.retranslate()
+        self._connect()
+        state.requestChanged.connect(lambda _r: self._sync())
+        state.modelInfoChanged.connect(lambda _c, _e: self._sync())
+        state.traceChanged.connect(self._on_trace)
+        state.errorRaised.connect(self._on_error)
+        self._sync()
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.preset = QComboBox()
+        for name in PRESETS:
+            self.preset.addItem(name, name)
+        self.random_weights = QCheckBox()
+        self.seed = _spin(-1, 2**31 - 1)
+        self.sizes: dict[str, QSpinBox] = {name: _spin(lo, hi) for name, lo, hi in SIZE_FIELDS}
+        self.positions = QComboBox()
+        for p in POSITIONS:
+            self.positions.addItem("", p)
+        self.params = QLabel()
+        self.params.setWordWrap(True)
+
+        self.mask = QComboBox()
+        for k in MASK_KINDS:
+            self.mask.addItem("", k)
+        self.mask_size = _spin(1, 65_536)
+        self.mask_size_label = QLabel()
+        self.painter = MaskPainter(self.state)
+        self.scale = QCheckBox()
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(0.05, 20.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.temperature.setKeyboardTracking(False)
+        self.dtype = QComboBox()
+        for d in DTYPES:
+            self.dtype.addItem(d, d)
+        self.device = QComboBox()
+        for d in available_devices():
+            self.device.addItem(d, d)
+
+        self.error_icon = QLabel()
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        self.error_icon.setPixmap(icon.pixmap(18, 18))
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_box = QWidget()
+        eb = QHBoxLayout(self.error_box)
+        eb.setContentsMargins(0, 0, 0, 0)
+        eb.addWidget(self.error_icon, 0, Qt.AlignmentFlag.AlignTop)
+        eb.addWidget(self.error, 1)
+        self.error_box.setVisible(False)
+
+        self.model_group, self.size_group, self.attn_group, self.run_group = (QGroupBox() for _ in range(4))
+        form = QFormLayout(self.model_group)
+        self.preset_label, self.weights_label, self.seed_label = QLabel(), QLabel(), QLabel()
+        form.addRow(self.preset_label, self.preset)
+        form.addRow(self.weights_label, self.random_weights)
+        form.addRow(self.seed_label, self.seed)
+
+        form = QFormLayout(self.size_group)
+        self.size_labels: dict[str, QLabel] = {}
+        for name, _, _ in SIZE_FIELDS:
+            self.size_labels[name] = QLabel()
+            form.addRow(self.size_labels[name], self.sizes[name])
+        self.positions_label = QLabel()
+        form.addRow(self.positions_label, self.positions)
+        form.addRow(self.params)
+
+        form = QFormLayout(self.attn_group)
+        self.mask_label = QLabel()
+        mask_row = QHBoxLayout()
+        mask_row.addWidget(self.mask, 1)
+        mask_row.addWidget(self.mask_size_label)
+        mask_row.addWidget(self.mask_size)
+        form.addRow(self.mask_label, mask_row)
+        form.addRow(self.painter)
+        self.scale_label, self.temperature_label = QLabel(), QLabel()
+        form.addRow(self.scale_label, self.scale)
+        form.addRow(self.temperature_label, self.temperature)
+
+        form = QFormLayout(self.run_group)
+        self.dtype_label, self.device_label = QLabel(), QLabel()
+        form.addRow(self.dtype_label, self.dtype)
+        form.addRow(self.device_label, self.device)
+
+        inner = QWidget()
+        col = QVBoxLayout(inner)
+        col.setContentsMargins(4, 4, 4, 4)
+        col.addWidget(self.error_box)
+        for g in (self.model_group, self.size_group, self.attn_group, self.run_group):
+            col.addWidget(g)
+        col.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.model_group.setTitle(tr("Model"))
+        self.size_group.setTitle(tr("Sizes"))
+        self.attn_group.setTitle(tr("Attention"))
+        self.run_group.setTitle(tr("Computation"))
+        self.preset_label.setText(tr("Preset"))
+        self.preset.setToolTip(tr("A named starting point: sizes, vocabulary, example sentence and maybe trained weights"))
+        self.weights_label.setText(tr("Weights"))
+        self.random_weights.setText(tr("random (untrained)"))
+        self.random_weights.setToolTip(tr("On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."))
+        self.seed_label.setText(tr("Seed"))
+        self.seed.setSpecialValueText(tr("preset's"))
+        self.seed.setToolTip(tr("Seed of the random weights: the same seed gives the same numbers"))
+        texts = {
+            "embed_dim": (tr("E (embedding)"), tr("E: size of each token's vector")),
+            "key_dim": (tr("D (query/key)"), tr("D: size of each head's query and key vectors; scores are divided by √D")),
+            "heads": (tr("H (heads)"), tr("H: number of attention heads, each with its own W_q, W_k, W_v, W_o")),
+            "layers": (tr("L (layers)"), tr("L: number of blocks (attention + FFN) stacked")),
+            "value_dim": (tr("D_v (value)"), tr("D_v: size of each head's value vector (and of its output Rⁱ)")),
+            "ffn_dim": (tr("F (FFN width)"), tr("F: width of the feed-forward layer's hidden activations")),
+        }
+        for name, (label, tip) in texts.items():
+            self.size_labels[name].setText(label)
+            self.size_labels[name].setToolTip(tip)
+            self.sizes[name].setToolTip(tip)
+        self.sizes["value_dim"].setSpecialValueText(tr("= D"))
+        self.sizes["ffn_dim"].setSpecialValueText(tr("= 4·E"))
+        self.positions_label.setText(tr("Positions"))
+        self.positions.setToolTip(tr("How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"))
+        for i, text in enumerate((tr("none"), tr("sinusoidal"), tr("learned"), tr("rotary (RoPE)"))):
+            self.positions.setItemText(i, text)
+        self.mask_label.setText(tr("Mask"))
+        self.mask.setToolTip(tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
+        for i, text in enumerate((tr("causal"), tr("none (sees the future)"), tr("window W"), tr("prefix P"), tr("hand-painted"))):
+            self.mask.setItemText(i, text)
+        self.mask_size.setToolTip(tr("Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other"))
+        self.scale_label.setText(tr("Scaling"))
+        self.scale.setText(tr("÷ √D"))
+        self.scale.setToolTip(tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows"))
+        self.temperature_label.setText(tr("Temperature"))
+        self.temperature.setToolTip(tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter"))
+        self.dtype_label.setText(tr("Precision"))
+        self.dtype.setToolTip(tr("float32 is fast; float64 shows identities equal to ~1e-16"))
+        self.device_label.setText(tr("Device"))
+        self.device.setToolTip(tr("Where the model runs (only the devices present on this computer)"))
+        self._sync()
+
+    # ------------------------------------------------------------------ controls → state
+    def _connect(self) -> None:
+        s = self.state
+        self.preset.activated.connect(lambda i: s.set_preset(self.preset.itemData(i)))
+        self.random_weights.toggled.connect(self._weights_toggled)
+        self.seed.valueChanged.connect(lambda v: s.set_seed(None if v < 0 else v))
+        for name, spin in self.sizes.items():
+            spin.valueChanged.connect(lambda v, name=name: self._size_changed(name, v))
+        self.positions.activated.connect(lambda i: s.set_sizes(positions=self.positions.itemData(i)))
+        self.mask.activated.connect(lambda _i: self._mask_changed())
+        self.mask_size.valueChanged.connect(lambda _v: self._mask_changed())
+        self.scale.toggled.connect(lambda on: s.set_options(scale=on))
+        self.temperature.valueChanged.connect(lambda v: s.set_options(temperature=v))
+        self.dtype.activated.connect(lambda i: s.set_options(dtype=self.dtype.itemData(i)))
+        self.device.activated.connect(lambda i: s.set_options(device=self.device.itemData(i)))
+
+    def _weights_toggled(self, random: bool) -> None:
+        src = self.state.source
+        if random:
+            self.state.set_random_weights(True)
+        elif src.kind == "preset":
+            # Trained weights only fit the preset's own sizes: going back to them resets sizes and seed too.
+            self.state.set_source(ModelSource("preset", src.name))
+
+    def _size_changed(self, name: str, value: int) -> None:
+        self.state.set_sizes(**{name: (None if value == 0 and name in ("value_dim", "ffn_dim") else value)})
+
+    def _mask_changed(self) -> None:
+        kind = self.mask.currentData()
+        self._show_mask_parts(kind)
+        if kind in ("window", "prefix"):
+            spec = MaskSpec(kind, self.mask_size.value())
+        elif kind == "explicit":
+            spec = self.painter.spec()
+        else:
+            spec = MaskSpec(kind)
+        self.state.set_options(mask=spec)
+
+    def _show_mask_parts(self, kind: str) -> None:
+        sized = kind in ("window", "prefix")
+        self.mask_size.setVisible(sized)
+        self.mask_size_label.setVisible(sized)
+        self.mask_size_label.setText("W" if kind == "window" else "P")
+        self.painter.setVisible(kind == "explicit")
+
+    # ------------------------------------------------------------------ state → controls
+    def displayed_sizes(self) -> dict[str, Any]:
+        """What the size controls show: the request's sizes for a preset (even ones the worker refused, so
+        the user sees what they typed), the model's own for a loaded model or snapshot."""
+        src = self.state.source
+        if src.kind == "preset" and self.state.editable_sizes:
+            return {**_DEFAULTS, **get_preset(src.name).sizes, **src.size_overrides()}
+        cfg = self.state.config
+        if cfg is None:
+            return dict(_DEFAULTS)
+        return {**cfg.to_dict(), "value_dim": cfg.D_v, "ffn_dim": cfg.F}
+
+    def _sync(self) -> None:
+        s = self.state
+        src, opts = s.source, s.options
+        editable = s.editable_sizes and src.kind == "preset"
+        blockers = [QSignalBlocker(w) for w in (
+            self.preset, self.random_weights, self.seed, self.positions, self.mask, self.mask_size,
+            self.scale, self.temperature, self.dtype, self.device, *self.sizes.values(),
+        )]
+        index = self.preset.findData(src.name) if src.kind == "preset" else -1
+        self.preset.setCurrentIndex(index)
+        self.preset.setPlaceholderText(src.name.replace("\\", "/").rsplit("/", 1)[-1] if index < 0 else "")
+        self.random_weights.setChecked(src.random_weights or src.seed is not None or bool(src.sizes))
+        self.seed.setValue(-1 if src.seed is None else src.seed)
+        sizes = self.displayed_sizes()
+        for name, spin in self.sizes.items():
+            spin.setValue(int(sizes.get(name) or 0))
+            spin.setEnabled(editable)
+        self.positions.setCurrentIndex(max(0, self.positions.findData(sizes.get("positions", "sinusoidal"))))
+        self.positions.setEnabled(editable)
+        for w in (self.random_weights, self.seed):
+            w.setEnabled(editable)
+        self.mask.setCurrentIndex(self.mask.findData(opts.mask.kind))
+        if opts.mask.size is not None:
+            self.mask_size.setValue(opts.mask.size)
+        self.scale.setChecked(opts.scale)
+        self.temperature.setValue(opts.temperature)
+        self.dtype.setCurrentIndex(self.dtype.findData(opts.dtype))
+        self.device.setCurrentIndex(self.device.findData(opts.device))
+        del blockers
+        self._show_mask_parts(opts.mask.kind)
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        s = self.state
+        try:
+            if s.source.kind == "preset" and s.editable_sizes:
+                cfg = preset_config(s.source.name, **s.source.size_overrides())
+            else:
+                cfg = s.config
+        except ExplorerError as exc:
+            self.params.setText(self.tr("These sizes cannot work: {message}").format(message=str(exc)))
+            return
+        if cfg is None:
+            self.params.setText("")
+            return
+        text = self.tr("{n} parameters").format(n=f"{cfg.parameter_count():,}")
+        trace = s.trace
+        if trace is not None:
+            est = estimate_memory(cfg, trace.B, trace.C, s.options)
+            text += " · " + self.tr("about {mem} at peak for this text").format(mem=human_bytes(est.peak_bytes))
+        self.params.setText(text)
+
+    def _on_trace(self, trace) -> None:
+        self.error_box.setVisible(False)
+        self._update_counts()
+
+    def _on_error(self, message: str) -> None:
+        self.error.setText(self.tr("Not traced: {message}. The last good trace is still shown.").format(message=message))
+        self.error_box.setVisible(True)
+
+    def error_text(self) -> str:
+        return "" if self.error_box.isHidden() else self.error.text()

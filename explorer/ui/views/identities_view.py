@@ -1,0 +1,225 @@
+"""The note's identities with the real numbers of the selected layer and sentence:
+
+(a) MultiHead(x) = Σᵢ Rⁱ·W_oⁱ beside [R¹ … Rᴴ]·W_o: two C×E heatmaps and their largest difference;
+(b) W_v ≈ W_v1·W_v2 at rank r: reconstruction error and parameter counts before and after.
+
+The arithmetic lives in explorer.analysis.identities; this view only slices the trace and formats.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QVBoxLayout
+
+from explorer import names
+from explorer.analysis import identities as ident
+from explorer.ui.views.base import View
+from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen
+
+
+class IdentitiesView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self._key: tuple | None = None  # (trace id, layer, row) last computed
+        self._svd_key: tuple | None = None
+        self._lowrank: ident.LowRank | None = None
+        self.result: ident.MultiheadIdentity | None = None
+        self.rank_error: float | None = None
+        self._chosen_rank = 0  # 0: not chosen yet
+
+        # (a) the multi-head identity
+        self.heads_group = QGroupBox()
+        self.heads_caption = QLabel()
+        self.heads_caption.setWordWrap(True)
+        self.maps = pg.GraphicsLayoutWidget()
+        self.sum_plot = MatrixPlot(self.maps.addPlot(row=0, col=0))
+        self.concat_plot = MatrixPlot(self.maps.addPlot(row=0, col=1))
+        self.colour_bar = pg.ColorBarItem(colorMap=pg.colormap.get("CET-D1"), interactive=False, width=12)
+        self.colour_bar.setImageItem([self.sum_plot.image, self.concat_plot.image])
+        self.maps.addItem(self.colour_bar, row=0, col=2)
+        self.difference = QLabel()
+        self.difference.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        a = QVBoxLayout(self.heads_group)
+        a.addWidget(self.heads_caption)
+        a.addWidget(self.maps, 1)
+        a.addWidget(self.difference)
+
+        # (b) low rank
+        self.rank_group = QGroupBox()
+        self.rank_caption = QLabel()
+        self.rank_caption.setWordWrap(True)
+        self.rank_label = QLabel()
+        self.rank_slider = QSlider(Qt.Orientation.Horizontal)
+        self.rank_spin = QSpinBox()
+        self.rank_slider.valueChanged.connect(self.rank_spin.setValue)
+        self.rank_spin.valueChanged.connect(self.rank_slider.setValue)
+        self.rank_spin.valueChanged.connect(self._rank_moved)
+        self.rank_numbers = QLabel()
+        self.rank_numbers.setWordWrap(True)
+        self.rank_numbers.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note_example = QLabel()
+        self.note_example.setWordWrap(True)
+        self.spectrum = pg.PlotWidget()
+        self.spectrum.setMouseEnabled(x=False, y=False)
+        self.spectrum.hideButtons()
+        self.spectrum.setMinimumHeight(110)
+        self.kept_curve = self.spectrum.plot([], [], pen=None, symbol="o", symbolSize=5, symbolBrush=SCALED_COLOUR, symbolPen=None)
+        self.dropped_curve = self.spectrum.plot([], [], pen=None, symbol="o", symbolSize=5, symbolBrush=UNSCALED_COLOUR, symbolPen=None)
+        self.rank_line = pg.InfiniteLine(angle=90, pen=pen(UNSCALED_COLOUR, 1, dashed=True))
+        self.spectrum.addItem(self.rank_line)
+        row = QHBoxLayout()
+        row.addWidget(self.rank_label)
+        row.addWidget(self.rank_slider, 1)
+        row.addWidget(self.rank_spin)
+        b = QVBoxLayout(self.rank_group)
+        b.addWidget(self.rank_caption)
+        b.addLayout(row)
+        b.addWidget(self.rank_numbers)
+        b.addWidget(self.spectrum, 1)
+        b.addWidget(self.note_example)
+
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.heads_group, 3)
+        lay.addWidget(self.rank_group, 2)
+        self.retranslate()
+        state.traceChanged.connect(lambda _t: self._refresh())
+        state.selectionChanged.connect(lambda _s: self._refresh())
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.heads_group.setTitle(tr("Multi-head: the sum of heads equals the concatenation"))
+        self.rank_group.setTitle(tr("Low rank: W_v ≈ W_v1 · W_v2"))
+        self.rank_label.setText(tr("rank r"))
+        tip = tr("Keep the r largest singular values: W_v1 (E×r) · W_v2 (r×E) is the best rank-r approximation")
+        for w in (self.rank_slider, self.rank_spin, self.rank_label):
+            w.setToolTip(tip)
+        self.maps.setToolTip(tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output."))
+        self.spectrum.setToolTip(tr("Singular values of the E×E value matrix, largest first; the ones right of the line are dropped"))
+        self.spectrum.setLabel("bottom", tr("singular value index"))
+        self.sum_plot.plot.setTitle(tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
+        self.concat_plot.plot.setTitle(tr("[R¹ … Rᴴ] · W_o  (C×E)"))
+        for p in (self.sum_plot.plot, self.concat_plot.plot):
+            p.setLabel("bottom", tr("embedding dimension (E)"))
+        counts = ident.parameter_counts(100, 100, 10)
+        self.note_example.setText(
+            tr("The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).").format(
+                before=f"{counts.before:,}", after=f"{counts.after:,}", saving=f"−{counts.saving:.0%}"
+            )
+        )
+        self._key = self._svd_key = None
+        self._refresh()
+
+    # ------------------------------------------------------------------ computing
+    def _refresh(self) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None:
+            return
+        key = (id(trace), sel.layer, sel.row)
+        if key != self._key:
+            self._key = key
+            self._show_heads(trace, sel.layer, sel.row)
+        svd_key = (id(trace), sel.layer)
+        if svd_key != self._svd_key:
+            self._svd_key = svd_key
+            self._prepare_rank(trace, sel.layer)
+
+    def _show_heads(self, trace, layer: int, b: int) -> None:
+        cfg = trace.config
+        heads_n, concat_n = names.attn(layer, "heads"), names.attn(layer, "concat")
+        wo_n = f"params.layers.{layer}.attn.W_o"
+        self.result = None
+        if cfg.unfactored_value or wo_n not in trace:
+            self.heads_caption.setText(self.tr("This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum."))
+            self.maps.setVisible(False)
+            self.difference.setText("")
+            return
+        if heads_n not in trace or concat_n not in trace:
+            self.heads_caption.setText(self.tr("Layer {l} was not captured in this trace.").format(l=layer))
+            self.maps.setVisible(False)
+            self.difference.setText("")
+            return
+        row = trace.rows[b]
+        n = row.length
+        heads = trace[heads_n][b, :, :n]  # (H, C, D_v): the note's Rⁱ for this sentence
+        concat = trace[concat_n][b, :n]  # (C, H·D_v)
+        W_o = trace[wo_n]  # (H·D_v, E)
+        result = ident.multihead_identity(heads, concat, W_o)
+        self.result = result
+        self.maps.setVisible(True)
+        self.heads_caption.setText(
+            self.tr("Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).").format(
+                l=layer, b=b + 1, dv=cfg.D_v, e=cfg.E, h=cfg.H, hdv=cfg.H * cfg.D_v
+            )
+        )
+        bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
+        levels = (-bound, bound)  # symmetric: 0 is the middle of the diverging map
+        self.sum_plot.set_matrix(result.sum_form, levels, row.tokens)
+        self.concat_plot.set_matrix(result.concat_form, levels, row.tokens)
+        self.colour_bar.setLevels(levels)
+        verdict = self.tr("equal (only {dtype} rounding)").format(dtype=trace.options.dtype) if result.equal else self.tr("NOT equal")
+        self.difference.setText(
+            self.tr("max |difference| = {d:.2e} → {verdict}").format(d=result.max_abs_difference, verdict=verdict)
+        )
+
+    def _prepare_rank(self, trace, layer: int) -> None:
+        cfg = trace.config
+        wv_n, wo_n = f"params.layers.{layer}.attn.W_v", f"params.layers.{layer}.attn.W_o"
+        if wv_n not in trace:
+            self._lowrank = None
+            self.rank_caption.setText(self.tr("This trace holds no W_v for layer {l}.").format(l=layer))
+            self.rank_numbers.setText("")
+            return
+        W_o = None if cfg.unfactored_value or wo_n not in trace else trace[wo_n]
+        M = ident.value_matrix(trace[wv_n], W_o, cfg.H, cfg.H_kv, cfg.D_v)  # (E, E)
+        self._lowrank = ident.low_rank(M)
+        if W_o is None:
+            text = self.tr("Layer {l}: W_v is one E×E matrix ({e}×{e}). Factor it through r numbers per token.")
+        else:
+            text = self.tr(
+                "Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. "
+                "Below, their product as one {e}×{e} matrix, cut to rank r."
+            )
+        self.rank_caption.setText(text.format(l=layer, e=cfg.E, hdv=cfg.H * cfg.D_v))
+        E = M.shape[0]
+        s = self._lowrank.s
+        self.spectrum.setXRange(0, len(s) + 1, padding=0.02)
+        # Keep the rank the user chose; start at E/10 like the note's example (E = 100, r = 10).
+        r = min(self._chosen_rank, E) if self._chosen_rank else max(1, E // 10)
+        for w in (self.rank_slider, self.rank_spin):
+            w.blockSignals(True)
+            w.setRange(1, E)
+        self.rank_slider.setValue(r)
+        self.rank_spin.setValue(r)
+        for w in (self.rank_slider, self.rank_spin):
+            w.blockSignals(False)
+        self._show_rank()
+
+    def _rank_moved(self, r: int) -> None:
+        self._chosen_rank = r
+        self._show_rank()
+
+    def _show_rank(self) -> None:
+        lr = self._lowrank
+        if lr is None:
+            return
+        r = self.rank_spin.value()
+        rows, cols = lr.shape
+        counts = ident.parameter_counts(rows, cols, r)
+        err = self.rank_error = lr.relative_error(r)
+        self.rank_numbers.setText(
+            self.tr(
+                "W_v ({m}×{n}) ≈ W_v1 ({m}×{r}) · W_v2 ({r}×{n})\n"
+                "relative error ‖W_v − W_v1·W_v2‖ / ‖W_v‖ = {err:.2e}  (numerical rank {rank})\n"
+                "parameters: {before} → {after}  ({saving})"
+            ).format(
+                m=rows, n=cols, r=r, err=err, rank=lr.numerical_rank(), before=f"{counts.before:,}",
+                after=f"{counts.after:,}", saving=f"{-counts.saving:+.0%}",
+            )
+        )
+        s = lr.s
+        idx = list(range(1, len(s) + 1))
+        self.kept_curve.setData(idx[:r], s[:r])
+        self.dropped_curve.setData(idx[r:], s[r:])
+        self.rank_line.setPos(r + 0.5)

@@ -1,0 +1,135 @@
+"""The text box (each line one sentence of the batch) and the tokens of each sentence as chips.
+
+Typing re-traces after a short pause (the worker also drops stale requests). A chip click selects that
+token in every view; a selection made elsewhere highlights its chip here.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QVBoxLayout
+
+from explorer.analysis.token_text import visible
+from explorer.ui.views.base import View
+from explorer.ui.views.token_chips import Chip, ChipCanvas
+
+DEBOUNCE_MS = 150  # long enough to skip most keystrokes, short enough to feel live
+
+
+class InputView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self.text = QPlainTextEdit()
+        self.text.setTabChangesFocus(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 12)
+        self._set_box(state.text)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self._send_text)
+        self.text.textChanged.connect(self._debounce.start)
+
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.chips = ChipCanvas()
+        self.chips.chipClicked.connect(lambda b, i: self.state.select(row=b, token=i))
+        self.chips.moveRequested.connect(self._step)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.chips)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(3)
+        lay.addWidget(self.text)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.scroll, 1)
+
+        self.retranslate()  # also shows the chips of a trace that is already there
+        state.requestChanged.connect(self._on_request)
+        state.traceChanged.connect(self._on_trace)
+        state.selectionChanged.connect(self._on_selection)
+
+    def retranslate(self) -> None:
+        self.text.setPlaceholderText(self.tr("Type a sentence. Each line is one sentence of the batch."))
+        self.text.setToolTip(self.tr("The text to trace. Each line is one sentence of the batch; edits re-trace after a short pause."))
+        self.chips.setToolTip("")  # each chip has its own tooltip
+        self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step)."))
+        if self.state.trace is not None:
+            self._on_trace(self.state.trace)
+
+    # ------------------------------------------------------------------ text → state
+    def _send_text(self) -> None:
+        self.state.set_text(self.text.toPlainText())
+
+    def flush(self) -> None:
+        """Send a pending edit now (tests, and before actions that read the text)."""
+        if self._debounce.isActive():
+            self._debounce.stop()
+            self._send_text()
+
+    def _on_request(self, request) -> None:
+        # The text changed elsewhere (a preset's example, an appended token, a restored session). Do not
+        # overwrite what the user is still typing: a pending edit wins and will be sent shortly.
+        if self._debounce.isActive() or request.text == self.text.toPlainText():
+            return
+        self._set_box(request.text)
+
+    def _set_box(self, text: str) -> None:
+        self.text.blockSignals(True)
+        self.text.setPlainText(text)
+        self.text.moveCursor(QTextCursor.MoveOperation.End)  # ready to go on typing (or to append a token)
+        self.text.blockSignals(False)
+
+    # ------------------------------------------------------------------ trace → chips
+    def _on_trace(self, trace) -> None:
+        if trace.read_only and not self._debounce.isActive():
+            self._set_box("\n".join(r.text for r in trace.rows))  # a snapshot: show the text it was made from
+        rows = []
+        unknown_tip = self.tr("not in the vocabulary: shown as <unk>")
+        tip_template = self.tr("token {i}: {piece!r}, id {id}")
+        unknown_count = 0
+        for row in trace.rows:
+            chips = []
+            for i, (piece, token_id, unk) in enumerate(zip(row.tokens, row.ids, row.unknown)):
+                tip = tip_template.format(i=i, piece=piece, id=token_id)
+                if unk:
+                    tip += "\n" + unknown_tip
+                    unknown_count += 1
+                chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
+            rows.append(chips)
+        self.chips.set_rows(rows)
+        total = sum(r.length for r in trace.rows)
+        summary = self.tr("{n} tokens in {b} sentence(s), C = {c}").format(n=total, b=trace.B, c=trace.C)
+        if unknown_count:
+            summary += " · " + self.tr("{k} not in the vocabulary (dashed)").format(k=unknown_count)
+        self.summary.setText(summary)
+        self._on_selection(self.state.selection)
+
+    def _on_selection(self, sel) -> None:
+        trace = self.state.trace
+        if trace is None or not self.chips.rows():
+            return
+        chip = (sel.row, sel.token) if sel.token is not None else None
+        key = (sel.row, sel.key) if sel.key is not None else None
+        self.chips.set_selected(chip, key)
+        # After the scroll area has taken the chips' new height (a posted layout request), not before.
+        QTimer.singleShot(0, self._scroll_to_selected)
+
+    def _scroll_to_selected(self) -> None:
+        chip, rows = self.chips.selected(), self.chips.rows()
+        if chip is not None and chip[0] < len(rows) and chip[1] < len(rows[chip[0]]):
+            r = self.chips.chip_rect(*chip)
+            self.scroll.ensureVisible(r.center().x(), r.center().y(), 4, r.height())
+
+    def _step(self, step: int) -> None:
+        sel, trace = self.state.selection, self.state.trace
+        if trace is None:
+            return
+        length = trace.rows[sel.row].length
+        token = 0 if sel.token is None else max(0, min(length - 1, sel.token + step))
+        self.state.select(token=token)

@@ -1,0 +1,51 @@
+"""Small pyqtgraph pieces shared by the identities and scaling panels: a matrix image with token labels on
+its rows, and curve pens that read on light and dark backgrounds."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+
+from explorer.analysis.token_text import visible
+
+# Two hues that stay distinct on white and on the dark theme's grey, and for red–green colour blindness.
+UNSCALED_COLOUR = (230, 97, 1)  # orange
+SCALED_COLOUR = (64, 120, 220)  # blue
+MAX_LABELS = 40  # beyond this many rows, label every k-th token so the text stays readable
+
+
+def pen(colour, width: float = 2.0, dashed: bool = False):
+    from PySide6.QtCore import Qt
+
+    return pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
+
+
+def token_ticks(tokens) -> list[list[tuple[float, str]]]:
+    """Ticks at the centre of each row (i + 0.5), every k-th one when there are many."""
+    step = max(1, math.ceil(len(tokens) / MAX_LABELS))
+    return [[(i + 0.5, visible(t)) for i, t in enumerate(tokens) if i % step == 0]]
+
+
+class MatrixPlot:
+    """A (rows, cols) matrix as one row-major float32 ImageItem with explicit levels; row 0 at the top."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self.plot = plot
+        self.image = pg.ImageItem(axisOrder="row-major")
+        plot.addItem(self.image)
+        plot.invertY(True)
+        plot.setMouseEnabled(x=False, y=False)
+        plot.hideButtons()
+        plot.setMenuEnabled(False)
+
+    def set_matrix(self, data: np.ndarray, levels: tuple[float, float], row_labels) -> None:
+        img = np.ascontiguousarray(data, dtype=np.float32)
+        self.image.setImage(img, autoLevels=False, levels=levels)
+        self.image.setRect(0, 0, img.shape[1], img.shape[0])
+        self.plot.getAxis("left").setTicks(token_ticks(row_labels))
+        self.plot.setRange(xRange=(0, img.shape[1]), yRange=(0, img.shape[0]), padding=0)
+
+    def data(self) -> np.ndarray | None:
+        return self.image.image

@@ -1,0 +1,130 @@
+"""The model controls: every change re-traces, bad sizes say why and keep the last trace, fixed-size models
+disable the sizes, and the controls follow the state without sending anything back."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from live_state import live, make_trace, wait_trace
+
+
+@pytest.fixture
+def view(qtbot, state):
+    from explorer.ui.views.controls_view import ControlsView
+
+    v = ControlsView(state)
+    qtbot.addWidget(v)
+    v.resize(380, 900)
+    v.show()
+    return v
+
+
+def _choose(combo, data):
+    """As a user picks an entry: the index changes and ``activated`` fires."""
+    index = combo.findData(data)
+    assert index >= 0, data
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def test_heads_spin_box_gives_a_trace_with_that_many_heads(qtbot, state, view):
+    with live(state, qtbot):
+        assert state.trace.config.H == 4
+        view.sizes["heads"].setValue(2)
+        trace = wait_trace(qtbot, state, lambda t: t.config.H == 2)
+        assert trace["layers.0.attn.weights"].shape[1] == 2
+        assert trace.config.E == 64 and trace.config.D == 16  # the other sizes kept
+        assert state.source.random_weights  # trained weights do not fit other sizes
+
+
+def test_window_mask_gives_a_lower_band(qtbot, state, view):
+    with live(state, qtbot):
+        _choose(view.mask, "window")
+        assert not view.mask_size.isHidden()  # the W box appears with the window mask
+        view.mask_size.setValue(2)
+        trace = wait_trace(qtbot, state, lambda t: str(t.options.mask) == "window:2")
+        w = trace.head_map(0, "weights", 0, 0)
+        C = trace.C
+        band = np.array([[i - 2 < j <= i for j in range(C)] for i in range(C)])
+        assert np.all(w[~band] == 0)
+        assert np.all(w[band] > 0)
+        np.testing.assert_allclose(w.sum(axis=1), 1.0, rtol=1e-5)
+        _choose(view.mask, "none")
+        assert view.mask_size.isHidden()
+        trace = wait_trace(qtbot, state, lambda t: str(t.options.mask) == "none")
+        assert np.all(trace.head_map(0, "weights", 0, 0) > 0)  # every token sees the future
+
+
+def test_scaling_and_temperature_reach_the_trace(qtbot, state, view):
+    with live(state, qtbot):
+        view.scale.setChecked(False)
+        trace = wait_trace(qtbot, state, lambda t: t.options.scale is False)
+        np.testing.assert_array_equal(trace.head_map(0, "scaled", 0, 0), trace.head_map(0, "scores", 0, 0))
+        view.temperature.setValue(2.0)
+        trace = wait_trace(qtbot, state, lambda t: t.options.temperature == 2.0)
+
+
+def test_a_bad_size_shows_why_and_keeps_the_last_trace(qtbot, state, view):
+    with live(state, qtbot):
+        before = state.trace
+        assert view.error_text() == ""
+        with qtbot.waitSignal(state.errorRaised, timeout=20_000):
+            view.sizes["embed_dim"].setValue(63)  # sinusoidal positions need an even E
+        assert "E must be even" in view.error_text()
+        assert state.trace is before
+        assert view.sizes["embed_dim"].value() == 63  # what the user typed stays, to be fixed
+        assert "cannot work" in view.params.text()
+        view.sizes["embed_dim"].setValue(32)
+        wait_trace(qtbot, state, lambda t: t.config.E == 32)
+        assert view.error_text() == ""
+
+
+def test_sizes_are_disabled_and_show_the_model_when_not_editable(qtbot, state, view):
+    trace = make_trace()
+    fixed = dataclasses.replace(trace.config, heads=1, key_dim=8)  # a "loaded model" with its own sizes
+    trace.config = fixed
+    state.set_trace(trace, editable_sizes=False)
+    assert not view.sizes["heads"].isEnabled()
+    assert not view.positions.isEnabled()
+    assert view.sizes["heads"].value() == 1 and view.sizes["key_dim"].value() == 8
+    assert view.mask.isEnabled() and view.scale.isEnabled()  # still switchable
+    state.set_trace(make_trace(), editable_sizes=True)
+    assert view.sizes["heads"].isEnabled() and view.sizes["heads"].value() == 4
+
+
+def test_controls_follow_a_preset_switch_without_feedback(qtbot, state, view):
+    requests = []
+    state.requestChanged.connect(requests.append)
+    state.set_preset("seed-toy")  # from the Model menu
+    assert len(requests) == 1  # showing the preset's values sends nothing back
+    assert view.preset.currentData() == "seed-toy"
+    assert (view.sizes["embed_dim"].value(), view.sizes["key_dim"].value(), view.sizes["heads"].value()) == (3, 2, 2)
+    assert view.sizes["ffn_dim"].value() == 6
+    assert view.sizes["value_dim"].text() == "= D"
+    assert view.positions.currentData() == "none"
+
+
+def test_preset_weights_seed_and_device(qtbot, state, view):
+    _choose(view.preset, "seed-toy")
+    assert state.source.name == "seed-toy"
+    view.random_weights.setChecked(True)
+    assert state.source.random_weights
+    view.seed.setValue(5)
+    assert state.source.seed == 5
+    view.random_weights.setChecked(False)  # back to the preset's own weights
+    assert state.source.seed is None and not state.source.random_weights
+    assert [view.device.itemData(i) for i in range(view.device.count())][0] == "cpu"
+    _choose(view.dtype, "float64")
+    assert state.options.dtype == "float64"
+
+
+def test_every_control_has_a_tooltip(view):
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox
+
+    controls = [w for kind in (QComboBox, QAbstractSpinBox, QAbstractButton) for w in view.findChildren(kind)]
+    assert len(controls) > 15
+    missing = [w for w in controls if not w.toolTip()]
+    assert not missing, [f"{type(w).__name__} {getattr(w, 'text', lambda: '')()}" for w in missing]

@@ -1,0 +1,109 @@
+"""The text box and token chips: debounced re-tracing, chips that match the trace, unknown tokens marked,
+chip clicks select, selections elsewhere highlight, and long inputs stay fast."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QPalette
+
+from explorer.analysis.token_text import visible
+from live_state import live, make_trace, wait_trace
+
+
+@pytest.fixture
+def view(qtbot, state):
+    from explorer.ui.views.input_view import InputView
+
+    v = InputView(state)
+    qtbot.addWidget(v)
+    v.resize(700, 260)
+    v.show()
+    return v
+
+
+def _pixel(widget, point):
+    return widget.grab().toImage().pixelColor(point)
+
+
+def _fill_point(rect):
+    """A point inside a chip's fill, left of its text."""
+    return rect.topLeft() + QPoint(3, rect.height() // 2)
+
+
+def test_typing_retraces_after_the_debounce_and_chips_match(qtbot, state, view):
+    with live(state, qtbot):
+        requests = []
+        state.requestChanged.connect(requests.append)
+        qtbot.keyClicks(view.text, " zorblax")  # eight keystrokes, one request after the pause
+        assert requests == []  # nothing sent while typing
+        trace = wait_trace(qtbot, state, lambda t: "zorblax" in t.rows[0].text)
+        assert len(requests) == 1
+        assert requests[0].text == "This is a pen . zorblax"
+        chips = view.chips.rows()
+        assert [c.text for c in chips[0]] == [visible(t) for t in trace.rows[0].tokens]
+        assert [c.token_id for c in chips[0]] == list(trace.rows[0].ids)
+        assert [c.unknown for c in chips[0]] == [False] * 5 + [True]
+        assert "not in the vocabulary" in chips[0][5].tooltip
+        assert "not in the vocabulary" not in chips[0][0].tooltip
+
+
+def test_unknown_chip_is_drawn_differently(qtbot, state, view):
+    state.set_trace(make_trace("The zorblax is a pen ."))
+    qtbot.waitUntil(lambda: len(view.chips.rows()[0]) == 6)
+    known, unknown = view.chips.chip_rect(0, 0), view.chips.chip_rect(0, 1)
+    assert _pixel(view.chips, _fill_point(known)) != _pixel(view.chips, _fill_point(unknown))
+    assert "unk" in view.chips.rows()[0][1].tooltip
+    assert "1 not in the vocabulary" in view.summary.text()
+
+
+def test_clicking_a_chip_selects_its_row_and_token(qtbot, state, view):
+    state.set_trace(make_trace("This is a pen .\nIs this a dog ?"))
+    rect = view.chips.chip_rect(1, 3)
+    qtbot.mouseClick(view.chips, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert (state.selection.row, state.selection.token) == (1, 3)
+    qtbot.keyClick(view.chips, Qt.Key.Key_Left)  # arrows step through the tokens
+    assert state.selection.token == 2
+
+
+def test_a_selection_from_elsewhere_highlights_the_chip(qtbot, state, view):
+    state.set_trace(make_trace())
+    highlight = view.palette().color(QPalette.ColorRole.Highlight)
+    inside = _fill_point(view.chips.chip_rect(0, 2))
+    assert _pixel(view.chips, inside) != highlight
+    state.select(token=2)
+    assert view.chips.selected() == (0, 2)
+    assert _pixel(view.chips, inside) == highlight
+    assert _pixel(view.chips, _fill_point(view.chips.chip_rect(0, 0))) != highlight
+
+
+def test_text_changed_elsewhere_shows_in_the_box(qtbot, state, view):
+    state.set_preset("seed-toy")  # the Model menu: a new example sentence
+    assert view.text.toPlainText() == "This is\na pen"
+
+
+def test_a_pending_edit_is_not_overwritten(qtbot, state, view):
+    view.text.setPlainText("Is this a dog ?")  # still within the debounce
+    state.set_options(scale=False)  # a control changes meanwhile: its request carries the old text
+    assert view.text.toPlainText() == "Is this a dog ?"
+    qtbot.waitUntil(lambda: state.text == "Is this a dog ?", timeout=2_000)
+
+
+def test_a_thousand_tokens_build_quickly(qtbot, state, view):
+    words = ("This is a pen . " * 200).strip()
+    trace = make_trace(words, lazy_pairwise=True)
+    assert trace.rows[0].length == 1000
+    start = time.perf_counter()
+    state.set_trace(trace)
+    view.grab()  # lay out and paint
+    elapsed = time.perf_counter() - start
+    print(f"1,000 chips: {elapsed * 1000:.0f} ms")
+    assert len(view.chips.rows()[0]) == 1000
+    assert elapsed < 1.5, f"{elapsed:.2f} s for 1,000 chips"
+    state.select(token=999)  # the last chip scrolls into view
+    qtbot.wait(50)
+    rect = view.chips.chip_rect(0, 999)
+    top = view.scroll.verticalScrollBar().value()
+    assert top <= rect.top() and rect.bottom() <= top + view.scroll.viewport().height()
