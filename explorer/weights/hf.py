@@ -280,9 +280,14 @@ class TensorFiles:
             self._torch = {}
             for f in bins:
                 try:
-                    state = torch.load(f, map_location="cpu", weights_only=True, mmap=True)
+                    try:
+                        state = torch.load(f, map_location="cpu", weights_only=True, mmap=True)
+                    except RuntimeError:  # the legacy (pre-zip) format cannot be memory-mapped
+                        state = torch.load(f, map_location="cpu", weights_only=True)
                 except Exception as exc:  # pickle, zip and torch errors alike
-                    raise ModelLoadError(f"cannot read {f.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+                    raise ModelLoadError(f"cannot read {f.name} as a PyTorch checkpoint ({_first_line(exc)})") from None
+                if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
+                    raise ModelLoadError(f"{f.name} does not hold a dictionary of tensors")
                 self._torch.update(state)
             return
         raise ModelLoadError(f"{folder} has no *.safetensors (or pytorch_model.bin) weights")

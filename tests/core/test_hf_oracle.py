@@ -182,6 +182,19 @@ def test_llama_gqa_matches_transformers(llama_dir):
     print(f"\nLlama (GQA 4/2) vs transformers: {worst}")
     trace = run_trace(bundle, TEXT)
     assert trace["layers.0.attn.q_rot"].shape[1] == 4 and trace["layers.0.attn.k_rot"].shape[1] == 2
+    # Query head h reads key/value head names.kv_head_of(h): recompute each head's map from that pairing.
+    from explorer import names
+    from explorer.model.attention import attention_maps
+
+    assert [names.kv_head_of(h, 4, 2) for h in range(4)] == [0, 0, 1, 1]
+    assert names.query_heads_of(1, 4, 2) == (2, 3)
+    for l in range(cfg.layers):
+        q, k = torch.from_numpy(trace[f"layers.{l}.attn.q_rot"].copy()), torch.from_numpy(trace[f"layers.{l}.attn.k_rot"].copy())
+        allowed = torch.from_numpy(trace["mask"].copy())
+        for h in range(cfg.H):
+            g = names.kv_head_of(h, cfg.H, cfg.H_kv)
+            weights = attention_maps(q[:, h : h + 1], k[:, g : g + 1], allowed, True)[3]
+            np.testing.assert_array_equal(weights.numpy()[:, 0], trace[f"layers.{l}.attn.weights"][:, h])
 
 
 def test_llama_tied_with_attention_bias_matches_transformers(tmp_path, tokenizer_json):
@@ -200,6 +213,21 @@ def test_sharded_folder_loads_the_same(tmp_path, tokenizer_json, llama_dir):
     a, b = load_hf_folder(llama_dir), load_hf_folder(sharded)
     for (n, p), (_, q) in zip(a.model.named_parameters(), b.model.named_parameters()):
         assert torch.equal(p, q), n
+
+
+def test_pytorch_bin_folder_loads_the_same(tmp_path, gpt2_dir):
+    from safetensors.torch import load_file
+
+    folder = _copy(gpt2_dir, tmp_path / "bin")
+    state = load_file(folder / "model.safetensors")
+    (folder / "model.safetensors").unlink()
+    torch.save(state, folder / "pytorch_model.bin")
+    a, b = load_hf_folder(gpt2_dir), load_hf_folder(folder)
+    for (n, p), (_, q) in zip(a.model.named_parameters(), b.model.named_parameters()):
+        assert torch.equal(p, q), n
+    (folder / "pytorch_model.bin").write_bytes(b"junk" * 10)
+    with pytest.raises(ModelLoadError, match="pytorch_model.bin as a PyTorch checkpoint"):
+        load_hf_folder(folder)
 
 
 def test_progress_and_cancel(gpt2_dir):
