@@ -127,6 +127,26 @@ def attn(layer: int, stage: str) -> str:
     return f"layers.{layer}.attn.{stage}"
 
 
+def kv_head_of(h: int, heads: int, kv_heads: int) -> int:
+    """Grouped-query attention: the key/value head that query head ``h`` reads, h // (H / H_kv).
+
+    ``attn.k`` / ``attn.v`` (and ``k_rot``) have H_kv heads; query heads g·H/H_kv … (g+1)·H/H_kv − 1 share head g.
+    """
+    if heads % kv_heads:
+        raise ValueError(f"H ({heads}) must be a multiple of H_kv ({kv_heads})")
+    if not 0 <= h < heads:
+        raise IndexError(f"query head {h} does not exist: there are {heads}")
+    return h // (heads // kv_heads)
+
+
+def query_heads_of(g: int, heads: int, kv_heads: int) -> tuple[int, ...]:
+    """The query heads that share key/value head ``g`` (the inverse of ``kv_head_of``)."""
+    if not 0 <= g < kv_heads:
+        raise IndexError(f"key/value head {g} does not exist: there are {kv_heads}")
+    per = heads // kv_heads
+    return tuple(range(g * per, (g + 1) * per))
+
+
 def is_known(name: str) -> bool:
     try:
         spec(name)
