@@ -1,0 +1,99 @@
+"""Held-out figures of a trained model next to the unigram and bigram baselines, on the same targets.
+
+``evaluate_bundle(bundle)`` finds the corpus a checkpoint was trained on (stored in its config.json), scores
+the model on that corpus's held-out set and fits both baselines on its training split. Everything is in
+nats per token, averaged over the same target positions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from explorer.errors import ConfigError
+from explorer.train.baselines import NGramBaselines
+from explorer.train.corpora import Corpus, corpus_from_spec, get_corpus
+from explorer.train.loop import context_for, evaluate
+from explorer.weights.bundle import ModelBundle
+
+_BASELINES: dict[tuple, dict[str, float]] = {}
+
+
+def baselines_for(corpus: Corpus, context: int, answer_only: bool | None = None) -> dict[str, float]:
+    """{"unigram_loss", "bigram_loss", "tokens"}: fitted on the training split, scored on held-out."""
+    answer_only = corpus.answer_only_default if answer_only is None else answer_only
+    key = (json.dumps(corpus.spec(), sort_keys=True), context, answer_only)
+    if key not in _BASELINES:
+        model = NGramBaselines.fit(corpus.baseline_sequences(context), corpus.tokenizer.vocab_size, corpus.tokenizer.pad_id, answer_only)
+        _BASELINES[key] = model.score(corpus.heldout_sequences(context), answer_only)
+    return dict(_BASELINES[key])
+
+
+def train_info(bundle: ModelBundle) -> dict[str, Any]:
+    """The "train" block of a checkpoint's config.json, or {} for a model that was not trained here."""
+    src = bundle.source
+    folder = None
+    if src.startswith("checkpoint:"):
+        folder = Path(src.split(":", 1)[1])
+    elif src.startswith("preset:"):
+        from explorer.weights.presets import preset_dir
+
+        folder = preset_dir(src.split(":", 1)[1])
+    if folder is None or not (folder / "config.json").is_file():
+        return {}
+    try:
+        meta = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    info = meta.get("train", {}) if isinstance(meta, dict) else {}
+    if isinstance(info, dict):
+        info = {**info, "step": meta.get("step")}
+        return info
+    return {}
+
+
+def evaluate_bundle(
+    bundle: ModelBundle,
+    corpus: Corpus | str | None = None,
+    context: int | None = None,
+    answer_only: bool | None = None,
+    device: str = "cpu",
+) -> dict[str, Any]:
+    info = train_info(bundle)
+    if corpus is None:
+        if not info.get("corpus"):
+            raise ConfigError("this model does not say which corpus it was trained on: pass --corpus")
+        corpus = corpus_from_spec(info["corpus"])
+    elif isinstance(corpus, str):
+        corpus = get_corpus(corpus)
+    if bundle.tokenizer.vocab_size != corpus.tokenizer.vocab_size or bundle.tokenizer.to_str() != corpus.tokenizer.to_str():
+        raise ConfigError(f"the model's vocabulary is not the one of {corpus.name}: it cannot be scored on it")
+    if answer_only is None:
+        answer_only = info.get("answer_only", corpus.answer_only_default)
+    if context is None:
+        context = info.get("context")
+    context = context_for(corpus, bundle.config, context)
+    model = bundle.model_for("float32", device)
+    figures = evaluate(model, corpus, context, answer_only, device=device)
+    base = baselines_for(corpus, context, answer_only)
+    if base["tokens"] != figures["tokens"]:  # same targets, by construction; a mismatch is a bug
+        raise AssertionError(f"baselines scored {base['tokens']} targets, the model {figures['tokens']}")
+    out: dict[str, Any] = {
+        "heldout_loss": figures["heldout_loss"],
+        "unigram_loss": base["unigram_loss"],
+        "bigram_loss": base["bigram_loss"],
+        "tokens": figures["tokens"],
+        "corpus": Path(corpus.name).name if corpus.kind == "text" and corpus.name not in ("tiny-en", "tiny-ja") else corpus.name,
+        "context": context,
+        "answer_only": bool(answer_only),
+    }
+    for key in ("accuracy", "correct_prob", "exact_match"):
+        if key in figures:
+            out[key] = figures[key]
+    if info.get("step") is not None:
+        out["step"] = info["step"]
+    return out
+
+
+__all__ = ["baselines_for", "evaluate_bundle", "train_info"]
