@@ -1,0 +1,53 @@
+"""``attention-explorer eval``: held-out loss of a checkpoint or preset next to unigram/bigram baselines.
+
+    attention-explorer eval runs/induction/step-003000
+    attention-explorer eval --preset classroom
+
+Prints JSON: {"heldout_loss", "unigram_loss", "bigram_loss", "tokens", ...} in nats per token on the
+held-out data of the corpus the model was trained on (or --corpus); tasks add "accuracy",
+"correct_prob" and "exact_match" on the answer part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from explorer.errors import ConfigError
+from explorer.train.corpora import NAMES
+from explorer.weights.presets import PRESETS, get_preset, load_preset
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("eval", help="held-out loss of a checkpoint or preset, with unigram/bigram baselines (JSON)")
+    p.add_argument("checkpoint", nargs="?", metavar="CHECKPOINT", help="a checkpoint folder written by `train`")
+    p.add_argument("--preset", choices=list(PRESETS), help="evaluate a shipped trained preset instead")
+    p.add_argument("--corpus", metavar="NAME_OR_PATH", help=f"score on this corpus ({', '.join(NAMES)} or a file) instead of the training one")
+    p.add_argument("--word-level", action="store_true", help="with a text file --corpus: word-level tokens")
+    p.add_argument("--context", type=int, help="longest row in tokens (default: as in training)")
+    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from explorer.devices import resolve_device
+    from explorer.train.corpora import get_corpus
+    from explorer.train.evaluate import evaluate_bundle
+
+    if bool(args.checkpoint) == bool(args.preset):
+        raise ConfigError("give a checkpoint folder or --preset NAME (one of them)")
+    if args.preset:
+        preset = get_preset(args.preset)
+        if not preset.has_trained_weights():
+            raise ConfigError(f"preset {args.preset} has no trained weights to evaluate (it is random by design or not built: run `make presets`)")
+        bundle = load_preset(args.preset)
+    else:
+        from explorer.weights.checkpoint import load_checkpoint
+
+        bundle = load_checkpoint(args.checkpoint)
+    corpus = get_corpus(args.corpus, word_level=args.word_level) if args.corpus else None
+    device, _ = resolve_device(args.device)
+    result = evaluate_bundle(bundle, corpus, context=args.context, device=device)
+    result = {"model": bundle.source, **result}
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
