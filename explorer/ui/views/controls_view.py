@@ -53,7 +53,15 @@ def _spin(lo: int, hi: int) -> QSpinBox:
     s.setRange(lo, hi)
     s.setKeyboardTracking(False)  # typing "128" sends 128 once (on Enter or leaving the box), not 1, 12, 128
     s.setAccelerated(True)
+    s.setMinimumWidth(56)  # the range's widest number (the seed's 2³¹) would otherwise widen the whole dock
     return s
+
+
+def _combo() -> QComboBox:
+    c = QComboBox()
+    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    c.setMinimumContentsLength(8)  # a narrow dock elides long entries instead of clipping the form
+    return c
 
 
 class ControlsView(View):
@@ -70,19 +78,19 @@ class ControlsView(View):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
-        self.preset = QComboBox()
+        self.preset = _combo()
         for name in PRESETS:
             self.preset.addItem(name, name)
         self.random_weights = QCheckBox()
         self.seed = _spin(-1, 2**31 - 1)
         self.sizes: dict[str, QSpinBox] = {name: _spin(lo, hi) for name, lo, hi in SIZE_FIELDS}
-        self.positions = QComboBox()
+        self.positions = _combo()
         for p in POSITIONS:
             self.positions.addItem("", p)
         self.params = QLabel()
         self.params.setWordWrap(True)
 
-        self.mask = QComboBox()
+        self.mask = _combo()
         for k in MASK_KINDS:
             self.mask.addItem("", k)
         self.mask_size = _spin(1, 65_536)
@@ -94,10 +102,10 @@ class ControlsView(View):
         self.temperature.setSingleStep(0.1)
         self.temperature.setDecimals(2)
         self.temperature.setKeyboardTracking(False)
-        self.dtype = QComboBox()
+        self.dtype = _combo()
         for d in DTYPES:
             self.dtype.addItem(d, d)
-        self.device = QComboBox()
+        self.device = _combo()
         for d in available_devices():
             self.device.addItem(d, d)
 
@@ -157,7 +165,6 @@ class ControlsView(View):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -165,7 +172,7 @@ class ControlsView(View):
 
     def retranslate(self) -> None:
         tr = self.tr
-        self.model_group.setTitle(tr("Model"))
+        self.model_group.setTitle(tr("Preset and weights"))
         self.size_group.setTitle(tr("Sizes"))
         self.attn_group.setTitle(tr("Attention"))
         self.run_group.setTitle(tr("Computation"))

@@ -96,8 +96,7 @@ class IdentitiesView(View):
         for w in (self.rank_slider, self.rank_spin, self.rank_label):
             w.setToolTip(tip)
         self.maps.setToolTip(tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output."))
-        self.spectrum.setToolTip(tr("Singular values of the E×E value matrix, largest first; the ones right of the line are dropped"))
-        self.spectrum.setLabel("bottom", tr("singular value index"))
+        self.spectrum.setToolTip(tr("Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)"))
         self.sum_plot.plot.setTitle(tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
         self.concat_plot.plot.setTitle(tr("[R¹ … Rᴴ] · W_o  (C×E)"))
         for p in (self.sum_plot.plot, self.concat_plot.plot):
@@ -184,7 +183,9 @@ class IdentitiesView(View):
         self.rank_caption.setText(text.format(l=layer, e=cfg.E, hdv=cfg.H * cfg.D_v))
         E = M.shape[0]
         s = self._lowrank.s
-        self.spectrum.setXRange(0, len(s) + 1, padding=0.02)
+        self.spectrum.setXRange(0.5, len(s) + 0.5, padding=0.02)
+        step = max(1, len(s) // 8)
+        self.spectrum.getAxis("bottom").setTicks([[(k, str(k)) for k in range(1, len(s) + 1) if k == 1 or k % step == 0]])
         # Keep the rank the user chose; start at E/10 like the note's example (E = 100, r = 10).
         r = min(self._chosen_rank, E) if self._chosen_rank else max(1, E // 10)
         for w in (self.rank_slider, self.rank_spin):

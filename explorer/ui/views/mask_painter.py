@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.analysis import mask_paint
 from explorer.analysis.token_text import visible
@@ -164,9 +164,10 @@ class MaskPainter(View):
         self.causal_button.clicked.connect(lambda: self._reset(mask_paint.causal))
         self.allow_button.clicked.connect(lambda: self._reset(mask_paint.all_allowed))
         self.clear_button.clicked.connect(lambda: self._reset(mask_paint.all_blocked))
-        buttons = QHBoxLayout()
-        for b in (self.causal_button, self.allow_button, self.clear_button):
-            buttons.addWidget(b)
+        buttons = QGridLayout()  # two rows: the controls dock is narrow
+        buttons.addWidget(self.causal_button, 0, 0, 1, 2)
+        buttons.addWidget(self.allow_button, 1, 0)
+        buttons.addWidget(self.clear_button, 1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.caption)

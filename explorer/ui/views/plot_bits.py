@@ -14,12 +14,19 @@ from explorer.analysis.token_text import visible
 UNSCALED_COLOUR = (230, 97, 1)  # orange
 SCALED_COLOUR = (64, 120, 220)  # blue
 MAX_LABELS = 40  # beyond this many rows, label every k-th token so the text stays readable
+TEXT_CELLS = 64  # matrices with at most this many cells (the note's toy sizes) print their numbers
 
 
 def pen(colour, width: float = 2.0, dashed: bool = False):
     from PySide6.QtCore import Qt
 
     return pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine)
+
+
+def index_ticks(n: int, most: int = 16) -> list[list[tuple[float, str]]]:
+    """Column numbers 0 … n−1 at the centre of each column, every k-th one when there are many."""
+    step = max(1, math.ceil(n / most))
+    return [[(j + 0.5, str(j)) for j in range(0, n, step)]]
 
 
 def token_ticks(tokens) -> list[list[tuple[float, str]]]:
@@ -35,6 +42,7 @@ class MatrixPlot:
         self.plot = plot
         self.image = pg.ImageItem(axisOrder="row-major")
         plot.addItem(self.image)
+        self.texts: list[pg.TextItem] = []
         plot.invertY(True)
         plot.setMouseEnabled(x=False, y=False)
         plot.hideButtons()
@@ -45,7 +53,27 @@ class MatrixPlot:
         self.image.setImage(img, autoLevels=False, levels=levels)
         self.image.setRect(0, 0, img.shape[1], img.shape[0])
         self.plot.getAxis("left").setTicks(token_ticks(row_labels))
+        self.plot.getAxis("bottom").setTicks(index_ticks(img.shape[1]))
         self.plot.setRange(xRange=(0, img.shape[1]), yRange=(0, img.shape[0]), padding=0)
+        self._set_texts(img, levels)
+
+    def _set_texts(self, img: np.ndarray, levels: tuple[float, float]) -> None:
+        for t in self.texts:
+            self.plot.removeItem(t)
+        self.texts = []
+        if img.size > TEXT_CELLS:
+            return
+        bound = max(abs(levels[0]), abs(levels[1]), 1e-12)
+        for (i, j), v in np.ndenumerate(img):
+            # Dark ends of the diverging map get white text, its pale middle black.
+            colour = (255, 255, 255) if abs(v) / bound > 0.55 else (0, 0, 0)
+            t = pg.TextItem(f"{v:.2f}", color=colour, anchor=(0.5, 0.5))
+            t.setPos(j + 0.5, i + 0.5)
+            self.plot.addItem(t)
+            self.texts.append(t)
+
+    def cell_texts(self) -> list[str]:
+        return [t.toPlainText() for t in self.texts]
 
     def data(self) -> np.ndarray | None:
         return self.image.image

@@ -79,7 +79,7 @@ class ScalingView(View):
             p.showGrid(x=True, y=True, alpha=0.25)
             p.setMinimumHeight(140)
         self.var_legend = self.var_plot.addLegend(offset=(10, 10))
-        self.entropy_legend = self.entropy_plot.addLegend(offset=(-10, 10))
+        self.entropy_legend = self.entropy_plot.addLegend(offset=(10, -10))  # bottom left: clear of both curves
         sym = dict(symbol="o", symbolSize=5)
         self.var_raw_curve = self.var_plot.plot(dims, sw.var_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym)
         self.var_scaled_curve = self.var_plot.plot(dims, sw.var_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym)
@@ -89,7 +89,10 @@ class ScalingView(View):
         self.entropy_plot.addItem(self.uniform_line)
         self.entropy_plot.setYRange(0, sw.entropy_uniform * 1.08, padding=0)
         # The current D: a vertical line on both plots (log-x plots place items at log10 of the value).
-        self.d_lines = [pg.InfiniteLine(angle=90, pen=pen((128, 128, 128), 1.5)) for _ in range(2)]
+        self.d_lines = [
+            pg.InfiniteLine(angle=90, pen=pen((128, 128, 128), 1.5), label="", labelOpts=dict(position=where, color=(128, 128, 128)))
+            for where in (0.92, 0.6)  # clear of the curves and of the dashed line
+        ]
         self.var_plot.addItem(self.d_lines[0])
         self.entropy_plot.addItem(self.d_lines[1])
         plots = QHBoxLayout()
@@ -150,7 +153,7 @@ class ScalingView(View):
         D = cfg.D
         for line in self.d_lines:
             line.setPos(math.log10(D))
-        self.d_lines[0].setToolTip(self.tr("this model: D = {d}").format(d=D))
+            line.label.setFormat(self.tr("this model: D = {d}").format(d=D).replace("{", "{{").replace("}", "}}"))
         b, layer = sel.row, sel.layer
         n = trace.rows[b].length
         try:
