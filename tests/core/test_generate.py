@@ -69,3 +69,15 @@ def test_append_targets_the_row_among_non_blank_lines():
 def test_join_tokens():
     assert join_tokens(("This", "is", "a"), "word") == "This is a"
     assert join_tokens(("こ", "れ"), "char") == "これ"
+
+
+def test_top_k_of_a_large_vocabulary_matches_a_full_sort():
+    rng = np.random.default_rng(0)
+    p = rng.random(50_000).astype(np.float32)
+    p[[10, 20, 30]] = p.max() + 1  # ties at the top
+    p /= p.sum()
+    ids, probs = top_k(p, 7)
+    expected = np.argsort(-p.astype(np.float64), kind="stable")[:7]
+    assert ids.tolist() == expected.tolist()
+    assert ids[:3].tolist() == [10, 20, 30]
+    np.testing.assert_array_equal(probs, p[expected])

@@ -29,3 +29,9 @@ def test_heads_change_the_query_matrix():
     b = {r.name: r for r in parameter_rows(ModelConfig(vocab_size=10, embed_dim=8, key_dim=4, heads=4))}
     assert a["params.layers.0.attn.W_q"].shape == (8, 8)
     assert b["params.layers.0.attn.W_q"].shape == (8, 16)
+
+
+def test_layer_rows_follow_the_model_order():
+    cfg = ModelConfig(vocab_size=10, embed_dim=8, key_dim=4, heads=2, layers=1)
+    shorts = [r.short for r in parameter_groups(cfg)[1].rows]
+    assert shorts.index("ln_attn.weight") < shorts.index("attn.W_q") < shorts.index("ln_ffn.weight") < shorts.index("ffn.W_in")

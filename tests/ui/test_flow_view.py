@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
 
 from explorer.stage_walk import walk
 from explorer.trace.run import run_trace
@@ -15,6 +15,19 @@ from explorer.weights.presets import load_preset
 @pytest.fixture(scope="module")
 def trace():
     return run_trace(load_preset("classroom"), "This is a pen .")
+
+
+@pytest.fixture
+def traced(state):
+    """The state with the real engine answering every request at once (no worker thread, no window)."""
+    from explorer.ui.worker import build_bundle
+
+    def run(request):
+        state.set_trace(run_trace(build_bundle(request.source), request.text, request.options))
+
+    state.requestChanged.connect(run)
+    run(state.request)
+    return state
 
 
 @pytest.fixture
@@ -61,8 +74,12 @@ def test_boxes_print_real_shapes_and_the_layer(view, state):
     assert "2 of 2" in view.layer_label.text()
 
 
-def test_edge_labels_follow_a_size_change(window, state, qtbot):
-    flow = window.views["flow"]
+def test_edge_labels_follow_a_size_change(traced, qtbot):
+    from explorer.ui.views.flow_view import FlowView
+
+    state = traced
+    flow = FlowView(state)
+    qtbot.addWidget(flow)
     assert "(5, 64)" in flow.boxes["qkv"].edge
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_sizes(embed_dim=32)
@@ -116,3 +133,34 @@ def test_walk_length_is_shown(view, state, trace):
     state.select(stage="probs")
     n = len(walk(trace.layers))
     assert f"({n} / {n})" in view.detail.text()
+
+
+def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, state, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    flow = window.views["flow"]
+    assert window.docks["flow"].widget() is flow
+    state.select(stage="scores", layer=0)
+    window.activateWindow()
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_Right)  # nothing in particular has focus: the window steps
+    assert state.selection.stage == "scaled"
+    qtbot.mouseClick(flow.boxes["weights"], Qt.MouseButton.LeftButton)
+    assert state.selection.stage == "weights"
+    qtbot.keyClick(flow.boxes["weights"], Qt.Key.Key_Left)  # a box ignores arrows: they reach the window
+    assert state.selection.stage == "masked"
+    fields = [QPlainTextEdit("typing here"), QComboBox()]  # text fields and choice boxes of other panels
+    fields[1].addItems(["causal", "none"])
+    for field in fields:
+        flow.layout().addWidget(field)
+        field.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    for field in fields:
+        field.setFocus()
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=2000)
+        qtbot.keyClick(field, Qt.Key.Key_End)
+        qtbot.keyClick(field, Qt.Key.Key_Right)  # a combo box lets it through to the window: still no step
+        assert state.selection.stage == "masked"
+        qtbot.keyClick(field, Qt.Key.Key_Left)
+        assert state.selection.stage == "masked"

@@ -345,12 +345,16 @@ class FlowView(View):
 
     # ------------------------------------------------------------------ window-wide keys
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        # Only keys that reached the window unused: a widget that has its own use for ← → (the token
-        # chips, a table, a slider) or Space (a focused button) keeps it.
-        if event.type() != QEvent.Type.KeyPress or obj is not self.window():
+        # Only keys the focused widget has no use for: the token chips, a table, a slider keep ← →; a
+        # focused button keeps Space. Those reach the window unaccepted. Plain buttons are the exception:
+        # Qt moves the focus with arrows there, which is not what a teacher who just clicked one expects.
+        if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget) or obj.window() is not self.window():
             return False
         key = event.key()
         if key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space) or event.modifiers() & _CHORD:
+            return False
+        plain_button = isinstance(obj, QAbstractButton) and key != Qt.Key.Key_Space and not obj.autoExclusive() and obj.group() is None
+        if obj is not self.window() and not plain_button:
             return False
         # A text field at the end of its text lets an arrow through; it is still typing, not stepping.
         if isinstance(QApplication.focusWidget(), _ARROW_USERS):

@@ -64,6 +64,18 @@ def _scaling(state: AppState) -> View:
     return ScalingView(state)
 
 
+def _output(state: AppState) -> View:
+    from explorer.ui.views.output_view import OutputView
+
+    return OutputView(state)
+
+
+def _params(state: AppState) -> View:
+    from explorer.ui.views.params_view import ParamsView
+
+    return ParamsView(state)
+
+
 def view_specs() -> list[ViewSpec]:
     return [
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
@@ -72,4 +84,6 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), _identities, Bottom, tabify_with="tensors"),
         ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), _scaling, Bottom, tabify_with="identities"),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), _flow, Top),
+        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), _output, Right),
+        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), _params, Left, tabify_with="controls"),
     ]

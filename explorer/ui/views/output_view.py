@@ -1,0 +1,314 @@
+"""Next token: the top-k of the selected position as bars, the whole C-row table of the note's
+"This is a pen ." example, and buttons that append the likeliest (or a sampled) token and trace again.
+
+Probabilities come from the trace (``trace.probs_row``, at the temperature it was traced with); choosing
+ids (top-k, argmax, sampling) and joining text are ``explorer.generate``'s job.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDoubleSpinBox,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.analysis.token_text import visible
+from explorer.generate import append_token, argmax, join_tokens, sample, top_k
+from explorer.ui.views.base import View
+
+TABLE_TOP = 3  # next-token guesses printed per row of the table
+MAX_TABLE_ROWS = 512  # a 4096-token text would make an unreadable table; the bars cover any position
+CONTEXT_TOKENS = 6  # the table's first column shows at most the last few tokens of each prefix
+
+
+def fmt_prob(p: float) -> str:
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+
+
+class TopKBars(QWidget):
+    """Horizontal bars, one per token, longest = most likely; each row: token, bar, probability."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.items: list[tuple[int, str, float]] = []  # (id, label, probability), most likely first
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_items(self, items: list[tuple[int, str, float]]) -> None:
+        self.items = items
+        self.updateGeometry()
+        self.update()
+
+    def _row_height(self) -> int:
+        return self.fontMetrics().height() + 6
+
+    def sizeHint(self) -> QSize:
+        return QSize(240, max(1, len(self.items)) * self._row_height() + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, self.sizeHint().height())
+
+    def paintEvent(self, event) -> None:
+        if not self.items:
+            return
+        p = QPainter(self)
+        pal = self.palette()
+        fm = QFontMetrics(self.font())
+        rh = self._row_height()
+        label_w = min(max(fm.horizontalAdvance(label) for _, label, _ in self.items) + 12, self.width() // 3)
+        num_w = fm.horizontalAdvance("0.000e-00") + 6
+        bar_w = max(10, self.width() - label_w - num_w - 8)
+        top = max(prob for _, _, prob in self.items) or 1.0  # bars relative to the likeliest; numbers say the rest
+        bar = pal.color(QPalette.ColorRole.Highlight)
+        faint = QColor(bar)
+        faint.setAlpha(150)
+        text = pal.color(QPalette.ColorRole.Text)
+        for n, (_, label, prob) in enumerate(self.items):
+            y = 2 + n * rh
+            p.setPen(text)
+            shown = fm.elidedText(label, Qt.TextElideMode.ElideRight, label_w - 6)
+            p.drawText(QRectF(0, y, label_w - 6, rh), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, shown)
+            length = bar_w * prob / top
+            p.fillRect(QRectF(label_w, y + 3, max(1.0, length), rh - 6), bar if n == 0 else faint)
+            p.setPen(text)
+            p.drawText(QRectF(label_w + length + 4, y, num_w, rh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, fmt_prob(prob))
+        p.end()
+
+
+class OutputView(View):
+    def __init__(self, state, parent: QWidget | None = None) -> None:
+        super().__init__(state, parent)
+        self.rng = np.random.default_rng()
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        self.k_label = QLabel()
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(1, 50)
+        self.k_spin.setValue(10)
+        self.k_spin.valueChanged.connect(lambda _v: self._refresh())
+        self.t_label = QLabel()
+        self.t_spin = QDoubleSpinBox()
+        self.t_spin.setRange(0.05, 20.0)
+        self.t_spin.setSingleStep(0.1)
+        self.t_spin.setDecimals(2)
+        self.t_spin.setKeyboardTracking(False)  # trace again when the number is complete, not per keystroke
+        self.t_spin.setValue(state.options.temperature)
+        self.t_spin.valueChanged.connect(lambda v: self.state.set_options(temperature=float(v)))
+        knobs = QHBoxLayout()
+        for w in (self.k_label, self.k_spin, self.t_label, self.t_spin):
+            knobs.addWidget(w)
+        knobs.addStretch(1)
+
+        self.bars = TopKBars()
+        self.append_best = QPushButton()
+        self.append_sampled = QPushButton()
+        self.append_best.clicked.connect(lambda: self._append(sampled=False))
+        self.append_sampled.clicked.connect(lambda: self._append(sampled=True))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.append_best)
+        buttons.addWidget(self.append_sampled)
+
+        self.table_title = QLabel()
+        self.table_title.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.currentCellChanged.connect(self._row_clicked)
+
+        # Bars and table share the height through a splitter, each scrolling on its own, so that the dock
+        # can be short (it often shares the right side with another panel).
+        bars_scroll = QScrollArea()
+        bars_scroll.setWidget(self.bars)
+        bars_scroll.setWidgetResizable(True)
+        bars_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        bars_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        bars_scroll.setMinimumHeight(3 * self.fontMetrics().height())
+        lower = QWidget()
+        lower_lay = QVBoxLayout(lower)
+        lower_lay.setContentsMargins(0, 0, 0, 0)
+        lower_lay.addWidget(self.table_title)
+        lower_lay.addWidget(self.table, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(bars_scroll)
+        self.splitter.addWidget(lower)
+        self.splitter.setChildrenCollapsible(False)
+        self._user_split = False  # once the user drags the splitter, keep their choice
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_user_split", True))
+        self.splitter.installEventFilter(self)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(4)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.where)
+        lay.addLayout(knobs)
+        lay.addWidget(self.splitter, 1)
+        lay.addLayout(buttons)
+
+        self._table_for = None  # (trace id, row) the table was filled for
+        self.retranslate()
+        state.traceChanged.connect(lambda _t: self._refresh(fill_table=True))
+        state.selectionChanged.connect(lambda _s: self._refresh())
+        state.requestChanged.connect(self._sync_temperature)
+        self._refresh(fill_table=True)
+
+    # ------------------------------------------------------------------ texts
+    def retranslate(self) -> None:
+        self.k_label.setText(self.tr("top k"))
+        self.k_spin.setToolTip(self.tr("How many of the likeliest next tokens to show as bars"))
+        self.t_label.setText(self.tr("temperature"))
+        self.t_spin.setToolTip(self.tr("probs = softmax(logits / T): below 1 sharpens the guess, above 1 flattens it (traces again)"))
+        self.append_best.setText(self.tr("Append most likely"))
+        self.append_best.setToolTip(self.tr("Add the likeliest token after the last token of this sentence to the text, and trace again"))
+        self.append_sampled.setText(self.tr("Append sampled"))
+        self.append_sampled.setToolTip(self.tr("Draw the next token at random with these probabilities, add it to the text, and trace again"))
+        self.bars.setToolTip(self.tr("The likeliest next tokens after the selected position; bar length relative to the likeliest"))
+        self.table.setToolTip(self.tr("Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position."))
+        self._table_for = None
+        self._refresh(fill_table=True)
+
+    # ------------------------------------------------------------------ reading the selection
+    def _position(self) -> tuple[int, int] | None:
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None or "logits" not in trace:
+            return None
+        length = trace.rows[sel.row].length
+        return sel.row, (length - 1 if sel.token is None else min(sel.token, length - 1))
+
+    def _label(self, trace, i: int) -> str:
+        return visible(trace.vocab[i]) if trace.vocab is not None and i < len(trace.vocab) else str(i)
+
+    def _refresh(self, fill_table: bool = False) -> None:
+        trace = self.state.trace
+        where = self._position()
+        can_append = where is not None and not trace.read_only and trace.vocab is not None
+        for b in (self.append_best, self.append_sampled):
+            b.setEnabled(can_append)
+        if where is None:
+            self.heading.setText(self.tr("No trace yet") if trace is None else self.tr("This trace has no output scores"))
+            self.where.setText("")
+            self.bars.set_items([])
+            self.table.setRowCount(0)
+            return
+        row, pos = where
+        tokens = trace.rows[row].tokens
+        context = join_tokens(tokens[max(0, pos - CONTEXT_TOKENS + 1) : pos + 1], trace.tokenizer_kind)
+        if pos >= CONTEXT_TOKENS:
+            context = "… " + context
+        self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
+        self.where.setText(self.tr("position {i} of {C} · click a token or a row below to choose another").format(i=pos + 1, C=len(tokens)))
+        ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
+        self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])
+        self._fit_split()
+        if fill_table or self._table_for != (id(trace), row):
+            self._fill_table(trace, row)
+        self._select_table_row(pos)
+
+    def _fit_split(self) -> None:
+        """Give the bars the height they need (up to 60 %), the table the rest."""
+        total = sum(self.splitter.sizes())
+        if self._user_split or total <= 0:
+            return
+        bars = min(self.bars.sizeHint().height() + 4, int(total * 0.6))
+        self.splitter.setSizes([bars, total - bars])
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.splitter and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self._fit_split)  # after the splitter has shared out its new height
+        return False
+
+    def _sync_temperature(self, request) -> None:
+        if abs(self.t_spin.value() - request.options.temperature) > 1e-9:
+            self.t_spin.blockSignals(True)
+            self.t_spin.setValue(request.options.temperature)
+            self.t_spin.blockSignals(False)
+
+    # ------------------------------------------------------------------ the C-row table
+    def _id_columns(self, V: int) -> list[int | None]:
+        """The note's abbreviation: ids 0 and 1, "……", and the last id (all of them when V ≤ 4)."""
+        return list(range(V)) if V <= 4 else [0, 1, None, V - 1]
+
+    def _fill_table(self, trace, row: int) -> None:
+        self._table_for = (id(trace), row)
+        tokens = trace.rows[row].tokens
+        n = min(len(tokens), MAX_TABLE_ROWS)
+        V = trace.config.V
+        id_cols = self._id_columns(V)
+        self.table.blockSignals(True)
+        self.table.clear()
+        self.table.setRowCount(n)
+        self.table.setColumnCount(2 + len(id_cols))
+        headers = [self.tr("context"), self.tr("likeliest next tokens")]
+        for i in id_cols:
+            headers.append("……" if i is None else f"{i}\n{self._label(trace, i)}")
+        self.table.setHorizontalHeaderLabels(headers)
+        for c, i in enumerate(id_cols):
+            if i is not None:
+                self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i)))
+            else:
+                self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("ids 2 … {last}: the rest of the vocabulary of {V}").format(last=V - 2, V=V))
+        for pos in range(n):
+            p = trace.probs_row(row, pos)
+            cut = max(0, pos - CONTEXT_TOKENS + 1)
+            context = ("… " if cut else "") + join_tokens(tokens[cut : pos + 1], trace.tokenizer_kind)
+            ids, probs = top_k(p, TABLE_TOP)
+            guesses = " · ".join(f"{self._label(trace, int(i))} {fmt_prob(float(q))}" for i, q in zip(ids, probs))
+            cells = [context, guesses] + ["……" if i is None else fmt_prob(float(p[i])) for i in id_cols]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(pos, c, item)
+        self.table.setVerticalHeaderLabels([str(i) for i in range(n)])
+        self.table.resizeColumnsToContents()
+        self.table.blockSignals(False)
+        self.table_title.setText(
+            self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”").format(C=len(tokens), V=V)
+            + ("" if n == len(tokens) else " " + self.tr("(first {n} shown)").format(n=n))
+        )
+
+    def _select_table_row(self, pos: int) -> None:
+        if pos < self.table.rowCount() and self.table.currentRow() != pos:
+            self.table.blockSignals(True)
+            self.table.setCurrentCell(pos, 0)
+            self.table.blockSignals(False)
+
+    def _row_clicked(self, row: int, _col: int, _prev_row: int, _prev_col: int) -> None:
+        if row >= 0:
+            self.state.select(token=row)
+
+    # ------------------------------------------------------------------ generating
+    def _append(self, sampled: bool) -> None:
+        trace = self.state.trace
+        if trace is None or trace.vocab is None or trace.read_only:
+            return
+        row = self.state.selection.row
+        last = trace.rows[row].length - 1  # generation continues the whole sentence
+        probs = trace.probs_row(row, last)
+        token_id = sample(probs, self.rng) if sampled else argmax(probs)
+        text = append_token(self.state.text, row, trace.vocab[token_id], trace.tokenizer_kind)
+        self.state.select(token=None)  # follow the new last token
+        self.state.set_text(text)

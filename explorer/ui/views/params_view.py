@@ -1,0 +1,106 @@
+"""Parameter count and memory of the current model, matrix by matrix, per layer and in total, plus what
+tracing this text holds. The numbers come from ``explorer.param_summary`` and ``explorer.config``."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout
+
+from explorer import names
+from explorer.config import estimate_memory
+from explorer.param_summary import parameter_groups, totals
+from explorer.ui.status_bar import human_bytes
+from explorer.ui.views.base import View
+
+EXPANDED_LAYERS = 2  # a 30-layer model lists every layer; open only the first few
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + (",)" if len(shape) == 1 else ")")
+
+
+class ParamsView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(4)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.header().setStretchLastSection(False)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.memory = QLabel()
+        self.memory.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.tree, 1)
+        lay.addWidget(self.memory)
+        self.rows: dict[str, QTreeWidgetItem] = {}  # public parameter name → its row (tests, tooltips)
+        self.retranslate()
+        state.traceChanged.connect(lambda _t: self._fill())
+
+    def retranslate(self) -> None:
+        self.tree.setHeaderLabels([self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory")])
+        self.tree.setToolTip(self.tr("Every weight matrix of the model with its shape (in, out), its number of parameters and its memory"))
+        self._fill()
+
+    def _fill(self) -> None:
+        trace = self.state.trace
+        self.tree.clear()
+        self.rows.clear()
+        if trace is None:
+            self.summary.setText(self.tr("No model yet"))
+            self.memory.setText("")
+            return
+        cfg, dtype = trace.config, trace.options.dtype
+        count, nbytes = totals(cfg, dtype)
+        self.summary.setText(
+            self.tr("{n} parameters · {mem} in {dtype}").format(n=f"{count:,}", mem=human_bytes(nbytes), dtype=dtype)
+        )
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for group in parameter_groups(cfg, dtype):
+            if group.part == "input":
+                title = self.tr("embedding")
+            elif group.part == "output":
+                title = self.tr("output")
+            else:
+                title = self.tr("layer {n}").format(n=group.layer + 1)
+            top = QTreeWidgetItem([title, "", f"{group.count:,}", human_bytes(group.nbytes)])
+            for c in (2, 3):
+                top.setTextAlignment(c, right)
+            font = top.font(0)
+            font.setBold(True)
+            top.setFont(0, font)
+            for r in group.rows:
+                item = QTreeWidgetItem([r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes)])
+                for c in (2, 3):
+                    item.setTextAlignment(c, right)
+                entry = names.spec(r.name)
+                item.setToolTip(0, f"{r.name}\n{entry.description}")
+                item.setToolTip(1, "(" + ", ".join(entry.labels) + ")")  # the symbols: (E, H·D)
+                item.setData(0, Qt.ItemDataRole.UserRole, r.count)
+                top.addChild(item)
+                self.rows[r.name] = item
+            self.tree.addTopLevelItem(top)
+            top.setExpanded(group.layer is None or group.layer < EXPANDED_LAYERS)
+        total = QTreeWidgetItem([self.tr("total"), "", f"{count:,}", human_bytes(nbytes)])
+        for c in range(4):
+            font = total.font(c)
+            font.setBold(True)
+            total.setFont(c, font)
+        for c in (2, 3):
+            total.setTextAlignment(c, right)
+        self.tree.addTopLevelItem(total)
+        self.total_item = total
+        for c in (1, 2, 3):
+            self.tree.resizeColumnToContents(c)
+        est = estimate_memory(cfg, trace.B, trace.C, trace.options)
+        self.memory.setText(
+            self.tr("This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace {t}, peak {peak}.").format(
+                B=trace.B, C=trace.C, held=human_bytes(trace.nbytes), p=human_bytes(est.params_bytes),
+                t=human_bytes(est.trace_bytes), peak=human_bytes(est.peak_bytes),
+            )
+        )
