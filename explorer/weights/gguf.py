@@ -74,33 +74,50 @@ _CONTROL, _USER_DEFINED = 3, 4
 
 
 def tokenizer_from_metadata(meta: dict[str, Any], origin: str) -> Tokenizer:
-    """A byte-level BPE tokenizer (tokenizer.ggml.model "gpt2") from the GGUF metadata."""
-    import tokenizers
-    from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, processors
-
+    """The tokenizer a GGUF file describes: byte-level BPE ("gpt2") or SentencePiece BPE ("llama")."""
     kind = meta.get("tokenizer.ggml.model")
-    if kind != "gpt2":
-        what = {"llama": "SentencePiece ('llama')", None: "none"}.get(kind, repr(kind))
-        raise ModelLoadError(
-            f"{origin}: tokenizer {what} is not supported; this version reads byte-level BPE tokenizers "
-            "(tokenizer.ggml.model 'gpt2', as SmolLM2, Llama 3)"
-        )
     tokens = meta.get("tokenizer.ggml.tokens")
+    if kind in ("gpt2", "llama") and not tokens:
+        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary is missing from the metadata")
+    if kind == "gpt2":
+        hf = _byte_level_bpe(meta, tokens, origin)
+    elif kind == "llama":
+        hf = _sentencepiece_bpe(meta, tokens, origin)
+    else:
+        raise ModelLoadError(
+            f"{origin}: tokenizer {kind!r} is not supported; this version reads byte-level BPE ('gpt2', as SmolLM2 "
+            "and Llama 3) and SentencePiece BPE ('llama', as Llama 2 and TinyLlama)"
+        )
+    _add_special_tokens(hf, tokens, meta.get("tokenizer.ggml.token_type") or [])
+    if hf.get_vocab_size(with_added_tokens=True) != len(tokens):
+        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary has repeated tokens")
+    return Tokenizer(hf, "hf")
+
+
+def _bpe(vocab: dict[str, int], merges: list[tuple[str, str]], origin: str, **options):
+    from tokenizers import models
+
+    try:
+        return models.BPE(vocab=vocab, merges=merges, **options)
+    except Exception as exc:
+        raise ModelLoadError(f"{origin}: cannot build the tokenizer ({exc})") from None
+
+
+def _byte_level_bpe(meta: dict[str, Any], tokens: list[str], origin: str):
+    """GPT-2-style BPE over bytes spelled as printable characters, with the file's merges."""
+    import tokenizers
+    from tokenizers import Regex, decoders, pre_tokenizers, processors
+
     merges = meta.get("tokenizer.ggml.merges")
-    if not tokens or merges is None:
-        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary or merges are missing from the metadata")
-    vocab = {tok: i for i, tok in enumerate(tokens)}
+    if merges is None:
+        raise ModelLoadError(f"{origin}: the tokenizer's merges are missing from the metadata")
     pairs = []
     for m in merges:
         a, sep, b = m.partition(" ")
         if not sep:
             raise ModelLoadError(f"{origin}: malformed tokenizer merge {m!r}")
         pairs.append((a, b))
-    try:
-        bpe = models.BPE(vocab=vocab, merges=pairs, fuse_unk=False)
-    except Exception as exc:
-        raise ModelLoadError(f"{origin}: cannot build the tokenizer ({exc})") from None
-    hf = tokenizers.Tokenizer(bpe)
+    hf = tokenizers.Tokenizer(_bpe({t: i for i, t in enumerate(tokens)}, pairs, origin, fuse_unk=False))
     pre = meta.get("tokenizer.ggml.pre") or "default"
     splits = _PRE_SPLITS.get(pre)
     if splits is None:
@@ -112,16 +129,54 @@ def tokenizer_from_metadata(meta: dict[str, Any], origin: str) -> Tokenizer:
     )
     hf.decoder = decoders.ByteLevel()
     hf.post_processor = processors.ByteLevel(trim_offsets=False)
-    types = meta.get("tokenizer.ggml.token_type") or []
+    return hf
+
+
+def _sentencepiece_bpe(meta: dict[str, Any], tokens: list[str], origin: str):
+    """SentencePiece BPE (Llama 2, TinyLlama): "▁" marks a space, unknown characters fall back to <0xNN> bytes.
+
+    The file has scores, not merges; the merges are recovered from them: every token that splits into two
+    tokens gives a merge, ranked by the merged token's score (higher merges first).
+    """
+    import tokenizers
+    from tokenizers import decoders, pre_tokenizers
+
+    scores = meta.get("tokenizer.ggml.scores")
+    vocab = {t: i for i, t in enumerate(tokens)}
+    if meta.get("tokenizer.ggml.merges"):
+        pairs = [tuple(m.split(" ", 1)) for m in meta["tokenizer.ggml.merges"]]
+    else:
+        if not scores or len(scores) != len(tokens):
+            raise ModelLoadError(f"{origin}: a SentencePiece tokenizer needs tokenizer.ggml.scores for every token")
+        found = []
+        for token, score in zip(tokens, scores):
+            local = [(token[:i], token[i:]) for i in range(1, len(token)) if token[:i] in vocab and token[i:] in vocab]
+            local.sort(key=lambda ab: (vocab[ab[0]], vocab[ab[1]]))
+            found.extend((a, b, float(score)) for a, b in local)
+        found.sort(key=lambda m: (m[2], len(m[0]), len(m[1])), reverse=True)
+        pairs = [(a, b) for a, b, _ in found]
+    unk_id = meta.get("tokenizer.ggml.unknown_token_id")
+    unk = tokens[unk_id] if isinstance(unk_id, int) and 0 <= unk_id < len(tokens) else None
+    hf = tokenizers.Tokenizer(_bpe(vocab, pairs, origin, unk_token=unk, fuse_unk=True, byte_fallback=True))
+    prefix = bool(meta.get("tokenizer.ggml.add_space_prefix", True))
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first" if prefix else "never", split=False)
+    steps = [decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse()]
+    if prefix:
+        steps.append(decoders.Strip(content=" ", left=1))
+    hf.decoder = decoders.Sequence(steps)
+    return hf
+
+
+def _add_special_tokens(hf, tokens: list[str], types: list[int]) -> None:
+    """Control tokens (<|im_start|>, <s>) and user-defined ones stay whole instead of being cut into pieces."""
+    from tokenizers import AddedToken
+
     special = [AddedToken(t, special=True, normalized=False) for t, k in zip(tokens, types) if k == _CONTROL]
     user = [AddedToken(t, special=False, normalized=False) for t, k in zip(tokens, types) if k == _USER_DEFINED]
     if special:
         hf.add_special_tokens(special)
     if user:
         hf.add_tokens(user)
-    if hf.get_vocab_size(with_added_tokens=True) != len(tokens):
-        raise ModelLoadError(f"{origin}: the tokenizer's vocabulary has repeated tokens")
-    return Tokenizer(hf, "hf")
 
 
 # ------------------------------------------------------------------------------------------- reading

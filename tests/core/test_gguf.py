@@ -38,7 +38,24 @@ def llama_cpp_permute(w: np.ndarray, heads: int) -> np.ndarray:
     return w.reshape(heads, 2, w.shape[0] // heads // 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
 
-def write_gguf(path, hf_model, tokenizer_json: str, qtype=Q.F32, arch: str = "llama", skip: tuple[str, ...] = ()) -> None:
+def sentencepiece_vocab():
+    """(tokens, scores, types) of a tiny SentencePiece-style BPE (▁ for spaces, <0xNN> byte fallback), as
+    llama.cpp stores Llama 2 / TinyLlama vocabularies: scores instead of merges (earlier = higher)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    byte_tokens = [f"<0x{b:02X}>" for b in range(256)]
+    hf = Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first", split=True)  # learn within words
+    corpus = ["This is a pen .", "The cat sat on the mat .", "It was tired because it ran all day ."] * 20
+    trainer = trainers.BpeTrainer(vocab_size=420, special_tokens=["<unk>", "<s>", "</s>", *byte_tokens], show_progress=False)
+    hf.train_from_iterator(corpus, trainer=trainer)
+    tokens = [t for t, _ in sorted(hf.get_vocab().items(), key=lambda kv: kv[1])]
+    types = [2 if t == "<unk>" else 3 if t in ("<s>", "</s>") else 6 if t in byte_tokens else 1 for t in tokens]
+    return tokens, [-float(i) for i in range(len(tokens))], types
+
+
+def write_gguf(path, hf_model, tokenizer_json: str | None, qtype=Q.F32, arch: str = "llama", skip: tuple[str, ...] = (),
+               sentencepiece=None) -> None:
     cfg = hf_model.config
     H, Hkv = cfg.num_attention_heads, cfg.num_key_value_heads
     w = gguf.GGUFWriter(str(path), arch)
@@ -52,17 +69,27 @@ def write_gguf(path, hf_model, tokenizer_json: str, qtype=Q.F32, arch: str = "ll
     w.add_layer_norm_rms_eps(cfg.rms_norm_eps)
     w.add_rope_freq_base(cfg.rope_parameters["rope_theta"])
     w.add_rope_dimension_count(cfg.head_dim)
-    tok = json.loads(tokenizer_json)
-    vocab = tok["model"]["vocab"]
-    tokens = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
-    merges = [m if isinstance(m, str) else " ".join(m) for m in tok["model"]["merges"]]
-    w.add_tokenizer_model("gpt2")
-    w.add_tokenizer_pre("gpt2")
-    w.add_token_list(tokens)
-    w.add_token_types([3 if t == "<|endoftext|>" else 1 for t in tokens])
-    w.add_token_merges(merges)
-    w.add_bos_token_id(0)
-    w.add_eos_token_id(0)
+    if sentencepiece is not None:
+        tokens, scores, types = sentencepiece
+        w.add_tokenizer_model("llama")
+        w.add_token_list(tokens)
+        w.add_token_scores(scores)
+        w.add_token_types(types)
+        w.add_unk_token_id(0)
+        w.add_bos_token_id(1)
+        w.add_eos_token_id(2)
+    else:
+        tok = json.loads(tokenizer_json)
+        vocab = tok["model"]["vocab"]
+        tokens = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
+        merges = [m if isinstance(m, str) else " ".join(m) for m in tok["model"]["merges"]]
+        w.add_tokenizer_model("gpt2")
+        w.add_tokenizer_pre("gpt2")
+        w.add_token_list(tokens)
+        w.add_token_types([3 if t == "<|endoftext|>" else 1 for t in tokens])
+        w.add_token_merges(merges)
+        w.add_bos_token_id(0)
+        w.add_eos_token_id(0)
     names = {
         "model.embed_tokens.weight": "token_embd.weight",
         "model.norm.weight": "output_norm.weight",
@@ -185,6 +212,30 @@ def test_quantised_gguf_matches_transformers_reading_the_same_file(q8_gguf):
         assert np.abs(trace[f"layers.{l}.attn.weights"][0] - out.attentions[l][0].numpy()).max() < 1e-5
 
 
+def test_sentencepiece_gguf_matches_transformers(tmp_path):
+    """A Llama 2 / TinyLlama-style file: SentencePiece vocabulary with scores, merges recovered from them."""
+    spm = sentencepiece_vocab()
+    vocab_json = json.dumps({"model": {"vocab": {t: i for i, t in enumerate(spm[0])}}})
+    folder = tmp_path / "hf"
+    folder.mkdir()
+    make_llama(folder, vocab_json, num_hidden_layers=2)
+    path = tmp_path / "spm.gguf"
+    hf_model = transformers.LlamaForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    write_gguf(path, hf_model, None, sentencepiece=spm)
+    ours = load_model(path)
+    tok = transformers.AutoTokenizer.from_pretrained(tmp_path, gguf_file=path.name)
+    for text in ("This is a pen .", "  The cat sat on the mat .", "It ran\nall day: 日本語 ✓", "a</s>b"):
+        assert list(ours.tokenizer.encode(text).ids) == tok(text, add_special_tokens=False)["input_ids"], text
+        assert ours.tokenizer.decode(ours.tokenizer.encode(text).ids) == tok.decode(tok(text, add_special_tokens=False)["input_ids"])
+    enc = ours.tokenizer.encode("The cat 日")
+    assert enc.tokens[0] == "The" and "<0xE6>" in [ours.tokenizer.hf.id_to_token(i) for i in enc.ids]
+    trace = run_trace(ours, "The cat sat on the mat .")
+    ids = list(trace.rows[0].ids)
+    with torch.no_grad():
+        out = hf_model(torch.tensor([ids]), output_attentions=True)
+    assert np.abs(trace["logits"][0] - out.logits[0].numpy()).max() < 1e-4
+
+
 def test_tokenizer_from_metadata_keeps_control_tokens_whole(f32_gguf):
     tok = load_model(f32_gguf).tokenizer
     enc = tok.encode("a pen<|endoftext|>The cat")
@@ -290,8 +341,10 @@ def test_missing_tensor_is_named(tmp_path, llama, tokenizer_json):
 
 
 def test_unsupported_tokenizer_is_refused():
-    with pytest.raises(ModelLoadError, match="SentencePiece"):
-        gguf_loader.tokenizer_from_metadata({"tokenizer.ggml.model": "llama"}, "x.gguf")
+    with pytest.raises(ModelLoadError, match="tokenizer 't5' is not supported"):
+        gguf_loader.tokenizer_from_metadata({"tokenizer.ggml.model": "t5", "tokenizer.ggml.tokens": ["a"]}, "x.gguf")
+    with pytest.raises(ModelLoadError, match="scores"):
+        gguf_loader.tokenizer_from_metadata({"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": ["a", "b"]}, "x.gguf")
 
 
 def test_unpermute_inverts_llama_cpp_permute():
