@@ -36,7 +36,7 @@ def stage_numbers(trace: Trace, layer: int = 0, row: int = 0) -> dict[str, Any]:
         "F": cfg.F,
         "V": cfg.V,
         "L": cfg.L,
-        "layer": layer + 1,  # people count layers from 1
+        "layer": layer,  # counted from 0, as the tensor names (layers.0…) and every view count them
         "layers": len(layers),
         "mask": str(opt.mask),
         "mask_kind": opt.mask.kind,

@@ -93,7 +93,7 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "ffn":
         return _tr("A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back to E = {E}.").format(**n)
     if key == "block":
-        return _tr("Layer {layer} of {L} ends: the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.").format(**n)
+        return _tr("Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.").format(**n)
     if key == "logits":
         return _tr("A last matrix turns each token vector into one score per vocabulary entry: C × V = {C} × {V}.").format(**n)
     if key == "probs":

@@ -27,6 +27,6 @@ def test_shapes_drop_batch_and_heads_and_use_the_row_length(trace):
 
 def test_numbers(trace):
     n = stage_numbers(trace, 0, 1)
-    assert (n["C"], n["E"], n["D"], n["H"], n["layer"], n["layers"]) == (2, 3, 2, 2, 1, 1)
+    assert (n["C"], n["E"], n["D"], n["H"], n["layer"], n["layers"]) == (2, 3, 2, 2, 0, 1)
     assert n["sqrt_D"] == "1.41"
     assert n["scale"] is False and n["mask"] == "causal"

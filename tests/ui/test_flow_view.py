@@ -7,7 +7,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
 
-from explorer.stage_walk import walk
 from explorer.trace.run import run_trace
 from explorer.weights.presets import load_preset
 
@@ -71,7 +70,7 @@ def test_boxes_print_real_shapes_and_the_layer(view, state):
     assert "(5, 64) · W_q (64, 16)" in view.boxes["qkv"].toolTip()
     assert view.boxes["masked"].note == "causal"
     state.select(layer=1)
-    assert "2 of 2" in view.layer_label.text()
+    assert view.layer_label.text().startswith("layer 1 of L = 2")
 
 
 def test_edge_labels_follow_a_size_change(traced, qtbot):
@@ -129,10 +128,11 @@ def test_arrow_keys_move_stages_but_not_inside_a_text_field(view, state, qtbot):
     assert state.selection.stage == "embed"
 
 
-def test_walk_length_is_shown(view, state, trace):
+def test_stage_number_is_shown(view, state):
     state.select(stage="probs")
-    n = len(walk(trace.layers))
-    assert f"({n} / {n})" in view.detail.text()
+    assert "(stage 15 / 15)" in view.detail.text()
+    state.select(stage="qkv", layer=1)
+    assert "(stage 3 / 15)" in view.detail.text()
 
 
 def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, state, qtbot):

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from explorer import stage_walk
 from explorer.stage_facts import stage_numbers, stage_shape
-from explorer.stages import STAGES, edge_label
+from explorer.stages import STAGE_KEYS, STAGES, edge_label
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout
@@ -281,7 +281,7 @@ class FlowView(View):
         for key, box in self.boxes.items():
             box.set_selected(key == sel.stage)
         if trace is None:
-            self.layer_label.setText(self.tr("layer {n} of {L}").format(n=sel.layer + 1, L="…"))
+            self.layer_label.setText(self.tr("layer {n}").format(n=sel.layer))
             self.detail.setText(f"<b>{captions.title(sel.stage)}</b>")
             self.caption.setText("")
             return
@@ -293,14 +293,13 @@ class FlowView(View):
             box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
             box.setAccessibleName(captions.title(key))
         self.layer_label.setText(
-            self.tr("layer {n} of {L}  ·  the block repeats ×{L}").format(n=layers.index(sel.layer) + 1 if sel.layer in layers else 1, L=trace.config.L)
+            self.tr("layer {n} of L = {L}  ·  the block repeats ×{L}").format(n=sel.layer, L=trace.config.L)
         )
         self.prev_layer.setEnabled(sel.layer != layers[0])
         self.next_layer.setEnabled(sel.layer != layers[-1])
-        index, total = stage_walk.position(sel.stage, sel.layer, layers)
         self.detail.setText(
-            self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>({i} / {n})</span>").format(
-                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row)), i=index + 1, n=total
+            self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
+                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row)), i=STAGE_KEYS.index(sel.stage) + 1, n=len(STAGE_KEYS)
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))

@@ -67,7 +67,7 @@ class ParamsView(View):
             elif group.part == "output":
                 title = self.tr("output")
             else:
-                title = self.tr("layer {n}").format(n=group.layer + 1)
+                title = self.tr("layer {n}").format(n=group.layer)  # from 0, as the tensor names
             top = QTreeWidgetItem([title, "", f"{group.count:,}", human_bytes(group.nbytes)])
             for c in (2, 3):
                 top.setTextAlignment(c, right)
