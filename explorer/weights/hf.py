@@ -1,7 +1,7 @@
 """Open a Hugging Face model folder offline: config.json + *.safetensors + tokenizer.json.
 
 Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
-SiLU-gated FFN, grouped-query attention). The weights go into the same readable ``Transformer`` as the
+SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2. The weights go into the same readable ``Transformer`` as the
 configurable model, so a real model is traced with the same stages and names.
 
 Orientation. The note writes x · W_q with W_q of shape (E, H·D). GPT-2's Conv1D already stores (in, out);
@@ -27,7 +27,7 @@ from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, make_config, report
 
-SUPPORTED = ("gpt2", "llama")
+SUPPORTED = ("gpt2", "llama", "mistral", "qwen2")
 
 _GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu_fast": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
 
@@ -52,7 +52,7 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
     model_type = data.get("model_type")
     if model_type == "gpt2":
         return _gpt2_config(data, origin)
-    if model_type == "llama":
+    if model_type in ("llama", "mistral", "qwen2"):
         return _llama_config(data, origin)
     raise ModelLoadError(
         f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
@@ -118,17 +118,44 @@ def rope_settings(data: dict, origin: str) -> float:
     return theta
 
 
+def llama_biases(data: dict) -> frozenset[str]:
+    """Which projections of a Llama-like model have biases: a subset of q, k, v, o, mlp.
+
+    Llama says so in its config (attention_bias, mlp_bias); Qwen 2 always has q/k/v biases; Mistral none.
+    """
+    if data.get("model_type") == "qwen2":
+        return frozenset("qkv")
+    out = set("qkvo") if data.get("attention_bias") else set()
+    if data.get("mlp_bias"):
+        out.add("mlp")
+    return frozenset(out)
+
+
+def _sliding_window(data: dict, origin: str) -> int | None:
+    """The attention window of Mistral / Qwen 2 when one is in force, else None."""
+    if data.get("model_type") == "qwen2" and not data.get("use_sliding_window"):
+        return None
+    if data.get("sliding_window") is None:
+        return None
+    return _int(data, "sliding_window", origin=origin)
+
+
 def _llama_config(data: dict, origin: str) -> ModelConfig:
+    """Llama and its plain relatives (Mistral, Qwen 2): RoPE, RMSNorm, SiLU-gated FFN, grouped-query attention."""
     act = data.get("hidden_act", "silu")
     if act != "silu":
-        raise ModelLoadError(f"{origin}: Llama activation {act!r} is not supported (only silu)")
+        raise ModelLoadError(f"{origin}: activation {act!r} is not supported (only silu)")
     E = _int(data, "hidden_size", origin=origin)
     H = _int(data, "num_attention_heads", origin=origin)
     Hkv = _int(data, "num_key_value_heads", default=H, origin=origin)
     D = _int(data, "head_dim", default=E // H if E % H == 0 else 0, origin=origin)
     if D <= 0:
         raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim")
-    bias = bool(data.get("attention_bias", False)) or bool(data.get("mlp_bias", False))
+    max_positions = _int(data, "max_position_embeddings", default=2048, origin=origin)
+    window = _sliding_window(data, origin)
+    if window is not None:
+        # A sliding window of W keys equals the causal mask for inputs of at most W tokens: cut longer ones there.
+        max_positions = min(max_positions, window)
     return make_config(
         origin,
         vocab_size=_int(data, "vocab_size", origin=origin),
@@ -139,15 +166,15 @@ def _llama_config(data: dict, origin: str) -> ModelConfig:
         layers=_int(data, "num_hidden_layers", origin=origin),
         ffn_dim=_int(data, "intermediate_size", origin=origin),
         positions="rope",
-        max_positions=_int(data, "max_position_embeddings", default=2048, origin=origin),
+        max_positions=max_positions,
         norm="rmsnorm",
         ffn_activation="silu_gated",
-        bias=bias,
+        bias=bool(llama_biases(data)),
         unembed_bias=False,
         tie_embeddings=bool(data.get("tie_word_embeddings", False)),
         norm_eps=float(data.get("rms_norm_eps", 1e-6)),
         rope_theta=rope_settings(data, origin),
-        family="llama",
+        family=str(data["model_type"]),
     )
 
 
@@ -194,7 +221,7 @@ def gpt2_sources(cfg: ModelConfig) -> dict[str, Source]:
     return out
 
 
-def llama_sources(cfg: ModelConfig, attention_bias: bool, mlp_bias: bool) -> dict[str, Source]:
+def llama_sources(cfg: ModelConfig, biases: frozenset[str]) -> dict[str, Source]:
     out: dict[str, Source] = {"embed.tok": Source("embed_tokens.weight")}
     for l in range(cfg.layers):
         m, p = f"layers.{l}", f"layers.{l}"
@@ -209,11 +236,11 @@ def llama_sources(cfg: ModelConfig, attention_bias: bool, mlp_bias: bool) -> dic
             f"{p}.ffn.W_in": Source(f"{m}.mlp.up_proj.weight", "T"),
             f"{p}.ffn.W_out": Source(f"{m}.mlp.down_proj.weight", "T"),
         }
-        if cfg.bias:
-            for x, proj in zip("qkvo", ("q_proj", "k_proj", "v_proj", "o_proj")):
-                out[f"{p}.attn.b_{x}"] = Source(f"{m}.self_attn.{proj}.bias") if attention_bias else Source("", "zeros")
-            out[f"{p}.ffn.b_in"] = Source(f"{m}.mlp.up_proj.bias") if mlp_bias else Source("", "zeros")
-            out[f"{p}.ffn.b_out"] = Source(f"{m}.mlp.down_proj.bias") if mlp_bias else Source("", "zeros")
+        if cfg.bias:  # our model has all biases or none: the ones this architecture lacks are zeros
+            for x in "qkvo":
+                out[f"{p}.attn.b_{x}"] = Source(f"{m}.self_attn.{x}_proj.bias") if x in biases else Source("", "zeros")
+            out[f"{p}.ffn.b_in"] = Source(f"{m}.mlp.up_proj.bias") if "mlp" in biases else Source("", "zeros")
+            out[f"{p}.ffn.b_out"] = Source(f"{m}.mlp.down_proj.bias") if "mlp" in biases else Source("", "zeros")
     out["ln_final.weight"] = Source("norm.weight")
     if not cfg.tie_embeddings:
         out["unembed.W_u"] = Source("lm_head.weight", "T")
@@ -394,7 +421,7 @@ def load_hf_folder(
     if cfg.family == "gpt2":
         sources = gpt2_sources(cfg)
     else:
-        sources = llama_sources(cfg, bool(data.get("attention_bias")), bool(data.get("mlp_bias")))
+        sources = llama_sources(cfg, llama_biases(data))
     files = TensorFiles(folder)
     try:
         model = _fill(cfg, sources, files, folder, progress, cancel)

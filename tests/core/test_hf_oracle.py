@@ -205,6 +205,32 @@ def test_llama_tied_with_attention_bias_matches_transformers(tmp_path, tokenizer
     compare(bundle, oracle(folder), folder, TEXT)
 
 
+@pytest.mark.parametrize("family", ["qwen2", "mistral"])
+def test_llama_relatives_match_transformers(tmp_path, tokenizer_json, family):
+    """Qwen 2 (q/k/v biases, no o or FFN bias) and Mistral (a sliding window) load into the same modules."""
+    V = len(json.loads(tokenizer_json)["model"]["vocab"])
+    common = dict(vocab_size=V, hidden_size=64, intermediate_size=96, num_hidden_layers=2, num_attention_heads=4,
+                  num_key_value_heads=2, max_position_embeddings=128, rms_norm_eps=1e-5, bos_token_id=0, eos_token_id=0)
+    if family == "qwen2":
+        cfg, cls = transformers.Qwen2Config(**common, tie_word_embeddings=True), transformers.Qwen2ForCausalLM
+    else:
+        cfg, cls = transformers.MistralConfig(**common, sliding_window=12), transformers.MistralForCausalLM
+    torch.manual_seed(0)
+    model = cls(cfg).eval()
+    sharpen(model, 3)
+    save_model(model, tmp_path, tokenizer_json)
+    bundle = load_hf_folder(tmp_path)
+    assert bundle.config.family == family
+    if family == "qwen2":
+        assert bundle.config.bias and bundle.config.tie_embeddings
+        assert not bundle.model.layers[0].attn.b_o.any() and bundle.model.layers[0].attn.b_q.any()
+    else:
+        assert bundle.config.max_positions == 12  # the window: longer inputs are cut where the mask would differ
+        long = run_trace(bundle, TEXT)
+        assert long.C == 12 and any("cut" in n for n in long.notices)
+    compare(bundle, oracle(tmp_path), tmp_path, "This is a pen .\nThe cat sat on the mat .")
+
+
 def test_sharded_folder_loads_the_same(tmp_path, tokenizer_json, llama_dir):
     sharded = make_llama(tmp_path, tokenizer_json)
     model = transformers.LlamaForCausalLM.from_pretrained(llama_dir)
@@ -313,6 +339,7 @@ def test_truncated_safetensors(tmp_path, gpt2_dir):
         ({"rope_parameters": {"rope_type": "llama3", "factor": 8.0, "rope_theta": 5e5}}, "rotary scaling 'llama3'"),
         ({"rope_scaling": {"type": "linear", "factor": 2.0}}, "rotary scaling 'linear'"),
         ({"hidden_act": "gelu"}, "activation 'gelu'"),
+        ({"model_type": "gemma"}, "model type 'gemma' is not supported"),
         ({"num_attention_heads": 3}, "multiple"),
     ],
 )
