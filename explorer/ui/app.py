@@ -16,10 +16,16 @@ from explorer.ui.state import AppState, ModelSource
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
+    from explorer.ui.pyside_fix import protect_none
+
+    protect_none()  # PySide6 6.12 leaks references to None on every graphics item change (Python < 3.12)
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("Attention Explorer")
     app.setOrganizationName(settings.ORG)
     app.setDesktopFileName("io.github.attention_explorer.AttentionExplorer")
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(imageAxisOrder="row-major")  # images are (rows, cols) like every matrix in the trace
     icon = resource("icons", "attention-explorer.svg")
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))

@@ -76,8 +76,22 @@ def _params(state: AppState) -> View:
     return ParamsView(state)
 
 
+def _tensor_view(state: AppState) -> View:
+    from explorer.ui.views.tensor_view import TensorView
+
+    return TensorView(state)
+
+
+def _selection(state: AppState) -> View:
+    from explorer.ui.views.selection_view import SelectionView
+
+    return SelectionView(state)
+
+
 def view_specs() -> list[ViewSpec]:
     return [
+        ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), _tensor_view, None),
+        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), _selection, Right),
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
         ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), _input, Top),
         ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), _controls, Left),

@@ -1,0 +1,173 @@
+"""What the tensor views draw: each stage's tensor as one (rows, columns) matrix, the (C, C) maps of every
+head, colour levels, and the vectors around one selected query token.
+
+Pure numpy, no Qt: the views only hand these arrays to image items. Rows are the tokens of one sentence
+(padding cut off); maps are query i (row) against key j (column).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer import names, stages
+from explorer.explain import kv_head
+from explorer.trace import Trace
+
+# A vocabulary is too wide to read: logits and probs show the columns of the most likely tokens.
+TOP_COLUMNS = 32
+LABEL_CHARS = 12
+
+
+def short(label: str, limit: int = LABEL_CHARS) -> str:
+    label = label.replace("\n", "⏎")
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def for_display(a: np.ndarray, fill: float = 0.0) -> np.ndarray:
+    """float32, C-contiguous (what pyqtgraph draws fastest), with −∞ replaced by the finite ``fill``.
+
+    The views draw −∞ cells with their own opaque overlay, so the colour image never holds −∞; a finite
+    fill keeps pyqtgraph on its fast path (NaN handling costs it ~15× on a 1024×1024 map).
+    """
+    out = np.array(a, dtype=np.float32, order="C", copy=True)  # never a view of the read-only trace
+    np.copyto(out, np.float32(fill), where=np.isneginf(out))
+    return out
+
+
+def levels(arrays: list[np.ndarray] | np.ndarray, signed: bool) -> tuple[float, float]:
+    """Colour levels shared by ``arrays``: symmetric about 0 for signed data (a diverging map centred on
+    0), from 0 to the largest value for non-negative data. Infinities and NaNs are ignored."""
+    hi, lo = 0.0, 0.0
+    for a in arrays if isinstance(arrays, list) else [arrays]:
+        a = np.asarray(a)
+        if not np.issubdtype(a.dtype, np.floating):
+            a = a.astype(np.float64)  # token ids
+        finite = np.isfinite(a)
+        if a.size and finite.any():
+            hi = max(hi, float(np.max(a, where=finite, initial=-np.inf)))
+            lo = min(lo, float(np.min(a, where=finite, initial=np.inf)))
+    if signed:
+        m = max(abs(hi), abs(lo)) or 1.0
+        return (-m, m)
+    return (min(lo, 0.0), hi if hi > 0 else 1.0)
+
+
+def token_labels(trace: Trace, row: int) -> tuple[str, ...]:
+    """``"2 a"``: position and token, the label of a map's row and column."""
+    r = trace.rows[row]
+    return tuple(f"{i} {short(t)}" for i, t in enumerate(r.tokens))
+
+
+# ------------------------------------------------------------------------------------------ maps
+
+
+def head_maps(trace: Trace, stage: str, layer: int, row: int) -> list[np.ndarray]:
+    """The (n, n) map of every head for one sentence of n tokens, straight from ``trace.head_map``."""
+    n = trace.rows[row].length
+    return [trace.head_map(layer, stage, row, h)[:n, :n] for h in range(trace.config.H)]
+
+
+# ------------------------------------------------------------------------------------------ matrices
+
+
+@dataclass(frozen=True)
+class Matrix:
+    name: str  # the traced tensor
+    data: np.ndarray  # (rows, columns) as stored (−∞ kept); use for_display() before drawing
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    columns: tuple[int, ...]  # the tensor's own index of each shown column (a subset for wide vocabularies)
+    total_columns: int
+    signed: bool
+    col_axis: str  # the shape label of the columns: E, D, D_v, H·D_v, F, V
+    per_head: bool  # q, k, v, heads: one head's slice
+
+    @property
+    def subset(self) -> bool:
+        return len(self.columns) < self.total_columns
+
+
+def stage_tensors(trace: Trace, stage: str, layer: int) -> tuple[str, ...]:
+    """The stage's tensors this trace has (the main one first). RoPE models also show the rotated q, k."""
+    found = [n for n in stages.tensor_names(stage, layer) if n in trace]
+    if stage == "qkv":
+        found += [n for n in (names.attn(layer, "q_rot"), names.attn(layer, "k_rot")) if n in trace.stored_names()]
+    return tuple(found)
+
+
+def stage_matrix(trace: Trace, name: str, head: int, row: int, top: int = TOP_COLUMNS) -> Matrix:
+    """Tensor ``name`` for sentence ``row`` as a (tokens, columns) matrix; per-head tensors give ``head``."""
+    entry = names.spec(name)
+    n = trace.rows[row].length
+    a = trace[name]
+    labels = trace.labels(name)
+    per_head = a.ndim == 4
+    if per_head:
+        h = head if labels[1] == "H" else kv_head(trace, head)
+        data = a[row, h, :n]  # (n, d)
+    elif a.ndim == 3:
+        data = a[row, :n]  # (n, d)
+    else:  # tokens: one column of ids
+        data = a[row, :n, None]
+    columns = np.arange(data.shape[1])
+    if labels[-1] == "V" and data.shape[1] > top:
+        # the tokens that are likely somewhere in the sentence, most likely first
+        best = np.max(np.where(np.isfinite(data), data, -np.inf), axis=0)
+        columns = np.argsort(-best, kind="stable")[:top]
+        data = data[:, columns]
+    if labels[-1] == "V":
+        vocab = trace.vocab
+        col_labels = tuple(short(vocab[c]) if vocab is not None and c < len(vocab) else str(c) for c in columns)
+    elif name == "tokens":
+        col_labels = ("id",)
+    else:
+        col_labels = tuple(str(c) for c in columns)
+    return Matrix(
+        name=name,
+        data=data,
+        row_labels=token_labels(trace, row),
+        col_labels=col_labels,
+        columns=tuple(int(c) for c in columns),
+        total_columns=int(a.shape[-1]) if a.ndim > 2 else 1,
+        signed=entry.signed,
+        col_axis="id" if name == "tokens" else labels[-1],
+        per_head=per_head,
+    )
+
+
+# ------------------------------------------------------------------------------------------ one token
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Everything the selected query token i takes part in, for one head: q_i, the keys K it is compared
+    with, its attention weights a_i (its row of the map), the values V and what it receives, R_i = Σ_j a_ij v_j."""
+
+    token: int
+    q: np.ndarray  # (D,)
+    keys: np.ndarray  # (n, D)
+    weights: np.ndarray  # (n,)
+    values: np.ndarray  # (n, D_v)
+    received: np.ndarray  # (D_v,) = heads[i]
+    labels: tuple[str, ...]
+    rotated: bool  # q and k after RoPE
+
+
+def focus(trace: Trace, layer: int, head: int, row: int, token: int) -> Focus:
+    from explorer.explain import qk_names, uses_rope
+
+    n = trace.rows[row].length
+    qn, kn = qk_names(trace, layer)
+    kvh = kv_head(trace, head)
+    return Focus(
+        token=token,
+        q=trace[qn][row, head, token],
+        keys=trace[kn][row, kvh, :n],
+        weights=trace.head_map(layer, "weights", row, head)[token, :n],
+        values=trace[names.attn(layer, "v")][row, kvh, :n],
+        received=trace[names.attn(layer, "heads")][row, head, token],
+        labels=token_labels(trace, row),
+        rotated=uses_rope(trace, layer),
+    )

@@ -1,0 +1,103 @@
+"""All heads of a layer as small maps side by side, one shared colour scale; click one to select it.
+
+One GraphicsLayoutWidget holds every thumbnail (a ViewBox each), so a layer of many heads is one widget,
+not many. The selected head gets a frame; the selected query row and key column are outlined in every map.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+
+from explorer.ui.views.heatmap import MapLayers
+
+# Thumbnails print numbers only for the tiniest maps (the note's toy sizes), and only when they fit.
+GRID_TEXT_LIMIT = 4
+
+
+class HeadGrid(pg.GraphicsLayoutWidget):
+    headClicked = Signal(int)
+    cellHovered = Signal(int, int, int)  # head, query i, key j; (−1, −1, −1) when the mouse leaves
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.maps: list[MapLayers] = []
+        self.titles: list[pg.LabelItem] = []
+        self.selected = -1
+        self._hovered: tuple[int, int, int] | None = None
+        self.ci.setSpacing(4)
+        self.scene().sigMouseMoved.connect(self._moved)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        self.setToolTip("")
+
+    def _build(self, heads: int) -> None:
+        """(Re)create one ViewBox per head, in a near-square grid."""
+        self.clear()
+        self.maps, self.titles = [], []
+        cols = max(1, math.ceil(math.sqrt(heads)))
+        for h in range(heads):
+            r, c = divmod(h, cols)
+            title = self.addLabel("", row=2 * r, col=c, size="8pt")
+            vb = self.addViewBox(row=2 * r + 1, col=c, lockAspect=True, enableMouse=False, invertY=True, enableMenu=False)
+            vb.setDefaultPadding(0.06)
+            self.maps.append(MapLayers(vb, GRID_TEXT_LIMIT))
+            self.titles.append(title)
+        self.selected = -1
+
+    def set_maps(self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str]) -> None:
+        if len(maps) != len(self.maps):
+            self._build(len(maps))
+        for layers, m, title, label in zip(self.maps, maps, titles, self.titles):
+            layers.set_data(m, levels, signed)
+            label.setText(title)
+            rows, cols = m.shape
+            layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame
+        self._frame()
+
+    def set_titles(self, titles: list[str]) -> None:
+        for label, title in zip(self.titles, titles):
+            label.setText(title)
+
+    def set_selected(self, head: int) -> None:
+        self.selected = head
+        self._frame()
+
+    def _frame(self) -> None:
+        for h, layers in enumerate(self.maps):
+            layers.set_selected(h == self.selected)
+
+    def set_highlight(self, row: int | None, col: int | None) -> None:
+        for layers in self.maps:
+            layers.set_highlight(row, col)
+
+    # ------------------------------------------------------------------ mouse
+    def _hit(self, pos: QPointF) -> tuple[int, int, int] | None:
+        for h, layers in enumerate(self.maps):
+            if layers.vb.sceneBoundingRect().contains(pos):
+                cell = layers.cell_at(pos)
+                return (h, *cell) if cell is not None else (h, -1, -1)
+        return None
+
+    def _moved(self, pos: QPointF) -> None:
+        hit = self._hit(pos)
+        if hit is not None and hit[1] < 0:
+            hit = None
+        if hit != self._hovered:
+            self._hovered = hit
+            self.cellHovered.emit(*(hit if hit is not None else (-1, -1, -1)))
+
+    def _clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        hit = self._hit(event.scenePos())
+        if hit is not None:
+            self.headClicked.emit(hit[0])
+
+    def leaveEvent(self, event) -> None:
+        if self._hovered is not None:
+            self._hovered = None
+            self.cellHovered.emit(-1, -1, -1)
+        super().leaveEvent(event)

@@ -1,0 +1,395 @@
+"""A heatmap for one matrix: token labels on both axes, a colour bar, −∞ cells drawn apart, numbers in the
+cells when they fit, a highlighted row and column, and click / hover signals with the cell (i, j).
+
+Follows pyqtgraph's performance advice: one ImageItem of float32 C-contiguous data with explicit levels
+(no auto-levels), row-major. A 1024×1024 map is one image and one overlay; text items exist only for
+small matrices, so setting a big map costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPixmap
+from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from explorer.explain import cell_text
+from explorer.matrices import for_display
+
+# Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
+# sizes always qualify); beyond it the text would be unreadable and the items would cost time.
+TEXT_LIMIT = 16
+MIN_FONT_PX = 7
+MAX_FONT_PX = 15
+
+# −∞ (a blocked cell) is not a value of the colour scale: it gets a neutral grey with dark hatching.
+MASK_FILL = (200, 200, 204, 255)
+MASK_HATCH = QColor(90, 90, 96)
+# Hatching is drawn by Qt at screen resolution (crisp at any zoom) for maps up to this size; bigger maps
+# get the plain grey image only, whose cost does not depend on the number of blocked cells.
+HATCH_LIMIT = 64
+
+
+@lru_cache(maxsize=2)
+def colour_map(signed: bool) -> pg.ColorMap:
+    """Diverging (blue–white–red, centred on 0 by symmetric levels) for signed data; sequential for ≥ 0."""
+    return pg.colormap.get("CET-D1") if signed else pg.colormap.get("viridis")
+
+
+def _overlay_lut() -> np.ndarray:
+    lut = np.zeros((256, 4), dtype=np.uint8)  # 0: transparent (not blocked)
+    lut[1] = MASK_FILL
+    return lut
+
+
+OVERLAY_LUT = _overlay_lut()
+
+
+def hatch_brush() -> QBrush:
+    return QBrush(MASK_HATCH, Qt.BrushStyle.BDiagPattern)
+
+
+def blocked_path(blocked: np.ndarray) -> QPainterPath:
+    """The blocked cells as a path of row runs (one rectangle per run, not per cell)."""
+    path = QPainterPath()
+    for i, row in enumerate(blocked):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
+        for start, stop in zip(edges[::2], edges[1::2]):
+            path.addRect(QRectF(float(start), float(i), float(stop - start), 1.0))
+    return path
+
+
+def mask_swatch(size: int = 14) -> QPixmap:
+    """The legend's sample of the −∞ cells."""
+    pix = QPixmap(size, size)
+    pix.fill(QColor(*MASK_FILL))
+    p = QPainter(pix)
+    p.fillRect(0, 0, size, size, hatch_brush())
+    p.setPen(MASK_HATCH)
+    p.drawRect(0, 0, size - 1, size - 1)
+    p.end()
+    return pix
+
+
+def highlight_colour() -> QColor:
+    return QApplication.palette().highlight().color()
+
+
+class TokenAxis(pg.AxisItem):
+    """An axis whose ticks are the rows or columns themselves (cell centres), labelled with token strings
+    or indices, thinned out so that labels never overlap, whatever the zoom."""
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.labels: tuple[str, ...] = ()
+        self._widest = 0
+        self.enableAutoSIPrefix(False)
+
+    def set_labels(self, labels) -> None:
+        self.labels = tuple(labels)
+        fm = QFontMetrics(self.style.get("tickFont") or QFont())
+        # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
+        self._widest = fm.horizontalAdvance(max(self.labels, key=len)) if self.labels else 0
+        if self.orientation in ("left", "right"):
+            # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
+            self._updateMaxTextSize(self._widest + 2)
+        self.picture = None
+        self.update()
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):
+        n = len(self.labels)
+        if n == 0:
+            return []
+        minVal, maxVal = sorted((minVal, maxVal))  # an inverted axis (rows top-down) passes them reversed
+        lo, hi = max(0, int(math.floor(minVal))), min(n, int(math.ceil(maxVal)))
+        if hi <= lo:
+            return []
+        fm = QFontMetrics(self.style.get("tickFont") or QFont())
+        if self.orientation in ("left", "right"):
+            need = fm.height() + 2
+        else:
+            need = self._widest + 10
+        stride = max(1, math.ceil(need * (hi - lo) / max(size, 1.0)))
+        start = lo + (-lo) % stride
+        return [(float(stride), [i + 0.5 for i in range(start, hi, stride)])]
+
+    def tickStrings(self, values, scale, spacing):
+        return [self.labels[int(v)] if 0 <= int(v) < len(self.labels) else "" for v in values]
+
+
+class MapLayers:
+    """Everything that draws one matrix inside a ViewBox: the colour image, the −∞ overlay, the
+    highlighted row and column, and (small matrices only) the numbers in the cells."""
+
+    def __init__(self, vb: pg.ViewBox, text_limit: int = TEXT_LIMIT) -> None:
+        self.vb = vb
+        self.text_limit = text_limit
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.overlay = pg.ImageItem(axisOrder="row-major")
+        self.overlay.setZValue(1)
+        vb.addItem(self.image)
+        vb.addItem(self.overlay)
+        self.overlay.hide()
+        self.hatch = QGraphicsPathItem()
+        self.hatch.setPen(pg.mkPen(None))
+        self.hatch.setBrush(hatch_brush())
+        self.hatch.setZValue(1.5)
+        vb.addItem(self.hatch)
+        self._row = self._frame()
+        self._col = self._frame()
+        self._selected_frame = QGraphicsRectItem()
+        self._selected_frame.setPen(pg.mkPen(highlight_colour(), width=3))
+        self._selected_frame.setZValue(5)
+        self._selected_frame.hide()
+        vb.addItem(self._selected_frame)
+        self._pool: list[pg.TextItem] = []
+        self.texts: list[pg.TextItem] = []  # the pool's items in use, row by row
+        self.shape = (0, 0)
+        self.has_blocked = False
+        self.highlight: tuple[int | None, int | None] = (None, None)
+        vb.sigResized.connect(self.fit_text)
+        vb.sigRangeChanged.connect(self.fit_text)
+
+    def _frame(self) -> list[QGraphicsRectItem]:
+        """A dark outline with a white core: visible on every colour of both colour maps, in both themes."""
+        items = []
+        for pen, z in ((pg.mkPen(QColor(0, 0, 0), width=6), 3), (pg.mkPen(QColor(255, 255, 255), width=3), 4)):
+            item = QGraphicsRectItem()
+            item.setPen(pen)
+            item.setBrush(Qt.BrushStyle.NoBrush)
+            item.setZValue(z)
+            item.hide()
+            self.vb.addItem(item)
+            items.append(item)
+        return items
+
+    def set_selected(self, selected: bool) -> None:
+        """Frame the whole map in the palette's highlight colour (the selected head of a grid)."""
+        rows, cols = self.shape
+        pad = 0.04 * max(rows, cols, 1)
+        self._selected_frame.setRect(QRectF(-pad, -pad, cols + 2 * pad, rows + 2 * pad))
+        self._selected_frame.setVisible(selected)
+
+    # ------------------------------------------------------------------ data
+    def set_data(self, data: np.ndarray, levels: tuple[float, float], signed: bool) -> None:
+        rows, cols = data.shape
+        self.shape = (rows, cols)
+        shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
+        self.image.setColorMap(colour_map(signed))
+        self.image.setImage(shown, levels=levels, autoLevels=False)
+        self.image.setRect(QRectF(0, 0, cols, rows))
+        blocked = np.isneginf(data)
+        self.has_blocked = bool(blocked.any())
+        if self.has_blocked:
+            self.overlay.setImage(blocked.view(np.uint8), autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
+            self.overlay.setRect(QRectF(0, 0, cols, rows))
+            self.overlay.show()
+        else:
+            self.overlay.hide()
+            self.overlay.clear()
+        small = self.has_blocked and max(rows, cols) <= HATCH_LIMIT
+        self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
+        self._set_text(data, levels, signed)
+        self._place_highlight()
+
+    def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool) -> None:
+        rows, cols = data.shape
+        wanted = rows * cols if rows <= self.text_limit and cols <= self.text_limit else 0
+        # a pool: items are created once and hidden when unused (adding/removing items costs more)
+        while len(self._pool) < wanted:
+            t = pg.TextItem(anchor=(0.5, 0.5))
+            t.setZValue(2)
+            self.vb.addItem(t)
+            self._pool.append(t)
+        for t in self._pool[wanted:]:
+            t.hide()
+        self.texts = self._pool[:wanted]
+        if not wanted:
+            return
+        lo, hi = levels
+        finite = np.isfinite(data)
+        norm = np.clip((np.where(finite, data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
+        rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
+        lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
+        for k, t in enumerate(self.texts):
+            i, j = divmod(k, cols)
+            dark_text = lum[k] > 0.55 or not finite[i, j]  # grey hatching takes dark text too
+            t.setText(cell_text(data[i, j]), color=(0, 0, 0) if dark_text else (255, 255, 255))
+            t.setPos(j + 0.5, i + 0.5)
+        self.fit_text()
+
+    def cell_texts(self) -> list[list[str]]:
+        """The numbers printed in the cells, row by row (empty when the matrix is too large for text)."""
+        rows, cols = self.shape
+        if not self.texts:
+            return []
+        return [[self.texts[i * cols + j].textItem.toPlainText() for j in range(cols)] for i in range(rows)]
+
+    def fit_text(self, *args) -> None:
+        """Size the cell numbers to the cells on screen; hide them when a cell is too small to read."""
+        if not self.texts:
+            return
+        try:
+            px, py = self.vb.viewPixelSize()
+        except Exception:  # not laid out yet
+            return
+        if px <= 0 or py <= 0:
+            return
+        cell_w, cell_h = 1.0 / px, 1.0 / py
+        longest = max(len(t.textItem.toPlainText()) for t in self.texts) or 1
+        size = min(MAX_FONT_PX, cell_h * 0.45, cell_w / (0.62 * longest + 0.4))
+        visible = size >= MIN_FONT_PX
+        font = QFont()
+        font.setPixelSize(max(MIN_FONT_PX, int(size)))
+        for t in self.texts:
+            t.setFont(font)
+            t.setVisible(visible)
+
+    # ------------------------------------------------------------------ highlight
+    def set_highlight(self, row: int | None, col: int | None) -> None:
+        self.highlight = (row, col)
+        self._place_highlight()
+
+    def _place_highlight(self) -> None:
+        rows, cols = self.shape
+        row, col = self.highlight
+        for item in self._row:
+            item.setVisible(row is not None and 0 <= row < rows)
+            if row is not None:
+                item.setRect(QRectF(0, row, cols, 1))
+        for item in self._col:
+            item.setVisible(col is not None and 0 <= col < cols)
+            if col is not None:
+                item.setRect(QRectF(col, 0, 1, rows))
+
+    def highlighted(self) -> tuple[int | None, int | None]:
+        """The (row, column) outlined now, read back from the drawn items."""
+        row = int(self._row[0].rect().y()) if self._row[0].isVisible() else None
+        col = int(self._col[0].rect().x()) if self._col[0].isVisible() else None
+        return row, col
+
+    def cell_at(self, scene_pos: QPointF) -> tuple[int, int] | None:
+        if not self.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = self.vb.mapSceneToView(scene_pos)
+        i, j = int(math.floor(p.y())), int(math.floor(p.x()))
+        rows, cols = self.shape
+        return (i, j) if 0 <= i < rows and 0 <= j < cols else None
+
+
+class Heatmap(QWidget):
+    """One large map or matrix with its axes, colour bar and −∞ legend. Emits the cell under the mouse
+    (``cellHovered``, (−1, −1) when it leaves) and the clicked cell (``cellClicked``)."""
+
+    cellClicked = Signal(int, int)
+    cellHovered = Signal(int, int)
+
+    def __init__(self, parent: QWidget | None = None, colour_bar: bool = True, text_limit: int = TEXT_LIMIT) -> None:
+        super().__init__(parent)
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.left, self.bottom = TokenAxis("left"), TokenAxis("bottom")
+        self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom})
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        vb = self.plot.getViewBox()
+        vb.invertY(True)  # row 0 (the first token) at the top, as a matrix is written
+        vb.setDefaultPadding(0.0)
+        self.layers = MapLayers(vb, text_limit)
+        self.bar = None
+        if colour_bar:
+            self.bar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False)
+            self.bar.setImageItem(self.layers.image, insert_in=self.plot)
+        self.legend = QWidget()
+        swatch = QLabel()
+        swatch.setPixmap(mask_swatch())
+        self.legend_text = QLabel()
+        leg = QHBoxLayout(self.legend)
+        leg.setContentsMargins(6, 0, 6, 0)
+        leg.addWidget(swatch)
+        leg.addWidget(self.legend_text)
+        leg.addStretch(1)
+        self.legend.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(self.graphics, 1)
+        lay.addWidget(self.legend)
+        self._hovered: tuple[int, int] | None = None
+        scene = self.graphics.scene()
+        scene.sigMouseMoved.connect(self._moved)
+        scene.sigMouseClicked.connect(self._clicked)
+        self.set_legend_text("−∞ (masked)")
+
+    # ------------------------------------------------------------------ content
+    @property
+    def image(self) -> pg.ImageItem:
+        return self.layers.image
+
+    @property
+    def overlay(self) -> pg.ImageItem:
+        return self.layers.overlay
+
+    def set_legend_text(self, text: str) -> None:
+        self.legend_text.setText(text)
+
+    def set_axis_titles(self, left: str, bottom: str, title: str = "") -> None:
+        self.plot.setLabel("left", left)
+        self.plot.setLabel("bottom", bottom)
+        self.plot.setTitle(title or None)
+
+    def set_matrix(
+        self,
+        data: np.ndarray,
+        row_labels,
+        col_labels,
+        signed: bool,
+        levels: tuple[float, float] | None = None,
+        square: bool = False,
+    ) -> None:
+        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own."""
+        if levels is None:
+            from explorer.matrices import levels as data_levels
+
+            levels = data_levels(data, signed)
+        rows, cols = data.shape
+        self.layers.set_data(data, levels, signed)
+        if self.bar is not None:
+            self.bar.setColorMap(colour_map(signed))
+            self.bar.setLevels(levels)
+        self.left.set_labels(row_labels)
+        self.bottom.set_labels(col_labels)
+        vb = self.plot.getViewBox()
+        vb.setAspectLocked(square, ratio=1)
+        if square:  # square cells: the free axis must be allowed to extend past the matrix
+            vb.setLimits(xMin=None, xMax=None, yMin=None, yMax=None)
+        else:
+            vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
+        vb.setRange(QRectF(0, 0, cols, rows), padding=0)
+        self.legend.setVisible(self.layers.has_blocked)
+
+    def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
+        self.layers.set_highlight(row, col)
+
+    # ------------------------------------------------------------------ mouse
+    def _moved(self, pos: QPointF) -> None:
+        cell = self.layers.cell_at(pos)
+        if cell != self._hovered:
+            self._hovered = cell
+            self.cellHovered.emit(*(cell if cell is not None else (-1, -1)))
+
+    def _clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        cell = self.layers.cell_at(event.scenePos())
+        if cell is not None:
+            self.cellClicked.emit(*cell)
+
+    def leaveEvent(self, event) -> None:
+        if self._hovered is not None:
+            self._hovered = None
+            self.cellHovered.emit(-1, -1)
+        super().leaveEvent(event)

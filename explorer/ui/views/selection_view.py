@@ -1,0 +1,184 @@
+"""The "Selected token" dock: what one query token does in the selected head.
+
+Its query vector q_i, the keys k_j it is compared with, its attention weights a_ij (its row of the map) as
+bars, the values v_j, and the weighted sum it receives, Σ_j a_ij v_j = Rⁱ_i. Every number is read from the
+trace (explorer.matrices.focus). Clicking a key (a bar or a row of K) selects it everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from explorer import matrices
+from explorer.explain import fmt, sub
+from explorer.ui.views.base import View
+from explorer.ui.views.heatmap import Heatmap, TokenAxis, highlight_colour
+
+VECTOR_HEIGHT = 74  # a one-row heatmap (q_i, the received sum)
+MATRIX_HEIGHT = 150
+BAR_TEXT_LIMIT = 16
+
+
+class SelectionView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self.focus: matrices.Focus | None = None
+        self._build()
+        state.traceChanged.connect(lambda _t: self._refresh())
+        state.selectionChanged.connect(lambda _s: self._refresh())
+        self.retranslate()
+
+    def _build(self) -> None:
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.captions = {k: QLabel() for k in ("q", "keys", "weights", "values", "received")}
+        for c in self.captions.values():
+            c.setWordWrap(True)
+        self.q = Heatmap(colour_bar=False)
+        self.keys = Heatmap(colour_bar=False)
+        self.values = Heatmap(colour_bar=False)
+        self.received = Heatmap(colour_bar=False)
+        for w in (self.q, self.received):
+            w.setFixedHeight(VECTOR_HEIGHT)
+        self.keys.cellClicked.connect(lambda j, _d: self.state.select(key=j))
+        self.values.cellClicked.connect(lambda j, _d: self.state.select(key=j))
+
+        self.bar_axis = TokenAxis("bottom")
+        self.bars_plot = pg.PlotWidget(axisItems={"bottom": self.bar_axis})
+        self.bars_plot.setMenuEnabled(False)
+        self.bars_plot.hideButtons()
+        self.bars_plot.setMouseEnabled(x=False, y=False)
+        self.bars_plot.setFixedHeight(MATRIX_HEIGHT + 20)
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.bars_plot.addItem(self.bars)
+        self.bar_texts: list[pg.TextItem] = []
+        self.bars_plot.scene().sigMouseClicked.connect(self._bar_clicked)
+
+        self.empty = QLabel()
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop)
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.empty)
+        for key, widget in (("q", self.q), ("keys", self.keys), ("weights", self.bars_plot), ("values", self.values), ("received", self.received)):
+            lay.addWidget(self.captions[key])
+            lay.addWidget(widget)
+        lay.addStretch(1)
+        self.body = body
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.setMinimumWidth(260)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.captions["q"].setText(tr("Its query vector qᵢ: what this token is looking for"))
+        self.captions["keys"].setText(tr("The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."))
+        self.captions["weights"].setText(tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
+        self.captions["values"].setText(tr("The values vⱼ it draws from"))
+        self.captions["received"].setText(tr("What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)"))
+        self.bars_plot.setToolTip(tr("Attention weights of the selected query over every key; click a bar to select that key"))
+        self.q.setToolTip(tr("The selected token's query vector in this head"))
+        self.keys.setToolTip(tr("Key vectors of every token in this head"))
+        self.values.setToolTip(tr("Value vectors of every token in this head"))
+        self.received.setToolTip(tr("The weighted sum of values the selected token receives"))
+        self.empty.setText(tr("Click a token (a chip, or a row of a map) to follow it through the selected head."))
+        self._refresh()
+
+    # ------------------------------------------------------------------ drawing
+    def _refresh(self) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None:
+            self._set_empty(True)
+            return
+        n = trace.rows[sel.row].length
+        token = sel.token if sel.token is not None else n - 1  # until a token is picked, follow the last one
+        try:
+            f = matrices.focus(trace, sel.layer, sel.head, sel.row, token)
+        except KeyError:  # this trace did not keep q, k or v for the layer
+            self.focus = None
+            self._set_empty(True)
+            return
+        self.focus = f
+        self._set_empty(False)
+        tr = self.tr
+        word = trace.token_label(sel.row, token)
+        heading = tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
+        if sel.token is None:
+            heading += "\n" + tr("(no token selected: showing the last one; click a token to choose)")
+        if f.rotated:
+            heading += "\n" + tr("q and k are shown after the rotary position embedding (RoPE)")
+        self.heading.setText(heading)
+
+        qk_levels = matrices.levels([f.q[None, :], f.keys], True)
+        v_levels = matrices.levels([f.values, f.received[None, :]], True)
+        dims_q = [str(d) for d in range(f.q.shape[0])]
+        dims_v = [str(d) for d in range(f.values.shape[1])]
+        self.q.set_matrix(f.q[None, :], [f"q{sub(token)}"], dims_q, True, qk_levels)
+        self.keys.set_matrix(f.keys, f.labels, dims_q, True, qk_levels)
+        self.values.set_matrix(f.values, f.labels, dims_v, True, v_levels)
+        self.received.set_matrix(f.received[None, :], [f"R{sub(token)}"], dims_v, True, v_levels)
+        # one row per token, readable but never taller than needed
+        height = max(MATRIX_HEIGHT // 2, min(MATRIX_HEIGHT + 60, 48 + 26 * f.keys.shape[0]))
+        for w in (self.keys, self.values):
+            w.setFixedHeight(height)
+        self.keys.set_highlight(sel.key, None)
+        self.values.set_highlight(sel.key, None)
+        self._draw_bars(f, sel.key)
+
+    def _draw_bars(self, f: matrices.Focus, key: int | None) -> None:
+        n = f.weights.shape[0]
+        palette = self.palette()
+        base = pg.mkBrush(palette.color(QPalette.ColorRole.Mid))
+        picked = pg.mkBrush(highlight_colour())
+        brushes = [picked if j == key else base for j in range(n)]
+        self.bars.setOpts(x=np.arange(n) + 0.5, height=np.asarray(f.weights, dtype=np.float64), width=0.8, brushes=brushes)
+        self.bar_axis.set_labels(f.labels)
+        self.bars_plot.setXRange(0, n, padding=0.02)
+        top = float(np.nanmax(f.weights)) if n else 1.0
+        self.bars_plot.setYRange(0, max(top, 1e-6) * 1.18, padding=0)
+        # the weights printed on the bars while they fit (the toy sizes, a classroom sentence)
+        wanted = n if n <= BAR_TEXT_LIMIT else 0
+        while len(self.bar_texts) < wanted:
+            t = pg.TextItem(anchor=(0.5, 1.0), color=palette.color(QPalette.ColorRole.WindowText))
+            self.bars_plot.addItem(t)
+            self.bar_texts.append(t)
+        for j, t in enumerate(self.bar_texts):
+            t.setVisible(j < wanted)
+            if j < wanted:
+                t.setText(fmt(f.weights[j]))
+                t.setPos(j + 0.5, float(f.weights[j]))
+
+    def bar_heights(self) -> np.ndarray:
+        return np.asarray(self.bars.opts["height"])
+
+    def _set_empty(self, empty: bool) -> None:
+        self.empty.setVisible(empty)
+        for w in (self.q, self.keys, self.bars_plot, self.values, self.received, *self.captions.values()):
+            w.setVisible(not empty)
+        if empty:
+            self.heading.setText("")
+
+    def _bar_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton or self.focus is None:
+            return
+        vb = self.bars_plot.getViewBox()
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        j = int(math.floor(vb.mapSceneToView(event.scenePos()).x()))
+        if 0 <= j < self.focus.weights.shape[0]:
+            self.state.select(key=j)

@@ -1,0 +1,332 @@
+"""The central view: the selected stage of the selected layer, drawn from the trace.
+
+For the (C, C) stages (scores, scaled, masked, weights) it shows every head of the layer as a small map and
+the selected head large; for the other stages, the stage's tensor as a (tokens, columns) matrix. Hovering a
+cell explains, with the real numbers, how it was made; clicking selects its token (and key) everywhere.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QCursor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer import matrices, names, stages
+from explorer.explain import explain_cell, explain_value
+from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
+from explorer.ui.views.base import View
+from explorer.ui.views.head_grid import HeadGrid
+from explorer.ui.views.heatmap import Heatmap
+
+
+class TensorView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self._drawn: tuple | None = None  # what the maps show now: redraw only when this changes
+        self._grid_drawn: tuple | None = None
+        self._matrix: matrices.Matrix | None = None
+        self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
+        self._build()
+        self._wire()
+        self.retranslate()  # also draws the current trace, if there is one
+
+    # ------------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.stage_label, self.stage_combo = QLabel(), QComboBox()
+        for key in STAGE_KEYS:
+            self.stage_combo.addItem("", key)
+        self.layer_label, self.layer_spin = QLabel(), QSpinBox()
+        self.head_label, self.head_spin = QLabel(), QSpinBox()
+        self.tensor_label, self.tensor_combo = QLabel(), QComboBox()
+        self.tensor_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.row_label, self.row_spin = QLabel(), QSpinBox()
+        bar = QHBoxLayout()
+        for label, control in (
+            (self.stage_label, self.stage_combo), (self.layer_label, self.layer_spin), (self.head_label, self.head_spin),
+            (self.tensor_label, self.tensor_combo), (self.row_label, self.row_spin),
+        ):
+            label.setBuddy(control)
+            bar.addWidget(label)
+            bar.addWidget(control)
+            bar.addSpacing(8)
+        bar.addStretch(1)
+
+        # Everything below the controls is what File → Export view saves.
+        self.content = QWidget()
+        self.title = QLabel()
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.edge = QLabel()
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.edge.setFont(mono)
+        self.edge.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.grid = HeadGrid()
+        self.large = Heatmap()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.grid)
+        self.splitter.addWidget(self.large)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.explanation = QLabel()
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.explanation.setFont(mono)
+        self.explanation.setMinimumHeight(self.explanation.fontMetrics().height() * 2 + 6)
+        content = QVBoxLayout(self.content)
+        content.setContentsMargins(6, 4, 6, 4)
+        content.addWidget(self.title)
+        content.addWidget(self.edge)
+        content.addWidget(self.splitter, 1)
+        content.addWidget(self.explanation)
+
+        # The maps are the point of the window: docks around may shrink, this must stay readable.
+        self.splitter.setMinimumHeight(200)
+        self.setMinimumWidth(520)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 0)
+        lay.addLayout(bar)
+        lay.addWidget(self.content, 1)
+
+        # Keyboard: heads, layers and the query token without the mouse.
+        self._shortcuts = {
+            "head+": QShortcut(QKeySequence("Alt+Right"), self, lambda: self._step("head", 1)),
+            "head-": QShortcut(QKeySequence("Alt+Left"), self, lambda: self._step("head", -1)),
+            "token+": QShortcut(QKeySequence("Alt+Down"), self, lambda: self._step("token", 1)),
+            "token-": QShortcut(QKeySequence("Alt+Up"), self, lambda: self._step("token", -1)),
+            "layer+": QShortcut(QKeySequence("Alt+PgDown"), self, lambda: self._step("layer", 1)),
+            "layer-": QShortcut(QKeySequence("Alt+PgUp"), self, lambda: self._step("layer", -1)),
+        }
+        for sc in self._shortcuts.values():
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
+
+    def _wire(self) -> None:
+        s = self.state
+        s.traceChanged.connect(lambda _t: self._refresh())
+        s.selectionChanged.connect(lambda _sel: self._refresh())
+        self.stage_combo.currentIndexChanged.connect(lambda i: s.select(stage=self.stage_combo.itemData(i)))
+        self.layer_spin.valueChanged.connect(lambda v: s.select(layer=v))
+        self.head_spin.valueChanged.connect(lambda v: s.select(head=v))
+        self.row_spin.valueChanged.connect(lambda v: s.select(row=v))
+        self.tensor_combo.currentIndexChanged.connect(self._tensor_picked)
+        self.grid.headClicked.connect(lambda h: s.select(head=h))
+        self.grid.cellHovered.connect(self._grid_hovered)
+        self.large.cellHovered.connect(self._large_hovered)
+        self.large.cellClicked.connect(self._large_clicked)
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.stage_label.setText(tr("&Stage"))
+        self.layer_label.setText(tr("&Layer"))
+        self.head_label.setText(tr("&Head"))
+        self.tensor_label.setText(tr("&Tensor"))
+        self.row_label.setText(tr("Sente&nce"))
+        for i, key in enumerate(STAGE_KEYS):
+            self.stage_combo.setItemText(i, f"{i + 1}. {self.stage_title(key)}")
+        self.stage_combo.setToolTip(tr("Which step of the pipeline to show (the flow view selects it too)"))
+        self.layer_spin.setToolTip(tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
+        self.head_spin.setToolTip(tr("Attention head shown large — Alt+Left / Alt+Right, or click a small map"))
+        self.tensor_combo.setToolTip(tr("This stage has several tensors: choose the one to draw"))
+        self.row_spin.setToolTip(tr("Sentence of the batch (each line of the text is one sentence)"))
+        self.grid.setToolTip(tr("Every head of the layer on one colour scale: click a map to show it large"))
+        self.large.setToolTip("")
+        self.large.set_legend_text(tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
+        self._hint()
+        self._drawn = self._grid_drawn = None
+        if self.state.trace is not None:
+            self._refresh()
+
+    def stage_title(self, key: str) -> str:
+        tr = self.tr
+        return {
+            "tokens": tr("Tokens → ids"),
+            "embed": tr("Embedding"),
+            "qkv": tr("Queries, keys, values"),
+            "scores": tr("Scores Q·Kᵀ"),
+            "scaled": tr("Scaled ÷√D"),
+            "masked": tr("Mask"),
+            "weights": tr("Attention weights (softmax)"),
+            "heads": tr("Head outputs A·V"),
+            "concat": tr("Heads side by side"),
+            "out": tr("Output projection ·W_o"),
+            "residual": tr("Residual + x"),
+            "ffn": tr("Feed-forward network"),
+            "block": tr("Block output"),
+            "logits": tr("Scores over the vocabulary"),
+            "probs": tr("Next-token probabilities"),
+        }[key]
+
+    def _words(self) -> dict[str, str]:
+        tr = self.tr
+        return {
+            "masked": tr("masked"), "scaling off": tr("scaling off"), "every key blocked": tr("every key blocked"),
+            "softmax": tr("softmax"), "after RoPE": tr("after RoPE"), "head": tr("head"), "dim": tr("dim"),
+            "no residual": tr("no residual"), "norm": tr("norm"), "next": tr("next"), "keys": tr("keys"), "dims": tr("dims"),
+        }
+
+    def export_widget(self) -> QWidget:
+        return self.content
+
+    # ------------------------------------------------------------------ state → view
+    def _sync_controls(self, trace, sel) -> None:
+        per_layer = stages.stage(sel.stage).per_layer
+        blockers = [QSignalBlocker(w) for w in (self.stage_combo, self.layer_spin, self.head_spin, self.row_spin, self.tensor_combo)]
+        self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
+        layers = trace.layers or (0,)
+        self.layer_spin.setRange(min(layers), max(layers))
+        self.layer_spin.setValue(sel.layer)
+        self.layer_spin.setEnabled(per_layer and len(layers) > 1)
+        self.head_spin.setRange(0, trace.config.H - 1)
+        self.head_spin.setValue(sel.head)
+        self.row_spin.setRange(0, trace.B - 1)
+        self.row_spin.setValue(sel.row)
+        for w in (self.row_label, self.row_spin):
+            w.setVisible(trace.B > 1)
+        tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
+        if tuple(self.tensor_combo.itemData(i) for i in range(self.tensor_combo.count())) != tensors:
+            self.tensor_combo.clear()
+            for n in tensors:
+                self.tensor_combo.addItem(n, n)
+        self.tensor_combo.setCurrentIndex(min(self._tensor_choice.get(sel.stage, 0), max(0, len(tensors) - 1)))
+        for w in (self.tensor_label, self.tensor_combo):
+            w.setVisible(len(tensors) > 1)
+        del blockers
+
+    def current_tensor(self) -> str | None:
+        return self.tensor_combo.currentData()
+
+    def _refresh(self) -> None:
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None:
+            return
+        self._sync_controls(trace, sel)
+        pairwise = sel.stage in PAIRWISE_STAGE_KEYS
+        head_used = pairwise or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
+        self.head_spin.setEnabled(head_used and trace.config.H > 1)
+        drawn = (id(trace), sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
+            self._caption(trace, sel)
+            self._hint()
+        key = sel.key if pairwise else None
+        self.large.set_highlight(sel.token, key)
+        if pairwise:
+            self.grid.set_selected(sel.head)
+            self.grid.set_highlight(sel.token, key)
+
+    def _caption(self, trace, sel) -> None:
+        i = STAGE_KEYS.index(sel.stage)
+        where = self.tr("layer {layer}").format(layer=sel.layer) if stages.stage(sel.stage).per_layer else ""
+        self.title.setText(
+            self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(STAGE_KEYS), title=self.stage_title(sel.stage))
+            + (f" — {where}" if where else "")
+        )
+        self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row))
+
+    def _draw_pairwise(self, trace, sel) -> None:
+        self._matrix = None
+        self.grid.show()
+        grid_key = (id(trace), sel.stage, sel.layer, sel.row)
+        maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
+        signed = names.spec(names.attn(sel.layer, sel.stage)).signed
+        levels = matrices.levels(maps, signed)  # one scale for every head: heads can be compared
+        if grid_key != self._grid_drawn:
+            self._grid_drawn = grid_key
+            self.grid.set_maps(maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))])
+        labels = matrices.token_labels(trace, sel.row)
+        self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head))
+        self.large.set_matrix(maps[sel.head], labels, labels, signed, levels, square=True)
+
+    def _draw_matrix(self, trace, sel) -> None:
+        self.grid.hide()
+        self._grid_drawn = None
+        name = self.current_tensor()
+        if name is None:
+            self._matrix = None
+            return
+        m = matrices.stage_matrix(trace, name, sel.head, sel.row)
+        self._matrix = m
+        rows, cols = m.data.shape
+        if m.subset:
+            columns = self.tr("the {shown} most likely of {total} tokens").format(shown=cols, total=m.total_columns)
+        elif m.per_head:
+            columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
+        else:
+            columns = f"{m.col_axis} ({cols})"
+        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{name}  ({rows}, {cols})")
+        self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
+
+    # ------------------------------------------------------------------ hover and click
+    def _hint(self) -> None:
+        self.explanation.setText(self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token."))
+
+    def _show(self, text: str) -> None:
+        self.explanation.setText(text)
+        QToolTip.showText(QCursor.pos(), text, self)
+
+    def _large_hovered(self, i: int, j: int) -> None:
+        if i < 0:
+            self._hint()
+            QToolTip.hideText()
+            return
+        sel = self.state.selection
+        self._show(self.cell_explanation(sel.head, i, j))
+
+    def _grid_hovered(self, head: int, i: int, j: int) -> None:
+        if head < 0:
+            self._hint()
+            QToolTip.hideText()
+            return
+        self._show(self.cell_explanation(head, i, j))
+
+    def cell_explanation(self, head: int, i: int, j: int) -> str:
+        """Two lines: which cell, then how its number was made (explorer.explain)."""
+        trace, sel = self.state.trace, self.state.selection
+        tok = trace.token_label
+        if sel.stage in PAIRWISE_STAGE_KEYS:
+            where = self.tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(h=head, i=i, qi=tok(sel.row, i), j=j, kj=tok(sel.row, j))
+            how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, self._words())
+            return f"{where}\n{how}"
+        m = self._matrix
+        if m is None:
+            return ""
+        col = m.columns[j]
+        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
+        return f"{where}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+
+    def _large_clicked(self, i: int, j: int) -> None:
+        if self.state.selection.stage in PAIRWISE_STAGE_KEYS:
+            self.state.select(token=i, key=j)
+        else:
+            self.state.select(token=i)
+
+    def _tensor_picked(self, index: int) -> None:
+        if index >= 0:
+            self._tensor_choice[self.state.selection.stage] = index
+            self._refresh()
+
+    def _step(self, what: str, step: int) -> None:
+        sel, trace = self.state.selection, self.state.trace
+        if trace is None:
+            return
+        if what == "head":
+            self.state.select(head=max(0, sel.head + step))
+        elif what == "layer":
+            layers = trace.layers or (0,)
+            i = layers.index(sel.layer) if sel.layer in layers else 0
+            self.state.select(layer=layers[max(0, min(len(layers) - 1, i + step))])
+        else:
+            current = sel.token if sel.token is not None else (-1 if step > 0 else trace.rows[sel.row].length)
+            self.state.select(token=max(0, current + step))

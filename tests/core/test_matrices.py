@@ -1,0 +1,80 @@
+"""What the tensor views draw: the right slice of the right tensor, cropped to the sentence, top columns
+of a vocabulary, shared levels, and the vectors of one selected token."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer import matrices, names
+from explorer.config import ModelConfig
+from explorer.trace import run_trace
+from explorer.weights.bundle import random_bundle
+from explorer.weights.presets import load_preset, preset_tokenizer
+
+
+@pytest.fixture(scope="module")
+def toy():
+    return run_trace(load_preset("seed-toy"), "This is\na pen")
+
+
+@pytest.fixture(scope="module")
+def padded():
+    """Sentences of different lengths (the short one is padded) and grouped-query heads."""
+    words = preset_tokenizer("words-en.json")
+    cfg = ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=4, kv_heads=2, layers=1)
+    return run_trace(random_bundle(cfg, words, 5), "This is a pen .\nA dog")
+
+
+def test_for_display_fills_minus_inf_and_copies():
+    a = np.array([[1.0, -np.inf], [2.0, 3.0]])
+    out = matrices.for_display(a, fill=-7.0)
+    assert out.dtype == np.float32 and out.flags.c_contiguous and out.flags.writeable
+    assert out[0, 1] == -7.0 and np.isneginf(a[0, 1])  # the source is untouched
+
+
+def test_levels():
+    assert matrices.levels(np.array([[-1.0, 3.0, -np.inf]]), signed=True) == (-3.0, 3.0)
+    assert matrices.levels([np.array([0.2]), np.array([0.7])], signed=False) == (0.0, 0.7)
+    assert matrices.levels(np.zeros((2, 2)), signed=False) == (0.0, 1.0)
+    assert matrices.levels(np.full((2, 2), -np.inf), signed=True) == (-1.0, 1.0)
+
+
+def test_head_maps_are_cropped_to_the_sentence(padded):
+    maps = matrices.head_maps(padded, "weights", 0, 1)
+    assert len(maps) == 4 and maps[2].shape == (2, 2)
+    assert np.array_equal(maps[2], padded.head_map(0, "weights", 1, 2)[:2, :2])
+
+
+def test_per_head_tensors_use_the_shared_kv_head(padded):
+    m = matrices.stage_matrix(padded, names.attn(0, "k"), 3, 0)
+    assert m.per_head and m.data.shape == (5, 4)
+    assert np.array_equal(m.data, padded[names.attn(0, "k")][0, 1])  # query head 3 reads kv head 1
+    q = matrices.stage_matrix(padded, names.attn(0, "q"), 3, 1)
+    assert np.array_equal(q.data, padded[names.attn(0, "q")][1, 3, :2])
+    assert q.row_labels == ("0 A", "1 dog")
+
+
+def test_vocabulary_is_cut_to_the_likeliest_columns(toy):
+    m = matrices.stage_matrix(toy, "probs", 0, 0, top=10)
+    probs = toy["probs"][0, :2]
+    best = np.argsort(-probs.max(axis=0), kind="stable")[:10]
+    assert m.subset and m.columns == tuple(best) and m.total_columns == toy.config.V
+    assert np.array_equal(m.data, probs[:, best])
+    assert m.col_labels[0] == toy.vocab[best[0]]
+
+
+def test_stage_tensors_and_tokens(toy):
+    assert matrices.stage_tensors(toy, "qkv", 0) == ("layers.0.attn.q", "layers.0.attn.k", "layers.0.attn.v")
+    m = matrices.stage_matrix(toy, "tokens", 0, 1)
+    assert m.data.shape == (2, 1) and list(m.data[:, 0]) == [7, 175]
+
+
+def test_focus_reads_the_trace(padded):
+    f = matrices.focus(padded, 0, 3, 0, 2)
+    assert np.array_equal(f.q, padded[names.attn(0, "q")][0, 3, 2])
+    assert np.array_equal(f.keys, padded[names.attn(0, "k")][0, 1])
+    assert np.array_equal(f.weights, padded.head_map(0, "weights", 0, 3)[2])
+    assert np.array_equal(f.received, padded[names.attn(0, "heads")][0, 3, 2])
+    # what it receives is the weighted sum of the values (the note's step 3), checked independently
+    assert np.allclose(f.weights @ f.values, f.received, atol=1e-5)
