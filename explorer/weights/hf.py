@@ -1,8 +1,9 @@
 """Open a Hugging Face model folder offline: config.json + *.safetensors + tokenizer.json.
 
 Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
-SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2. The weights go into the same readable ``Transformer`` as the
-configurable model, so a real model is traced with the same stages and names.
+SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2. The weights go
+into the same readable ``Transformer`` as the configurable model, so a real model is traced with the same
+stages and names.
 
 Orientation. The note writes x · W_q with W_q of shape (E, H·D). GPT-2's Conv1D already stores (in, out);
 its fused c_attn (E, 3E) is W_q, W_k and W_v side by side. Llama's nn.Linear stores (out, in): transposed
@@ -280,6 +281,7 @@ class TensorFiles:
         self._where: dict[str, Path] = {}
         self._torch: dict[str, torch.Tensor] | None = None
         self._scan()
+        self._keys = frozenset(self._torch) if self._torch is not None else frozenset(self._where)
 
     def _scan(self) -> None:
         folder = self.folder
@@ -329,14 +331,13 @@ class TensorFiles:
                 raise ModelLoadError(f"cannot read {f.name}: {_first_line(exc)} (is the file complete?)") from None
         return self._handles[f]
 
-    def keys(self) -> set[str]:
-        return set(self._torch) if self._torch is not None else set(self._where)
+    def keys(self) -> frozenset[str]:
+        return self._keys
 
     def resolve(self, key: str) -> str | None:
         """The stored name of ``key``, allowing the 'model.' / 'transformer.' prefix of *ForCausalLM."""
-        names = self.keys()
         for prefix in self._PREFIXES:
-            if prefix + key in names:
+            if prefix + key in self._keys:
                 return prefix + key
         return None
 

@@ -256,6 +256,20 @@ def test_pytorch_bin_folder_loads_the_same(tmp_path, gpt2_dir):
         load_hf_folder(folder)
 
 
+def test_gpt2_vocab_and_merges_instead_of_tokenizer_json(tmp_path, gpt2_dir, tokenizer_json):
+    """Older GPT-2 folders have vocab.json + merges.txt; the ids must be those of tokenizer.json."""
+    from tokenizers import Tokenizer
+
+    folder = _copy(gpt2_dir, tmp_path / "old")
+    (folder / "tokenizer.json").unlink()
+    Tokenizer.from_str(tokenizer_json).model.save(str(folder))
+    assert (folder / "vocab.json").is_file() and (folder / "merges.txt").is_file()
+    old, new = load_hf_folder(folder).tokenizer, load_hf_folder(gpt2_dir).tokenizer
+    for text in (TEXT, "  two spaces, a tab\tand 日本"):
+        assert old.encode(text).ids == new.encode(text).ids
+        assert old.encode(text).tokens == new.encode(text).tokens
+
+
 def test_progress_and_cancel(gpt2_dir):
     seen = []
     load_hf_folder(gpt2_dir, progress=lambda d, t, w: seen.append((d, t, w)))
