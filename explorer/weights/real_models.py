@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.config import ModelConfig
+from explorer.config import ModelConfig, memory_budget_bytes
 from explorer.errors import Cancelled, ConfigError, ModelLoadError
 from explorer.model import Transformer
 
@@ -61,6 +61,7 @@ class Filler:
     def __init__(self, cfg: ModelConfig, origin: str) -> None:
         self.cfg = cfg
         self.origin = origin
+        check_fits(cfg, origin)
         self.model = Transformer(cfg)
         self.params = dict(self.model.named_parameters())
         self.filled: set[str] = set()
@@ -89,6 +90,18 @@ class Filler:
             raise ModelLoadError(f"{self.origin}: no tensor for {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
         self.model.eval()
         return self.model
+
+
+def check_fits(cfg: ModelConfig, origin: str) -> None:
+    """Refuse, before allocating, a model whose float32 weights alone exceed the memory budget."""
+    need = cfg.parameter_count() * 4
+    budget = memory_budget_bytes()
+    if need > budget:
+        raise ModelLoadError(
+            f"{origin}: {cfg.parameter_count() / 1e9:.2f} billion parameters need {need / 1024**3:.1f} GiB in float32, "
+            f"more than the {budget / 1024**3:.1f} GiB memory budget; raise it with --memory-budget GB "
+            "or ATTENTION_EXPLORER_MEMORY_GB if this machine has the memory"
+        )
 
 
 def check_shape(origin: str, key: str, actual, expected, implied_by: str) -> None:

@@ -55,7 +55,7 @@ def sentencepiece_vocab():
 
 
 def write_gguf(path, hf_model, tokenizer_json: str | None, qtype=Q.F32, arch: str = "llama", skip: tuple[str, ...] = (),
-               sentencepiece=None) -> None:
+               sentencepiece=None, replace: dict | None = None) -> None:
     cfg = hf_model.config
     H, Hkv = cfg.num_attention_heads, cfg.num_key_value_heads
     w = gguf.GGUFWriter(str(path), arch)
@@ -106,6 +106,8 @@ def write_gguf(path, hf_model, tokenizer_json: str | None, qtype=Q.F32, arch: st
         if hf_name not in state or g_name in skip:
             continue
         a = state[hf_name].detach().float().numpy()
+        if replace and g_name in replace:
+            a = replace[g_name]
         if g_name.endswith("attn_q.weight"):
             a = llama_cpp_permute(a, H)
         elif g_name.endswith("attn_k.weight"):
@@ -337,6 +339,13 @@ def test_missing_tensor_is_named(tmp_path, llama, tokenizer_json):
     path = tmp_path / "holes.gguf"
     write_gguf(path, llama[1], tokenizer_json, skip=("blk.1.ffn_up.weight",))
     with pytest.raises(ModelLoadError, match=r"blk\.1\.ffn_up\.weight is missing"):
+        load_model(path)
+
+
+def test_wrong_shape_is_named(tmp_path, llama, tokenizer_json):
+    path = tmp_path / "bent.gguf"
+    write_gguf(path, llama[1], tokenizer_json, replace={"blk.2.attn_v.weight": np.zeros((48, 64), np.float32)})
+    with pytest.raises(ModelLoadError, match=r"blk\.2\.attn_v\.weight has shape \(48, 64\), but the metadata implies \(32, 64\)"):
         load_model(path)
 
 

@@ -366,6 +366,12 @@ def test_unsupported_configs_are_refused(tmp_path, llama_dir, change, message):
         load_model(folder)
 
 
+def test_model_larger_than_the_memory_budget_is_refused_before_loading(gpt2_dir, monkeypatch):
+    monkeypatch.setenv("ATTENTION_EXPLORER_MEMORY_GB", "0.0001")
+    with pytest.raises(ModelLoadError, match="memory budget"):
+        load_hf_folder(gpt2_dir)
+
+
 def test_missing_tokenizer_and_weights(tmp_path, gpt2_dir):
     folder = _copy(gpt2_dir, tmp_path / "m")
     (folder / "tokenizer.json").unlink()
