@@ -10,31 +10,29 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from explorer.stage_facts import stage_numbers
-from explorer.stages import STAGE_KEYS
 from explorer.trace import Trace
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Captions", text)
+# Every sentence is a literal QCoreApplication.translate("Captions", …) call: lupdate finds only literals.
 
 
 def title(key: str) -> str:
     titles = {
-        "tokens": _tr("Tokens"),
-        "embed": _tr("Embedding"),
-        "qkv": _tr("Queries, keys and values"),
-        "scores": _tr("Similarity scores Q·Kᵀ"),
-        "scaled": _tr("Scaling by √D"),
-        "masked": _tr("The mask"),
-        "weights": _tr("Attention weights (softmax)"),
-        "heads": _tr("Weighted sum of values"),
-        "concat": _tr("Heads side by side"),
-        "out": _tr("Output projection W_o"),
-        "residual": _tr("Residual connection"),
-        "ffn": _tr("Feed-forward network"),
-        "block": _tr("Block output"),
-        "logits": _tr("Scores over the vocabulary"),
-        "probs": _tr("Next-token probabilities"),
+        "tokens": QCoreApplication.translate("Captions", "Tokens"),
+        "embed": QCoreApplication.translate("Captions", "Embedding"),
+        "qkv": QCoreApplication.translate("Captions", "Queries, keys and values"),
+        "scores": QCoreApplication.translate("Captions", "Similarity scores Q·Kᵀ"),
+        "scaled": QCoreApplication.translate("Captions", "Scaling by √D"),
+        "masked": QCoreApplication.translate("Captions", "The mask"),
+        "weights": QCoreApplication.translate("Captions", "Attention weights (softmax)"),
+        "heads": QCoreApplication.translate("Captions", "Weighted sum of values"),
+        "concat": QCoreApplication.translate("Captions", "Heads side by side"),
+        "out": QCoreApplication.translate("Captions", "Output projection W_o"),
+        "residual": QCoreApplication.translate("Captions", "Residual connection"),
+        "ffn": QCoreApplication.translate("Captions", "Feed-forward network"),
+        "block": QCoreApplication.translate("Captions", "Block output"),
+        "logits": QCoreApplication.translate("Captions", "Scores over the vocabulary"),
+        "probs": QCoreApplication.translate("Captions", "Next-token probabilities"),
     }
     return titles[key]
 
@@ -42,64 +40,60 @@ def title(key: str) -> str:
 def _mask_sentence(n: dict) -> str:
     kind = n["mask_kind"]
     if kind == "causal":
-        return _tr("Causal mask: each token may look only at itself and earlier tokens, so the future (j > i) is set to −∞.")
+        return QCoreApplication.translate("Captions", "Causal mask: each token may look only at itself and earlier tokens, so the future (j > i) is set to −∞.")
     if kind == "none":
-        return _tr("No mask: every token sees every other token, the future included. A language model trained this way could cheat.")
+        return QCoreApplication.translate("Captions", "No mask: every token sees every other token, the future included. A language model trained this way could cheat.")
     if kind == "window":
-        return _tr("Sliding window of {mask_size}: each token looks at itself and the {mask_size} tokens before it at most; the rest is −∞.").format(**n)
+        return QCoreApplication.translate("Captions", "Sliding window of {mask_size}: each token looks at itself and the {mask_size} tokens before it at most; the rest is −∞.").format(**n)
     if kind == "prefix":
-        return _tr("Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.").format(**n)
-    return _tr("A hand-painted mask: the cells you blocked are −∞.")
+        return QCoreApplication.translate("Captions", "Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.").format(**n)
+    return QCoreApplication.translate("Captions", "A hand-painted mask: the cells you blocked are −∞.")
 
 
 def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     """The stage explained for a class, with this trace's numbers."""
     n = stage_numbers(trace, layer, row)
     if key == "tokens":
-        return _tr("The text is cut into {C} tokens, and each token becomes its id: a row number in a vocabulary of V = {V}.").format(**n)
+        return QCoreApplication.translate("Captions", "The text is cut into {C} tokens, and each token becomes its id: a row number in a vocabulary of V = {V}.").format(**n)
     if key == "embed":
-        text = _tr("Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of E = {E} numbers.").format(**n)
+        text = QCoreApplication.translate("Captions", "Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of E = {E} numbers.").format(**n)
         if n["positions"] in ("sinusoidal", "learned"):
-            text += " " + _tr("A position vector is added, so that the model knows where each token stands.")
+            text += " " + QCoreApplication.translate("Captions", "A position vector is added, so that the model knows where each token stands.")
         elif n["positions"] == "rope":
-            text += " " + _tr("Positions are added later, by rotating queries and keys (RoPE).")
+            text += " " + QCoreApplication.translate("Captions", "Positions are added later, by rotating queries and keys (RoPE).")
         return text
     if key == "qkv":
         if n["unfactored"]:
-            return _tr("Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.").format(**n)
-        return _tr("Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.").format(**n)
+            return QCoreApplication.translate("Captions", "Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.").format(**n)
+        return QCoreApplication.translate("Captions", "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.").format(**n)
     if key == "scores":
-        return _tr("Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.").format(**n)
+        return QCoreApplication.translate("Captions", "Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.").format(**n)
     if key == "scaled":
         if not n["scale"]:
-            return _tr("Scaling is OFF: the scores go on unchanged. As D grows they grow too, softmax saturates to one-hot rows and learning stalls. Turn scaling on to compare.").format(**n)
-        return _tr("The scores are divided by √D = √{D} = {sqrt_D}, so that their spread stays near 1 however large D is. Without it softmax would saturate.").format(**n)
+            return QCoreApplication.translate("Captions", "Scaling is OFF: the scores go on unchanged. As D grows they grow too, softmax saturates to one-hot rows and learning stalls. Turn scaling on to compare.").format(**n)
+        return QCoreApplication.translate("Captions", "The scores are divided by √D = √{D} = {sqrt_D}, so that their spread stays near 1 however large D is. Without it softmax would saturate.").format(**n)
     if key == "masked":
-        return _mask_sentence(n) + " " + _tr("e^−∞ = 0, so blocked cells get no weight.")
+        return _mask_sentence(n) + " " + QCoreApplication.translate("Captions", "e^−∞ = 0, so blocked cells get no weight.")
     if key == "weights":
-        return _tr("Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.")
+        return QCoreApplication.translate("Captions", "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.")
     if key == "heads":
-        return _tr("Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.").format(**n)
+        return QCoreApplication.translate("Captions", "Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.").format(**n)
     if key == "concat":
-        return _tr("The {H} heads looked for different things; their results are put side by side: {C} × (H·D) = {C} × {HD}.").format(**n)
+        return QCoreApplication.translate("Captions", "The {H} heads looked for different things; their results are put side by side: {C} × (H·D) = {C} × {HD}.").format(**n)
     if key == "out":
         if n["unfactored"]:
-            return _tr("In the single-head, unfactored form there is no W_o: the weighted values already have E = {E} numbers.").format(**n)
-        return _tr("W_o mixes the heads and brings every token back to E = {E} numbers, the width of the residual stream.").format(**n)
+            return QCoreApplication.translate("Captions", "In the single-head, unfactored form there is no W_o: the weighted values already have E = {E} numbers.").format(**n)
+        return QCoreApplication.translate("Captions", "W_o mixes the heads and brings every token back to E = {E} numbers, the width of the residual stream.").format(**n)
     if key == "residual":
         if not n["residual"]:
-            return _tr("Residual connections are off: the attention output replaces the token vectors.")
-        return _tr("The attention output is added to the input x: each token keeps what it was and adds what it gathered from the others.")
+            return QCoreApplication.translate("Captions", "Residual connections are off: the attention output replaces the token vectors.")
+        return QCoreApplication.translate("Captions", "The attention output is added to the input x: each token keeps what it was and adds what it gathered from the others.")
     if key == "ffn":
-        return _tr("A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back to E = {E}.").format(**n)
+        return QCoreApplication.translate("Captions", "A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back to E = {E}.").format(**n)
     if key == "block":
-        return _tr("Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.").format(**n)
+        return QCoreApplication.translate("Captions", "Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.").format(**n)
     if key == "logits":
-        return _tr("A last matrix turns each token vector into one score per vocabulary entry: C × V = {C} × {V}.").format(**n)
+        return QCoreApplication.translate("Captions", "A last matrix turns each token vector into one score per vocabulary entry: C × V = {C} × {V}.").format(**n)
     if key == "probs":
-        return _tr("Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.").format(**n)
+        return QCoreApplication.translate("Captions", "Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.").format(**n)
     raise KeyError(key)
-
-
-def all_keys() -> tuple[str, ...]:
-    return STAGE_KEYS

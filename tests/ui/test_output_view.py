@@ -104,7 +104,7 @@ def test_append_most_likely_appends_the_argmax_and_retraces(qtbot, traced):
     assert state.trace.rows[0].tokens[-1] == expected
     assert state.trace.rows[0].length == 6
     assert view.table.rowCount() == 6
-    assert view.where.text().startswith("position 6 of 6")
+    assert view.where.text() == "position 6 of 6 · temperature 1"
 
     p = state.trace["probs"][0, 5]
     view.rng = np.random.default_rng(5)

@@ -181,6 +181,7 @@ class OutputView(View):
         self.k_spin.setToolTip(self.tr("How many of the likeliest next tokens to show as bars"))
         self.t_label.setText(self.tr("temperature"))
         self.t_spin.setToolTip(self.tr("probs = softmax(logits / T): below 1 sharpens the guess, above 1 flattens it (traces again)"))
+        self.where.setToolTip(self.tr("Click a token, or a row of the table, to see what the model expects after it"))
         self.append_best.setText(self.tr("Append most likely"))
         self.append_best.setToolTip(self.tr("Add the likeliest token after the last token of this sentence to the text, and trace again"))
         self.append_sampled.setText(self.tr("Append sampled"))
@@ -219,7 +220,7 @@ class OutputView(View):
         if pos >= CONTEXT_TOKENS:
             context = "… " + context
         self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
-        self.where.setText(self.tr("position {i} of {C} · click a token or a row below to choose another").format(i=pos + 1, C=len(tokens)))
+        self.where.setText(self.tr("position {i} of {C} · temperature {t:g}").format(i=pos + 1, C=len(tokens), t=trace.options.temperature))
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
         self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])
         self._fit_split()

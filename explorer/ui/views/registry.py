@@ -99,5 +99,5 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), _scaling, Bottom, tabify_with="identities"),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), _flow, Top),
         ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), _output, Right),
-        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), _params, Left, tabify_with="controls"),
+        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), _params, Bottom, tabify_with="tensors"),
     ]
