@@ -81,6 +81,8 @@ def test_smollm2_matches_transformers(smollm2, oracle):
     traced = time.perf_counter() - t0
     ids = tok(SENTENCE, add_special_tokens=False)["input_ids"]
     assert list(trace.rows[0].ids) == ids
+    for text in ("In 2024 there were 365 days.", "<|im_start|>user\nHi!<|im_end|>", "Ça coûte 5€ — 日本語 🙂"):
+        assert list(bundle.tokenizer.encode(text).ids) == tok(text, add_special_tokens=False)["input_ids"], text
     with torch.no_grad():
         out = model(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
     d_logits = float(np.abs(trace["logits"][0] - out.logits[0].numpy()).max())
