@@ -304,6 +304,18 @@ def test_cancel(f32_gguf):
 
     with pytest.raises(Cancelled):
         gguf_loader.load_gguf(f32_gguf, progress=stop, cancel=cancel)
+    cancel.clear()
+    gguf_loader.load_gguf(f32_gguf)  # writes the cache
+    seen = []
+
+    def stop_cached(done, total, what):
+        seen.append(what)
+        if done == 5:
+            cancel.set()
+
+    with pytest.raises(Cancelled):  # reading the cache stops too (and is not mistaken for a damaged entry)
+        gguf_loader.load_gguf(f32_gguf, progress=stop_cached, cancel=cancel)
+    assert seen[0].startswith("cached") and "writing the cache" not in seen
 
 
 # ------------------------------------------------------------------------------------------ errors
