@@ -54,6 +54,44 @@ def levels(arrays: list[np.ndarray] | np.ndarray, signed: bool) -> tuple[float, 
     return (min(lo, 0.0), hi if hi > 0 else 1.0)
 
 
+# Long sentences spread attention thin: with the scale up to the largest weight (often 1, the first row),
+# everything else is dark. Past this many cells the weights' scale stops at a high quantile instead.
+ROBUST_CELLS = 1024
+ROBUST_QUANTILE = 0.995
+_SAMPLE = 200_000
+
+
+def map_levels(maps: list[np.ndarray], signed: bool, allowed: np.ndarray | None = None) -> tuple[float, float, bool]:
+    """Levels shared by the heads' maps, and whether the top is clipped.
+
+    Signed maps (scores): symmetric about 0. Weights: 0 … max, or 0 … the 99.5 % quantile of the allowed
+    cells for long sentences (the colour bar shows the range; cells above it saturate).
+    """
+    lo, hi = levels(maps, signed)
+    if signed or not maps or maps[0].size <= ROBUST_CELLS:
+        return lo, hi, False
+    stacked = np.stack(maps)  # (H, n, n)
+    values = stacked[:, allowed] if allowed is not None else stacked.reshape(len(maps), -1)
+    values = values.ravel()
+    values = values[np.isfinite(values)]
+    if values.size > _SAMPLE:  # the quantile of an even sample is as good and much faster
+        values = values[:: values.size // _SAMPLE]
+    if values.size == 0:
+        return lo, hi, False
+    top = float(np.quantile(values, ROBUST_QUANTILE))
+    if not top > 0 or top >= hi:
+        return lo, hi, False
+    return lo, top, True
+
+
+def blocked_cells(trace: Trace, row: int) -> np.ndarray | None:
+    """(n, n) True where the mask blocks query i from key j (the cells softmax sets to 0)."""
+    if "mask" not in trace.stored_names():
+        return None
+    n = trace.rows[row].length
+    return ~np.asarray(trace["mask"][row, :n, :n], dtype=bool)
+
+
 def token_labels(trace: Trace, row: int) -> tuple[str, ...]:
     """``"2 a"``: position and token, the label of a map's row and column."""
     r = trace.rows[row]
@@ -147,6 +185,7 @@ class Focus:
 
     token: int
     q: np.ndarray  # (D,)
+    queries: np.ndarray  # (n, D): every token's query, for a colour scale that does not move with the token
     keys: np.ndarray  # (n, D)
     weights: np.ndarray  # (n,)
     values: np.ndarray  # (n, D_v)
@@ -164,6 +203,7 @@ def focus(trace: Trace, layer: int, head: int, row: int, token: int) -> Focus:
     return Focus(
         token=token,
         q=trace[qn][row, head, token],
+        queries=trace[qn][row, head, :n],
         keys=trace[kn][row, kvh, :n],
         weights=trace.head_map(layer, "weights", row, head)[token, :n],
         values=trace[names.attn(layer, "v")][row, kvh, :n],

@@ -78,3 +78,20 @@ def test_focus_reads_the_trace(padded):
     assert np.array_equal(f.received, padded[names.attn(0, "heads")][0, 3, 2])
     # what it receives is the weighted sum of the values (the note's step 3), checked independently
     assert np.allclose(f.weights @ f.values, f.received, atol=1e-5)
+
+
+def test_map_levels_clip_long_sentences_only():
+    rng = np.random.default_rng(0)
+    small = [rng.random((5, 5))]
+    assert matrices.map_levels(small, signed=False) == (0.0, pytest.approx(small[0].max()), False)
+    big = [rng.random((64, 64)) ** 8 for _ in range(2)]  # mostly small, a few large
+    lo, hi, clipped = matrices.map_levels(big, signed=False)
+    assert clipped and lo == 0.0
+    assert hi == pytest.approx(np.quantile(np.stack(big), matrices.ROBUST_QUANTILE), rel=0.02)
+    assert matrices.map_levels(big, signed=True)[2] is False  # scores keep their full symmetric range
+
+
+def test_blocked_cells_are_the_mask_complement(toy):
+    blocked = matrices.blocked_cells(toy, 0)
+    assert blocked.tolist() == [[False, True], [False, False]]  # causal
+    assert (toy.head_map(0, "weights", 0, 1)[blocked] == 0).all()

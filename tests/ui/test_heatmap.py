@@ -62,6 +62,10 @@ def test_minus_inf_goes_to_the_overlay_not_the_colour_image(heatmap):
     assert heatmap.legend.isVisibleTo(heatmap)
     # levels are symmetric for signed data (diverging map centred on 0), and −∞ does not widen them
     assert tuple(heatmap.image.getLevels()) == (-1.0, 1.0)
+    extra = np.zeros((3, 3), dtype=bool)
+    extra[2, 0] = True  # e.g. a weight the mask set to 0: drawn as blocked although it is finite
+    heatmap.set_matrix(a, "abc", "abc", signed=True, blocked=extra)
+    assert (heatmap.overlay.image[blocked | extra] > 0).all() and heatmap.image.image[2, 0] == -1.0
     heatmap.set_matrix(np.ones((3, 3), dtype=np.float32), "abc", "abc", signed=False)
     assert not heatmap.overlay.isVisible() and not heatmap.legend.isVisibleTo(heatmap)
     assert tuple(heatmap.image.getLevels()) == (0.0, 1.0)

@@ -95,6 +95,12 @@ def test_masked_cells_are_in_the_overlay(classroom):
     assert (view.large.overlay.image[blocked] > 0).all() and (view.large.overlay.image[~blocked] == 0).all()
     assert view.large.legend.isVisibleTo(view)
     assert (view.grid.maps[1].overlay.image[blocked] > 0).all()
+    # in the weights the blocked cells hold 0 (their colour-image value), still drawn as blocked
+    state.select(stage="weights")
+    w = state.trace.head_map(0, "weights", 0, 0)
+    assert np.array_equal(view.large.image.image, w) and (w[blocked] == 0).all()
+    assert (view.large.overlay.image[blocked] > 0).all() and (view.large.overlay.image[~blocked] == 0).all()
+    assert "weight 0" in view.large.legend_text.text()
 
 
 def test_clicking_a_grid_head_selects_it(classroom, qtbot):

@@ -47,11 +47,13 @@ class HeadGrid(pg.GraphicsLayoutWidget):
             self.titles.append(title)
         self.selected = -1
 
-    def set_maps(self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str]) -> None:
+    def set_maps(
+        self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str], blocked: np.ndarray | None = None
+    ) -> None:
         if len(maps) != len(self.maps):
             self._build(len(maps))
         for layers, m, title, label in zip(self.maps, maps, titles, self.titles):
-            layers.set_data(m, levels, signed)
+            layers.set_data(m, levels, signed, blocked)
             label.setText(title)
             rows, cols = m.shape
             layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame

@@ -91,7 +91,7 @@ class TokenAxis(pg.AxisItem):
 
     def set_labels(self, labels) -> None:
         self.labels = tuple(labels)
-        fm = QFontMetrics(self.style.get("tickFont") or QFont())
+        fm = QFontMetrics(self.style.get("tickFont") or self.font())
         # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
         self._widest = fm.horizontalAdvance(max(self.labels, key=len)) if self.labels else 0
         if self.orientation in ("left", "right"):
@@ -108,11 +108,10 @@ class TokenAxis(pg.AxisItem):
         lo, hi = max(0, int(math.floor(minVal))), min(n, int(math.ceil(maxVal)))
         if hi <= lo:
             return []
-        fm = QFontMetrics(self.style.get("tickFont") or QFont())
         if self.orientation in ("left", "right"):
-            need = fm.height() + 2
+            need = QFontMetrics(self.style.get("tickFont") or self.font()).height() + 2
         else:
-            need = self._widest + 10
+            need = self._widest + 16
         stride = max(1, math.ceil(need * (hi - lo) / max(size, 1.0)))
         start = lo + (-lo) % stride
         return [(float(stride), [i + 0.5 for i in range(start, hi, stride)])]
@@ -147,6 +146,8 @@ class MapLayers:
         self._selected_frame.hide()
         vb.addItem(self._selected_frame)
         self._pool: list[pg.TextItem] = []
+        self._shown: list[tuple | None] = []  # per pool item: (text, dark, i, j) it shows, None if hidden
+        self._font_px: int | None = None
         self.texts: list[pg.TextItem] = []  # the pool's items in use, row by row
         self.shape = (0, 0)
         self.has_blocked = False
@@ -175,14 +176,16 @@ class MapLayers:
         self._selected_frame.setVisible(selected)
 
     # ------------------------------------------------------------------ data
-    def set_data(self, data: np.ndarray, levels: tuple[float, float], signed: bool) -> None:
+    def set_data(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray | None = None) -> None:
+        """Draw ``data``; −∞ cells, and the cells ``blocked`` marks (e.g. the weights the mask set to 0),
+        go under the grey overlay instead of the colour scale."""
         rows, cols = data.shape
         self.shape = (rows, cols)
         shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
         self.image.setColorMap(colour_map(signed))
         self.image.setImage(shown, levels=levels, autoLevels=False)
         self.image.setRect(QRectF(0, 0, cols, rows))
-        blocked = np.isneginf(data)
+        blocked = np.isneginf(data) if blocked is None else (np.isneginf(data) | blocked)
         self.has_blocked = bool(blocked.any())
         if self.has_blocked:
             self.overlay.setImage(blocked.view(np.uint8), autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
@@ -193,20 +196,24 @@ class MapLayers:
             self.overlay.clear()
         small = self.has_blocked and max(rows, cols) <= HATCH_LIMIT
         self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
-        self._set_text(data, levels, signed)
+        self._set_text(data, levels, signed, blocked)
         self._place_highlight()
 
-    def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool) -> None:
+    def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray) -> None:
         rows, cols = data.shape
         wanted = rows * cols if rows <= self.text_limit and cols <= self.text_limit else 0
-        # a pool: items are created once and hidden when unused (adding/removing items costs more)
+        # A pool: items are created once, hidden when unused, and only touched where something changed —
+        # text items are the costly part of a redraw (each change re-lays out a QGraphicsTextItem).
         while len(self._pool) < wanted:
             t = pg.TextItem(anchor=(0.5, 0.5))
             t.setZValue(2)
             self.vb.addItem(t)
             self._pool.append(t)
-        for t in self._pool[wanted:]:
-            t.hide()
+            self._shown.append(None)
+        for k in range(wanted, len(self._pool)):
+            if self._shown[k] is not None:
+                self._pool[k].hide()
+                self._shown[k] = None
         self.texts = self._pool[:wanted]
         if not wanted:
             return
@@ -215,11 +222,21 @@ class MapLayers:
         norm = np.clip((np.where(finite, data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
         rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
         lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
+        longest = max((len(s[0]) for s in self._shown[:wanted] if s is not None), default=0)
+        fresh = False
         for k, t in enumerate(self.texts):
             i, j = divmod(k, cols)
-            dark_text = lum[k] > 0.55 or not finite[i, j]  # grey hatching takes dark text too
-            t.setText(cell_text(data[i, j]), color=(0, 0, 0) if dark_text else (255, 255, 255))
-            t.setPos(j + 0.5, i + 0.5)
+            dark_text = bool(lum[k] > 0.55 or blocked[i, j])  # grey hatching takes dark text too
+            want = (cell_text(data[i, j]), dark_text, i, j)
+            old = self._shown[k]
+            fresh = fresh or old is None
+            if old is None or old[:2] != want[:2]:
+                t.setText(want[0], color=(0, 0, 0) if dark_text else (255, 255, 255))
+            if old is None or old[2:] != want[2:]:
+                t.setPos(j + 0.5, i + 0.5)
+            self._shown[k] = want
+        if fresh or longest != max(len(s[0]) for s in self._shown[:wanted]):
+            self._font_px = None  # items shown again, or longer numbers: size them all again
         self.fit_text()
 
     def cell_texts(self) -> list[list[str]]:
@@ -240,13 +257,18 @@ class MapLayers:
         if px <= 0 or py <= 0:
             return
         cell_w, cell_h = 1.0 / px, 1.0 / py
-        longest = max(len(t.textItem.toPlainText()) for t in self.texts) or 1
+        longest = max(len(s[0]) for s in self._shown[: len(self.texts)]) or 1
         size = min(MAX_FONT_PX, cell_h * 0.45, cell_w / (0.62 * longest + 0.4))
         visible = size >= MIN_FONT_PX
+        px_size = max(MIN_FONT_PX, int(size)) if visible else 0
+        if px_size == self._font_px:
+            return
+        self._font_px = px_size
         font = QFont()
-        font.setPixelSize(max(MIN_FONT_PX, int(size)))
+        font.setPixelSize(max(MIN_FONT_PX, px_size))
         for t in self.texts:
-            t.setFont(font)
+            if visible:
+                t.setFont(font)
             t.setVisible(visible)
 
     # ------------------------------------------------------------------ highlight
@@ -313,11 +335,15 @@ class Heatmap(QWidget):
         leg.addWidget(self.legend_text)
         leg.addStretch(1)
         self.legend.hide()
+        self.note = QLabel()  # a remark on the colour scale (e.g. clipped), under the map
+        self.note.setContentsMargins(6, 0, 6, 0)
+        self.note.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(self.graphics, 1)
         lay.addWidget(self.legend)
+        lay.addWidget(self.note)
         self._hovered: tuple[int, int] | None = None
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
@@ -336,6 +362,10 @@ class Heatmap(QWidget):
     def set_legend_text(self, text: str) -> None:
         self.legend_text.setText(text)
 
+    def set_note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
     def set_axis_titles(self, left: str, bottom: str, title: str = "") -> None:
         self.plot.setLabel("left", left)
         self.plot.setLabel("bottom", bottom)
@@ -349,6 +379,7 @@ class Heatmap(QWidget):
         signed: bool,
         levels: tuple[float, float] | None = None,
         square: bool = False,
+        blocked: np.ndarray | None = None,
     ) -> None:
         """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own."""
         if levels is None:
@@ -356,7 +387,7 @@ class Heatmap(QWidget):
 
             levels = data_levels(data, signed)
         rows, cols = data.shape
-        self.layers.set_data(data, levels, signed)
+        self.layers.set_data(data, levels, signed, blocked)
         if self.bar is not None:
             self.bar.setColorMap(colour_map(signed))
             self.bar.setLevels(levels)

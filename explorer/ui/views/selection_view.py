@@ -29,6 +29,8 @@ class SelectionView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
         self.focus: matrices.Focus | None = None
+        self._head_key: tuple | None = None  # what the keys and values show now
+        self._token_key: tuple | None = None  # what q and the received sum show now
         self._build()
         state.traceChanged.connect(lambda _t: self._refresh())
         state.selectionChanged.connect(lambda _s: self._refresh())
@@ -124,18 +126,25 @@ class SelectionView(View):
             heading += "\n" + tr("q and k are shown after the rotary position embedding (RoPE)")
         self.heading.setText(heading)
 
-        qk_levels = matrices.levels([f.q[None, :], f.keys], True)
-        v_levels = matrices.levels([f.values, f.received[None, :]], True)
+        # Scales per head, not per token: moving along the sentence keeps colours comparable, and the keys
+        # and values (which do not depend on the token) are drawn only when the head changes.
+        head_key = (id(trace), sel.layer, sel.head, sel.row)
+        qk_levels = matrices.levels([f.queries, f.keys], True)
+        v_levels = matrices.levels(f.values, True)  # Σ_j a_ij v_j stays inside the values' range
         dims_q = [str(d) for d in range(f.q.shape[0])]
         dims_v = [str(d) for d in range(f.values.shape[1])]
-        self.q.set_matrix(f.q[None, :], [f"q{sub(token)}"], dims_q, True, qk_levels)
-        self.keys.set_matrix(f.keys, f.labels, dims_q, True, qk_levels)
-        self.values.set_matrix(f.values, f.labels, dims_v, True, v_levels)
-        self.received.set_matrix(f.received[None, :], [f"R{sub(token)}"], dims_v, True, v_levels)
-        # one row per token, readable but never taller than needed
-        height = max(MATRIX_HEIGHT // 2, min(MATRIX_HEIGHT + 60, 48 + 26 * f.keys.shape[0]))
-        for w in (self.keys, self.values):
-            w.setFixedHeight(height)
+        if head_key != self._head_key:
+            self._head_key = head_key
+            self.keys.set_matrix(f.keys, f.labels, dims_q, True, qk_levels)
+            self.values.set_matrix(f.values, f.labels, dims_v, True, v_levels)
+            # one row per token, readable but never taller than needed
+            height = max(MATRIX_HEIGHT // 2, min(MATRIX_HEIGHT + 60, 48 + 26 * f.keys.shape[0]))
+            for w in (self.keys, self.values):
+                w.setFixedHeight(height)
+        if (head_key, token) != self._token_key:
+            self._token_key = (head_key, token)
+            self.q.set_matrix(f.q[None, :], [f"q{sub(token)}"], dims_q, True, qk_levels)
+            self.received.set_matrix(f.received[None, :], [f"R{sub(token)}"], dims_v, True, v_levels)
         self.keys.set_highlight(sel.key, None)
         self.values.set_highlight(sel.key, None)
         self._draw_bars(f, sel.key)
@@ -146,7 +155,8 @@ class SelectionView(View):
         base = pg.mkBrush(palette.color(QPalette.ColorRole.Mid))
         picked = pg.mkBrush(highlight_colour())
         brushes = [picked if j == key else base for j in range(n)]
-        self.bars.setOpts(x=np.arange(n) + 0.5, height=np.asarray(f.weights, dtype=np.float64), width=0.8, brushes=brushes)
+        # no outline: with many keys the outlines would paint the bars black
+        self.bars.setOpts(x=np.arange(n) + 0.5, height=np.asarray(f.weights, dtype=np.float64), width=0.8, brushes=brushes, pen=pg.mkPen(None))
         self.bar_axis.set_labels(f.labels)
         self.bars_plot.setXRange(0, n, padding=0.02)
         top = float(np.nanmax(f.weights)) if n else 1.0

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer import matrices, names, stages
-from explorer.explain import explain_cell, explain_value
+from explorer.explain import explain_cell, explain_value, fmt
 from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.views.base import View
 from explorer.ui.views.head_grid import HeadGrid
@@ -33,6 +33,7 @@ class TensorView(View):
         super().__init__(state, parent)
         self._drawn: tuple | None = None  # what the maps show now: redraw only when this changes
         self._grid_drawn: tuple | None = None
+        self._maps: tuple = ([], (0.0, 1.0, False))  # the grid's maps and their (lo, hi, clipped) levels
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
         self._build()
@@ -141,7 +142,6 @@ class TensorView(View):
         self.row_spin.setToolTip(tr("Sentence of the batch (each line of the text is one sentence)"))
         self.grid.setToolTip(tr("Every head of the layer on one colour scale: click a map to show it large"))
         self.large.setToolTip("")
-        self.large.set_legend_text(tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self._hint()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
@@ -239,15 +239,26 @@ class TensorView(View):
         self._matrix = None
         self.grid.show()
         grid_key = (id(trace), sel.stage, sel.layer, sel.row)
-        maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
         signed = names.spec(names.attn(sel.layer, sel.stage)).signed
-        levels = matrices.levels(maps, signed)  # one scale for every head: heads can be compared
-        if grid_key != self._grid_drawn:
+        mask = matrices.blocked_cells(trace, sel.row)
+        # the weights the mask set to 0 are drawn as blocked, like the −∞ they came from
+        blocked = mask if sel.stage == "weights" else None
+        if grid_key != self._grid_drawn:  # a new layer or stage: every head's map and the shared scale
             self._grid_drawn = grid_key
-            self.grid.set_maps(maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))])
+            maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
+            # one scale for every head, so heads can be compared; long sentences clip the weights' top
+            self._maps = maps, matrices.map_levels(maps, signed, None if mask is None else ~mask)
+            self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
+        maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
-        self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head))
-        self.large.set_matrix(maps[sel.head], labels, labels, signed, levels, square=True)
+        title = self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
+        self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
+        self.large.set_note(self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else "")
+        if sel.stage == "weights":
+            self.large.set_legend_text(self.tr("blocked by the mask (−∞ before softmax): weight 0"))
+        else:
+            self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
+        self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
     def _draw_matrix(self, trace, sel) -> None:
         self.grid.hide()
@@ -266,6 +277,7 @@ class TensorView(View):
         else:
             columns = f"{m.col_axis} ({cols})"
         self.large.set_axis_titles(self.tr("token (row)"), columns, f"{name}  ({rows}, {cols})")
+        self.large.set_note("")
         self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
 
     # ------------------------------------------------------------------ hover and click
