@@ -26,12 +26,12 @@ import torch
 
 from explorer import __version__
 from explorer.config import ModelConfig
-from explorer.errors import Cancelled, ModelLoadError, SnapshotError
+from explorer.errors import Cancelled, ModelLoadError
 from explorer.fileio import atomic_dir
 from explorer.paths import user_cache_dir
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
-from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, make_config, report
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, check_shape, make_config, report
 
 log = logging.getLogger(__name__)
 
@@ -369,6 +369,11 @@ def _read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thr
         if meta.get("format") != CACHE_FORMAT or meta.get("version") != CACHE_VERSION or meta.get("source") != _file_state(path):
             return None
         cfg = ModelConfig.from_dict(meta["config"])
+    except Exception as exc:  # an unreadable entry is rebuilt
+        log.warning("ignoring the damaged cache entry %s: %s", folder, exc)
+        return None
+    check_fits(cfg, path.name)  # too big for the budget is the user's to know, not a damaged entry
+    try:
         tokenizer = Tokenizer.from_file(folder / "tokenizer.json", kind="hf")
         from safetensors import safe_open
 
@@ -435,7 +440,7 @@ def load_gguf(
         report(progress, 0, 1, "writing the cache")
         try:
             _write_cache(folder, path, cfg, tokenizer, model, name)
-        except (SnapshotError, OSError) as exc:  # the cache only saves time; a full disk must not stop the load
+        except Exception as exc:  # the cache only saves time; a full disk must not stop the load
             log.warning("could not cache the dequantised weights: %s", exc)
         report(progress, 1, 1, "writing the cache")
     return ModelBundle(cfg, tokenizer, model, f"gguf:{path}", None, name=name, editable_sizes=False)

