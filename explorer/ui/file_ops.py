@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSize
+from PySide6.QtCore import QCoreApplication, QPoint, QSize
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
@@ -35,7 +35,7 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
         gen.setViewBox(widget.rect())
         gen.setTitle("Attention Explorer")
         painter = QPainter(gen)
-        widget.render(painter)
+        widget.render(painter, QPoint())  # PySide6 6.12 has no render(painter) overload without the offset
         painter.end()
     else:
         if path.suffix.lower() != ".png":

@@ -206,10 +206,17 @@ def test_hovering_a_matrix_cell_explains_it(classroom, qtbot):
     assert float(text.rsplit("= ", 1)[1].replace("−", "-")) == pytest.approx(exact, abs=0.006)
 
 
-def test_export_widget_and_language_change(classroom, qapp):
+def test_export_widget_and_language_change(classroom, qapp, tmp_path):
+    from explorer.ui.file_ops import save_view_image
+
     state, view = classroom
     assert view.export_widget() is view.content
-    assert not view.export_widget().grab().isNull()
+    assert view.explanation.parent() is view and not view.content.isAncestorOf(view.explanation)  # no hover hint on slides
+    png = save_view_image(view.export_widget(), tmp_path / "map.png")
+    svg = save_view_image(view.export_widget(), tmp_path / "map.svg")
+    assert png.stat().st_size > 5000
+    text = svg.read_text()
+    assert text.startswith("<?xml") and "<svg" in text and "<image" in text  # the map, as a vector document
     qapp.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
     assert view.stage_label.text() and np.array_equal(view.large.image.image, state.trace.head_map(0, "weights", 0, 0))
 

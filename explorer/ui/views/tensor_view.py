@@ -61,7 +61,7 @@ class TensorView(View):
             bar.addSpacing(8)
         bar.addStretch(1)
 
-        # Everything below the controls is what File → Export view saves.
+        # The caption and the maps are what File → Export view saves.
         self.content = QWidget()
         self.title = QLabel()
         font = self.title.font()
@@ -90,7 +90,6 @@ class TensorView(View):
         content.addWidget(self.title)
         content.addWidget(self.edge)
         content.addWidget(self.splitter, 1)
-        content.addWidget(self.explanation)
 
         # The maps are the point of the window: docks around may shrink, this must stay readable.
         self.splitter.setMinimumHeight(200)
@@ -99,6 +98,7 @@ class TensorView(View):
         lay.setContentsMargins(4, 4, 4, 0)
         lay.addLayout(bar)
         lay.addWidget(self.content, 1)
+        lay.addWidget(self.explanation)  # outside the exported part: a hover hint is no use on a slide
 
         # Keyboard: heads, layers and the query token without the mouse.
         self._shortcuts = {
