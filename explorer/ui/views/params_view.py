@@ -26,11 +26,12 @@ class ParamsView(View):
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tree = QTreeWidget()
-        self.tree.setColumnCount(4)
+        self.tree.setColumnCount(5)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
-        self.tree.header().setStretchLastSection(False)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Numbers stay next to their names in a wide bottom dock: sized columns, the last one takes the rest.
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.memory = QLabel()
         self.memory.setWordWrap(True)
         lay = QVBoxLayout(self)
@@ -43,7 +44,7 @@ class ParamsView(View):
         state.traceChanged.connect(lambda _t: self._fill())
 
     def retranslate(self) -> None:
-        self.tree.setHeaderLabels([self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory")])
+        self.tree.setHeaderLabels([self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory"), self.tr("meaning")])
         self.tree.setToolTip(self.tr("Every weight matrix of the model with its shape (in, out), its number of parameters and its memory"))
         self._fill()
 
@@ -75,10 +76,10 @@ class ParamsView(View):
             font.setBold(True)
             top.setFont(0, font)
             for r in group.rows:
-                item = QTreeWidgetItem([r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes)])
+                entry = names.spec(r.name)
+                item = QTreeWidgetItem([r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes), entry.description])
                 for c in (2, 3):
                     item.setTextAlignment(c, right)
-                entry = names.spec(r.name)
                 item.setToolTip(0, f"{r.name}\n{entry.description}")
                 item.setToolTip(1, "(" + ", ".join(entry.labels) + ")")  # the symbols: (E, H·D)
                 item.setData(0, Qt.ItemDataRole.UserRole, r.count)
@@ -95,7 +96,7 @@ class ParamsView(View):
             total.setTextAlignment(c, right)
         self.tree.addTopLevelItem(total)
         self.total_item = total
-        for c in (1, 2, 3):
+        for c in (0, 1, 2, 3):
             self.tree.resizeColumnToContents(c)
         est = estimate_memory(cfg, trace.B, trace.C, trace.options)
         self.memory.setText(
