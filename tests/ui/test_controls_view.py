@@ -128,3 +128,24 @@ def test_every_control_has_a_tooltip(view):
     assert len(controls) > 15
     missing = [w for w in controls if not w.toolTip()]
     assert not missing, [f"{type(w).__name__} {getattr(w, 'text', lambda: '')()}" for w in missing]
+
+
+def test_over_the_memory_budget_is_refused_with_the_reason(qtbot, state, view, monkeypatch):
+    with live(state, qtbot):
+        before = state.trace
+        monkeypatch.setenv("ATTENTION_EXPLORER_MEMORY_GB", "0.001")  # 1 MiB: the default model fits, E=256 not
+        with qtbot.waitSignal(state.errorRaised, timeout=20_000):
+            view.sizes["embed_dim"].setValue(256)
+        assert "budget" in view.error_text()
+        assert state.trace is before
+
+
+def test_language_change_rebuilds_every_text(qtbot, state, view):
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    state.set_trace(make_trace())
+    view.mask.setItemText(0, "")
+    QCoreApplication.sendEvent(view, QEvent(QEvent.Type.LanguageChange))
+    assert view.mask.itemText(0) == "causal"
+    assert view.sizes["value_dim"].specialValueText() == "= D"
+    assert "parameters" in view.params.text()
