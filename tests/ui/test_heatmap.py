@@ -112,6 +112,9 @@ def test_token_axis_labels_are_the_cells():
     assert axis.tickStrings(values, 1, 1) == ["0 This", "1 is", "2 a"]
     # an inverted (top-down) axis passes its range reversed: same ticks
     assert TokenAxis.tickValues(axis, 3, 0, 600)[0][1] == values
+    # the axis may span more than the cells (square cells in a wide plot): room per cell decides
+    crowded = axis.tickValues(-6, 9, 150)[0][1]  # 10 pixels per cell: labels must skip cells
+    assert len(crowded) < 3 and crowded[0] == 0.5
 
 
 def test_colour_maps():

@@ -112,7 +112,8 @@ class TokenAxis(pg.AxisItem):
             need = QFontMetrics(self.style.get("tickFont") or self.font()).height() + 2
         else:
             need = self._widest + 16
-        stride = max(1, math.ceil(need * (hi - lo) / max(size, 1.0)))
+        per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
+        stride = max(1, math.ceil(need / per_cell))
         start = lo + (-lo) % stride
         return [(float(stride), [i + 0.5 for i in range(start, hi, stride)])]
 
