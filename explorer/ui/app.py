@@ -16,9 +16,7 @@ from explorer.ui.state import AppState, ModelSource
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
-    from explorer.ui.pyside_fix import protect_none
 
-    protect_none()  # PySide6 6.12 leaks references to None on every graphics item change (Python < 3.12)
     app = QApplication.instance() or QApplication(argv or sys.argv[:1])
     app.setApplicationName("Attention Explorer")
     app.setOrganizationName(settings.ORG)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-from explorer.ui.pyside_fix import protect_none
 
-protect_none()  # as the app does: PySide6 6.12 on Python < 3.12 would abort after a few thousand item changes
 
 
 @pytest.fixture(autouse=True)

@@ -121,13 +121,14 @@ def test_colour_maps():
     assert colour_map(True).name != colour_map(False).name
 
 
-def test_many_redraws_do_not_abort(heatmap):
-    """PySide6 6.12 on Python < 3.12 drops a reference to None on each graphics item change; without
-    explorer.ui.pyside_fix this loop (~100k changes) would abort the interpreter."""
+def test_many_redraws_keep_none_alive(heatmap):
+    """PySide6 6.12.0 on Python < 3.12 drops a reference to None on each graphics item change, and after a
+    few dozen clicks CPython aborts (none_dealloc). pyproject excludes that release; this catches it."""
     import sys
 
     heatmap.set_matrix(np.zeros((5, 5), dtype=np.float32), "abcde", "abcde", signed=False)
+    before = sys.getrefcount(None)
     for k in range(12_000):
         heatmap.set_highlight(k % 5, (k + 1) % 5)
     assert heatmap.layers.highlighted() == (11_999 % 5, 12_000 % 5)
-    assert sys.getrefcount(None) > 1_000_000
+    assert sys.getrefcount(None) > before - 1_000  # 12,000 item changes lost none of its references
