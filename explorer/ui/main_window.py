@@ -31,16 +31,17 @@ class MainWindow(QMainWindow):
         self.actions_ = Actions(self)
         self._wire()
         self.retranslate()
+        self.resize(1400, 900)
+        self.apply_default_sizes()
         if restore_layout:
             self._restore_layout()
-        else:
-            self.resize(1400, 900)
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
         central: QWidget | None = None
-        for spec in view_specs():
-            view = spec.factory(self.state)
+        specs = view_specs()
+        for spec in specs:
+            view = spec.create(self.state)
             view.setObjectName(f"view.{spec.object_name}")
             self.views[spec.object_name] = view
             if spec.area is None:
@@ -50,11 +51,27 @@ class MainWindow(QMainWindow):
             dock.setObjectName(f"dock.{spec.object_name}")
             dock.setWidget(view)
             dock.setProperty("title_source", spec.title)
-            self.addDockWidget(spec.area, dock)
-            if spec.tabify_with and spec.tabify_with in self.docks:
+            if spec.below and spec.below in self.docks:
+                self.splitDockWidget(self.docks[spec.below], dock, Qt.Orientation.Vertical)
+            elif spec.tabify_with and spec.tabify_with in self.docks:
                 self.tabifyDockWidget(self.docks[spec.tabify_with], dock)
+            else:
+                self.addDockWidget(spec.area, dock)
             self.docks[spec.object_name] = dock
         self.setCentralWidget(central or QLabel())
+        # The side columns reach the bottom edge, so the pipeline gets the full width at the top.
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._default_sizes = [(self.docks[s.object_name], s.size, s.area) for s in specs if s.size and s.area is not None]
+        self._default_sizes += [(self.docks[s.object_name], s.height, Qt.DockWidgetArea.TopDockWidgetArea) for s in specs if s.height]
+        for spec in specs:  # the first dock of each tab group is the one in front
+            if spec.area is not None and spec.tabify_with is None and spec.below is None:
+                self.docks[spec.object_name].raise_()
+
+    def apply_default_sizes(self) -> None:
+        for dock, size, area in self._default_sizes:
+            horizontal = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+            self.resizeDocks([dock], [size], Qt.Orientation.Horizontal if horizontal else Qt.Orientation.Vertical)
 
     def _wire(self) -> None:
         s, w = self.state, self.worker
@@ -99,8 +116,6 @@ class MainWindow(QMainWindow):
         layout = settings.get("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1400, 900)
         if isinstance(layout, QByteArray):
             self.restoreState(layout)
 

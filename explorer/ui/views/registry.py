@@ -1,9 +1,9 @@
 """The list of views the main window builds. Each entry: object name (for saved layouts), title (translated
-in the "Views" context), factory, and where it docks. Adding a view means adding a line here."""
+in the "Views" context), the class to build, and where it docks. Adding a view means adding a line here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
 from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
@@ -23,81 +23,37 @@ Left, Right, Top, Bottom = (
 class ViewSpec:
     object_name: str
     title: str  # source text; shown through QCoreApplication.translate("Views", title)
-    factory: Callable[[AppState], View]
+    factory: str  # "module:Class", imported when the window is built
     area: Qt.DockWidgetArea | None  # None: the central widget
     tabify_with: str | None = None  # object name of a dock to share tabs with
+    below: str | None = None  # object name of a dock to stack this one under
+    size: int | None = None  # starting width (left/right) or height (top/bottom) in pixels
+    height: int | None = None  # starting height of a side dock stacked with another
+
+    def create(self, state: AppState) -> View:
+        module, cls = self.factory.split(":")
+        return getattr(importlib.import_module(module), cls)(state)
 
 
-def _tensor_list(state: AppState) -> View:
-    from explorer.ui.views.tensor_list import TensorListView
-
-    return TensorListView(state)
+def _t(text: str) -> str:
+    return QT_TRANSLATE_NOOP("Views", text)
 
 
-def _flow(state: AppState) -> View:
-    from explorer.ui.views.flow_view import FlowView
-
-    return FlowView(state)
-
-
-def _input(state: AppState) -> View:
-    from explorer.ui.views.input_view import InputView
-
-    return InputView(state)
-
-
-def _controls(state: AppState) -> View:
-    from explorer.ui.views.controls_view import ControlsView
-
-    return ControlsView(state)
-
-
-def _identities(state: AppState) -> View:
-    from explorer.ui.views.identities_view import IdentitiesView
-
-    return IdentitiesView(state)
-
-
-def _scaling(state: AppState) -> View:
-    from explorer.ui.views.scaling_view import ScalingView
-
-    return ScalingView(state)
-
-
-def _output(state: AppState) -> View:
-    from explorer.ui.views.output_view import OutputView
-
-    return OutputView(state)
-
-
-def _params(state: AppState) -> View:
-    from explorer.ui.views.params_view import ParamsView
-
-    return ParamsView(state)
-
-
-def _tensor_view(state: AppState) -> View:
-    from explorer.ui.views.tensor_view import TensorView
-
-    return TensorView(state)
-
-
-def _selection(state: AppState) -> View:
-    from explorer.ui.views.selection_view import SelectionView
-
-    return SelectionView(state)
+V = "explorer.ui.views."
 
 
 def view_specs() -> list[ViewSpec]:
+    """Default layout: the pipeline across the top, text and controls on the left, the next token and
+    the selected token on the right, the central tensor view, and reference panels tabbed below."""
     return [
-        ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), _tensor_view, None),
-        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), _selection, Right),
-        ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), _tensor_list, Bottom),
-        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), _input, Top),
-        ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), _controls, Left),
-        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), _identities, Bottom, tabify_with="tensors"),
-        ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), _scaling, Bottom, tabify_with="identities"),
-        ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), _flow, Top),
-        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), _output, Right),
-        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), _params, Bottom, tabify_with="tensors"),
+        ViewSpec("tensor", _t("Tensor"), V + "tensor_view:TensorView", None),
+        ViewSpec("flow", _t("Pipeline"), V + "flow_view:FlowView", Top, size=150),
+        ViewSpec("input", _t("Text"), V + "input_view:InputView", Left, size=340, height=170),
+        ViewSpec("controls", _t("Model"), V + "controls_view:ControlsView", Left, below="input"),
+        ViewSpec("output", _t("Next token"), V + "output_view:OutputView", Right, size=340, height=480),
+        ViewSpec("selection", _t("Selected token"), V + "selection_view:SelectionView", Right, below="output"),
+        ViewSpec("identities", _t("Identities"), V + "identities_view:IdentitiesView", Bottom, size=190),
+        ViewSpec("scaling", _t("Scaling"), V + "scaling_view:ScalingView", Bottom, tabify_with="identities"),
+        ViewSpec("params", _t("Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
+        ViewSpec("tensors", _t("Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
     ]
