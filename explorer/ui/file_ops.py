@@ -17,10 +17,6 @@ from explorer.stages import STAGE_KEYS
 from explorer.ui import settings
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("FileOps", text)
-
-
 def save_view_image(widget: QWidget, path: str | Path) -> Path:
     """PNG (a pixel grab) or SVG (vector, via QSvgGenerator when available) of one widget."""
     path = Path(path)
@@ -28,7 +24,7 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
         try:
             from PySide6.QtSvg import QSvgGenerator
         except ImportError as exc:  # pragma: no cover - PySide6-Essentials ships QtSvg
-            raise ExplorerError("SVG export needs the QtSvg module") from exc
+            raise ExplorerError(QCoreApplication.translate("FileOps", "SVG export needs the QtSvg module")) from exc
         gen = QSvgGenerator()
         gen.setFileName(str(path))
         gen.setSize(widget.size())
@@ -41,7 +37,7 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
         if path.suffix.lower() != ".png":
             path = path.with_suffix(".png")
         if not widget.grab().save(str(path), "PNG"):
-            raise ExplorerError(f"cannot write {path}")
+            raise ExplorerError(QCoreApplication.translate("FileOps", "cannot write {path}").format(path=path))
     return path
 
 
@@ -49,8 +45,8 @@ def export_snapshot(parent: QWidget, state) -> Path | None:
     if state.trace is None:
         return None
     path, _ = QFileDialog.getSaveFileName(
-        parent, _tr("Export snapshot"), str(Path(settings.get("last_dir", str(Path.home()))) / "snapshot.npz"),
-        _tr("NumPy archive (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)"),
+        parent, QCoreApplication.translate("FileOps", "Export snapshot"), str(Path(settings.get("last_dir", str(Path.home()))) / "snapshot.npz"),
+        QCoreApplication.translate("FileOps", "NumPy archive (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)"),
     )
     if not path:
         return None
@@ -58,20 +54,20 @@ def export_snapshot(parent: QWidget, state) -> Path | None:
 
 
 def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | None:
-    dialog = QProgressDialog(_tr("Writing snapshot…"), _tr("Cancel"), 0, 100, parent)
+    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Writing snapshot…"), QCoreApplication.translate("FileOps", "Cancel"), 0, 100, parent)
     dialog.setMinimumDuration(400)
 
     def progress(done: int, total: int) -> None:
         dialog.setValue(int(100 * done / max(total, 1)))
         QApplication.processEvents()
         if dialog.wasCanceled():
-            raise ExplorerError(_tr("export cancelled"))
+            raise ExplorerError(QCoreApplication.translate("FileOps", "export cancelled"))
 
     try:
         out = write_snapshot(trace, path, progress=progress)
     except ExplorerError as exc:
         dialog.close()
-        QMessageBox.warning(parent, _tr("Export snapshot"), str(exc))
+        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export snapshot"), str(exc))
         return None
     dialog.close()
     settings.put("last_dir", str(Path(path).parent))
@@ -82,15 +78,15 @@ def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | No
 def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
     if path is None:
         path, _ = QFileDialog.getOpenFileName(
-            parent, _tr("Open snapshot"), settings.get("last_dir", str(Path.home())),
-            _tr("Snapshots (*.npz *.safetensors *.pt);;All files (*)"),
+            parent, QCoreApplication.translate("FileOps", "Open snapshot"), settings.get("last_dir", str(Path.home())),
+            QCoreApplication.translate("FileOps", "Snapshots (*.npz *.safetensors *.pt);;All files (*)"),
         )
         if not path:
             return False
     try:
         trace = read_snapshot(path)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, _tr("Open snapshot"), str(exc))
+        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Open snapshot"), str(exc))
         return False
     settings.put("last_dir", str(Path(path).parent))
     settings.add_recent(str(path))
@@ -100,15 +96,15 @@ def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
 
 def export_view(parent: QWidget, widget: QWidget) -> Path | None:
     path, _ = QFileDialog.getSaveFileName(
-        parent, _tr("Export view"), str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
-        _tr("PNG image (*.png);;SVG drawing (*.svg)"),
+        parent, QCoreApplication.translate("FileOps", "Export view"), str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
+        QCoreApplication.translate("FileOps", "PNG image (*.png);;SVG drawing (*.svg)"),
     )
     if not path:
         return None
     try:
         out = save_view_image(widget, path)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, _tr("Export view"), str(exc))
+        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export view"), str(exc))
         return None
     settings.put("last_dir", str(Path(path).parent))
     return out
@@ -117,11 +113,11 @@ def export_view(parent: QWidget, widget: QWidget) -> Path | None:
 def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | None = None) -> list[Path]:
     """One PNG per stage of the selected layer, numbered in pipeline order, for slides."""
     if folder is None:
-        folder = QFileDialog.getExistingDirectory(parent, _tr("Export all stages into folder"), settings.get("last_dir", str(Path.home())))
+        folder = QFileDialog.getExistingDirectory(parent, QCoreApplication.translate("FileOps", "Export all stages into folder"), settings.get("last_dir", str(Path.home())))
         if not folder:
             return []
     original = state.selection.stage
-    dialog = QProgressDialog(_tr("Exporting stages…"), _tr("Cancel"), 0, len(STAGE_KEYS), parent)
+    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Exporting stages…"), QCoreApplication.translate("FileOps", "Cancel"), 0, len(STAGE_KEYS), parent)
     dialog.setMinimumDuration(300)
     written = []
     try:
@@ -133,7 +129,7 @@ def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | Non
             written.append(save_view_image(widget, Path(folder) / f"{i + 1:02d}-{key}.png"))
             dialog.setValue(i + 1)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, _tr("Export all stages"), str(exc))
+        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export all stages"), str(exc))
     finally:
         dialog.close()
         state.select(stage=original)

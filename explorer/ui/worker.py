@@ -109,10 +109,10 @@ class TraceWorker(QThread):
             except ExplorerError as exc:
                 self.traceFailed.emit(generation, str(exc))
             except MemoryError:
-                self.traceFailed.emit(generation, "out of memory: make the model or the text smaller")
+                self.traceFailed.emit(generation, self.tr("out of memory: make the model or the text smaller"))
             except Exception as exc:  # a bug: say so in one line, keep the details on stderr
                 traceback.print_exc()
-                self.traceFailed.emit(generation, f"internal error ({type(exc).__name__}: {exc}); please report it")
+                self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc))
             else:
                 self.traceReady.emit(generation, trace, bundle.editable_sizes)
             finally:

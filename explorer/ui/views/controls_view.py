@@ -171,51 +171,50 @@ class ControlsView(View):
         outer.addWidget(scroll)
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.model_group.setTitle(tr("Preset and weights"))
-        self.size_group.setTitle(tr("Sizes"))
-        self.attn_group.setTitle(tr("Attention"))
-        self.run_group.setTitle(tr("Computation"))
-        self.preset_label.setText(tr("Preset"))
-        self.preset.setToolTip(tr("A named starting point: sizes, vocabulary, example sentence and maybe trained weights"))
-        self.weights_label.setText(tr("Weights"))
-        self.random_weights.setText(tr("random (untrained)"))
-        self.random_weights.setToolTip(tr("On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."))
-        self.seed_label.setText(tr("Seed"))
-        self.seed.setSpecialValueText(tr("preset's"))
-        self.seed.setToolTip(tr("Seed of the random weights: the same seed gives the same numbers"))
+        self.model_group.setTitle(self.tr("Preset and weights"))
+        self.size_group.setTitle(self.tr("Sizes"))
+        self.attn_group.setTitle(self.tr("Attention"))
+        self.run_group.setTitle(self.tr("Computation"))
+        self.preset_label.setText(self.tr("Preset"))
+        self.preset.setToolTip(self.tr("A named starting point: sizes, vocabulary, example sentence and maybe trained weights"))
+        self.weights_label.setText(self.tr("Weights"))
+        self.random_weights.setText(self.tr("random (untrained)"))
+        self.random_weights.setToolTip(self.tr("On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."))
+        self.seed_label.setText(self.tr("Seed"))
+        self.seed.setSpecialValueText(self.tr("preset's"))
+        self.seed.setToolTip(self.tr("Seed of the random weights: the same seed gives the same numbers"))
         texts = {
-            "embed_dim": (tr("E (embedding)"), tr("E: size of each token's vector")),
-            "key_dim": (tr("D (query/key)"), tr("D: size of each head's query and key vectors; scores are divided by √D")),
-            "heads": (tr("H (heads)"), tr("H: number of attention heads, each with its own W_q, W_k, W_v, W_o")),
-            "layers": (tr("L (layers)"), tr("L: number of blocks (attention + FFN) stacked")),
-            "value_dim": (tr("D_v (value)"), tr("D_v: size of each head's value vector (and of its output Rⁱ)")),
-            "ffn_dim": (tr("F (FFN width)"), tr("F: width of the feed-forward layer's hidden activations")),
+            "embed_dim": (self.tr("E (embedding)"), self.tr("E: size of each token's vector")),
+            "key_dim": (self.tr("D (query/key)"), self.tr("D: size of each head's query and key vectors; scores are divided by √D")),
+            "heads": (self.tr("H (heads)"), self.tr("H: number of attention heads, each with its own W_q, W_k, W_v, W_o")),
+            "layers": (self.tr("L (layers)"), self.tr("L: number of blocks (attention + FFN) stacked")),
+            "value_dim": (self.tr("D_v (value)"), self.tr("D_v: size of each head's value vector (and of its output Rⁱ)")),
+            "ffn_dim": (self.tr("F (FFN width)"), self.tr("F: width of the feed-forward layer's hidden activations")),
         }
         for name, (label, tip) in texts.items():
             self.size_labels[name].setText(label)
             self.size_labels[name].setToolTip(tip)
             self.sizes[name].setToolTip(tip)
-        self.sizes["value_dim"].setSpecialValueText(tr("= D"))
-        self.sizes["ffn_dim"].setSpecialValueText(tr("= 4·E"))
-        self.positions_label.setText(tr("Positions"))
-        self.positions.setToolTip(tr("How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"))
-        for i, text in enumerate((tr("none"), tr("sinusoidal"), tr("learned"), tr("rotary (RoPE)"))):
+        self.sizes["value_dim"].setSpecialValueText(self.tr("= D"))
+        self.sizes["ffn_dim"].setSpecialValueText(self.tr("= 4·E"))
+        self.positions_label.setText(self.tr("Positions"))
+        self.positions.setToolTip(self.tr("How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"))
+        for i, text in enumerate((self.tr("none"), self.tr("sinusoidal"), self.tr("learned"), self.tr("rotary (RoPE)"))):
             self.positions.setItemText(i, text)
-        self.mask_label.setText(tr("Mask"))
-        self.mask.setToolTip(tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
-        for i, text in enumerate((tr("causal"), tr("none (sees the future)"), tr("window W"), tr("prefix P"), tr("hand-painted"))):
+        self.mask_label.setText(self.tr("Mask"))
+        self.mask.setToolTip(self.tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
+        for i, text in enumerate((self.tr("causal"), self.tr("none (sees the future)"), self.tr("window W"), self.tr("prefix P"), self.tr("hand-painted"))):
             self.mask.setItemText(i, text)
-        self.mask_size.setToolTip(tr("Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other"))
-        self.scale_label.setText(tr("Scaling"))
-        self.scale.setText(tr("÷ √D"))
-        self.scale.setToolTip(tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows"))
-        self.temperature_label.setText(tr("Temperature"))
-        self.temperature.setToolTip(tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter"))
-        self.dtype_label.setText(tr("Precision"))
-        self.dtype.setToolTip(tr("float32 is fast; float64 shows identities equal to ~1e-16"))
-        self.device_label.setText(tr("Device"))
-        self.device.setToolTip(tr("Where the model runs (only the devices present on this computer)"))
+        self.mask_size.setToolTip(self.tr("Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other"))
+        self.scale_label.setText(self.tr("Scaling"))
+        self.scale.setText(self.tr("÷ √D"))
+        self.scale.setToolTip(self.tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows"))
+        self.temperature_label.setText(self.tr("Temperature"))
+        self.temperature.setToolTip(self.tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter"))
+        self.dtype_label.setText(self.tr("Precision"))
+        self.dtype.setToolTip(self.tr("float32 is fast; float64 shows identities equal to ~1e-16"))
+        self.device_label.setText(self.tr("Device"))
+        self.device.setToolTip(self.tr("Where the model runs (only the devices present on this computer)"))
         self._sync()
 
     # ------------------------------------------------------------------ controls → state

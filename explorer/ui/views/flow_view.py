@@ -269,7 +269,9 @@ class FlowView(View):
         if key == "scaled":
             return self.tr("scaling off") if not opt.scale else "÷ {0}".format(stage_numbers(trace)["sqrt_D"])
         if key == "masked":
-            return str(opt.mask)
+            m = opt.mask
+            words = {"causal": self.tr("causal"), "none": self.tr("none"), "window": self.tr("window:{n}"), "prefix": self.tr("prefix:{n}"), "explicit": self.tr("explicit:{n}x{n}")}
+            return words[m.kind].format(n=len(m.matrix or ()) if m.kind == "explicit" else m.size) if m.kind in words else str(m)
         if key == "probs":
             return self.tr("T = {t:g}").format(t=opt.temperature)
         if heads > 1:

@@ -349,7 +349,7 @@ class Heatmap(QWidget):
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
-        self.set_legend_text("−∞ (masked)")
+        self.set_legend_text(self.tr("−∞ (masked)"))
 
     # ------------------------------------------------------------------ content
     @property

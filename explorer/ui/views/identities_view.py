@@ -88,22 +88,21 @@ class IdentitiesView(View):
         state.selectionChanged.connect(lambda _s: self._refresh())
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.heads_group.setTitle(tr("Multi-head: the sum of heads equals the concatenation"))
-        self.rank_group.setTitle(tr("Low rank: W_v ≈ W_v1 · W_v2"))
-        self.rank_label.setText(tr("rank r"))
-        tip = tr("Keep the r largest singular values: W_v1 (E×r) · W_v2 (r×E) is the best rank-r approximation")
+        self.heads_group.setTitle(self.tr("Multi-head: the sum of heads equals the concatenation"))
+        self.rank_group.setTitle(self.tr("Low rank: W_v ≈ W_v1 · W_v2"))
+        self.rank_label.setText(self.tr("rank r"))
+        tip = self.tr("Keep the r largest singular values: W_v1 (E×r) · W_v2 (r×E) is the best rank-r approximation")
         for w in (self.rank_slider, self.rank_spin, self.rank_label):
             w.setToolTip(tip)
-        self.maps.setToolTip(tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output."))
-        self.spectrum.setToolTip(tr("Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)"))
-        self.sum_plot.plot.setTitle(tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
-        self.concat_plot.plot.setTitle(tr("[R¹ … Rᴴ] · W_o  (C×E)"))
+        self.maps.setToolTip(self.tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output."))
+        self.spectrum.setToolTip(self.tr("Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)"))
+        self.sum_plot.plot.setTitle(self.tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
+        self.concat_plot.plot.setTitle(self.tr("[R¹ … Rᴴ] · W_o  (C×E)"))
         for p in (self.sum_plot.plot, self.concat_plot.plot):
-            p.setLabel("bottom", tr("embedding dimension (E)"))
+            p.setLabel("bottom", self.tr("embedding dimension (E)"))
         counts = ident.parameter_counts(100, 100, 10)
         self.note_example.setText(
-            tr("The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).").format(
+            self.tr("The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).").format(
                 before=f"{counts.before:,}", after=f"{counts.after:,}", saving=f"−{counts.saving:.0%}"
             )
         )

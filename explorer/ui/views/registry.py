@@ -35,10 +35,6 @@ class ViewSpec:
         return getattr(importlib.import_module(module), cls)(state)
 
 
-def _t(text: str) -> str:
-    return QT_TRANSLATE_NOOP("Views", text)
-
-
 V = "explorer.ui.views."
 
 
@@ -46,14 +42,14 @@ def view_specs() -> list[ViewSpec]:
     """Default layout: the pipeline across the top, text and controls on the left, the next token and
     the selected token on the right, the central tensor view, and reference panels tabbed below."""
     return [
-        ViewSpec("tensor", _t("Tensor"), V + "tensor_view:TensorView", None),
-        ViewSpec("flow", _t("Pipeline"), V + "flow_view:FlowView", Top, size=150),
-        ViewSpec("input", _t("Text"), V + "input_view:InputView", Left, size=340, height=170),
-        ViewSpec("controls", _t("Model"), V + "controls_view:ControlsView", Left, below="input"),
-        ViewSpec("output", _t("Next token"), V + "output_view:OutputView", Right, size=340, height=480),
-        ViewSpec("selection", _t("Selected token"), V + "selection_view:SelectionView", Right, below="output"),
-        ViewSpec("identities", _t("Identities"), V + "identities_view:IdentitiesView", Bottom, size=190),
-        ViewSpec("scaling", _t("Scaling"), V + "scaling_view:ScalingView", Bottom, tabify_with="identities"),
-        ViewSpec("params", _t("Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
-        ViewSpec("tensors", _t("Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
+        ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor_view:TensorView", None),
+        ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "flow_view:FlowView", Top, size=150),
+        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), V + "input_view:InputView", Left, size=340, height=170),
+        ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), V + "controls_view:ControlsView", Left, below="input"),
+        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), V + "output_view:OutputView", Right, size=340, height=480),
+        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), V + "selection_view:SelectionView", Right, below="output"),
+        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), V + "identities_view:IdentitiesView", Bottom, size=190),
+        ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), V + "scaling_view:ScalingView", Bottom, tabify_with="identities"),
+        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
+        ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
     ]

@@ -111,33 +111,32 @@ class ScalingView(View):
         state.selectionChanged.connect(lambda _s: self._refresh())
 
     def retranslate(self) -> None:
-        tr = self.tr
         sw = _sweep()
-        self.trace_group.setTitle(tr("This trace"))
-        self.sweep_group.setTitle(tr("As D grows (random q and k)"))
-        self.col_raw.setText(tr("Q·Kᵀ"))
-        self.col_scaled.setText(tr("Q·Kᵀ / √D"))
+        self.trace_group.setTitle(self.tr("This trace"))
+        self.sweep_group.setTitle(self.tr("As D grows (random q and k)"))
+        self.col_raw.setText(self.tr("Q·Kᵀ"))
+        self.col_scaled.setText(self.tr("Q·Kᵀ / √D"))
         for w in (self.col_raw, self.col_scaled):
             w.setAlignment(Qt.AlignmentFlag.AlignRight)
-        self.row_var.setText(tr("variance of the scores"))
-        self.row_var.setToolTip(tr("How spread out the scores are, over the cells the mask allows"))
-        self.row_entropy.setText(tr("mean row entropy (nats)"))
-        self.row_entropy.setToolTip(tr("How evenly softmax spreads each row: 0 = one-hot (all weight on one key)"))
+        self.row_var.setText(self.tr("variance of the scores"))
+        self.row_var.setToolTip(self.tr("How spread out the scores are, over the cells the mask allows"))
+        self.row_entropy.setText(self.tr("mean row entropy (nats)"))
+        self.row_entropy.setToolTip(self.tr("How evenly softmax spreads each row: 0 = one-hot (all weight on one key)"))
         self.sweep_caption.setText(
-            tr("{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.").format(
+            self.tr("{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.").format(
                 q=sw.queries, k=sw.keys, u=sw.entropy_uniform
             )
         )
         for legend in (self.var_legend, self.entropy_legend):
             legend.clear()
-        self.var_legend.addItem(self.var_raw_curve, tr("Q·Kᵀ"))
-        self.var_legend.addItem(self.var_scaled_curve, tr("Q·Kᵀ / √D"))
-        self.entropy_legend.addItem(self.h_raw_curve, tr("softmax(Q·Kᵀ)"))
-        self.entropy_legend.addItem(self.h_scaled_curve, tr("softmax(Q·Kᵀ / √D)"))
-        self.var_plot.setLabel("bottom", tr("D (query/key size)"))
-        self.var_plot.setLabel("left", tr("variance of the scores"))
-        self.entropy_plot.setLabel("bottom", tr("D (query/key size)"))
-        self.entropy_plot.setLabel("left", tr("mean row entropy (nats)"))
+        self.var_legend.addItem(self.var_raw_curve, self.tr("Q·Kᵀ"))
+        self.var_legend.addItem(self.var_scaled_curve, self.tr("Q·Kᵀ / √D"))
+        self.entropy_legend.addItem(self.h_raw_curve, self.tr("softmax(Q·Kᵀ)"))
+        self.entropy_legend.addItem(self.h_scaled_curve, self.tr("softmax(Q·Kᵀ / √D)"))
+        self.var_plot.setLabel("bottom", self.tr("D (query/key size)"))
+        self.var_plot.setLabel("left", self.tr("variance of the scores"))
+        self.entropy_plot.setLabel("bottom", self.tr("D (query/key size)"))
+        self.entropy_plot.setLabel("left", self.tr("mean row entropy (nats)"))
         self._key = None
         self._refresh()
 

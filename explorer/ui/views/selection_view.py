@@ -87,18 +87,17 @@ class SelectionView(View):
         outer.addWidget(scroll)
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.captions["q"].setText(tr("Its query vector qᵢ: what this token is looking for"))
-        self.captions["keys"].setText(tr("The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."))
-        self.captions["weights"].setText(tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
-        self.captions["values"].setText(tr("The values vⱼ it draws from"))
-        self.captions["received"].setText(tr("What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)"))
-        self.bars_plot.setToolTip(tr("Attention weights of the selected query over every key; click a bar to select that key"))
-        self.q.setToolTip(tr("The selected token's query vector in this head"))
-        self.keys.setToolTip(tr("Key vectors of every token in this head"))
-        self.values.setToolTip(tr("Value vectors of every token in this head"))
-        self.received.setToolTip(tr("The weighted sum of values the selected token receives"))
-        self.empty.setText(tr("Click a token (a chip, or a row of a map) to follow it through the selected head."))
+        self.captions["q"].setText(self.tr("Its query vector qᵢ: what this token is looking for"))
+        self.captions["keys"].setText(self.tr("The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."))
+        self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
+        self.captions["values"].setText(self.tr("The values vⱼ it draws from"))
+        self.captions["received"].setText(self.tr("What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)"))
+        self.bars_plot.setToolTip(self.tr("Attention weights of the selected query over every key; click a bar to select that key"))
+        self.q.setToolTip(self.tr("The selected token's query vector in this head"))
+        self.keys.setToolTip(self.tr("Key vectors of every token in this head"))
+        self.values.setToolTip(self.tr("Value vectors of every token in this head"))
+        self.received.setToolTip(self.tr("The weighted sum of values the selected token receives"))
+        self.empty.setText(self.tr("Click a token (a chip, or a row of a map) to follow it through the selected head."))
         self._refresh()
 
     # ------------------------------------------------------------------ drawing
@@ -117,13 +116,12 @@ class SelectionView(View):
             return
         self.focus = f
         self._set_empty(False)
-        tr = self.tr
         word = trace.token_label(sel.row, token)
-        heading = tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
+        heading = self.tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
         if sel.token is None:
-            heading += "\n" + tr("(no token selected: showing the last one; click a token to choose)")
+            heading += "\n" + self.tr("(no token selected: showing the last one; click a token to choose)")
         if f.rotated:
-            heading += "\n" + tr("q and k are shown after the rotary position embedding (RoPE)")
+            heading += "\n" + self.tr("q and k are shown after the rotary position embedding (RoPE)")
         self.heading.setText(heading)
 
         # Scales per head, not per token: moving along the sentence keeps colours comparable, and the keys

@@ -127,20 +127,19 @@ class TensorView(View):
         self.large.cellClicked.connect(self._large_clicked)
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.stage_label.setText(tr("&Stage"))
-        self.layer_label.setText(tr("&Layer"))
-        self.head_label.setText(tr("&Head"))
-        self.tensor_label.setText(tr("&Tensor"))
-        self.row_label.setText(tr("Sente&nce"))
+        self.stage_label.setText(self.tr("&Stage"))
+        self.layer_label.setText(self.tr("&Layer"))
+        self.head_label.setText(self.tr("&Head"))
+        self.tensor_label.setText(self.tr("&Tensor"))
+        self.row_label.setText(self.tr("Sente&nce"))
         for i, key in enumerate(STAGE_KEYS):
             self.stage_combo.setItemText(i, f"{i + 1}. {self.stage_title(key)}")
-        self.stage_combo.setToolTip(tr("Which step of the pipeline to show (the flow view selects it too)"))
-        self.layer_spin.setToolTip(tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
-        self.head_spin.setToolTip(tr("Attention head shown large — Alt+Left / Alt+Right, or click a small map"))
-        self.tensor_combo.setToolTip(tr("This stage has several tensors: choose the one to draw"))
-        self.row_spin.setToolTip(tr("Sentence of the batch (each line of the text is one sentence)"))
-        self.grid.setToolTip(tr("Every head of the layer on one colour scale: click a map to show it large"))
+        self.stage_combo.setToolTip(self.tr("Which step of the pipeline to show (the flow view selects it too)"))
+        self.layer_spin.setToolTip(self.tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
+        self.head_spin.setToolTip(self.tr("Attention head shown large — Alt+Left / Alt+Right, or click a small map"))
+        self.tensor_combo.setToolTip(self.tr("This stage has several tensors: choose the one to draw"))
+        self.row_spin.setToolTip(self.tr("Sentence of the batch (each line of the text is one sentence)"))
+        self.grid.setToolTip(self.tr("Every head of the layer on one colour scale: click a map to show it large"))
         self.large.setToolTip("")
         self._hint()
         self._drawn = self._grid_drawn = None
@@ -148,31 +147,29 @@ class TensorView(View):
             self._refresh()
 
     def stage_title(self, key: str) -> str:
-        tr = self.tr
         return {
-            "tokens": tr("Tokens → ids"),
-            "embed": tr("Embedding"),
-            "qkv": tr("Queries, keys, values"),
-            "scores": tr("Scores Q·Kᵀ"),
-            "scaled": tr("Scaled ÷√D"),
-            "masked": tr("Mask"),
-            "weights": tr("Attention weights (softmax)"),
-            "heads": tr("Head outputs A·V"),
-            "concat": tr("Heads side by side"),
-            "out": tr("Output projection ·W_o"),
-            "residual": tr("Residual + x"),
-            "ffn": tr("Feed-forward network"),
-            "block": tr("Block output"),
-            "logits": tr("Scores over the vocabulary"),
-            "probs": tr("Next-token probabilities"),
+            "tokens": self.tr("Tokens → ids"),
+            "embed": self.tr("Embedding"),
+            "qkv": self.tr("Queries, keys, values"),
+            "scores": self.tr("Scores Q·Kᵀ"),
+            "scaled": self.tr("Scaled ÷√D"),
+            "masked": self.tr("Mask"),
+            "weights": self.tr("Attention weights (softmax)"),
+            "heads": self.tr("Head outputs A·V"),
+            "concat": self.tr("Heads side by side"),
+            "out": self.tr("Output projection ·W_o"),
+            "residual": self.tr("Residual + x"),
+            "ffn": self.tr("Feed-forward network"),
+            "block": self.tr("Block output"),
+            "logits": self.tr("Scores over the vocabulary"),
+            "probs": self.tr("Next-token probabilities"),
         }[key]
 
     def _words(self) -> dict[str, str]:
-        tr = self.tr
         return {
-            "masked": tr("masked"), "scaling off": tr("scaling off"), "every key blocked": tr("every key blocked"),
-            "softmax": tr("softmax"), "after RoPE": tr("after RoPE"), "head": tr("head"), "dim": tr("dim"),
-            "no residual": tr("no residual"), "norm": tr("norm"), "next": tr("next"), "keys": tr("keys"), "dims": tr("dims"),
+            "masked": self.tr("masked"), "scaling off": self.tr("scaling off"), "every key blocked": self.tr("every key blocked"),
+            "softmax": self.tr("softmax"), "after RoPE": self.tr("after RoPE"), "head": self.tr("head"), "dim": self.tr("dim"),
+            "no residual": self.tr("no residual"), "norm": self.tr("norm"), "next": self.tr("next"), "keys": self.tr("keys"), "dims": self.tr("dims"),
         }
 
     def export_widget(self) -> QWidget:
