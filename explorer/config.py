@@ -25,6 +25,9 @@ MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
 # window and the OS on an 8 GB laptop; override with ATTENTION_EXPLORER_MEMORY_GB or --memory-budget.
 DEFAULT_MEMORY_BUDGET_BYTES = 4 * 1024**3
 
+# The attention computes a few heads at a time so that their transient (C, C) maps stay under this.
+ATTENTION_CHUNK_BYTES = 192 * 1024**2
+
 # Hard caps that keep a typo (E=640000) from reaching the allocator at all.
 MAX_DIM = 65_536
 MAX_HEADS = 256
@@ -359,7 +362,7 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
     E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
     params = config.parameter_count() * item
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else config.layers
-    pairwise = 0 if options.lazy_pairwise else 4 * B * H * C * C
+    pairwise = 0 if options.lazy_pairwise else 2 * B * H * C * C  # scores and weights (scaled, masked derived)
     per_layer = (
         B * C * E * 6  # attn.in, attn.out, mid, ffn.in, ffn.out, out
         + B * C * (H * D + Hkv * D + Hkv * Dv) * (2 if config.positions == "rope" else 1)
@@ -367,8 +370,8 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
         + B * C * F
         + pairwise
     )
-    trace = (B * C * E * 4 + layers * per_layer + 2 * B * C * V) * item + B * C * C
-    transient = (2 * B * H * C * C + B * C * max(F, V)) * item  # one layer's maps while computing; logits copy
+    trace = (B * C * E * 4 + layers * per_layer + B * C * V) * item + B * C * C  # probs are derived from logits
+    transient = min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES) + B * C * max(F, E * 4) * item
     return MemoryEstimate(params, trace, params + trace + transient)
 
 

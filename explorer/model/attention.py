@@ -16,48 +16,79 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from explorer.config import ModelConfig
+from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
 from explorer.model.capture import Captured
+from explorer.model.linear import affine
 from explorer.model.positions import apply_rope
 
 
-def attention_maps(q: torch.Tensor, k: torch.Tensor, allowed: torch.Tensor, scale: bool) -> tuple[torch.Tensor, ...]:
-    """The four (C, C) stages of the note for every head: scores, scaled, masked, weights.
+def attention_maps(
+    q: torch.Tensor, k: torch.Tensor, allowed: torch.Tensor, scale: bool, empty: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The four (C, C) stages of the note for every head given: scores, scaled, masked, weights.
 
-    q (B, H, C, D) and k (B, H, C, D) with k already repeated for grouped-query heads; allowed (B, C, C).
-    The trace derives maps on demand with this same function, so lazily derived maps equal eager ones.
+    q (B, h, C, D) and k (B, h, C, D) with k already repeated for grouped-query heads; allowed (B, C, C);
+    empty (B, 1, C, 1) marks queries whose every key is blocked (computed here when not given). The trace
+    derives maps on demand with this same function, so derived maps equal the model's bit for bit.
     """
     D = q.shape[-1]
-    scores = q @ k.transpose(-2, -1)  # (B, H, C, D) · (B, H, D, C) → (B, H, C, C)
-    scaled = scores / math.sqrt(D) if scale else scores  # (B, H, C, C)
-    blocked = ~allowed.unsqueeze(1)  # (B, 1, C, C)
-    masked = scaled.masked_fill(blocked, float("-inf"))  # (B, H, C, C)
-    weights = torch.softmax(masked, dim=-1)  # (B, H, C, C), rows sum to 1
-    # A query whose every key is blocked has no distribution; softmax would give 0/0. Define it as all 0.
-    empty = blocked.all(dim=-1, keepdim=True)  # (B, 1, C, 1)
-    weights = weights.masked_fill(empty, 0.0)
+    scores = q @ k.transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C) → (B, h, C, C)
+    scaled = scale_scores(scores, D, scale)  # (B, h, C, C)
+    masked = mask_scores(scaled, allowed)  # (B, h, C, C)
+    weights = torch.softmax(masked, dim=-1)  # (B, h, C, C), rows sum to 1
+    if empty is None:
+        empty = empty_rows(allowed)
+    if bool(empty.any()):
+        # A query whose every key is blocked has no distribution; softmax gives 0/0. Define it as all 0.
+        weights = weights.masked_fill(empty, 0.0)
     return scores, scaled, masked, weights
+
+
+def scale_scores(scores: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
+    """Step 1½: divide by √D so the scores keep a variance near 1 (or not, to watch softmax saturate)."""
+    return scores / math.sqrt(D) if scale else scores
+
+
+def mask_scores(scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
+    """−∞ where query i may not see key j: softmax turns those into exact zeros."""
+    return scaled.masked_fill(~allowed.unsqueeze(1), float("-inf"))  # (B, h, C, C)
+
+
+def empty_rows(allowed: torch.Tensor) -> torch.Tensor:
+    """(B, 1, C, 1): True for a query that may see no key at all."""
+    return ~allowed.any(dim=-1)[:, None, :, None]
+
+
+def heads_per_chunk(B: int, H: int, C: int, itemsize: int) -> int:
+    """How many heads to compute at once. It depends on the sizes only, so a full trace and a lazy one
+    split the heads the same way and compute identical numbers."""
+    per_head = 3 * B * C * C * itemsize  # scores, masked and weights alive together
+    return max(1, min(H, ATTENTION_CHUNK_BYTES // max(per_head, 1)))
 
 
 def attend(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, allowed: torch.Tensor, scale: bool, keep_maps: bool
-) -> tuple[torch.Tensor, tuple[torch.Tensor, ...] | None]:
-    """Rⁱ = weights · Vⁱ for every head, one head at a time.
+) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor] | None]:
+    """Rⁱ = softmax(mask(Qⁱ·Kⁱᵀ/√D)) · Vⁱ for every head. Returns (heads (B, H, C, D_v), (scores, weights) or None).
 
-    Going head by head bounds the transient memory to one (B, C, C) map, and it is the same arithmetic,
-    in the same order, as the trace's on-demand derivation of a single head: the maps a lazy trace
-    shows are bit-for-bit those of the full computation. Returns (heads, maps or None).
+    Only scores and weights are kept: scaled and masked follow from scores by one element-wise step each,
+    and the trace re-applies exactly that step when they are looked at.
     """
+    B, H, C, _ = q.shape
+    empty = empty_rows(allowed)  # (B, 1, C, 1), once for every head
+    step = heads_per_chunk(B, H, C, q.element_size())
     heads, kept = [], []
-    for h in range(q.shape[1]):
-        maps = attention_maps(q[:, h : h + 1], k[:, h : h + 1], allowed, scale)  # 4 × (B, 1, C, C)
-        heads.append(maps[3] @ v[:, h : h + 1])  # (B, 1, C, C) · (B, 1, C, D_v) → (B, 1, C, D_v)
+    for h in range(0, H, step):
+        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], allowed, scale, empty)
+        heads.append(weights @ v[:, h : h + step])  # (B, h, C, C) · (B, h, C, D_v) → (B, h, C, D_v)
         if keep_maps:
-            kept.append(maps)
+            kept.append((scores, weights))
+    if len(heads) == 1:
+        return heads[0], (kept[0] if keep_maps else None)
     out = torch.cat(heads, dim=1)  # (B, H, C, D_v)
     if not keep_maps:
         return out, None
-    return out, tuple(torch.cat([m[i] for m in kept], dim=1) for i in range(4))  # 4 × (B, H, C, C)
+    return out, (torch.cat([m[0] for m in kept], dim=1), torch.cat([m[1] for m in kept], dim=1))
 
 
 def repeat_kv(x: torch.Tensor, groups: int) -> torch.Tensor:
@@ -86,10 +117,8 @@ class MultiHeadAttention(Captured):
     @staticmethod
     def _project(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor | None, heads: int) -> torch.Tensor:
         B, C, _ = x.shape
-        y = x @ W  # (B, C, E) · (E, heads·d) → (B, C, heads·d)
-        if b is not None:
-            y = y + b
-        return y.view(B, C, heads, -1).transpose(1, 2).contiguous()  # (B, heads, C, d)
+        y = affine(x, W, b)  # (B, C, E) · (E, heads·d) + b → (B, C, heads·d)
+        return y.view(B, C, heads, -1).transpose(1, 2)  # (B, heads, C, d)
 
     def forward(
         self,
@@ -112,11 +141,10 @@ class MultiHeadAttention(Captured):
         v = repeat_kv(v, groups)  # (B, H, C, D_v)
 
         if self._sink is not None:  # tracing: the note's arithmetic, step by step
-            keep = any(self.wants(s) for s in ("scores", "scaled", "masked", "weights"))
-            heads, maps = attend(q, k, v, allowed, scale, keep)  # (B, H, C, D_v)
+            heads, maps = attend(q, k, v, allowed, scale, self.wants("scores") or self.wants("weights"))
             if maps is not None:
-                for stage, m in zip(("scores", "scaled", "masked", "weights"), maps):
-                    self.capture(stage, m)  # (B, H, C, C)
+                self.capture("scores", maps[0])  # (B, H, C, C)
+                self.capture("weights", maps[1])  # (B, H, C, C)
         else:
             # Training and plain inference: nobody looks at the maps, and the fused kernel gives the same
             # Rⁱ (to rounding) without materialising C² numbers per head.
@@ -130,7 +158,5 @@ class MultiHeadAttention(Captured):
         concat = self.capture("concat", heads.transpose(1, 2).reshape(B, C, self.H * self.D_v))  # (B, C, H·D_v)
         if self.W_o is None:
             return self.capture("out", concat)  # unfactored: V already has size E
-        out = concat @ self.W_o  # (B, C, H·D_v) · (H·D_v, E) → (B, C, E)
-        if self.b_o is not None:
-            out = out + self.b_o
+        out = affine(concat, self.W_o, self.b_o)  # (B, C, H·D_v) · (H·D_v, E) + b_o → (B, C, E)
         return self.capture("out", out)

@@ -8,6 +8,7 @@ from torch import nn
 
 from explorer.config import ModelConfig
 from explorer.model.capture import Captured
+from explorer.model.linear import affine
 
 _ACTIVATIONS = {
     "gelu": F.gelu,
@@ -29,15 +30,11 @@ class FeedForward(Captured):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self.capture("in", x)  # (B, C, E)
-        up = x @ self.W_in  # (B, C, E) · (E, F) → (B, C, F)
-        if self.b_in is not None:
-            up = up + self.b_in
+        up = affine(x, self.W_in, self.b_in)  # (B, C, E) · (E, F) + b_in → (B, C, F)
         if self.W_gate is not None:
-            hidden = F.silu(x @ self.W_gate) * up  # (B, C, F): Llama's SwiGLU
+            hidden = F.silu(affine(x, self.W_gate)) * up  # (B, C, F): Llama's SwiGLU
         else:
             hidden = _ACTIVATIONS[self.activation](up)  # (B, C, F)
         self.capture("hidden", hidden)
-        out = hidden @ self.W_out  # (B, C, F) · (F, E) → (B, C, E)
-        if self.b_out is not None:
-            out = out + self.b_out
+        out = affine(hidden, self.W_out, self.b_out)  # (B, C, F) · (F, E) + b_out → (B, C, E)
         return self.capture("out", out)

@@ -12,6 +12,7 @@ from torch import nn
 from explorer.config import ModelConfig
 from explorer.model.block import Block
 from explorer.model.capture import Captured, assign_prefixes
+from explorer.model.linear import affine
 from explorer.model.embedding import Embedding
 from explorer.model.norm import make_norm
 from explorer.model.positions import rope_cos_sin
@@ -61,9 +62,7 @@ class Transformer(Captured):
         if self.ln_final is not None:
             x = self.ln_final(x)
         self.capture("final.out", x)
-        logits = x @ self.W_u()  # (B, C, E) · (E, V) → (B, C, V)
-        if self.unembed.b_u is not None:
-            logits = logits + self.unembed.b_u
+        logits = affine(x, self.W_u(), self.unembed.b_u)  # (B, C, E) · (E, V) → (B, C, V)
         self.capture("logits", logits)
         if self.wants("probs"):
             self.capture("probs", torch.softmax(logits / temperature, dim=-1))  # (B, C, V)

@@ -22,8 +22,9 @@ AUTO_LAZY_BYTES = 256 * 1024**2
 
 
 def _pairwise_bytes(cfg, B: int, C: int, options: RunOptions) -> int:
+    """Bytes of the maps a full trace stores: scores and weights (scaled and masked are derived)."""
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else cfg.layers
-    return 4 * B * cfg.H * C * C * layers * (8 if options.dtype == "float64" else 4)
+    return 2 * B * cfg.H * C * C * layers * (8 if options.dtype == "float64" else 4)
 
 
 def split_batch(text: str | Sequence[str]) -> list[str]:
@@ -40,7 +41,7 @@ def _wants(options: RunOptions):
             return False  # derived from logits on demand: (B, C, V) is the largest array of a trace
         entry = names.spec(name)
         if options.lazy_pairwise and entry.pairwise:
-            return False
+            return False  # derived per head from q and k when looked at
         layer = names.layer_of(name)
         return capture_layers is None or layer is None or layer in capture_layers
 

@@ -19,7 +19,7 @@ import torch
 
 from explorer import __version__, names
 from explorer.config import ModelConfig, RunOptions
-from explorer.model.attention import attention_maps
+from explorer.model.attention import attention_maps, mask_scores, scale_scores
 
 FORMAT_NAME = "attention-explorer-snapshot"
 FORMAT_VERSION = 1
@@ -243,32 +243,43 @@ class Trace(Mapping[str, np.ndarray]):
         return names.attn(layer, "q"), names.attn(layer, "k")
 
     def _can_derive(self, layer: int) -> bool:
+        if "mask" not in self._arrays:
+            return False
+        if names.attn(layer, "scores") in self._arrays and names.attn(layer, "weights") in self._arrays:
+            return True
         qn, kn = self._qk_names(layer)
-        return qn in self._arrays and kn in self._arrays and "mask" in self._arrays
+        return qn in self._arrays and kn in self._arrays
 
     def _derive(self, layer: int, b: int | None, h: int | None) -> tuple[np.ndarray, ...]:
         """The four maps of one head (b, h), or of every head of the layer when b is None.
 
-        Head by head, with the model's own ``attention_maps``: the same arithmetic as the full trace.
+        A full trace stores scores and weights; scaled and masked follow by the model's own element-wise
+        steps. A lazy trace stores q and k; each head's maps come from the model's ``attention_maps``.
+        Either way the numbers equal the model's bit for bit.
         """
-        qn, kn = self._qk_names(layer)
-        q_all, k_all, mask = self._arrays[qn], self._arrays[kn], self._arrays["mask"]  # (B,H,C,D) (B,H_kv,C,D) (B,C,C)
-        groups = self.config.H // self.config.H_kv
-        rows = range(self.B) if b is None else range(b, b + 1)
-        heads = range(self.config.H) if h is None else range(h, h + 1)
-        batch = slice(rows.start, rows.stop)
-        allowed = torch.from_numpy(np.array(mask[batch]))  # (b, C, C)
-        per_head = []
+        batch = slice(0, self.B) if b is None else slice(b, b + 1)
+        heads = slice(0, self.config.H) if h is None else slice(h, h + 1)
+        allowed = torch.from_numpy(np.array(self._arrays["mask"][batch]))  # (b, C, C)
+        stored = names.attn(layer, "scores")
         with torch.inference_mode():
-            for i in heads:
-                q = torch.from_numpy(np.array(q_all[batch, i : i + 1]))  # (b, 1, C, D)
-                k = torch.from_numpy(np.array(k_all[batch, i // groups : i // groups + 1]))  # (b, 1, C, D)
-                per_head.append(attention_maps(q, k, allowed, self.options.scale))
+            if stored in self._arrays:
+                scores = torch.from_numpy(np.array(self._arrays[stored][batch, heads]))  # (b, h, C, C)
+                scaled = scale_scores(scores, self.config.D, self.options.scale)
+                maps = (scores, scaled, mask_scores(scaled, allowed), torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads])))
+            else:
+                qn, kn = self._qk_names(layer)
+                groups = self.config.H // self.config.H_kv
+                per_head = []
+                for i in range(heads.start, heads.stop):
+                    q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
+                    k = torch.from_numpy(np.array(self._arrays[kn][batch, i // groups : i // groups + 1]))  # (b, 1, C, D)
+                    per_head.append(attention_maps(q, k, allowed, self.options.scale))
+                maps = tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4))  # 4 × (b, h, C, C)
         out = []
-        for s in range(4):
-            m = torch.cat([p[s] for p in per_head], dim=1).numpy()  # (b, heads, C, C)
-            m.flags.writeable = False
-            out.append(m)
+        for m in maps:
+            a = m.numpy()
+            a.flags.writeable = False
+            out.append(a)
         return tuple(out)
 
     # ------------------------------------------------------------------ convenience
