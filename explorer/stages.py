@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from explorer.trace import Trace
+if TYPE_CHECKING:
+    from explorer.trace import Trace
 
 
 @dataclass(frozen=True)

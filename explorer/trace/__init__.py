@@ -1,6 +1,17 @@
-"""Run a model on text and keep every named tensor: ``run_trace(bundle, text, options) -> Trace``."""
+"""Run a model on text and keep every named tensor: ``run_trace(bundle, text, options) -> Trace``.
 
-from explorer.trace.run import run_trace, split_batch
+``Trace`` needs only numpy, so the window can be built before torch is imported (a fast start);
+``run_trace`` is imported on first use.
+"""
+
 from explorer.trace.trace import FORMAT_VERSION, Row, Trace
 
 __all__ = ["run_trace", "split_batch", "Trace", "Row", "FORMAT_VERSION"]
+
+
+def __getattr__(name: str):
+    if name in ("run_trace", "split_batch"):
+        from explorer.trace import run
+
+        return getattr(run, name)
+    raise AttributeError(name)

@@ -15,11 +15,9 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-import torch
 
 from explorer import __version__, names
 from explorer.config import ModelConfig, RunOptions
-from explorer.model.attention import attention_maps, mask_scores, scale_scores
 
 FORMAT_NAME = "attention-explorer-snapshot"
 FORMAT_VERSION = 1
@@ -224,6 +222,8 @@ class Trace(Mapping[str, np.ndarray]):
 
     def _softmax(self, logits: np.ndarray) -> np.ndarray:
         # The model's own expression, so a row derived here equals the row of a full computation.
+        import torch
+
         with torch.inference_mode():
             out = torch.softmax(torch.from_numpy(np.array(logits)) / self.options.temperature, dim=-1).numpy()
         out.flags.writeable = False
@@ -257,6 +257,10 @@ class Trace(Mapping[str, np.ndarray]):
         steps. A lazy trace stores q and k; each head's maps come from the model's ``attention_maps``.
         Either way the numbers equal the model's bit for bit.
         """
+        import torch  # derivation only: reading a trace needs numpy alone
+
+        from explorer.model.attention import attention_maps, mask_scores, scale_scores
+
         batch = slice(0, self.B) if b is None else slice(b, b + 1)
         heads = slice(0, self.config.H) if h is None else slice(h, h + 1)
         allowed = torch.from_numpy(np.array(self._arrays["mask"][batch]))  # (b, C, C)

@@ -4,15 +4,18 @@ computing cancels it (at its next capture point) and is computed next; requests 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import threading
 import traceback
 
 from PySide6.QtCore import QThread, Signal
 
 from explorer.errors import Cancelled, ExplorerError
-from explorer.trace import run_trace
 from explorer.ui.state import ModelSource, TraceRequest
-from explorer.weights.bundle import ModelBundle
+
+if TYPE_CHECKING:
+    from explorer.weights.bundle import ModelBundle
 
 
 def build_bundle(source: ModelSource, progress=None, cancel=None) -> ModelBundle:
@@ -24,6 +27,14 @@ def build_bundle(source: ModelSource, progress=None, cancel=None) -> ModelBundle
     from explorer.weights.loaders import load_model
 
     return load_model(source.name, progress=progress, cancel=cancel)
+
+
+def _capturable(options, layers: int):
+    """Layers to capture that this model has (a list chosen for a deeper model keeps its first layer)."""
+    if options.layers_to_capture is None:
+        return options
+    kept = tuple(l for l in options.layers_to_capture if 0 <= l < layers)
+    return options if kept == options.layers_to_capture else options.replace(layers_to_capture=kept or (0,))
 
 
 class TraceWorker(QThread):
@@ -41,14 +52,17 @@ class TraceWorker(QThread):
         self._generation = 0
         self._stopping = False
         self._bundles: dict[ModelSource, ModelBundle] = {}
+        self._loading: ModelSource | None = None  # the source whose model is being built right now
 
     # ------------------------------------------------------------------ GUI thread
     def submit(self, request: TraceRequest) -> int:
         with self._cond:
             self._generation += 1
             self._pending = (self._generation, request)
-            if self._cancel_current is not None:
-                self._cancel_current.set()  # the running trace is stale: stop it
+            # The running trace is stale: stop it. A model that is still loading for the same source is not
+            # (a sentence typed during a long load would otherwise start the load over); it is used next.
+            if self._cancel_current is not None and self._loading != request.source:
+                self._cancel_current.set()
             self._cond.notify()
             return self._generation
 
@@ -60,6 +74,13 @@ class TraceWorker(QThread):
     def forget_bundle(self, source: ModelSource) -> None:
         with self._cond:
             self._bundles.pop(source, None)
+
+    def cancel_current(self) -> None:
+        """Stop the running request (a long model load) at its next check, and drop any waiting one."""
+        with self._cond:
+            self._pending = None
+            if self._cancel_current is not None:
+                self._cancel_current.set()
 
     def stop(self) -> None:
         with self._cond:
@@ -80,8 +101,16 @@ class TraceWorker(QThread):
             cached = self._bundles.get(source)
         if cached is not None:
             return cached
-        bundle = build_bundle(source, progress=lambda d, t, w: self.progress.emit(d, t, w), cancel=cancel)
         with self._cond:
+            self._loading = source
+        try:
+            bundle = build_bundle(source, progress=lambda d, t, w: self.progress.emit(d, t, w), cancel=cancel)
+        finally:
+            with self._cond:
+                self._loading = None
+        with self._cond:
+            if self._pending is not None:
+                cancel.set()  # a newer request came during the load: trace that one, not this one
             # Keep a few models: switching back and forth between presets stays instant.
             if len(self._bundles) >= 4:
                 self._bundles.pop(next(iter(self._bundles)))
@@ -102,8 +131,10 @@ class TraceWorker(QThread):
                 self._cancel_current = cancel
             self.busyChanged.emit(True)
             try:
+                from explorer.trace.run import run_trace  # torch loads here, off the GUI thread
+
                 bundle = self._bundle(request.source, cancel)
-                trace = run_trace(bundle, request.text, request.options, cancel=cancel)
+                trace = run_trace(bundle, request.text, _capturable(request.options, bundle.config.layers), cancel=cancel)
             except Cancelled:
                 pass
             except ExplorerError as exc:

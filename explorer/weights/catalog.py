@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from explorer.weights.bundle import ModelBundle
+from typing import TYPE_CHECKING
+
 from explorer.weights.presets import PRESETS, load_preset
-from explorer.weights.real_models import SMOLLM2_LABEL, locate_smollm2
+from explorer.weights.installed import SMOLLM2_LABEL, locate_smollm2
+
+if TYPE_CHECKING:
+    from explorer.weights.bundle import ModelBundle
 
 # Filled in by the real-model support: name -> (label, locate() -> path or None).
 REAL_MODELS: dict[str, tuple[str, object]] = {}

