@@ -11,6 +11,7 @@ from explorer import names
 from explorer.config import RunOptions, check_memory
 from explorer.devices import resolve_device
 from explorer.errors import Cancelled, InputError
+from explorer.memory import release_freed_memory
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.mask import build_mask, mask_notices
 from explorer.trace.trace import Row, Trace
@@ -125,7 +126,7 @@ def run_trace(
         arrays[name] = tensor.cpu().numpy()
     for name, p in model.named_parameters():
         arrays[f"params.{name}"] = p.detach().cpu().numpy()
-    return Trace(
+    trace = Trace(
         arrays,
         rows=tuple(rows),
         config=cfg,
@@ -137,3 +138,5 @@ def run_trace(
         model_name=bundle.name,
         tokenizer_kind=bundle.tokenizer.kind,
     )
+    release_freed_memory(trace.nbytes)  # the forward pass's transients
+    return trace
