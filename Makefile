@@ -33,6 +33,11 @@ bench: setup
 clean:
 	rm -rf $(VENV) build dist *.egg-info
 
+# Train the shipped presets (classroom, japanese, induction) into resources/presets/: a few minutes each.
+.PHONY: presets
+presets: setup
+	$(PY) -m explorer.train.presets_build
+
 # Interface translations: lupdate gathers every tr()/translate() string of explorer/ui into the Japanese .ts
 # (translations already there are kept; strings no longer in the code are dropped), lrelease builds the .qm
 # the app loads. Both are committed, so installing needs no Qt tools; tests/ui/test_i18n.py checks they agree.

@@ -27,12 +27,12 @@ from explorer.weights.presets import PRESETS, get_preset, preset_config
 
 # Recipes that work for each corpus with the default sizes (a few minutes on one CPU core at most).
 DEFAULTS = {
-    "tiny-en": dict(steps=3000, batch_size=64, lr=3e-3),
-    "tiny-ja": dict(steps=3000, batch_size=64, lr=3e-3),
+    "tiny-en": dict(steps=2000, batch_size=64, lr=3e-3),
+    "tiny-ja": dict(steps=2000, batch_size=64, lr=3e-3),
     "copy": dict(steps=1500, batch_size=64, lr=1e-3),
     "reverse": dict(steps=1500, batch_size=64, lr=1e-3),
     "sort": dict(steps=2000, batch_size=64, lr=1e-3),
-    "induction": dict(steps=3000, batch_size=64, lr=1e-3),
+    "induction": dict(steps=2500, batch_size=64, lr=2e-3),
     "file": dict(steps=2000, batch_size=32, lr=3e-3),
 }
 

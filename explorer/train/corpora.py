@@ -256,7 +256,7 @@ class TaskCorpus(Corpus):
     HELDOUT_SIZE = 512
     BASELINE_SIZE = 4096
 
-    def __init__(self, name: str, min_len: int, max_len: int) -> None:
+    def __init__(self, name: str, min_len: int, max_len: int, min_alphabet: int = 26) -> None:
         if name not in TASKS:
             raise ConfigError(f"unknown task {name!r}: choose one of {', '.join(TASKS)}")
         self.name = name
@@ -264,6 +264,12 @@ class TaskCorpus(Corpus):
         self.max_len = int(max_len)
         if not 1 <= self.min_len <= self.max_len:
             raise ConfigError(f"task lengths must satisfy 1 ≤ min ≤ max, got {min_len}–{max_len}")
+        # Each sequence draws its letters from a random subset of k letters, k uniform in min_alphabet … 26.
+        # Small alphabets repeat letters often, which a one-token induction head cannot disambiguate
+        # ("…ab…ac… a → b or c?"): they push the model to match the previous token too.
+        self.min_alphabet = int(min_alphabet)
+        if not 2 <= self.min_alphabet <= 26:
+            raise ConfigError(f"the smallest alphabet must be 2 … 26 letters, got {min_alphabet}")
         if name == "induction":
             self.tokenizer = Tokenizer.from_file(resource("tokenizers", "letters.json"))
             self.answer_only_default = False  # the first half is noise, but learning on it does no harm
@@ -278,7 +284,7 @@ class TaskCorpus(Corpus):
         self._sep = self.tokenizer.hf.token_to_id(TASK_SEPARATOR) if name != "induction" else None
 
     def spec(self) -> dict[str, Any]:
-        return {"name": self.name, "min_len": self.min_len, "max_len": self.max_len}
+        return {"name": self.name, "min_len": self.min_len, "max_len": self.max_len, "min_alphabet": self.min_alphabet}
 
     def length_of(self, n: int) -> int:
         """Tokens in one sequence built from n letters."""
@@ -319,7 +325,14 @@ class TaskCorpus(Corpus):
     def sample(self, rng: np.random.Generator, count: int, max_len: int | None = None) -> list[Sequence]:
         hi = self.max_len if max_len is None else max_len
         lengths = rng.integers(self.min_len, hi + 1, size=count)
-        return [self.make(rng.integers(0, 26, size=int(n))) for n in lengths]
+        if self.min_alphabet >= 26:
+            return [self.make(rng.integers(0, 26, size=int(n))) for n in lengths]
+        out = []
+        for n in lengths:
+            k = int(rng.integers(self.min_alphabet, 27))
+            alphabet = rng.permutation(26)[:k]
+            out.append(self.make(alphabet[rng.integers(0, k, size=int(n))]))
+        return out
 
     def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
         answer_only = self.answer_only_default if answer_only is None else answer_only
@@ -336,6 +349,7 @@ class TaskCorpus(Corpus):
 
 
 TASK_LENGTHS = {"copy": (3, 10), "reverse": (3, 10), "sort": (3, 10), "induction": (8, 24)}
+TASK_MIN_ALPHABET = {"copy": 26, "reverse": 26, "sort": 26, "induction": 10}
 
 
 def task_tokenizer() -> Tokenizer:
@@ -445,17 +459,23 @@ def get_corpus(
     split_seed: int = SPLIT_SEED,
     min_len: int | None = None,
     max_len: int | None = None,
+    min_alphabet: int | None = None,
     mode: str = "auto",
 ) -> Corpus:
     """``tiny-en``, ``tiny-ja``, ``copy``, ``reverse``, ``sort``, ``induction``, or a text file's path."""
-    key = (name, word_level, split_seed, min_len, max_len, mode)
+    key = (name, word_level, split_seed, min_len, max_len, min_alphabet, mode)
     if key in _CACHE:
         return _CACHE[key]
     if name in SHIPPED:
         corpus: Corpus = _shipped(name)
     elif name in TASKS:
         lo, hi = TASK_LENGTHS[name]
-        corpus = TaskCorpus(name, lo if min_len is None else min_len, hi if max_len is None else max_len)
+        corpus = TaskCorpus(
+            name,
+            lo if min_len is None else min_len,
+            hi if max_len is None else max_len,
+            TASK_MIN_ALPHABET[name] if min_alphabet is None else min_alphabet,
+        )
     else:
         corpus = file_corpus(name, word_level=word_level, split_seed=split_seed, mode=mode)
     if len(_CACHE) > 16:
@@ -477,6 +497,7 @@ def corpus_from_spec(spec: dict[str, Any] | str) -> Corpus:
         split_seed=int(spec.get("split_seed", SPLIT_SEED)),
         min_len=spec.get("min_len"),
         max_len=spec.get("max_len"),
+        min_alphabet=spec.get("min_alphabet"),
         mode=spec.get("mode", "auto"),
     )
 

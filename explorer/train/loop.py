@@ -132,7 +132,8 @@ class TrainResult:
     loss: float | None  # mean training loss over the last steps
     heldout_loss: float | None
     metrics: dict[str, float]
-    elapsed_s: float
+    elapsed_s: float  # wall-clock time
+    cpu_s: float  # CPU time of this process meanwhile (less than elapsed_s × threads on a busy machine)
     tokens_per_s: float
     tokens_seen: int
     checkpoint: Path | None  # the last checkpoint written
@@ -398,6 +399,7 @@ class Trainer:
         opt = self._optimizer()
         batches = self.corpus.train_batches(s.batch_size, self.context, s.seed, self.answer_only)
         start = time.perf_counter()
+        cpu_start = time.process_time()
         window: deque[tuple[int, float]] = deque(maxlen=20)  # (tokens, seconds) of the last steps
         recent_losses: deque[float] = deque(maxlen=50)
         history: list[dict[str, Any]] = []
@@ -486,6 +488,7 @@ class Trainer:
             heldout_loss=heldout,
             metrics=metrics,
             elapsed_s=elapsed,
+            cpu_s=time.process_time() - cpu_start,
             tokens_per_s=tokens_seen / elapsed if elapsed > 0 else 0.0,
             tokens_seen=tokens_seen,
             checkpoint=last_ckpt,

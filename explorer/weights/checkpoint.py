@@ -93,6 +93,10 @@ def save_checkpoint(
             if Path(name).name != name or name in (WEIGHTS_FILE, TOKENIZER_FILE, CONFIG_FILE):
                 raise ConfigError(f"cannot add {name!r} to a checkpoint folder")
             (tmp / name).write_text(text, encoding="utf-8")
+        # mkdtemp makes a private (0700) folder; a checkpoint is an ordinary document, readable like one.
+        for f in tmp.iterdir():
+            f.chmod(0o644)
+        tmp.chmod(0o755)
     return folder
 
 

@@ -31,6 +31,8 @@ def _ids(bundle, text="abcabc"):
 def test_round_trip_gives_identical_logits(bundle, tmp_path):
     folder = save_checkpoint(bundle, tmp_path / "ck", step=42, train={"corpus": {"name": "induction"}, "seed": 3})
     assert sorted(p.name for p in folder.iterdir()) == ["config.json", "model.safetensors", "tokenizer.json"]
+    assert folder.stat().st_mode & 0o777 == 0o755  # not the private mode of a temporary folder
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in folder.iterdir())
     meta = json.loads((folder / "config.json").read_text())
     assert meta["format"] == "attention-explorer-checkpoint" and meta["format_version"] == 1
     assert meta["step"] == 42 and meta["tokenizer_kind"] == "char" and meta["config"] == bundle.config.to_dict()

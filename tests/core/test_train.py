@@ -290,3 +290,35 @@ def test_adamw_matches_the_closed_form_for_a_constant_gradient():
         # m̂ = g and v̂ = g² exactly (bias-corrected), so each step moves lr·sign(g) after the decay.
         expected = expected * (1 - 0.01 * 0.1) - 0.01 * torch.sign(torch.tensor([0.5, -4.0]))
     assert torch.allclose(p.detach(), expected, atol=1e-6)
+
+
+# ------------------------------------------------------------------------------------- induction heads
+
+
+def test_induction_targets_of_a_repeated_sequence_and_of_other_text():
+    from explorer.train.induction import induction_targets
+
+    # "abcabc": queries 3, 4, 5 (second half) → keys 1, 2, 3 (the token after the first occurrence).
+    assert induction_targets([5, 6, 7, 5, 6, 7]) == [(3, 1), (4, 2), (5, 3)]
+    # Duplicates in a repeated sequence still point at the copy: "abab|abab" query 4 (a) → key 1.
+    assert induction_targets([1, 2, 1, 2, 1, 2, 1, 2]) == [(4, 1), (5, 2), (6, 3), (7, 4)]
+    # Other text: the longest earlier match wins; tokens never seen before are not counted.
+    assert induction_targets([1, 2, 9, 3, 2, 8, 1, 2]) == [(4, 2), (6, 1), (7, 2)]
+
+
+def test_induction_scores_have_one_value_per_head():
+    from explorer.config import RunOptions
+    from explorer.trace import run_trace
+    from explorer.train.induction import best_head, induction_scores, previous_token_scores
+    from explorer.weights.presets import load_preset
+
+    bundle = load_preset("induction", random_weights=True)
+    trace = run_trace(bundle, "qwertyqwerty\nabcdab", RunOptions(lazy_pairwise=True))
+    scores = induction_scores(trace)
+    assert scores.shape == (2, 4) and np.all((scores >= 0) & (scores <= 1))
+    prev = previous_token_scores(trace)
+    assert prev.shape == (2, 4) and np.all((prev >= 0) & (prev <= 1))
+    l, h, s = best_head(scores)
+    assert s == scores[l, h] == np.max(scores)
+    full = run_trace(bundle, "qwertyqwerty\nabcdab")  # the same numbers from stored maps
+    assert np.allclose(induction_scores(full), scores, atol=1e-6)

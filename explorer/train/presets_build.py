@@ -1,0 +1,146 @@
+"""Train the shipped presets: ``make presets`` (or ``python -m explorer.train.presets_build``).
+
+    python -m explorer.train.presets_build                     # all three, into resources/presets/
+    python -m explorer.train.presets_build --only induction    # one of them
+    python -m explorer.train.presets_build --out /tmp/presets  # somewhere else (to compare)
+
+Each preset folder gets model.safetensors, config.json and tokenizer.json (a checkpoint, written
+atomically) and metrics.json: the recipe, the training time and the held-out figures next to the
+baselines. Training is deterministic for a given seed, torch version and thread count (one thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from explorer.paths import resource
+from explorer.train.corpora import get_corpus
+from explorer.train.evaluate import baselines_for
+from explorer.train.loop import Trainer, TrainSettings, evaluate
+from explorer.weights.presets import get_preset, preset_config
+
+
+@dataclass(frozen=True)
+class Recipe:
+    preset: str
+    corpus: str
+    settings: TrainSettings
+
+
+RECIPES: dict[str, Recipe] = {
+    r.preset: r
+    for r in (
+        Recipe("classroom", "tiny-en", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
+        Recipe("japanese", "tiny-ja", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
+        # lr 2e-3: at 1e-3 the model stalls for thousands of steps on one-letter matching (p ≈ 0.75).
+        Recipe("induction", "induction", TrainSettings(steps=2500, batch_size=64, lr=2e-3, seed=0, eval_every=250, threads=1)),
+    )
+}
+
+
+def build(name: str, out_root: Path, log=print) -> dict:
+    recipe = RECIPES[name]
+    preset = get_preset(name)
+    corpus = get_corpus(recipe.corpus)
+    config = preset_config(name)
+    command = f"python -m explorer.train.presets_build --only {name}"
+    trainer = Trainer(corpus, config, recipe.settings, run_dir=None, command=command)
+
+    def progress(p):
+        if p.heldout_loss is not None:
+            extra = "".join(f" {k} {v:.3f}" for k, v in p.metrics.items())
+            loss = f"{p.loss:.3f}" if p.loss is not None else "–"
+            log(f"  {name} step {p.step:5d}  loss {loss}  held-out {p.heldout_loss:.3f}{extra}  {p.tokens_per_s:,.0f} tok/s  {p.elapsed_s:.0f} s")
+
+    result = trainer.run(progress)
+    figures = evaluate(trainer.model, corpus, trainer.context, trainer.answer_only)
+    base = baselines_for(corpus, trainer.context, trainer.answer_only)
+    metrics = {
+        "preset": name,
+        "corpus": recipe.corpus,
+        "sizes": preset.sizes,
+        "vocab_size": config.replace(vocab_size=corpus.tokenizer.vocab_size).vocab_size,
+        "parameters": trainer.config.parameter_count(),
+        "steps": result.steps,
+        "batch_size": recipe.settings.batch_size,
+        "lr": recipe.settings.lr,
+        "seed": recipe.settings.seed,
+        "context": trainer.context,
+        "answer_only": trainer.answer_only,
+        "train_time_s": round(result.elapsed_s, 1),
+        "train_cpu_s": round(result.cpu_s, 1),
+        "tokens_seen": result.tokens_seen,
+        "threads": recipe.settings.threads,
+        "heldout_loss": round(figures["heldout_loss"], 4),
+        "unigram_loss": round(base["unigram_loss"], 4),
+        "bigram_loss": round(base["bigram_loss"], 4),
+        "tokens": figures["tokens"],
+        "command": command,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    for key in ("accuracy", "correct_prob", "exact_match"):
+        if key in figures:
+            metrics[f"heldout_{key}"] = round(figures[key], 4)
+    if name == "induction":
+        from explorer.train.induction import induction_report
+
+        rep = induction_report(trainer.snapshot())
+        metrics["induction"] = {
+            "sequences": rep["sequences"],
+            "lengths": list(rep["lengths"]),
+            "seed": rep["seed"],
+            "correct_prob": round(rep["correct_prob"], 4),
+            "accuracy": round(rep["accuracy"], 4),
+            "best_head": list(rep["best_head"]),
+            "best_score": round(rep["best_score"], 4),
+            "previous_token_head": list(rep["previous_token_head"]),
+            "previous_token_score": round(rep["previous_token_score"], 4),
+            "scores": np.round(rep["scores"], 4).tolist(),
+        }
+    folder = out_root / (preset.checkpoint or name)
+    trainer.save(
+        folder,
+        loss=result.loss,
+        heldout=figures["heldout_loss"],
+        elapsed=result.elapsed_s,
+        tokens=result.tokens_seen,
+        extra_files={"metrics.json": json.dumps(metrics, ensure_ascii=False, indent=2) + "\n"},
+    )
+    size = sum(f.stat().st_size for f in folder.iterdir())
+    log(
+        f"{name}: {result.steps} steps in {result.elapsed_s:.0f} s, held-out {figures['heldout_loss']:.3f} "
+        f"(unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f}) nats/token, {size / 1024:.0f} KiB → {folder}"
+    )
+    if "induction" in metrics:
+        ind = metrics["induction"]
+        log(f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})")
+    return metrics
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m explorer.train.presets_build", description=__doc__.split("\n")[0])
+    ap.add_argument("--only", action="append", choices=list(RECIPES), help="build only this preset (repeatable)")
+    ap.add_argument("--out", type=Path, default=None, help="folder to write into (default resources/presets)")
+    args = ap.parse_args(argv)
+    out_root = args.out or resource("presets")
+    out_root.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for name in args.only or list(RECIPES):
+        build(name, out_root, log=lambda s: print(s, file=sys.stderr, flush=True))
+    print(f"done in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
