@@ -69,6 +69,9 @@ def launch(
     if stage:
         state.select(stage=stage)
     window.show()
+    timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
+    if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit
+        _record_start_timings(app, state, Path(timings))
     if snapshot:
         from explorer.ui import file_ops
 
@@ -81,6 +84,21 @@ def launch(
     if screenshot:
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot))
     return app.exec()
+
+
+def _record_start_timings(app: QApplication, state: AppState, path: Path) -> None:
+    import json
+    import time
+
+    app.processEvents()  # the window's first paint
+    marks = {"window_shown": time.time()}
+
+    def painted() -> None:
+        marks["first_trace_painted"] = time.time()
+        path.write_text(json.dumps(marks))
+        app.quit()
+
+    state.traceChanged.connect(lambda _t: QTimer.singleShot(0, painted))  # after the views have drawn it
 
 
 def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool) -> int:

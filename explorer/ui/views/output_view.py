@@ -135,7 +135,10 @@ class OutputView(View):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # One line per row at a fixed height: ResizeToContents re-measures every row on each cell set,
+        # which made a 512-row table take seconds (O(rows²)).
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.table.currentCellChanged.connect(self._row_clicked)
 
         # Bars and table share the height through a splitter, each scrolling on its own, so that the dock
@@ -259,6 +262,7 @@ class OutputView(View):
         V = trace.config.V
         id_cols = self._id_columns(V)
         self.table.blockSignals(True)
+        self.table.setUpdatesEnabled(False)
         self.table.clear()
         self.table.setRowCount(n)
         self.table.setColumnCount(2 + len(id_cols))
@@ -285,6 +289,7 @@ class OutputView(View):
                 self.table.setItem(pos, c, item)
         self.table.setVerticalHeaderLabels([str(i) for i in range(n)])
         self.table.resizeColumnsToContents()
+        self.table.setUpdatesEnabled(True)
         self.table.blockSignals(False)
         self.table_title.setText(
             self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”").format(C=len(tokens), V=V)

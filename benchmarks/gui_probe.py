@@ -1,0 +1,66 @@
+"""Measuring the window: when did the views last paint, and how long did the event loop stall."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+
+
+class PaintRecorder(QObject):
+    """Event filter on a set of widgets: the time of the latest paint event any of them received."""
+
+    def __init__(self, widgets) -> None:
+        super().__init__()
+        self.last_paint = 0.0
+        self.count = 0
+        for w in widgets:
+            w.installEventFilter(self)
+            for child in w.findChildren(QObject):
+                if hasattr(child, "installEventFilter"):
+                    child.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.last_paint = time.perf_counter()
+            self.count += 1
+        return False
+
+
+class StallMeter(QObject):
+    """A 2 ms timer: the longest gap between its ticks is the longest time the event loop was busy."""
+
+    def __init__(self, interval_ms: int = 2) -> None:
+        super().__init__()
+        self.timer = QTimer()
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[float] = []
+        self._last = None
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self.timer.start()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append((now - self._last) * 1000)
+        self._last = now
+
+    @property
+    def max_gap_ms(self) -> float:
+        return max(self.gaps, default=0.0)
+
+
+def settle(app, recorder: PaintRecorder, quiet_ms: float = 120, timeout_s: float = 30) -> float:
+    """Run the event loop until nothing has painted for ``quiet_ms``; returns the last paint time."""
+    deadline = time.perf_counter() + timeout_s
+    while time.perf_counter() < deadline:
+        app.processEvents()
+        if recorder.last_paint and (time.perf_counter() - recorder.last_paint) * 1000 > quiet_ms:
+            break
+        time.sleep(0.001)
+    return recorder.last_paint
