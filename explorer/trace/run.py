@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
@@ -50,16 +50,23 @@ def _wants(options: RunOptions):
 
 
 class _CancellableSink(CaptureSink):
-    """A sink that stops the forward pass at the next capture point once ``cancel`` is set."""
+    """A sink that stops the forward pass at the next capture point once ``cancel`` is set, and can run a
+    callback right after a given name is captured."""
 
     def __init__(self, wants, cancel: threading.Event | None) -> None:
         super().__init__(wants)
         self._cancel = cancel
+        self._after: dict[str, Callable[[], None]] = {}
+
+    def on_capture(self, name: str, callback: Callable[[], None]) -> None:
+        self._after[name] = callback
 
     def put(self, name, tensor):
         if self._cancel is not None and self._cancel.is_set():
             raise Cancelled("tracing was cancelled")
         super().put(name, tensor)
+        if name in self._after:
+            self._after.pop(name)()
 
 
 def run_trace(
@@ -67,7 +74,15 @@ def run_trace(
     text: str | Sequence[str],
     options: RunOptions | None = None,
     cancel: threading.Event | None = None,
+    on_partial: Callable[[Trace], None] | None = None,
+    partial_after: int | None = None,
 ) -> Trace:
+    """Trace ``text`` (each line one sentence) through the bundle's model.
+
+    ``cancel`` stops the forward pass at its next capture point (raising Cancelled). With ``on_partial``,
+    a trace of everything up to layer ``partial_after`` is handed over as soon as that layer is done
+    (``trace.partial`` is True; it has no logits yet), then the full trace is returned.
+    """
     options = options or RunOptions()
     cfg = bundle.config
     sentences = split_batch(text)
@@ -117,26 +132,34 @@ def run_trace(
     if blocked_rows:
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
 
+    def assemble(tensors: dict, partial: bool) -> Trace:
+        arrays = {"tokens": ids.cpu().numpy(), "mask": allowed.cpu().numpy(), "mask.empty_rows": empty_rows.cpu().numpy()}
+        for name, tensor in tensors.items():
+            arrays[name] = tensor.cpu().numpy()
+        for name, p in model.named_parameters():
+            arrays[f"params.{name}"] = p.detach().cpu().numpy()
+        return Trace(
+            arrays,
+            rows=tuple(rows),
+            config=cfg,
+            options=options,
+            source=bundle.source,
+            seed=bundle.seed,
+            vocab=bundle.tokenizer.display_vocab(),
+            notices=tuple(notices),
+            model_name=bundle.name,
+            tokenizer_kind=bundle.tokenizer.kind,
+            partial=partial,
+        )
+
     sink = _CancellableSink(_wants(options), cancel)
+    if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
+        # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
+        # while the remaining layers compute.
+        sink.on_capture(f"layers.{partial_after}.out", lambda: on_partial(assemble(dict(sink.tensors), True)))
     with torch.inference_mode(), capturing(model, sink):
         model(ids, allowed, scale=options.scale, temperature=options.temperature)
 
-    arrays = {"tokens": ids.cpu().numpy(), "mask": allowed.cpu().numpy(), "mask.empty_rows": empty_rows.cpu().numpy()}
-    for name, tensor in sink.tensors.items():
-        arrays[name] = tensor.cpu().numpy()
-    for name, p in model.named_parameters():
-        arrays[f"params.{name}"] = p.detach().cpu().numpy()
-    trace = Trace(
-        arrays,
-        rows=tuple(rows),
-        config=cfg,
-        options=options,
-        source=bundle.source,
-        seed=bundle.seed,
-        vocab=bundle.tokenizer.display_vocab(),
-        notices=tuple(notices),
-        model_name=bundle.name,
-        tokenizer_kind=bundle.tokenizer.kind,
-    )
+    trace = assemble(sink.tensors, False)
     release_freed_memory(trace.nbytes)  # the forward pass's transients
     return trace

@@ -68,6 +68,7 @@ class Trace(Mapping[str, np.ndarray]):
         tokenizer_kind: str = "",
         app_version: str = __version__,
         origin: str = "computed",  # "computed", or the path of the snapshot it was read from
+        partial: bool = False,  # True while later layers and the output are still being computed
     ) -> None:
         frozen = {}
         for name, array in arrays.items():
@@ -89,6 +90,9 @@ class Trace(Mapping[str, np.ndarray]):
         self.tokenizer_kind = tokenizer_kind
         self.app_version = app_version
         self.origin = origin
+        self.partial = partial
+        found = {names.layer_of(n) for n in self._arrays if not n.startswith("params.")}
+        self._layers = tuple(sorted(l for l in found if l is not None))
         self._labels = dict(labels or {})
         self._lock = threading.Lock()
         self._head_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
@@ -111,8 +115,7 @@ class Trace(Mapping[str, np.ndarray]):
     @property
     def layers(self) -> tuple[int, ...]:
         """The layers whose tensors this trace holds (all of them unless capture was restricted)."""
-        found = {names.layer_of(n) for n in self._arrays if not n.startswith("params.")}
-        return tuple(sorted(l for l in found if l is not None))
+        return self._layers
 
     def labels(self, name: str) -> tuple[str, ...]:
         if name in self._labels:

@@ -1,0 +1,64 @@
+"""Progressive traces: the layers done so far are handed over before the output is computed."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from explorer.config import ModelConfig, RunOptions
+from explorer.errors import Cancelled
+from explorer.trace import run_trace
+from explorer.weights.bundle import random_bundle
+from explorer.weights.presets import preset_tokenizer
+
+TEXT = "This is a pen .\nThe big dog runs to the park ."
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    tok = preset_tokenizer("words-en.json")
+    return random_bundle(ModelConfig(vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=4), tok, seed=3)
+
+
+@pytest.mark.parametrize("after", [0, 2])
+def test_partial_trace_holds_the_layers_done_and_equals_the_full_trace(bundle, after):
+    partial = []
+    full = run_trace(bundle, TEXT, on_partial=partial.append, partial_after=after)
+    assert len(partial) == 1
+    p = partial[0]
+    assert p.partial and not full.partial
+    assert p.layers == tuple(range(after + 1)) and full.layers == (0, 1, 2, 3)
+    assert "logits" not in p and "probs" not in p and "logits" in full
+    for name in p.stored_names():
+        assert np.array_equal(p[name], full[name]), name
+    for h in range(4):
+        assert np.array_equal(p.head_map(after, "masked", 1, h), full.head_map(after, "masked", 1, h))
+
+
+def test_partial_trace_with_lazy_maps_and_one_captured_layer(bundle):
+    partial = []
+    opts = RunOptions(lazy_pairwise=True, layers_to_capture=(1,))
+    full = run_trace(bundle, TEXT, opts, on_partial=partial.append, partial_after=1)
+    assert partial[0].layers == (1,) and full.layers == (1,)
+    assert np.array_equal(partial[0].head_map(1, "weights", 0, 2), full.head_map(1, "weights", 0, 2))
+
+
+def test_no_partial_for_the_last_layer(bundle):
+    partial = []
+    run_trace(bundle, TEXT, on_partial=partial.append, partial_after=3)
+    assert partial == []  # the last layer's partial would be the full trace a moment later
+
+
+def test_cancel_after_the_partial_trace_stops_the_rest(bundle):
+    cancel = threading.Event()
+    partial = []
+
+    def got(trace):
+        partial.append(trace)
+        cancel.set()
+
+    with pytest.raises(Cancelled):
+        run_trace(bundle, TEXT, cancel=cancel, on_partial=got, partial_after=0)
+    assert len(partial) == 1
