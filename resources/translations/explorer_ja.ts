@@ -356,6 +356,21 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CaptureIndicator</name>
+    <message>
+        <source>captured: layer {layers} of {n}</source>
+        <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
+    </message>
+    <message>
+        <source>captured: layers {layers} of {n}</source>
+        <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
+    </message>
+    <message>
+        <source>Only these layers&apos; tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
+        <translation>深いモデルでも速く動くよう、これらのレイヤーのテンソルだけを残しています。別のレイヤーを選ぶとそのレイヤーをトレースします（モデル → 記録するレイヤー）</translation>
+    </message>
+</context>
+<context>
     <name>Catalog</name>
     <message>
         <source>SmolLM2-135M (real model)</source>

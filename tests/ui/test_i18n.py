@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -184,18 +184,24 @@ def test_language_is_remembered_for_the_next_start(qtbot, english_after):
     style, palette = app.style().name(), app.palette()
     seen: dict[str, object] = {}
 
+    started: list[QWidget] = []
+
     def inspect() -> None:
-        started = [w for w in app.topLevelWidgets() if w.objectName() == "MainWindow" and w is not window and w.isVisible()]
+        started.extend(w for w in app.topLevelWidgets() if w.objectName() == "MainWindow" and w is not window and w.isVisible())
         if started:
             w = started[0]
             seen.update(menu=w.actions_.file_menu.title(), dock=w.docks["flow"].windowTitle(), checked=w.actions_.language_actions["ja"].isChecked())
-            w.close()
         app.quit()
 
     QTimer.singleShot(300, inspect)
     try:
         app_module.launch()  # returns when inspect() quits the event loop
     finally:
+        # Closed only now: closing the last window inside app.exec() posts a Quit event that would end the
+        # next test's event loop.
+        for w in started:
+            w.close()
+        QApplication.removePostedEvents(app, QEvent.Type.Quit)
         app.setStyle(style)
         app.setPalette(palette)
     assert seen == {"menu": "ファイル(&F)", "dock": "パイプライン", "checked": True}
