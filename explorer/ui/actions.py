@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QToolBar
+from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
 
 from explorer import __version__
 from explorer.config import RunOptions
 from explorer.ui import file_ops, i18n, settings, theme
+from explorer.ui.model_menu import ModelMenu
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
 
@@ -77,10 +77,12 @@ class Actions(QObject):
             self.preset_group.addAction(a)
             self.preset_actions[name] = a
         s.requestChanged.connect(self._sync_checks)
+        s.requestReverted.connect(self._sync_checks)
+        self.models = ModelMenu(self)  # open model file/folder, real models, layers to capture, train, recent models
 
     def _fill_menus(self) -> None:
         f = self.file_menu
-        f.addActions([self.open_snapshot, self.open_model])
+        f.addActions([self.open_snapshot, self.open_model, self.models.open_folder])
         self.recent_menu = QMenu(self.w)
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         f.addMenu(self.recent_menu)
@@ -105,6 +107,7 @@ class Actions(QObject):
         self.presets_menu = QMenu(self.w)
         self.presets_menu.addActions(list(self.preset_actions.values()))
         m.addMenu(self.presets_menu)
+        self.models.fill_model_menu(m)
         m.addActions([self.random_weights, self.reset_sizes])
         self.help_menu.addActions([self.shortcuts, self.about])
 
@@ -116,7 +119,7 @@ class Actions(QObject):
         self.open_snapshot.setText(self.tr("&Open snapshot…"))
         self.open_snapshot.setToolTip(self.tr("Reopen a saved snapshot in every view, without recomputing (read-only)"))
         self.open_model.setText(self.tr("Open &model…"))
-        self.open_model.setToolTip(self.tr("Open a checkpoint folder, a Hugging Face folder or a GGUF file"))
+        self.open_model.setToolTip(self.tr("Open a GGUF file, or the config.json of a checkpoint or Hugging Face folder"))
         self.recent_menu.setTitle(self.tr("Open &recent"))
         self.export_snapshot.setText(self.tr("&Export snapshot…"))
         self.export_snapshot.setToolTip(self.tr("Save every tensor and parameter (npz, safetensors or pt)"))
@@ -138,6 +141,7 @@ class Actions(QObject):
         self.shortcuts.setText(self.tr("&Keyboard shortcuts"))
         self.about.setText(self.tr("&About Attention Explorer"))
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
+        self.models.retranslate()
 
     # ------------------------------------------------------------------ handlers
     def _export_target(self):
@@ -146,20 +150,17 @@ class Actions(QObject):
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
+        self.models.fill_recent(self.recent_menu)
+        if settings.recent_files() and settings.recent_models():
+            self.recent_menu.addSection(self.tr("Snapshots"))
         for path in settings.recent_files():
             a = self.recent_menu.addAction(path)
             a.triggered.connect(partial(file_ops.open_snapshot, self.w, self.state, path))
-        self.recent_menu.setEnabled(bool(settings.recent_files()))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction(self.tr("Nothing opened yet")).setEnabled(False)
 
     def _open_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.w, self.tr("Open model"), settings.get("last_dir", str(Path.home())),
-            self.tr("GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)"),
-        )
-        if not path:
-            return
-        p = Path(path)
-        self.state.open_model(str(p.parent if p.name == "config.json" else p))
+        self.models.open_model_file()
 
     def _presentation(self) -> None:
         from explorer.ui.presentation import PresentationWindow

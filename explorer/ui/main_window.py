@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from explorer.ui import settings
 from explorer.ui.actions import Actions
+from explorer.ui.capture import LayerCapture
+from explorer.ui.model_loading import ModelLoading
 from explorer.ui.state import AppState
 from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
@@ -28,6 +30,10 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
         self.setStatusBar(StatusBar(state, self))
+        self.loading = ModelLoading(state, self.worker, self)  # File → Open model, progress, Cancel
+        self.statusBar().addPermanentWidget(self.loading.widget)
+        self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
+        self.statusBar().addPermanentWidget(self.capture.widget)
         self.actions_ = Actions(self)
         self._wire()
         self.retranslate()
@@ -79,6 +85,8 @@ class MainWindow(QMainWindow):
         w.traceReady.connect(self._on_trace)
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
+        s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
+        s.modelWithdrawn.connect(w.forget_bundle)
 
     def start(self) -> None:
         """Start the worker and trace the opening request (so a first-time user sees maps at once)."""
@@ -127,5 +135,9 @@ class MainWindow(QMainWindow):
         if self.persist:
             self.save_layout()
             self.actions_.save_session()
+        for view in self.views.values():  # views that run background work (training) stop it first
+            shutdown = getattr(view, "shutdown", None)
+            if shutdown is not None:
+                shutdown()
         self.worker.stop()
         super().closeEvent(event)

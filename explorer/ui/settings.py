@@ -47,3 +47,14 @@ def add_recent(path: str) -> list[str]:
     files = [path] + [p for p in recent_files() if p != path]
     put_json("recent_files", files[:MAX_RECENT])
     return files[:MAX_RECENT]
+
+
+def recent_models() -> list[str]:
+    """Models opened by path or name (checkpoint and Hugging Face folders, GGUF files, ``smollm2``)."""
+    return [p for p in get_json("recent_models", []) if isinstance(p, str)]
+
+
+def add_recent_model(path_or_name: str) -> list[str]:
+    models = [path_or_name] + [p for p in recent_models() if p != path_or_name]
+    put_json("recent_models", models[:MAX_RECENT])
+    return models[:MAX_RECENT]

@@ -81,6 +81,10 @@ class AppState(QObject):
     noticesChanged = Signal(tuple)  # plain-words remarks from the last trace (truncation, unknown words…)
     errorRaised = Signal(str)  # one-line message of a failed request; the last good trace stays shown
     modelInfoChanged = Signal(object, bool)  # (ModelConfig, sizes editable)
+    modelPublished = Signal(object, object)  # (ModelSource, ModelBundle): a model built outside the worker (training)
+    modelWithdrawn = Signal(object)  # ModelSource whose published model the worker may drop (it reloads from disk)
+    requestReverted = Signal(object)  # TraceRequest: back to the shown model after a failed or cancelled load
+    layerWanted = Signal(int)  # a layer of the model that the trace did not capture was selected
 
     def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
         super().__init__()
@@ -166,6 +170,26 @@ class AppState(QObject):
     def set_options(self, **changes: Any) -> None:
         self._set_request(dataclasses.replace(self.request, options=self.options.replace(**changes)))
 
+    def publish_model(self, source: ModelSource, bundle: Any, show: bool = True, text: str | None = None) -> None:
+        """Offer a model built here (a training checkpoint) under ``source``; with ``show``, trace it (and
+        ``text``, when given) in one request."""
+        self.modelPublished.emit(source, bundle)  # connected directly: the worker has it before the request
+        if show:
+            request = dataclasses.replace(self.request, source=source, text=self.text if text is None else text)
+            if request == self._cur.request:
+                self.retrace()  # same name, new weights
+            else:
+                self._set_request(request)
+
+    def withdraw_model(self, source: ModelSource) -> None:
+        self.modelWithdrawn.emit(source)
+
+    def revert_request(self, request: TraceRequest) -> None:
+        """The worker could not serve the latest request (a model failed to load, or its load was
+        cancelled): go back to ``request``, whose trace is shown, without computing anything."""
+        self._cur.request = request
+        self.requestReverted.emit(request)
+
     def retrace(self) -> None:
         """Ask for the current request again (after a model changed under the same name, e.g. training)."""
         self.requestChanged.emit(self.request)
@@ -206,8 +230,22 @@ class AppState(QObject):
         key = None if sel.key is None else min(sel.key, length - 1)
         return dataclasses.replace(sel, layer=layer, head=head, row=row, token=token, key=key)
 
+    def selectable_layers(self) -> tuple[int, ...]:
+        """The layers a user can pick: every layer of a computed model (one the trace did not capture is
+        traced when picked, see ``layerWanted``), only the stored ones of a snapshot."""
+        trace = self._cur.trace
+        if trace is None:
+            return ()
+        if trace.read_only:
+            return trace.layers
+        return tuple(range(trace.config.layers))
+
     def select(self, **changes: Any) -> None:
         """Change what is selected: stage, layer, head, row, token (query), key. Clamped to the trace."""
+        trace = self._cur.trace
+        layer = changes.get("layer")
+        if trace is not None and layer is not None and layer not in trace.layers and layer in self.selectable_layers():
+            self.layerWanted.emit(layer)  # not captured: whoever manages capture re-traces with it
         new = dataclasses.replace(self._selection, **changes)
         if self._cur.trace is not None:
             new = self._clamped(new, self._cur.trace)

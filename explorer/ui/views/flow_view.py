@@ -287,7 +287,7 @@ class FlowView(View):
             self.detail.setText(f"<b>{captions.title(sel.stage)}</b>")
             self.caption.setText("")
             return
-        layers = trace.layers or (0,)
+        layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
         for key, box in self.boxes.items():
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
             edge = edge_label(key, trace, sel.layer, sel.row)
@@ -316,9 +316,9 @@ class FlowView(View):
 
     def _move_layer(self, delta: int) -> None:
         trace, sel = self.state.trace, self.state.selection
-        if trace is None or not trace.layers:
+        layers = self.state.selectable_layers()
+        if trace is None or not layers:
             return
-        layers = trace.layers
         i = layers.index(sel.layer) if sel.layer in layers else 0
         self.state.select(layer=layers[max(0, min(len(layers) - 1, i + delta))])
 

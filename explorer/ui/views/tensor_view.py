@@ -180,7 +180,7 @@ class TensorView(View):
         per_layer = stages.stage(sel.stage).per_layer
         blockers = [QSignalBlocker(w) for w in (self.stage_combo, self.layer_spin, self.head_spin, self.row_spin, self.tensor_combo)]
         self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
-        layers = trace.layers or (0,)
+        layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
         self.layer_spin.setRange(min(layers), max(layers))
         self.layer_spin.setValue(sel.layer)
         self.layer_spin.setEnabled(per_layer and len(layers) > 1)
@@ -333,7 +333,7 @@ class TensorView(View):
         if what == "head":
             self.state.select(head=max(0, sel.head + step))
         elif what == "layer":
-            layers = trace.layers or (0,)
+            layers = self.state.selectable_layers() or (0,)
             i = layers.index(sel.layer) if sel.layer in layers else 0
             self.state.select(layer=layers[max(0, min(len(layers) - 1, i + step))])
         else:
