@@ -1,0 +1,146 @@
+"""Training from the window: start a run of the shown configuration, follow it, and show its checkpoints.
+
+Each checkpoint the run writes is published to the trace worker under the checkpoint folder's path (a
+ModelSource of kind "path"), so every view redraws from the newest weights while training goes on, and a
+checkpoint that the worker has dropped is simply read back from disk. If the user moves away (the timeline
+to an older step, another model), the views stay there; coming back to the newest checkpoint follows again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
+
+from explorer.runs import unique_run_dir
+from explorer.ui.state import AppState, ModelSource
+from explorer.ui.train_job import TrainJob, TrainPrepared, TrainRequest
+
+if TYPE_CHECKING:
+    from explorer.train.loop import TrainSettings
+
+
+def runs_root() -> Path:
+    """Where runs go: the user's data folder (e.g. ~/.local/share/Attention Explorer/runs)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".attention-explorer") / "runs"
+
+
+class TrainController(QObject):
+    runningChanged = Signal(bool)
+    prepared = Signal(object)  # TrainPrepared
+    progressed = Signal(object)  # list[TrainProgress]
+    finished = Signal(object)  # TrainResult
+    failed = Signal(str)
+    message = Signal(str)  # a remark for the panel (vocabulary rebuilt, run cancelled …)
+
+    def __init__(self, state: AppState, parent=None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.job: TrainJob | None = None
+        self.run_dir: Path | None = None
+        self._published: ModelSource | None = None  # the newest checkpoint handed to the worker
+        self._follow = True
+        self._example: str | None = None  # text to trace with the first checkpoint (another vocabulary)
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None and self.job.isRunning()
+
+    # ------------------------------------------------------------------ start / cancel
+    def start(self, corpus: str, settings: TrainSettings, continue_weights: bool = False) -> bool:
+        """Train the shown configuration on ``corpus``. False (with ``failed``) when it cannot start."""
+        if self.running:
+            return False
+        trace = self.state.trace
+        config = self.state.config
+        if trace is None or config is None:
+            self.failed.emit(QCoreApplication.translate("TrainController", "nothing to train yet: wait for the first trace"))
+            return False
+        if config.family != "explorer":
+            self.failed.emit(QCoreApplication.translate("TrainController", "only this app's own models can be trained here; choose a preset first"))
+            return False
+        self.run_dir = unique_run_dir(runs_root(), corpus)
+        request = TrainRequest(
+            corpus=corpus,
+            config=config,
+            settings=settings,
+            run_dir=self.run_dir,
+            shown_vocab=trace.vocab,
+            init_source=self.state.source if continue_weights else None,
+        )
+        self._published = None
+        self._follow = True
+        self._example = None
+        job = TrainJob(request, self)
+        job.prepared.connect(self._on_prepared)
+        job.progressed.connect(self.progressed)
+        job.checkpointReady.connect(self._on_checkpoint)
+        job.succeeded.connect(self._on_succeeded)
+        job.failed.connect(self._on_failed)
+        job.finished.connect(self._on_thread_finished)
+        self.job = job
+        job.start()
+        self.runningChanged.emit(True)
+        return True
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
+    def shutdown(self, wait_ms: int = 30_000) -> None:
+        """Stop a run and wait for its thread (the window is closing)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait(wait_ms)
+
+    # ------------------------------------------------------------------ following the run
+    def _on_prepared(self, info: TrainPrepared) -> None:
+        cfg = info.config
+        if not info.vocab_matches:
+            self._example = info.example or None
+            self.message.emit(
+                QCoreApplication.translate("TrainController", "{corpus} has its own vocabulary (V = {V}): the model is built for it with your sizes "
+                    "(E = {E}, D = {D}, H = {H}, L = {L}); the text becomes one of its examples.").format(
+                    corpus=info.corpus, V=cfg.V, E=cfg.E, D=cfg.D, H=cfg.H, L=cfg.L)
+            )
+        self.prepared.emit(info)
+
+    def _showing_run(self) -> bool:
+        """Do the views still show this run's newest weights (or what was shown when it started)?"""
+        if self._published is None:
+            return self._follow
+        return self.state.source == self._published
+
+    def _on_checkpoint(self, step: int, folder: str, bundle) -> None:
+        if self.job is None or self.sender() is not self.job:
+            return  # a previous run's late signal
+        self._publish(ModelSource("path", folder), bundle)
+
+    def _publish(self, source: ModelSource, bundle) -> None:
+        follow = self._showing_run()
+        previous, self._published = self._published, source
+        text, self._example = self._example, None
+        self.state.publish_model(source, bundle, show=follow, text=text if follow else None)
+        if previous is not None and previous != source:
+            self.state.withdraw_model(previous)  # the worker reads it from disk if it is shown again
+
+    def _on_succeeded(self, result) -> None:
+        if self.sender() is not self.job:
+            return
+        # A cancelled run saves where it stopped after the last callback: show that checkpoint too.
+        if result.checkpoint is not None and (self._published is None or Path(self._published.name) != Path(result.checkpoint)):
+            self._publish(ModelSource("path", str(result.checkpoint)), result.bundle)
+        if result.cancelled:
+            self.message.emit(QCoreApplication.translate("TrainController", "Cancelled at step {step}; its checkpoints are kept.").format(step=result.steps))
+        self.finished.emit(result)
+
+    def _on_thread_finished(self) -> None:
+        if self.sender() is self.job:
+            self.runningChanged.emit(False)
+
+    def _on_failed(self, message: str) -> None:
+        if self.sender() is not self.job:
+            return
+        self.failed.emit(message)

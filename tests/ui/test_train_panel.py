@@ -1,0 +1,164 @@
+"""The Train panel: a short run trains the shown sizes in the background, draws its loss, writes
+checkpoints, hands each one to the views, can be cancelled, and its checkpoints can be scrubbed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from explorer.train.loop import list_checkpoints
+
+TINY = dict(embed_dim=8, key_dim=4, heads=2, layers=1, ffn_dim=16)
+
+
+@pytest.fixture
+def runs_root(tmp_path, monkeypatch):
+    root = tmp_path / "runs"
+    monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: root)
+    return root
+
+
+def _tiny(window, qtbot):
+    state = window.state
+    state.set_sizes(**TINY)
+    qtbot.waitUntil(lambda: state.trace.config.E == 8, timeout=20_000)
+
+
+def _configure(panel, corpus="copy", steps=20, batch=8, every=10):
+    panel.corpus.setCurrentIndex(panel.corpus.findData(corpus))
+    panel.steps.setValue(steps)
+    panel.batch.setValue(batch)
+    panel.every.setValue(every)
+
+
+def test_short_run_trains_draws_and_publishes(window, qtbot, runs_root):
+    state, panel = window.state, window.views["train"]
+    _tiny(window, qtbot)
+    _configure(panel)
+    assert panel.start.isEnabled() and not panel.cancel.isEnabled()
+    with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
+        assert panel.start_training()
+        assert not panel.start.isEnabled() and panel.cancel.isEnabled()  # while it runs
+    qtbot.waitUntil(lambda: not panel.controller.running, timeout=10_000)
+    assert panel.start.isEnabled()
+
+    # The curve: a training loss for every step, a held-out loss at each checkpoint (steps 0, 10, 20).
+    assert panel.curve.training_points() == 20
+    assert panel.curve.heldout_points() == 3
+    assert panel.progress.value() == 20
+    assert "tokens/s" in panel.stats.text()
+
+    # Checkpoints in a new run folder under the user's data folder, shown in the panel.
+    run = panel.controller.run_dir
+    assert run.parent == runs_root and run.name.endswith("-copy")
+    assert [s for s, _p in list_checkpoints(run)] == [0, 10, 20]
+    assert run.name in panel.run_label.text() and panel.open_folder.isEnabled()
+
+    # The views show the newest checkpoint, traced from the trained weights with the task's vocabulary.
+    qtbot.waitUntil(lambda: state.trace.source == "training:copy@20", timeout=20_000)
+    trace = state.trace
+    assert state.source.name == str(run / "step-000020")
+    assert trace.config.V == 29 and trace.config.E == 8  # the task's vocabulary, the sizes from the controls
+    assert "|" in state.text  # a copy example replaced the English sentence
+    assert "vocabulary" in panel.message.text()
+
+
+def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_root):
+    state, panel = window.state, window.views["train"]
+    _tiny(window, qtbot)
+    _configure(panel, steps=20, every=10)
+    with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
+        panel.start_training()
+    qtbot.waitUntil(lambda: state.trace.source == "training:copy@20", timeout=20_000)
+    timeline = panel.timeline
+    assert timeline.slider.isEnabled() and timeline.slider.maximum() == 2
+    assert timeline.slider.value() == 2 and timeline.current_step() == 20
+    assert "step 20" in timeline.label.text()
+
+    timeline.slider.setValue(0)  # as a drag would
+    qtbot.waitUntil(lambda: state.trace.source.endswith("step-000000"), timeout=20_000)
+    first = np.array(state.trace["params.embed.tok"])
+    assert "step 0" in timeline.label.text()
+    assert panel.curve.marker.isVisible() and panel.curve.marker.value() == 0
+
+    timeline.slider.setValue(2)
+    qtbot.waitUntil(lambda: state.trace.source.endswith("step-000020") or state.trace.source == "training:copy@20", timeout=20_000)
+    last = np.array(state.trace["params.embed.tok"])
+    assert first.shape == last.shape and not np.allclose(first, last)
+
+
+def test_cancel_stops_the_thread_and_keeps_checkpoints(window, qtbot, runs_root):
+    state, panel = window.state, window.views["train"]
+    _tiny(window, qtbot)
+    _configure(panel, steps=100_000, every=50)
+    panel.start_training()
+    qtbot.waitUntil(lambda: panel.curve.training_points() >= 3, timeout=30_000)
+    with qtbot.waitSignal(panel.controller.finished, timeout=30_000) as finished:
+        panel.cancel.click()
+    result = finished.args[0]
+    assert result.cancelled and 0 < result.steps < 100_000
+    qtbot.waitUntil(lambda: panel.controller.job.isFinished(), timeout=10_000)
+    assert not panel.controller.running and panel.start.isEnabled()
+    steps = [s for s, _p in list_checkpoints(panel.controller.run_dir)]
+    assert steps[0] == 0 and steps[-1] == result.steps  # where it stopped, written completely
+    assert "Cancelled" in panel.message.text()
+    qtbot.waitUntil(lambda: state.trace.source == f"training:copy@{result.steps}", timeout=20_000)
+
+
+def test_a_finished_runs_curve_comes_back_when_one_of_its_checkpoints_is_opened(window, qtbot, runs_root):
+    state, panel = window.state, window.views["train"]
+    _tiny(window, qtbot)
+    _configure(panel, steps=20, every=10)
+    with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
+        panel.start_training()
+    first_run = panel.controller.run_dir
+    state.set_preset("seed-toy")
+    qtbot.waitUntil(lambda: state.trace.config.E == 3, timeout=20_000)
+    assert panel.timeline.label.text() == "no run shown" and not panel.timeline.slider.isEnabled()
+    _tiny(window, qtbot)
+    _configure(panel, steps=20, every=5)  # a second run: five held-out points
+    with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
+        panel.start_training()
+    assert panel.curve.heldout_points() == 5
+    window.loading.open(str(first_run))  # a run folder opens its newest checkpoint
+    qtbot.waitUntil(lambda: Path(state.source.name) == first_run / "step-000020", timeout=20_000)
+    assert panel.curve.heldout_points() == 3  # the first run's curve, redrawn from its log.jsonl
+    assert first_run.name in panel.run_label.text()
+    qtbot.waitUntil(lambda: state.trace.config.V == 29 and panel.timeline.current_step() == 20, timeout=20_000)
+
+
+def test_induction_readout_points_out_the_best_head(window, qtbot):
+    from explorer.runs import best_heads
+    from explorer.train.induction import induction_scores
+
+    state = window.state
+    readout = window.views["train"].induction
+    assert readout.isHidden()  # the classroom preset is no induction model
+    state.set_preset("induction")
+    qtbot.waitUntil(lambda: state.trace.config.V == 28, timeout=20_000)  # the letters' vocabulary
+    assert not readout.isHidden()
+    l, h, score = best_heads(induction_scores(state.trace), 1)[0]
+    assert f"layer {l} · head {h}" in readout.label.text()
+    assert readout.show_best.isEnabled()
+    state.select(stage="scores", layer=1 - l, head=(h + 1) % state.trace.config.H)
+    readout.show_best.click()
+    sel = state.selection
+    assert (sel.stage, sel.layer, sel.head) == ("weights", l, h)
+
+
+def test_real_models_cannot_be_trained_here(window, qtbot, runs_root, monkeypatch):
+    state, panel = window.state, window.views["train"]
+    monkeypatch.setattr(type(state), "config", property(lambda self: self._cur.config.replace(family="llama")))
+    _configure(panel)
+    assert not panel.start_training()
+    assert "only this app's own models" in panel.message.text()
+    assert not runs_root.exists()
+
+
+def test_the_panel_offers_every_corpus_of_the_core():
+    from explorer.train.corpora import NAMES
+    from explorer.ui.views.train_view import CORPORA
+
+    assert CORPORA == NAMES  # spelled out in the view so that the window starts without torch
