@@ -23,14 +23,14 @@ from explorer.cli.model_options import _sizes
 from explorer.errors import Cancelled, ConfigError
 from explorer.train.corpora import NAMES, TEACHES, get_corpus
 from explorer.train.loop import TrainProgress, Trainer, TrainSettings, list_checkpoints
-from explorer.weights.presets import PRESETS, get_preset, preset_config
+from explorer.weights.presets import PRESETS, preset_config
 
 # Recipes that work for each corpus with the default sizes (a few minutes on one CPU core at most).
 DEFAULTS = {
     "tiny-en": dict(steps=2000, batch_size=64, lr=3e-3),
     "tiny-ja": dict(steps=2000, batch_size=64, lr=3e-3),
-    "copy": dict(steps=1500, batch_size=64, lr=1e-3),
-    "reverse": dict(steps=1500, batch_size=64, lr=1e-3),
+    "copy": dict(steps=800, batch_size=64, lr=1e-3),
+    "reverse": dict(steps=800, batch_size=64, lr=1e-3),
     "sort": dict(steps=2000, batch_size=64, lr=1e-3),
     "induction": dict(steps=2500, batch_size=64, lr=2e-3),
     "file": dict(steps=2000, batch_size=32, lr=3e-3),
@@ -139,7 +139,6 @@ def resolve_config(args: argparse.Namespace, corpus):
 def run(args: argparse.Namespace) -> int:
     corpus = get_corpus(args.corpus, word_level=args.word_level)
     preset, config = resolve_config(args, corpus)
-    get_preset(preset)
     recipe = DEFAULTS.get(corpus.name if corpus.name in DEFAULTS else "file", DEFAULTS["file"])
     steps = args.steps if args.steps is not None else recipe["steps"]
     if steps is not None and steps < 1:

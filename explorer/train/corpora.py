@@ -197,9 +197,13 @@ class SentenceCorpus(Corpus):
     def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
         rng = np.random.default_rng(seed)
         data = self.train_ids
+        if not data:
+            raise InputError(f"{self.name} has no training text")
         pad = self.tokenizer.pad_id
-        while True:
+        while True:  # epochs of shuffled sentences; the remainder of an epoch is dropped
             order = rng.permutation(len(data))
+            if len(order) < batch_size:  # a corpus smaller than one batch: repeat it within the batch
+                order = np.resize(order, batch_size)
             for i in range(0, len(order) - batch_size + 1, batch_size):
                 yield make_batch([Sequence(data[j]) for j in order[i : i + batch_size]], pad, False, context)
 

@@ -105,7 +105,6 @@ def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, ma
     ``correct_prob``: mean probability of the right next letter over the predictable repeated half (queries
     n … 2n−2); ``accuracy``: how often it is the most likely letter; ``scores``: induction_scores (L, H).
     """
-    from explorer.config import RunOptions
     from explorer.trace import run_trace
 
     texts = random_repeats(count, min_len, max_len, seed)
@@ -120,7 +119,7 @@ def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, ma
             target = ids[0, q + 1]
             probs.append(p[q, target])
             right.append(p[q].argmax(-1) == target)
-    trace = run_trace(bundle, "\n".join(texts), RunOptions(lazy_pairwise=True))
+    trace = run_trace(bundle, "\n".join(texts))  # 50 short rows: the stored maps are small
     scores = induction_scores(trace)
     prev = previous_token_scores(trace)
     l, h, s = best_head(scores)

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.config import RunOptions
 from explorer.trace import run_trace
 from explorer.train.evaluate import evaluate_bundle
 from explorer.train.induction import induction_scores
@@ -94,7 +93,7 @@ def test_induction_predicts_the_repeated_half(induction):
 
 def test_induction_has_an_induction_head(induction):
     texts = _fresh_repeats()
-    trace = run_trace(induction, "\n".join(texts), RunOptions(lazy_pairwise=True))
+    trace = run_trace(induction, "\n".join(texts))
     scores = induction_scores(trace)  # (L, H)
     assert scores.shape == (induction.config.layers, induction.config.heads)
     layer, head = np.unravel_index(int(np.nanargmax(scores)), scores.shape)

@@ -322,3 +322,12 @@ def test_induction_scores_have_one_value_per_head():
     assert s == scores[l, h] == np.max(scores)
     full = run_trace(bundle, "qwertyqwerty\nabcdab")  # the same numbers from stored maps
     assert np.allclose(induction_scores(full), scores, atol=1e-6)
+
+
+def test_a_batch_larger_than_a_small_corpus_still_comes(tmp_path):
+    path = tmp_path / "few.txt"
+    path.write_text("\n".join(f"short line {i}" for i in range(12)) + "\n", encoding="utf-8")
+    corpus = get_corpus(str(path))
+    assert len(corpus.train_ids) < 32
+    batches = corpus.train_batches(32, 16, seed=0)
+    assert next(batches).ids.shape[0] == 32 and next(batches).ids.shape[0] == 32
