@@ -162,3 +162,18 @@ def test_the_panel_offers_every_corpus_of_the_core():
     from explorer.ui.views.train_view import CORPORA
 
     assert CORPORA == NAMES  # spelled out in the view so that the window starts without torch
+
+
+def test_start_from_the_shown_weights_continues_the_trained_preset(window, qtbot, runs_root):
+    from explorer.weights.checkpoint import load_checkpoint
+
+    state, panel = window.state, window.views["train"]
+    shown = np.array(state.trace["params.embed.tok"])  # the classroom preset, trained on tiny-en
+    _configure(panel, corpus="tiny-en", steps=1, batch=2, every=1)
+    panel.continue_weights.setChecked(True)
+    with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
+        panel.start_training()
+    start = load_checkpoint(panel.controller.run_dir / "step-000000")
+    assert np.array_equal(start.model.state_dict()["embed.tok"].numpy(), shown)
+    assert panel.message.text() == ""  # same vocabulary: nothing was rebuilt, the text stays
+    assert state.text == "This is a pen ."
