@@ -88,6 +88,14 @@ def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_
     last = np.array(state.trace["params.embed.tok"])
     assert first.shape == last.shape and not np.allclose(first, last)
 
+    # Play walks from the first checkpoint to the last, each traced in turn, then stops.
+    shown = []
+    state.traceChanged.connect(lambda t: shown.append(Path(state.source.name).name))
+    timeline.timer.setInterval(50)
+    timeline.play.setChecked(True)  # at the last one: starts over from step 0
+    qtbot.waitUntil(lambda: not timeline.play.isChecked(), timeout=20_000)
+    assert [n for i, n in enumerate(shown) if i == 0 or shown[i - 1] != n] == ["step-000000", "step-000010", "step-000020"]
+
 
 def test_cancel_stops_the_thread_and_keeps_checkpoints(window, qtbot, runs_root):
     state, panel = window.state, window.views["train"]
