@@ -147,6 +147,7 @@ def test_induction_readout_points_out_the_best_head(window, qtbot):
     state.set_preset("induction")
     qtbot.waitUntil(lambda: state.trace.config.V == 28, timeout=20_000)  # the letters' vocabulary
     assert not readout.isHidden()
+    assert window.views["train"].corpus.currentData() == "induction"  # the shown model's task is suggested
     l, h, score = best_heads(induction_scores(state.trace), 1)[0]
     assert f"layer {l} · head {h}" in readout.label.text()
     assert readout.show_best.isEnabled()

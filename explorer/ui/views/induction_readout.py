@@ -20,11 +20,20 @@ def _corpus_of(path: str) -> str | None:
     return checkpoint_corpus(path)
 
 
-def shows_induction_model(state: AppState) -> bool:
+def shown_corpus(state: AppState) -> str | None:
+    """The corpus the shown model was trained on: its checkpoint's, or its preset's shipped checkpoint's."""
     src = state.source
     if src.kind == "preset":
-        return src.name == TASK
-    return Path(src.name).is_dir() and _corpus_of(src.name) == TASK
+        from explorer.weights.presets import PRESETS, preset_dir
+
+        folder = preset_dir(src.name) if src.name in PRESETS else None
+        return _corpus_of(str(folder)) if folder is not None and folder.is_dir() else None
+    return _corpus_of(src.name) if Path(src.name).is_dir() else None
+
+
+def shows_induction_model(state: AppState) -> bool:
+    src = state.source
+    return (src.kind == "preset" and src.name == TASK) or shown_corpus(state) == TASK
 
 
 class InductionReadout(QWidget):

@@ -34,7 +34,7 @@ from explorer.ui import settings
 from explorer.ui.train_controller import TrainController
 from explorer.ui.views.base import View
 from explorer.ui.views.checkpoint_timeline import CheckpointTimeline, shown_run
-from explorer.ui.views.induction_readout import InductionReadout
+from explorer.ui.views.induction_readout import InductionReadout, shown_corpus
 from explorer.ui.views.loss_curve import LossCurve
 
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
@@ -57,6 +57,7 @@ class TrainView(View):
         super().__init__(state, parent)
         self.controller = TrainController(state, self)
         self._curve_run: Path | None = None  # the run whose curve is drawn
+        self._source = None  # the model source last followed (a new one suggests its corpus)
         self._last = None  # the newest TrainProgress of the live run
         self._build()
         self._connect()
@@ -288,6 +289,11 @@ class TrainView(View):
         """A checkpoint of another run is shown (opened, or picked in the timeline): draw that run's curve."""
         if self.controller.running:
             return
+        if self.state.source != self._source:
+            self._source = self.state.source
+            corpus = shown_corpus(self.state)  # the induction preset suggests the induction task, and so on
+            if corpus in CORPORA:
+                self.corpus.setCurrentIndex(self.corpus.findData(corpus))
         run, _ckpt = shown_run(self.state)
         if run is None or run == self._curve_run:
             self._show_run()
