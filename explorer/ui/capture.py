@@ -1,5 +1,5 @@
 """Which layers a trace captures. A 30-layer model on a long text would hold every layer's tensors; by
-default ("auto") a deep model, or a long text on a model of several layers, captures only the selected layer,
+default ("auto") a deep model, or a long text on a model of three layers or more, captures only the selected layer,
 and picking another layer traces that one (the state's ``layerWanted``). The user can also ask for all
 layers, only the selected one, or a list of their own (Model → Layers to capture).
 """
@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QLabel
 from explorer.ui.state import AppState
 
 DEEP_LAYERS = 8  # a model with more layers than this captures one layer at a time in "auto"
-LONG_TOKENS = 512  # so does a text of more tokens (all sentences together) on a model of 2+ layers
+LONG_TOKENS = 512  # so does a text of more tokens (all sentences together) on a model of 3+ layers
+# (two layers cost at most twice one: the classroom presets keep both, so Play walks through both)
 MODES = ("auto", "all", "selected", "custom")
 
 
@@ -52,7 +53,7 @@ class LayerCapture(QObject):
         if self.mode == "selected":
             return True
         if self.mode == "auto":
-            return layers > DEEP_LAYERS or (layers > 1 and tokens > LONG_TOKENS)
+            return layers > DEEP_LAYERS or (layers > 2 and tokens > LONG_TOKENS)
         return False
 
     def _wanted_capture(self, layers: int, tokens: int, layer: int | None = None) -> tuple[int, ...] | None:

@@ -141,3 +141,16 @@ def test_a_deep_model_captures_the_selected_layer_only(window, qtbot, deep_check
     state.set_preset("classroom")  # a small model: every layer again
     qtbot.waitUntil(lambda: state.trace.config.layers == 2 and state.trace.layers == (0, 1), timeout=20_000)
     assert state.options.layers_to_capture is None
+
+
+def test_capture_policy(state):
+    from explorer.ui.capture import LayerCapture
+
+    capture = LayerCapture(state)
+    assert not capture.lazy(2, 5_000)  # two layers: both kept even for a long text
+    assert capture.lazy(3, 600) and not capture.lazy(3, 100)  # a long text on a deeper model
+    assert capture.lazy(30, 5)  # a deep model, whatever the text
+    capture.set_mode("all")
+    assert not capture.lazy(30, 5_000)
+    capture.set_mode("selected")
+    assert capture.lazy(1, 1)
