@@ -16,6 +16,26 @@ class View(QWidget):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
+        self._deferred: dict = {}
+
+    def when_shown(self, slot):
+        """Wrap a redraw slot: it runs at once while the view is on screen; while its dock is closed or
+        tabbed away (in a shown window) only the latest call is kept and runs when the view appears.
+        A hidden panel then costs nothing per edit, which keeps typing-to-repaint fast."""
+
+        def wrapped(*args):
+            if self.isVisible() or not self.window().isVisible():
+                slot(*args)
+            else:
+                self._deferred[slot] = args
+
+        return wrapped
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        pending, self._deferred = self._deferred, {}
+        for slot, args in pending.items():
+            slot(*args)
 
     def retranslate(self) -> None:
         """Set every user-facing string again (called on a language switch)."""

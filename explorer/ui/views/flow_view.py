@@ -168,8 +168,8 @@ class FlowView(View):
         self.timer.timeout.connect(self._tick)
         self._build()
         self.retranslate()
-        state.traceChanged.connect(lambda _t: self._refresh())
-        state.selectionChanged.connect(lambda _s: self._refresh())
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
         QApplication.instance().installEventFilter(self)
         self._refresh()
 

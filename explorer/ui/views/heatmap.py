@@ -150,6 +150,8 @@ class MapLayers:
         self._shown: list[tuple | None] = []  # per pool item: (text, dark, i, j) it shows, None if hidden
         self._font_px: int | None = None
         self.texts: list[pg.TextItem] = []  # the pool's items in use, row by row
+        self._pending_text: tuple | None = None  # numbers not drawn while the cells are too small
+        self._hatch_key = None
         self.shape = (0, 0)
         self.has_blocked = False
         self.highlight: tuple[int | None, int | None] = (None, None)
@@ -196,7 +198,10 @@ class MapLayers:
             self.overlay.hide()
             self.overlay.clear()
         small = self.has_blocked and max(rows, cols) <= HATCH_LIMIT
-        self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
+        key = (blocked.shape, blocked.tobytes()) if small else None
+        if key != self._hatch_key:  # the mask rarely changes between traces: keep its path
+            self._hatch_key = key
+            self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
         self._set_text(data, levels, signed, blocked)
         self._place_highlight()
 
@@ -216,7 +221,18 @@ class MapLayers:
                 self._pool[k].hide()
                 self._shown[k] = None
         self.texts = self._pool[:wanted]
+        self._pending_text = None
         if not wanted:
+            return
+        if not self._cells_fit_text(data):
+            # Too small to read (the head grid's thumbnails): setting 100+ text items costs tens of ms
+            # per redraw for nothing. Keep the data; fit_text fills them in if the map grows.
+            for k, t in enumerate(self.texts):
+                if self._shown[k] is not None:
+                    t.hide()
+                    self._shown[k] = None
+            self._font_px = None
+            self._pending_text = (data, levels, signed, blocked)
             return
         lo, hi = levels
         finite = np.isfinite(data)
@@ -247,9 +263,23 @@ class MapLayers:
             return []
         return [[self.texts[i * cols + j].textItem.toPlainText() for j in range(cols)] for i in range(rows)]
 
+    def _cells_fit_text(self, data: np.ndarray) -> bool:
+        """Would numbers of this matrix be readable in the cells as they are on screen now?"""
+        try:
+            px, py = self.vb.viewPixelSize()
+        except Exception:  # not laid out yet: assume they fit, fit_text decides once it is
+            return True
+        if px <= 0 or py <= 0:
+            return True
+        longest = max((len(cell_text(v)) for v in data.ravel()[:64]), default=1) or 1
+        return min(MAX_FONT_PX, (1.0 / py) * 0.45, (1.0 / px) / (0.62 * longest + 0.4)) >= MIN_FONT_PX
+
     def fit_text(self, *args) -> None:
         """Size the cell numbers to the cells on screen; hide them when a cell is too small to read."""
-        if not self.texts:
+        if self._pending_text is not None and self._cells_fit_text(self._pending_text[0]):
+            self._set_text(*self._pending_text)
+            return
+        if not self.texts or all(shown is None for shown in self._shown[: len(self.texts)]):
             return
         try:
             px, py = self.vb.viewPixelSize()

@@ -84,9 +84,8 @@ class IdentitiesView(View):
         lay.addWidget(self.heads_group, 3)
         lay.addWidget(self.rank_group, 2)
         self.retranslate()
-        state.traceChanged.connect(lambda _t: self._refresh())
-        state.selectionChanged.connect(lambda _s: self._refresh())
-
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
     def retranslate(self) -> None:
         self.heads_group.setTitle(self.tr("Multi-head: the sum of heads equals the concatenation"))
         self.rank_group.setTitle(self.tr("Low rank: W_v ≈ W_v1 · W_v2"))

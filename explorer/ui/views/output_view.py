@@ -173,8 +173,8 @@ class OutputView(View):
 
         self._table_for = None  # (trace id, row) the table was filled for
         self.retranslate()
-        state.traceChanged.connect(lambda _t: self._refresh(fill_table=True))
-        state.selectionChanged.connect(lambda _s: self._refresh())
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh(fill_table=True)))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
         state.requestChanged.connect(self._sync_temperature)
         self._refresh(fill_table=True)
 

@@ -41,8 +41,7 @@ class ParamsView(View):
         lay.addWidget(self.memory)
         self.rows: dict[str, QTreeWidgetItem] = {}  # public parameter name → its row (tests, tooltips)
         self.retranslate()
-        state.traceChanged.connect(lambda _t: self._fill())
-
+        state.traceChanged.connect(self.when_shown(lambda _t: self._fill()))
     def retranslate(self) -> None:
         self.tree.setHeaderLabels([self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory"), self.tr("meaning")])
         self.tree.setToolTip(self.tr("Every weight matrix of the model with its shape (in, out), its number of parameters and its memory"))

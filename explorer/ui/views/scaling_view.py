@@ -107,9 +107,8 @@ class ScalingView(View):
         lay.addWidget(self.trace_group, 2)
         lay.addWidget(self.sweep_group, 5)
         self.retranslate()
-        state.traceChanged.connect(lambda _t: self._refresh())
-        state.selectionChanged.connect(lambda _s: self._refresh())
-
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
     def retranslate(self) -> None:
         sw = _sweep()
         self.trace_group.setTitle(self.tr("This trace"))

@@ -32,8 +32,8 @@ class SelectionView(View):
         self._head_key: tuple | None = None  # what the keys and values show now
         self._token_key: tuple | None = None  # what q and the received sum show now
         self._build()
-        state.traceChanged.connect(lambda _t: self._refresh())
-        state.selectionChanged.connect(lambda _s: self._refresh())
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
         self.retranslate()
 
     def _build(self) -> None:

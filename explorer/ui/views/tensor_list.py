@@ -31,7 +31,7 @@ class TensorListView(View):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tree)
         self.retranslate()
-        state.traceChanged.connect(self._fill)
+        state.traceChanged.connect(self.when_shown(self._fill))
         if state.trace is not None:
             self._fill(state.trace)
 
