@@ -36,10 +36,6 @@
         <translation>GGUF ファイル、またはチェックポイントや Hugging Face のフォルダーの config.json を開きます</translation>
     </message>
     <message>
-        <source>Open a checkpoint folder, a Hugging Face folder or a GGUF file</source>
-        <translation>チェックポイントのフォルダー、Hugging Face のフォルダー、または GGUF ファイルを開きます</translation>
-    </message>
-    <message>
         <source>Open &amp;recent</source>
         <translation>最近使ったファイル(&amp;R)</translation>
     </message>
@@ -126,14 +122,6 @@
     <message>
         <source>Main toolbar</source>
         <translation>メインツールバー</translation>
-    </message>
-    <message>
-        <source>Open model</source>
-        <translation>モデルを開く</translation>
-    </message>
-    <message>
-        <source>GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)</source>
-        <translation>GGUF ファイル (*.gguf);;モデルフォルダーの config.json (config.json);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Snapshots</source>
