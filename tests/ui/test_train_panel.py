@@ -94,6 +94,8 @@ def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_
     timeline.timer.setInterval(50)
     timeline.play.setChecked(True)  # at the last one: starts over from step 0
     qtbot.waitUntil(lambda: not timeline.play.isChecked(), timeout=20_000)
+    # Play stops once the last checkpoint is asked for; its trace arrives a moment later (long under load).
+    qtbot.waitUntil(lambda: shown and shown[-1] == "step-000020", timeout=20_000)
     assert [n for i, n in enumerate(shown) if i == 0 or shown[i - 1] != n] == ["step-000000", "step-000010", "step-000020"]
 
 
