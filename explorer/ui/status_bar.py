@@ -42,6 +42,12 @@ class StatusBar(QStatusBar):
         )
         if trace.read_only:
             self.showMessage(self.tr("Showing a saved snapshot (read-only): {path}").format(path=trace.origin))
+        elif trace.partial:
+            self.showMessage(
+                self.tr("Layers up to {layer} are ready; the rest and the next-token output are still computing…").format(
+                    layer=max(trace.layers, default=0)
+                )
+            )
         elif not trace.notices:
             self.clearMessage()
 

@@ -134,7 +134,12 @@ class TraceWorker(QThread):
                 from explorer.trace.run import run_trace  # torch loads here, off the GUI thread
 
                 bundle = self._bundle(request.source, cancel)
-                trace = run_trace(bundle, request.text, _capturable(request.options, bundle.config.layers), cancel=cancel)
+                options = _capturable(request.options, bundle.config.layers)
+                first = _first_layer_to_show(bundle, request.text, options)
+                trace = run_trace(
+                    bundle, request.text, options, cancel=cancel, partial_after=first,
+                    on_partial=lambda partial: self.traceReady.emit(generation, partial, bundle.editable_sizes),
+                )
             except Cancelled:
                 pass
             except ExplorerError as exc:
@@ -152,3 +157,18 @@ class TraceWorker(QThread):
                     idle = self._pending is None
                 if idle:
                     self.busyChanged.emit(False)
+
+
+# Above this many multiply-adds a trace takes seconds here: show the first captured layer as soon as it is
+# done, then the rest (a 4096-token GPT-2 trace takes minutes on two cores; its first maps, seconds).
+PROGRESSIVE_MACS = 2e10
+
+
+def _first_layer_to_show(bundle, text: str, options) -> int | None:
+    """The layer whose maps are worth handing over early, or None for a trace that will be quick."""
+    cfg = bundle.config
+    tokens = len(text.split()) if bundle.tokenizer.kind == "word" else len(text)  # a cheap upper-bound guess
+    if tokens * cfg.parameter_count() < PROGRESSIVE_MACS:
+        return None
+    captured = options.layers_to_capture
+    return min(captured) if captured else 0

@@ -1120,6 +1120,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>まだトレースがありません</translation>
     </message>
     <message>
+        <source>Computing the next-token output…</source>
+        <translation>次のトークンの確率分布を計算中…</translation>
+    </message>
+    <message>
         <source>This trace has no output scores</source>
         <translation>このトレースには出力スコアがありません</translation>
     </message>
@@ -1377,6 +1381,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Showing a saved snapshot (read-only): {path}</source>
         <translation>保存したスナップショットを表示中（読み取り専用）：{path}</translation>
+    </message>
+    <message>
+        <source>Layers up to {layer} are ready; the rest and the next-token output are still computing…</source>
+        <translation>レイヤー {layer} までは計算済みです。残りのレイヤーと次のトークンの確率分布を計算中…</translation>
     </message>
     <message>
         <source>Error: {message}</source>

@@ -59,3 +59,20 @@ def test_closing_leaves_no_thread(qtbot, state):
     w.close()
     assert not w.worker.isRunning()
     assert {t for t in threading.enumerate() if t not in before and t.is_alive()} == set()
+
+
+def test_long_work_shows_the_first_layer_before_the_rest(window, state, qtbot, monkeypatch):
+    """Above PROGRESSIVE_MACS the worker hands over the first captured layer, then the full trace."""
+    from explorer.ui import worker as worker_module
+
+    monkeypatch.setattr(worker_module, "PROGRESSIVE_MACS", 1)  # every trace counts as long
+    seen = []
+    state.traceChanged.connect(lambda t: seen.append(t))
+    with qtbot.waitSignal(state.busyChanged, check_params_cb=lambda busy: not busy, timeout=30_000):
+        state.set_text("The big dog runs to the park .")
+    qtbot.waitUntil(lambda: seen and not seen[-1].partial, timeout=30_000)
+    partial = [t for t in seen if t.partial]
+    assert partial and partial[0].layers == (0,) and "logits" not in partial[0]
+    final = seen[-1]
+    assert final.layers == (0, 1) and "logits" in final
+    assert (partial[0]["layers.0.attn.q"] == final["layers.0.attn.q"]).all()

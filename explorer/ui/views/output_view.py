@@ -212,7 +212,12 @@ class OutputView(View):
         for b in (self.append_best, self.append_sampled):
             b.setEnabled(can_append)
         if where is None:
-            self.heading.setText(self.tr("No trace yet") if trace is None else self.tr("This trace has no output scores"))
+            if trace is None:
+                self.heading.setText(self.tr("No trace yet"))
+            elif trace.partial:
+                self.heading.setText(self.tr("Computing the next-token output…"))
+            else:
+                self.heading.setText(self.tr("This trace has no output scores"))
             self.where.setText("")
             self.bars.set_items([])
             self.table.setRowCount(0)
