@@ -38,6 +38,46 @@ clean:
 presets: setup
 	$(PY) -m explorer.train.presets_build
 
+# Packaging (docs/packaging.md): wheel + sdist, a PyInstaller one-folder bundle, Linux desktop integration.
+BUNDLE_EXE     := dist/attention-explorer/attention-explorer
+PKG_STAMP      := $(VENV)/.packaging-tools
+BUNDLE_SOURCES := $(shell find explorer resources packaging -type f -not -path '*/__pycache__/*' 2>/dev/null)
+# What `make install-desktop` puts in the launcher: the bundle if built, else the venv's command.
+APP_EXEC       ?= $(abspath $(if $(wildcard $(BUNDLE_EXE)),$(BUNDLE_EXE),$(VENV)/bin/attention-explorer))
+
+.PHONY: wheel wheel-test bundle bundle-test icons install-desktop uninstall-desktop
+
+$(PKG_STAMP): $(STAMP)
+	$(PIP) install --quiet "pyinstaller>=6.10" "build>=1.2"
+	touch $@
+
+wheel: $(PKG_STAMP)
+	rm -f dist/attention_explorer-*.whl dist/attention_explorer-*.tar.gz
+	$(PY) -m build --quiet --outdir dist .
+
+wheel-test: wheel
+	ATTENTION_EXPLORER_WHEEL="$$(ls dist/attention_explorer-*.whl)" TORCH_PIN="$(TORCH_PIN)" \
+		$(PY) -m pytest -q -p no:cacheprovider tests/packaging/test_wheel_venv.py
+
+$(BUNDLE_EXE): $(PKG_STAMP) $(BUNDLE_SOURCES) pyproject.toml
+	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/attention-explorer.spec
+	touch $@
+
+bundle: $(BUNDLE_EXE)
+
+bundle-test: bundle
+	ATTENTION_EXPLORER_BUNDLE="$(abspath $(BUNDLE_EXE))" $(PY) -m pytest -q -p no:cacheprovider tests/packaging/test_bundle.py
+
+icons: setup
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/render_icons.py
+
+install-desktop:
+	sh packaging/install-desktop.sh "$(APP_EXEC)"
+
+uninstall-desktop:
+	sh packaging/install-desktop.sh --uninstall
+
 # Interface translations: lupdate gathers every tr()/translate() string of explorer/ui into the Japanese .ts
 # (translations already there are kept; strings no longer in the code are dropped), lrelease builds the .qm
 # the app loads. Both are committed, so installing needs no Qt tools; tests/ui/test_i18n.py checks they agree.
