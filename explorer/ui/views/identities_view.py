@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QSlider, QSpinBox, QVBoxLayout
+from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QSlider, QSpinBox, QVBoxLayout, QWidget
 
 from explorer import names
 from explorer.analysis import identities as ident
@@ -79,10 +79,21 @@ class IdentitiesView(View):
         b.addWidget(self.spectrum, 1)
         b.addWidget(self.note_example)
 
-        lay = QHBoxLayout(self)
+        inner = QWidget()
+        lay = QHBoxLayout(inner)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.heads_group, 3)
         lay.addWidget(self.rank_group, 2)
+        # Wrapped captions do not count in a layout's minimum height: in a short dock they slid over the
+        # plots. Below this height the panel scrolls instead.
+        inner.setMinimumHeight(380)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self.retranslate()
         state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
         state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
