@@ -70,13 +70,29 @@ def _t(*dims: int | str) -> str:
     return "(" + ", ".join(str(d) for d in dims) + ")"
 
 
-def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
+# The few words in the edge labels. The window passes translated ones (explorer/ui/stage_words.py).
+WORDS = {
+    "text": "text",
+    "scaling off": "scaling off",
+    "where blocked": "−∞ where blocked",
+    "softmax over keys": "softmax over keys",
+    "rows sum to 1": "rows sum to 1",
+    "no W_o": "no W_o in the unfactored form",
+    "attention": "attention",
+    "no residual": "no residual",
+    "scores": "scores",
+    "row i predicts": "row i predicts token i+1",
+}
+
+
+def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict[str, str] | None = None) -> str:
     """The stage's computation with the real shapes of one sentence (C = its length), one head."""
+    w = {**WORDS, **(words or {})}
     cfg = trace.config
     C = trace.rows[row].length if trace.rows else trace.C
     E, D, H, Dv, F, V = cfg.E, cfg.D, cfg.H, cfg.D_v, cfg.F, cfg.V
     if key == "tokens":
-        return f"text → ids {_t(C)}"
+        return f"{w['text']} → ids {_t(C)}"
     if key == "embed":
         pos = {"none": "", "rope": "", "sinusoidal": f" + PE {_t(C, E)}", "learned": f" + P[:C] {_t(C, E)}"}[cfg.positions]
         return f"ids {_t(C)} → W{_t(V, E)}[ids] {_t(C, E)}{pos} → x {_t(C, E)}"
@@ -87,31 +103,31 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
         return f"Q {_t(C, D)} · Kᵀ {_t(D, C)} → S {_t(C, C)}"
     if key == "scaled":
         if not trace.options.scale:
-            return f"S {_t(C, C)} (scaling off)"
+            return f"S {_t(C, C)} ({w['scaling off']})"
         return f"S {_t(C, C)} ÷ √{D} = ÷{math.sqrt(D):.3g} → {_t(C, C)}"
     if key == "masked":
-        return f"{_t(C, C)} + mask {trace.options.mask}: −∞ where blocked"
+        return f"{_t(C, C)} + mask {trace.options.mask}: {w['where blocked']}"
     if key == "weights":
-        return f"softmax over keys → A {_t(C, C)}, rows sum to 1"
+        return f"{w['softmax over keys']} → A {_t(C, C)}, {w['rows sum to 1']}"
     if key == "heads":
         return f"A {_t(C, C)} · V {_t(C, Dv)} → Rⁱ {_t(C, Dv)}"
     if key == "concat":
         return f"[R¹ … R{_sup(H)}] → {_t(C, H * Dv)}"
     if key == "out":
         if cfg.unfactored_value:
-            return f"R {_t(C, E)} (no W_o in the unfactored form)"
+            return f"R {_t(C, E)} ({w['no W_o']})"
         return f"concat {_t(C, H * Dv)} · W_o {_t(H * Dv, E)} → {_t(C, E)}"
     if key == "residual":
-        return f"x {_t(C, E)} + attention {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"attention {_t(C, E)} (no residual)"
+        return f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
     if key == "ffn":
         act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate"}[cfg.ffn_activation]
         return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
     if key == "block":
-        return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} (no residual)"
+        return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"
     if key == "logits":
-        return f"{_t(C, E)} · W_u {_t(E, V)} → scores {_t(C, V)}"
+        return f"{_t(C, E)} · W_u {_t(E, V)} → {w['scores']} {_t(C, V)}"
     if key == "probs":
-        return f"softmax(scores / T={trace.options.temperature:g}) → {_t(C, V)}: row i predicts token i+1"
+        return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['row i predicts']}"
     raise KeyError(key)
 
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from explorer.ui.stage_words import stage_words
 from explorer import stage_walk
 from explorer.stages import STAGE_KEYS, edge_label, stage
 from explorer.ui import captions
@@ -130,7 +131,7 @@ class PresentationWindow(QWidget):
         self.where.setText(
             self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L) if stage(sel.stage).per_layer else ""
         )
-        self.edge.setText(edge_label(sel.stage, trace, sel.layer, sel.row))
+        self.edge.setText(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
         # Numbered like the stage list (1…15); the layer is said above.
         self.footer.setText(

@@ -1373,6 +1373,49 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>StageWords</name>
+    <message>
+        <source>text</source>
+        <translation>テキスト</translation>
+    </message>
+    <message>
+        <source>scaling off</source>
+        <translation>スケーリングなし</translation>
+    </message>
+    <message>
+        <source>−∞ where blocked</source>
+        <translation>遮断箇所は −∞</translation>
+    </message>
+    <message>
+        <source>softmax over keys</source>
+        <translation>キー方向に Softmax</translation>
+    </message>
+    <message>
+        <source>rows sum to 1</source>
+        <translation>各行の和は 1</translation>
+    </message>
+    <message>
+        <source>no W_o in the unfactored form</source>
+        <translation>分解しない形では W_o なし</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>no residual</source>
+        <translation>残差接続なし</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>スコア</translation>
+    </message>
+    <message>
+        <source>row i predicts token i+1</source>
+        <translation>行 i はトークン i+1 を予測</translation>
+    </message>
+</context>
+<context>
     <name>StatusBar</name>
     <message>
         <source>{n} parameters · {mem} · trace {tmem}</source>

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.ui.stage_words import stage_words
+from explorer.ui.stage_words import stage_words
 from explorer import stage_walk
 from explorer.stage_facts import stage_numbers, stage_shape
 from explorer.stages import STAGE_KEYS, STAGES, edge_label
@@ -290,7 +292,7 @@ class FlowView(View):
         layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
         for key, box in self.boxes.items():
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
-            edge = edge_label(key, trace, sel.layer, sel.row)
+            edge = edge_label(key, trace, sel.layer, sel.row, stage_words())
             box.set_content(shape, self._note(key, heads, trace), edge)
             box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
             box.setAccessibleName(captions.title(key))
@@ -301,7 +303,7 @@ class FlowView(View):
         self.next_layer.setEnabled(sel.layer != layers[-1])
         self.detail.setText(
             self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
-                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row)), i=STAGE_KEYS.index(sel.stage) + 1, n=len(STAGE_KEYS)
+                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words())), i=STAGE_KEYS.index(sel.stage) + 1, n=len(STAGE_KEYS)
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.ui.stage_words import stage_words
 from explorer import matrices, names, stages
 from explorer.explain import explain_cell, explain_value, fmt
 from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
@@ -230,7 +231,7 @@ class TensorView(View):
             self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(STAGE_KEYS), title=self.stage_title(sel.stage))
             + (f" — {where}" if where else "")
         )
-        self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row))
+        self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
 
     def _draw_pairwise(self, trace, sel) -> None:
         self._matrix = None

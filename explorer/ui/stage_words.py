@@ -1,0 +1,21 @@
+"""The words inside the pipeline's edge labels, translated (the labels themselves are built in the core)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+
+def stage_words() -> dict[str, str]:
+    # Literal translate() calls: lupdate does not see through an alias.
+    return {
+        "text": QCoreApplication.translate("StageWords", "text"),
+        "scaling off": QCoreApplication.translate("StageWords", "scaling off"),
+        "where blocked": QCoreApplication.translate("StageWords", "−∞ where blocked"),
+        "softmax over keys": QCoreApplication.translate("StageWords", "softmax over keys"),
+        "rows sum to 1": QCoreApplication.translate("StageWords", "rows sum to 1"),
+        "no W_o": QCoreApplication.translate("StageWords", "no W_o in the unfactored form"),
+        "attention": QCoreApplication.translate("StageWords", "attention"),
+        "no residual": QCoreApplication.translate("StageWords", "no residual"),
+        "scores": QCoreApplication.translate("StageWords", "scores"),
+        "row i predicts": QCoreApplication.translate("StageWords", "row i predicts token i+1"),
+    }
