@@ -33,6 +33,24 @@ MAX_DIM = 65_536
 MAX_HEADS = 256
 MAX_LAYERS = 256
 
+# What one trace reads of a text (docs/errors.md, "Input"). Longer input is cut with a notice, never refused,
+# the same in the CLI and the window: 100,000 pasted characters must not make the window compute (and draw
+# chips for) tens of thousands of tokens. Each sentence is also cut to the model's context (max_positions).
+MAX_TEXT_CHARS = 20_000
+MAX_SENTENCES = 64
+
+# Seeds seed torch's and numpy's generators: whole numbers in [0, 2**63).
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """A seed as an int, or ConfigError (torch overflows above 2**63; numpy refuses negative seeds)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"the seed must be a whole number, got {seed!r}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"the seed must lie between 0 and {MAX_SEED}, got {seed}")
+    return seed
+
 
 def _positive_int(value: Any, what: str, upper: int = MAX_DIM) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -334,9 +352,13 @@ def memory_budget_bytes() -> int:
     env = os.environ.get("ATTENTION_EXPLORER_MEMORY_GB")
     if env:
         try:
-            return int(float(env) * 1024**3)
+            gb = float(env)
         except ValueError:
-            raise ConfigError(f"ATTENTION_EXPLORER_MEMORY_GB must be a number of GB, got {env!r}") from None
+            gb = math.nan
+        # "inf" made int() raise OverflowError (a traceback); 0 or less would refuse every model.
+        if not (math.isfinite(gb) and gb > 0):
+            raise ConfigError(f"ATTENTION_EXPLORER_MEMORY_GB must be a positive number of GB, got {env!r}")
+        return int(gb * 1024**3)
     return DEFAULT_MEMORY_BUDGET_BYTES
 
 
@@ -371,7 +393,12 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
         + pairwise
     )
     trace = (B * C * E * 4 + layers * per_layer + B * C * V) * item + B * C * C  # probs are derived from logits
-    transient = min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES) + B * C * max(F, E * 4) * item
+    # The attention computes a few heads at a time, but never less than one: a single head's scores, masked
+    # scores and weights (3·B·C² numbers) are alive together however small the chunk. Capping the transient
+    # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.
+    one_head = 3 * B * C * C * item
+    masks = 3 * B * C * C  # bool: the mask, its negation in mask_scores, the (C, C) pattern
+    transient = max(min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES), one_head) + masks + B * C * max(F, E * 4) * item
     return MemoryEstimate(params, trace, params + trace + transient)
 
 
@@ -382,5 +409,21 @@ def check_memory(config: ModelConfig, batch: int, context: int, options: RunOpti
         raise MemoryBudgetError(
             f"this configuration would need about {_gib(est.peak_bytes)} ({est.describe()}), more than the "
             f"{_gib(budget)} budget; make E, H, L, the vocabulary or the text smaller, or raise the budget"
+        )
+    return est
+
+
+def check_training_memory(config: ModelConfig, batch: int, context: int, budget: int | None = None) -> MemoryEstimate:
+    """Refuse, before building anything, a training run whose weights, gradients, AdamW moments (4× the
+    parameters) and one step's activations exceed the budget. Without it, ``train -E 4096 -L 64`` spent
+    minutes allocating 50 GB."""
+    est = estimate_memory(config, batch, context)
+    need = est.peak_bytes + 3 * est.params_bytes
+    budget = memory_budget_bytes() if budget is None else budget
+    if need > budget:
+        raise MemoryBudgetError(
+            f"training this configuration would need about {_gib(need)} (weights, gradients and optimizer state "
+            f"{_gib(4 * est.params_bytes)}), more than the {_gib(budget)} budget; make E, H, L, the batch or the "
+            "context smaller, or raise the budget"
         )
     return est

@@ -23,7 +23,11 @@ def describe_os_error(exc: OSError, path: Path | str) -> str:
         return f"cannot write {path}: the disk is full"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"cannot write {path}: permission denied (choose a folder you can write to)"
+    if exc.errno == errno.ENOTDIR:
+        return f"cannot write {path}: a part of the path is a file, not a folder"
     if exc.errno == errno.ENOENT:
+        if Path(path).parent.is_dir():  # e.g. /proc: the folder is there but takes no new files
+            return f"cannot write {path}: that folder does not take new files (choose a folder you can write to)"
         return f"cannot write {path}: the folder does not exist"
     return f"cannot write {path}: {exc.strerror or exc}"
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 
 import torch
 
 from explorer import names
-from explorer.config import RunOptions, check_memory
+from explorer.analysis.token_text import valid_text, visible
+from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, RunOptions, check_memory
 from explorer.devices import resolve_device
 from explorer.errors import Cancelled, InputError
 from explorer.memory import release_freed_memory
@@ -32,6 +34,36 @@ def split_batch(text: str | Sequence[str]) -> list[str]:
     """Each non-blank line is one sentence of the batch."""
     lines = text.splitlines() if isinstance(text, str) else [str(t) for t in text]
     return [line.strip() for line in lines if line.strip()]
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+
+
+def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
+    """The sentences one trace reads, and a notice for each limit that cut the text (config.MAX_SENTENCES,
+    config.MAX_TEXT_CHARS; characters that are not valid Unicode become U+FFFD)."""
+    notices: list[str] = []
+    if len(sentences) > MAX_SENTENCES:
+        notices.append(f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} lines at a time)")
+        sentences = sentences[:MAX_SENTENCES]
+    total = sum(len(s) for s in sentences)
+    if total > MAX_TEXT_CHARS:
+        kept, room = [], MAX_TEXT_CHARS
+        for sentence in sentences:
+            if room <= 0:
+                break
+            if len(sentence) > room:
+                cut = sentence[:room]
+                space = cut.rfind(" ")
+                sentence = cut[:space] if space > room // 2 else cut  # end on a word boundary when one is near
+            kept.append(sentence)
+            room -= len(sentence)
+        notices.append(f"the text has {total:,} characters: only the first {MAX_TEXT_CHARS:,} are traced")
+        sentences = [s for s in kept if s.strip()]
+    cleaned, replaced = zip(*(valid_text(s) for s in sentences)) if sentences else ((), ())
+    if any(replaced):
+        notices.append("characters that are not valid Unicode were replaced by \ufffd")
+    return list(cleaned), notices
 
 
 def _wants(options: RunOptions):
@@ -88,26 +120,36 @@ def run_trace(
     sentences = split_batch(text)
     if not sentences:
         raise InputError("there is no text to trace: type a sentence (each line is one sentence of the batch)")
-    notices: list[str] = []
+    sentences, notices = limit_text(sentences)
 
     rows: list[Row] = []
+    cut = 0
     for sentence in sentences:
         enc = bundle.tokenizer.encode(sentence)
         if len(enc) == 0:
-            notices.append(f"skipped a line with no tokens: {sentence[:30]!r}")
+            notices.append(f"skipped a line with no tokens: {visible(sentence[:30])}")
             continue
         ids, tokens, unknown = enc.ids, enc.tokens, enc.unknown
-        if cfg.positions == "learned" or cfg.family != "explorer":
-            limit = cfg.max_positions
-            if len(ids) > limit:
-                notices.append(f"a sentence of {len(ids)} tokens was cut to the model's context of {limit} tokens")
-                ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
+        # Every model has a context: learned positions and real models have no position past it, and this
+        # app's own models are not meant to be read past max_positions either (1024 unless trained longer).
+        limit = cfg.max_positions
+        if len(ids) > limit:
+            cut = max(cut, len(ids))
+            ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
         rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
+    if cut:
+        notices.append(f"a sentence of {cut} tokens was cut to the model's context of {cfg.max_positions} tokens")
     if not rows:
         raise InputError("the text gives no tokens: type a sentence")
     if any(any(r.unknown) for r in rows):
         unknown_words = sorted({t for r in rows for t, u in zip(r.tokens, r.unknown) if u})
-        notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(unknown_words[:8])}" + (" …" if len(unknown_words) > 8 else ""))
+        shown = [visible(w if len(w) <= 40 else w[:40] + "…") for w in unknown_words[:8]]
+        notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(shown)}" + (" …" if len(unknown_words) > 8 else ""))
+        if bundle.tokenizer.kind == "word" and any(_CJK.search(w) for w in unknown_words):
+            notices.append(
+                "Japanese and Chinese put no spaces between words, so a word-level vocabulary sees each run of "
+                "them as one unknown word: try the japanese preset (one token per character)"
+            )
 
     B, C = len(rows), max(r.length for r in rows)
     if not options.lazy_pairwise and _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES:

@@ -34,9 +34,10 @@ import torch
 import torch.nn.functional as F
 
 from explorer import __version__
-from explorer.config import ModelConfig
+from explorer.config import ModelConfig, check_seed, check_training_memory
 from explorer.devices import resolve_device
-from explorer.errors import ConfigError, ExplorerError
+from explorer.errors import ConfigError, ExplorerError, SnapshotError
+from explorer.fileio import describe_os_error
 from explorer.model import Transformer
 from explorer.train.corpora import IGNORE, Batch, Corpus
 from explorer.train.optim import AdamW
@@ -85,6 +86,10 @@ class TrainSettings:
             raise ConfigError(f"the learning rate must be a positive number, got {self.lr!r}")
         if self.context is not None and (not isinstance(self.context, int) or self.context < 2):
             raise ConfigError(f"the context must be at least 2 tokens, got {self.context!r}")
+        check_seed(self.seed)  # numpy's generator refuses negative seeds, torch's overflows above 2**63
+        if self.threads is not None and (isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1):
+            # torch.set_num_threads(-1) raised a RuntimeError (a traceback) at the start of the run
+            raise ConfigError(f"threads must be a whole number ≥ 1, got {self.threads!r}")
         if self.warmup is not None and self.warmup < 0:
             raise ConfigError(f"warmup must be ≥ 0 steps, got {self.warmup}")
         if not 0 <= self.min_lr_ratio <= 1:
@@ -292,6 +297,7 @@ class Trainer:
         self.device, self.device_notice = resolve_device(self.settings.device)
         self.run_dir = Path(run_dir) if run_dir is not None else None
         self.command = command
+        check_training_memory(config, self.settings.batch_size, self.context)
         self.model = Transformer(config)
         if init is not None:
             src = init.model if isinstance(init, ModelBundle) else init
@@ -367,9 +373,12 @@ class Trainer:
     def _log(self, row: dict[str, Any]) -> None:
         if self.run_dir is None:
             return
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(row) + "\n")
+        try:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+        except OSError as exc:  # an unwritable --out or a full disk: one line, not a traceback
+            raise SnapshotError(describe_os_error(exc, self.run_dir / LOG_FILE)) from None
 
     # ---------------------------------------------------------------- the loop
     def run(

@@ -14,9 +14,11 @@ import math
 import torch
 from torch import nn
 
+from explorer.config import check_seed
+
 
 def init_params(model: nn.Module, seed: int) -> None:
-    gen = torch.Generator().manual_seed(int(seed))
+    gen = torch.Generator().manual_seed(check_seed(seed))  # a huge seed: ConfigError, not torch's ValueError
     with torch.no_grad():
         for name, p in model.named_parameters():
             leaf = name.rsplit(".", 1)[-1]
