@@ -13,8 +13,19 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressD
 
 from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
+from explorer.fileio import atomic_path
 from explorer.stages import STAGE_KEYS
 from explorer.ui import settings
+
+
+def report_failure(parent: QWidget, title: str, message: str) -> None:
+    """A failed open or export, said in the status bar: non-modal, and the last good trace stays shown.
+    (A modal box stopped a lesson until someone clicked it, and blocked every scripted run of the window.)"""
+    bar = parent.statusBar() if hasattr(parent, "statusBar") else None
+    if hasattr(bar, "show_error"):
+        bar.show_error(f"{title}: {message}")
+    else:  # a bare widget without the main window's status bar (tests, embedding)
+        QMessageBox.warning(parent, title, message)
 
 
 def save_view_image(widget: QWidget, path: str | Path) -> Path:
@@ -25,19 +36,22 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
             from PySide6.QtSvg import QSvgGenerator
         except ImportError as exc:  # pragma: no cover - PySide6-Essentials ships QtSvg
             raise ExplorerError(QCoreApplication.translate("FileOps", "SVG export needs the QtSvg module")) from exc
-        gen = QSvgGenerator()
-        gen.setFileName(str(path))
-        gen.setSize(widget.size())
-        gen.setViewBox(widget.rect())
-        gen.setTitle("Attention Explorer")
-        painter = QPainter(gen)
-        widget.render(painter, QPoint())  # PySide6 6.12 has no render(painter) overload without the offset
-        painter.end()
+        # Written beside the target, then renamed: a failed export never leaves half a picture (fileio).
+        with atomic_path(path) as tmp:
+            gen = QSvgGenerator()
+            gen.setFileName(str(tmp))
+            gen.setSize(widget.size())
+            gen.setViewBox(widget.rect())
+            gen.setTitle("Attention Explorer")
+            painter = QPainter(gen)
+            widget.render(painter, QPoint())  # PySide6 6.12 has no render(painter) overload without the offset
+            painter.end()
     else:
         if path.suffix.lower() != ".png":
             path = path.with_suffix(".png")
-        if not widget.grab().save(str(path), "PNG"):
-            raise ExplorerError(QCoreApplication.translate("FileOps", "cannot write {path}").format(path=path))
+        with atomic_path(path) as tmp:
+            if not widget.grab().save(str(tmp), "PNG"):
+                raise ExplorerError(QCoreApplication.translate("FileOps", "cannot write {path}").format(path=path))
     return path
 
 
@@ -67,7 +81,7 @@ def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | No
         out = write_snapshot(trace, path, progress=progress)
     except ExplorerError as exc:
         dialog.close()
-        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export snapshot"), str(exc))
+        report_failure(parent, QCoreApplication.translate("FileOps", "Export snapshot"), str(exc))
         return None
     dialog.close()
     settings.put("last_dir", str(Path(path).parent))
@@ -86,7 +100,7 @@ def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
     try:
         trace = read_snapshot(path)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Open snapshot"), str(exc))
+        report_failure(parent, QCoreApplication.translate("FileOps", "Open snapshot"), str(exc))
         return False
     settings.put("last_dir", str(Path(path).parent))
     settings.add_recent(str(path))
@@ -104,7 +118,7 @@ def export_view(parent: QWidget, widget: QWidget) -> Path | None:
     try:
         out = save_view_image(widget, path)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export view"), str(exc))
+        report_failure(parent, QCoreApplication.translate("FileOps", "Export view"), str(exc))
         return None
     settings.put("last_dir", str(Path(path).parent))
     return out
@@ -129,7 +143,7 @@ def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | Non
             written.append(save_view_image(widget, Path(folder) / f"{i + 1:02d}-{key}.png"))
             dialog.setValue(i + 1)
     except ExplorerError as exc:
-        QMessageBox.warning(parent, QCoreApplication.translate("FileOps", "Export all stages"), str(exc))
+        report_failure(parent, QCoreApplication.translate("FileOps", "Export all stages"), str(exc))
     finally:
         dialog.close()
         state.select(stage=original)

@@ -56,4 +56,8 @@ class StatusBar(QStatusBar):
             self.showMessage(" · ".join(notices))
 
     def _on_error(self, message: str) -> None:
+        self.show_error(message)
+
+    def show_error(self, message: str) -> None:
+        """A one-line error, non-modal (also used by File → Open / Export when they fail)."""
         self.showMessage(self.tr("Error: {message}").format(message=message))
