@@ -53,7 +53,7 @@ def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
     if args.memory_budget is not None:
         import os
 
-        if args.memory_budget <= 0:
+        if not (args.memory_budget > 0 and args.memory_budget != float("inf")):  # nan and inf too
             raise ConfigError(f"--memory-budget must be a positive number of GB, got {args.memory_budget}")
         os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = str(args.memory_budget)
     sizes = _sizes(args)

@@ -378,7 +378,7 @@ class Trainer:
             with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
         except OSError as exc:  # an unwritable --out or a full disk: one line, not a traceback
-            raise SnapshotError(describe_os_error(exc, self.run_dir / LOG_FILE)) from None
+            raise SnapshotError(describe_os_error(exc, self.run_dir if not self.run_dir.is_dir() else self.run_dir / LOG_FILE)) from None
 
     # ---------------------------------------------------------------- the loop
     def run(
