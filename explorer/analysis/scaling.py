@@ -36,6 +36,18 @@ def row_entropy(logits: np.ndarray, allowed: np.ndarray | None = None) -> np.nda
     return np.where(empty, np.nan, h)
 
 
+# Statistics of a long sentence use at most this many query rows, evenly spread: the entropies of 4096
+# rows of 4096 keys in float64 took seconds and gigabytes on the GUI thread.
+MAX_STAT_ROWS = 256
+
+
+def sample_rows(n: int, limit: int = MAX_STAT_ROWS) -> np.ndarray:
+    """Indices of the query rows the statistics use: all of them, or ``limit`` evenly spaced ones."""
+    if n <= limit:
+        return np.arange(n)
+    return np.unique(np.linspace(0, n - 1, limit).round().astype(int))
+
+
 @dataclass(frozen=True)
 class ScoreStats:
     var_raw: float  # variance of Q·Kᵀ over allowed cells
@@ -47,9 +59,9 @@ class ScoreStats:
 
 
 def score_statistics(scores: np.ndarray, allowed: np.ndarray, D: int) -> ScoreStats:
-    """Statistics of unscaled scores (H, C, C) or (C, C) against their ÷√D version, over allowed keys.
+    """Statistics of unscaled scores (H, rows, C) or (rows, C) against their ÷√D version, over allowed keys.
 
-    allowed (C, C) is the mask of the sentence (True = query i may see key j). Rows with no allowed key
+    allowed (rows, C) is the mask of the sentence for those query rows (True = query i may see key j). Rows with no allowed key
     are left out of the entropies; cells that are blocked are left out of the variances."""
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim == 2:

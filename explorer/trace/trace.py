@@ -49,7 +49,8 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 
 
 class Trace(Mapping[str, np.ndarray]):
-    _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display
+    _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
+    _HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
     _LAYER_CACHE = 2  # derived (B, H, C, C) stages of whole layers
 
     def __init__(
@@ -210,7 +211,9 @@ class Trace(Mapping[str, np.ndarray]):
         with self._lock:
             for s, m in zip(names.PAIRWISE_STAGES, maps):
                 self._head_cache[(layer, s, b, h)] = m[0, 0]
-            while len(self._head_cache) > self._HEAD_CACHE:
+            while len(self._head_cache) > self._HEAD_CACHE or (
+                len(self._head_cache) > 4 and sum(m.nbytes for m in self._head_cache.values()) > self._HEAD_CACHE_BYTES
+            ):
                 self._head_cache.popitem(last=False)
             return self._head_cache[key]
 

@@ -1636,6 +1636,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>{v} 以上は同じ色（長い文では Attention が薄く広がるため）</translation>
     </message>
     <message>
+        <source>long input: one head at a time (Alt+← / Alt+→ for the others)</source>
+        <translation>長い入力: ヘッドを 1 つずつ表示（他のヘッドは Alt+← / Alt+→）</translation>
+    </message>
+    <message>
         <source>blocked by the mask (−∞ before softmax): weight 0</source>
         <translation>マスクで遮断（Softmax の前に −∞）：重み 0</translation>
     </message>

@@ -4,7 +4,7 @@ redraws from ``state.trace`` and ``state.selection``. Views never call each othe
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QWidget
 
 from explorer.ui.state import AppState
 
@@ -24,18 +24,36 @@ class View(QWidget):
         A hidden panel then costs nothing per edit, which keeps typing-to-repaint fast."""
 
         def wrapped(*args):
-            if self.isVisible() or not self.window().isVisible():
+            if not self.window().isVisible() or self.on_screen():
                 slot(*args)
             else:
                 self._deferred[slot] = args
+                self._watch_dock()
 
         return wrapped
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
+    def on_screen(self) -> bool:
+        # A dock in a tab that is not current still reports isVisible(); its visible region is empty.
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
+    def _watch_dock(self) -> None:
+        if getattr(self, "_dock_watched", False):
+            return
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QDockWidget):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.visibilityChanged.connect(lambda visible: visible and self._run_deferred())
+            self._dock_watched = True
+
+    def _run_deferred(self) -> None:
         pending, self._deferred = self._deferred, {}
         for slot, args in pending.items():
             slot(*args)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._run_deferred()
 
     def retranslate(self) -> None:
         """Set every user-facing string again (called on a language switch)."""

@@ -128,7 +128,10 @@ class IdentitiesView(View):
         if key != self._key:
             self._key = key
             self._show_heads(trace, sel.layer, sel.row)
-        svd_key = (id(trace), sel.layer)
+        # Keyed by the weights, not the trace: a new sentence on the same model needs no new SVD (seconds
+        # for GPT-2's 768×768 on one core).
+        wv = trace.params().get(f"params.layers.{sel.layer}.attn.W_v")
+        svd_key = (sel.layer, id(wv), None if wv is None else wv.__array_interface__["data"][0])
         if svd_key != self._svd_key:
             self._svd_key = svd_key
             self._prepare_rank(trace, sel.layer)

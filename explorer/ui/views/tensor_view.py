@@ -29,6 +29,10 @@ from explorer.ui.views.head_grid import HeadGrid
 from explorer.ui.views.heatmap import Heatmap
 
 
+# Longer sentences show one head's map at a time instead of the grid of all heads.
+GRID_MAX_TOKENS = 1024
+
+
 class TensorView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
@@ -235,23 +239,35 @@ class TensorView(View):
 
     def _draw_pairwise(self, trace, sel) -> None:
         self._matrix = None
-        self.grid.show()
-        grid_key = (id(trace), sel.stage, sel.layer, sel.row)
+        # Past GRID_MAX_TOKENS every head's (C, C) map would cost seconds and hundreds of MB to derive:
+        # long inputs show the selected head alone (Alt+← → step through the others).
+        one_head = trace.rows[sel.row].length > GRID_MAX_TOKENS
+        self.grid.setVisible(not one_head)
+        grid_key = (id(trace), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
         signed = names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
         # the weights the mask set to 0 are drawn as blocked, like the −∞ they came from
         blocked = mask if sel.stage == "weights" else None
         if grid_key != self._grid_drawn:  # a new layer or stage: every head's map and the shared scale
             self._grid_drawn = grid_key
-            maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
-            # one scale for every head, so heads can be compared; long sentences clip the weights' top
-            self._maps = maps, matrices.map_levels(maps, signed, None if mask is None else ~mask)
-            self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
+            if one_head:
+                n = trace.rows[sel.row].length
+                one = trace.head_map(sel.layer, sel.stage, sel.row, sel.head)[:n, :n]
+                maps = {sel.head: one}
+                self._maps = maps, matrices.map_levels([one], signed, None if mask is None else ~mask)
+            else:
+                maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
+                # one scale for every head, so heads can be compared; long sentences clip the weights' top
+                self._maps = maps, matrices.map_levels(maps, signed, None if mask is None else ~mask)
+                self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
         title = self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
         self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
-        self.large.set_note(self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else "")
+        note = self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else ""
+        if one_head:
+            note = (note + " · " if note else "") + self.tr("long input: one head at a time (Alt+← / Alt+→ for the others)")
+        self.large.set_note(note)
         if sel.stage == "weights":
             self.large.set_legend_text(self.tr("blocked by the mask (−∞ before softmax): weight 0"))
         else:
