@@ -21,10 +21,17 @@ class PaintRecorder(QObject):
                     child.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Paint:
+        # The text box's blinking cursor repaints on its own every half second: not a view drawing a trace.
+        if event.type() == QEvent.Type.Paint and not _is_text_box(obj):
             self.last_paint = time.perf_counter()
             self.count += 1
         return False
+
+
+def _is_text_box(obj) -> bool:
+    from PySide6.QtWidgets import QPlainTextEdit, QProgressBar
+
+    return isinstance(obj, (QPlainTextEdit, QProgressBar)) or isinstance(obj.parent(), QPlainTextEdit)
 
 
 class StallMeter(QObject):

@@ -1,0 +1,94 @@
+"""File menu: export a snapshot, reopen it read-only in every view, export the view and all stages as
+pictures; and the session (text, model, options, layout) remembered across starts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog
+
+from explorer import names
+from explorer.export.snapshot import read_snapshot
+from explorer.stages import STAGE_KEYS
+
+
+def _distinct_colours(path) -> int:
+    img = QImage(str(path))
+    assert not img.isNull()
+    return len({img.pixel(x, y) for y in range(0, img.height(), 5) for x in range(0, img.width(), 5)})
+
+
+@pytest.mark.parametrize("suffix", ["npz", "safetensors", "pt"])
+def test_export_snapshot_from_the_menu_writes_every_tensor(window, state, tmp_path, monkeypatch, suffix):
+    target = tmp_path / f"lesson.{suffix}"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.export_snapshot.trigger()
+    assert target.is_file()
+    back = read_snapshot(target)
+    trace = state.trace
+    assert set(back.names()) == set(trace.names())
+    for name in (names.attn(1, "weights"), "logits", "params.layers.0.attn.W_q", "tokens"):
+        assert np.array_equal(back[name], trace[name]), name
+
+
+def test_open_snapshot_from_the_menu_shows_it_read_only_in_every_view(window, state, qtbot, tmp_path, monkeypatch):
+    target = tmp_path / "saved.npz"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.export_snapshot.trigger()
+    with qtbot.waitSignal(state.traceChanged, timeout=20_000):
+        state.set_text("Is this a dog ?")  # something else on screen first
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.open_snapshot.trigger()
+    shown = state.trace
+    assert shown.read_only and shown.origin == str(target)
+    assert shown.rows[0].tokens == ("This", "is", "a", "pen", ".")
+    state.select(stage="weights", layer=1, head=2)
+    large = window.views["tensor"].large.image.image
+    assert np.array_equal(large, shown.head_map(1, "weights", 0, 2))
+    assert not state.editable_sizes
+    assert "read-only" in window.statusBar().currentMessage()
+
+
+def test_export_view_png_and_svg_and_all_stages(window, state, tmp_path, monkeypatch):
+    png, svg = tmp_path / "view.png", tmp_path / "view.svg"
+    for target in (png, svg):
+        monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
+        window.actions_.export_view.trigger()
+        assert target.is_file() and target.stat().st_size > 1000
+    assert _distinct_colours(png) > 30
+    assert "<svg" in svg.read_text(encoding="utf-8")[:2000]
+    folder = tmp_path / "slides"
+    folder.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    window.actions_.export_stages.trigger()
+    pngs = sorted(p.name for p in folder.glob("*.png"))
+    assert len(pngs) == len(STAGE_KEYS) and pngs[0].startswith("01-") and pngs[-1].endswith(f"-{STAGE_KEYS[-1]}.png")
+    assert state.selection.stage == "weights"  # back where the user was
+
+
+def test_session_is_remembered_across_starts(qtbot):
+    from explorer.ui.actions import restore_session
+    from explorer.ui.main_window import MainWindow
+    from explorer.ui.state import AppState
+
+    state = AppState()
+    w = MainWindow(state)
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        w.start()
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_options(mask=__import__("explorer.config", fromlist=["MaskSpec"]).MaskSpec.parse("window:2"))
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_text("The cat sees a dog .")
+    w.docks["selection"].close()  # a closed panel stays closed
+    w.close()
+    text, source, options = restore_session()
+    assert text == "The cat sees a dog ."
+    assert source == state.source
+    assert str(options.mask) == "window:2"
+    again = MainWindow(AppState(text, source, options))
+    qtbot.addWidget(again)
+    assert again.docks["selection"].isHidden() and not again.docks["output"].isHidden()
+    again.close()
