@@ -10,7 +10,7 @@ import torch
 
 from explorer import names
 from explorer.analysis.token_text import valid_text, visible
-from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, RunOptions, check_memory
+from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, RunOptions, check_memory
 from explorer.devices import resolve_device
 from explorer.errors import Cancelled, InputError
 from explorer.memory import release_freed_memory
@@ -41,7 +41,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-
 
 def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
     """The sentences one trace reads, and a notice for each limit that cut the text (config.MAX_SENTENCES,
-    config.MAX_TEXT_CHARS; characters that are not valid Unicode become U+FFFD)."""
+    config.MAX_TEXT_CHARS; characters that are not valid Unicode become U+FFFD). Tokens are limited in
+    run_trace, once the text is tokenized (the model's context, config.MAX_TRACE_TOKENS)."""
     notices: list[str] = []
     if len(sentences) > MAX_SENTENCES:
         notices.append(f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} lines at a time)")
@@ -124,7 +125,11 @@ def run_trace(
 
     rows: list[Row] = []
     cut = 0
-    for sentence in sentences:
+    room = MAX_TRACE_TOKENS
+    for index, sentence in enumerate(sentences):
+        if room <= 0:
+            notices.append(f"only the first {MAX_TRACE_TOKENS:,} tokens of the batch are traced: the last {len(sentences) - index} sentence(s) are left out")
+            break
         enc = bundle.tokenizer.encode(sentence)
         if len(enc) == 0:
             notices.append(f"skipped a line with no tokens: {visible(sentence[:30])}")
@@ -136,6 +141,10 @@ def run_trace(
         if len(ids) > limit:
             cut = max(cut, len(ids))
             ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
+        if len(ids) > room:
+            notices.append(f"only the first {MAX_TRACE_TOKENS:,} tokens of the batch are traced")
+            ids, tokens, unknown = ids[:room], tokens[:room], unknown[:room]
+        room -= len(ids)
         rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
     if cut:
         notices.append(f"a sentence of {cut} tokens was cut to the model's context of {cfg.max_positions} tokens")
