@@ -57,6 +57,17 @@ def _spin(lo: int, hi: int) -> QSpinBox:
     return s
 
 
+def _shown(value: Any, spin: QSpinBox) -> int:
+    """A requested size as its spin box can show it. The request keeps what was asked even when the worker
+    refuses it, and a restored session or a script can ask for "x", 2.5 or 10**20: int("x") raised inside
+    a slot, and a number past the range overflowed the spin box. Those show as the nearest value instead."""
+    try:
+        number = int(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        number = 0
+    return max(spin.minimum(), min(spin.maximum(), number))
+
+
 def _combo() -> QComboBox:
     c = QComboBox()
     c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -289,7 +300,7 @@ class ControlsView(View):
         self.seed.setValue(-1 if src.seed is None else src.seed)
         sizes = self.displayed_sizes()
         for name, spin in self.sizes.items():
-            spin.setValue(int(sizes.get(name) or 0))
+            spin.setValue(_shown(sizes.get(name), spin))
             spin.setEnabled(editable)
         self.positions.setCurrentIndex(max(0, self.positions.findData(sizes.get("positions", "sinusoidal"))))
         self.positions.setEnabled(editable)
