@@ -25,7 +25,7 @@ run: setup
 	$(VENV)/bin/attention-explorer gui
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 bench: setup
 	$(PY) benchmarks/run_all.py

@@ -1,0 +1,57 @@
+"""Write benchmarks/results.json into the README between <!-- bench:start --> and <!-- bench:end -->."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = {
+    "trace_vs_peer_ratio": "full trace vs transformers (GPT-2 small shape, C=256)",
+    "edit_to_repaint_ms_median": "text edit → last view repainted, median (12 tokens)",
+    "edit_to_repaint_ms_p95": "text edit → last view repainted, p95",
+    "max_stall_ms": "longest event-loop stall during a 1024-token GPT-2 trace",
+    "start_window_s": "process start → window shown",
+    "start_first_trace_s": "process start → first trace painted",
+    "long_input_s": "4096 tokens, GPT-2 small shape: request → first head's map shown",
+    "long_input_peak_rss_gb": "4096 tokens: peak resident memory",
+    "heatmap_1024_ms": "1024×1024 map set and painted",
+    "trace_memory_ratio": "trace resident bytes / array bytes",
+}
+
+
+def table(results: dict) -> str:
+    rows = ["| figure | measured | target | met |", "|---|---|---|---|"]
+    for key, label in LABELS.items():
+        fig = results["figures"].get(key)
+        if fig is None:
+            rows.append(f"| {label} (`{key}`) | not measured | | |")
+            continue
+        if fig.get("skipped"):
+            rows.append(f"| {label} (`{key}`) | skipped: {fig['skipped']} | {fig['target']} | |")
+            continue
+        value = fig["value"]
+        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
+        rows.append(f"| {label} (`{key}`) | {shown} {fig['unit']} | {fig['target']} | {'yes' if fig['met'] else '**no**'} |")
+    rows.append("")
+    rows.append(f"Measured {results.get('date', '')} on {results.get('machine', '')}.")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    if start not in text or end not in text:
+        print("README has no bench markers", file=sys.stderr)
+        return 1
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(head + start + "\n" + table(results) + "\n" + end + tail, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
