@@ -297,7 +297,7 @@ class ControlsView(View):
         self.preset.setCurrentIndex(index)
         self.preset.setPlaceholderText(src.name.replace("\\", "/").rsplit("/", 1)[-1] if index < 0 else "")
         self.random_weights.setChecked(src.random_weights or src.seed is not None or bool(src.sizes))
-        self.seed.setValue(-1 if src.seed is None else src.seed)
+        self.seed.setValue(-1 if src.seed is None else _shown(src.seed, self.seed))  # 2**40 overflowed the box
         sizes = self.displayed_sizes()
         for name, spin in self.sizes.items():
             spin.setValue(_shown(sizes.get(name), spin))
