@@ -76,3 +76,63 @@ def test_long_work_shows_the_first_layer_before_the_rest(window, state, qtbot, m
     final = seen[-1]
     assert final.layers == (0, 1) and "logits" in final
     assert (partial[0]["layers.0.attn.q"] == final["layers.0.attn.q"]).all()
+
+
+def _new_threads(before):
+    return {t for t in threading.enumerate() if t not in before and t.is_alive()}
+
+
+def test_closing_during_training_leaves_no_thread(qtbot, state, tmp_path, monkeypatch):
+    """A run still training when the window closes is stopped, its thread ends, and the checkpoint where
+    it stopped is complete."""
+    from explorer.train.loop import list_checkpoints
+    from explorer.ui.main_window import MainWindow
+    from explorer.weights.checkpoint import load_checkpoint
+
+    monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: tmp_path / "runs")
+    before = set(threading.enumerate())
+    w = MainWindow(state)
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        w.start()
+    state.set_sizes(embed_dim=8, key_dim=4, heads=2, layers=1, ffn_dim=16)
+    qtbot.waitUntil(lambda: state.trace.config.E == 8, timeout=20_000)
+    panel = w.views["train"]
+    panel.corpus.setCurrentIndex(panel.corpus.findData("copy"))
+    panel.steps.setValue(100_000)
+    panel.batch.setValue(8)
+    panel.every.setValue(1000)
+    assert panel.start_training()
+    qtbot.waitUntil(lambda: panel.curve.training_points() >= 2, timeout=30_000)
+    job = panel.controller.job
+    w.close()
+    assert job.isFinished() and not w.worker.isRunning()
+    assert _new_threads(before) == set()
+    steps = [s for s, _p in list_checkpoints(panel.controller.run_dir)]
+    assert steps[0] == 0 and steps[-1] > 0  # saved where it stopped, written completely
+    assert load_checkpoint(list_checkpoints(panel.controller.run_dir)[-1][1]).config.E == 8
+
+
+def test_closing_during_a_model_load_leaves_no_thread(qtbot, state, tmp_path, monkeypatch):
+    from explorer.errors import Cancelled
+    from explorer.ui.main_window import MainWindow
+
+    started = threading.Event()
+
+    def slow_load(path, progress=None, cancel=None):
+        started.set()
+        if cancel.wait(20):  # as a real loader checks its cancel event between tensors
+            raise Cancelled("loading was cancelled")
+        raise AssertionError("the closing window never cancelled the load")
+
+    monkeypatch.setattr("explorer.weights.loaders.load_model", slow_load)
+    before = set(threading.enumerate())
+    w = MainWindow(state)
+    qtbot.addWidget(w)
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        w.start()
+    w.loading.open(str(tmp_path / "big-model.gguf"))
+    qtbot.waitUntil(started.is_set, timeout=20_000)
+    w.close()
+    assert not w.worker.isRunning()
+    assert _new_threads(before) == set()
