@@ -52,6 +52,8 @@ class Tokenizer:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ModelLoadError(f"cannot read tokenizer {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:  # a binary file in its place raised a traceback
+            raise ModelLoadError(f"tokenizer {path} is not a tokenizer.json (not UTF-8 text)") from None
         return cls.from_str(text, kind)
 
     def to_str(self) -> str:
