@@ -8,6 +8,7 @@ pt with weights_only=True.
 from __future__ import annotations
 
 import json
+import math
 import struct
 import zipfile
 from collections.abc import Callable, Iterable
@@ -54,6 +55,27 @@ def select_names(trace: Trace, patterns: Iterable[str] | None) -> tuple[str, ...
     return chosen
 
 
+def _check_export_memory(trace: Trace, chosen: tuple[str, ...], described: dict[str, Any], path: Path) -> None:
+    """Refuse, before computing anything, an export whose derived maps would not fit in the memory budget.
+
+    A long trace keeps q and k and derives its (C, C) maps on demand; an export computes and holds every one
+    of them at once. Unchecked, a long text made the process allocate until the system killed it.
+    """
+    from explorer.config import memory_budget_bytes
+
+    stored = set(trace.stored_names())
+    derived = sum(
+        math.prod(described[n]["shape"]) * np.dtype(described[n]["dtype"]).itemsize for n in chosen if n not in stored
+    )
+    budget = memory_budget_bytes()
+    if derived > budget:
+        raise SnapshotError(
+            f"the attention maps this export to {path.name} computes need {derived / 1024**3:.1f} GiB, more than the "
+            f"{budget / 1024**3:.1f} GiB memory budget; export fewer names (--names 'layers.0.attn.weights,logits') "
+            "or a shorter text"
+        )
+
+
 def write_snapshot(
     trace: Trace,
     path: str | Path,
@@ -64,7 +86,9 @@ def write_snapshot(
     path = Path(path)
     fmt = format_for(path, fmt)
     chosen = select_names(trace, select)
-    manifest = json.dumps(trace.manifest(chosen), ensure_ascii=False)
+    described = trace.manifest(chosen)
+    _check_export_memory(trace, chosen, described["names"], path)
+    manifest = json.dumps(described, ensure_ascii=False)
     arrays: dict[str, np.ndarray] = {}
     for i, name in enumerate(chosen):
         arrays[name] = np.ascontiguousarray(trace[name])

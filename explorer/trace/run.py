@@ -125,11 +125,8 @@ def run_trace(
 
     rows: list[Row] = []
     cut = 0
-    room = MAX_TRACE_TOKENS
+    width = 0  # the longest row so far: every row is padded to it
     for index, sentence in enumerate(sentences):
-        if room <= 0:
-            notices.append(f"only the first {MAX_TRACE_TOKENS:,} tokens of the batch are traced: the last {len(sentences) - index} sentence(s) are left out")
-            break
         enc = bundle.tokenizer.encode(sentence)
         if len(enc) == 0:
             notices.append(f"skipped a line with no tokens: {visible(sentence[:30])}")
@@ -141,13 +138,23 @@ def run_trace(
         if len(ids) > limit:
             cut = max(cut, len(ids))
             ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
-        if len(ids) > room:
-            notices.append(f"only the first {MAX_TRACE_TOKENS:,} tokens of the batch are traced")
-            ids, tokens, unknown = ids[:room], tokens[:room], unknown[:room]
-        room -= len(ids)
+        if len(ids) > MAX_TRACE_TOKENS:
+            cut = max(cut, len(ids))
+            ids, tokens, unknown = ids[:MAX_TRACE_TOKENS], tokens[:MAX_TRACE_TOKENS], unknown[:MAX_TRACE_TOKENS]
+        # Every array is (B, C, …) with rows padded to the longest: count B × C, not the tokens. One long
+        # line among 63 short ones made a 64 × 1024 batch whose export held 8.6 GB of maps.
+        if rows and (len(rows) + 1) * max(width, len(ids)) > MAX_TRACE_TOKENS:
+            notices.append(
+                f"only the first {len(rows)} of {len(sentences)} sentences are traced: a batch is padded to its "
+                f"longest sentence and holds at most {MAX_TRACE_TOKENS:,} positions (sentences × tokens)"
+            )
+            break
+        width = max(width, len(ids))
         rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
     if cut:
-        notices.append(f"a sentence of {cut} tokens was cut to the model's context of {cfg.max_positions} tokens")
+        limit = min(cfg.max_positions, MAX_TRACE_TOKENS)
+        what = "the model's context" if limit == cfg.max_positions else "the longest text traced at once"
+        notices.append(f"a sentence of {cut} tokens was cut to {what} of {limit} tokens")
     if not rows:
         raise InputError("the text gives no tokens: type a sentence")
     if any(any(r.unknown) for r in rows):

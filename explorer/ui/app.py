@@ -42,6 +42,13 @@ def launch(
     size: tuple[int, int] | None = None,
     presentation: bool = False,
 ) -> int:
+    opened = None
+    if snapshot:
+        # Read before any window exists: a damaged snapshot is the command's one-line `error:` (exit 2). Read
+        # later, its message went to the status bar of a window that closed at once, and nothing was said.
+        from explorer.export.snapshot import read_snapshot
+
+        opened = read_snapshot(snapshot)
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
     language = language or (None if fresh else settings.get("language")) or i18n.system_language()
@@ -72,11 +79,9 @@ def launch(
     timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
     if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit
         _record_start_timings(app, state, Path(timings))
-    if snapshot:
-        from explorer.ui import file_ops
-
-        if not file_ops.open_snapshot(window, state, snapshot):
-            return 1
+    if opened is not None:
+        settings.add_recent(str(snapshot))
+        state.set_trace(opened, editable_sizes=False)
     else:
         window.start()
     if presentation:
