@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import torch
-
 from explorer.errors import ConfigError
 
 _DEVICE_RE = re.compile(r"^(cpu|mps|cuda)(?::(\d+))?$")
@@ -13,6 +11,8 @@ _DEVICE_RE = re.compile(r"^(cpu|mps|cuda)(?::(\d+))?$")
 
 def available_devices() -> list[str]:
     """Devices present on this machine, CPU first: cpu, cuda:0 … cuda:N−1, mps."""
+    import torch  # here, not at the top: the window is built before torch is loaded
+
     found = ["cpu"]
     if torch.cuda.is_available():
         found += [f"cuda:{i}" for i in range(torch.cuda.device_count())]

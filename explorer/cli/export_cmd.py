@@ -7,7 +7,6 @@ import sys
 
 from explorer.cli.model_options import add_model_options, bundle_from_args, check_layers, options_from_args, text_from_args
 from explorer.export.snapshot import write_snapshot
-from explorer.trace import run_trace
 
 
 def add_parser(sub) -> None:
@@ -26,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
     bundle = bundle_from_args(args)
     options = options_from_args(args)
     check_layers(bundle, options)
+    from explorer.trace import run_trace  # torch loads here, not when the CLI starts
+
     trace = run_trace(bundle, text, options)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from explorer.config import MaskSpec, RunOptions
 from explorer.errors import ConfigError, InputError
-from explorer.weights.bundle import ModelBundle
 from explorer.weights.presets import DEFAULT_PRESET, PRESETS, load_preset
+
+if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
+    from explorer.weights.bundle import ModelBundle
 
 
 def add_model_options(p: argparse.ArgumentParser) -> None:

@@ -18,12 +18,15 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from explorer.cli.model_options import _sizes
 from explorer.errors import Cancelled, ConfigError
 from explorer.train.corpora import NAMES, TEACHES, get_corpus
-from explorer.train.loop import TrainProgress, Trainer, TrainSettings, list_checkpoints
 from explorer.weights.presets import PRESETS, preset_config
+
+if TYPE_CHECKING:
+    from explorer.train.loop import TrainProgress
 
 # Recipes that work for each corpus with the default sizes (a few minutes on one CPU core at most).
 DEFAULTS = {
@@ -137,6 +140,8 @@ def resolve_config(args: argparse.Namespace, corpus):
 
 
 def run(args: argparse.Namespace) -> int:
+    from explorer.train.loop import Trainer, TrainSettings, list_checkpoints  # torch loads here
+
     corpus = get_corpus(args.corpus, word_level=args.word_level)
     preset, config = resolve_config(args, corpus)
     recipe = DEFAULTS.get(corpus.name if corpus.name in DEFAULTS else "file", DEFAULTS["file"])

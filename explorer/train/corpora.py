@@ -25,14 +25,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from explorer.errors import ConfigError, InputError
 from explorer.paths import resource
 from explorer.tokenize import Tokenizer, char_tokenizer, word_tokenizer
+
+if TYPE_CHECKING:  # torch loads on first batch: the CLI parser and the window import these names
+    import torch
 
 IGNORE = -100  # target id that the loss skips (padding, and the question part of a task when asked)
 
@@ -111,6 +113,8 @@ def make_batch(seqs: list[Sequence], pad_id: int, answer_only: bool = False, con
             answer[b, : n - 1] = s.answer[: n - 1]
             if answer_only:
                 targets[b, : n - 1][~s.answer[: n - 1]] = IGNORE
+    import torch
+
     return Batch(torch.from_numpy(ids), torch.from_numpy(targets), torch.from_numpy(lengths), torch.from_numpy(answer))
 
 

@@ -136,3 +136,25 @@ def test_closing_during_a_model_load_leaves_no_thread(qtbot, state, tmp_path, mo
     w.close()
     assert not w.worker.isRunning()
     assert _new_threads(before) == set()
+
+
+def test_the_window_is_built_before_torch_is_imported():
+    """import torch takes seconds; the window must appear first (the worker loads torch in its thread)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from explorer.ui.app import create_application\n"
+        "app = create_application()\n"
+        "from explorer.ui.main_window import MainWindow\n"
+        "from explorer.ui.state import AppState\n"
+        "w = MainWindow(AppState(), restore_layout=False)\n"
+        "w.show(); app.processEvents()\n"
+        "print('torch' in sys.modules, flush=True)\n"
+        "import os; os._exit(0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -117,8 +117,10 @@ class ControlsView(View):
         for d in DTYPES:
             self.dtype.addItem(d, d)
         self.device = _combo()
-        for d in available_devices():
-            self.device.addItem(d, d)
+        # Asking torch which devices exist imports torch (seconds): the window starts with the CPU and
+        # lists the rest once the first trace is in (torch is loaded by then, in the worker).
+        self.device.addItem("cpu", "cpu")
+        self._devices_listed = False
 
         self.error_icon = QLabel()
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
@@ -340,6 +342,13 @@ class ControlsView(View):
     def _on_trace(self, trace) -> None:
         self.error_box.setVisible(False)
         self._update_counts()
+        if not self._devices_listed:
+            self._devices_listed = True
+            self.device.blockSignals(True)
+            for d in available_devices():
+                if self.device.findData(d) < 0:
+                    self.device.addItem(d, d)
+            self.device.blockSignals(False)
 
     def _on_error(self, message: str) -> None:
         self.error.setText(self.tr("Not traced: {message}. The last good trace is still shown.").format(message=message))
