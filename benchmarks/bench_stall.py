@@ -37,17 +37,24 @@ def main(context: int = 1024) -> None:
         app.processEvents()
     source = ModelSource("path", "bench:gpt2-small")
     window.worker.put_bundle(source, bundle)
-    meter = StallMeter()
     n = len(arrived)
+    state.set_source(source)  # the model on screen first (a short sentence), drawn and settled
+    while len(arrived) == n:
+        app.processEvents()
+    for _ in range(200):
+        app.processEvents()
+        time.sleep(0.005)
+    finals = []
+    state.traceChanged.connect(lambda t: finals.append(time.perf_counter()) if t.C == context and not t.partial else None)
+    meter = StallMeter()
     meter.start()
     t0 = time.perf_counter()
-    state.set_source(source)
     state.set_text(text)
-    while len(arrived) == n or window.worker._pending is not None:
+    while not finals:  # until the full 1024-token trace is on screen (any partial trace drawn meanwhile counts)
         app.processEvents()
         time.sleep(0.0005)
     meter.stop()
-    compute_s = arrived[-1] - t0
+    compute_s = finals[-1] - t0
     stall = meter.max_gap_ms
     window.close()
     emit({"max_stall_ms": figure(stall, "ms", "≤ 50 ms", stall <= 50, context=context, compute_s=round(compute_s, 2),

@@ -835,6 +835,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>このトレースにはレイヤー {l} の W_v がありません。</translation>
     </message>
     <message>
+        <source>computing the singular values of the {e}×{e} matrix…</source>
+        <translation>{e}×{e} 行列の特異値を計算中…</translation>
+    </message>
+    <message>
         <source>Layer {l}: W_v is one E×E matrix ({e}×{e}). Factor it through r numbers per token.</source>
         <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
     </message>

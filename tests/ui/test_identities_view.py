@@ -79,3 +79,30 @@ def test_unfactored_model_has_nothing_to_sum(state, view):
     assert view.maps.isHidden()
     assert "no W_o" in view.heads_caption.text()
     assert "W_v (8×8)" in view.rank_numbers.text()
+
+
+def test_a_large_value_matrix_is_factored_off_the_gui_thread(qtbot):
+    """A 300×300 W_v·W_o (above SYNC_SVD_SIZE) is decomposed in a thread; the panel says so, then shows it."""
+    import numpy as np
+
+    from explorer.config import ModelConfig
+    from explorer.trace import run_trace
+    from explorer.ui.state import AppState
+    from explorer.ui.views import identities_view
+    from explorer.ui.views.identities_view import IdentitiesView
+    from explorer.weights.bundle import random_bundle
+    from explorer.weights.presets import preset_tokenizer
+
+    tok = preset_tokenizer("words-en.json")
+    bundle = random_bundle(ModelConfig(vocab_size=tok.vocab_size, embed_dim=300, key_dim=20, heads=2, layers=1, positions="none"), tok, seed=1)
+    trace = run_trace(bundle, "This is a pen .")
+    state = AppState()
+    view = IdentitiesView(state)
+    qtbot.addWidget(view)
+    state.set_trace(trace)
+    assert identities_view.SYNC_SVD_SIZE < 300
+    assert view._lowrank is None and "computing" in view.rank_numbers.text()
+    qtbot.waitUntil(lambda: view._lowrank is not None, timeout=30_000)
+    W_v, W_o = trace["params.layers.0.attn.W_v"], trace["params.layers.0.attn.W_o"]
+    expected = np.linalg.svd((W_v @ W_o).astype(np.float64), compute_uv=False)
+    assert np.allclose(view._lowrank.s, expected, rtol=1e-6, atol=1e-9)

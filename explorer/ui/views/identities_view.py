@@ -8,8 +8,10 @@ The arithmetic lives in explorer.analysis.identities; this view only slices the 
 
 from __future__ import annotations
 
+import threading
+
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QSlider, QSpinBox, QVBoxLayout, QWidget
 
 from explorer import names
@@ -18,9 +20,17 @@ from explorer.ui.views.base import View
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen
 
 
+# Up to this size the SVD runs at once (milliseconds); larger ones run in a thread.
+SYNC_SVD_SIZE = 256
+
+
 class IdentitiesView(View):
+    _rankComputed = Signal(object)  # from the SVD thread: (token, LowRank, config, layer, unfactored)
+
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
+        self._svd_token = None
+        self._rankComputed.connect(self._on_rank_computed)
         self._key: tuple | None = None  # (trace id, layer, row) last computed
         self._svd_key: tuple | None = None
         self._lowrank: ident.LowRank | None = None
@@ -184,8 +194,32 @@ class IdentitiesView(View):
             return
         W_o = None if cfg.unfactored_value or wo_n not in trace else trace[wo_n]
         M = ident.value_matrix(trace[wv_n], W_o, cfg.H, cfg.H_kv, cfg.D_v)  # (E, E)
-        self._lowrank = ident.low_rank(M)
-        if W_o is None:
+        if M.shape[0] <= SYNC_SVD_SIZE:
+            self._apply_rank(ident.low_rank(M), cfg, layer, W_o is None)
+            return
+        # A real model's 768×768 (or larger) SVD takes a second or more: off the GUI thread, so the window
+        # keeps responding while it runs; the panel says so meanwhile.
+        self._lowrank = None
+        self.rank_numbers.setText(self.tr("computing the singular values of the {e}×{e} matrix…").format(e=M.shape[0]))
+        token = object()
+        self._svd_token = token
+        unfactored = W_o is None
+
+        def work() -> None:
+            result = ident.low_rank(M)
+            self._rankComputed.emit((token, result, cfg, layer, unfactored))
+
+        threading.Thread(target=work, name="low-rank SVD", daemon=True).start()
+
+    def _on_rank_computed(self, payload) -> None:
+        token, result, cfg, layer, unfactored = payload
+        if token is self._svd_token:  # not overtaken by a newer model or layer
+            self._apply_rank(result, cfg, layer, unfactored)
+
+    def _apply_rank(self, lowrank, cfg, layer: int, unfactored: bool) -> None:
+        self._lowrank = lowrank
+        M = lowrank.M
+        if unfactored:
             text = self.tr("Layer {l}: W_v is one E×E matrix ({e}×{e}). Factor it through r numbers per token.")
         else:
             text = self.tr(
