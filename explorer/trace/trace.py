@@ -226,6 +226,12 @@ class Trace(Mapping[str, np.ndarray]):
                 return self._layer_cache["probs"][b, i]
         return self._softmax(self._arrays["logits"][b, i : i + 1])[0]
 
+    def probs_rows(self, b: int, start: int, stop: int) -> np.ndarray:
+        """Next-token distributions after tokens start … stop−1 of sentence b: (stop − start, V)."""
+        if "probs" in self._arrays:
+            return self._arrays["probs"][b, start:stop]
+        return self._softmax(self._arrays["logits"][b, start:stop])
+
     def _softmax(self, logits: np.ndarray) -> np.ndarray:
         # The model's own expression, so a row derived here equals the row of a full computation.
         import torch

@@ -62,3 +62,11 @@ def test_cancel_after_the_partial_trace_stops_the_rest(bundle):
     with pytest.raises(Cancelled):
         run_trace(bundle, TEXT, cancel=cancel, on_partial=got, partial_after=0)
     assert len(partial) == 1
+
+
+def test_probs_rows_equal_the_full_softmax(bundle):
+    full = run_trace(bundle, TEXT)
+    block = full.probs_rows(1, 2, 6)
+    assert block.shape == (4, full.config.V)
+    assert np.array_equal(block, full["probs"][1, 2:6])
+    assert np.array_equal(block[1], full.probs_row(1, 3))

@@ -33,7 +33,8 @@ from explorer.generate import append_token, argmax, join_tokens, sample, top_k
 from explorer.ui.views.base import View
 
 TABLE_TOP = 3  # next-token guesses printed per row of the table
-MAX_TABLE_ROWS = 512  # a 4096-token text would make an unreadable table; the bars cover any position
+MAX_TABLE_ROWS = 64  # each row is a softmax over the whole vocabulary (50,257 for GPT-2): a long text shows its
+# first rows (and says so); the bars cover any position
 CONTEXT_TOKENS = 6  # the table's first column shows at most the last few tokens of each prefix
 
 
@@ -280,8 +281,9 @@ class OutputView(View):
                 self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i)))
             else:
                 self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("ids 2 … {last}: the rest of the vocabulary of {V}").format(last=V - 2, V=V))
+        block = trace.probs_rows(row, 0, n)  # (n, V), one softmax call for the whole table
         for pos in range(n):
-            p = trace.probs_row(row, pos)
+            p = block[pos]
             cut = max(0, pos - CONTEXT_TOKENS + 1)
             context = ("… " if cut else "") + join_tokens(tokens[cut : pos + 1], trace.tokenizer_kind)
             ids, probs = top_k(p, TABLE_TOP)
