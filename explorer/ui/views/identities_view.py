@@ -20,6 +20,10 @@ from explorer.ui.views.base import View
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen
 
 
+# Σᵢ Rⁱ·W_oⁱ = concat·W_o is shown for at most this many tokens of a sentence (C×E maps of thousands of
+# rows are unreadable, and the products cost the GUI thread seconds).
+MAX_IDENTITY_TOKENS = 64
+
 # Up to this size the SVD runs at once (milliseconds); larger ones run in a thread.
 SYNC_SVD_SIZE = 256
 
@@ -162,7 +166,7 @@ class IdentitiesView(View):
             self.difference.setText("")
             return
         row = trace.rows[b]
-        n = row.length
+        n = min(row.length, MAX_IDENTITY_TOKENS)  # the first tokens show it as well as all of them
         heads = trace[heads_n][b, :, :n]  # (H, C, D_v): the note's Rⁱ for this sentence
         concat = trace[concat_n][b, :n]  # (C, H·D_v)
         W_o = trace[wo_n]  # (H·D_v, E)
@@ -176,8 +180,8 @@ class IdentitiesView(View):
         )
         bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
         levels = (-bound, bound)  # symmetric: 0 is the middle of the diverging map
-        self.sum_plot.set_matrix(result.sum_form, levels, row.tokens)
-        self.concat_plot.set_matrix(result.concat_form, levels, row.tokens)
+        self.sum_plot.set_matrix(result.sum_form, levels, row.tokens[:n])
+        self.concat_plot.set_matrix(result.concat_form, levels, row.tokens[:n])
         self.colour_bar.setLevels(levels)
         verdict = self.tr("equal (only {dtype} rounding)").format(dtype=trace.options.dtype) if result.equal else self.tr("NOT equal")
         self.difference.setText(
