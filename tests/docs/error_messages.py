@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,13 +26,18 @@ class Raised:
         return [p.strip() for p in self.message.split("{…}") if len(p.strip()) >= MIN_FRAGMENT]
 
 
+@lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def error_classes(files: list[Path]) -> set[str]:
     names = set(BASE)
     changed = True
     while changed:  # subclasses of subclasses (TrainingDiverged(ExplorerError), …)
         changed = False
         for f in files:
-            for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            for node in ast.walk(_parsed(f)):
                 if isinstance(node, ast.ClassDef) and node.name not in names:
                     if any(isinstance(b, ast.Name) and b.id in names for b in node.bases):
                         names.add(node.name)
@@ -60,7 +66,7 @@ def raised_messages() -> list[Raised]:
     classes = error_classes(files)
     out = []
     for f in files:
-        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(f)):
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
                 continue
             func = node.exc.func
