@@ -153,3 +153,12 @@ class ParameterCounts:
 def parameter_counts(rows: int, cols: int, r: int) -> ParameterCounts:
     """The note's count: E=100, r=10 → 10,000 before, 2,000 after, 80 % saved."""
     return ParameterCounts(rows * cols, rows * r + r * cols)
+
+
+def fingerprint(weights: np.ndarray | None) -> tuple | None:
+    """Which weights these are, cheaply, to key a cached result such as an SVD: each trace wraps the model's
+    parameters in new array objects, so the object is no key; their memory and their sum are (the sum
+    changes when training updates them in place)."""
+    if weights is None:
+        return None
+    return (weights.shape, weights.__array_interface__["data"][0], float(weights.sum(dtype=np.float64)))

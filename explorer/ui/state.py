@@ -206,11 +206,15 @@ class AppState(QObject):
         self._cur.trace = trace
         self._cur.config = trace.config
         self._cur.editable_sizes = editable_sizes and not trace.read_only
-        self._selection = self._clamped(self._selection, trace)
+        clamped = self._clamped(self._selection, trace)
+        selection_changed, self._selection = clamped != self._selection, clamped
         if config_changed:
             self.modelInfoChanged.emit(trace.config, self._cur.editable_sizes)
         self.traceChanged.emit(trace)
-        self.selectionChanged.emit(self._selection)
+        # Every view redraws on traceChanged with the current selection; a second signal for a selection that
+        # did not change would make each of them draw twice per edit.
+        if selection_changed:
+            self.selectionChanged.emit(self._selection)
         if trace.notices != self._cur.notices:
             self._cur.notices = trace.notices
             self.noticesChanged.emit(trace.notices)

@@ -104,3 +104,14 @@ def test_parameter_counts_match_the_note():
     assert counts.saving == pytest.approx(0.80)
     big = ident.parameter_counts(100, 100, 60)  # E·r + r·E > E·E: factoring costs more
     assert big.after == 12_000 and big.saving < 0
+
+
+def test_fingerprint_names_the_weights_not_the_array_object():
+    W = np.arange(12, dtype=np.float32).reshape(3, 4)
+    view = W.view()  # what each trace hands out: a new object over the same memory
+    assert ident.fingerprint(view) == ident.fingerprint(W)
+    before = ident.fingerprint(W)
+    W[1, 2] += 0.5  # training updates weights in place: the cached SVD is stale
+    assert ident.fingerprint(W) != before
+    assert ident.fingerprint(W.copy()) != ident.fingerprint(W)  # other memory: other weights
+    assert ident.fingerprint(None) is None

@@ -144,8 +144,8 @@ class IdentitiesView(View):
             self._show_heads(trace, sel.layer, sel.row)
         # Keyed by the weights, not the trace: a new sentence on the same model needs no new SVD (seconds
         # for GPT-2's 768×768 on one core).
-        wv = trace.params().get(f"params.layers.{sel.layer}.attn.W_v")
-        svd_key = (sel.layer, id(wv), None if wv is None else wv.__array_interface__["data"][0])
+        svd_key = (sel.layer, ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_v")),
+                   ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_o")))
         if svd_key != self._svd_key:
             self._svd_key = svd_key
             self._prepare_rank(trace, sel.layer)
@@ -274,3 +274,4 @@ class IdentitiesView(View):
         self.kept_curve.setData(idx[:r], s[:r])
         self.dropped_curve.setData(idx[r:], s[r:])
         self.rank_line.setPos(r + 0.5)
+
