@@ -71,6 +71,29 @@ def test_minus_inf_goes_to_the_overlay_not_the_colour_image(heatmap):
     assert tuple(heatmap.image.getLevels()) == (0.0, 1.0)
 
 
+def test_repeated_maps_reuse_what_did_not_change_and_redraw_what_did(heatmap):
+    """Successive maps of one sentence share labels, mask and often levels; the widget keeps those parts
+    drawn (speed), but must still show every part that changed."""
+    C = 40
+    labels = [f"t{i}" for i in range(C)]
+    causal = ~np.tri(C, dtype=bool)
+    window = causal | np.tri(C, k=-4, dtype=bool)  # a sliding window blocks old keys as well
+    a = np.where(causal, -np.inf, 0.5).astype(np.float32)
+    heatmap.set_matrix(a, labels, labels, signed=False, levels=(0.0, 1.0))
+    heatmap.graphics.grab()
+    picture = heatmap.left.picture
+    assert picture is not None
+    heatmap.set_matrix(a * 0.5, labels, labels, signed=False, levels=(0.0, 1.0))
+    assert heatmap.left.picture is picture  # same tokens: the tick labels were not laid out again
+    heatmap.set_matrix(np.where(window, -np.inf, 0.5).astype(np.float32), labels, labels, signed=False, levels=(0.0, 2.0))
+    assert np.array_equal(heatmap.overlay.image > 0, window)  # a new mask pattern reaches the overlay
+    assert tuple(heatmap.bar.levels()) == (0.0, 2.0)  # new levels reach the colour bar
+    heatmap.set_matrix(a, labels[::-1], labels, signed=True, levels=(-1.0, 1.0))
+    assert heatmap.left.labels == tuple(labels[::-1]) and heatmap.left.picture is None
+    assert np.array_equal(heatmap.overlay.image > 0, causal)
+    assert tuple(heatmap.bar.levels()) == (-1.0, 1.0)
+
+
 def test_numbers_printed_in_small_maps(heatmap):
     a = np.array([[1.0, 0.0], [0.4567, -np.inf]], dtype=np.float32)
     heatmap.set_matrix(a, ["x", "y"], ["x", "y"], signed=False, square=True)

@@ -90,7 +90,10 @@ class TokenAxis(pg.AxisItem):
         self.enableAutoSIPrefix(False)
 
     def set_labels(self, labels) -> None:
-        self.labels = tuple(labels)
+        labels = tuple(labels)
+        if labels == self.labels:  # a new map of the same tokens: the cached tick picture still holds
+            return
+        self.labels = labels
         fm = QFontMetrics(self.style.get("tickFont") or self.font())
         # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
         self._widest = fm.horizontalAdvance(max(self.labels, key=len)) if self.labels else 0
@@ -134,6 +137,7 @@ class MapLayers:
         vb.addItem(self.image)
         vb.addItem(self.overlay)
         self.overlay.hide()
+        self._overlay_of: np.ndarray | None = None  # the blocked cells the overlay image shows
         self.hatch = QGraphicsPathItem()
         self.hatch.setPen(pg.mkPen(None))
         self.hatch.setBrush(hatch_brush())
@@ -191,10 +195,14 @@ class MapLayers:
         blocked = np.isneginf(data) if blocked is None else (np.isneginf(data) | blocked)
         self.has_blocked = bool(blocked.any())
         if self.has_blocked:
-            self.overlay.setImage(blocked.view(np.uint8), autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
+            # The mask is the same from one map to the next (heads, layers, edits of one word): keep its image.
+            if self._overlay_of is None or not np.array_equal(self._overlay_of, blocked):
+                self._overlay_of = blocked
+                self.overlay.setImage(blocked.view(np.uint8), autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
             self.overlay.setRect(QRectF(0, 0, cols, rows))
             self.overlay.show()
         else:
+            self._overlay_of = None
             self.overlay.hide()
             self.overlay.clear()
         small = self.has_blocked and max(rows, cols) <= HATCH_LIMIT
@@ -353,6 +361,7 @@ class Heatmap(QWidget):
         vb.setDefaultPadding(0.0)
         self.layers = MapLayers(vb, text_limit)
         self.bar = None
+        self._bar_shows: tuple | None = None  # (signed, levels) the colour bar was last set to
         if colour_bar:
             self.bar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False)
             self.bar.setImageItem(self.layers.image, insert_in=self.plot)
@@ -419,7 +428,8 @@ class Heatmap(QWidget):
             levels = data_levels(data, signed)
         rows, cols = data.shape
         self.layers.set_data(data, levels, signed, blocked)
-        if self.bar is not None:
+        if self.bar is not None and self._bar_shows != (signed, levels):  # an unchanged bar keeps its drawn axis
+            self._bar_shows = (signed, levels)
             self.bar.setColorMap(colour_map(signed))
             self.bar.setLevels(levels)
         self.left.set_labels(row_labels)
