@@ -23,19 +23,32 @@ from explorer.model.positions import apply_rope
 
 
 def attention_maps(
-    q: torch.Tensor, k: torch.Tensor, allowed: torch.Tensor, scale: bool, empty: torch.Tensor | None = None
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    q: torch.Tensor,
+    k: torch.Tensor,
+    allowed: torch.Tensor,
+    scale: bool,
+    empty: torch.Tensor | None = None,
+    keep_steps: bool = True,
+) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None, torch.Tensor]:
     """The four (C, C) stages of the note for every head given: scores, scaled, masked, weights.
 
     q (B, h, C, D) and k (B, h, C, D) with k already repeated for grouped-query heads; allowed (B, C, C);
     empty (B, 1, C, 1) marks queries whose every key is blocked (computed here when not given). The trace
     derives maps on demand with this same function, so derived maps equal the model's bit for bit.
+    With ``keep_steps=False`` (the forward pass, which keeps only scores and weights) the mask is written
+    into the scaled scores in place, saving a (B, h, C, C) copy; the numbers are the same, and scaled and
+    masked come back as None.
     """
     D = q.shape[-1]
     scores = q @ k.transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C) → (B, h, C, C)
     scaled = scale_scores(scores, D, scale)  # (B, h, C, C)
-    masked = mask_scores(scaled, allowed)  # (B, h, C, C)
+    if keep_steps or scaled is scores:  # unscaled: masking in place would overwrite the scores
+        masked = mask_scores(scaled, allowed)  # (B, h, C, C)
+    else:
+        masked, scaled = scaled.masked_fill_(~allowed.unsqueeze(1), float("-inf")), None  # (B, h, C, C)
     weights = torch.softmax(masked, dim=-1)  # (B, h, C, C), rows sum to 1
+    if not keep_steps:
+        scaled = masked = None
     if empty is None:
         empty = empty_rows(allowed)
     if bool(empty.any()):
@@ -79,7 +92,7 @@ def attend(
     step = heads_per_chunk(B, H, C, q.element_size())
     heads, kept = [], []
     for h in range(0, H, step):
-        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], allowed, scale, empty)
+        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], allowed, scale, empty, keep_steps=False)
         heads.append(weights @ v[:, h : h + step])  # (B, h, C, C) · (B, h, C, D_v) → (B, h, C, D_v)
         if keep_maps:
             kept.append((scores, weights))
