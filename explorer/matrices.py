@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
 from explorer import names, stages
@@ -31,7 +33,12 @@ def for_display(a: np.ndarray, fill: float = 0.0) -> np.ndarray:
     The views draw −∞ cells with their own opaque overlay, so the colour image never holds −∞; a finite
     fill keeps pyqtgraph on its fast path (NaN handling costs it ~15× on a 1024×1024 map).
     """
-    out = np.array(a, dtype=np.float32, order="C", copy=True)  # never a view of the read-only trace
+    a = np.asarray(a)
+    if a.dtype == np.float32 and a.flags.c_contiguous and not a.flags.writeable:
+        neginf = np.isneginf(a)
+        if not neginf.any():
+            return a  # already what is drawn (a trace's read-only weights): no 4 MB copy per 1024² map
+    out = np.array(a, dtype=np.float32, order="C", copy=True)  # never a writable view of the trace
     np.copyto(out, np.float32(fill), where=np.isneginf(out))
     return out
 
@@ -44,10 +51,16 @@ def levels(arrays: list[np.ndarray] | np.ndarray, signed: bool) -> tuple[float, 
         a = np.asarray(a)
         if not np.issubdtype(a.dtype, np.floating):
             a = a.astype(np.float64)  # token ids
-        finite = np.isfinite(a)
-        if a.size and finite.any():
-            hi = max(hi, float(np.max(a, where=finite, initial=-np.inf)))
-            lo = min(lo, float(np.min(a, where=finite, initial=np.inf)))
+        if not a.size:
+            continue
+        top, bottom = float(a.max()), float(a.min())
+        if not (np.isfinite(top) and np.isfinite(bottom)):  # −∞ of masked scores, or NaN: skip those cells
+            finite = np.isfinite(a)
+            if not finite.any():
+                continue
+            top = float(np.max(a, where=finite, initial=-np.inf))
+            bottom = float(np.min(a, where=finite, initial=np.inf))
+        hi, lo = max(hi, top), min(lo, bottom)
     if signed:
         m = max(abs(hi), abs(lo)) or 1.0
         return (-m, m)
@@ -70,15 +83,22 @@ def map_levels(maps: list[np.ndarray], signed: bool, allowed: np.ndarray | None 
     lo, hi = levels(maps, signed)
     if signed or not maps or maps[0].size <= ROBUST_CELLS:
         return lo, hi, False
-    stacked = np.stack(maps)  # (H, n, n)
-    values = stacked[:, allowed] if allowed is not None else stacked.reshape(len(maps), -1)
-    values = values.ravel()
+    # The quantile of an even sample of the allowed cells is as good and much faster: gather the same cells
+    # of every head (never stack or copy whole maps: 12 heads of 1024² are 50 MB and stalled the window).
+    if allowed is not None:
+        rows, cols = np.nonzero(allowed)
+    else:
+        rows, cols = (a.ravel() for a in np.indices(maps[0].shape))
+    per_map = max(1, _SAMPLE // len(maps))
+    if rows.size > per_map:
+        step = rows.size // per_map
+        rows, cols = rows[::step], cols[::step]
+    values = np.concatenate([np.asarray(m)[rows, cols] for m in maps])
     values = values[np.isfinite(values)]
-    if values.size > _SAMPLE:  # the quantile of an even sample is as good and much faster
-        values = values[:: values.size // _SAMPLE]
     if values.size == 0:
         return lo, hi, False
-    top = float(np.quantile(values, ROBUST_QUANTILE))
+    k = int(ROBUST_QUANTILE * (values.size - 1))  # the order statistic at the quantile (no interpolation)
+    top = float(np.partition(values, k)[k])
     if not top > 0 or top >= hi:
         return lo, hi, False
     return lo, top, True
@@ -99,6 +119,61 @@ def token_labels(trace: Trace, row: int) -> tuple[str, ...]:
 
 
 # ------------------------------------------------------------------------------------------ maps
+
+
+# Longer sentences show one head's map at a time instead of the grid of all heads: past this, every head's
+# (C, C) map would cost seconds and hundreds of MB to derive.
+GRID_MAX_TOKENS = 1024
+
+
+def shows_one_head(trace: Trace, row: int) -> bool:
+    return trace.rows[row].length > GRID_MAX_TOKENS
+
+
+def prefetch_maps(trace: Trace, stage: str, layer: int, row: int, head: int) -> None:
+    """Derive now (into the trace's cache) the maps the views will draw for this selection: every head's,
+    or the one head's of a long sentence. The worker calls it, so a long trace reaches the window with its
+    maps already computed instead of computing them on the GUI thread."""
+    if stage not in names.PAIRWISE_STAGES or layer not in trace.layers or not 0 <= row < trace.B:
+        return
+    heads = [min(head, trace.config.H - 1)] if shows_one_head(trace, row) else range(trace.config.H)
+    for h in heads:
+        trace.head_map(layer, stage, row, h)
+
+
+def pooled(a: np.ndarray, max_cells: int) -> np.ndarray:
+    """A map shrunk to at most ``max_cells`` per side for a thumbnail: each block of f×f cells becomes its
+    largest value (a sharp peak stays visible; a block that is all −∞ stays −∞). Unchanged if small enough."""
+    f = math.ceil(max(a.shape) / max_cells)
+    if f <= 1:
+        return a
+    return _block_reduce(np.asarray(a, dtype=np.float32), f, np.maximum, -np.inf)
+
+
+def pooled_mask(blocked: np.ndarray, max_cells: int) -> np.ndarray:
+    """The blocked cells of ``pooled``'s blocks: a block is blocked when every cell in it is."""
+    f = math.ceil(max(blocked.shape) / max_cells)
+    if f <= 1:
+        return blocked
+    return _block_reduce(np.asarray(blocked, dtype=bool), f, np.logical_and, True)
+
+
+def _block_reduce(a: np.ndarray, f: int, op, pad) -> np.ndarray:
+    """``op`` over f×f blocks, by strided slices (f passes over the rows, then f over the columns): several
+    times faster than reducing a (R, f, C, f) reshape over its scattered axes."""
+    rows, cols = a.shape
+    R, C = math.ceil(rows / f), math.ceil(cols / f)
+    if (R * f, C * f) != (rows, cols):
+        padded = np.full((R * f, C * f), pad, dtype=a.dtype)
+        padded[:rows, :cols] = a
+        a = padded
+    by_rows = a[0::f].copy()  # (R, C·f)
+    for k in range(1, f):
+        op(by_rows, a[k::f], out=by_rows)
+    out = by_rows[:, 0::f].copy()  # (R, C)
+    for k in range(1, f):
+        op(out, by_rows[:, k::f], out=out)
+    return out
 
 
 def head_maps(trace: Trace, stage: str, layer: int, row: int) -> list[np.ndarray]:

@@ -190,6 +190,8 @@ def run_trace(
     if blocked_rows:
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
 
+    shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
+
     def assemble(tensors: dict, partial: bool) -> Trace:
         arrays = {"tokens": ids.cpu().numpy(), "mask": allowed.cpu().numpy(), "mask.empty_rows": empty_rows.cpu().numpy()}
         for name, tensor in tensors.items():
@@ -208,13 +210,18 @@ def run_trace(
             model_name=bundle.name,
             tokenizer_kind=bundle.tokenizer.kind,
             partial=partial,
+            continues=shown_early[0] if shown_early and not partial else None,
         )
+
+    def hand_over() -> None:
+        shown_early.append(assemble(dict(sink.tensors), True))
+        on_partial(shown_early[0])
 
     sink = _CancellableSink(_wants(options), cancel)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
-        sink.on_capture(f"layers.{partial_after}.out", lambda: on_partial(assemble(dict(sink.tensors), True)))
+        sink.on_capture(f"layers.{partial_after}.out", hand_over)
     with torch.inference_mode(), capturing(model, sink):
         model(ids, allowed, scale=options.scale, temperature=options.temperature)
 

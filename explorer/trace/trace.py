@@ -7,6 +7,7 @@ function the model uses (``attention_maps``), so a 4096-token trace need not hol
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -50,6 +51,9 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
     return (int(entry.is_param), section, layer if layer is not None else 0, index)
 
 
+_SERIALS = itertools.count(1)
+
+
 class Trace(Mapping[str, np.ndarray]):
     _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
     _HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
@@ -72,6 +76,7 @@ class Trace(Mapping[str, np.ndarray]):
         app_version: str = __version__,
         origin: str = "computed",  # "computed", or the path of the snapshot it was read from
         partial: bool = False,  # True while later layers and the output are still being computed
+        continues: Trace | None = None,  # the partial trace this one completes: its layers are the same data
     ) -> None:
         frozen = {}
         for name, array in arrays.items():
@@ -98,6 +103,13 @@ class Trace(Mapping[str, np.ndarray]):
         self._layers = tuple(sorted(l for l in found if l is not None))
         self._labels = dict(labels or {})
         self._lock = threading.Lock()
+        # A number no other trace of this process has (an id() can be reused once a trace is freed): views key
+        # what they drew on it. A trace completing a partial one keeps the partial's number for the layers
+        # they share, so the maps drawn from the partial one need not be drawn again.
+        self.serial = next(_SERIALS)
+        self._layer_serials = dict(continues._layer_serials) if continues is not None else {}
+        for layer in self._layers:
+            self._layer_serials.setdefault(layer, self.serial)
         self._head_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._layer_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
 
@@ -114,6 +126,10 @@ class Trace(Mapping[str, np.ndarray]):
     def read_only(self) -> bool:
         """True for a trace reopened from a snapshot: it can be shown and exported, not recomputed."""
         return self.origin != "computed"
+
+    def layer_serial(self, layer: int) -> int:
+        """Equal for two traces exactly when they hold the same computed data for ``layer``."""
+        return self._layer_serials.get(layer, self.serial)
 
     @property
     def layers(self) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.paths import resource
 from explorer.ui import i18n, settings, theme
+from explorer.ui.render_queue import render_queue
 from explorer.ui.state import AppState, ModelSource
 
 
@@ -111,6 +112,7 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
     result = {"code": 1}
 
     def shoot() -> None:
+        render_queue().flush()  # every view drawn, a long input's too
         app.processEvents()
         target = app.activeWindow() if app.activeWindow() is not None else window
         ok = target.grab().save(str(path), "PNG")

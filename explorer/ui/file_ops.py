@@ -16,6 +16,7 @@ from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.fileio import atomic_path
 from explorer.stages import STAGE_KEYS
 from explorer.ui import settings
+from explorer.ui.render_queue import render_queue
 
 
 def report_failure(parent: QWidget, title: str, message: str) -> None:
@@ -30,6 +31,7 @@ def report_failure(parent: QWidget, title: str, message: str) -> None:
 
 def save_view_image(widget: QWidget, path: str | Path) -> Path:
     """PNG (a pixel grab) or SVG (vector, via QSvgGenerator when available) of one widget."""
+    render_queue().flush()  # a long input's views may still be waiting for their turn to draw
     path = Path(path)
     if path.suffix.lower() == ".svg":
         try:

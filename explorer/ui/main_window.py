@@ -87,6 +87,8 @@ class MainWindow(QMainWindow):
         w.busyChanged.connect(s.set_busy)
         s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
         s.modelWithdrawn.connect(w.forget_bundle)
+        s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
+        w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
 
     def start(self) -> None:
         """Start the worker and trace the opening request (so a first-time user sees maps at once)."""

@@ -53,6 +53,7 @@ class TraceWorker(QThread):
         self._stopping = False
         self._bundles: dict[ModelSource, ModelBundle] = {}
         self._loading: ModelSource | None = None  # the source whose model is being built right now
+        self._prefetch: tuple[str, int, int, int] | None = None  # (stage, layer, row, head) on screen
 
     # ------------------------------------------------------------------ GUI thread
     def submit(self, request: TraceRequest) -> int:
@@ -65,6 +66,18 @@ class TraceWorker(QThread):
                 self._cancel_current.set()
             self._cond.notify()
             return self._generation
+
+    def set_prefetch(self, stage: str, layer: int, row: int, head: int) -> None:
+        """What the window shows: the maps a new long trace needs for it are derived here, off the GUI thread."""
+        self._prefetch = (stage, layer, row, head)  # one reference assignment: safe to read from the worker
+
+    def _ready(self, generation: int, trace, editable: bool) -> None:
+        hint = self._prefetch
+        if hint is not None and max((r.length for r in trace.rows), default=0) >= PREFETCH_TOKENS:
+            from explorer.matrices import prefetch_maps
+
+            prefetch_maps(trace, *hint)
+        self.traceReady.emit(generation, trace, editable)
 
     def put_bundle(self, source: ModelSource, bundle: ModelBundle) -> None:
         """Offer a model built elsewhere (training) under a source, so requests naming it use it."""
@@ -138,7 +151,7 @@ class TraceWorker(QThread):
                 first = _first_layer_to_show(bundle, request.text, options)
                 trace = run_trace(
                     bundle, request.text, options, cancel=cancel, partial_after=first,
-                    on_partial=lambda partial: self.traceReady.emit(generation, partial, bundle.editable_sizes),
+                    on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
                 )
             except Cancelled:
                 pass
@@ -150,7 +163,7 @@ class TraceWorker(QThread):
                 traceback.print_exc()
                 self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc))
             else:
-                self.traceReady.emit(generation, trace, bundle.editable_sizes)
+                self._ready(generation, trace, bundle.editable_sizes)
             finally:
                 with self._cond:
                     self._cancel_current = None
@@ -158,6 +171,10 @@ class TraceWorker(QThread):
                 if idle:
                     self.busyChanged.emit(False)
 
+
+# From this many tokens in a sentence the maps on screen are derived in the worker before a trace is handed
+# over (below, they take a few milliseconds wherever they are computed).
+PREFETCH_TOKENS = 256
 
 # Above this many multiply-adds a trace takes seconds here: show the first captured layer as soon as it is
 # done, then the rest (a 4096-token GPT-2 trace takes minutes on two cores; its first maps, seconds).

@@ -3,6 +3,8 @@ of a vocabulary, shared levels, and the vectors of one selected token."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -95,3 +97,26 @@ def test_blocked_cells_are_the_mask_complement(toy):
     blocked = matrices.blocked_cells(toy, 0)
     assert blocked.tolist() == [[False, True], [False, False]]  # causal
     assert (toy.head_map(0, "weights", 0, 1)[blocked] == 0).all()
+
+
+@pytest.mark.parametrize("n,cells", [(1024, 256), (1000, 256), (300, 256), (100, 256)])
+def test_pooled_is_the_largest_value_of_each_block(n, cells):
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    a[~np.tri(n, dtype=bool)] = -np.inf  # causal: whole blocks above the diagonal stay −∞
+    got = matrices.pooled(a, cells)
+    f = math.ceil(n / cells)
+    if f == 1:
+        assert got is a
+        return
+    R = math.ceil(n / f)
+    assert got.shape == (R, R)
+    for I in range(0, R, 7):  # loops over the blocks: independent of the strided implementation
+        for J in range(0, R, 5):
+            assert got[I, J] == a[I * f : (I + 1) * f, J * f : (J + 1) * f].max()
+    blocked = ~np.tri(n, dtype=bool)
+    mask = matrices.pooled_mask(blocked, cells)
+    for I in range(0, R, 7):
+        for J in range(0, R, 5):
+            assert mask[I, J] == blocked[I * f : (I + 1) * f, J * f : (J + 1) * f].all()
+    assert np.array_equal(mask, np.isneginf(got))  # a block is −∞ exactly when all of it is masked

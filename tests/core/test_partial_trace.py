@@ -35,6 +35,15 @@ def test_partial_trace_holds_the_layers_done_and_equals_the_full_trace(bundle, a
         assert np.array_equal(p[name], full[name]), name
     for h in range(4):
         assert np.array_equal(p.head_map(after, "masked", 1, h), full.head_map(after, "masked", 1, h))
+    # Views key what they drew by layer serial: the layers the partial trace had are the same data in the
+    # full one (not drawn twice); the layers computed after it, and any other trace, are not.
+    assert p.serial != full.serial
+    for layer in range(after + 1):
+        assert full.layer_serial(layer) == p.layer_serial(layer)
+    for layer in range(after + 1, 4):
+        assert full.layer_serial(layer) != p.layer_serial(layer)
+    again = run_trace(bundle, TEXT)
+    assert all(again.layer_serial(l) != full.layer_serial(l) for l in range(4))
 
 
 def test_partial_trace_with_lazy_maps_and_one_captured_layer(bundle):

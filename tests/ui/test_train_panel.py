@@ -109,8 +109,9 @@ def test_cancel_stops_the_thread_and_keeps_checkpoints(window, qtbot, runs_root)
         panel.cancel.click()
     result = finished.args[0]
     assert result.cancelled and 0 < result.steps < 100_000
-    qtbot.waitUntil(lambda: panel.controller.job.isFinished(), timeout=10_000)
-    assert not panel.controller.running and panel.start.isEnabled()
+    # The thread's finished signal reaches the window a moment after the thread ends: then Start comes back.
+    qtbot.waitUntil(lambda: panel.controller.job.isFinished() and panel.start.isEnabled(), timeout=10_000)
+    assert not panel.controller.running and not panel.cancel.isEnabled()
     steps = [s for s, _p in list_checkpoints(panel.controller.run_dir)]
     assert steps[0] == 0 and steps[-1] == result.steps  # where it stopped, written completely
     assert "Cancelled" in panel.message.text()

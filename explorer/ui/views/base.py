@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from explorer.ui.render_queue import is_long, render_queue
 from explorer.ui.state import AppState
 
 
@@ -25,10 +26,23 @@ class View(QWidget):
 
         def wrapped(*args):
             if not self.window().isVisible() or self.on_screen():
-                slot(*args)
+                self.staggered(slot)(*args)
             else:
                 self._deferred[slot] = args
                 self._watch_dock()
+
+        return wrapped
+
+    def staggered(self, slot):
+        """Wrap a redraw slot: for a long input it runs in a later turn of the event loop, one view per turn
+        (see render_queue), so the window never freezes for every view's drawing at once."""
+
+        def wrapped(*args):
+            if is_long(self.state.trace) and self.window().isVisible():
+                render_queue().post(self, slot, lambda: slot(*args))
+            else:
+                render_queue().cancel(self, slot)  # a short trace overtook a pending long one
+                slot(*args)
 
         return wrapped
 

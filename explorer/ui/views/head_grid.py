@@ -12,10 +12,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 
+from explorer import matrices
 from explorer.ui.views.heatmap import MapLayers
 
 # Thumbnails print numbers only for the tiniest maps (the note's toy sizes), and only when they fit.
 GRID_TEXT_LIMIT = 4
+# Larger maps are drawn in the grid shrunk to this many cells a side (each block shows its largest value).
+THUMB_CELLS = 256
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
@@ -53,7 +56,11 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         if len(maps) != len(self.maps):
             self._build(len(maps))
         for layers, m, title, label in zip(self.maps, maps, titles, self.titles):
-            layers.set_data(m, levels, signed, blocked)
+            if max(m.shape) > THUMB_CELLS:  # a few hundred pixels on screen: do not colour a million cells
+                shown = matrices.pooled(m, THUMB_CELLS)
+                layers.set_data(shown, levels, signed, None if blocked is None else matrices.pooled_mask(blocked, THUMB_CELLS), extent=m.shape)
+            else:
+                layers.set_data(m, levels, signed, blocked)
             label.setText(title)
             rows, cols = m.shape
             layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame

@@ -183,10 +183,18 @@ class MapLayers:
         self._selected_frame.setVisible(selected)
 
     # ------------------------------------------------------------------ data
-    def set_data(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray | None = None) -> None:
+    def set_data(
+        self,
+        data: np.ndarray,
+        levels: tuple[float, float],
+        signed: bool,
+        blocked: np.ndarray | None = None,
+        extent: tuple[int, int] | None = None,
+    ) -> None:
         """Draw ``data``; −∞ cells, and the cells ``blocked`` marks (e.g. the weights the mask set to 0),
-        go under the grey overlay instead of the colour scale."""
-        rows, cols = data.shape
+        go under the grey overlay instead of the colour scale. ``extent``: the (rows, cols) of the matrix
+        when ``data`` is a shrunk copy of it (a thumbnail): cells and hover keep the matrix's own indices."""
+        rows, cols = extent if extent is not None else data.shape
         self.shape = (rows, cols)
         shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
         self.image.setColorMap(colour_map(signed))
@@ -205,7 +213,7 @@ class MapLayers:
             self._overlay_of = None
             self.overlay.hide()
             self.overlay.clear()
-        small = self.has_blocked and max(rows, cols) <= HATCH_LIMIT
+        small = self.has_blocked and max(blocked.shape) <= HATCH_LIMIT and extent is None
         key = (blocked.shape, blocked.tobytes()) if small else None
         if key != self._hatch_key:  # the mask rarely changes between traces: keep its path
             self._hatch_key = key

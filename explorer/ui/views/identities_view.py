@@ -138,7 +138,7 @@ class IdentitiesView(View):
         trace, sel = self.state.trace, self.state.selection
         if trace is None:
             return
-        key = (id(trace), sel.layer, sel.row)
+        key = (trace.layer_serial(sel.layer), sel.layer, sel.row)
         if key != self._key:
             self._key = key
             self._show_heads(trace, sel.layer, sel.row)

@@ -91,20 +91,24 @@ class InputView(View):
     def _on_trace(self, trace) -> None:
         if trace.read_only and not self._debounce.isActive():
             self._set_box("\n".join(r.text for r in trace.rows))  # a snapshot: show the text it was made from
-        rows = []
         unknown_tip = self.tr("not in the vocabulary: shown as <unk>")
         tip_template = self.tr("token {i}: {piece!r}, id {id}")
-        unknown_count = 0
-        for row in trace.rows:
-            chips = []
-            for i, (piece, token_id, unk) in enumerate(zip(row.tokens, row.ids, row.unknown)):
-                tip = tip_template.format(i=i, piece=piece, id=token_id)
-                if unk:
-                    tip += "\n" + unknown_tip
-                    unknown_count += 1
-                chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
-            rows.append(chips)
-        self.chips.set_rows(rows)
+        unknown_count = sum(sum(row.unknown) for row in trace.rows)
+        # A long input arrives twice (its first layers, then the rest) and a retrace of an option keeps the
+        # tokens: 1,000 chips built and laid out again for nothing stalled the window.
+        chips_key = (trace.rows, tip_template, unknown_tip)
+        if chips_key != getattr(self, "_chips_key", None):
+            self._chips_key = chips_key
+            rows = []
+            for row in trace.rows:
+                chips = []
+                for i, (piece, token_id, unk) in enumerate(zip(row.tokens, row.ids, row.unknown)):
+                    tip = tip_template.format(i=i, piece=piece, id=token_id)
+                    if unk:
+                        tip += "\n" + unknown_tip
+                    chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
+                rows.append(chips)
+            self.chips.set_rows(rows)
         total = sum(r.length for r in trace.rows)
         summary = self.tr("{n} tokens in {b} sentence(s), C = {c}").format(n=total, b=trace.B, c=trace.C)
         if unknown_count:

@@ -233,7 +233,7 @@ class OutputView(View):
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
         self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])
         self._fit_split()
-        if fill_table or self._table_for != (id(trace), row):
+        if fill_table or self._table_for != (trace.serial, row):
             self._fill_table(trace, row)
         self._select_table_row(pos)
 
@@ -262,7 +262,7 @@ class OutputView(View):
         return list(range(V)) if V <= 4 else [0, 1, None, V - 1]
 
     def _fill_table(self, trace, row: int) -> None:
-        self._table_for = (id(trace), row)
+        self._table_for = (trace.serial, row)
         tokens = trace.rows[row].tokens
         n = min(len(tokens), MAX_TABLE_ROWS)
         V = trace.config.V

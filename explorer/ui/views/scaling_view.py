@@ -143,7 +143,7 @@ class ScalingView(View):
         trace, sel = self.state.trace, self.state.selection
         if trace is None:
             return
-        key = (id(trace), sel.layer, sel.row)
+        key = (trace.layer_serial(sel.layer), sel.layer, sel.row)
         if key == self._key:
             return
         self._key = key

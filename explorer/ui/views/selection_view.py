@@ -126,7 +126,7 @@ class SelectionView(View):
 
         # Scales per head, not per token: moving along the sentence keeps colours comparable, and the keys
         # and values (which do not depend on the token) are drawn only when the head changes.
-        head_key = (id(trace), sel.layer, sel.head, sel.row)
+        head_key = (trace.layer_serial(sel.layer), sel.layer, sel.head, sel.row)
         qk_levels = matrices.levels([f.queries, f.keys], True)
         v_levels = matrices.levels(f.values, True)  # Σ_j a_ij v_j stays inside the values' range
         dims_q = [str(d) for d in range(f.q.shape[0])]

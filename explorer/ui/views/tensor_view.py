@@ -29,10 +29,6 @@ from explorer.ui.views.head_grid import HeadGrid
 from explorer.ui.views.heatmap import Heatmap
 
 
-# Longer sentences show one head's map at a time instead of the grid of all heads.
-GRID_MAX_TOKENS = 1024
-
-
 class TensorView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
@@ -119,8 +115,9 @@ class TensorView(View):
 
     def _wire(self) -> None:
         s = self.state
-        s.traceChanged.connect(lambda _t: self._refresh())
-        s.selectionChanged.connect(lambda _sel: self._refresh())
+        refresh = self.staggered(self._refresh)  # the centre view: always on screen, staggered for long inputs
+        s.traceChanged.connect(lambda _t: refresh())
+        s.selectionChanged.connect(lambda _sel: refresh())
         self.stage_combo.currentIndexChanged.connect(lambda i: s.select(stage=self.stage_combo.itemData(i)))
         self.layer_spin.valueChanged.connect(lambda v: s.select(layer=v))
         self.head_spin.valueChanged.connect(lambda v: s.select(head=v))
@@ -216,7 +213,7 @@ class TensorView(View):
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
         head_used = pairwise or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
-        drawn = (id(trace), sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
+        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
         if drawn != self._drawn:
             self._drawn = drawn
             self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
@@ -239,11 +236,10 @@ class TensorView(View):
 
     def _draw_pairwise(self, trace, sel) -> None:
         self._matrix = None
-        # Past GRID_MAX_TOKENS every head's (C, C) map would cost seconds and hundreds of MB to derive:
-        # long inputs show the selected head alone (Alt+← → step through the others).
-        one_head = trace.rows[sel.row].length > GRID_MAX_TOKENS
+        # Long inputs show the selected head alone (Alt+← → step through the others).
+        one_head = matrices.shows_one_head(trace, sel.row)
         self.grid.setVisible(not one_head)
-        grid_key = (id(trace), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
+        grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
         signed = names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
         # the weights the mask set to 0 are drawn as blocked, like the −∞ they came from

@@ -36,8 +36,9 @@ class ChipCanvas(QWidget):
         self._rows: list[list[Chip]] = []
         self._rects: list[list[QRect]] = []
         self._labels: list[QRect] = []
-        self._layout_width = -1
+        self._layout_width: tuple | None = None
         self._height = 0
+        self._layouts: dict[tuple, tuple] = {}  # (width, font) → (rects, labels, height) for the current chips
         self._selected: tuple[int, int] | None = None
         self._key: tuple[int, int] | None = None
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -50,7 +51,8 @@ class ChipCanvas(QWidget):
     def set_rows(self, rows: list[list[Chip]]) -> None:
         self._rows = rows
         self._sizes_key = None  # new chips: measure again
-        self._layout_width = -1
+        self._layouts.clear()
+        self._layout_width = None
         self._relayout(self.width())
         self.updateGeometry()
         self.update()
@@ -103,10 +105,18 @@ class ChipCanvas(QWidget):
         return rects, labels, y
 
     def _relayout(self, width: int) -> None:
-        if width == self._layout_width:
+        fm = self.fontMetrics()
+        key = (width, fm.height(), fm.averageCharWidth())  # a new font moves every chip
+        if key == self._layout_width:
             return
-        self._rects, self._labels, self._height = self._compute(width)
-        self._layout_width = width
+        # Qt's layouts ask a few widths in turn (heightForWidth, sizeHint, the real width): keep each answer.
+        cached = self._layouts.get(key)
+        if cached is None:
+            cached = self._layouts[key] = self._compute(width)
+            if len(self._layouts) > 8:
+                self._layouts.pop(next(iter(self._layouts)))
+        self._rects, self._labels, self._height = cached
+        self._layout_width = key
 
     def hasHeightForWidth(self) -> bool:
         return True
