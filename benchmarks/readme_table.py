@@ -32,8 +32,11 @@ def table(results: dict) -> str:
             rows.append(f"| {label} (`{key}`) | skipped: {fig['skipped']} | {fig['target']} | |")
             continue
         value = fig["value"]
-        shown = f"{value:.3g}" if isinstance(value, float) else str(value)
-        rows.append(f"| {label} (`{key}`) | {shown} {fig['unit']} | {fig['target']} | {'yes' if fig['met'] else '**no**'} |")
+        if fig["unit"] == "ratio":
+            shown = f"{value:.3f}"  # 1.001 is not "1": a ratio is read against its target to the third decimal
+        else:
+            shown = (f"{value:.3g}" if isinstance(value, float) else str(value)) + f" {fig['unit']}"
+        rows.append(f"| {label} (`{key}`) | {shown} | {fig['target']} | {'yes' if fig['met'] else '**no**'} |")
     rows.append("")
     rows.append(f"Measured {results.get('date', '')} on {results.get('machine', '')}.")
     return "\n".join(rows)
