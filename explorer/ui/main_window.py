@@ -13,6 +13,7 @@ from explorer.ui.model_loading import ModelLoading
 from explorer.ui.state import AppState
 from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
+from explorer.ui.views.lazy import LazyViews
 from explorer.ui.views.registry import view_specs
 from explorer.ui.worker import TraceWorker
 
@@ -23,7 +24,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("MainWindow")
         self.state = state
         self.worker = worker or TraceWorker(self)
-        self.views: dict[str, View] = {}
+        self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
@@ -47,15 +48,23 @@ class MainWindow(QMainWindow):
         central: QWidget | None = None
         specs = view_specs()
         for spec in specs:
-            view = spec.create(self.state)
-            view.setObjectName(f"view.{spec.object_name}")
-            self.views[spec.object_name] = view
+            if spec.tabify_with is None:
+                view = spec.create(self.state)
+                view.setObjectName(f"view.{spec.object_name}")
+                self.views.put(spec.object_name, view)
+            else:
+                # Behind another tab at start: built when its tab is first shown, when asked for, or once the
+                # first trace is on screen, whichever comes first. The window appears that much sooner.
+                view = QWidget()
+                self.views.defer(spec.object_name, spec)
             if spec.area is None:
                 central = view
                 continue
             dock = QDockWidget(self)
             dock.setObjectName(f"dock.{spec.object_name}")
             dock.setWidget(view)
+            if spec.tabify_with is not None:
+                dock.visibilityChanged.connect(lambda visible, name=spec.object_name: visible and self.views.get(name))
             dock.setProperty("title_source", spec.title)
             if spec.below and spec.below in self.docks:
                 self.splitDockWidget(self.docks[spec.below], dock, Qt.Orientation.Vertical)
@@ -89,6 +98,20 @@ class MainWindow(QMainWindow):
         s.modelWithdrawn.connect(w.forget_bundle)
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
+        # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
+        s.traceChanged.connect(lambda _t: self.views.pending() and QTimer.singleShot(300, self._build_deferred_views))
+
+    def _build_view(self, name: str, spec) -> View:
+        view = spec.create(self.state)
+        view.setObjectName(f"view.{name}")
+        placeholder = self.docks[name].widget()
+        self.docks[name].setWidget(view)
+        if placeholder is not None:
+            placeholder.deleteLater()  # QDockWidget.setWidget keeps the old widget as a child
+        return view
+
+    def _build_deferred_views(self) -> None:
+        self.views.build_all()
 
     def start(self) -> None:
         """Start the worker and trace the opening request (so a first-time user sees maps at once)."""
@@ -137,7 +160,7 @@ class MainWindow(QMainWindow):
         if self.persist:
             self.save_layout()
             self.actions_.save_session()
-        for view in self.views.values():  # views that run background work (training) stop it first
+        for view in self.views.built():  # views that run background work (training) stop it first
             shutdown = getattr(view, "shutdown", None)
             if shutdown is not None:
                 shutdown()

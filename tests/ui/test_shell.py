@@ -158,3 +158,25 @@ def test_the_window_is_built_before_torch_is_imported():
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot, state):
+    from explorer.ui.main_window import MainWindow
+    from explorer.ui.views.base import View
+
+    w = MainWindow(state, restore_layout=False)
+    qtbot.addWidget(w)
+    hidden = {"scaling", "params", "tensors", "train"}
+    assert {n for n in w.views if n not in {v.objectName().removeprefix("view.") for v in w.views.built()}} == hidden
+    w.show()
+    # showing a tab builds its panel at once, into its dock
+    w.docks["params"].raise_()
+    qtbot.waitUntil(lambda: w.views.pending() == len(hidden) - 1, timeout=5000)
+    assert isinstance(w.docks["params"].widget(), View) and w.docks["params"].widget() is w.views["params"]
+    # the rest once the first trace is on screen, each showing it
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        w.start()
+    qtbot.waitUntil(lambda: w.views.pending() == 0, timeout=5000)
+    assert w.views["params"].rows and w.views["tensors"].tree.topLevelItemCount() > 0
+    assert all(isinstance(w.docks[n].widget(), View) for n in hidden)
+    w.close()
