@@ -37,7 +37,7 @@ from typing import Iterator
 from explorer.errors import SnapshotError
 
 TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-PID-RANDOM.part
-_TEMP_RE = re.compile(r"^\.(?P<name>.+)\.%s-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.%s-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
 
 
 def describe_os_error(exc: OSError, path: Path | str) -> str:
@@ -124,7 +124,7 @@ def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path
     except OSError:
         return removed
     for child in children:
-        m = _TEMP_RE.match(child.name)
+        m = TEMP_NAME.match(child.name)
         if not m or (name is not None and m.group("name") != name) or _pid_alive(int(m.group("pid"))):
             continue
         try:
