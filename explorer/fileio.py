@@ -153,7 +153,8 @@ class Terminated(SystemExit):
 def _cleanup_on_sigterm() -> Iterator[None]:
     """While a write is under way on the main thread, SIGTERM raises Terminated (a SystemExit) so that the
     ``except BaseException`` below removes the temporary file; the previous handler is put back after."""
-    if threading.current_thread() is not threading.main_thread():
+    # get_ident, not current_thread(): that would register a dummy thread for a QThread calling in (and keep it)
+    if threading.get_ident() != threading.main_thread().ident:
         yield
         return
     try:
