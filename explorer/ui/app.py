@@ -115,7 +115,12 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
     import time
 
     app.processEvents()  # the window's first paint
+    window = app.activeWindow() or next((w for w in app.topLevelWidgets() if w.isVisible()), None)
     marks = {"window_shown": time.time()}
+    if window is not None:  # and where it opened (tests/e2e: the window fits the screen)
+        g, a = window.frameGeometry(), window.screen().availableGeometry()
+        marks["window"] = [g.x(), g.y(), g.width(), g.height()]
+        marks["available"] = [a.x(), a.y(), a.width(), a.height()]
 
     def painted() -> None:
         marks["first_trace_painted"] = time.time()
