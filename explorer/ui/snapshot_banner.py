@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
 
 from explorer.ui.state import AppState
@@ -81,6 +81,8 @@ def install_snapshot_banner(window: QMainWindow) -> SnapshotBanner:
         _disable_retracing_controls(window, shown)
 
     state.snapshotChanged.connect(follow)
+    # A restored or reset dock layout (restoreState) may show or hide the row on its own: put it right.
+    bar.visibilityChanged.connect(lambda visible: visible != (state.snapshot is not None) and QTimer.singleShot(0, follow))
     follow()
     window.snapshot_bar = bar
     return banner

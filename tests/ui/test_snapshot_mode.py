@@ -116,3 +116,8 @@ def test_exported_pictures_get_ordinary_modes(window, tmp_path):
         os.umask(old)
     assert stat.S_IMODE(png.stat().st_mode) == 0o644 and stat.S_IMODE(svg.stat().st_mode) == 0o644
     assert stat.S_IMODE(kept.stat().st_mode) == 0o640 and kept.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_restored_layout_does_not_show_the_banner_without_a_snapshot(window, state, qtbot):
+    window.snapshot_bar.setVisible(True)  # as a restoreState of a layout saved in snapshot mode would
+    qtbot.waitUntil(lambda: not window.snapshot_bar.isVisible(), timeout=2_000)
