@@ -14,7 +14,7 @@ import socket
 import sys
 from pathlib import Path
 
-from explorer.errors import ConfigError
+from explorer.errors import ConfigError, SnapshotError
 from explorer.stages import STAGE_KEYS
 
 MAX_SIDE = 16_384  # px: beyond what any screen shows; a larger window is a typo and gigabytes of pixels
@@ -114,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot:
         from explorer.fileio import check_writable_target
 
-        check_writable_target(Path(args.screenshot))  # before minutes of start-up, not after
+        shot = Path(args.screenshot)
+        check_writable_target(shot)  # before the start-up and the first trace, not after
+        if not shot.parent.is_dir():
+            raise SnapshotError(f"cannot write {shot}: the folder does not exist")
     check_display()
     from explorer.ui.app import launch
 

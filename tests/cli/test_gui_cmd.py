@@ -129,15 +129,17 @@ def test_a_failed_screenshot_keeps_the_old_file_says_no_wrote_and_fails(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "config") == ["shot.png"]
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo", "dev-null"])
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dev-null", "missing-folder"])
 def test_a_screenshot_onto_something_that_is_not_a_file_is_refused_at_once(tmp_path, kind):
     target = tmp_path / "t.png"
     if kind == "folder":
         target.mkdir()
     elif kind == "fifo":
         os.mkfifo(target)
-    else:
+    elif kind == "dev-null":
         target = Path("/dev/null")
+    else:
+        target = tmp_path / "no-such-folder" / "t.png"
     res = _gui(tmp_path, "--screenshot", str(target), env={"QT_QPA_PLATFORM": "offscreen"}, timeout=60)
     assert "cannot write" in _one_error_line(res)
-    assert not stat.S_ISREG(os.lstat(target).st_mode)
+    assert not target.exists() or not stat.S_ISREG(os.lstat(target).st_mode)
