@@ -122,6 +122,8 @@ class MainWindow(QMainWindow):
         self._submit(self.state.request)
 
     def _submit(self, request) -> None:
+        if not self.worker.isRunning():  # a window opened on a snapshot has no worker until it returns to live
+            self.worker.start()
         self._latest = self.worker.submit(request)
 
     def _on_trace(self, generation: int, trace, editable: bool) -> None:

@@ -121,3 +121,23 @@ def test_exported_pictures_get_ordinary_modes(window, tmp_path):
 def test_a_restored_layout_does_not_show_the_banner_without_a_snapshot(window, state, qtbot):
     window.snapshot_bar.setVisible(True)  # as a restoreState of a layout saved in snapshot mode would
     qtbot.waitUntil(lambda: not window.snapshot_bar.isVisible(), timeout=2_000)
+
+
+def test_a_window_opened_on_a_snapshot_can_return_to_the_live_model(qtbot, snapshot_file):
+    """`gui --snapshot FILE`: the window starts without tracing anything; the way back still works."""
+    from explorer.export.snapshot import read_snapshot
+    from explorer.ui.main_window import MainWindow
+    from explorer.ui.state import AppState
+
+    path, _saved = snapshot_file
+    state = AppState()
+    w = MainWindow(state, restore_layout=False)
+    qtbot.addWidget(w)
+    w.show()
+    state.set_trace(read_snapshot(path), editable_sizes=False)  # what app.launch does
+    assert w.snapshot_bar.isVisible() and state.source.kind == "snapshot"
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000, check_params_cb=lambda t: not t.read_only):
+        w.findChild(SnapshotBanner, "snapshotBanner").back.click()
+    assert state.source.kind == "preset" and not w.snapshot_bar.isVisible()
+    w.close()
+    assert not w.worker.isRunning()
