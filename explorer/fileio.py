@@ -12,19 +12,21 @@ What else every write here promises (issues 11 and 13):
   such as /dev/null, a FIFO, a socket) is refused: renaming over it would replace the device itself.
 - **Symbolic links.** A target that is a link to a regular file is replaced by the new file; the file the
   link points to is never written through the link (the documented choice: docs/errors.md).
-- **No stray temporary files.** Temporary names are ``.NAME.ae-PID-RANDOM.part``: a later write beside the
-  same target removes those whose process is gone (killed with SIGKILL, power cut). SIGTERM during a write
+- **No stray temporary files.** Temporary names are ``.NAME.ae-HOST-PID-RANDOM.part``: a later write beside
+  the same target removes those of this machine whose process is gone (killed with SIGKILL, power cut). SIGTERM during a write
   on the main thread removes the temporary file before the process ends (exit code 143).
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import re
 import secrets
 import shutil
 import signal
+import socket
 import stat
 import sys
 import tempfile
@@ -36,8 +38,14 @@ from typing import Iterator
 
 from explorer.errors import SnapshotError
 
-TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-PID-RANDOM.part
-TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.%s-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
+TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-HOST-PID-RANDOM.part
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.%s-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
+
+
+def _host_tag() -> str:
+    """Six hex digits of this machine's name: a pid says nothing about a write from another machine to a
+    shared (network) folder, so only this machine's temporaries are judged by their pid."""
+    return hashlib.sha1(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
 
 
 def describe_os_error(exc: OSError, path: Path | str) -> str:
@@ -119,13 +127,16 @@ def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path
     """Remove the temporary files and folders this app left in ``folder`` (for ``name`` only, when given)
     whose writing process is gone. Nothing that does not carry the app's temporary name is touched."""
     removed = []
+    host = _host_tag()
     try:
         children = list(Path(folder).iterdir())
     except OSError:
         return removed
     for child in children:
         m = TEMP_NAME.match(child.name)
-        if not m or (name is not None and m.group("name") != name) or _pid_alive(int(m.group("pid"))):
+        if not m or (name is not None and m.group("name") != name) or m.group("host") != host:
+            continue
+        if _pid_alive(int(m.group("pid"))):
             continue
         try:
             if child.is_dir() and not child.is_symlink():
@@ -139,7 +150,7 @@ def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path
 
 
 def _temp_prefix(target: Path) -> str:
-    return f".{target.name}.{TEMP_TAG}-{os.getpid()}-"
+    return f".{target.name}.{TEMP_TAG}-{_host_tag()}-{os.getpid()}-"
 
 
 class Terminated(SystemExit):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from explorer.errors import ConfigError
+from explorer.fileio import _host_tag
 from explorer.runs import RUN_FILE, RUN_FORMAT, check_run_dir, claim_run_dir, is_run_dir, list_checkpoints
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +107,7 @@ def test_a_killed_runs_temporary_folders_are_recognised_and_removed(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    stale = u / f".step-999999.ae-{proc.pid}-zzzz.part"  # what a kill mid-write leaves (made sure of here)
+    stale = u / f".step-999999.ae-{_host_tag()}-{proc.pid}-zzzz.part"  # what a kill mid-write leaves (made sure of here)
     stale.mkdir(exist_ok=True)
     (stale / "model.safetensors").write_bytes(b"half")
     assert "already holds a run" in _refused(_train(u, "--steps", "2"))
@@ -135,7 +136,7 @@ def test_sigterm_during_training_leaves_no_temporary_folders(tmp_path):
 def test_check_run_dir_rules(tmp_path):
     check_run_dir(tmp_path / "new")  # absent: fine
     check_run_dir(tmp_path)  # empty: fine
-    (tmp_path / f".x.ae-{os.getpid()}-abc.part").write_bytes(b"")  # only the app's own temporary: still empty
+    (tmp_path / f".x.ae-{_host_tag()}-{os.getpid()}-abc.part").write_bytes(b"")  # only the app's own temporary: still empty
     check_run_dir(tmp_path)
     (tmp_path / "a.txt").write_text("x")
     with pytest.raises(ConfigError, match="not a run folder"):

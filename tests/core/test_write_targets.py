@@ -18,7 +18,7 @@ import pytest
 from explorer.config import ModelConfig
 from explorer.errors import SnapshotError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.fileio import atomic_write_bytes, remove_stale_temporaries
+from explorer.fileio import _host_tag, atomic_write_bytes, remove_stale_temporaries
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import preset_tokenizer
@@ -124,19 +124,22 @@ def test_cli_output_onto_dev_null_is_refused(tmp_path):
 def test_stale_temporaries_of_a_dead_writer_are_removed_by_the_next_write(tmp_path):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     pid = int(dead.stdout)  # that process has ended
-    stale = tmp_path / f".s.npz.ae-{pid}-abc123.part"
+    host = _host_tag()
+    stale = tmp_path / f".s.npz.ae-{host}-{pid}-abc123.part"
     stale.write_bytes(b"x" * 1000)
-    stale_dir = tmp_path / f".s.npz.ae-{pid}-abc124.old"
+    stale_dir = tmp_path / f".s.npz.ae-{host}-{pid}-abc124.old"
     stale_dir.mkdir()
-    mine = tmp_path / f".s.npz.ae-{os.getpid()}-abc125.part"  # a write of a live process: left alone
+    mine = tmp_path / f".s.npz.ae-{host}-{os.getpid()}-abc125.part"  # a write of a live process: left alone
     mine.write_bytes(b"busy")
-    users = [tmp_path / ".s.npz.part", tmp_path / ".s.npz.12345.part", tmp_path / ".other.ae-1-x.part"]
+    other_host = "000000" if host != "000000" else "ffffff"  # a write from another machine to a shared folder
+    users = [tmp_path / ".s.npz.part", tmp_path / ".s.npz.12345.part", tmp_path / f".other.ae-{host}-{pid}-x.part",
+             tmp_path / f".s.npz.ae-{other_host}-{pid}-abc126.part"]
     for p in users:
         p.write_bytes(b"not the app's")  # names the app never makes (or for another target): left alone
     atomic_write_bytes(tmp_path / "s.npz", b"new")
     assert not stale.exists() and not stale_dir.exists()
     assert mine.exists() and all(p.read_bytes() == b"not the app's" for p in users)
-    assert remove_stale_temporaries(tmp_path) == []  # nothing stale is left; the live one stays
+    assert remove_stale_temporaries(tmp_path, "s.npz") == []  # nothing stale is left for s.npz; the live one stays
 
 
 SLOW_WRITER = textwrap.dedent(
