@@ -173,3 +173,31 @@ def test_sigterm_during_a_write_removes_the_temporary_file_and_keeps_the_old(tmp
     assert code == 143
     assert target.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.npz"]
+
+
+@pytest.mark.slow
+def test_sigterm_during_a_real_export_leaves_no_temporary_file(tmp_path):
+    """`attention-explorer export` of a few hundred MB, SIGTERM as soon as its temporary file appears: the
+    hidden .part file (hundreds of MB, left for good before) is removed, the old target is intact."""
+    words = "this is a pen the cat sat on dog ran".split()
+    lines = [" ".join(words[(i * 7 + j) % len(words)] for j in range(250)) for i in range(8)]
+    (tmp_path / "long.txt").write_text("\n".join(lines) + "\n")
+    target = tmp_path / "big.npz"
+    target.write_bytes(b"the previous export")
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "export", "--text-file", "long.txt", "-E", "256", "-H", "8",
+                             "-D", "32", "-L", "2", "-o", str(target)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]:
+            assert proc.poll() is None and time.monotonic() < deadline, "the export ended before it began writing"
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err[-2000:]
+    assert "wrote" not in out and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.npz", "long.txt"]
+    assert target.read_bytes() == b"the previous export"
