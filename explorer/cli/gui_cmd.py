@@ -24,11 +24,11 @@ _SIZE = re.compile(r"^\s*(\d{1,9})\s*[x×X]\s*(\d{1,9})\s*$")
 
 # Qt platforms that need no display server (and those that draw straight on a screen without one).
 HEADLESS_PLATFORMS = {"offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay", "minimalegl"}
-NO_DISPLAY = (
-    "no display: the window needs a desktop session. Run it on a desktop, set DISPLAY (X11) or "
-    "WAYLAND_DISPLAY, or save a picture without one: QT_QPA_PLATFORM=offscreen attention-explorer gui "
-    "--screenshot out.png"
+ADVICE = (
+    "Run it on a desktop, set DISPLAY (X11) or WAYLAND_DISPLAY, or save a picture without one: "
+    "QT_QPA_PLATFORM=offscreen attention-explorer gui --screenshot out.png"
 )
+NO_DISPLAY = "no display: the window needs a desktop session. " + ADVICE
 
 
 def add_parser(sub) -> None:
@@ -82,9 +82,11 @@ def _x11_display_usable(display: str) -> bool:
     return False
 
 
-def _wayland_display_usable(name: str) -> bool:
-    path = Path(name) if os.path.isabs(name) else Path(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent")) / name
-    return path.exists()
+def _wayland_display_usable(name: str, runtime_dir: str | None) -> bool:
+    """Whether the compositor's socket is there (a name is relative to XDG_RUNTIME_DIR)."""
+    if os.path.isabs(name):
+        return Path(name).exists()
+    return bool(runtime_dir) and (Path(runtime_dir) / name).exists()
 
 
 def check_display(env: dict[str, str] | None = None) -> None:
@@ -98,14 +100,14 @@ def check_display(env: dict[str, str] | None = None) -> None:
         return
     display, wayland = env.get("DISPLAY", ""), env.get("WAYLAND_DISPLAY", "")
     x11_ok = bool(display) and (not candidates or "xcb" in candidates) and _x11_display_usable(display)
-    wayland_ok = bool(wayland) and (not candidates or any(p.startswith("wayland") for p in candidates)) and _wayland_display_usable(wayland)
+    wayland_ok = bool(wayland) and (not candidates or any(p.startswith("wayland") for p in candidates)) and _wayland_display_usable(wayland, env.get("XDG_RUNTIME_DIR"))
     if x11_ok or wayland_ok:
         return
     if candidates and not any(p == "xcb" or p.startswith("wayland") for p in candidates):
         return  # a platform this check does not know (a plugin of the user's own): let Qt decide
     if display or wayland:
         which = f"DISPLAY={display}" if display else f"WAYLAND_DISPLAY={wayland}"
-        raise ConfigError(f"no display: {which} does not answer. " + NO_DISPLAY.split(": ", 1)[1])
+        raise ConfigError(f"no display: {which} does not answer. {ADVICE}")
     raise ConfigError(NO_DISPLAY)
 
 

@@ -143,3 +143,26 @@ def test_a_screenshot_onto_something_that_is_not_a_file_is_refused_at_once(tmp_p
     res = _gui(tmp_path, "--screenshot", str(target), env={"QT_QPA_PLATFORM": "offscreen"}, timeout=60)
     assert "cannot write" in _one_error_line(res)
     assert not target.exists() or not stat.S_ISREG(os.lstat(target).st_mode)
+
+
+def test_a_display_that_answers_is_accepted(tmp_path):
+    """The check lets a real display through: an X server's socket (here a listening stand-in), a Wayland
+    socket in XDG_RUNTIME_DIR, or a headless platform."""
+    import socket
+
+    from explorer.cli.gui_cmd import check_display
+
+    number = 4242 + os.getpid() % 1000
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(f"\0/tmp/.X11-unix/X{number}")  # the abstract socket X servers listen on (Linux)
+    server.listen(1)
+    try:
+        check_display({"DISPLAY": f":{number}"})
+        check_display({"DISPLAY": f":{number}.0", "QT_QPA_PLATFORM": "xcb"})
+    finally:
+        server.close()
+    (tmp_path / "wayland-7").touch()
+    check_display({"WAYLAND_DISPLAY": "wayland-7", "XDG_RUNTIME_DIR": str(tmp_path)})
+    check_display({"QT_QPA_PLATFORM": "offscreen"})
+    with pytest.raises(ConfigError, match="does not answer"):
+        check_display({"DISPLAY": f":{number}"})  # the server is gone
