@@ -71,14 +71,14 @@ def check_run_dir(folder: str | Path) -> None:
         raise ConfigError(f"cannot read the folder {p}: {exc.strerror or exc}") from None
     if not entries:
         return
+    if list_checkpoints(p):  # this app's run (or one from before run.json existed): never mixed with another
+        raise ConfigError(f"{p} already holds a run; choose another --out or remove it")
     if not is_run_dir(p):
         shown = ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "")
         raise ConfigError(
             f"{p} is not empty ({shown}) and is not a run folder of this app (it has no {RUN_FILE}); "
             "give --out a new or empty folder"
         )
-    if list_checkpoints(p):
-        raise ConfigError(f"{p} already holds a run; choose another --out or remove it")
     others = [e for e in entries if e not in _RUN_OWN]
     if others:
         raise ConfigError(
