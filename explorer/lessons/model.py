@@ -156,26 +156,35 @@ def resolve_all(lesson: Lesson, start: LessonState = DEFAULT_START) -> list[Less
     return out
 
 
-def settings_between(before: LessonState, after: LessonState) -> dict[str, Any]:
-    """The settings of a recorded step that leads from ``before`` to ``after`` (authoring).
+def recorded_settings(after: LessonState) -> dict[str, Any]:
+    """The settings of a step recorded from the window ("Add this view as a step").
 
-    A recorded step always names its preset (or real model), so that it shows the same thing wherever the
-    teacher moves it later; the other keys are written only where they differ from what that choice
-    resets to, or from ``before``.
+    A recorded step stands on its own wherever the teacher moves it later, and whatever state a lesson is
+    opened from: it names its preset (or real model), every model or run setting that differs from what
+    that choice resets to, and the whole selection.
     """
-    if after.model is None:
-        changes: dict[str, Any] = {"preset": after.preset}
-    else:
-        changes = {"model": after.model}
-    base = Step(caption={}, settings=dict(changes)).apply(before)
+    changes: dict[str, Any] = {"preset": after.preset} if after.model is None else {"model": after.model}
+    base = Step(caption={}, settings=dict(changes)).apply(DEFAULT_START)
     for f in dataclasses.fields(LessonState):
-        if f.name not in ("preset", "model") and getattr(after, f.name) != getattr(base, f.name):
+        if f.name in SELECTION_KEYS or (f.name not in ("preset", "model") and getattr(after, f.name) != getattr(base, f.name)):
             changes[f.name] = getattr(after, f.name)
-    if "token" in changes and "key" not in changes and after.key is not None:
-        changes["key"] = after.key
     # Only token and key can be set back to "nothing selected" (written as "none"); every other None is
-    # what the preset or model choice above already resets to.
+    # what the preset or model choice above already resets to (a panel left as it is is not written).
     return {k: v for k, v in changes.items() if v is not None or k in NONE_KEYS}
 
 
+SELECTION_KEYS = ("stage", "layer", "head", "row", "token", "key")
 NONE_KEYS = ("token", "key")  # keys a file may set to "none"
+
+
+def skip_note(state: LessonState) -> str | None:
+    """Why a step cannot be shown here (a real model that is not installed), or None."""
+    if state.model is None:
+        return None
+    from explorer.weights.catalog import INSTALL_HINTS, REAL_MODELS
+
+    label, locate = REAL_MODELS[state.model]
+    if locate() is not None:  # type: ignore[operator]
+        return None
+    hint = INSTALL_HINTS.get(state.model)
+    return f"{label} is not installed here; this step is skipped" + (f" (install it with `{hint}`)" if hint else "")

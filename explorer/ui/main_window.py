@@ -36,6 +36,9 @@ class MainWindow(QMainWindow):
         self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
         self.actions_ = Actions(self)
+        from explorer.ui.lesson_menu import LessonMenu  # the Lesson menu, the lesson bar and its player
+
+        self.lessons = LessonMenu(self)
         self._wire()
         self.retranslate()
         self.resize(1400, 900)
@@ -136,6 +139,7 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
         self.actions_.retranslate()
+        self.lessons.retranslate()
 
     def changeEvent(self, event) -> None:
         from PySide6.QtCore import QEvent

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from explorer.lessons import DEFAULT_START, LessonError, dump_lesson, parse_lesson, read_lesson, resolve, resolve_all
-from explorer.lessons.model import PANELS, Step, settings_between
+from explorer.lessons.model import PANELS, Step, recorded_settings
 from explorer.weights.presets import get_preset
 
 GOOD = """\
@@ -83,19 +83,19 @@ def test_round_trip_keeps_every_value():
 
 
 def test_recorded_steps_lead_to_the_recorded_states():
-    """Authoring: settings_between(previous, current) written and read back gives the same states."""
+    """Authoring: recorded steps written and read back give the same states, from any starting state."""
     states = [
         DEFAULT_START.replace(stage="scores", token=2, key=1, D=32),
         DEFAULT_START.replace(preset="seed-toy", text="This is\na pen", stage="weights", row=1, token=1, scaling=False, head=1),
         DEFAULT_START.replace(stage="probs", token=None, panel="output", mask=((True, False, False), (True, True, False), (True, True, True)), text="a pen ."),
     ]
-    steps, before = [], DEFAULT_START
-    for i, s in enumerate(states):
-        steps.append(Step(caption={"en": f"step {i}"}, settings=settings_between(before, s)))
-        before = s
+    steps = [Step(caption={"en": f"step {i}"}, settings=recorded_settings(s)) for i, s in enumerate(states)]
     lesson = parse_lesson(GOOD, "x").with_steps(steps)
     again = parse_lesson(dump_lesson(lesson), "x", check_runs=False)
     assert resolve_all(again) == states
+    elsewhere = DEFAULT_START.replace(preset="induction", stage="ffn", layer=1, head=3, token=7, key=2, D=8, scaling=False)
+    assert resolve_all(again, elsewhere) == states
+    assert resolve(again.with_steps(again.steps[::-1]), 0) == states[-1]  # moved first, it shows the same
 
 
 def test_the_builtin_lesson_follows_the_note():
