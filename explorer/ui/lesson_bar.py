@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import LANGUAGES as LANGUAGE_NAMES_LOCAL  # each language named in its own script
 from explorer.ui.lesson_player import LessonPlayer
@@ -55,27 +55,30 @@ class LessonBar(QWidget):
         self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.question = QLabel()
         self.question.setWordWrap(True)
+        self.question.setForegroundRole(QPalette.ColorRole.Link)
         self.show_answer = QPushButton()
         self.show_answer.clicked.connect(self._reveal)
         self.answer = QLabel()
         self.answer.setWordWrap(True)
 
+        # Two rows, so that the views keep their room on a 720-pixel screen: the step and its question on
+        # the first, the caption (then the answer, and any note) on the second.
         top = QHBoxLayout()
         for w in (self.back, self.counter, self.forward):
             top.addWidget(w)
-        top.addWidget(self.title, 1)
+        top.addWidget(self.title)
+        top.addSpacing(16)
+        top.addWidget(self.question, 1)
+        top.addWidget(self.show_answer)
         top.addWidget(self.close_button)
-        ask = QHBoxLayout()
-        ask.addWidget(self.question, 1)
-        ask.addWidget(self.show_answer)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(8, 4, 8, 4)
-        lay.setSpacing(2)
+        lay.setContentsMargins(8, 0, 8, 2)
+        lay.setSpacing(0)
         lay.addLayout(top)
         lay.addWidget(self.caption)
-        lay.addWidget(self.note)
-        lay.addLayout(ask)
         lay.addWidget(self.answer)
+        lay.addWidget(self.note)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         player.stepChanged.connect(self.refresh)
         player.lessonChanged.connect(lambda _l: self.refresh())
         self.retranslate()

@@ -76,6 +76,8 @@ class LessonMenu(QObject):
         self.previous_step = a(self.player.previous, "Alt+Left")
         window.addActions([self.next_step, self.previous_step])
         self._on_lesson(None)
+        for code, act in getattr(getattr(window, "actions_", None), "language_actions", {}).items():
+            act.toggled.connect(lambda on, code=code: on and self.bar.set_language(code))  # captions follow the UI
         self.retranslate()
 
     def _act(self, slot, shortcut=None) -> QAction:
