@@ -114,6 +114,7 @@ def export_lesson(lesson: Lesson, out: str | Path, language: str, size: tuple[in
         for i in range(len(lesson.steps)):
             if i == 0:  # folded over the default start, as `lesson check` validated it
                 _wait_for_step(app, window, lambda: player.open(lesson, 0, DEFAULT_START))
+                window.lessons.toolbar.hide()  # the page says the words above the picture, once
             else:
                 _wait_for_step(app, window, lambda i=i: player.go(i))
             words = step_words(player, language)
@@ -160,7 +161,7 @@ def _write_pdf(out: Path, pages, font: QFont) -> Path:
 
 
 def _write_png(path: Path, html: str, picture: QImage | None, font: QFont, size: tuple[int, int]) -> None:
-    width = size[0]
+    width = (picture.width() if picture is not None else size[0]) + 48  # the window at its own pixels: sharp
     doc = QTextDocument()
     page_font = QFont(font)
     page_font.setPointSizeF(font.pointSizeF() * 1.3)

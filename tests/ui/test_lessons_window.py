@@ -114,8 +114,9 @@ def test_question_and_show_answer(window, state, qtbot):
     assert not bar.answer.isVisible()
     qtbot.mouseClick(bar.show_answer, Qt.MouseButton.LeftButton)
     assert bar.answer.isVisible() and bar.answer.text() == step.answer["en"]
-    bar.set_language("ja")
+    window.actions_.language_actions["ja"].setChecked(True)  # the interface language: captions follow it
     assert bar.caption.text() == step.caption["ja"] and not bar.answer.isVisible()
+    assert step.question["ja"] in bar.question.text()
 
 
 def test_missing_caption_falls_back_with_a_note(window, state, qtbot, tmp_path):
