@@ -161,11 +161,11 @@ class _Reader:
             return v
 
         if key == "preset":
-            need(v in PRESETS, f"one of the presets {', '.join(PRESETS)}")
+            need(isinstance(v, str) and v in PRESETS, f"one of the presets {', '.join(PRESETS)}")
         elif key == "model":
             need(isinstance(v, str) and v in REAL_MODELS, f"a real model known by name ({', '.join(REAL_MODELS)}); a lesson never names a file")
         elif key == "weights":
-            need(v in ("trained", "random"), '"trained" or "random"')
+            need(isinstance(v, str) and v in ("trained", "random"), '"trained" or "random"')
         elif key == "seed":
             whole(0, 2**63 - 1)
         elif key == "text":
@@ -179,9 +179,9 @@ class _Reader:
         elif key == "L":
             whole(1, MAX_LAYERS)
         elif key == "positions":
-            need(v in POSITIONS, f"one of {', '.join(POSITIONS)}")
+            need(isinstance(v, str) and v in POSITIONS, f"one of {', '.join(POSITIONS)}")
         elif key == "norm":
-            need(v in NORMS, f"one of {', '.join(NORMS)}")
+            need(isinstance(v, str) and v in NORMS, f"one of {', '.join(NORMS)}")
         elif key == "mask":
             return {"mask": self.mask(i, v)}
         elif key == "scaling":
@@ -190,7 +190,7 @@ class _Reader:
             need(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100, "a number above 0 and at most 100")
             return {key: float(v)}
         elif key == "stage":
-            need(v in STAGE_KEYS, f"one of the stages {', '.join(STAGE_KEYS)}")
+            need(isinstance(v, str) and v in STAGE_KEYS, f"one of the stages {', '.join(STAGE_KEYS)}")
         elif key in ("layer", "head", "row"):
             whole(0, MAX_LAYERS * MAX_HEADS)
         elif key in NONE_KEYS:
@@ -202,7 +202,7 @@ class _Reader:
                  "[query, key]: two positions, e.g. [3, 1]")
             return {"token": v[0], "key": v[1]}
         elif key == "panel":
-            need(v in PANELS, f"one of the panels {', '.join(PANELS)}")
+            need(isinstance(v, str) and v in PANELS, f"one of the panels {', '.join(PANELS)}")
         return {key: v}
 
     def mask(self, i: int, v: Any) -> str | tuple[tuple[bool, ...], ...]:

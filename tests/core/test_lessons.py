@@ -192,3 +192,31 @@ def test_the_documented_example_is_a_valid_lesson():
     states = resolve_all(parse_lesson(example, "docs/lessons.md"))
     assert [(s.D, s.scaling) for s in states] == [(None, True), (256, False), (256, True)]
     assert len(states[2].mask) == 5 and states[2].mask[2] == (False, True, True, False, False)
+
+
+VALUES = ["1", "-1", "0", "1e400", "nan", "inf", "true", '"x"', "[]", "[1]", "[[1]]", "[1, 2]", "{}", "{ en = 1 }",
+          '"none"', "[[1, 0], [1, 1]]", "99999999999999999999", '"window:2"', '"explicit"', '["a"]', "2026-01-01", '""']
+
+
+def test_any_damaged_lesson_is_read_or_refused_in_one_line():
+    """Every kind of key of the built-in lesson given a value of every other kind: the reader either accepts
+    the file or raises LessonError with one line, never another exception (a crash in the window)."""
+    from explorer.lessons import builtin_path
+
+    lines = builtin_path().read_text(encoding="utf-8").splitlines()
+    first_of_each: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if "=" in line and not line.startswith("#"):
+            first_of_each.setdefault(line.split("=")[0].strip(), i)
+    assert {"preset", "model", "mask", "cell", "caption.en", "title.ja", "languages", "D"} <= set(first_of_each)
+    accepted = 0
+    for i in first_of_each.values():
+        for value in VALUES:
+            text = list(lines)
+            text[i] = text[i].split("=")[0] + "= " + value
+            try:
+                parse_lesson("\n".join(text), "f.toml")
+                accepted += 1
+            except LessonError as exc:
+                assert "\n" not in str(exc) and str(exc).startswith("f.toml:"), (lines[i], value)
+    assert accepted > 0  # some swaps are legal (a head, a token): the file is read
