@@ -108,8 +108,8 @@ class LessonBar(QWidget):
         self.caption.setText(words["caption"])
         self.note.setText(words["notes"])
         self.note.setVisible(bool(words["notes"]))
+        # Always laid out (empty when there is no question): it holds the title to the left.
         self.question.setText(self.tr("Question: {q}").format(q=words["question"]) if words["question"] else "")
-        self.question.setVisible(bool(words["question"]))
         self.show_answer.setVisible(bool(words["answer"]))
         self.show_answer.setEnabled(True)
         self.answer.setText(words["answer"])

@@ -110,7 +110,7 @@ def test_question_and_show_answer(window, state, qtbot):
     menu.open_lesson("builtin", 4)
     bar = menu.bar
     step = read_lesson("builtin").steps[4]
-    assert bar.question.isVisible() and step.question["en"] in bar.question.text()
+    assert step.question["en"] in bar.question.text() and bar.show_answer.isVisible()
     assert not bar.answer.isVisible()
     qtbot.mouseClick(bar.show_answer, Qt.MouseButton.LeftButton)
     assert bar.answer.isVisible() and bar.answer.text() == step.answer["en"]
