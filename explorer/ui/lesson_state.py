@@ -68,22 +68,26 @@ def apply(state: AppState, ls: LessonState, show_panel: Callable[[str], None] | 
     return waiting
 
 
+_pending: dict[int, Callable[[], None]] = {}  # id(state) → cancels the selection still waiting for its trace
+
+
 def _select_after_trace(state: AppState, selection: dict) -> None:
-    request = state.request
+    """Select once the next trace is shown. Not cancelled by a further request in between: the mask painter
+    grows a painted mask as soon as the step's trace arrives (a new request), and the selection belongs to
+    the step all the same. A newer step (another apply) replaces it."""
+    key = id(state)
+    if key in _pending:
+        _pending.pop(key)()
 
     def done(*_args) -> None:
+        _pending.pop(key, None)
         state.traceChanged.disconnect(on_trace)
         state.errorRaised.disconnect(done)
-        state.requestChanged.disconnect(on_request)
 
     def on_trace(_trace) -> None:
         done()
         state.select(**selection)
 
-    def on_request(new) -> None:
-        if new != request:  # the user (or the next step) asked for something else first: not ours to select
-            done()
-
     state.traceChanged.connect(on_trace)
     state.errorRaised.connect(done)
-    state.requestChanged.connect(on_request)
+    _pending[key] = done

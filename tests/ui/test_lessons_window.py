@@ -207,3 +207,22 @@ def test_recent_lessons_are_remembered(window, tmp_path, language):
     assert recent_lessons()[0] == str(path)
     window.lessons._fill_recent()
     assert str(path) in [a.text() for a in window.lessons.recent_menu.actions()]
+
+
+def test_a_file_sets_norm_painted_mask_and_temperature(window, state, qtbot, tmp_path):
+    path = tmp_path / "more.toml"
+    path.write_text(
+        'title = "More"\n[[steps]]\ncaption = "RMSNorm, painted, cooler"\nnorm = "rmsnorm"\ntemperature = 0.5\n'
+        'mask = [[1,0,0,0,0],[1,1,0,0,0],[0,1,1,0,0],[1,1,1,1,0],[1,0,1,1,1]]\nstage = "masked"\ncell = [2, 0]\n',
+        encoding="utf-8",
+    )
+    assert window.lessons.open_lesson(str(path))
+    qtbot.waitUntil(lambda: not state.busy and state.trace is not None and state.trace.config.norm == "rmsnorm"
+                    and state.selection.stage == "masked", timeout=30_000)
+    assert state.options.temperature == 0.5 and state.options.mask.kind == "explicit"
+    painted = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 0, 1, 1, 1]]
+    # The mask painter grows a painting causally past the text (room to type): the painted cells stay.
+    assert [[int(v) for v in row[:5]] for row in state.options.mask.matrix[:5]] == painted
+    masked = state.trace.head_map(0, "masked", 0, 0)
+    assert masked[2, 0] == float("-inf") and masked[2, 1] != float("-inf")  # the painted cell blocks
+    assert (state.selection.token, state.selection.key) == (2, 0)
