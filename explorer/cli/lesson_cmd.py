@@ -49,7 +49,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {args.size!r}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # hand-outs need no screen
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # hand-outs need no screen, and no window flashing on one
     from explorer.ui.lesson_export import export_lesson
 
     for path in export_lesson(lesson, args.output, language, (w, h)):
