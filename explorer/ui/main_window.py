@@ -36,15 +36,16 @@ class MainWindow(QMainWindow):
         self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
         self.actions_ = Actions(self)
-        from explorer.ui.lesson_menu import LessonMenu  # the Lesson menu, the lesson bar and its player
-
-        self.lessons = LessonMenu(self)
         self._wire()
         self.retranslate()
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
             self._restore_layout()
+        from explorer.ui.lesson_menu import LessonMenu  # the Lesson menu, the lesson bar and its player
+
+        # Built after the saved layout is restored: a lesson bar left open last time must not come back empty.
+        self.lessons = LessonMenu(self)
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
@@ -139,7 +140,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
         self.actions_.retranslate()
-        self.lessons.retranslate()
+        if hasattr(self, "lessons"):
+            self.lessons.retranslate()
 
     def changeEvent(self, event) -> None:
         from PySide6.QtCore import QEvent

@@ -226,3 +226,19 @@ def test_a_file_sets_norm_painted_mask_and_temperature(window, state, qtbot, tmp
     masked = state.trace.head_map(0, "masked", 0, 0)
     assert masked[2, 0] == float("-inf") and masked[2, 1] != float("-inf")  # the painted cell blocks
     assert (state.selection.token, state.selection.key) == (2, 0)
+
+
+def test_a_lesson_bar_left_open_does_not_come_back_empty(qtbot, state):
+    from explorer.ui.main_window import MainWindow
+
+    first = MainWindow(state)
+    qtbot.addWidget(first)
+    first.show()
+    assert first.lessons.open_lesson("builtin") and first.lessons.toolbar.isVisible()
+    first.save_layout()
+    first.close()
+    second = MainWindow(state)
+    qtbot.addWidget(second)
+    second.show()
+    assert not second.lessons.toolbar.isVisible() and second.lessons.player.lesson is None
+    second.close()
