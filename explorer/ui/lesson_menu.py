@@ -168,15 +168,7 @@ class LessonMenu(QObject):
             settings=recorded_settings(lesson_state.capture(self.state, panel)),
         )
         lesson = current.with_steps((*current.steps, step))
-        if self.player.lesson is None:
-            self.player.lesson = lesson
-            self.player.start = lesson_state.capture(self.state)
-            self.player.index = 0
-            self.player.lessonChanged.emit(lesson)
-            self.player.stepChanged.emit(0)
-        else:
-            self.player.index = len(lesson.steps) - 1
-            self.player.replace_lesson(lesson)
+        self.player.replace_lesson(lesson, len(lesson.steps) - 1)
 
     def _front_panel(self) -> str | None:
         """The panel the lesson brought to the front at the step being shown (a step records it again)."""

@@ -41,10 +41,13 @@ class LessonPlayer(QObject):
         self.lesson, self.index, self.note = None, -1, None
         self.lessonChanged.emit(None)
 
-    def replace_lesson(self, lesson: Lesson) -> None:
-        """The lesson was edited (steps added, moved, deleted): keep playing it without re-applying."""
+    def replace_lesson(self, lesson: Lesson, index: int | None = None) -> None:
+        """The lesson was edited (steps added, moved, deleted): show step ``index`` (default: the current
+        one) without re-applying it; the window already shows what the teacher recorded or kept."""
+        if self.lesson is None:
+            self.start = lesson_state.capture(self.state)
         self.lesson = lesson
-        self.index = min(self.index, len(lesson.steps) - 1)
+        self.index = min(self.index if index is None else index, len(lesson.steps) - 1)
         self.lessonChanged.emit(lesson)
         self.stepChanged.emit(self.index)
 
