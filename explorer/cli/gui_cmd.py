@@ -43,6 +43,8 @@ def add_parser(sub) -> None:
     p.add_argument("--screenshot", metavar="PATH", help="wait for the first trace, save the window as PNG, exit")
     p.add_argument("--size", metavar="WxH", help=f"window size, e.g. 1600x1000 (at most {MAX_SIDE} px a side)")
     p.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    p.add_argument("--lesson", metavar="FILE|builtin", help="play a lesson (docs/lessons.md); builtin: the lecture note")
+    p.add_argument("--step", type=int, metavar="N", help="with --lesson: the step to show first, counted from 1")
     p.set_defaults(func=run)
 
 
@@ -121,10 +123,18 @@ def run(args: argparse.Namespace) -> int:
         if not shot.parent.is_dir():
             raise SnapshotError(f"cannot write {shot}: the folder does not exist")
     check_display()
+    lesson, step = None, (args.step if args.step is not None else 1) - 1
+    if args.lesson:  # read before any window exists: a bad file is the command's one `error:` line
+        from explorer.lessons import read_lesson, resolve
+
+        lesson = read_lesson(args.lesson)
+        resolve(lesson, step)  # a step past the end is refused here too
+    elif args.step is not None:
+        raise ConfigError("--step needs --lesson")
     from explorer.ui.app import launch
 
     return launch(
         text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, stage=args.stage,
         language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
-        presentation=args.presentation,
+        presentation=args.presentation, lesson=lesson, step=step,
     )

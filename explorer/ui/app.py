@@ -44,6 +44,8 @@ def launch(
     screenshot: str | None = None,
     size: tuple[int, int] | None = None,
     presentation: bool = False,
+    lesson=None,
+    step: int = 0,
 ) -> int:
     opened = None
     if snapshot:
@@ -85,9 +87,13 @@ def launch(
         settings.add_recent(str(snapshot))
         state.set_trace(opened, editable_sizes=False)
     else:
+        if lesson is not None:  # its step sets the request the first trace computes
+            from explorer.lessons import DEFAULT_START
+
+            window.lessons.player.open(lesson, step, DEFAULT_START if fresh else None)
         window.start()
     if presentation:
-        window.actions_.presentation.trigger()
+        window.lessons.present_lesson() if lesson is not None else window.actions_.presentation.trigger()
     if screenshot:
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size)
     return app.exec()

@@ -44,6 +44,10 @@ class MainWindow(QMainWindow):
         if restore_layout:
             self._restore_layout()
         install_snapshot_banner(self)  # after the layout is restored: the banner shows only with a snapshot
+        from explorer.ui.lesson_menu import LessonMenu  # the Lesson menu, the lesson bar and its player
+
+        # Built after the saved layout is restored: a lesson bar left open last time must not come back empty.
+        self.lessons = LessonMenu(self)
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
@@ -140,6 +144,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
         self.actions_.retranslate()
+        if hasattr(self, "lessons"):
+            self.lessons.retranslate()
 
     def changeEvent(self, event) -> None:
         from PySide6.QtCore import QEvent

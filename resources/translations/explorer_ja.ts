@@ -918,6 +918,154 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>LessonBar</name>
+    <message>
+        <source>This step has no caption in {language}: it is shown in {other}.</source>
+        <translation>このステップには{language}のキャプションがないため、{other}で表示しています。</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>前のステップ</translation>
+    </message>
+    <message>
+        <source>Next step (from the lesson&apos;s state, whatever you changed)</source>
+        <translation>次のステップ（途中で変更しても、レッスンの状態から続けます）</translation>
+    </message>
+    <message>
+        <source>Close the lesson</source>
+        <translation>レッスンを閉じる</translation>
+    </message>
+    <message>
+        <source>Show answer</source>
+        <translation>答えを表示</translation>
+    </message>
+    <message>
+        <source>{i} / {n}</source>
+        <translation>{i} / {n}</translation>
+    </message>
+    <message>
+        <source>Question: {q}</source>
+        <translation>質問：{q}</translation>
+    </message>
+</context>
+<context>
+    <name>LessonExport</name>
+    <message>
+        <source>Question:</source>
+        <translation>質問：</translation>
+    </message>
+    <message>
+        <source>Answer:</source>
+        <translation>答え：</translation>
+    </message>
+</context>
+<context>
+    <name>LessonMenu</name>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>レッスン(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open the &amp;built-in lesson</source>
+        <translation>組み込みレッスンを開く(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Attention, following the lecture note, step by step</source>
+        <translation>講義ノートに沿って Attention をステップごとに</translation>
+    </message>
+    <message>
+        <source>&amp;Open lesson file…</source>
+        <translation>レッスンファイルを開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent lessons</source>
+        <translation>最近のレッスン(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Present the lesson</source>
+        <translation>レッスンを発表(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Add this view as a step…</source>
+        <translation>この表示をステップとして追加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit steps…</source>
+        <translation>ステップを編集(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save lesson as…</source>
+        <translation>レッスンを名前を付けて保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close the lesson</source>
+        <translation>レッスンを閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>次のステップ</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>前のステップ</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>レッスン</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>レッスンを開く</translation>
+    </message>
+    <message>
+        <source>Lessons (*.toml);;All files (*)</source>
+        <translation>レッスン (*.toml);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Nothing opened yet</source>
+        <translation>まだ何も開いていません</translation>
+    </message>
+    <message>
+        <source>My lesson</source>
+        <translation>私のレッスン</translation>
+    </message>
+    <message>
+        <source>Add this view as a step</source>
+        <translation>この表示をステップとして追加</translation>
+    </message>
+    <message>
+        <source>Caption for the class:</source>
+        <translation>クラス向けのキャプション：</translation>
+    </message>
+    <message>
+        <source>Save lesson</source>
+        <translation>レッスンを保存</translation>
+    </message>
+    <message>
+        <source>Lessons (*.toml)</source>
+        <translation>レッスン (*.toml)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPresentation</name>
+    <message>
+        <source>Attention Explorer — lesson</source>
+        <translation>Attention Explorer — レッスン</translation>
+    </message>
+    <message>
+        <source>{i} / {n}</source>
+        <translation>{i} / {n}</translation>
+    </message>
+    <message>
+        <source>Question: {q}</source>
+        <translation>質問：{q}</translation>
+    </message>
+    <message>
+        <source>Answer: {a}</source>
+        <translation>答え：{a}</translation>
+    </message>
+</context>
+<context>
     <name>LoadProgress</name>
     <message>
         <source>Cancel</source>
@@ -1451,6 +1599,25 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Error: {message}</source>
         <translation>エラー：{message}</translation>
+    </message>
+</context>
+<context>
+    <name>StepsDialog</name>
+    <message>
+        <source>Edit steps</source>
+        <translation>ステップを編集</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上へ</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下へ</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,289 @@
+"""Open a lesson file and refuse anything wrong in it with one line naming the file, the line and the key.
+
+A lesson is data, never code: it is read with ``tomllib`` (no includes, no evaluation), every key must be
+one this module knows, and no value is a path. A model is named, never located: a preset, or a real model
+the app knows by name (``smollm2``); the app finds the latter where it is installed. Steps are then checked
+against the model they run: sizes the model accepts, a layer, head, sentence and token that exist, a
+painted mask that covers the text, and the memory budget.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from explorer.config import MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS, MaskSpec, RunOptions, check_memory
+from explorer.errors import ConfigError
+from explorer.lessons.model import (
+    LANGUAGES, MODEL_KEYS, NONE_KEYS, PANELS, SIZE_FIELDS, DEFAULT_START, Lesson, LessonError, LessonState, Step,
+)
+from explorer.paths import resource
+from explorer.stages import STAGE_KEYS
+from explorer.weights.catalog import REAL_MODELS
+from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
+
+BUILTIN = "builtin"
+MAX_BYTES = 1024 * 1024  # a lesson of hundreds of steps is a few hundred kB; anything larger is not one
+MAX_STEPS = 1000
+MAX_TEXT = 10_000  # characters of a step's text (the window cuts traced text far later; a lesson has no need)
+LESSON_MAX_DIM = 4096  # E and D a step may ask for: beyond this a class waits, and nothing new is seen
+FORMAT_VERSION = 1
+
+WORD_KEYS = ("title", "caption", "question", "answer")
+TOP_KEYS = ("format", "title", "description", "languages", "steps")
+STATE_KEYS = (
+    "preset", "model", "weights", "seed", "text", *MODEL_KEYS, "mask", "scaling", "temperature",
+    "stage", "layer", "head", "row", "token", "key", "cell", "panel",
+)
+RESERVED = {"interventions": "interventions are not supported yet (the key is reserved for a later version)"}
+
+
+def builtin_path() -> Path:
+    return resource("lessons", "builtin.toml")
+
+
+def read_lesson(path: str | Path, check_runs: bool = True) -> Lesson:
+    """Open ``path`` (or ``builtin``) and validate it; LessonError with one line otherwise."""
+    if str(path) == BUILTIN:
+        return parse_lesson(builtin_path().read_text(encoding="utf-8"), BUILTIN, check_runs)
+    p = Path(path)
+    if p.is_dir():
+        raise LessonError(f"{p}: is a folder; a lesson is one .toml file")
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise LessonError(f"{p}: cannot read the lesson: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise LessonError(f"{p}: larger than {MAX_BYTES // 1024} kB; a lesson is a small text file")
+    if b"\x00" in data:
+        raise LessonError(f"{p}: not a lesson file (binary data, not TOML text)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LessonError(f"{p}: not a lesson file (not UTF-8 text)") from None
+    return parse_lesson(text, str(p), check_runs)
+
+
+def parse_lesson(text: str, filename: str = "<lesson>", check_runs: bool = True) -> Lesson:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        where = line.group(1) if line else "1"
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)).strip() or "not TOML"
+        raise LessonError(f"{filename}:{where}: not valid TOML: {reason}") from None
+    lesson = _Reader(text, filename).lesson(data)
+    if check_runs:
+        check_steps_run(lesson, text)
+    return lesson
+
+
+class _Reader:
+    def __init__(self, text: str, filename: str) -> None:
+        self.text, self.filename = text, filename
+        self.lines = text.splitlines()
+        # The line of each [[steps]] header, to find a key's line within its step.
+        self.headers = [i for i, l in enumerate(self.lines) if re.match(r"\s*\[\[\s*\"?steps\"?\s*\]\]", l)]
+
+    # ------------------------------------------------------------------ errors with a line
+    def fail(self, step: int | None, key: str, message: str) -> LessonError:
+        line = key_line(self.lines, self.headers, step, key)
+        where = f"step {step + 1}: {key}" if step is not None else key
+        return LessonError(f"{self.filename}:{line}: {where}: {message}")
+
+    # ------------------------------------------------------------------ structure
+    def lesson(self, data: dict[str, Any]) -> Lesson:
+        for key in data:
+            if key not in TOP_KEYS:
+                raise self.fail(None, key, f"unknown key (a lesson has {', '.join(TOP_KEYS)})")
+        version = data.get("format", FORMAT_VERSION)
+        if version != FORMAT_VERSION:
+            raise self.fail(None, "format", f"this app reads lesson format {FORMAT_VERSION}, got {version!r}")
+        languages = data.get("languages", ["en"])
+        if not isinstance(languages, list) or not languages or any(l not in LANGUAGES for l in languages):
+            raise self.fail(None, "languages", f"must be a list of {' and '.join(LANGUAGES)}, got {languages!r}")
+        if "title" not in data:
+            raise self.fail(None, "title", "missing: a lesson has a title")
+        title = self.words(None, "title", data["title"], languages)
+        description = self.words(None, "description", data.get("description", {}), languages)
+        steps = data.get("steps")
+        if not isinstance(steps, list) or not steps or not all(isinstance(s, dict) for s in steps):
+            raise self.fail(None, "steps", "a lesson needs at least one [[steps]] table")
+        if len(steps) > MAX_STEPS:
+            raise self.fail(None, "steps", f"at most {MAX_STEPS} steps, got {len(steps)}")
+        return Lesson(title, tuple(self.step(i, s, languages) for i, s in enumerate(steps)), tuple(languages), description, self.filename)
+
+    def words(self, step: int | None, key: str, value: Any, languages: list[str]) -> dict[str, str]:
+        """A string (in the lesson's first language) or a table of language → string."""
+        if isinstance(value, str):
+            return {languages[0]: value}
+        if not isinstance(value, dict):
+            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {value!r}")
+        for lang, text in value.items():
+            if lang not in LANGUAGES:
+                raise self.fail(step, f"{key}.{lang}", f"unknown language (use {', '.join(LANGUAGES)})")
+            if not isinstance(text, str):
+                raise self.fail(step, f"{key}.{lang}", f"must be text, got {text!r}")
+        return dict(value)
+
+    def step(self, i: int, raw: dict[str, Any], languages: list[str]) -> Step:
+        for key in raw:
+            if key in RESERVED:
+                raise self.fail(i, key, RESERVED[key])
+            if key not in WORD_KEYS and key not in STATE_KEYS:
+                raise self.fail(i, key, "unknown key (see docs/lessons.md for the keys a step can set)")
+        if "caption" not in raw:
+            raise self.fail(i, "caption", "missing: every step has a caption")
+        words = {k: self.words(i, k, raw.get(k, {}), languages) for k in WORD_KEYS}
+        if not any(t.strip() for t in words["caption"].values()):
+            raise self.fail(i, "caption", "is empty")
+        if "preset" in raw and "model" in raw:
+            raise self.fail(i, "model", "a step names a preset or a model, not both")
+        settings: dict[str, Any] = {}
+        for key in STATE_KEYS:
+            if key in raw:
+                settings.update(self.setting(i, key, raw[key]))
+        return Step(words["caption"], words["title"], words["question"], words["answer"], settings)
+
+    # ------------------------------------------------------------------ values
+    def setting(self, i: int, key: str, v: Any) -> dict[str, Any]:
+        def need(ok: bool, what: str) -> None:
+            if not ok:
+                raise self.fail(i, key, f"must be {what}, got {v!r}")
+
+        def whole(lo: int, hi: int) -> int:
+            need(isinstance(v, int) and not isinstance(v, bool), "a whole number")
+            if not lo <= v <= hi:
+                raise self.fail(i, key, f"must lie between {lo} and {hi}, got {v}")
+            return v
+
+        if key == "preset":
+            need(isinstance(v, str) and v in PRESETS, f"one of the presets {', '.join(PRESETS)}")
+        elif key == "model":
+            need(isinstance(v, str) and v in REAL_MODELS, f"a real model known by name ({', '.join(REAL_MODELS)}); a lesson never names a file")
+        elif key == "weights":
+            need(isinstance(v, str) and v in ("trained", "random"), '"trained" or "random"')
+        elif key == "seed":
+            whole(0, 2**63 - 1)
+        elif key == "text":
+            need(isinstance(v, str) and v.strip() != "", "non-empty text")
+            if len(v) > MAX_TEXT:
+                raise self.fail(i, key, f"at most {MAX_TEXT:,} characters, got {len(v):,}")
+        elif key in ("E", "D"):
+            whole(1, LESSON_MAX_DIM)
+        elif key == "H":
+            whole(1, MAX_HEADS)
+        elif key == "L":
+            whole(1, MAX_LAYERS)
+        elif key == "positions":
+            need(isinstance(v, str) and v in POSITIONS, f"one of {', '.join(POSITIONS)}")
+        elif key == "norm":
+            need(isinstance(v, str) and v in NORMS, f"one of {', '.join(NORMS)}")
+        elif key == "mask":
+            return {"mask": self.mask(i, v)}
+        elif key == "scaling":
+            need(isinstance(v, bool), "true or false")
+        elif key == "temperature":
+            need(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100, "a number above 0 and at most 100")
+            return {key: float(v)}
+        elif key == "stage":
+            need(isinstance(v, str) and v in STAGE_KEYS, f"one of the stages {', '.join(STAGE_KEYS)}")
+        elif key in ("layer", "head", "row"):
+            whole(0, MAX_LAYERS * MAX_HEADS)
+        elif key in NONE_KEYS:
+            if v == "none":
+                return {key: None}
+            whole(0, 1_000_000)
+        elif key == "cell":
+            need(isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v),
+                 "[query, key]: two positions, e.g. [3, 1]")
+            return {"token": v[0], "key": v[1]}
+        elif key == "panel":
+            need(isinstance(v, str) and v in PANELS, f"one of the panels {', '.join(PANELS)}")
+        return {key: v}
+
+    def mask(self, i: int, v: Any) -> str | tuple[tuple[bool, ...], ...]:
+        if isinstance(v, str):
+            try:
+                spec = MaskSpec.parse(v)
+            except ConfigError as exc:
+                raise self.fail(i, "mask", str(exc)) from None
+            return str(spec)
+        rows_ok = isinstance(v, list) and 0 < len(v) <= 1024 and all(isinstance(r, list) and len(r) == len(v) for r in v)
+        if not rows_ok or not all(x in (0, 1) and not isinstance(x, float) for r in v for x in r):
+            raise self.fail(i, "mask", "must be causal, none, window:W, prefix:P, or painted cells: a square list of rows of 0 and 1")
+        return tuple(tuple(bool(x) for x in r) for r in v)
+
+
+def key_line(lines: list[str], headers: list[int], step: int | None, key: str) -> int:
+    """1-based line of ``key`` in step ``step`` (or before the first step), else of the step's header."""
+    if step is None:
+        lo, hi = 0, headers[0] if headers else len(lines)
+    elif step < len(headers):
+        lo, hi = headers[step], headers[step + 1] if step + 1 < len(headers) else len(lines)
+    else:  # steps written inline (steps = [{...}]): the line of `steps`
+        return key_line(lines, headers, None, "steps")
+    head, _, rest = key.partition(".")
+    for name in (head, "cell") if head in ("token", "key") else (head,):  # `cell = [q, k]` sets both
+        tail = rf'\s*\.\s*"?{re.escape(rest)}"?' if rest else ""
+        pattern = re.compile(rf'^\s*"?{re.escape(name)}"?{tail}\s*[=.]')
+        for n in range(lo, hi):
+            if pattern.match(lines[n]):
+                return n + 1
+    return (lo + 1) if step is not None else 1
+
+
+# ---------------------------------------------------------------------------------- can each step run?
+
+
+def check_steps_run(lesson: Lesson, text: str = "") -> None:
+    """Every step's model can be built and can run its text within the memory budget, and what it selects
+    exists. A real model (sizes fixed by its file) is checked where it is opened, not here."""
+    from explorer.trace.run import split_batch
+
+    reader = _Reader(text, lesson.source)
+    state: LessonState = DEFAULT_START
+    for i, step in enumerate(lesson.steps):
+        state = step.apply(state)
+        set_here = list(step.settings)
+
+        def blame(*candidates: str) -> str:
+            for c in candidates:
+                if c in set_here:
+                    return c
+            return next((k for k in set_here if k in ("preset", "model")), candidates[0])
+
+        if state.model is not None:
+            sized = [k for k in set_here if k in MODEL_KEYS]
+            if sized:
+                raise reader.fail(i, sized[0], f"a real model's sizes are fixed by its file; {state.model} cannot change them")
+            continue
+        try:
+            config = preset_config(state.preset, **state.size_overrides())
+        except ConfigError as exc:
+            raise reader.fail(i, blame(*MODEL_KEYS, "preset"), f"the model cannot run: {exc}") from None
+        tok = preset_tokenizer(PRESETS[state.preset].tokenizer)
+        lengths = [len(tok.encode(s)) for s in split_batch(state.text)]
+        if not lengths or max(lengths) == 0:
+            raise reader.fail(i, blame("text"), "there is no text to trace")
+        mask = MaskSpec.explicit(state.mask) if isinstance(state.mask, tuple) else MaskSpec.parse(state.mask)
+        if mask.kind == "explicit" and len(state.mask) < max(lengths):
+            raise reader.fail(i, blame("mask", "text"), f"the painted mask is {len(state.mask)}×{len(state.mask)} but the text has {max(lengths)} tokens")
+        try:
+            check_memory(config, len(lengths), max(lengths), RunOptions(mask=mask))
+        except ConfigError as exc:
+            raise reader.fail(i, blame(*MODEL_KEYS, "text"), str(exc)) from None
+        for key, value, limit, what in (
+            ("layer", state.layer, config.layers, "layers"),
+            ("head", state.head, config.heads, "heads"),
+            ("row", state.row, len(lengths), "sentences"),
+        ):
+            if value >= limit:
+                raise reader.fail(i, blame(key), f"{key} {value} does not exist: the model has {limit} {what} (counted from 0)")
+        length = lengths[state.row]
+        for key, value in (("token", state.token), ("key", state.key)):
+            if value is not None and value >= length:
+                raise reader.fail(i, blame(key, "cell"), f"{key} {value} does not exist: sentence {state.row} has {length} tokens (counted from 0)")
