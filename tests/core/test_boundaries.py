@@ -31,15 +31,18 @@ def test_contracts_hold_on_this_tree():
     assert "0 broken" in run.stdout
 
 
-def test_contracts_break_when_qt_leaks_into_the_core_or_torch_into_the_window(tmp_path):
+def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_the_core_reaches_up(tmp_path):
     shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with open(tmp_path / "explorer" / "names.py", "a") as f:
         f.write("\nimport pyqtgraph  # a leak the contract must catch\n")
     with open(tmp_path / "explorer" / "ui" / "captions.py", "a") as f:
         f.write("\nimport torch  # tensor math in the window\nfrom explorer.model import attention\n")
+    with open(tmp_path / "explorer" / "stages.py", "a") as f:
+        f.write("\nfrom explorer.cli import main  # the core reaching up into the CLI\n")
     run = _lint(tmp_path)
     assert run.returncode != 0
+    assert "explorer.stages is not allowed to import explorer.cli" in run.stdout
     assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
     assert "explorer.ui.captions is not allowed to import torch" in run.stdout
     assert "explorer.ui.captions is not allowed to import explorer.model" in run.stdout
