@@ -118,9 +118,10 @@ class ModelConfig:
         if self.heads % self.H_kv != 0:
             raise ConfigError(f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv query heads")
         if self.positions == "rope" and self.key_dim % 2:
-            raise ConfigError(f"rotary positions rotate pairs of dimensions: D must be even, got {self.key_dim}")
-        if self.positions == "sinusoidal" and self.embed_dim % 2:
-            raise ConfigError(f"sinusoidal positions pair sines and cosines: E must be even, got {self.embed_dim}")
+            raise ConfigError(
+                f"rotary positions rotate pairs of dimensions: D must be even, got {self.key_dim}; "
+                f"choose D = {self.key_dim + 1} or other positions (sinusoidal, learned, none)"
+            )
         if self.unfactored_value:
             if self.heads != 1:
                 raise ConfigError(f"the unfactored form (W_v of shape (E, E), no W_o) has a single head; H is {self.heads}")

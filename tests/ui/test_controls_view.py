@@ -69,16 +69,18 @@ def test_scaling_and_temperature_reach_the_trace(qtbot, state, view):
 
 def test_a_bad_size_shows_why_and_keeps_the_last_trace(qtbot, state, view):
     with live(state, qtbot):
+        view.positions.activated.emit(view.positions.findData("rope"))
+        wait_trace(qtbot, state, lambda t: t.config.positions == "rope")
         before = state.trace
         assert view.error_text() == ""
         with qtbot.waitSignal(state.errorRaised, timeout=20_000):
-            view.sizes["embed_dim"].setValue(63)  # sinusoidal positions need an even E
-        assert "E must be even" in view.error_text()
+            view.sizes["key_dim"].setValue(15)  # rotary positions need an even D (odd E is fine since issue 12)
+        assert "D must be even" in view.error_text()
         assert state.trace is before
-        assert view.sizes["embed_dim"].value() == 63  # what the user typed stays, to be fixed
+        assert view.sizes["key_dim"].value() == 15  # what the user typed stays, to be fixed
         assert "cannot work" in view.params.text()
-        view.sizes["embed_dim"].setValue(32)
-        wait_trace(qtbot, state, lambda t: t.config.E == 32)
+        view.sizes["key_dim"].setValue(8)
+        wait_trace(qtbot, state, lambda t: t.config.D == 8)
         assert view.error_text() == ""
 
 
