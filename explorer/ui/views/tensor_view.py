@@ -152,6 +152,7 @@ class TensorView(View):
         return {
             "tokens": self.tr("Tokens → ids"),
             "embed": self.tr("Embedding"),
+            "norm_attn": self.tr("Norm before attention"),
             "qkv": self.tr("Queries, keys, values"),
             "scores": self.tr("Scores Q·Kᵀ"),
             "scaled": self.tr("Scaled ÷√D"),
@@ -161,8 +162,10 @@ class TensorView(View):
             "concat": self.tr("Heads side by side"),
             "out": self.tr("Output projection ·W_o"),
             "residual": self.tr("Residual + x"),
+            "norm_ffn": self.tr("Norm before the FFN"),
             "ffn": self.tr("Feed-forward network"),
             "block": self.tr("Block output"),
+            "final_norm": self.tr("Final norm"),
             "logits": self.tr("Scores over the vocabulary"),
             "probs": self.tr("Next-token probabilities"),
         }[key]
@@ -172,6 +175,7 @@ class TensorView(View):
             "masked": self.tr("masked"), "scaling off": self.tr("scaling off"), "every key blocked": self.tr("every key blocked"),
             "softmax": self.tr("softmax"), "after RoPE": self.tr("after RoPE"), "head": self.tr("head"), "dim": self.tr("dim"),
             "no residual": self.tr("no residual"), "norm": self.tr("norm"), "next": self.tr("next"), "keys": self.tr("keys"), "dims": self.tr("dims"),
+            "mean": self.tr("mean"), "variance": self.tr("variance"), "no norm": self.tr("no norm: the vector goes on unchanged"),
         }
 
     def export_widget(self) -> QWidget:
@@ -226,10 +230,11 @@ class TensorView(View):
             self.grid.set_highlight(sel.token, key)
 
     def _caption(self, trace, sel) -> None:
-        i = STAGE_KEYS.index(sel.stage)
+        keys = stages.stage_keys_for(trace.config)  # a pre-norm is a step only when the model has one
+        i = keys.index(sel.stage) if sel.stage in keys else STAGE_KEYS.index(sel.stage)
         where = self.tr("layer {layer}").format(layer=sel.layer) if stages.stage(sel.stage).per_layer else ""
         self.title.setText(
-            self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(STAGE_KEYS), title=self.stage_title(sel.stage))
+            self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(keys), title=self.stage_title(sel.stage))
             + (f" — {where}" if where else "")
         )
         self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
