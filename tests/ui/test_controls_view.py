@@ -151,3 +151,24 @@ def test_language_change_rebuilds_every_text(qtbot, state, view):
     assert view.mask.itemText(0) == "causal"
     assert view.sizes["value_dim"].specialValueText() == "= D"
     assert "parameters" in view.params.text()
+
+
+def test_norm_and_residuals_reach_the_model_and_bare_is_neither(qtbot, state, view):
+    """The CLI's --norm and --no-residual in the window (issue 12): choices from explorer.vocab."""
+    from explorer import vocab
+
+    assert tuple(view.norm.itemData(i) for i in range(view.norm.count())) == vocab.NORMS
+    assert tuple(view.positions.itemData(i) for i in range(view.positions.count())) == vocab.POSITIONS
+    with live(state, qtbot):
+        assert view.norm.currentData() == state.trace.config.norm == "layernorm" and view.residual.isChecked()
+        _choose(view.norm, "rmsnorm")
+        trace = wait_trace(qtbot, state, lambda t: t.config.norm == "rmsnorm")
+        x = trace["embed.out"][0].astype(np.float64)
+        gamma = trace["params.layers.0.ln_attn.weight"].astype(np.float64)
+        np.testing.assert_allclose(trace["layers.0.attn.in"][0], x / np.sqrt((x**2).mean(-1, keepdims=True) + 1e-5) * gamma, rtol=1e-4, atol=1e-5)
+        _choose(view.norm, "none")
+        view.residual.setChecked(False)
+        trace = wait_trace(qtbot, state, lambda t: t.config.norm == "none" and not t.config.residual)
+        np.testing.assert_array_equal(trace["layers.0.attn.in"], trace["embed.out"])  # bare: attention reads x itself
+        np.testing.assert_array_equal(trace["layers.0.mid"], trace["layers.0.attn.out"])
+        assert view.norm.currentData() == "none" and not view.residual.isChecked()
