@@ -134,8 +134,7 @@ class TensorView(View):
         self.head_label.setText(self.tr("&Head"))
         self.tensor_label.setText(self.tr("&Tensor"))
         self.row_label.setText(self.tr("Sente&nce"))
-        for i, key in enumerate(STAGE_KEYS):
-            self.stage_combo.setItemText(i, f"{i + 1}. {self.stage_title(key)}")
+        self._number_stages(self.state.trace.config if self.state.trace is not None else None)
         self.stage_combo.setToolTip(self.tr("Which step of the pipeline to show (the flow view selects it too)"))
         self.layer_spin.setToolTip(self.tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
         self.head_spin.setToolTip(self.tr("Attention head shown large — Alt+Left / Alt+Right, or click a small map"))
@@ -182,9 +181,18 @@ class TensorView(View):
         return self.content
 
     # ------------------------------------------------------------------ state → view
+    def _number_stages(self, config) -> None:
+        """Number the stages as the model runs them: a model without norms has no norm stages (hidden)."""
+        keys = stages.stage_keys_for(config)
+        for i, key in enumerate(STAGE_KEYS):
+            n = keys.index(key) + 1 if key in keys else None
+            self.stage_combo.setItemText(i, f"{n}. {self.stage_title(key)}" if n else self.stage_title(key))
+            self.stage_combo.view().setRowHidden(i, n is None)
+
     def _sync_controls(self, trace, sel) -> None:
         per_layer = stages.stage(sel.stage).per_layer
         blockers = [QSignalBlocker(w) for w in (self.stage_combo, self.layer_spin, self.head_spin, self.row_spin, self.tensor_combo)]
+        self._number_stages(trace.config)
         self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
         layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
         self.layer_spin.setRange(min(layers), max(layers))
