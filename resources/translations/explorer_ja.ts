@@ -1448,6 +1448,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>トークン（チップまたはマップの行）をクリックすると、選択中のヘッドでの流れを追えます。</translation>
     </message>
     <message>
+        <source>Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0</source>
+        <translation>アテンションの重み aᵢⱼ: このトークンのキーはすべて遮られているので、取り込む相手がなく、重みはすべて 0 です</translation>
+    </message>
+    <message>
         <source>Query token {i} “{word}” — layer {layer}, head {head}</source>
         <translation>クエリのトークン {i}「{word}」— レイヤー {layer}、ヘッド {head}</translation>
     </message>
