@@ -105,6 +105,7 @@ WORDS = {
     "scores": "scores",
     "row i predicts": "row i predicts token i+1",
     "blocked rows": "rows sum to 1 except {n} fully blocked rows: all 0",
+    "all rows blocked": "every row fully blocked: all 0",
     "mean": "mean",
     "variance": "variance",
 }
@@ -141,6 +142,8 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
         from explorer.stage_facts import blocked_rows  # stage_facts imports this module
 
         blocked = blocked_rows(trace, row)
+        if blocked >= C:
+            return f"{w['softmax over keys']} → A {_t(C, C)}, " + w["all rows blocked"]
         if blocked:
             return f"{w['softmax over keys']} → A {_t(C, C)}, " + w["blocked rows"].format(n=blocked)
         return f"{w['softmax over keys']} → A {_t(C, C)}, {w['rows sum to 1']}"

@@ -82,6 +82,8 @@ def _norm_sentence(key: str, n: dict) -> str:
 def _weights_sentence(n: dict) -> str:
     if not n["blocked_rows"]:
         return QCoreApplication.translate("Captions", "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.")
+    if n["blocked_rows"] >= n["C"]:
+        return QCoreApplication.translate("Captions", "Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no token has anything to draw from, and every weight is 0.")
     return QCoreApplication.translate(
         "Captions",
         "Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw from, and their weights are all 0. The other rows sum to 1.",

@@ -307,6 +307,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>最後の行列はこの正規化されたベクトルを読みます。</translation>
     </message>
     <message>
+        <source>Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no token has anything to draw from, and every weight is 0.</source>
+        <translation>ステップ 2 ではスコアの各行を重みに変えますが、マスクがすべての行のすべてのキーを遮っています。どのトークンにも取り込む相手がなく、重みはすべて 0 です。</translation>
+    </message>
+    <message>
         <source>Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw from, and their weights are all 0. The other rows sum to 1.</source>
         <translation>ステップ 2: softmax がスコアの各行を重みに変えます。行 i は、トークン i が見てよい各トークンからどれだけ取り込むかを表します。{C} 行のうち {blocked_rows} 行はすべてのキーが遮られています。取り込む相手がないので、その重みはすべて 0 です。ほかの行の和は 1 です。</translation>
     </message>
@@ -1509,6 +1513,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>rows sum to 1 except {n} fully blocked rows: all 0</source>
         <translation>行の和は 1 (すべて遮られた {n} 行は全部 0)</translation>
+    </message>
+    <message>
+        <source>every row fully blocked: all 0</source>
+        <translation>すべての行が遮られている: すべて 0</translation>
     </message>
     <message>
         <source>mean</source>

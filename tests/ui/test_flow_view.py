@@ -198,3 +198,13 @@ def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, 
         assert state.selection.stage == "masked"
         qtbot.keyClick(field, Qt.Key.Key_Left)
         assert state.selection.stage == "masked"
+
+
+def test_weights_caption_when_every_row_is_blocked(view, state):
+    from explorer.config import MaskSpec, RunOptions
+
+    nothing = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit([[False] * 5] * 5)))
+    state.set_trace(nothing)
+    state.select(stage="weights")
+    assert "every weight is 0" in view.caption.text() and "sum to 1" not in view.caption.text()
+    assert "sum to 1" not in view.boxes["weights"].edge and "every row fully blocked" in view.boxes["weights"].edge
