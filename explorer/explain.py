@@ -317,8 +317,30 @@ def _projection(letter: str):
 
 
 def _rotated(letter: str):
+    """RoPE rotates the pair (j, j + D/2) of q (or k) at position i by the angle i·θ^(−2j/D) ("rotate half")."""
+
     def handler(trace, layer, head, row, i, j, value, w):
-        return f"RoPE({letter}{sub(i)})[{j}] = {fmt(value)} ({w['after RoPE']})"
+        cfg = trace.config
+        source = _get(trace, names.attn(layer, letter))
+        if source is None:
+            return f"RoPE({letter}{sub(i)})[{j}] = {fmt(value)} ({w['after RoPE']})"
+        h = head if letter == "q" else kv_head(trace, head)
+        vec = source[row, h, i].astype(np.float64)
+        D = vec.shape[0]
+        half = D // 2
+        pair = j % half
+        angle = i * cfg.rope_theta ** (-2.0 * pair / D)
+        if j < half:  # q̃[j] = q[j]·cos − q[j + D/2]·sin
+            ops, combine, sign = [vec[j], angle, vec[j + half]], (lambda v: v[0] * math.cos(v[1]) - v[2] * math.sin(v[1])), "−"
+            other = j + half
+        else:  # q̃[j] = q[j]·cos + q[j − D/2]·sin
+            ops, combine, sign = [vec[j], angle, vec[j - half]], (lambda v: v[0] * math.cos(v[1]) + v[2] * math.sin(v[1])), "+"
+            other = j - half
+        (a, t, b), printed = adding_up([float(x) for x in ops], combine, value, fmt)
+        return (
+            f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}]·cos(θ) {sign} {letter}{sub(i)}[{other}]·sin(θ), "
+            f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D}); {_term(a)}·cos({t}) {sign} {_term(b)}·sin({t}) = {printed}"
+        )
 
     return handler
 

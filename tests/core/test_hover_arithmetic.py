@@ -160,6 +160,7 @@ def expects_arithmetic(pattern: str, cfg: ModelConfig) -> bool:
         "embed.out": True,
         "layers.{l}.attn.in": cfg.norm != "none",
         "layers.{l}.attn.q": True, "layers.{l}.attn.k": True, "layers.{l}.attn.v": True,
+        "layers.{l}.attn.q_rot": True, "layers.{l}.attn.k_rot": True,
         "layers.{l}.attn.heads": True,
         "layers.{l}.attn.out": cfg.H * cfg.D_v <= 4,
         "layers.{l}.mid": cfg.residual,
