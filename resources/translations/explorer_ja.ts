@@ -1067,6 +1067,13 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>ModelLoading</name>
+    <message>
+        <source>{run} is a run folder: showing its latest complete checkpoint, {step}</source>
+        <translation>{run} は学習の実行フォルダです: 最新の完全なチェックポイント {step} を表示しています</translation>
+    </message>
+</context>
+<context>
     <name>ModelMenu</name>
     <message>
         <source>Open model &amp;folder…</source>
