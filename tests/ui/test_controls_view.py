@@ -172,3 +172,14 @@ def test_norm_and_residuals_reach_the_model_and_bare_is_neither(qtbot, state, vi
         np.testing.assert_array_equal(trace["layers.0.attn.in"], trace["embed.out"])  # bare: attention reads x itself
         np.testing.assert_array_equal(trace["layers.0.mid"], trace["layers.0.attn.out"])
         assert view.norm.currentData() == "none" and not view.residual.isChecked()
+
+
+def test_the_notes_E_3_traces_with_sinusoidal_positions(qtbot, state, view):
+    """Issue 12: E = 3 on the classroom preset (sinusoidal positions) was refused; the last cosine is dropped."""
+    with live(state, qtbot):
+        assert state.trace.config.positions == "sinusoidal"
+        view.sizes["embed_dim"].setValue(3)
+        trace = wait_trace(qtbot, state, lambda t: t.config.E == 3)
+        assert view.error_text() == ""
+        p = np.arange(trace.C)
+        np.testing.assert_allclose(trace["embed.pos"][0], np.stack([np.sin(p), np.cos(p), np.sin(p / 10000 ** (2 / 3))], 1), atol=1e-6)
