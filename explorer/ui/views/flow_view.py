@@ -53,7 +53,7 @@ class StageBox(QAbstractButton):
     """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
     both themes work; the selected stage is filled with the highlight colour."""
 
-    PAD = 7
+    PAD = 5  # 18 stages (with the norms) fit one row at 1280 px
 
     def __init__(self, key: str, symbol: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -178,7 +178,7 @@ class FlowView(View):
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
         diagram = _Diagram()
-        row = FlowLayout(diagram, spacing=2, line_spacing=4)
+        row = FlowLayout(diagram, spacing=0, line_spacing=4)
         row.setContentsMargins(2, 2, 2, 2)
         self.group = QFrame()
         self.group.setObjectName("layerGroup")
@@ -200,7 +200,7 @@ class FlowView(View):
         header.addWidget(self.next_layer)
         header.addStretch(1)
         g.addLayout(header)
-        inner = FlowLayout(spacing=2, line_spacing=4)
+        inner = FlowLayout(spacing=0, line_spacing=4)
         g.addLayout(inner)
 
         placed_group = False
