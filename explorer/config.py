@@ -14,12 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.errors import ConfigError, MemoryBudgetError
-
-POSITIONS = ("none", "sinusoidal", "learned", "rope")
-NORMS = ("layernorm", "rmsnorm", "none")
-ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated")
-DTYPES = ("float32", "float64")
-MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
+from explorer.vocab import ACTIVATIONS, DTYPES, MASK_KINDS, MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS
 
 # Refuse a configuration whose estimate exceeds this before allocating anything. 4 GiB leaves room for the
 # window and the OS on an 8 GB laptop; override with ATTENTION_EXPLORER_MEMORY_GB or --memory-budget.
@@ -28,10 +23,8 @@ DEFAULT_MEMORY_BUDGET_BYTES = 4 * 1024**3
 # The attention computes a few heads at a time so that their transient (C, C) maps stay under this.
 ATTENTION_CHUNK_BYTES = 192 * 1024**2
 
-# Hard caps that keep a typo (E=640000) from reaching the allocator at all.
+# Hard caps that keep a typo (E=640000) from reaching the allocator at all (heads and layers: explorer.vocab).
 MAX_DIM = 65_536
-MAX_HEADS = 256
-MAX_LAYERS = 256
 
 # What one trace reads of a text (docs/errors.md, "Input"). Longer input is cut with a notice, never refused,
 # the same in the CLI and the window: a pasted book must not make the window compute (and draw chips for)
@@ -118,9 +111,10 @@ class ModelConfig:
         if self.heads % self.H_kv != 0:
             raise ConfigError(f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv query heads")
         if self.positions == "rope" and self.key_dim % 2:
-            raise ConfigError(f"rotary positions rotate pairs of dimensions: D must be even, got {self.key_dim}")
-        if self.positions == "sinusoidal" and self.embed_dim % 2:
-            raise ConfigError(f"sinusoidal positions pair sines and cosines: E must be even, got {self.embed_dim}")
+            raise ConfigError(
+                f"rotary positions rotate pairs of dimensions: D must be even, got {self.key_dim}; "
+                f"choose D = {self.key_dim + 1} or other positions (sinusoidal, learned, none)"
+            )
         if self.unfactored_value:
             if self.heads != 1:
                 raise ConfigError(f"the unfactored form (W_v of shape (E, E), no W_o) has a single head; H is {self.heads}")

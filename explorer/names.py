@@ -54,7 +54,7 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     _T("layers.{l}.attn.scores", ("B", "H", "C", "C"), "Q · Kᵀ, unscaled: query i (row) against key j (column)", True, True),
     _T("layers.{l}.attn.scaled", ("B", "H", "C", "C"), "scores / √D (equal to scores when scaling is off)", True, True),
     _T("layers.{l}.attn.masked", ("B", "H", "C", "C"), "scaled, with −inf where the mask blocks", True, True),
-    _T("layers.{l}.attn.weights", ("B", "H", "C", "C"), "attention map: softmax over keys; row i sums to 1", False, True),
+    _T("layers.{l}.attn.weights", ("B", "H", "C", "C"), "attention map: softmax over keys; row i sums to 1 (all 0 when every key of the row is blocked)", False, True),
     _T("layers.{l}.attn.heads", ("B", "H", "C", "D_v"), "weights · V: each head's output, the note's Rⁱ"),
     _T("layers.{l}.attn.concat", ("B", "C", "H·D_v"), "the heads side by side [R¹ … Rᴴ]"),
     _T("layers.{l}.attn.out", ("B", "C", "E"), "concat · W_o: the attention output"),
@@ -63,7 +63,7 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     _T("layers.{l}.ffn.hidden", ("B", "C", "F"), "FFN activations after the non-linearity (gate · up for gated FFNs)"),
     _T("layers.{l}.ffn.out", ("B", "C", "E"), "FFN output"),
     _T("layers.{l}.out", ("B", "C", "E"), "the block's output (the residual stream)"),
-    _T("final.out", ("B", "C", "E"), "the last block's output after the final norm"),
+    _T("final.out", ("B", "C", "E"), "the last block's output after the final norm (equal to it when the model has no norm)"),
     _T("logits", ("B", "C", "V"), "scores over the vocabulary: row i predicts the token after tokens 0..i"),
     _T("probs", ("B", "C", "V"), "softmax(logits / temperature): C next-token distributions", False),
 )

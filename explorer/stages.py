@@ -21,11 +21,13 @@ class Stage:
     symbol: str  # short label on the flow diagram (language-neutral math)
     names: tuple[str, ...]  # patterns with {l}; the first is the stage's main tensor
     per_layer: bool = True
+    norm: bool = False  # a pre-norm: shown only when the model has one (the note's toy has none)
 
 
 STAGES: tuple[Stage, ...] = (
     Stage("tokens", "ids", ("tokens",), False),
     Stage("embed", "Embed", ("embed.out", "embed.tok", "embed.pos"), False),
+    Stage("norm_attn", "norm", ("layers.{l}.attn.in",), norm=True),
     Stage("qkv", "Q K V", ("layers.{l}.attn.q", "layers.{l}.attn.k", "layers.{l}.attn.v")),
     Stage("scores", "Q·Kᵀ", ("layers.{l}.attn.scores",)),
     Stage("scaled", "÷√D", ("layers.{l}.attn.scaled",)),
@@ -35,14 +37,31 @@ STAGES: tuple[Stage, ...] = (
     Stage("concat", "concat", ("layers.{l}.attn.concat",)),
     Stage("out", "·W_o", ("layers.{l}.attn.out",)),
     Stage("residual", "+ x", ("layers.{l}.mid",)),
-    Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out", "layers.{l}.ffn.in")),
+    Stage("norm_ffn", "norm", ("layers.{l}.ffn.in",), norm=True),
+    Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out")),
     Stage("block", "block out", ("layers.{l}.out",)),
-    Stage("logits", "Linear", ("logits", "final.out"), False),
+    Stage("final_norm", "norm", ("final.out",), False, norm=True),
+    Stage("logits", "Linear", ("logits",), False),
     Stage("probs", "softmax", ("probs",), False),
 )
 
 STAGE_KEYS = tuple(s.key for s in STAGES)
 PAIRWISE_STAGE_KEYS = ("scores", "scaled", "masked", "weights")
+NORM_STAGE_KEYS = tuple(s.key for s in STAGES if s.norm)
+
+
+def shown(key: str, config) -> bool:
+    """Whether a model with this config has the stage: the pre-norm stages exist only with a norm."""
+    return not stage(key).norm or getattr(config, "norm", "none") != "none"
+
+
+def stages_for(config) -> tuple[Stage, ...]:
+    """The stages a model with this config runs through, in order (None: every stage)."""
+    return STAGES if config is None else tuple(s for s in STAGES if shown(s.key, config))
+
+
+def stage_keys_for(config) -> tuple[str, ...]:
+    return tuple(s.key for s in stages_for(config))
 
 
 def stage(key: str) -> Stage:
@@ -60,10 +79,13 @@ def main_tensor(key: str, layer: int) -> str:
     return tensor_names(key, layer)[0]
 
 
-def neighbour(key: str, step: int) -> str:
+def neighbour(key: str, step: int, config=None) -> str:
     """The stage ``step`` places later (or earlier), clamped to the ends: Play and the arrow keys."""
-    i = STAGE_KEYS.index(key)
-    return STAGE_KEYS[max(0, min(len(STAGE_KEYS) - 1, i + step))]
+    keys = stage_keys_for(config)
+    if key not in keys:  # a norm stage of a model that has none: step from where it would stand
+        key = next((k for k in STAGE_KEYS[STAGE_KEYS.index(key):] if k in keys), keys[-1])
+    i = keys.index(key)
+    return keys[max(0, min(len(keys) - 1, i + step))]
 
 
 def _t(*dims: int | str) -> str:
@@ -82,6 +104,10 @@ WORDS = {
     "no residual": "no residual",
     "scores": "scores",
     "row i predicts": "row i predicts token i+1",
+    "blocked rows": "rows sum to 1 except {n} fully blocked rows: all 0",
+    "all rows blocked": "every row fully blocked: all 0",
+    "mean": "mean",
+    "variance": "variance",
 }
 
 
@@ -96,6 +122,11 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "embed":
         pos = {"none": "", "rope": "", "sinusoidal": f" + PE {_t(C, E)}", "learned": f" + P[:C] {_t(C, E)}"}[cfg.positions]
         return f"ids {_t(C)} → W{_t(V, E)}[ids] {_t(C, E)}{pos} → x {_t(C, E)}"
+    if key in NORM_STAGE_KEYS:
+        symbol = {"norm_attn": "x", "norm_ffn": "mid", "final_norm": "out"}[key]
+        if cfg.norm == "rmsnorm":
+            return f"{symbol} {_t(C, E)} → {symbol} / √(mean({symbol}²) + ε) · γ → {_t(C, E)}"
+        return f"{symbol} {_t(C, E)} → ({symbol} − {w['mean']}) / √({w['variance']} + ε) · γ + β → {_t(C, E)}"
     if key == "qkv":
         v = f"W_v {_t(E, E)} → V {_t(C, E)}" if cfg.unfactored_value else f"W_v {_t(E, Dv)} → V {_t(C, Dv)}"
         return f"x {_t(C, E)} · W_q {_t(E, D)} → Q {_t(C, D)};  · W_k {_t(E, D)} → K {_t(C, D)};  · {v}  × H={H}"
@@ -108,6 +139,13 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "masked":
         return f"{_t(C, C)} + mask {trace.options.mask}: {w['where blocked']}"
     if key == "weights":
+        from explorer.stage_facts import blocked_rows  # stage_facts imports this module
+
+        blocked = blocked_rows(trace, row)
+        if blocked >= C:
+            return f"{w['softmax over keys']} → A {_t(C, C)}, " + w["all rows blocked"]
+        if blocked:
+            return f"{w['softmax over keys']} → A {_t(C, C)}, " + w["blocked rows"].format(n=blocked)
         return f"{w['softmax over keys']} → A {_t(C, C)}, {w['rows sum to 1']}"
     if key == "heads":
         return f"A {_t(C, C)} · V {_t(C, Dv)} → Rⁱ {_t(C, Dv)}"

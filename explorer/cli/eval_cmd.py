@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from explorer.cli.model_options import checkpoint_of
 from explorer.errors import ConfigError
 from explorer.train.corpora import NAMES
 from explorer.weights.presets import PRESETS, get_preset, load_preset
@@ -20,7 +21,7 @@ from explorer.weights.presets import PRESETS, get_preset, load_preset
 
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="held-out loss of a checkpoint or preset, with unigram/bigram baselines (JSON)")
-    p.add_argument("checkpoint", nargs="?", metavar="CHECKPOINT", help="a checkpoint folder written by `train`")
+    p.add_argument("checkpoint", nargs="?", metavar="CHECKPOINT", help="a checkpoint folder written by `train`, or its run folder (the latest complete checkpoint)")
     p.add_argument("--preset", choices=list(PRESETS), help="evaluate a shipped trained preset instead")
     p.add_argument("--corpus", metavar="NAME_OR_PATH", help=f"score on this corpus ({', '.join(NAMES)} or a file) instead of the training one")
     p.add_argument("--word-level", action="store_true", help="with a text file --corpus: word-level tokens")
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from explorer.weights.checkpoint import load_checkpoint
 
-        bundle = load_checkpoint(args.checkpoint)
+        bundle = load_checkpoint(checkpoint_of(args.checkpoint))
     corpus = get_corpus(args.corpus, word_level=args.word_level) if args.corpus else None
     device, _ = resolve_device(args.device)
     result = evaluate_bundle(bundle, corpus, context=args.context, device=device)

@@ -3,37 +3,44 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer import vocab
 from explorer.config import MaskSpec, RunOptions
-from explorer.errors import ConfigError, InputError
+from explorer.errors import ConfigError, InputError, ModelLoadError
 from explorer.weights.presets import DEFAULT_PRESET, PRESETS, load_preset
 
 if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
     from explorer.weights.bundle import ModelBundle
 
 
+def add_size_options(g) -> None:
+    """-E -D -H -L, value and FFN widths, the unfactored form, positions, norm, residuals: the one set of size
+    options every command that builds a model offers (export, train…), from explorer.vocab."""
+    for opt in vocab.SIZE_OPTIONS:
+        g.add_argument(*opt.flags, dest=opt.field, type=int, metavar=opt.metavar, help=opt.help)
+    g.add_argument("--unfactored", action="store_true", help="the note's single head: W_v (E, E) and no W_o")
+    g.add_argument("--positions", choices=vocab.POSITIONS, help=f"positional encoding: {vocab.POSITIONS_HELP}")
+    g.add_argument("--max-positions", type=int, metavar="P", help="longest input; the table size of learned positions")
+    g.add_argument("--norm", choices=vocab.NORMS, help=f"normalisation before attention and FFN: {vocab.NORM_HELP}")
+    g.add_argument("--no-residual", dest="residual", action="store_false", default=None, help="no residual connections")
+    g.add_argument("--bare", action="store_true", help="no norms and no residuals: the note's bare Attention then FFN")
+
+
 def add_model_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--preset", default=DEFAULT_PRESET, help=f"starting point: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
-    g.add_argument("--model", metavar="PATH_OR_NAME", help="a checkpoint folder, Hugging Face folder or GGUF file instead of a preset")
-    g.add_argument("--embed-dim", "-E", type=int, metavar="E", help="embedding size E")
-    g.add_argument("--key-dim", "-D", type=int, metavar="D", help="query/key size per head D")
-    g.add_argument("--heads", "-H", type=int, metavar="H", help="number of heads H")
-    g.add_argument("--layers", "-L", type=int, metavar="L", help="number of layers")
-    g.add_argument("--value-dim", type=int, metavar="D_V", help="value size per head (default D)")
-    g.add_argument("--ffn-dim", type=int, metavar="F", help="FFN width (default 4·E)")
-    g.add_argument("--unfactored", action="store_true", help="the note's single head: W_v (E, E) and no W_o")
-    g.add_argument("--positions", choices=["none", "sinusoidal", "learned"], help="positional encoding")
-    g.add_argument("--bare", action="store_true", help="no norms and no residuals: the note's bare Attention then FFN")
+    g.add_argument("--model", metavar="PATH_OR_NAME", help="a checkpoint folder, a run folder (its newest checkpoint), Hugging Face folder or GGUF file instead of a preset")
+    add_size_options(g)
     g.add_argument("--seed", type=int, help="seed for random weights (implies random weights)")
     g.add_argument("--random-weights", action="store_true", help="use random weights even where the preset ships trained ones")
     r = p.add_argument_group("run")
-    r.add_argument("--mask", default="causal", help="causal (default), none, window:W or prefix:P")
+    r.add_argument("--mask", default="causal", help=f"{vocab.TYPED_MASKS} (default causal)")
     r.add_argument("--no-scale", action="store_true", help="do not divide Q·Kᵀ by √D")
     r.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the next-token distribution")
-    r.add_argument("--dtype", choices=["float32", "float64"], default="float32")
+    r.add_argument("--dtype", choices=vocab.DTYPES, default="float32")
     r.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (falls back to cpu when absent)")
     r.add_argument("--layers-to-capture", metavar="LIST", help="comma-separated layer indices to keep, e.g. 0,5,11 (default all)")
     r.add_argument("--lazy-maps", action="store_true", help="keep the (C, C) maps out of memory and derive them per head on demand")
@@ -41,13 +48,17 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
 
 
 def _sizes(args: argparse.Namespace) -> dict:
-    sizes = dict(
-        embed_dim=args.embed_dim, key_dim=args.key_dim, heads=args.heads, layers=args.layers,
-        value_dim=args.value_dim, ffn_dim=args.ffn_dim, positions=args.positions,
+    """The ModelConfig overrides the size options ask for (only those given)."""
+    sizes = {opt.field: getattr(args, opt.field, None) for opt in vocab.SIZE_OPTIONS}
+    sizes.update(
+        positions=getattr(args, "positions", None), max_positions=getattr(args, "max_positions", None),
+        norm=getattr(args, "norm", None), residual=getattr(args, "residual", None),
     )
-    if args.unfactored:
+    if getattr(args, "unfactored", False):
         sizes.update(unfactored_value=True, heads=args.heads or 1)
-    if args.bare:
+    if getattr(args, "bare", False):
+        if sizes["norm"] not in (None, "none") or sizes["residual"]:
+            raise ConfigError("--bare means no norm and no residuals: drop --norm, or drop --bare")
         sizes.update(norm="none", residual=False)
     return {k: v for k, v in sizes.items() if v is not None}
 
@@ -65,8 +76,26 @@ def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
 
         if sizes:
             raise ConfigError("sizes come from the model file; drop --embed-dim/--heads/... when using --model")
-        return load_model(args.model)
+        return load_model(checkpoint_of(args.model))
     return load_preset(args.preset, random_weights=args.random_weights, seed=args.seed, **sizes)
+
+
+def checkpoint_of(path: str) -> str:
+    """A run folder written by ``train --out runs/x`` stands for its latest complete checkpoint (a ``step-N``
+    folder with its config and weights); a ``note:`` line on stderr says which. Anything else is returned
+    as given, for the loaders to open or to refuse."""
+    p = Path(path).expanduser()
+    if not p.is_dir() or (p / "config.json").is_file():
+        return path
+    from explorer.runs import latest_checkpoint
+
+    latest = latest_checkpoint(p)
+    if latest is None:
+        if (p / "run.json").is_file() or any(c.name.startswith("step-") for c in p.iterdir()):
+            raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
+        return path
+    print(f"note: {p} is a run folder: using its latest complete checkpoint, {latest.name}", file=sys.stderr)
+    return str(latest)
 
 
 def options_from_args(args: argparse.Namespace) -> RunOptions:

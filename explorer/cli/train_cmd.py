@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from explorer.cli.model_options import _sizes
+from explorer.cli.model_options import _sizes, add_size_options
 from explorer.errors import Cancelled, ConfigError
 from explorer.train.corpora import NAMES, TEACHES, get_corpus
 from explorer.weights.presets import PRESETS, preset_config
@@ -51,16 +51,7 @@ def add_parser(sub) -> None:
     p.add_argument("--word-level", action="store_true", help="text files: word-level tokens (default: characters)")
     p.add_argument("--preset", choices=list(PRESETS), help="sizes to start from (default: classroom for text, japanese for tiny-ja, induction for tasks)")
     g = p.add_argument_group("model sizes (override the preset's)")
-    g.add_argument("--embed-dim", "-E", type=int, metavar="E", help="embedding size E")
-    g.add_argument("--key-dim", "-D", type=int, metavar="D", help="query/key size per head D")
-    g.add_argument("--heads", "-H", type=int, metavar="H", help="number of heads H")
-    g.add_argument("--layers", "-L", type=int, metavar="L", help="number of layers")
-    g.add_argument("--value-dim", type=int, metavar="D_V", help="value size per head (default D)")
-    g.add_argument("--ffn-dim", type=int, metavar="F", help="FFN width (default 4·E)")
-    g.add_argument("--unfactored", action="store_true", help="the note's single head: W_v (E, E) and no W_o")
-    g.add_argument("--positions", choices=["none", "sinusoidal", "learned", "rope"], help="positional encoding")
-    g.add_argument("--max-positions", type=int, metavar="P", help="learned positions: table size (longest input)")
-    g.add_argument("--bare", action="store_true", help="no norms and no residuals")
+    add_size_options(g)
     t = p.add_argument_group("training")
     t.add_argument("--steps", type=int, help="optimizer steps (default depends on the corpus)")
     t.add_argument("--batch-size", type=int, help="rows per step")
@@ -133,8 +124,6 @@ class _Bar:
 def resolve_config(args: argparse.Namespace, corpus):
     preset = args.preset or corpus.default_preset
     sizes = _sizes(args)
-    if args.max_positions is not None:
-        sizes["max_positions"] = args.max_positions
     config = preset_config(preset, **sizes).replace(vocab_size=corpus.tokenizer.vocab_size)
     return preset, config
 

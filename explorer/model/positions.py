@@ -13,12 +13,16 @@ import torch
 
 
 def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    """(C, E) table of "Attention Is All You Need": PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(…)."""
+    """(C, E) table of "Attention Is All You Need": PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(…).
+
+    Sines and cosines interleave; for an odd E (the note's toy has E = 3) the last pair keeps its sine and
+    drops its cosine, so column E−1 is sin(p / 10000^((E−1)/E)).
+    """
     position = torch.arange(C, dtype=torch.float64, device=device).unsqueeze(1)  # (C, 1)
-    freq = torch.exp(torch.arange(0, E, 2, dtype=torch.float64, device=device) * (-math.log(10_000.0) / E))  # (E/2,)
+    freq = torch.exp(torch.arange(0, E, 2, dtype=torch.float64, device=device) * (-math.log(10_000.0) / E))  # (⌈E/2⌉,)
     table = torch.zeros(C, E, dtype=torch.float64, device=device)  # (C, E)
-    table[:, 0::2] = torch.sin(position * freq)
-    table[:, 1::2] = torch.cos(position * freq)
+    table[:, 0::2] = torch.sin(position * freq)  # ⌈E/2⌉ sine columns
+    table[:, 1::2] = torch.cos(position * freq[: E // 2])  # ⌊E/2⌋ cosine columns
     return table.to(dtype)
 
 

@@ -13,6 +13,12 @@ from explorer.stage_facts import stage_numbers
 from explorer.trace import Trace
 
 
+def _normed_x(n: dict) -> str:
+    if n["norm"] == "none":
+        return ""
+    return " " + QCoreApplication.translate("Captions", "x is the normalised vector of the stage before.")
+
+
 # Every sentence is a literal QCoreApplication.translate("Captions", …) call: lupdate finds only literals.
 
 
@@ -20,6 +26,7 @@ def title(key: str) -> str:
     titles = {
         "tokens": QCoreApplication.translate("Captions", "Tokens"),
         "embed": QCoreApplication.translate("Captions", "Embedding"),
+        "norm_attn": QCoreApplication.translate("Captions", "Normalisation before attention"),
         "qkv": QCoreApplication.translate("Captions", "Queries, keys and values"),
         "scores": QCoreApplication.translate("Captions", "Similarity scores Q·Kᵀ"),
         "scaled": QCoreApplication.translate("Captions", "Scaling by √D"),
@@ -29,8 +36,10 @@ def title(key: str) -> str:
         "concat": QCoreApplication.translate("Captions", "Heads side by side"),
         "out": QCoreApplication.translate("Captions", "Output projection W_o"),
         "residual": QCoreApplication.translate("Captions", "Residual connection"),
+        "norm_ffn": QCoreApplication.translate("Captions", "Normalisation before the FFN"),
         "ffn": QCoreApplication.translate("Captions", "Feed-forward network"),
         "block": QCoreApplication.translate("Captions", "Block output"),
+        "final_norm": QCoreApplication.translate("Captions", "Final normalisation"),
         "logits": QCoreApplication.translate("Captions", "Scores over the vocabulary"),
         "probs": QCoreApplication.translate("Captions", "Next-token probabilities"),
     }
@@ -50,9 +59,42 @@ def _mask_sentence(n: dict) -> str:
     return QCoreApplication.translate("Captions", "A hand-painted mask: the cells you blocked are −∞.")
 
 
+def _norm_sentence(key: str, n: dict) -> str:
+    where = {
+        "norm_attn": QCoreApplication.translate("Captions", "Before attention, each token vector x is normalised on its own."),
+        "norm_ffn": QCoreApplication.translate("Captions", "Before the FFN, each token vector of the stream is normalised on its own."),
+        "final_norm": QCoreApplication.translate("Captions", "After the last layer, each token vector is normalised once more before the scores over the vocabulary."),
+    }[key]
+    if n["norm"] == "rmsnorm":
+        how = QCoreApplication.translate("Captions", "RMSNorm divides its E = {E} numbers by their root mean square (RMS), so that their mean square is 1, then multiplies each by a learned γ.").format(**n)
+    elif n["norm"] == "layernorm":
+        how = QCoreApplication.translate("Captions", "LayerNorm shifts its E = {E} numbers to mean 0 and scales them to variance 1, then multiplies each by a learned γ and adds a learned β.").format(**n)
+    else:
+        return QCoreApplication.translate("Captions", "This model has no normalisation: the vectors go on unchanged.")
+    after = {
+        "norm_attn": QCoreApplication.translate("Captions", "Q, K and V are computed from this normalised x."),
+        "norm_ffn": QCoreApplication.translate("Captions", "The FFN reads this normalised vector."),
+        "final_norm": QCoreApplication.translate("Captions", "The last matrix reads this normalised vector."),
+    }[key]
+    return f"{where} {how} {after}"
+
+
+def _weights_sentence(n: dict) -> str:
+    if not n["blocked_rows"]:
+        return QCoreApplication.translate("Captions", "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.")
+    if n["blocked_rows"] >= n["C"]:
+        return QCoreApplication.translate("Captions", "Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no token has anything to draw from, and every weight is 0.")
+    return QCoreApplication.translate(
+        "Captions",
+        "Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw from, and their weights are all 0. The other rows sum to 1.",
+    ).format(**n)
+
+
 def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     """The stage explained for a class, with this trace's numbers."""
     n = stage_numbers(trace, layer, row)
+    if key in ("norm_attn", "norm_ffn", "final_norm"):
+        return _norm_sentence(key, n)
     if key == "tokens":
         return QCoreApplication.translate("Captions", "The text is cut into {C} tokens, and each token becomes its id: a row number in a vocabulary of V = {V}.").format(**n)
     if key == "embed":
@@ -64,8 +106,8 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
         return text
     if key == "qkv":
         if n["unfactored"]:
-            return QCoreApplication.translate("Captions", "Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.").format(**n)
-        return QCoreApplication.translate("Captions", "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.").format(**n)
+            return QCoreApplication.translate("Captions", "Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.").format(**n) + _normed_x(n)
+        return QCoreApplication.translate("Captions", "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.").format(**n) + _normed_x(n)
     if key == "scores":
         return QCoreApplication.translate("Captions", "Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.").format(**n)
     if key == "scaled":
@@ -75,7 +117,7 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "masked":
         return _mask_sentence(n) + " " + QCoreApplication.translate("Captions", "e^−∞ = 0, so blocked cells get no weight.")
     if key == "weights":
-        return QCoreApplication.translate("Captions", "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.")
+        return _weights_sentence(n)
     if key == "heads":
         return QCoreApplication.translate("Captions", "Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.").format(**n)
     if key == "concat":

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressD
 from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.fileio import atomic_path
-from explorer.stages import STAGE_KEYS
+from explorer.stages import stage_keys_for
 from explorer.ui import settings
 from explorer.ui.render_queue import render_queue
 
@@ -133,11 +133,12 @@ def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | Non
         if not folder:
             return []
     original = state.selection.stage
-    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Exporting stages…"), QCoreApplication.translate("FileOps", "Cancel"), 0, len(STAGE_KEYS), parent)
+    keys = stage_keys_for(state.trace.config if state.trace is not None else None)  # no norm stages for a bare model
+    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Exporting stages…"), QCoreApplication.translate("FileOps", "Cancel"), 0, len(keys), parent)
     dialog.setMinimumDuration(300)
     written = []
     try:
-        for i, key in enumerate(STAGE_KEYS):
+        for i, key in enumerate(keys):
             if dialog.wasCanceled():
                 break
             state.select(stage=key)

@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QMainWindow
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
 from explorer.runs import resolve_model_path
@@ -41,6 +42,7 @@ class ModelLoading(QObject):
         self.worker = worker
         self._shown: TraceRequest | None = None  # the request whose trace is on screen
         self._opening: str | None = None  # what the user opened, added to recent models once it shows
+        self._note: tuple[str, str] | None = None  # (checkpoint, words): a run folder stood for its checkpoint
         self._loading = False
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
@@ -58,6 +60,12 @@ class ModelLoading(QObject):
         named model such as ``smollm2``."""
         name = resolve_model_path(path_or_name)
         self._opening = name
+        self._note = None
+        if Path(name).parent == Path(path_or_name) and Path(name).name.startswith("step-"):
+            # the CLI says this in a note: line; the window says it in the status bar once the model shows
+            self._note = (name, self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(
+                run=Path(path_or_name).name, step=Path(name).name
+            ))
         self.state.open_model(name)
 
     def cancel(self) -> None:
@@ -82,6 +90,11 @@ class ModelLoading(QObject):
             self.state.revert_request(dataclasses.replace(self.state.request, source=self._shown.source))
 
     def _on_trace(self, trace) -> None:
+        if self._note is not None and self.state.source.name == self._note[0] and not trace.read_only:
+            note, self._note = self._note[1], None
+            window = self.parent()
+            if isinstance(window, QMainWindow):  # after the status bar has shown the trace's own notices
+                QTimer.singleShot(0, lambda: window.statusBar().showMessage(note))
         if not trace.read_only:
             self._shown = self.state.request
             if self._opening is not None and self.state.source.name == self._opening:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWi
 
 from explorer.ui.stage_words import stage_words
 from explorer import stage_walk
-from explorer.stages import STAGE_KEYS, edge_label, stage
+from explorer.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.state import AppState
 from explorer.ui.views.tensor_view import TensorView
@@ -133,16 +133,16 @@ class PresentationWindow(QWidget):
         )
         self.edge.setText(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
-        # Numbered like the stage list (1…15); the layer is said above.
-        self.footer.setText(
-            self.tr("stage {i} / {n} · ← → to move · Esc to leave").format(i=STAGE_KEYS.index(sel.stage) + 1, n=len(STAGE_KEYS))
-        )
+        # Numbered like the stage list (1…15, or 18 with the pre-norms); the layer is said above.
+        keys = stage_keys_for(trace.config)
+        i = keys.index(sel.stage) if sel.stage in keys else STAGE_KEYS.index(sel.stage)
+        self.footer.setText(self.tr("stage {i} / {n} · ← → to move · Esc to leave").format(i=i + 1, n=len(keys)))
 
     # ------------------------------------------------------------------ keys
     def step(self, delta: int) -> None:
         trace, sel = self.state.trace, self.state.selection
         layers = (trace.layers if trace is not None else ()) or (sel.layer,)
-        key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers)
+        key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers, trace.config if trace is not None else None)
         self.state.select(stage=key, layer=layer)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

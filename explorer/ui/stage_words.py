@@ -18,4 +18,8 @@ def stage_words() -> dict[str, str]:
         "no residual": QCoreApplication.translate("StageWords", "no residual"),
         "scores": QCoreApplication.translate("StageWords", "scores"),
         "row i predicts": QCoreApplication.translate("StageWords", "row i predicts token i+1"),
+        "blocked rows": QCoreApplication.translate("StageWords", "rows sum to 1 except {n} fully blocked rows: all 0"),
+        "all rows blocked": QCoreApplication.translate("StageWords", "every row fully blocked: all 0"),
+        "mean": QCoreApplication.translate("StageWords", "mean"),
+        "variance": QCoreApplication.translate("StageWords", "variance"),
     }

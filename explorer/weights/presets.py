@@ -54,7 +54,8 @@ PRESETS: dict[str, Preset] = {
             "seed-toy",
             "the note's worked example: B=2, C=2, E=3, H=2, D=2 — every number fits in its cell",
             "words-en.json",
-            dict(embed_dim=3, key_dim=2, heads=2, layers=1, ffn_dim=6, positions="none"),
+            # no norm, as the note: embed → Q K V → … chains by hand (layers.0.attn.in is embed.out)
+            dict(embed_dim=3, key_dim=2, heads=2, layers=1, ffn_dim=6, positions="none", norm="none"),
             "This is\na pen",
             seed=7,
         ),

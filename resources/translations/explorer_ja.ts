@@ -187,6 +187,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>埋め込み（Embed）</translation>
     </message>
     <message>
+        <source>Normalisation before attention</source>
+        <translation>アテンション前の正規化</translation>
+    </message>
+    <message>
         <source>Queries, keys and values</source>
         <translation>クエリ、キー、バリュー</translation>
     </message>
@@ -223,12 +227,20 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>残差接続</translation>
     </message>
     <message>
+        <source>Normalisation before the FFN</source>
+        <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
         <source>Feed-forward network</source>
         <translation>フィードフォワードネットワーク（FFN）</translation>
     </message>
     <message>
         <source>Block output</source>
         <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Final normalisation</source>
+        <translation>最後の正規化</translation>
     </message>
     <message>
         <source>Scores over the vocabulary</source>
@@ -257,6 +269,50 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>A hand-painted mask: the cells you blocked are −∞.</source>
         <translation>手描きのマスク：遮断したセルは −∞ です。</translation>
+    </message>
+    <message>
+        <source>Before attention, each token vector x is normalised on its own.</source>
+        <translation>アテンションの前に、各トークンのベクトル x をそれぞれ単独で正規化します。</translation>
+    </message>
+    <message>
+        <source>Before the FFN, each token vector of the stream is normalised on its own.</source>
+        <translation>FFN の前に、残差ストリームの各トークンのベクトルをそれぞれ単独で正規化します。</translation>
+    </message>
+    <message>
+        <source>After the last layer, each token vector is normalised once more before the scores over the vocabulary.</source>
+        <translation>最後の層のあと、語彙へのスコアを計算する前に、各トークンのベクトルをもう一度正規化します。</translation>
+    </message>
+    <message>
+        <source>RMSNorm divides its E = {E} numbers by their root mean square (RMS), so that their mean square is 1, then multiplies each by a learned γ.</source>
+        <translation>RMSNorm は E = {E} 個の数をその二乗平均平方根 (RMS) で割って二乗平均を 1 にし、それぞれに学習された γ を掛けます。</translation>
+    </message>
+    <message>
+        <source>LayerNorm shifts its E = {E} numbers to mean 0 and scales them to variance 1, then multiplies each by a learned γ and adds a learned β.</source>
+        <translation>LayerNorm は E = {E} 個の数を平均 0・分散 1 にずらして縮め、それぞれに学習された γ を掛けて β を足します。</translation>
+    </message>
+    <message>
+        <source>This model has no normalisation: the vectors go on unchanged.</source>
+        <translation>このモデルには正規化がありません。ベクトルはそのまま次へ進みます。</translation>
+    </message>
+    <message>
+        <source>Q, K and V are computed from this normalised x.</source>
+        <translation>Q, K, V はこの正規化された x から計算されます。</translation>
+    </message>
+    <message>
+        <source>The FFN reads this normalised vector.</source>
+        <translation>FFN はこの正規化されたベクトルを読みます。</translation>
+    </message>
+    <message>
+        <source>The last matrix reads this normalised vector.</source>
+        <translation>最後の行列はこの正規化されたベクトルを読みます。</translation>
+    </message>
+    <message>
+        <source>Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no token has anything to draw from, and every weight is 0.</source>
+        <translation>ステップ 2 ではスコアの各行を重みに変えますが、マスクがすべての行のすべてのキーを遮っています。どのトークンにも取り込む相手がなく、重みはすべて 0 です。</translation>
+    </message>
+    <message>
+        <source>Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw from, and their weights are all 0. The other rows sum to 1.</source>
+        <translation>ステップ 2: softmax がスコアの各行を重みに変えます。行 i は、トークン i が見てよい各トークンからどれだけ取り込むかを表します。{C} 行のうち {blocked_rows} 行はすべてのキーが遮られています。取り込む相手がないので、その重みはすべて 0 です。ほかの行の和は 1 です。</translation>
     </message>
     <message>
         <source>The text is cut into {C} tokens, and each token becomes its id: a row number in a vocabulary of V = {V}.</source>
@@ -301,6 +357,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.</source>
         <translation>Step 2：Softmax 関数で類似度の各行を合計 1 の確率に正規化します（Attention 重み）。行 i は、トークン i が参照できる各トークンの情報をどの程度取り込むかを表します。</translation>
+    </message>
+    <message>
+        <source>x is the normalised vector of the stage before.</source>
+        <translation>x は前の段階で正規化されたベクトルです。</translation>
     </message>
     <message>
         <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
@@ -529,6 +589,34 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>rotary (RoPE)</source>
         <translation>回転（RoPE）</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>正規化</translation>
+    </message>
+    <message>
+        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note&apos;s bare block</source>
+        <translation>アテンションの前・FFN の前・最後に行う正規化 (それぞれ独立した段階)。なし＋残差オフでノートの素のブロックになります</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>LayerNorm</translation>
+    </message>
+    <message>
+        <source>RMSNorm</source>
+        <translation>RMSNorm</translation>
+    </message>
+    <message>
+        <source>Residuals</source>
+        <translation>残差接続</translation>
+    </message>
+    <message>
+        <source>add x back</source>
+        <translation>x を足し戻す</translation>
+    </message>
+    <message>
+        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note&apos;s bare Attention then FFN</source>
+        <translation>オン: 各ブロックはアテンションと FFN の出力を入力 x に足します。オフ (正規化なしと合わせて): ノートの素の「アテンション → FFN」</translation>
     </message>
     <message>
         <source>Mask</source>
@@ -1127,6 +1215,13 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>ModelLoading</name>
+    <message>
+        <source>{run} is a run folder: showing its latest complete checkpoint, {step}</source>
+        <translation>{run} は学習の実行フォルダです: 最新の完全なチェックポイント {step} を表示しています</translation>
+    </message>
+</context>
+<context>
     <name>ModelMenu</name>
     <message>
         <source>Open model &amp;folder…</source>
@@ -1512,6 +1607,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>トークン（チップまたはマップの行）をクリックすると、選択中のヘッドでの流れを追えます。</translation>
     </message>
     <message>
+        <source>Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0</source>
+        <translation>アテンションの重み aᵢⱼ: このトークンのキーはすべて遮られているので、取り込む相手がなく、重みはすべて 0 です</translation>
+    </message>
+    <message>
         <source>Query token {i} “{word}” — layer {layer}, head {head}</source>
         <translation>クエリのトークン {i}「{word}」— レイヤー {layer}、ヘッド {head}</translation>
     </message>
@@ -1580,6 +1679,22 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>row i predicts token i+1</source>
         <translation>行 i はトークン i+1 を予測</translation>
+    </message>
+    <message>
+        <source>rows sum to 1 except {n} fully blocked rows: all 0</source>
+        <translation>行の和は 1 (すべて遮られた {n} 行は全部 0)</translation>
+    </message>
+    <message>
+        <source>every row fully blocked: all 0</source>
+        <translation>すべての行が遮られている: すべて 0</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>variance</source>
+        <translation>分散</translation>
     </message>
 </context>
 <context>
@@ -1694,6 +1809,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>埋め込み</translation>
     </message>
     <message>
+        <source>Norm before attention</source>
+        <translation>アテンション前の正規化</translation>
+    </message>
+    <message>
         <source>Queries, keys, values</source>
         <translation>クエリ・キー・バリュー</translation>
     </message>
@@ -1730,12 +1849,20 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>残差 + x</translation>
     </message>
     <message>
+        <source>Norm before the FFN</source>
+        <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
         <source>Feed-forward network</source>
         <translation>フィードフォワードネットワーク</translation>
     </message>
     <message>
         <source>Block output</source>
         <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>最後の正規化</translation>
     </message>
     <message>
         <source>Scores over the vocabulary</source>
@@ -1792,6 +1919,18 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>dims</source>
         <translation>次元</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>variance</source>
+        <translation>分散</translation>
+    </message>
+    <message>
+        <source>no norm: the vector goes on unchanged</source>
+        <translation>正規化なし: ベクトルはそのまま</translation>
     </message>
     <message>
         <source>layer {layer}</source>

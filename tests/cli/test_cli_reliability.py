@@ -156,7 +156,7 @@ def test_float64_of_a_float32_checkpoint_and_reading_it_back(capsys, tmp_path):
         (["export", PEN, "--device", "tpu:0"], "unknown device"),
         (["export", PEN, "--temperature", "nan"], "temperature"),
         (["export", PEN, "--temperature", "-1"], "temperature"),
-        (["export", PEN, "--positions", "rope"], "invalid choice"),
+        (["export", PEN, "--positions", "spiral"], "invalid choice"),
         (["export", PEN, "--dtype", "float16"], "invalid choice"),
         (["train", "--corpus", "copy", "--threads", "-1", "--steps", "2"], "threads"),
         (["train", "--corpus", "copy", "--seed", str(2**70), "--steps", "2"], "seed"),

@@ -48,13 +48,13 @@ def reference_mask(kind: str, size, matrix, lengths, C: int) -> np.ndarray:
 
 
 def sinusoid(C: int, E: int) -> np.ndarray:
-    """PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(p / 10000^(2i/E))."""
+    """PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(p / 10000^(2i/E)); column by column, so an odd
+    E simply ends on a sine (its cosine partner would be column E, which does not exist)."""
     pe = np.zeros((C, E))
     for p in range(C):
-        for i in range(E // 2):
-            angle = p / (10000.0 ** (2 * i / E))
-            pe[p, 2 * i] = math.sin(angle)
-            pe[p, 2 * i + 1] = math.cos(angle)
+        for col in range(E):
+            angle = p / (10000.0 ** (2 * (col // 2) / E))
+            pe[p, col] = math.sin(angle) if col % 2 == 0 else math.cos(angle)
     return pe
 
 

@@ -8,6 +8,7 @@ import re
 
 import numpy as np
 import pytest
+import torch
 
 from explorer import names
 from explorer.config import MaskSpec, ModelConfig, RunOptions
@@ -85,7 +86,8 @@ def test_weights_chain_equals_numpy(request, trace_name):
                     assert close(after(text, f"÷√{D} ="), scaled[i, j]), text
                     if allowed[i, j]:
                         assert "masked" not in text
-                        assert close(after(text, "softmax"), weights[i, j]), text
+                        # softmax spells out e^(s̃) / Σ: its last number is the weight
+                        assert close(num(re.findall(NUMBER, text.split("softmax")[1])[-1]), weights[i, j]), text
                     else:
                         assert "masked −∞" in text and text.endswith("softmax 0"), text
 
@@ -197,3 +199,26 @@ def test_fmt_and_cell_text():
     assert fmt(float("-inf")) == "−∞" and fmt(123.45) == "123.5" and fmt(0.00123) == "0.00123"
     assert fmt(123456.0) == "1.23e+05"
     assert cell_text(1.0) == "1" and cell_text(-2.0) == "−2" and cell_text(0.456) == "0.46"
+
+
+def test_qkv_hover_starts_from_the_shown_normalised_x():
+    """Issue 12: with a pre-norm, Q = x·W_q multiplies the norm stage's x, not the embedding; the norm
+    stage's own hover spells out the row's mean and variance, γ and β."""
+    bundle = load_preset("seed-toy", norm="layernorm")
+    with torch.no_grad():
+        for name, p in bundle.model.named_parameters():
+            if name.endswith("ln_attn.weight"):
+                p.copy_(torch.tensor([1.5, 0.5, 2.0]))
+    bundle.parameters_changed()
+    trace = run_trace(bundle, "This is\na pen")
+    text = explain_value(trace, "layers.0.attn.q", 1, 0, 1, 0)
+    terms = text.split(" = ")[1].split(" + ")
+    xs = [num(t.split("·")[0].strip("()")) for t in terms]
+    normed, embedded = trace["layers.0.attn.in"][0, 1], trace["embed.out"][0, 1]
+    assert all(close(a, b) for a, b in zip(xs, normed)), text
+    assert not all(close(a, b) for a, b in zip(xs, embedded))
+    x = embedded.astype(np.float64)
+    text = explain_value(trace, "layers.0.attn.in", 0, 0, 1, 2)
+    assert close(after(text, "μ = mean(x₁) ="), x.mean()) and close(after(text, "σ² = variance(x₁) ="), x.var()), text
+    assert "· 2.00 + 0.00 =" in text or "· 2.0" in text  # γ[2] = 2, β[2] = 0
+    assert close(num(re.findall(NUMBER, text)[-1]), normed[2])

@@ -38,8 +38,6 @@ def configs(draw):
     positions = draw(st.sampled_from(["none", "sinusoidal", "learned", "rope"]))
     E = draw(st.integers(1, 12))
     D = draw(st.integers(1, 6))
-    if positions == "sinusoidal":
-        E += E % 2
     if positions == "rope":
         D += D % 2
     return dict(

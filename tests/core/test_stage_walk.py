@@ -2,25 +2,48 @@
 
 from __future__ import annotations
 
+from explorer.config import ModelConfig
 from explorer.stage_walk import is_last, position, step, walk
-from explorer.stages import STAGE_KEYS, STAGES
+from explorer.stages import STAGE_KEYS, STAGES, neighbour, stage_keys_for
+
+BARE = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="none", residual=False)
+PRENORM = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="layernorm")
 
 
 def test_walk_repeats_the_layer_stages_for_every_layer():
-    steps = walk((0, 1))
-    per_layer = sum(1 for s in STAGES if s.per_layer)
-    assert len(steps) == len(STAGES) + per_layer
+    steps = walk((0, 1), BARE)
+    bare_stages = [s for s in STAGES if not s.norm]
+    per_layer = sum(1 for s in bare_stages if s.per_layer)
+    assert len(steps) == len(bare_stages) + per_layer
     assert steps[0] == ("tokens", None) and steps[-1] == ("probs", None)
     assert steps[2] == ("qkv", 0)
     assert steps[2 + per_layer] == ("qkv", 1)
-    assert [k for k, _ in walk((0,))] == list(STAGE_KEYS)
+    assert [k for k, _ in walk((0,), BARE)] == [s.key for s in bare_stages]
+
+
+def test_a_pre_norm_model_walks_through_its_norms():
+    keys = [k for k, _ in walk((0,), PRENORM)]
+    assert keys == list(STAGE_KEYS)
+    assert keys.index("norm_attn") == keys.index("embed") + 1 and keys.index("qkv") == keys.index("norm_attn") + 1
+    assert keys.index("norm_ffn") == keys.index("residual") + 1 and keys.index("ffn") == keys.index("norm_ffn") + 1
+    assert keys.index("final_norm") == keys.index("block") + 1 and keys.index("logits") == keys.index("final_norm") + 1
+    assert "norm_attn" not in stage_keys_for(BARE) and "final_norm" not in stage_keys_for(BARE)
+    assert step("block", 0, 1, (0, 1), PRENORM) == ("norm_attn", 1)
+    assert step("embed", 0, 1, (0, 1), BARE) == ("qkv", 0)
+    assert neighbour("block", 1, BARE) == "logits" and neighbour("block", 1, PRENORM) == "final_norm"
+
+
+def test_a_norm_stage_selected_on_a_bare_model_steps_from_where_it_stands():
+    # the user switched the norm off while the norm stage was selected
+    assert step("norm_attn", 0, 1, (0,), BARE) == ("scores", 0)
+    assert step("final_norm", 0, -1, (0,), BARE) == ("block", 0)
 
 
 def test_step_crosses_from_one_layer_into_the_next_and_back():
-    assert step("block", 0, 1, (0, 1)) == ("qkv", 1)
-    assert step("qkv", 1, -1, (0, 1)) == ("block", 0)
-    assert step("block", 1, 1, (0, 1)) == ("logits", 1)  # the layer stays as it was
-    assert step("logits", 1, -1, (0, 1)) == ("block", 1)
+    assert step("block", 0, 1, (0, 1), BARE) == ("qkv", 1)
+    assert step("qkv", 1, -1, (0, 1), BARE) == ("block", 0)
+    assert step("block", 1, 1, (0, 1), BARE) == ("logits", 1)  # the layer stays as it was
+    assert step("logits", 1, -1, (0, 1), BARE) == ("block", 1)
 
 
 def test_step_clamps_at_both_ends():
@@ -31,6 +54,6 @@ def test_step_clamps_at_both_ends():
 
 def test_position_counts_from_zero():
     assert position("tokens", 0, (0, 1)) == (0, len(walk((0, 1))))
-    assert position("qkv", 1, (0, 1))[0] == 2 + sum(1 for s in STAGES if s.per_layer)
+    assert position("qkv", 1, (0, 1), BARE)[0] == 2 + sum(1 for s in STAGES if s.per_layer and not s.norm)
     # an unknown layer (a trace restricted to some layers) falls back to the first one held
     assert position("qkv", 5, (2, 3)) == position("qkv", 2, (2, 3))

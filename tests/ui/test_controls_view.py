@@ -69,16 +69,18 @@ def test_scaling_and_temperature_reach_the_trace(qtbot, state, view):
 
 def test_a_bad_size_shows_why_and_keeps_the_last_trace(qtbot, state, view):
     with live(state, qtbot):
+        view.positions.activated.emit(view.positions.findData("rope"))
+        wait_trace(qtbot, state, lambda t: t.config.positions == "rope")
         before = state.trace
         assert view.error_text() == ""
         with qtbot.waitSignal(state.errorRaised, timeout=20_000):
-            view.sizes["embed_dim"].setValue(63)  # sinusoidal positions need an even E
-        assert "E must be even" in view.error_text()
+            view.sizes["key_dim"].setValue(15)  # rotary positions need an even D (odd E is fine since issue 12)
+        assert "D must be even" in view.error_text()
         assert state.trace is before
-        assert view.sizes["embed_dim"].value() == 63  # what the user typed stays, to be fixed
+        assert view.sizes["key_dim"].value() == 15  # what the user typed stays, to be fixed
         assert "cannot work" in view.params.text()
-        view.sizes["embed_dim"].setValue(32)
-        wait_trace(qtbot, state, lambda t: t.config.E == 32)
+        view.sizes["key_dim"].setValue(8)
+        wait_trace(qtbot, state, lambda t: t.config.D == 8)
         assert view.error_text() == ""
 
 
@@ -149,3 +151,35 @@ def test_language_change_rebuilds_every_text(qtbot, state, view):
     assert view.mask.itemText(0) == "causal"
     assert view.sizes["value_dim"].specialValueText() == "= D"
     assert "parameters" in view.params.text()
+
+
+def test_norm_and_residuals_reach_the_model_and_bare_is_neither(qtbot, state, view):
+    """The CLI's --norm and --no-residual in the window (issue 12): choices from explorer.vocab."""
+    from explorer import vocab
+
+    assert tuple(view.norm.itemData(i) for i in range(view.norm.count())) == vocab.NORMS
+    assert tuple(view.positions.itemData(i) for i in range(view.positions.count())) == vocab.POSITIONS
+    with live(state, qtbot):
+        assert view.norm.currentData() == state.trace.config.norm == "layernorm" and view.residual.isChecked()
+        _choose(view.norm, "rmsnorm")
+        trace = wait_trace(qtbot, state, lambda t: t.config.norm == "rmsnorm")
+        x = trace["embed.out"][0].astype(np.float64)
+        gamma = trace["params.layers.0.ln_attn.weight"].astype(np.float64)
+        np.testing.assert_allclose(trace["layers.0.attn.in"][0], x / np.sqrt((x**2).mean(-1, keepdims=True) + 1e-5) * gamma, rtol=1e-4, atol=1e-5)
+        _choose(view.norm, "none")
+        view.residual.setChecked(False)
+        trace = wait_trace(qtbot, state, lambda t: t.config.norm == "none" and not t.config.residual)
+        np.testing.assert_array_equal(trace["layers.0.attn.in"], trace["embed.out"])  # bare: attention reads x itself
+        np.testing.assert_array_equal(trace["layers.0.mid"], trace["layers.0.attn.out"])
+        assert view.norm.currentData() == "none" and not view.residual.isChecked()
+
+
+def test_the_notes_E_3_traces_with_sinusoidal_positions(qtbot, state, view):
+    """Issue 12: E = 3 on the classroom preset (sinusoidal positions) was refused; the last cosine is dropped."""
+    with live(state, qtbot):
+        assert state.trace.config.positions == "sinusoidal"
+        view.sizes["embed_dim"].setValue(3)
+        trace = wait_trace(qtbot, state, lambda t: t.config.E == 3)
+        assert view.error_text() == ""
+        p = np.arange(trace.C)
+        np.testing.assert_allclose(trace["embed.pos"][0], np.stack([np.sin(p), np.cos(p), np.sin(p / 10000 ** (2 / 3))], 1), atol=1e-6)

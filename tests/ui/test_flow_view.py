@@ -116,8 +116,11 @@ def test_arrow_keys_move_stages_but_not_inside_a_text_field(view, state, qtbot):
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Right)
     assert state.selection.stage == "embed"
+    qtbot.keyClick(view, Qt.Key.Key_Right)  # the classroom model normalises x before attention: a stage
+    assert (state.selection.stage, state.selection.layer) == ("norm_attn", 0)
     qtbot.keyClick(view, Qt.Key.Key_Right)
     assert (state.selection.stage, state.selection.layer) == ("qkv", 0)
+    qtbot.keyClick(view, Qt.Key.Key_Left)
     qtbot.keyClick(view, Qt.Key.Key_Left)
     assert state.selection.stage == "embed"
     field = QLineEdit("text", view)
@@ -129,10 +132,41 @@ def test_arrow_keys_move_stages_but_not_inside_a_text_field(view, state, qtbot):
 
 
 def test_stage_number_is_shown(view, state):
+    # 15 stages and the three norms of a pre-norm model (before attention, before the FFN, final)
+    state.select(stage="probs")
+    assert "(stage 18 / 18)" in view.detail.text()
+    state.select(stage="qkv", layer=1)
+    assert "(stage 4 / 18)" in view.detail.text()
+
+
+def test_norm_stages_show_only_for_a_model_with_norms(view, state, qtbot):
+    for key in ("norm_attn", "norm_ffn", "final_norm"):
+        assert view.boxes[key].isVisible() and view.boxes[key].shape_text == "(5, 64)"
+    state.select(stage="norm_attn", layer=0)
+    assert "LayerNorm" in view.caption.text() and "Q, K and V are computed from this normalised x" in view.caption.text()
+    assert "γ + β" in view.detail.text()
+    bare = run_trace(load_preset("classroom", random_weights=True, norm="none", residual=False), "This is a pen .")
+    state.set_trace(bare)
+    for key in ("norm_attn", "norm_ffn", "final_norm"):
+        assert not view.boxes[key].isVisible()
+        assert key not in view.arrows or not view.arrows[key].isVisible()
+    assert view.boxes["qkv"].isVisible() and not view.arrows["qkv"].isVisible()  # Q K V now opens the layer group
     state.select(stage="probs")
     assert "(stage 15 / 15)" in view.detail.text()
-    state.select(stage="qkv", layer=1)
-    assert "(stage 3 / 15)" in view.detail.text()
+
+
+def test_weights_caption_counts_fully_blocked_rows(view, state):
+    from explorer.config import MaskSpec, RunOptions
+
+    assert "sum to 1" in view.boxes["weights"].edge
+    matrix = [[False] * 5, [True, True, False, False, False], [False] * 5, [True] * 3 + [False] * 2, [True] * 5]
+    blocked = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit(matrix)))
+    state.set_trace(blocked)
+    state.select(stage="weights")
+    caption = view.caption.text()
+    assert "2 of the 5 rows have every key blocked" in caption and "weights are all 0" in caption
+    assert "that sum to 1" not in caption
+    assert "except 2 fully blocked rows" in view.boxes["weights"].edge
 
 
 def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, state, qtbot):
@@ -164,3 +198,13 @@ def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, 
         assert state.selection.stage == "masked"
         qtbot.keyClick(field, Qt.Key.Key_Left)
         assert state.selection.stage == "masked"
+
+
+def test_weights_caption_when_every_row_is_blocked(view, state):
+    from explorer.config import MaskSpec, RunOptions
+
+    nothing = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit([[False] * 5] * 5)))
+    state.set_trace(nothing)
+    state.select(stage="weights")
+    assert "every weight is 0" in view.caption.text() and "sum to 1" not in view.caption.text()
+    assert "sum to 1" not in view.boxes["weights"].edge and "every row fully blocked" in view.boxes["weights"].edge

@@ -154,3 +154,18 @@ def test_capture_policy(state):
     assert not capture.lazy(30, 5_000)
     capture.set_mode("selected")
     assert capture.lazy(1, 1)
+
+
+def test_opening_a_run_folder_shows_its_latest_complete_checkpoint_and_says_which(window, qtbot, tmp_path):
+    """Issue 12: a run folder written by `train --out runs/x` is a model: its newest complete step-N."""
+    state = window.state
+    run = tmp_path / "x"
+    _checkpoint(run / "step-000002")
+    cfg = _checkpoint(run / "step-000004", positions="none")
+    (run / "step-000006").mkdir()  # being written when the run stopped: no weights, not complete
+    (run / "run.json").write_text("{}", encoding="utf-8")  # a run manifest at the top (newer runs)
+    window.loading.open(str(run))
+    qtbot.waitUntil(lambda: state.trace.config == cfg, timeout=20_000)
+    assert state.source.name == str(run / "step-000004")
+    qtbot.waitUntil(lambda: "step-000004" in window.statusBar().currentMessage(), timeout=5_000)
+    assert "run folder" in window.statusBar().currentMessage()

@@ -39,7 +39,7 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
     assert slides.caption.font().pointSizeF() >= 1.5 * base
     assert slides.title.text() == "Similarity scores Q·Kᵀ"
     assert "Q (5, 16) · Kᵀ (16, 5) → S (5, 5)" in slides.edge.text()
-    assert slides.footer.text().startswith("stage 4 / 15")
+    assert slides.footer.text().startswith("stage 5 / 18")  # the classroom model's pre-norm is stage 3
 
     qtbot.keyClick(slides, Qt.Key.Key_Right)
     assert state.selection.stage == "scaled"
@@ -60,16 +60,16 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
 def test_clicker_keys_walk_every_layer(slides, state, qtbot):
     state.select(stage="block", layer=0)
     assert slides.where.text() == "layer 0 of L = 2"
-    qtbot.keyClick(slides, Qt.Key.Key_PageDown)
-    assert (state.selection.stage, state.selection.layer) == ("qkv", 1)
+    qtbot.keyClick(slides, Qt.Key.Key_PageDown)  # into layer 1: its pre-norm comes first
+    assert (state.selection.stage, state.selection.layer) == ("norm_attn", 1)
     assert slides.where.text() == "layer 1 of L = 2"
     qtbot.keyClick(slides, Qt.Key.Key_Space)
-    assert state.selection.stage == "scores"
+    assert state.selection.stage == "qkv"
     qtbot.keyClick(slides, Qt.Key.Key_PageUp)
     qtbot.keyClick(slides, Qt.Key.Key_PageUp)
     assert (state.selection.stage, state.selection.layer) == ("block", 0)
     qtbot.keyClick(slides, Qt.Key.Key_End)
-    assert state.selection.stage == "probs" and slides.footer.text().startswith("stage 15 / 15")
+    assert state.selection.stage == "probs" and slides.footer.text().startswith("stage 18 / 18")
     assert slides.where.text() == ""  # outside the layers
     qtbot.keyClick(slides, Qt.Key.Key_Home)
     assert state.selection.stage == "tokens"

@@ -86,3 +86,20 @@ def test_window_links_tensor_view_and_selection(window, state):
     assert tv.large.layers.highlighted()[0] == 2
     assert all(layers.highlighted()[0] == 2 for layers in tv.grid.maps)
     assert np.array_equal(sel.bar_heights(), state.trace.head_map(0, "weights", 0, 0)[2])
+
+
+def test_a_fully_blocked_query_is_not_said_to_sum_to_1(qtbot):
+    from explorer.config import MaskSpec, RunOptions
+    from explorer.ui.views.selection_view import SelectionView
+
+    matrix = [[False] * 5, [True, True, False, False, False], [True] * 3 + [False] * 2, [True] * 4 + [False], [True] * 5]
+    trace = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit(matrix)))
+    state = AppState()
+    state.set_trace(trace)
+    view = SelectionView(state)
+    qtbot.addWidget(view)
+    state.select(token=0)  # query 0 may see no key: its weights are all 0
+    assert not trace["layers.0.attn.weights"][0, :, 0].any()
+    assert "all 0" in view.captions["weights"].text() and "sum to 1" not in view.captions["weights"].text()
+    state.select(token=2)
+    assert "sum to 1" in view.captions["weights"].text()

@@ -145,8 +145,11 @@ def test_hover_explains_with_real_numbers(classroom, qtbot):
     scaled = scores / math.sqrt(q.shape[0])
     w = np.exp(scaled[:4] - scaled[:4].max())
     w /= w.sum()
+    # the score, the scaled score, then softmax spelled out: e^(scaled) / Σ = numerator / denominator = weight
     numbers = [float(s.replace("−", "-")) for s in re.findall(r"−?\d+\.\d+", text.split("\n")[1])]
-    assert numbers == pytest.approx([scores[2], scaled[2], w[2]], abs=0.006)
+    assert numbers[:2] == pytest.approx([scores[2], scaled[2]], abs=0.006)
+    assert numbers[-1] == pytest.approx(w[2], abs=0.006)
+    assert numbers[-3] == pytest.approx(math.exp(scaled[2]), rel=0.01)
     assert "÷√16" in text
 
 
@@ -230,3 +233,17 @@ def test_keyboard_steps_heads_and_tokens(classroom, qtbot):
     assert state.selection.token == 0
     view._shortcuts["layer+"].activated.emit()
     assert state.selection.layer == 1
+
+
+def test_norm_stage_draws_the_normalised_x_and_bare_models_number_without_it(classroom, toy):
+    state, view = classroom
+    trace = state.trace
+    state.select(stage="norm_attn", layer=1)
+    assert np.array_equal(view.large.image.image, trace["layers.1.attn.in"][0])
+    assert view.title.text().startswith("Step 3 of 18")
+    assert view.stage_combo.currentText() == "3. Norm before attention"
+    toy_state, toy_view = toy  # the note's toy has no norm: its Q K V is step 3, the norm rows are hidden
+    toy_state.select(stage="qkv")
+    assert toy_view.stage_combo.currentText() == "3. Queries, keys, values" and toy_view.title.text().startswith("Step 3 of 15")
+    hidden = [toy_view.stage_combo.itemData(i) for i in range(toy_view.stage_combo.count()) if toy_view.stage_combo.view().isRowHidden(i)]
+    assert hidden == ["norm_attn", "norm_ffn", "final_norm"]

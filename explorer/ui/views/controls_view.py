@@ -1,5 +1,5 @@
-"""The model's knobs: preset, weights, sizes (E, D, H, L, D_v, F, positions), mask, scaling, temperature,
-dtype, device. Every change goes straight to the state and the worker re-traces; there is no run button.
+"""The model's knobs: preset, weights, sizes (E, D, H, L, D_v, F, positions, norm, residuals), mask,
+scaling, temperature, dtype, device. The choices come from explorer.vocab, the CLI's own list. Every change goes straight to the state and the worker re-traces; there is no run button.
 
 The controls also follow the state (a preset chosen from the menu, a restored session, a loaded model whose
 sizes are fixed) with their signals blocked, so that showing a value never sends it back.
@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.config import DTYPES, MAX_HEADS, MAX_LAYERS, POSITIONS, MaskSpec, ModelConfig, estimate_memory
+from explorer import vocab
+from explorer.config import MaskSpec, ModelConfig, estimate_memory
 from explorer.devices import available_devices
 from explorer.errors import ExplorerError
 from explorer.ui.state import ModelSource
@@ -35,16 +36,10 @@ from explorer.ui.views.base import View
 from explorer.ui.views.mask_painter import MaskPainter
 from explorer.weights.presets import PRESETS, get_preset, preset_config
 
-MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")  # combo order
-# The spin boxes, in form order: ModelConfig field, range, and 0 meaning "the default" where it has one.
-SIZE_FIELDS: tuple[tuple[str, int, int], ...] = (
-    ("embed_dim", 1, 4096),
-    ("key_dim", 1, 1024),
-    ("heads", 1, MAX_HEADS),
-    ("layers", 1, MAX_LAYERS),
-    ("value_dim", 0, 1024),  # 0: "= D"
-    ("ffn_dim", 0, 16384),  # 0: "= 4·E"
-)
+MASK_KINDS = vocab.MASK_KINDS  # combo order
+# The spin boxes, in form order: ModelConfig field, range, and 0 meaning "the default" where it has one
+# (value_dim 0: "= D", ffn_dim 0: "= 4·E").
+SIZE_FIELDS: tuple[tuple[str, int, int], ...] = tuple((o.field, o.low, o.high) for o in vocab.SIZE_OPTIONS)
 _DEFAULTS = {f.name: f.default for f in fields(ModelConfig)}
 
 
@@ -96,8 +91,12 @@ class ControlsView(View):
         self.seed = _spin(-1, 2**31 - 1)
         self.sizes: dict[str, QSpinBox] = {name: _spin(lo, hi) for name, lo, hi in SIZE_FIELDS}
         self.positions = _combo()
-        for p in POSITIONS:
+        for p in vocab.POSITIONS:
             self.positions.addItem("", p)
+        self.norm = _combo()  # the CLI's --norm; "bare" is no norm and no residuals
+        for n in vocab.NORMS:
+            self.norm.addItem("", n)
+        self.residual = QCheckBox()
         self.params = QLabel()
         self.params.setWordWrap(True)
 
@@ -114,7 +113,7 @@ class ControlsView(View):
         self.temperature.setDecimals(2)
         self.temperature.setKeyboardTracking(False)
         self.dtype = _combo()
-        for d in DTYPES:
+        for d in vocab.DTYPES:
             self.dtype.addItem(d, d)
         self.device = _combo()
         # Asking torch which devices exist imports torch (seconds): the window starts with the CPU and
@@ -149,6 +148,9 @@ class ControlsView(View):
             form.addRow(self.size_labels[name], self.sizes[name])
         self.positions_label = QLabel()
         form.addRow(self.positions_label, self.positions)
+        self.norm_label, self.residual_label = QLabel(), QLabel()
+        form.addRow(self.norm_label, self.norm)
+        form.addRow(self.residual_label, self.residual)
         form.addRow(self.params)
 
         form = QFormLayout(self.attn_group)
@@ -214,6 +216,13 @@ class ControlsView(View):
         self.positions.setToolTip(self.tr("How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"))
         for i, text in enumerate((self.tr("none"), self.tr("sinusoidal"), self.tr("learned"), self.tr("rotary (RoPE)"))):
             self.positions.setItemText(i, text)
+        self.norm_label.setText(self.tr("Norm"))
+        self.norm.setToolTip(self.tr("Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block"))
+        for i, text in enumerate((self.tr("LayerNorm"), self.tr("RMSNorm"), self.tr("none"))):
+            self.norm.setItemText(i, text)
+        self.residual_label.setText(self.tr("Residuals"))
+        self.residual.setText(self.tr("add x back"))
+        self.residual.setToolTip(self.tr("On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN"))
         self.mask_label.setText(self.tr("Mask"))
         self.mask.setToolTip(self.tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
         for i, text in enumerate((self.tr("causal"), self.tr("none (sees the future)"), self.tr("window W"), self.tr("prefix P"), self.tr("hand-painted"))):
@@ -239,6 +248,8 @@ class ControlsView(View):
         for name, spin in self.sizes.items():
             spin.valueChanged.connect(lambda v, name=name: self._size_changed(name, v))
         self.positions.activated.connect(lambda i: s.set_sizes(positions=self.positions.itemData(i)))
+        self.norm.activated.connect(lambda i: s.set_sizes(norm=self.norm.itemData(i)))
+        self.residual.toggled.connect(lambda on: s.set_sizes(residual=on))
         self.mask.activated.connect(lambda _i: self._mask_changed())
         self.mask_size.valueChanged.connect(lambda _v: self._mask_changed())
         self.scale.toggled.connect(lambda on: s.set_options(scale=on))
@@ -292,7 +303,7 @@ class ControlsView(View):
         src, opts = s.source, s.options
         editable = s.editable_sizes and src.kind == "preset"
         blockers = [QSignalBlocker(w) for w in (
-            self.preset, self.random_weights, self.seed, self.positions, self.mask, self.mask_size,
+            self.preset, self.random_weights, self.seed, self.positions, self.norm, self.residual, self.mask, self.mask_size,
             self.scale, self.temperature, self.dtype, self.device, *self.sizes.values(),
         )]
         index = self.preset.findData(src.name) if src.kind == "preset" else -1
@@ -306,6 +317,10 @@ class ControlsView(View):
             spin.setEnabled(editable)
         self.positions.setCurrentIndex(max(0, self.positions.findData(sizes.get("positions", "sinusoidal"))))
         self.positions.setEnabled(editable)
+        self.norm.setCurrentIndex(max(0, self.norm.findData(sizes.get("norm", "layernorm"))))
+        self.residual.setChecked(bool(sizes.get("residual", True)))
+        for w in (self.norm, self.residual):
+            w.setEnabled(editable)
         for w in (self.random_weights, self.seed):
             w.setEnabled(editable)
         self.mask.setCurrentIndex(self.mask.findData(opts.mask.kind))

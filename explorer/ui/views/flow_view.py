@@ -30,10 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ui.stage_words import stage_words
-from explorer.ui.stage_words import stage_words
 from explorer import stage_walk
 from explorer.stage_facts import stage_numbers, stage_shape
-from explorer.stages import STAGE_KEYS, STAGES, edge_label
+from explorer.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout
@@ -54,7 +53,7 @@ class StageBox(QAbstractButton):
     """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
     both themes work; the selected stage is filled with the highlight colour."""
 
-    PAD = 7
+    PAD = 5  # 18 stages (with the norms) fit one row at 1280 px
 
     def __init__(self, key: str, symbol: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -165,6 +164,7 @@ class FlowView(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.boxes: dict[str, StageBox] = {}
+        self.arrows: dict[str, QLabel] = {}  # the arrow in front of a box, hidden with it
         self.timer = QTimer(self)
         self.timer.setInterval(PLAY_INTERVAL_MS)
         self.timer.timeout.connect(self._tick)
@@ -178,7 +178,7 @@ class FlowView(View):
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
         diagram = _Diagram()
-        row = FlowLayout(diagram, spacing=2, line_spacing=4)
+        row = FlowLayout(diagram, spacing=0, line_spacing=4)
         row.setContentsMargins(2, 2, 2, 2)
         self.group = QFrame()
         self.group.setObjectName("layerGroup")
@@ -200,7 +200,7 @@ class FlowView(View):
         header.addWidget(self.next_layer)
         header.addStretch(1)
         g.addLayout(header)
-        inner = FlowLayout(spacing=2, line_spacing=4)
+        inner = FlowLayout(spacing=0, line_spacing=4)
         g.addLayout(inner)
 
         placed_group = False
@@ -215,7 +215,8 @@ class FlowView(View):
                 row.addWidget(self.group)
                 placed_group = True
             elif i > 0:
-                target.addWidget(_arrow())
+                self.arrows[s.key] = _arrow()
+                target.addWidget(self.arrows[s.key])
             target.addWidget(box)
         self._diagram = diagram
 
@@ -290,6 +291,14 @@ class FlowView(View):
             self.caption.setText("")
             return
         layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
+        first_in_group = True
+        for s in STAGES:  # a pre-norm is a stage only when the model has one
+            visible = shown(s.key, trace.config)
+            self.boxes[s.key].setVisible(visible)
+            if s.key in self.arrows:  # the first box of the layer group has no arrow in front
+                self.arrows[s.key].setVisible(visible and not (s.per_layer and first_in_group))
+            if s.per_layer and visible:
+                first_in_group = False
         for key, box in self.boxes.items():
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
             edge = edge_label(key, trace, sel.layer, sel.row, stage_words())
@@ -303,7 +312,7 @@ class FlowView(View):
         self.next_layer.setEnabled(sel.layer != layers[-1])
         self.detail.setText(
             self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
-                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words())), i=STAGE_KEYS.index(sel.stage) + 1, n=len(STAGE_KEYS)
+                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words())), i=_index(sel.stage, trace.config) + 1, n=len(stage_keys_for(trace.config))
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
@@ -313,7 +322,7 @@ class FlowView(View):
     def step(self, delta: int) -> None:
         trace, sel = self.state.trace, self.state.selection
         layers = (trace.layers if trace is not None else ()) or (sel.layer,)
-        key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers)
+        key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers, trace.config if trace is not None else None)
         self.state.select(stage=key, layer=layer)
 
     def _move_layer(self, delta: int) -> None:
@@ -332,8 +341,8 @@ class FlowView(View):
         if playing:
             trace, sel = self.state.trace, self.state.selection
             layers = (trace.layers if trace is not None else ()) or (sel.layer,)
-            if stage_walk.is_last(sel.stage, sel.layer, layers):  # start over from the tokens
-                self.state.select(stage=stage_walk.walk(layers)[0][0], layer=layers[0])
+            if stage_walk.is_last(sel.stage, sel.layer, layers, _config(trace)):  # start over from the tokens
+                self.state.select(stage=stage_walk.walk(layers, _config(trace))[0][0], layer=layers[0])
             self.timer.start()
         else:
             self.timer.stop()
@@ -343,7 +352,7 @@ class FlowView(View):
         layers = (trace.layers if trace is not None else ()) or (sel.layer,)
         self.step(1)
         sel = self.state.selection
-        if stage_walk.is_last(sel.stage, sel.layer, layers):
+        if stage_walk.is_last(sel.stage, sel.layer, layers, _config(trace)):
             self.play.setChecked(False)
 
     # ------------------------------------------------------------------ window-wide keys
@@ -368,6 +377,19 @@ class FlowView(View):
             self.step(1 if key == Qt.Key.Key_Right else -1)
         event.accept()
         return True
+
+
+def _config(trace):
+    return trace.config if trace is not None else None
+
+
+def _index(key: str, config) -> int:
+    """The stage's place among the model's stages (a norm stage of a bare model: where it would stand)."""
+    keys = stage_keys_for(config)
+    return keys.index(key) if key in keys else sum(1 for k in keys if STAGES_ORDER.index(k) < STAGES_ORDER.index(key))
+
+
+STAGES_ORDER = tuple(s.key for s in STAGES)
 
 
 def _html(text: str) -> str:

@@ -116,6 +116,12 @@ class SelectionView(View):
             return
         self.focus = f
         self._set_empty(False)
+        # "they sum to 1" is false for a query that may see no key (a painted mask, a prefix): say so
+        blocked = "mask" in trace.stored_names() and not bool(trace["mask"][sel.row, token].any())
+        if blocked:
+            self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0"))
+        else:
+            self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
         word = trace.token_label(sel.row, token)
         heading = self.tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
         if sel.token is None:

@@ -134,8 +134,7 @@ class TensorView(View):
         self.head_label.setText(self.tr("&Head"))
         self.tensor_label.setText(self.tr("&Tensor"))
         self.row_label.setText(self.tr("Sente&nce"))
-        for i, key in enumerate(STAGE_KEYS):
-            self.stage_combo.setItemText(i, f"{i + 1}. {self.stage_title(key)}")
+        self._number_stages(self.state.trace.config if self.state.trace is not None else None)
         self.stage_combo.setToolTip(self.tr("Which step of the pipeline to show (the flow view selects it too)"))
         self.layer_spin.setToolTip(self.tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
         self.head_spin.setToolTip(self.tr("Attention head shown large — Alt+Left / Alt+Right, or click a small map"))
@@ -152,6 +151,7 @@ class TensorView(View):
         return {
             "tokens": self.tr("Tokens → ids"),
             "embed": self.tr("Embedding"),
+            "norm_attn": self.tr("Norm before attention"),
             "qkv": self.tr("Queries, keys, values"),
             "scores": self.tr("Scores Q·Kᵀ"),
             "scaled": self.tr("Scaled ÷√D"),
@@ -161,8 +161,10 @@ class TensorView(View):
             "concat": self.tr("Heads side by side"),
             "out": self.tr("Output projection ·W_o"),
             "residual": self.tr("Residual + x"),
+            "norm_ffn": self.tr("Norm before the FFN"),
             "ffn": self.tr("Feed-forward network"),
             "block": self.tr("Block output"),
+            "final_norm": self.tr("Final norm"),
             "logits": self.tr("Scores over the vocabulary"),
             "probs": self.tr("Next-token probabilities"),
         }[key]
@@ -172,15 +174,25 @@ class TensorView(View):
             "masked": self.tr("masked"), "scaling off": self.tr("scaling off"), "every key blocked": self.tr("every key blocked"),
             "softmax": self.tr("softmax"), "after RoPE": self.tr("after RoPE"), "head": self.tr("head"), "dim": self.tr("dim"),
             "no residual": self.tr("no residual"), "norm": self.tr("norm"), "next": self.tr("next"), "keys": self.tr("keys"), "dims": self.tr("dims"),
+            "mean": self.tr("mean"), "variance": self.tr("variance"), "no norm": self.tr("no norm: the vector goes on unchanged"),
         }
 
     def export_widget(self) -> QWidget:
         return self.content
 
     # ------------------------------------------------------------------ state → view
+    def _number_stages(self, config) -> None:
+        """Number the stages as the model runs them: a model without norms has no norm stages (hidden)."""
+        keys = stages.stage_keys_for(config)
+        for i, key in enumerate(STAGE_KEYS):
+            n = keys.index(key) + 1 if key in keys else None
+            self.stage_combo.setItemText(i, f"{n}. {self.stage_title(key)}" if n else self.stage_title(key))
+            self.stage_combo.view().setRowHidden(i, n is None)
+
     def _sync_controls(self, trace, sel) -> None:
         per_layer = stages.stage(sel.stage).per_layer
         blockers = [QSignalBlocker(w) for w in (self.stage_combo, self.layer_spin, self.head_spin, self.row_spin, self.tensor_combo)]
+        self._number_stages(trace.config)
         self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
         layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
         self.layer_spin.setRange(min(layers), max(layers))
@@ -226,10 +238,11 @@ class TensorView(View):
             self.grid.set_highlight(sel.token, key)
 
     def _caption(self, trace, sel) -> None:
-        i = STAGE_KEYS.index(sel.stage)
+        keys = stages.stage_keys_for(trace.config)  # a pre-norm is a step only when the model has one
+        i = keys.index(sel.stage) if sel.stage in keys else STAGE_KEYS.index(sel.stage)
         where = self.tr("layer {layer}").format(layer=sel.layer) if stages.stage(sel.stage).per_layer else ""
         self.title.setText(
-            self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(STAGE_KEYS), title=self.stage_title(sel.stage))
+            self.tr("Step {n} of {total}: {title}").format(n=i + 1, total=len(keys), title=self.stage_title(sel.stage))
             + (f" — {where}" if where else "")
         )
         self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))

@@ -1,0 +1,49 @@
+"""One definition of each vocabulary a user chooses from: positions, norms, activations, dtypes, mask kinds,
+and the size options (-E -D -H -L …) with their ranges.
+
+ModelConfig validates against these tuples, every CLI command builds its options from them
+(explorer/cli/model_options.py), and the window's controls list them (explorer/ui/views/controls_view.py).
+Before this module the CLI's ``export --positions`` lacked ``rope``, which ``train`` had: two copies drift.
+Pure data: no torch, no Qt, no argparse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+POSITIONS = ("none", "sinusoidal", "learned", "rope")
+NORMS = ("layernorm", "rmsnorm", "none")
+ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated")
+DTYPES = ("float32", "float64")
+MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
+# The mask kinds a user can type (an explicit mask is painted in the window or read from a file).
+TYPED_MASKS = "causal, none, window:W or prefix:P"
+
+MAX_HEADS = 256
+MAX_LAYERS = 256
+
+
+@dataclass(frozen=True)
+class SizeOption:
+    """One size of the model: its ModelConfig field, its command-line flags and the window's range."""
+
+    field: str
+    flags: tuple[str, ...]
+    metavar: str
+    help: str
+    low: int  # the window's spin box; 0 means "the default" where there is one
+    high: int
+
+
+SIZE_OPTIONS: tuple[SizeOption, ...] = (
+    SizeOption("embed_dim", ("--embed-dim", "-E"), "E", "embedding size E", 1, 4096),
+    SizeOption("key_dim", ("--key-dim", "-D"), "D", "query/key size per head D", 1, 1024),
+    SizeOption("heads", ("--heads", "-H"), "H", "number of heads H", 1, MAX_HEADS),
+    SizeOption("layers", ("--layers", "-L"), "L", "number of layers L", 1, MAX_LAYERS),
+    SizeOption("value_dim", ("--value-dim",), "D_V", "value size per head (default D)", 0, 1024),
+    SizeOption("ffn_dim", ("--ffn-dim",), "F", "FFN width (default 4·E)", 0, 16384),
+)
+
+# What each norm means, for help texts (the window has its own translated words).
+NORM_HELP = "layernorm (GPT-2), rmsnorm (Llama) or none (the note's bare block)"
+POSITIONS_HELP = "none, sinusoidal, learned or rope (rotary: D must be even)"
