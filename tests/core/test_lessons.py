@@ -129,7 +129,7 @@ def test_the_builtin_lesson_follows_the_note():
         (GOOD.replace('preset = "classroom"', 'preset = "gpt5"'), 7, ["step 1: preset", "one of the presets"]),
         (GOOD.replace('preset = "classroom"', 'model = "/etc/passwd"'), 7, ["step 1: model", "never names a file"]),
         (GOOD.replace("cell = [3, 1]", "cell = [3, 9]"), 10, ["step 1: key", "key 9 does not exist", "5 tokens"]),
-        (GOOD.replace("D = 32", "E = 63"), 8, ["step 1: E", "cannot run", "E must be even"]),
+        (GOOD.replace("D = 32", 'D = 3\npositions = "rope"'), 8, ["step 1: D", "cannot run", "D must be even"]),
         (GOOD.replace('stage = "weights"', 'stage = "weights"\nhead = 7'), 18, ["step 2: head", "head 7 does not exist", "4 heads"]),
         (GOOD.replace('stage = "weights"', 'stage = "weights"\ninterventions = []'), 18, ["step 2: interventions", "not supported yet"]),
         (GOOD.replace('stage = "weights"', 'stage = "weights"\nmask = [[1, 0], [1, 1]]'), 18, ["step 2: mask", "2×2", "5 tokens"]),
