@@ -1,0 +1,102 @@
+"""Checks for values read from files (a snapshot's manifest, a config.json, GGUF metadata): each returns the
+value in the type the code needs, or raises the caller's error class with a one-line message naming the field.
+
+Every reader declares its fields once, as a table of these checks (see export/snapshot_schema.py, weights/hf.py
+and weights/gguf.py), so that a value of the wrong type or range is refused where it is read instead of
+surfacing later as a ZeroDivisionError or a NaN probability.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from explorer.errors import ExplorerError
+
+LARGEST = 2**31 - 1  # no size, count or index in a file may be larger
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+@dataclass(frozen=True)
+class Where:
+    """The file and the error class a reader reports with."""
+
+    origin: str
+    error: type[ExplorerError]
+
+    def fail(self, message: str) -> ExplorerError:
+        return self.error(f"{self.origin}: {message}")
+
+
+def whole(value: Any, field: str, where: Where, lo: int = 0, hi: int = LARGEST) -> int:
+    """An integer (a float with no fractional part is accepted, as files written by JSON tools hold 2.0)."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise where.fail(f"{field} must be a whole number, got {_show(value)}")
+    if not lo <= value <= hi:
+        raise where.fail(f"{field} must lie between {lo} and {hi}, got {_show(value)}")
+    return value
+
+
+def number(value: Any, field: str, where: Where, positive: bool = False, hi: float = math.inf) -> float:
+    """A finite real number (NaN and infinities refused), positive when asked."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise where.fail(f"{field} must be a number, got {_show(value)}")
+    try:
+        x = float(value)
+    except OverflowError:
+        raise where.fail(f"{field} is too large, got {_show(value)}") from None
+    if not math.isfinite(x):
+        raise where.fail(f"{field} must be a finite number, got {_show(value)}")
+    if positive and not x > 0:
+        raise where.fail(f"{field} must be positive, got {_show(value)}")
+    if x > hi:
+        raise where.fail(f"{field} must be at most {hi:g}, got {_show(value)}")
+    return x
+
+
+def flag(value: Any, field: str, where: Where) -> bool:
+    if not isinstance(value, bool):
+        raise where.fail(f"{field} must be true or false, got {_show(value)}")
+    return value
+
+
+def text(value: Any, field: str, where: Where, max_len: int = 1_000_000) -> str:
+    if not isinstance(value, str):
+        raise where.fail(f"{field} must be text, got {_show(value)}")
+    if len(value) > max_len:
+        raise where.fail(f"{field} is longer than {max_len:,} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800") that JSON allows and no terminal can print
+        raise where.fail(f"{field} is not valid Unicode text (it holds a lone surrogate)") from None
+    return value
+
+
+def listing(value: Any, field: str, where: Where, item: Callable[[Any, str, Where], Any], max_len: int = 10_000_000) -> list:
+    if not isinstance(value, list):
+        raise where.fail(f"{field} must be a list, got {_show(value)}")
+    if len(value) > max_len:
+        raise where.fail(f"{field} has more than {max_len:,} entries")
+    return [item(v, f"{field}[{i}]", where) for i, v in enumerate(value)]
+
+
+def mapping(value: Any, field: str, where: Where) -> dict:
+    if not isinstance(value, dict):
+        raise where.fail(f"{field} must be an object, got {_show(value)}")
+    return value
+
+
+def optional(check: Callable[..., Any]) -> Callable[..., Any]:
+    """``check`` that lets None through."""
+
+    def run(value: Any, field: str, where: Where, *args: Any, **kwargs: Any) -> Any:
+        return None if value is None else check(value, field, where, *args, **kwargs)
+
+    return run
