@@ -146,7 +146,7 @@ def parse_json(text: str | bytes, error: type[ExplorerError], where: str) -> Any
     except RecursionError:
         raise error(f"{where} is nested too deeply to be read (a damaged or hostile file?)") from None
     except json.JSONDecodeError as exc:
-        raise error(f"{where} is not valid JSON ({exc})") from None
+        raise error(f"{where} cannot be read as JSON ({exc})") from None
     except UnicodeDecodeError:
         raise error(f"{where} is not UTF-8 text") from None
     except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"

@@ -8,7 +8,9 @@ surfacing later as a ZeroDivisionError or a NaN probability.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -18,7 +20,10 @@ LARGEST = 2**31 - 1  # no size, count or index in a file may be larger
 
 
 def _show(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more than 4300 digits
+        return "a number too long to show"
     return text if len(text) <= 40 else text[:37] + "…"
 
 
@@ -35,10 +40,12 @@ class Where:
 
 def whole(value: Any, field: str, where: Where, lo: int = 0, hi: int = LARGEST) -> int:
     """An integer (a float with no fractional part is accepted, as files written by JSON tools hold 2.0)."""
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if _is_bool(value) or not isinstance(value, numbers.Real):
         raise where.fail(f"{field} must be a whole number, got {_show(value)}")
+    if not isinstance(value, numbers.Integral):
+        if not (math.isfinite(value) and float(value).is_integer()):
+            raise where.fail(f"{field} must be a whole number, got {_show(value)}")
+    value = int(value)
     if not lo <= value <= hi:
         raise where.fail(f"{field} must lie between {lo} and {hi}, got {_show(value)}")
     return value
@@ -46,7 +53,7 @@ def whole(value: Any, field: str, where: Where, lo: int = 0, hi: int = LARGEST) 
 
 def number(value: Any, field: str, where: Where, positive: bool = False, hi: float = math.inf) -> float:
     """A finite real number (NaN and infinities refused), positive when asked."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if _is_bool(value) or not isinstance(value, numbers.Real):
         raise where.fail(f"{field} must be a number, got {_show(value)}")
     try:
         x = float(value)
@@ -61,10 +68,14 @@ def number(value: Any, field: str, where: Where, positive: bool = False, hi: flo
     return x
 
 
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool is no bool subclass
+
+
 def flag(value: Any, field: str, where: Where) -> bool:
-    if not isinstance(value, bool):
+    if not _is_bool(value):
         raise where.fail(f"{field} must be true or false, got {_show(value)}")
-    return value
+    return bool(value)
 
 
 def text(value: Any, field: str, where: Where, max_len: int = 1_000_000) -> str:
@@ -100,3 +111,31 @@ def optional(check: Callable[..., Any]) -> Callable[..., Any]:
         return None if value is None else check(value, field, where, *args, **kwargs)
 
     return run
+
+
+# The config's fields by type; every one is checked before ModelConfig sees it (it checks the ranges).
+def model_config(value: Any, where: Where, field: str = "config"):
+    from explorer.config import ModelConfig
+    from explorer.errors import ConfigError
+
+    data = mapping(value, field, where)
+    checked: dict[str, Any] = {}
+    for f in dataclasses.fields(ModelConfig):
+        if f.name not in data:
+            continue
+        v, name = data[f.name], f"{field}.{f.name}"
+        kind = str(f.type)
+        if kind.startswith("int"):
+            checked[f.name] = (optional(whole) if "None" in kind else whole)(v, name, where)
+        elif kind == "float":
+            checked[f.name] = number(v, name, where, positive=True)
+        elif kind == "bool":
+            checked[f.name] = flag(v, name, where)
+        else:
+            checked[f.name] = text(v, name, where, 64)
+    if "vocab_size" not in checked:
+        raise where.fail(f"{field}.vocab_size is missing")
+    try:
+        return ModelConfig.from_dict(checked)
+    except ConfigError as exc:
+        raise where.fail(f"invalid model config ({exc})") from None

@@ -9,7 +9,6 @@ float tensor for NaN, before a Trace is built; anything else is one SnapshotErro
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,7 @@ import numpy as np
 from explorer import names
 from explorer.config import MAX_SENTENCES, ModelConfig, RunOptions
 from explorer.errors import ConfigError, SnapshotError
-from explorer.schema import Where, flag, listing, mapping, number, optional, text, whole
+from explorer.schema import Where, flag, listing, mapping, model_config, number, optional, text, whole
 
 MAX_TOKENS_PER_ROW = 1 << 20
 FLOAT_DTYPES = (np.dtype("float32"), np.dtype("float64"))
@@ -72,31 +71,6 @@ def _entry(value: Any, field: str, where: Where) -> dict[str, Any]:
     }
 
 
-# The config's fields by type; every one is checked before ModelConfig sees it (it checks the ranges).
-def _config(value: Any, where: Where) -> ModelConfig:
-    data = mapping(value, "config", where)
-    checked: dict[str, Any] = {}
-    for f in dataclasses.fields(ModelConfig):
-        if f.name not in data:
-            continue
-        v, field = data[f.name], f"config.{f.name}"
-        kind = str(f.type)
-        if kind.startswith("int"):
-            checked[f.name] = (optional(whole) if "None" in kind else whole)(v, field, where)
-        elif kind == "float":
-            checked[f.name] = number(v, field, where, positive=True)
-        elif kind == "bool":
-            checked[f.name] = flag(v, field, where)
-        else:
-            checked[f.name] = text(v, field, where, 64)
-    if "vocab_size" not in checked:
-        raise where.fail("config.vocab_size is missing")
-    try:
-        return ModelConfig.from_dict(checked)
-    except ConfigError as exc:
-        raise where.fail(f"the config cannot be used ({exc})") from None
-
-
 def _options(value: Any, where: Where) -> RunOptions:
     data = mapping(value, "options", where)
     mask = data.get("mask", "causal")
@@ -137,7 +111,7 @@ def check_manifest(raw: Any, where: Where) -> Manifest:
     rows = tuple(listing(m.get("batch"), "batch", where, _row, MAX_SENTENCES))
     if not rows:
         raise where.fail("batch is empty: a snapshot holds at least one sentence")
-    config = _config(m.get("config"), where)
+    config = model_config(m.get("config"), where)
     options = _options(m.get("options", {}), where)
     described = mapping(m.get("names", {}), "names", where)
     entries = {text(n, "a key of names", where, 200): _entry(v, f"names[{n!r}]", where) for n, v in described.items()}

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import tokenizers
 
-from explorer.errors import ModelLoadError
+from explorer.errors import InputError, ModelLoadError
+from explorer.tokenize.quiet import rust_panics_quiet
 
 PAD = "<pad>"
 UNK = "<unk>"
@@ -42,16 +43,22 @@ class Tokenizer:
     @classmethod
     def from_str(cls, text: str, kind: str | None = None) -> Tokenizer:
         try:
-            return cls(tokenizers.Tokenizer.from_str(text), kind)
-        except Exception as exc:  # the library raises plain Exceptions for malformed JSON
-            raise ModelLoadError(f"cannot read tokenizer: {str(exc).splitlines()[0]}") from None
+            with rust_panics_quiet():
+                return cls(tokenizers.Tokenizer.from_str(text), kind)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # plain Exceptions for malformed JSON; a Rust panic is a BaseException
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ModelLoadError(f"cannot read tokenizer: {first[:200]}") from None
 
     @classmethod
     def from_file(cls, path: str | Path, kind: str | None = None) -> Tokenizer:
+        from explorer.reading import MAX_TOKENIZER_BYTES, read_bytes
+
+        # Bounded and never blocking: a FIFO or /dev/zero in place of tokenizer.json is one line.
+        data = read_bytes(path, MAX_TOKENIZER_BYTES, ModelLoadError, "tokenizer.json", missing=f"cannot read tokenizer {path}: no such file")
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ModelLoadError(f"cannot read tokenizer {path}: {exc.strerror or exc}") from None
+            text = data.decode("utf-8")
         except UnicodeDecodeError:  # a binary file in its place raised a traceback
             raise ModelLoadError(f"tokenizer {path} is not a tokenizer.json (not UTF-8 text)") from None
         return cls.from_str(text, kind)
@@ -68,7 +75,18 @@ class Tokenizer:
         return self.hf.get_vocab_size(with_added_tokens=True)
 
     def encode(self, text: str) -> Encoded:
-        enc = self.hf.encode(text, add_special_tokens=False)
+        try:
+            with rust_panics_quiet():
+                enc = self.hf.encode(text, add_special_tokens=False)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:
+            # A tokenizer.json whose regex backtracks catastrophically ((a+)+b on "aaaa…!") makes the Rust
+            # library panic once its regex engine gives up (Oniguruma's retry limit, which also bounds the
+            # time: well under a second). PanicException is a BaseException: uncaught, it killed the window's
+            # worker thread and printed 79 lines in the command line.
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise InputError(f"the model's tokenizer failed on this text ({first[:160]}); its tokenizer.json may be damaged") from None
         pieces = tuple(text[a:b] if b > a else tok for tok, (a, b) in zip(enc.tokens, enc.offsets))
         unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)
         return Encoded(tuple(enc.ids), pieces, unknown)
