@@ -360,6 +360,8 @@ def _read_file(path: Path, progress: Progress | None, cancel: threading.Event | 
     for done, (ours, (key, how)) in enumerate(sources.items(), 1):
         check_cancel(cancel)
         t = tensors[key]
+        if t.tensor_type.name.startswith("I"):  # I8 … I64: integers are not weights
+            raise ModelLoadError(f"{origin}: {key} is {t.tensor_type.name}, expected floating point numbers")
         try:
             w = dequantize(t.data, t.tensor_type).astype(np.float32, copy=False)
         except Exception as exc:

@@ -238,3 +238,54 @@ def tiny_gguf(path: Path, meta: dict | None = None, drop: tuple[str, ...] = (), 
     w.write_tensors_to_file()
     w.close()
     return path
+
+
+# --------------------------------------------------------------------------------- Hugging Face folders
+
+
+def tiny_llama(folder: Path, config: dict | None = None, tensors: dict | None = None, tokenizer_json: str | None = None) -> Path:
+    """A Hugging Face Llama folder (E=8, H=2, one layer, the words of untrusted.WORDS) that loads, unless
+    ``config`` / ``tensors`` say otherwise (None as a value removes that entry)."""
+    import tokenizers
+    from safetensors.numpy import save_file
+    from tokenizers import models, pre_tokenizers
+
+    from untrusted import WORDS
+
+    E, H, F, V = 8, 2, 16, len(WORDS)
+    folder.mkdir(parents=True, exist_ok=True)
+    cfg = {"model_type": "llama", "vocab_size": V, "hidden_size": E, "num_attention_heads": H, "num_key_value_heads": H,
+           "num_hidden_layers": 1, "intermediate_size": F, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+           "rope_theta": 10000.0, "tie_word_embeddings": True, "hidden_act": "silu"}
+    cfg = {k: v for k, v in {**cfg, **(config or {})}.items() if v is not None}
+    (folder / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    if tokenizer_json is None:
+        hf = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
+        hf.pre_tokenizer = pre_tokenizers.Whitespace()
+        tokenizer_json = hf.to_str()
+    (folder / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+    rng = np.random.default_rng(0)
+    shapes = {
+        "model.embed_tokens.weight": (V, E), "model.norm.weight": (E,),
+        "model.layers.0.input_layernorm.weight": (E,), "model.layers.0.post_attention_layernorm.weight": (E,),
+        "model.layers.0.self_attn.q_proj.weight": (E, E), "model.layers.0.self_attn.k_proj.weight": (E, E),
+        "model.layers.0.self_attn.v_proj.weight": (E, E), "model.layers.0.self_attn.o_proj.weight": (E, E),
+        "model.layers.0.mlp.gate_proj.weight": (F, E), "model.layers.0.mlp.up_proj.weight": (F, E),
+        "model.layers.0.mlp.down_proj.weight": (E, F),
+    }
+    arrays = {k: (rng.standard_normal(s) * 0.1).astype(np.float32) for k, s in shapes.items()}
+    arrays.update(tensors or {})
+    save_file({k: v for k, v in arrays.items() if v is not None}, str(folder / "model.safetensors"))
+    return folder
+
+
+def catastrophic_tokenizer_json() -> str:
+    """A tokenizer.json whose pre-tokenizer regex backtracks without end on "aaaa…a!" (issue 13)."""
+    import tokenizers
+    from tokenizers import Regex, models, pre_tokenizers
+
+    from untrusted import WORDS
+
+    hf = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
+    hf.pre_tokenizer = pre_tokenizers.Split(Regex("(a+)+b"), behavior="isolated")
+    return hf.to_str()
