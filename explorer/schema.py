@@ -104,6 +104,22 @@ def mapping(value: Any, field: str, where: Where) -> dict:
     return value
 
 
+def valid_unicode(value: Any, field: str, where: Where) -> None:
+    """Every key and string anywhere in a parsed JSON value is valid Unicode (JSON allows lone surrogates,
+    "\\ud800", which no terminal or file can print: `info` printing an unknown field crashed on one)."""
+    stack = [value]
+    while stack:  # no recursion: the JSON may be as deep as the parser allowed
+        v = stack.pop()
+        if isinstance(v, str):
+            text(v, field, where, max_len=1 << 30)
+        elif isinstance(v, dict):
+            for k, item in v.items():
+                text(k, f"a key of {field}", where, max_len=1 << 30)
+                stack.append(item)
+        elif isinstance(v, list):
+            stack.extend(v)
+
+
 def optional(check: Callable[..., Any]) -> Callable[..., Any]:
     """``check`` that lets None through."""
 

@@ -18,7 +18,7 @@ import numpy as np
 from explorer import names
 from explorer.config import MAX_SENTENCES, ModelConfig, RunOptions
 from explorer.errors import ConfigError, SnapshotError
-from explorer.schema import Where, flag, listing, mapping, model_config, number, optional, text, whole
+from explorer.schema import Where, flag, listing, mapping, model_config, number, optional, text, valid_unicode, whole
 
 MAX_TOKENS_PER_ROW = 1 << 20
 FLOAT_DTYPES = (np.dtype("float32"), np.dtype("float64"))
@@ -102,6 +102,7 @@ def _options(value: Any, where: Where) -> RunOptions:
 def check_manifest(raw: Any, where: Where) -> Manifest:
     """Every field of a parsed manifest, checked; ``format``/``format_version`` are checked by the reader."""
     m = mapping(raw, "the manifest", where)
+    valid_unicode(m, "the manifest", where)
     for key in ("batch", "config"):
         if key not in m:
             raise where.fail(f"the manifest is incomplete ({key} is missing)")

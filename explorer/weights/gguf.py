@@ -378,7 +378,10 @@ def _read_file(path: Path, progress: Progress | None, cancel: threading.Event | 
             w = w.copy()
         filler.put(ours, torch.from_numpy(w), key)
         report(progress, done, total, key)
-    name = str(meta.get("general.name") or path.stem)
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the file's name
+        name = text(meta.get("general.name") or path.stem, "general.name", Where(origin, ModelLoadError), 200)
+    except ModelLoadError:
+        name = path.stem
     return cfg, tokenizer, filler.finish(), name
 
 

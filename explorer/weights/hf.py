@@ -451,7 +451,10 @@ def load_hf_folder(
         model = _fill(cfg, sources, files, folder, progress, cancel)
     finally:
         files.close()
-    name = str(data.get("_name_or_path") or folder.name)
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the folder's name
+        name = _name(data, "_name_or_path", "", folder.name) or folder.name
+    except ModelLoadError:
+        name = folder.name
     return ModelBundle(cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False)
 
 

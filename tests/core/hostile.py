@@ -117,6 +117,7 @@ def manifest_cases() -> dict:
         "deep-json": lambda man, arr: (json.dumps(man)[:-1] + ', "deep": ' + _deep(200_000) + "}", arr, None),
         "5000-digits": lambda man, arr: (json.dumps(man)[:-1] + ', "seed": ' + "9" * 5000 + "}", arr, None),
         "lone-surrogate": row(lambda r: {**r, "tokens": ["\ud800", *r["tokens"][1:]]}),
+        "surrogate-elsewhere": m(lambda x: {**x, "comment": ["\udc00"], "\ud800": 1}),
         "non-npy-member": lambda man, arr: (man, arr, {"readme.txt": b"hello"}),
         "batch-empty": set_("batch", []),
         "vocab-5": set_("vocab", 5),

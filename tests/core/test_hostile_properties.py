@@ -60,7 +60,8 @@ def _paths(manifest: dict) -> list[tuple]:
         + [("options", k) for k in manifest["options"]]
         + [("batch", 0, k) for k in manifest["batch"][0]]
         + [("names", first, k) for k in manifest["names"][first]]
-        + [("names", "tokens"), ("options", "mask", "kind"), ("options", "mask", "size"), ("new",)]
+        + [("names", "tokens"), ("options", "mask", "kind"), ("options", "mask", "size")]
+        + [("new",), ("new", "deeper"), ("\ud800",)] * 4  # fields no reader checks must be printable too
     )
 
 
@@ -100,8 +101,8 @@ def _read_or_refuse(manifest_text: str, arrays: dict) -> None:
                 for name in trace.names():
                     assert trace[name].shape == trace.shape(name)
                 assert trace.B == len(trace.rows) >= 1
-            else:
-                json.dumps(result[0], ensure_ascii=False).encode("utf-8")
+            else:  # what `info` prints
+                json.dumps(result[0], ensure_ascii=False, indent=2).encode("utf-8")
 
 
 @SETTINGS
