@@ -370,7 +370,7 @@ def task_tokenizer() -> Tokenizer:
 
 # A corpus file is read up to this many characters (a few hundred times the shipped corpora; training never
 # sees more in the few thousand steps this app runs). /dev/zero or a 1 GiB file was read whole before.
-MAX_CORPUS_CHARS = 16_000_000
+MAX_CORPUS_CHARS = 4_000_000
 
 
 def _read_text(path: Path) -> str:

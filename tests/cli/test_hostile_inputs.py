@@ -342,3 +342,17 @@ def test_weight_decay_nan_is_an_option_error(tmp_path):
     code, _, err, _ = run_cli(tmp_path, "train", "--corpus", "copy", "--steps", "2", "--weight-decay", "nan", "--out", tmp_path / "run", "-q")
     assert code == 2 and "weight decay must be a number ≥ 0" in one_error(err)
     assert "diverged" not in err and not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_a_huge_sparse_corpus_is_read_in_part(tmp_path):
+    from explorer.train.corpora import MAX_CORPUS_CHARS
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as fh:
+        fh.truncate(GiB)
+    code, _, err, rss = run_cli(tmp_path, "train", "--corpus", big, "--steps", "1", "--out", tmp_path / "run", "-q", timeout=300)
+    assert code == 0, err
+    assert f"note: big.txt is longer than {MAX_CORPUS_CHARS:,} characters: only its start is used" in err
+    assert rss < 1.5 * GiB  # 16 million characters once took 2.8 GB; the whole file would take far more
+    assert f"{MAX_CORPUS_CHARS:,}" in (hostile.ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
