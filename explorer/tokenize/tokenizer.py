@@ -7,11 +7,18 @@ it came from, so the window can show "pen" rather than "<unk>" and mark it as un
 from __future__ import annotations
 
 import json
+import os
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import tokenizers
+# Sequential batches: an abandoned slow encode (see _encode_bounded) must not hold the library's shared
+# thread pool and stall every later one. Also silences the library's warning after fork. A user's own
+# setting wins.
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import tokenizers  # noqa: E402
 
 from explorer.errors import InputError, ModelLoadError
 from explorer.tokenize.quiet import rust_panics_quiet
@@ -77,8 +84,8 @@ class Tokenizer:
     def encode(self, text: str) -> Encoded:
         try:
             with rust_panics_quiet():
-                enc = self.hf.encode(text, add_special_tokens=False)
-        except (KeyboardInterrupt, SystemExit):
+                enc = _encode_bounded(self.hf, text)
+        except (KeyboardInterrupt, SystemExit, InputError):
             raise
         except BaseException as exc:
             # A tokenizer.json whose regex backtracks catastrophically ((a+)+b on "aaaa…!") makes the Rust
@@ -116,6 +123,36 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"Tokenizer(kind={self.kind!r}, vocab_size={self.vocab_size})"
+
+
+# A tokenizer.json comes from anywhere: its regexes can backtrack for minutes on 200,000 characters without
+# ever reaching the regex engine's retry limit (which turns the worst cases into a panic, caught above).
+ENCODE_SECONDS = 10.0
+
+
+def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
+    """hf.encode(text) given at most ENCODE_SECONDS. encode_batch releases the GIL (encode holds it), so a
+    daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot be stopped)
+    and the text refused, instead of a window or command that waits without end."""
+    result: dict = {}
+
+    def work() -> None:
+        try:
+            result["enc"] = hf.encode_batch([text], add_special_tokens=False)[0]
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, a Rust panic included
+            result["exc"] = exc
+
+    thread = threading.Thread(target=work, name="tokenize", daemon=True)
+    thread.start()
+    thread.join(ENCODE_SECONDS)
+    if thread.is_alive():
+        raise InputError(
+            f"the model's tokenizer took more than {ENCODE_SECONDS:g} s on this text and was given up "
+            "(a pattern in its tokenizer.json that backtracks?); try a shorter text or another model"
+        )
+    if "exc" in result:
+        raise result["exc"]
+    return result["enc"]
 
 
 def _infer_kind(hf: tokenizers.Tokenizer) -> str:
