@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,8 @@ def read_checkpoint_meta(folder: str | Path) -> dict[str, Any]:
     """config.json of a checkpoint folder, checked for format and version."""
     folder = Path(folder)
     if not folder.is_dir():
+        if os.path.lexists(folder):  # a file, a FIFO, /dev/zero: "no such folder" would be wrong
+            raise ModelLoadError(f"{folder} is not a checkpoint folder (a checkpoint is a folder written by `train`)")
         raise ModelLoadError(f"no such checkpoint folder: {folder}")
     path = folder / CONFIG_FILE
     if not is_regular(path, ModelLoadError):

@@ -62,3 +62,26 @@ def test_a_tokenizer_panic_in_the_worker_is_a_one_line_error(qtbot, worker, tmp_
     assert kind == "error" and "the model's tokenizer failed on this text" in message and "\n" not in message
     kind, trace = _outcome(qtbot, worker, TraceRequest(ModelSource("path", str(folder)), "This is a pen .", RunOptions()))
     assert kind == "trace"  # the same model still traces other text
+
+
+def test_hostile_snapshots_opened_from_the_file_menu_keep_the_window_as_it_was(window, qtbot, tmp_path, monkeypatch):
+    """File > Open reads with the same checks as `gui --snapshot`: each hostile file is one status-bar line,
+    nothing is shown of it, and the trace on screen stays (NaN maps, 0-d arrays and shapes that disagree used
+    to be accepted and then fail inside the views)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from explorer.ui import file_ops
+
+    for name in ("warning", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: (_ for _ in ()).throw(AssertionError("modal box")))
+    good = hostile.good_snapshot(tmp_path / "good.npz")
+    state = window.state
+    before = state.trace
+    for case in ("nan-tensor", "zero-d-array", "shape-disagrees", "vocab-million", "short-token-list", "batch-empty"):
+        bad = hostile.hostile_snapshot(good, case, tmp_path / f"{case}.npz")
+        assert not file_ops.open_snapshot(window, state, str(bad))
+        message = window.statusBar().currentMessage()
+        assert bad.name in message and "\n" not in message
+        assert state.trace is before
+    assert file_ops.open_snapshot(window, state, str(good))  # a good one still opens
+    assert state.trace is not before and state.trace.read_only
