@@ -135,17 +135,20 @@ def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
     daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot be stopped)
     and the text refused, instead of a window or command that waits without end."""
     result: dict = {}
+    done = threading.Event()
 
     def work() -> None:
         try:
             result["enc"] = hf.encode_batch([text], add_special_tokens=False)[0]
         except BaseException as exc:  # noqa: BLE001 - handed to the caller, a Rust panic included
             result["exc"] = exc
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=work, name="tokenize", daemon=True)
-    thread.start()
-    thread.join(ENCODE_SECONDS)
-    if thread.is_alive():
+    # An Event, not thread.join(): join() calls threading.current_thread(), which registers a never-ending
+    # dummy Thread for the window's QThread worker.
+    threading.Thread(target=work, name="tokenize", daemon=True).start()
+    if not done.wait(ENCODE_SECONDS):
         raise InputError(
             f"the model's tokenizer took more than {ENCODE_SECONDS:g} s on this text and was given up "
             "(a pattern in its tokenizer.json that backtracks?); try a shorter text or another model"
