@@ -7,6 +7,7 @@ never a Python traceback.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from explorer import __version__
@@ -41,7 +42,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _NoteHandler(logging.Handler):
+    """The core's warnings (a cache that could not be written, a corpus read only in part) as `note:` lines,
+    like every other notice of the command. sys.stderr is looked up at each line, not kept."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"note: {record.getMessage()}", file=sys.stderr)
+
+
+def _show_warnings_as_notes() -> None:
+    logger = logging.getLogger("explorer")
+    if not any(isinstance(h, _NoteHandler) for h in logger.handlers):
+        handler = _NoteHandler(logging.WARNING)
+        logger.addHandler(handler)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _show_warnings_as_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from explorer.export.snapshot import read_manifest_and_arrays
+from explorer.export.snapshot import read_header
 
 
 def add_parser(sub) -> None:
@@ -16,18 +16,18 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    manifest, arrays = read_manifest_and_arrays(args.path)
+    manifest, tensors = read_header(args.path)  # headers only: no tensor data is read (a zip bomb costs nothing)
     shown = {k: v for k, v in manifest.items() if k not in ("names", "vocab")}
     if args.json:
         print(json.dumps(shown, ensure_ascii=False, indent=2))
         return 0
     print(json.dumps(shown, ensure_ascii=False, indent=2))
-    labels = manifest.get("names", {})
-    width = max((len(n) for n in arrays), default=4)
+    labels = manifest.get("names", {})  # checked by read_header: name → {"labels": [str, …], …}
+    width = max((len(n) for n in tensors), default=4)
     print(f"\n{'name':<{width}}  {'shape':<22} {'labels':<22} dtype")
-    for name, a in arrays.items():
+    for name, a in tensors.items():
         lab = "(" + ", ".join(labels.get(name, {}).get("labels", [])) + ")"
         print(f"{name:<{width}}  {str(tuple(a.shape)):<22} {lab:<22} {a.dtype}")
-    total = sum(a.nbytes for a in arrays.values())
-    print(f"\n{len(arrays)} tensors, {total / 1024**2:.2f} MiB")
+    total = sum(a.nbytes for a in tensors.values())
+    print(f"\n{len(tensors)} tensors, {total / 1024**2:.2f} MiB")
     return 0

@@ -125,12 +125,18 @@ def check_layers(bundle: ModelBundle, options: RunOptions) -> None:
 
 def text_from_args(args: argparse.Namespace) -> str:
     if getattr(args, "text_file", None):
-        try:
-            return Path(args.text_file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot read {args.text_file}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise InputError(f"{args.text_file} is not UTF-8 text") from None
+        from explorer.config import MAX_TEXT_CHARS
+        from explorer.reading import read_text
+
+        # Read what a trace can use (and enough past it for the notices), never the whole file: /dev/zero
+        # or a FIFO once took 24 GB or waited forever.
+        limit = 5 * MAX_TEXT_CHARS
+        text, more = read_text(args.text_file, limit, InputError)
+        if more:
+            import sys
+
+            print(f"note: {args.text_file} is longer than {limit:,} characters: only its start is read", file=sys.stderr)
+        return text
     if args.text is None:
         raise InputError("give the text to trace, or --text-file FILE")
     return args.text

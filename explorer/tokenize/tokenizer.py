@@ -7,13 +7,21 @@ it came from, so the window can show "pen" rather than "<unk>" and mark it as un
 from __future__ import annotations
 
 import json
+import os
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import tokenizers
+# Sequential batches: an abandoned slow encode (see _encode_bounded) must not hold the library's shared
+# thread pool and stall every later one. Also silences the library's warning after fork. A user's own
+# setting wins.
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from explorer.errors import ModelLoadError
+import tokenizers  # noqa: E402
+
+from explorer.errors import InputError, ModelLoadError
+from explorer.tokenize.quiet import rust_panics_quiet
 
 PAD = "<pad>"
 UNK = "<unk>"
@@ -42,16 +50,22 @@ class Tokenizer:
     @classmethod
     def from_str(cls, text: str, kind: str | None = None) -> Tokenizer:
         try:
-            return cls(tokenizers.Tokenizer.from_str(text), kind)
-        except Exception as exc:  # the library raises plain Exceptions for malformed JSON
-            raise ModelLoadError(f"cannot read tokenizer: {str(exc).splitlines()[0]}") from None
+            with rust_panics_quiet():
+                return cls(tokenizers.Tokenizer.from_str(text), kind)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # plain Exceptions for malformed JSON; a Rust panic is a BaseException
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ModelLoadError(f"cannot read tokenizer: {first[:200]}") from None
 
     @classmethod
     def from_file(cls, path: str | Path, kind: str | None = None) -> Tokenizer:
+        from explorer.reading import MAX_TOKENIZER_BYTES, read_bytes
+
+        # Bounded and never blocking: a FIFO or /dev/zero in place of tokenizer.json is one line.
+        data = read_bytes(path, MAX_TOKENIZER_BYTES, ModelLoadError, "tokenizer.json", missing=f"cannot read tokenizer {path}: no such file")
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ModelLoadError(f"cannot read tokenizer {path}: {exc.strerror or exc}") from None
+            text = data.decode("utf-8")
         except UnicodeDecodeError:  # a binary file in its place raised a traceback
             raise ModelLoadError(f"tokenizer {path} is not a tokenizer.json (not UTF-8 text)") from None
         return cls.from_str(text, kind)
@@ -68,7 +82,18 @@ class Tokenizer:
         return self.hf.get_vocab_size(with_added_tokens=True)
 
     def encode(self, text: str) -> Encoded:
-        enc = self.hf.encode(text, add_special_tokens=False)
+        try:
+            with rust_panics_quiet():
+                enc = _encode_bounded(self.hf, text)
+        except (KeyboardInterrupt, SystemExit, InputError):
+            raise
+        except BaseException as exc:
+            # A tokenizer.json whose regex backtracks catastrophically ((a+)+b on "aaaa…!") makes the Rust
+            # library panic once its regex engine gives up (Oniguruma's retry limit, which also bounds the
+            # time: well under a second). PanicException is a BaseException: uncaught, it killed the window's
+            # worker thread and printed 79 lines in the command line.
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise InputError(f"the model's tokenizer failed on this text ({first[:160]}); its tokenizer.json may be damaged") from None
         pieces = tuple(text[a:b] if b > a else tok for tok, (a, b) in zip(enc.tokens, enc.offsets))
         unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)
         return Encoded(tuple(enc.ids), pieces, unknown)
@@ -98,6 +123,39 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"Tokenizer(kind={self.kind!r}, vocab_size={self.vocab_size})"
+
+
+# A tokenizer.json comes from anywhere: its regexes can backtrack for minutes on 200,000 characters without
+# ever reaching the regex engine's retry limit (which turns the worst cases into a panic, caught above).
+ENCODE_SECONDS = 10.0
+
+
+def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
+    """hf.encode(text) given at most ENCODE_SECONDS. encode_batch releases the GIL (encode holds it), so a
+    daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot be stopped)
+    and the text refused, instead of a window or command that waits without end."""
+    result: dict = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            result["enc"] = hf.encode_batch([text], add_special_tokens=False)[0]
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, a Rust panic included
+            result["exc"] = exc
+        finally:
+            done.set()
+
+    # An Event, not thread.join(): join() calls threading.current_thread(), which registers a never-ending
+    # dummy Thread for the window's QThread worker.
+    threading.Thread(target=work, name="tokenize", daemon=True).start()
+    if not done.wait(ENCODE_SECONDS):
+        raise InputError(
+            f"the model's tokenizer took more than {ENCODE_SECONDS:g} s on this text and was given up "
+            "(a pattern in its tokenizer.json that backtracks?); try a shorter text or another model"
+        )
+    if "exc" in result:
+        raise result["exc"]
+    return result["enc"]
 
 
 def _infer_kind(hf: tokenizers.Tokenizer) -> str:

@@ -368,17 +368,23 @@ def task_tokenizer() -> Tokenizer:
 # ------------------------------------------------------------------------------------------ text files
 
 
+# A corpus file is read up to this many characters (a few hundred times the shipped corpora; training never
+# sees more in the few thousand steps this app runs). /dev/zero or a 1 GiB file was read whole before.
+MAX_CORPUS_CHARS = 4_000_000
+
+
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"no such corpus or file: {path} (corpora: {', '.join(NAMES)}, or a UTF-8 text file)") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a folder: give a UTF-8 text file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    import logging
+
+    from explorer.reading import read_text
+
+    missing = f"no such corpus or file: {path} (corpora: {', '.join(NAMES)}, or a UTF-8 text file)"
+    text, more = read_text(path, MAX_CORPUS_CHARS, InputError, missing=missing)
+    if more:
+        logging.getLogger(__name__).warning(
+            "%s is longer than %s characters: only its start is used", path.name, f"{MAX_CORPUS_CHARS:,}"
+        )
+    return text
 
 
 def _by_frequency(counter: Counter, limit: int) -> list[str]:

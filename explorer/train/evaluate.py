@@ -42,9 +42,12 @@ def train_info(bundle: ModelBundle) -> dict[str, Any]:
         folder = preset_dir(src.split(":", 1)[1])
     if folder is None or not (folder / "config.json").is_file():
         return {}
+    from explorer.errors import ExplorerError
+    from explorer.reading import read_json
+
     try:
-        meta = json.loads((folder / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        meta = read_json(folder / "config.json", ExplorerError)  # bounded; deep nesting is an error, not a crash
+    except ExplorerError:
         return {}
     info = meta.get("train", {}) if isinstance(meta, dict) else {}
     if isinstance(info, dict):

@@ -85,6 +85,11 @@ class TrainSettings:
                 raise ConfigError(f"{name.replace('_', ' ')} must be a whole number ≥ 0, got {v!r}")
         if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
             raise ConfigError(f"the learning rate must be a positive number, got {self.lr!r}")
+        for name, what in (("weight_decay", "the weight decay"), ("grad_clip", "the gradient clip")):
+            v = getattr(self, name)
+            # NaN passed every check and surfaced as "training diverged … lower the learning rate"
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v >= 0):
+                raise ConfigError(f"{what} must be a number ≥ 0, got {v!r}")
         if self.context is not None and (not isinstance(self.context, int) or self.context < 2):
             raise ConfigError(f"the context must be at least 2 tokens, got {self.context!r}")
         check_seed(self.seed)  # numpy's generator refuses negative seeds, torch's overflows above 2**63

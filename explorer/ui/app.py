@@ -162,8 +162,9 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
             result["code"] = 0
         app.quit()
 
-    def on_error(message: str) -> None:
+    def on_error(message: str, code: int = 2) -> None:  # 2: the user's to fix, as the command's other errors
         print(f"error: {message}", file=sys.stderr)
+        result["code"] = code
         app.quit()
 
     if already_shown:
@@ -171,7 +172,7 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
     else:
         state.traceChanged.connect(lambda _t: QTimer.singleShot(400, shoot))
         state.errorRaised.connect(on_error)
-    QTimer.singleShot(int(os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "120000")), lambda: on_error("timed out waiting for the first trace"))
+    QTimer.singleShot(int(os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "120000")), lambda: on_error("timed out waiting for the first trace", 1))
     app.exec()
     window.close()
     return result["code"]

@@ -114,7 +114,8 @@ class TrainJob(QThread):
             self.failed.emit(str(exc))
         except MemoryError:
             self.failed.emit("out of memory: make the model or the batch smaller")
-        except Exception as exc:  # a bug: one line here, the details on stderr
+        except BaseException as exc:  # noqa: BLE001 - a bug or a Rust panic (a BaseException): one line here,
+            # the details on stderr; a job that ended without a word left the Train panel waiting forever
             traceback.print_exc()
             self.failed.emit(f"internal error ({type(exc).__name__}: {exc}); please report it")
         else:

@@ -159,7 +159,9 @@ class TraceWorker(QThread):
                 self.traceFailed.emit(generation, str(exc))
             except MemoryError:
                 self.traceFailed.emit(generation, self.tr("out of memory: make the model or the text smaller"))
-            except Exception as exc:  # a bug: say so in one line, keep the details on stderr
+            except BaseException as exc:  # noqa: BLE001 - a bug, or a library's Rust panic (PanicException is a
+                # BaseException): say so in one line and keep serving; a worker that died silently left the
+                # window waiting forever. Details go to stderr.
                 traceback.print_exc()
                 self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc))
             else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,10 @@ from explorer.fileio import atomic_dir
 from explorer.model import Transformer
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
+from explorer.reading import is_regular, read_json
+from explorer.schema import Where, model_config
 from explorer.weights.loaders import CHECKPOINT_FORMAT
+from explorer.weights.real_models import check_fits, check_weights
 
 FORMAT_VERSION = 1
 WEIGHTS_FILE = "model.safetensors"
@@ -107,14 +111,13 @@ def read_checkpoint_meta(folder: str | Path) -> dict[str, Any]:
     """config.json of a checkpoint folder, checked for format and version."""
     folder = Path(folder)
     if not folder.is_dir():
+        if os.path.lexists(folder):  # a file, a FIFO, /dev/zero: "no such folder" would be wrong
+            raise ModelLoadError(f"{folder} is not a checkpoint folder (a checkpoint is a folder written by `train`)")
         raise ModelLoadError(f"no such checkpoint folder: {folder}")
     path = folder / CONFIG_FILE
-    if not path.is_file():
+    if not is_regular(path, ModelLoadError):
         raise ModelLoadError(f"{folder} is not a checkpoint: {CONFIG_FILE} is missing")
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelLoadError(f"{path} cannot be read as JSON ({str(exc).splitlines()[0]})") from None
+    meta = read_json(path, ModelLoadError)  # bounded; FIFOs, deep nesting and 5000-digit numbers are one line
     if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
         raise ModelLoadError(f"{path} is not an Attention Explorer checkpoint (no \"format\": \"{CHECKPOINT_FORMAT}\")")
     version = meta.get("format_version")
@@ -127,17 +130,31 @@ def read_checkpoint_meta(folder: str | Path) -> dict[str, Any]:
     return meta
 
 
-def _read_tensors(path: Path) -> dict[str, torch.Tensor]:
+def _read_tensors(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The weights, after their names and declared shapes are checked against the config (no data read
+    before that: a file declaring 5 GiB for a tiny config is refused at once)."""
     from safetensors import safe_open
 
-    if not path.is_file():
+    if not is_regular(path, ModelLoadError):
         raise ModelLoadError(f"{path.parent} is missing its weights file {WEIGHTS_FILE}")
+    origin = path.parent.name
     try:
-        out = {}
         with safe_open(str(path), framework="pt", device="cpu") as fh:
-            for key in fh.keys():
-                out[key] = fh.get_tensor(key)
-        return out
+            keys = list(fh.keys())
+            missing = [k for k in expected if k not in keys]
+            unexpected = [k for k in keys if k not in expected]
+            if missing or unexpected:
+                parts = []
+                if missing:
+                    parts.append(f"missing {', '.join(missing[:4])}" + (" …" if len(missing) > 4 else ""))
+                if unexpected:
+                    parts.append(f"unexpected {', '.join(unexpected[:4])}" + (" …" if len(unexpected) > 4 else ""))
+                raise ModelLoadError(f"{origin}: the weights do not match the config ({'; '.join(parts)})")
+            for key, ref in expected.items():
+                shape = tuple(fh.get_slice(key).get_shape())
+                if shape != tuple(ref.shape):
+                    raise ModelLoadError(f"{origin}: {key} has shape {shape}, the config needs {tuple(ref.shape)}")
+            return {key: fh.get_tensor(key) for key in keys}
     except ModelLoadError:
         raise
     except Exception as exc:  # safetensors raises its own error type for truncated or malformed files
@@ -149,38 +166,22 @@ def load_checkpoint(folder: str | Path) -> ModelBundle:
     """A checkpoint folder → ModelBundle (source ``checkpoint:<path>``), fully checked."""
     folder = Path(folder).expanduser()
     meta = read_checkpoint_meta(folder)
-    try:
-        config = ModelConfig.from_dict(meta["config"])
-    except (ConfigError, TypeError) as exc:
-        raise ModelLoadError(f"{folder / CONFIG_FILE} has an invalid model config: {exc}") from None
+    config = model_config(meta["config"], Where(str(folder / CONFIG_FILE), ModelLoadError))
+    check_fits(config, folder.name)  # before the model is built: a config of 10⁹ parameters is refused here
     tok_path = folder / TOKENIZER_FILE
-    if not tok_path.is_file():
+    if not is_regular(tok_path, ModelLoadError):
         raise ModelLoadError(f"{folder} is missing its tokenizer ({TOKENIZER_FILE})")
-    tokenizer = Tokenizer.from_file(tok_path, meta.get("tokenizer_kind") or None)
+    kind = meta.get("tokenizer_kind")
+    tokenizer = Tokenizer.from_file(tok_path, kind if isinstance(kind, str) and kind else None)
     if tokenizer.vocab_size != config.vocab_size:
         raise ModelLoadError(
             f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = {config.vocab_size}"
         )
-    tensors = _read_tensors(folder / WEIGHTS_FILE)
     model = Transformer(config)
     expected = model.state_dict()
-    missing = [k for k in expected if k not in tensors]
-    unexpected = [k for k in tensors if k not in expected]
-    if missing or unexpected:
-        parts = []
-        if missing:
-            parts.append(f"missing {', '.join(missing[:4])}" + (" …" if len(missing) > 4 else ""))
-        if unexpected:
-            parts.append(f"unexpected {', '.join(unexpected[:4])}" + (" …" if len(unexpected) > 4 else ""))
-        raise ModelLoadError(f"{folder.name}: the weights do not match the config ({'; '.join(parts)})")
-    for key, ref in expected.items():
-        t = tensors[key]
-        if tuple(t.shape) != tuple(ref.shape):
-            raise ModelLoadError(f"{folder.name}: {key} has shape {tuple(t.shape)}, the config needs {tuple(ref.shape)}")
-        if not t.is_floating_point():
-            raise ModelLoadError(f"{folder.name}: {key} is {t.dtype}, expected floating point numbers")
-        if not bool(torch.isfinite(t).all()):
-            raise ModelLoadError(f"{folder.name}: {key} contains NaN or infinite values (a diverged run?)")
+    tensors = _read_tensors(folder / WEIGHTS_FILE, expected)
+    for key in expected:
+        check_weights(folder.name, key, tensors[key])
     model.load_state_dict({k: tensors[k].to(torch.float32) for k in expected}, strict=True)
     model.eval()
     seed = meta.get("train", {}).get("seed") if isinstance(meta.get("train"), dict) else None

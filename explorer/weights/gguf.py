@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import shutil
 import threading
@@ -29,6 +30,8 @@ from explorer.config import ModelConfig
 from explorer.errors import Cancelled, ModelLoadError
 from explorer.fileio import atomic_dir
 from explorer.paths import user_cache_dir
+from explorer.reading import check_regular, open_regular, read_json
+from explorer.schema import Where, listing, number, text, whole
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, check_shape, make_config, report
@@ -81,6 +84,7 @@ _CONTROL, _USER_DEFINED = 3, 4
 
 def tokenizer_from_metadata(meta: dict[str, Any], origin: str) -> Tokenizer:
     """The tokenizer a GGUF file describes: byte-level BPE ("gpt2") or SentencePiece BPE ("llama")."""
+    check_tokenizer_metadata(meta, origin)
     kind = meta.get("tokenizer.ggml.model")
     tokens = meta.get("tokenizer.ggml.tokens")
     if kind in ("gpt2", "llama") and not tokens:
@@ -127,7 +131,7 @@ def _byte_level_bpe(meta: dict[str, Any], tokens: list[str], origin: str):
     pre = meta.get("tokenizer.ggml.pre") or "default"
     splits = _PRE_SPLITS.get(pre)
     if splits is None:
-        log.warning("%s: unknown pre-tokenizer %r, using GPT-2's split", origin, pre)
+        log.warning("%s: unknown pre-tokenizer %r, using GPT-2's split", origin, str(pre)[:60])
         splits = _PRE_SPLITS["default"]
     hf.pre_tokenizer = pre_tokenizers.Sequence(
         [pre_tokenizers.Split(Regex(s), behavior="isolated") for s in splits]
@@ -208,31 +212,64 @@ def _metadata(reader) -> dict[str, Any]:
     return meta
 
 
+# Every metadata field this importer reads, checked in one place (explorer/schema.py): a head count of 0 once
+# ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
+# in NaN probabilities.
+
+
 def _need(meta: dict, key: str, origin: str) -> Any:
     if key not in meta:
         raise ModelLoadError(f"{origin}: metadata {key} is missing")
     return meta[key]
 
 
+def _size(meta: dict, key: str, origin: str, default: int | None = None) -> int:
+    value = _need(meta, key, origin) if default is None else meta.get(key, default)
+    return whole(value, key, Where(origin, ModelLoadError), lo=1)
+
+
+def _real(meta: dict, key: str, origin: str, default: float, hi: float = math.inf) -> float:
+    return number(meta.get(key, default), key, Where(origin, ModelLoadError), positive=True, hi=hi)
+
+
+def check_tokenizer_metadata(meta: dict[str, Any], origin: str) -> None:
+    """The tokenizer's fields: lists of the right item types (the tokenizers library panics on others)."""
+    where = Where(origin, ModelLoadError)
+    for key, item in (
+        ("tokenizer.ggml.model", None), ("tokenizer.ggml.pre", None),
+        ("tokenizer.ggml.tokens", text), ("tokenizer.ggml.merges", text),
+        ("tokenizer.ggml.token_type", whole), ("tokenizer.ggml.scores", lambda v, f, w: number(v, f, w)),
+    ):
+        if meta.get(key) is None:
+            continue
+        if item is None:
+            text(meta[key], key, where, 200)
+        else:
+            listing(meta[key], key, where, item)
+    unk = meta.get("tokenizer.ggml.unknown_token_id")
+    if unk is not None:
+        whole(unk, "tokenizer.ggml.unknown_token_id", where)
+
+
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
     arch = meta.get("general.architecture")
     if arch != "llama":
-        raise ModelLoadError(f"{origin}: architecture {arch!r} is not supported; this version opens llama GGUF files")
+        raise ModelLoadError(f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens llama GGUF files")
     a = "llama."
-    E = int(_need(meta, a + "embedding_length", origin))
-    H = int(_need(meta, a + "attention.head_count", origin))
-    Hkv = int(meta.get(a + "attention.head_count_kv", H))
-    D = int(meta.get(a + "attention.key_length", E // H if E % H == 0 else 0))
-    if D <= 0:
+    E = _size(meta, a + "embedding_length", origin)
+    H = _size(meta, a + "attention.head_count", origin)
+    Hkv = _size(meta, a + "attention.head_count_kv", origin, default=H)
+    if E % H and a + "attention.key_length" not in meta:
         raise ModelLoadError(f"{origin}: embedding length {E} is not a multiple of the head count {H}")
-    if int(meta.get(a + "attention.value_length", D)) != D:
+    D = _size(meta, a + "attention.key_length", origin, default=E // H or 1)
+    if _size(meta, a + "attention.value_length", origin, default=D) != D:
         raise ModelLoadError(f"{origin}: value heads of a size other than the key heads are not supported")
-    rope_dim = int(meta.get(a + "rope.dimension_count", D))
+    rope_dim = _size(meta, a + "rope.dimension_count", origin, default=D)
     if rope_dim != D:
         raise ModelLoadError(f"{origin}: partial rotary embeddings ({rope_dim} of {D} dimensions) are not supported")
     scaling = meta.get(a + "rope.scaling.type", "none")
     if scaling not in ("none", None) or "rope_freqs.weight" in tensors:
-        kind = scaling if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
+        kind = str(scaling)[:40] if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
         raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
     if "token_embd.weight" not in tensors:
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
@@ -240,6 +277,7 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
     biases = [n for n in tensors if n.endswith(".bias")]
     if biases:
         raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in llama GGUF files")
+    check_tokenizer_metadata(meta, origin)
     return make_config(
         origin,
         vocab_size=V,
@@ -247,17 +285,17 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         key_dim=D,
         heads=H,
         kv_heads=Hkv if Hkv != H else None,
-        layers=int(_need(meta, a + "block_count", origin)),
-        ffn_dim=int(_need(meta, a + "feed_forward_length", origin)),
+        layers=_size(meta, a + "block_count", origin),
+        ffn_dim=_size(meta, a + "feed_forward_length", origin),
         positions="rope",
-        max_positions=int(meta.get(a + "context_length", 2048)),
+        max_positions=_size(meta, a + "context_length", origin, default=2048),
         norm="rmsnorm",
         ffn_activation="silu_gated",
         bias=False,
         unembed_bias=False,
         tie_embeddings="output.weight" not in tensors,
-        norm_eps=float(meta.get(a + "attention.layer_norm_rms_epsilon", 1e-5)),
-        rope_theta=float(meta.get(a + "rope.freq_base", 10_000.0)),
+        norm_eps=_real(meta, a + "attention.layer_norm_rms_epsilon", origin, 1e-5, hi=1.0),
+        rope_theta=_real(meta, a + "rope.freq_base", origin, 10_000.0),
         family="llama",
     )
 
@@ -322,6 +360,8 @@ def _read_file(path: Path, progress: Progress | None, cancel: threading.Event | 
     for done, (ours, (key, how)) in enumerate(sources.items(), 1):
         check_cancel(cancel)
         t = tensors[key]
+        if t.tensor_type.name.startswith("I"):  # I8 … I64: integers are not weights
+            raise ModelLoadError(f"{origin}: {key} is {t.tensor_type.name}, expected floating point numbers")
         try:
             w = dequantize(t.data, t.tensor_type).astype(np.float32, copy=False)
         except Exception as exc:
@@ -338,7 +378,10 @@ def _read_file(path: Path, progress: Progress | None, cancel: threading.Event | 
             w = w.copy()
         filler.put(ours, torch.from_numpy(w), key)
         report(progress, done, total, key)
-    name = str(meta.get("general.name") or path.stem)
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the file's name
+        name = text(meta.get("general.name") or path.stem, "general.name", Where(origin, ModelLoadError), 200)
+    except ModelLoadError:
+        name = path.stem
     return cfg, tokenizer, filler.finish(), name
 
 
@@ -365,7 +408,7 @@ def _read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thr
     if not meta_file.is_file():
         return None
     try:
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        meta = read_json(meta_file, ModelLoadError)
         if meta.get("format") != CACHE_FORMAT or meta.get("version") != CACHE_VERSION or meta.get("source") != _file_state(path):
             return None
         cfg = ModelConfig.from_dict(meta["config"])
@@ -423,9 +466,8 @@ def load_gguf(
     use_cache: bool = True,
 ) -> ModelBundle:
     path = Path(path).expanduser().resolve()
-    if not path.is_file():
-        raise ModelLoadError(f"no such file: {path}")
-    with open(path, "rb") as fh:
+    check_regular(path, ModelLoadError)  # a FIFO or /dev/zero: refused before any open
+    with open_regular(path, ModelLoadError) as fh:
         if fh.read(4) != b"GGUF":
             raise ModelLoadError(f"{path.name} is not a GGUF file (it does not start with 'GGUF')")
     use_cache = use_cache and not os.environ.get("ATTENTION_EXPLORER_NO_CACHE")

@@ -24,6 +24,8 @@ import torch
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
+from explorer.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
+from explorer.schema import Where, flag, number, text, whole
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, make_config, report
@@ -36,21 +38,42 @@ _GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", 
 # ----------------------------------------------------------------------------------------------- config
 
 
+# Every field this importer reads from config.json, checked here (explorer/schema.py): a size of 0 once
+# ended in ZeroDivisionError, an epsilon of "abc" in a ValueError traceback, a NaN theta in NaN probabilities.
+
+
 def _int(data: dict, *keys: str, default: Any = None, origin: str = "config.json") -> Any:
+    """The first of ``keys`` present: a size, count or length, at least 1."""
     for k in keys:
         if data.get(k) is not None:
-            v = data[k]
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise ModelLoadError(f"{origin}: {k} must be a whole number, got {v!r}")
-            return v
+            return whole(data[k], k, Where(origin, ModelLoadError), lo=1)
     if default is None:
         raise ModelLoadError(f"{origin} has no {' / '.join(keys)}")
     return default
 
 
+def _eps(data: dict, key: str, default: float, origin: str) -> float:
+    """A norm epsilon: a small positive number."""
+    if data.get(key) is None:
+        return default
+    return number(data[key], key, Where(origin, ModelLoadError), positive=True, hi=1.0)
+
+
+def _name(data: dict, key: str, default: str, origin: str) -> str:
+    if data.get(key) is None:
+        return default
+    return text(data[key], key, Where(origin, ModelLoadError), 200)
+
+
+def _flag(data: dict, key: str, default: bool, origin: str) -> bool:
+    if data.get(key) is None:
+        return default
+    return flag(data[key], key, Where(origin, ModelLoadError))
+
+
 def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelConfig:
     """Our ModelConfig for a Hugging Face config.json; ModelLoadError for what the traced model cannot do."""
-    model_type = data.get("model_type")
+    model_type = _name(data, "model_type", "", origin)
     if model_type == "gpt2":
         return _gpt2_config(data, origin)
     if model_type in ("llama", "mistral", "qwen2"):
@@ -61,7 +84,7 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
 
 
 def _gpt2_config(data: dict, origin: str) -> ModelConfig:
-    act = data.get("activation_function", "gelu_new")
+    act = _name(data, "activation_function", "gelu_new", origin)
     if act not in _GPT2_ACTIVATIONS:
         raise ModelLoadError(f"{origin}: GPT-2 activation {act!r} is not supported (use gelu_new, gelu or relu)")
     if data.get("scale_attn_by_inverse_layer_idx"):
@@ -88,8 +111,8 @@ def _gpt2_config(data: dict, origin: str) -> ModelConfig:
         ffn_activation=_GPT2_ACTIVATIONS[act],
         bias=True,
         unembed_bias=False,
-        tie_embeddings=bool(data.get("tie_word_embeddings", True)),
-        norm_eps=float(data.get("layer_norm_epsilon", 1e-5)),
+        tie_embeddings=_flag(data, "tie_word_embeddings", True, origin),
+        norm_eps=_eps(data, "layer_norm_epsilon", 1e-5, origin),
         family="gpt2",
     )
 
@@ -110,13 +133,7 @@ def rope_settings(data: dict, origin: str) -> float:
     if partial not in (None, 1, 1.0):
         raise ModelLoadError(f"{origin}: partial rotary embeddings (partial_rotary_factor {partial}) are not supported")
     theta = data.get("rope_theta", params.get("rope_theta", 10_000.0))
-    try:
-        theta = float(theta)
-    except (TypeError, ValueError):
-        raise ModelLoadError(f"{origin}: rope_theta must be a number, got {theta!r}") from None
-    if not theta > 0:
-        raise ModelLoadError(f"{origin}: rope_theta must be positive, got {theta}")
-    return theta
+    return number(theta, "rope_theta", Where(origin, ModelLoadError), positive=True)
 
 
 def llama_biases(data: dict) -> frozenset[str]:
@@ -143,13 +160,13 @@ def _sliding_window(data: dict, origin: str) -> int | None:
 
 def _llama_config(data: dict, origin: str) -> ModelConfig:
     """Llama and its plain relatives (Mistral, Qwen 2): RoPE, RMSNorm, SiLU-gated FFN, grouped-query attention."""
-    act = data.get("hidden_act", "silu")
+    act = _name(data, "hidden_act", "silu", origin)
     if act != "silu":
         raise ModelLoadError(f"{origin}: activation {act!r} is not supported (only silu)")
     E = _int(data, "hidden_size", origin=origin)
     H = _int(data, "num_attention_heads", origin=origin)
     Hkv = _int(data, "num_key_value_heads", default=H, origin=origin)
-    D = _int(data, "head_dim", default=E // H if E % H == 0 else 0, origin=origin)
+    D = _int(data, "head_dim", default=E // H if E % H == 0 else -1, origin=origin)
     if D <= 0:
         raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim")
     max_positions = _int(data, "max_position_embeddings", default=2048, origin=origin)
@@ -172,8 +189,8 @@ def _llama_config(data: dict, origin: str) -> ModelConfig:
         ffn_activation="silu_gated",
         bias=bool(llama_biases(data)),
         unembed_bias=False,
-        tie_embeddings=bool(data.get("tie_word_embeddings", False)),
-        norm_eps=float(data.get("rms_norm_eps", 1e-6)),
+        tie_embeddings=_flag(data, "tie_word_embeddings", False, origin),
+        norm_eps=_eps(data, "rms_norm_eps", 1e-6, origin),
         rope_theta=rope_settings(data, origin),
         family=str(data["model_type"]),
     )
@@ -287,33 +304,44 @@ class TensorFiles:
         folder = self.folder
         index = folder / "model.safetensors.index.json"
         files: list[Path]
-        if index.is_file():
+        if is_regular(index, ModelLoadError):
             weight_map = _read_json(index).get("weight_map")
             if not isinstance(weight_map, dict):
                 raise ModelLoadError(f"{index} has no weight_map")
             for key, fname in weight_map.items():
+                # A shard is a file beside the index: a list, a path elsewhere (/etc/…, ../) is not one.
+                if not isinstance(fname, str) or not fname or Path(fname).name != fname or fname in (".", ".."):
+                    raise ModelLoadError(f"{index.name}: weight_map[{str(key)[:60]!r}] must name a file in {folder.name}, got {str(fname)[:60]!r}")
                 self._where[key] = folder / fname
             files = sorted(set(self._where.values()))
             for f in files:
-                if not f.is_file():
-                    raise ModelLoadError(f"{index.name} names {f.name}, which is not in {folder}")
+                check_regular(f, ModelLoadError, missing=f"{index.name} names {f.name}, which is not in {folder}")
             return
         files = sorted(folder.glob("*.safetensors"))
         if files:
             for f in files:
+                check_regular(f, ModelLoadError)  # a FIFO here blocked the window's worker forever
                 for key in self._open(f).keys():
                     self._where.setdefault(key, f)
             return
         bins = sorted(folder.glob("pytorch_model*.bin"))
         if bins:
+            import pickle
+
             self._torch = {}
             for f in bins:
+                check_regular(f, ModelLoadError)
                 try:
                     try:
                         state = torch.load(f, map_location="cpu", weights_only=True, mmap=True)
                     except RuntimeError:  # the legacy (pre-zip) format cannot be memory-mapped
                         state = torch.load(f, map_location="cpu", weights_only=True)
-                except Exception as exc:  # pickle, zip and torch errors alike
+                except pickle.UnpicklingError as exc:
+                    if "Weights only load failed" in str(exc):
+                        raise ModelLoadError(f"{f.name} contains Python objects (pickle), which are never loaded; "
+                                             "use the model's .safetensors weights") from None
+                    raise ModelLoadError(f"cannot read {f.name} as a PyTorch checkpoint ({_first_line(exc)})") from None
+                except Exception as exc:  # zip and torch errors alike
                     raise ModelLoadError(f"cannot read {f.name} as a PyTorch checkpoint ({_first_line(exc)})") from None
                 if not isinstance(state, dict) or not all(isinstance(v, torch.Tensor) for v in state.values()):
                     raise ModelLoadError(f"{f.name} does not hold a dictionary of tensors")
@@ -365,12 +393,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelLoadError(f"{path} is not valid JSON ({exc})") from None
+    data = read_json(path, ModelLoadError, MAX_JSON_BYTES)  # bounded; a FIFO, deep nesting or 5000 digits are one line
     if not isinstance(data, dict):
         raise ModelLoadError(f"{path} does not hold a JSON object")
     return data
@@ -382,10 +405,10 @@ def _read_json(path: Path) -> dict:
 def load_hf_tokenizer(folder: Path) -> Tokenizer:
     """tokenizer.json, or GPT-2's older vocab.json + merges.txt pair."""
     tj = folder / "tokenizer.json"
-    if tj.is_file():
+    if is_regular(tj, ModelLoadError):
         return Tokenizer.from_file(tj, kind="hf")
     vocab, merges = folder / "vocab.json", folder / "merges.txt"
-    if vocab.is_file() and merges.is_file():
+    if is_regular(vocab, ModelLoadError) and is_regular(merges, ModelLoadError):
         import tokenizers
         from tokenizers import decoders, models, pre_tokenizers, processors
 
@@ -428,7 +451,10 @@ def load_hf_folder(
         model = _fill(cfg, sources, files, folder, progress, cancel)
     finally:
         files.close()
-    name = str(data.get("_name_or_path") or folder.name)
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the folder's name
+        name = _name(data, "_name_or_path", "", folder.name) or folder.name
+    except ModelLoadError:
+        name = folder.name
     return ModelBundle(cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False)
 
 

@@ -5,7 +5,6 @@ Each kind lives in its own module; this one only decides which to call.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,25 +18,34 @@ Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads
 
 def detect_kind(path: Path) -> str:
     """"checkpoint", "hf" or "gguf" for a path on disk; ModelLoadError if it is none of them."""
-    if path.is_file():
-        with open(path, "rb") as fh:
+    import os
+    import stat
+
+    from explorer.reading import is_regular, not_regular, open_regular, read_json
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise ModelLoadError(f"no such file or folder: {path}") from None
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(mode):
+        with open_regular(path, ModelLoadError) as fh:
             if fh.read(4) == b"GGUF":
                 return "gguf"
         raise ModelLoadError(f"{path.name} is not a model: expected a GGUF file or a model folder")
-    if path.is_dir():
+    if stat.S_ISDIR(mode):
         config = path / "config.json"
-        if not config.is_file():
+        if not is_regular(config, ModelLoadError):
             raise ModelLoadError(f"{path} has no config.json: not a checkpoint or Hugging Face folder")
-        try:
-            data = json.loads(config.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ModelLoadError(f"{config} cannot be read as JSON ({exc})") from None
+        data = read_json(config, ModelLoadError)
         if isinstance(data, dict) and data.get("format") == CHECKPOINT_FORMAT:
             return "checkpoint"
         if isinstance(data, dict) and "model_type" in data:
             return "hf"
         raise ModelLoadError(f"{config} is neither an Attention Explorer checkpoint nor a Hugging Face config")
-    raise ModelLoadError(f"no such file or folder: {path}")
+    # /dev/zero, a FIFO: "no such file" was wrong, and opening a FIFO would wait forever
+    raise ModelLoadError(not_regular(path, mode))
 
 
 def load_model(path_or_name: str | Path, progress: Progress | None = None, cancel=None) -> ModelBundle:

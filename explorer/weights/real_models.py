@@ -73,6 +73,7 @@ class Filler:
         t = torch.as_tensor(value)
         if tuple(t.shape) != tuple(p.shape):  # the loaders check the file's shape first; this is a backstop
             raise ModelLoadError(f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}, expected {shape_str(p.shape)}")
+        check_weights(self.origin, what, t)
         with torch.no_grad():
             p.copy_(t.to(torch.float32))
         self.filled.add(name)
@@ -89,6 +90,15 @@ class Filler:
             raise ModelLoadError(f"{self.origin}: no tensor for {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
         self.model.eval()
         return self.model
+
+
+def check_weights(origin: str, what: str, t: torch.Tensor) -> None:
+    """Refuse weights that are not real numbers or not finite: NaN in one weight makes every probability NaN
+    (silently, before this check); int or bool tensors are not weights."""
+    if not t.is_floating_point():
+        raise ModelLoadError(f"{origin}: {what} is {str(t.dtype).removeprefix('torch.')}, expected floating point numbers")
+    if not bool(torch.isfinite(t).all()):
+        raise ModelLoadError(f"{origin}: {what} contains NaN or infinite values (a damaged or diverged model?)")
 
 
 def check_fits(cfg: ModelConfig, origin: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = {"ExplorerError", "ConfigError", "MemoryBudgetError", "InputError", "SnapshotError", "ModelLoadError", "Cancelled"}
+VIA_CALLER = {"error", "fail"}  # reading.py's error=…, schema.Where.fail: the caller's ExplorerError class
 MIN_FRAGMENT = 8  # shorter literal pieces (": ", " is ") say nothing on their own
 
 
@@ -67,12 +68,15 @@ def raised_messages() -> list[Raised]:
     out = []
     for f in files:
         for node in ast.walk(_parsed(f)):
-            if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
+            # Every error built, raised or returned: ``raise ModelLoadError(…)``, ``return SnapshotError(…)``
+            # (a helper that builds one), and the file readers' ``raise error(…)`` / ``raise where.fail(…)``,
+            # which raise the caller's error class (explorer/reading.py, explorer/schema.py).
+            if not isinstance(node, ast.Call):
                 continue
-            func = node.exc.func
+            func = node.func
             name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-            if name in classes:
-                message = skeleton(node.exc.args[0]) if node.exc.args else ""
+            if name in classes or name in VIA_CALLER:
+                message = skeleton(node.args[0]) if node.args else ""
                 out.append(Raised(name, message, f"{f.relative_to(ROOT)}:{node.lineno}"))
     return out
 

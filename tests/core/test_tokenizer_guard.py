@@ -1,0 +1,74 @@
+"""Issue 13: a tokenizer.json from anywhere cannot hang or crash a trace. Its regex engine's panic (a
+BaseException) becomes one InputError without the Rust report on stderr; a tokenizer that is merely very
+slow is given up after ENCODE_SECONDS; a FIFO or a device in place of tokenizer.json is refused at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from explorer.errors import InputError, ModelLoadError
+from explorer.tokenize import tokenizer as tokenizer_module
+from explorer.tokenize import Tokenizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hostile  # noqa: E402
+
+
+@pytest.fixture
+def catastrophic() -> Tokenizer:
+    return Tokenizer.from_str(hostile.catastrophic_tokenizer_json())
+
+
+def test_a_panic_is_one_input_error_and_nothing_on_stderr(catastrophic, capfd):
+    with pytest.raises(InputError, match="the model's tokenizer failed on this text") as info:
+        catastrophic.encode("a" * 2000 + "!")
+    assert "\n" not in str(info.value)
+    err = capfd.readouterr().err
+    assert "panicked" not in err and "Onig" not in err
+    assert catastrophic.encode("This is a pen .").ids  # the same tokenizer still works on other text
+
+
+def test_other_output_written_meanwhile_is_not_lost(capfd):
+    from explorer.tokenize.quiet import rust_panics_quiet
+
+    with rust_panics_quiet():
+        os.write(2, b"a warning from another thread\n")  # fd 2 points at the scratch file here
+    assert "a warning from another thread" in capfd.readouterr().err
+    with pytest.raises(RuntimeError):
+        with rust_panics_quiet():
+            os.write(2, b"a panic report\n")
+            raise RuntimeError
+    assert "a panic report" not in capfd.readouterr().err
+
+
+def test_a_very_slow_tokenizer_is_given_up(catastrophic, monkeypatch):
+    monkeypatch.setattr(tokenizer_module, "ENCODE_SECONDS", 0.3)
+    text = ("a" * 18 + "! ") * 2000  # each piece stays under the retry limit: minutes in all
+    start = time.monotonic()
+    with pytest.raises(InputError, match=r"took more than 0\.3 s on this text"):
+        catastrophic.encode(text)
+    assert time.monotonic() - start < 3
+    assert catastrophic.encode("This is a pen .").ids  # later encodes are not stalled behind it
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_tokenizer_json_that_is_not_a_file(tmp_path, kind):
+    if kind == "fifo":
+        path = tmp_path / "tokenizer.json"
+        os.mkfifo(path)
+        said = "named pipe"
+    else:
+        path = Path("/dev/zero")
+        if not path.exists():
+            pytest.skip("no /dev/zero here")
+        said = "character device"
+    start = time.monotonic()
+    with pytest.raises(ModelLoadError, match=said):
+        Tokenizer.from_file(path)
+    assert time.monotonic() - start < 5
