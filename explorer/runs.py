@@ -1,7 +1,10 @@
 """Training runs on disk, seen from the window: which run a checkpoint folder belongs to, what a new run's
 folder is called, how long the rest of a run will take, and which heads score best. No Qt here.
 
-A run is a folder holding checkpoint folders ``step-000000``, ``step-000100``, … (see explorer.train.loop).
+A run is a folder holding checkpoint folders ``step-000000``, ``step-000100``, … (see explorer.train.loop),
+``log.jsonl`` and the run manifest ``run.json`` (``{"format": "attention-explorer-run", "version": 1, …}``),
+written before anything else. The manifest is how training recognises a folder as its own: a name that
+merely looks like a checkpoint (a user's ``step-000000`` folder) is never replaced, deleted or appended to.
 This module imports neither Qt nor torch: the window imports it while it appears, before torch is loaded.
 """
 
@@ -10,12 +13,96 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-STEP_NAME = re.compile(r"^step-(\d+)$")  # explorer.train.loop.CHECKPOINT_RE (that module imports torch)
+from explorer import __version__
+from explorer.errors import ConfigError, SnapshotError
+from explorer.fileio import TEMP_NAME, atomic_write_bytes, describe_os_error, remove_stale_temporaries
+
+STEP_NAME = re.compile(r"^step-(\d+)$")  # explorer.train.loop.CHECKPOINT_RE
+
+
+RUN_FILE = "run.json"
+RUN_FORMAT = "attention-explorer-run"
+RUN_VERSION = 1
+LOG_FILE = "log.jsonl"
+_RUN_OWN = {RUN_FILE, LOG_FILE}  # what an empty run holds before its first checkpoint
+
+
+def read_run_manifest(folder: str | Path) -> dict[str, Any] | None:
+    """The run manifest of ``folder`` when it has one this app wrote, else None (never raises)."""
+    path = Path(folder) / RUN_FILE
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return None
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == RUN_FORMAT else None
+
+
+def is_run_dir(folder: str | Path) -> bool:
+    return read_run_manifest(folder) is not None
+
+
+def _entries(folder: Path) -> list[str]:
+    """The names in ``folder`` other than this app's temporary files (in a run of this app, the stale ones
+    a killed run left are removed first)."""
+    if is_run_dir(folder):
+        remove_stale_temporaries(folder)
+    return sorted(c.name for c in folder.iterdir() if not TEMP_NAME.match(c.name))
+
+
+def check_run_dir(folder: str | Path) -> None:
+    """Refuse ``folder`` as a new run's --out unless it is absent, empty, or a run of this app that has no
+    checkpoints yet (and holds nothing else). Never writes anything."""
+    p = Path(folder)
+    if not p.exists() and not p.is_symlink():
+        return
+    if not p.is_dir():
+        raise ConfigError(f"{p} is a file, not a folder; give --out a new or empty folder")
+    try:
+        entries = _entries(p)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the folder {p}: {exc.strerror or exc}") from None
+    if not entries:
+        return
+    if list_checkpoints(p):  # this app's run (or one from before run.json existed): never mixed with another
+        raise ConfigError(f"{p} already holds a run; choose another --out or remove it")
+    if not is_run_dir(p):
+        shown = ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "")
+        raise ConfigError(
+            f"{p} is not empty ({shown}) and is not a run folder of this app (it has no {RUN_FILE}); "
+            "give --out a new or empty folder"
+        )
+    others = [e for e in entries if e not in _RUN_OWN]
+    if others:
+        raise ConfigError(
+            f"{p} holds files this app did not write ({', '.join(others[:3])}); give --out a new or empty folder"
+        )
+
+
+def claim_run_dir(folder: str | Path, **facts: Any) -> Path:
+    """Make ``folder`` a new run: check it (check_run_dir), create it, write its manifest and start an
+    empty log. ``facts`` (corpus, command, …) go into the manifest."""
+    p = Path(folder)
+    check_run_dir(p)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        (p / LOG_FILE).unlink(missing_ok=True)  # an earlier start of this same empty run
+    except OSError as exc:
+        raise SnapshotError(describe_os_error(exc, p)) from None
+    write_run_manifest(p, {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"), **facts, "checkpoints": []})
+    return p
+
+
+def write_run_manifest(folder: str | Path, meta: dict[str, Any]) -> None:
+    body = {"format": RUN_FORMAT, "version": RUN_VERSION, "app_version": __version__, **meta}
+    atomic_write_bytes(Path(folder) / RUN_FILE, (json.dumps(body, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
 
 def checkpoint_step_of(path: str | Path) -> int | None:
@@ -25,17 +112,29 @@ def checkpoint_step_of(path: str | Path) -> int | None:
 
 
 def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
-    """explorer.train.loop.list_checkpoints, imported when first needed."""
-    from explorer.train.loop import list_checkpoints as listed
-
-    return listed(run_dir)
+    """Complete checkpoint folders of a run, ordered by step: [(step, path), …]."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        return []
+    found = []
+    for child in run_dir.iterdir():
+        m = STEP_NAME.match(child.name)
+        if m and child.is_dir() and (child / "config.json").is_file() and (child / "model.safetensors").is_file():
+            found.append((int(m.group(1)), child))
+    return sorted(found)
 
 
 def read_log(run_dir: str | Path) -> list[dict]:
-    """explorer.train.loop.read_log, imported when first needed."""
-    from explorer.train.loop import read_log as read
-
-    return read(run_dir)
+    """The evaluations logged by a run (tolerates a last line cut by a killed process)."""
+    path = Path(run_dir) / LOG_FILE
+    rows = []
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
 
 
 def run_dir_of(path: str | Path) -> Path | None:
@@ -134,6 +233,7 @@ def nearest_index(steps: list[int], step: int | None) -> int:
 
 
 __all__ = [
+    "RUN_FILE", "RUN_FORMAT", "RUN_VERSION", "read_run_manifest", "is_run_dir", "check_run_dir", "claim_run_dir", "write_run_manifest",
     "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "resolve_model_path", "checkpoint_corpus",
     "new_run_name", "unique_run_dir", "eta_seconds", "format_duration", "best_heads", "nearest_index",
 ]

@@ -21,6 +21,11 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from explorer.fileio import check_writable_target
+
+    check_writable_target(Path(args.output))  # -o /dev/null, a device or a folder: refused before any work
     text = text_from_args(args)
     bundle = bundle_from_args(args)
     options = options_from_args(args)

@@ -129,7 +129,8 @@ def resolve_config(args: argparse.Namespace, corpus):
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer.train.loop import Trainer, TrainSettings, list_checkpoints  # torch loads here
+    from explorer.runs import check_run_dir
+    from explorer.train.loop import Trainer, TrainSettings  # torch loads here
 
     corpus = get_corpus(args.corpus, word_level=args.word_level)
     preset, config = resolve_config(args, corpus)
@@ -156,8 +157,7 @@ def run(args: argparse.Namespace) -> int:
     )
     label = Path(corpus.name).stem if corpus.name not in NAMES else corpus.name
     out = Path(args.out) if args.out else Path("runs") / f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"
-    if list_checkpoints(out):
-        raise ConfigError(f"{out} already holds a run; choose another --out or remove it")
+    check_run_dir(out)  # new, empty, or an empty run of this app; never a user's folder (explorer.runs)
     command = "attention-explorer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["train"] else None
     trainer = Trainer(corpus, config, settings, out, command=command)
     if trainer.device_notice:

@@ -12,6 +12,8 @@ No Qt here. A GUI worker thread drives it like this:
 
 Checkpoints are folders ``run_dir/step-000500`` written atomically, so a cancelled or killed run keeps
 every checkpoint it completed. ``run_dir/log.jsonl`` holds one line per evaluation, to redraw the curves.
+``run_dir/run.json`` (explorer.runs) is written first and marks the folder as a run of this app: a folder
+that is not empty and has none is refused, and a run replaces or prunes only checkpoints it wrote itself.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import copy
 import json
 import math
 import os
-import re
 import threading
 import time
 from collections import deque
@@ -38,6 +39,7 @@ from explorer.config import ModelConfig, check_seed, check_training_memory
 from explorer.devices import resolve_device
 from explorer.errors import ConfigError, ExplorerError, SnapshotError
 from explorer.fileio import describe_os_error
+from explorer.runs import LOG_FILE, STEP_NAME, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
 from explorer.model import Transformer
 from explorer.train.corpora import IGNORE, Batch, Corpus
 from explorer.train.optim import AdamW
@@ -45,8 +47,7 @@ from explorer.weights.bundle import ModelBundle
 from explorer.weights.checkpoint import save_checkpoint
 from explorer.weights.init import init_params
 
-CHECKPOINT_RE = re.compile(r"^step-(\d+)$")
-LOG_FILE = "log.jsonl"
+CHECKPOINT_RE = STEP_NAME
 
 
 class TrainingDiverged(ExplorerError):
@@ -155,32 +156,6 @@ def default_threads(config: ModelConfig | None = None) -> int:
     if config is not None and config.parameter_count() < 2_000_000:
         return 1
     return max(1, min(4, os.cpu_count() or 1))
-
-
-def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
-    """Complete checkpoint folders of a run, ordered by step: [(step, path), …]."""
-    run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        return []
-    found = []
-    for child in run_dir.iterdir():
-        m = CHECKPOINT_RE.match(child.name)
-        if m and child.is_dir() and (child / "config.json").is_file() and (child / "model.safetensors").is_file():
-            found.append((int(m.group(1)), child))
-    return sorted(found)
-
-
-def read_log(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The evaluations logged by a run (tolerates a last line cut by a killed process)."""
-    path = Path(run_dir) / LOG_FILE
-    rows = []
-    if path.is_file():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return rows
 
 
 def checkpoint_name(step: int) -> str:
@@ -311,6 +286,8 @@ class Trainer:
         self.step = 0
         self._lock = threading.Lock()  # held while the weights change; snapshot() takes it
         self._heldout: list[Batch] | None = None
+        self._claimed = False  # run_dir checked and its run.json written (on the first run())
+        self._written: list[Path] = []  # checkpoint folders this trainer wrote, oldest first
 
     # ---------------------------------------------------------------- for the window
     def snapshot(self) -> ModelBundle:
@@ -357,24 +334,49 @@ class Trainer:
                 extra_files=extra_files,
             )
 
+    def _claim_run_dir(self) -> None:
+        """Before the first write: the run folder must be new, empty or an empty run of this app (explorer.runs);
+        its run.json says so to every later reader (and to a later run pointed at the same folder)."""
+        if self.run_dir is None or self._claimed:
+            return
+        claim_run_dir(self.run_dir, corpus=self.corpus.spec(), config=self.config.to_dict(),
+                      **({"command": self.command} if self.command else {}))
+        self._claimed = True
+
     def _checkpoint(self, loss, heldout, elapsed, tokens) -> Path | None:
         if self.run_dir is None:
             return None
-        path = self.save(self.run_dir / checkpoint_name(self.step), loss, heldout, elapsed, tokens)
+        self._claim_run_dir()
+        target = self.run_dir / checkpoint_name(self.step)
+        if os.path.lexists(target) and target not in self._written:
+            # Put there while the run went on: not ours to replace.
+            raise SnapshotError(f"cannot write {target}: something this run did not write is in its place")
+        path = self.save(target, loss, heldout, elapsed, tokens)
+        if path in self._written:
+            self._written.remove(path)
+        self._written.append(path)
         keep = self.settings.keep_checkpoints
         if keep is not None and keep > 0:
             import shutil
 
-            periodic = [p for s, p in list_checkpoints(self.run_dir) if s != 0]  # the random start stays
+            periodic = [p for p in self._written if p.name != checkpoint_name(0)]  # the random start stays
             for old in periodic[: max(0, len(periodic) - keep)]:
                 shutil.rmtree(old, ignore_errors=True)
+                self._written.remove(old)
+        self._update_manifest()
         return path
+
+    def _update_manifest(self) -> None:
+        """run.json lists the checkpoints, newest last, for whoever opens the run folder as a model."""
+        meta = {k: v for k, v in (read_run_manifest(self.run_dir) or {}).items() if k not in ("format", "version", "app_version")}
+        meta.update(checkpoints=[p.name for p in self._written], latest=self._written[-1].name if self._written else None, step=self.step)
+        write_run_manifest(self.run_dir, meta)
 
     def _log(self, row: dict[str, Any]) -> None:
         if self.run_dir is None:
             return
+        self._claim_run_dir()  # the log is appended to only in a run folder this app made
         try:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
             with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
         except OSError as exc:  # an unwritable --out or a full disk: one line, not a traceback

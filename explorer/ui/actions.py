@@ -203,10 +203,10 @@ class Actions(QObject):
 
     # ------------------------------------------------------------------ session
     def save_session(self) -> None:
-        s = self.state
-        settings.put("session/text", s.text)
-        settings.put_json("session/source", dataclasses.asdict(s.source))
-        settings.put_json("session/options", s.options.to_dict())
+        live = self.state.live_request  # not a snapshot shown read-only: the next start traces the live model
+        settings.put("session/text", live.text)
+        settings.put_json("session/source", dataclasses.asdict(live.source))
+        settings.put_json("session/options", live.options.to_dict())
 
 
 def restore_session() -> tuple[str | None, ModelSource | None, RunOptions | None]:
@@ -217,7 +217,7 @@ def restore_session() -> tuple[str | None, ModelSource | None, RunOptions | None
     if isinstance(raw, dict):
         try:
             source = ModelSource(raw["kind"], raw["name"], tuple(tuple(p) for p in raw.get("sizes", ())), raw.get("seed"), bool(raw.get("random_weights")))
-            if source.kind == "preset" and source.name not in PRESETS:
+            if (source.kind == "preset" and source.name not in PRESETS) or source.kind not in ("preset", "path"):
                 source = None
         except (KeyError, TypeError, ValueError):
             source = None

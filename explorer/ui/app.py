@@ -6,10 +6,12 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from explorer.errors import ExplorerError, SnapshotError
+from explorer.fileio import atomic_path
 from explorer.paths import resource
 from explorer.ui import i18n, settings, theme
 from explorer.ui.render_queue import render_queue
@@ -72,8 +74,7 @@ def launch(
     window.persist = not fresh
     window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
     window.actions_.theme_actions[theme_name].setChecked(True)
-    if size:
-        window.resize(*size)
+    _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
     if stage:
         state.select(stage=stage)
     window.show()
@@ -88,8 +89,25 @@ def launch(
     if presentation:
         window.actions_.presentation.trigger()
     if screenshot:
-        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot))
+        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size)
     return app.exec()
+
+
+def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) -> None:
+    """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it."""
+    if exact:
+        if size:
+            from PySide6.QtWidgets import QLayout
+
+            # The docks' minimum sizes would otherwise make a small --size larger than asked for.
+            window.layout().setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+            window.setMinimumSize(1, 1)
+            window.resize(*size)
+        return
+    from explorer.ui.window_fit import fit_to_screen
+
+    if not fit_to_screen(window, restored, size):
+        print(f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead", file=sys.stderr)
 
 
 def _record_start_timings(app: QApplication, state: AppState, path: Path) -> None:
@@ -97,7 +115,12 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
     import time
 
     app.processEvents()  # the window's first paint
+    window = app.activeWindow() or next((w for w in app.topLevelWidgets() if w.isVisible()), None)
     marks = {"window_shown": time.time()}
+    if window is not None:  # and where it opened (tests/e2e: the window fits the screen)
+        g, a = window.frameGeometry(), window.screen().availableGeometry()
+        marks["window"] = [g.x(), g.y(), g.width(), g.height()]
+        marks["available"] = [a.x(), a.y(), a.width(), a.height()]
 
     def painted() -> None:
         marks["first_trace_painted"] = time.time()
@@ -107,7 +130,7 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
     state.traceChanged.connect(lambda _t: QTimer.singleShot(0, painted))  # after the views have drawn it
 
 
-def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool) -> int:
+def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool, size: tuple[int, int] | None = None) -> int:
     """Wait until a trace is on screen, let the views paint, save the window as PNG, and quit."""
     result = {"code": 1}
 
@@ -115,12 +138,22 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
         render_queue().flush()  # every view drawn, a long input's too
         app.processEvents()
         target = app.activeWindow() if app.activeWindow() is not None else window
-        ok = target.grab().save(str(path), "PNG")
-        if ok:
+        picture = target.grab()
+        if size is not None and target is window and (picture.width(), picture.height()) != size:
+            # A display that scales (device pixel ratio 2) grabs twice the pixels: the PNG is the size asked for.
+            picture = picture.scaled(*size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
+        try:
+            # Written as snapshots are: beside the target, synced, renamed; a link is replaced, not written
+            # through, and on failure the old picture stays whole and nothing says "wrote".
+            with atomic_path(path) as tmp:
+                if not picture.save(str(tmp), "PNG"):
+                    raise SnapshotError(f"cannot write {path}: the picture could not be saved")
+        except ExplorerError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            result["code"] = exc.exit_code
+        else:
             print(f"wrote {path}")
             result["code"] = 0
-        else:
-            print(f"error: cannot write {path}", file=sys.stderr)
         app.quit()
 
     def on_error(message: str) -> None:

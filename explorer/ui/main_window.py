@@ -10,6 +10,7 @@ from explorer.ui import settings
 from explorer.ui.actions import Actions
 from explorer.ui.capture import LayerCapture
 from explorer.ui.model_loading import ModelLoading
+from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
 from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
@@ -42,6 +43,7 @@ class MainWindow(QMainWindow):
         self.apply_default_sizes()
         if restore_layout:
             self._restore_layout()
+        install_snapshot_banner(self)  # after the layout is restored: the banner shows only with a snapshot
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
@@ -120,6 +122,8 @@ class MainWindow(QMainWindow):
         self._submit(self.state.request)
 
     def _submit(self, request) -> None:
+        if not self.worker.isRunning():  # a window opened on a snapshot has no worker until it returns to live
+            self.worker.start()
         self._latest = self.worker.submit(request)
 
     def _on_trace(self, generation: int, trace, editable: bool) -> None:

@@ -23,7 +23,8 @@ from explorer.weights.presets import DEFAULT_PRESET, get_preset
 class ModelSource:
     """Where the model comes from. Presets take size overrides; a loaded model's sizes are fixed."""
 
-    kind: str = "preset"  # "preset" or "path" (checkpoint folder, Hugging Face folder, GGUF file, named model)
+    kind: str = "preset"  # "preset", "path" (checkpoint folder, Hugging Face folder, GGUF file, named model), or
+    # "snapshot" (the model a snapshot shown read-only was made with; never sent to the worker)
     name: str = DEFAULT_PRESET  # preset name, or the path / catalog name
     sizes: tuple[tuple[str, Any], ...] = ()  # ModelConfig overrides, as sorted pairs (hashable)
     seed: int | None = None  # None: the preset's seed (and its trained weights, if shipped)
@@ -71,6 +72,8 @@ class _Current:
     editable_sizes: bool = True
     busy: bool = False
     notices: tuple[str, ...] = field(default_factory=tuple)
+    snapshot: str | None = None  # the file of the snapshot shown (read-only), None for the live model
+    live: TraceRequest | None = None  # while a snapshot is shown: the live model's request, to return to
 
 
 class AppState(QObject):
@@ -85,6 +88,7 @@ class AppState(QObject):
     modelWithdrawn = Signal(object)  # ModelSource whose published model the worker may drop (it reloads from disk)
     requestReverted = Signal(object)  # TraceRequest: back to the shown model after a failed or cancelled load
     layerWanted = Signal(int)  # a layer of the model that the trace did not capture was selected
+    snapshotChanged = Signal(object)  # str: the snapshot file now shown read-only; None: back to the live model
 
     def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
         super().__init__()
@@ -137,8 +141,38 @@ class AppState(QObject):
         """True while a snapshot is shown: nothing can be recomputed until a model is chosen again."""
         return self._cur.trace is not None and self._cur.trace.read_only
 
+    @property
+    def snapshot(self) -> str | None:
+        """The snapshot file shown (read-only), or None while the live model is shown."""
+        return self._cur.snapshot
+
+    @property
+    def live_request(self) -> TraceRequest:
+        """What the live model traces: the request, or while a snapshot is shown the one to return to."""
+        return self._cur.live or self._cur.request
+
+    def return_to_live(self) -> None:
+        """Leave the snapshot: the live model (as it was before the snapshot was opened) is traced again."""
+        if self._leave_snapshot():
+            self.requestChanged.emit(self._cur.request)
+
+    def _leave_snapshot(self) -> bool:
+        if self._cur.snapshot is None:
+            return False
+        self._cur.request = self._cur.live or self._cur.request
+        self._cur.snapshot = self._cur.live = None
+        self.snapshotChanged.emit(None)
+        return True
+
     # ------------------------------------------------------------------ controls → request
-    def _set_request(self, request: TraceRequest) -> None:
+    def _set_request(self, request: TraceRequest, leaves_snapshot: bool = False) -> None:
+        """Controls that would re-trace are disabled while a snapshot is shown, and an edit that still
+        arrives (a script, a shortcut) is ignored: typing one character silently left the snapshot. Choosing
+        a model (a preset, File → Open model, a trained checkpoint) leaves it on purpose."""
+        if self._cur.snapshot is not None:
+            if not leaves_snapshot:
+                return
+            self._leave_snapshot()
         if request == self._cur.request and not self.read_only:
             return
         self._cur.request = request
@@ -154,9 +188,10 @@ class AppState(QObject):
         self.set_source(dataclasses.replace(self.source.with_sizes(**sizes), random_weights=True))
 
     def set_preset(self, name: str, keep_text: bool = False) -> None:
-        text = self.text if keep_text else get_preset(name).example
-        options = dataclasses.replace(self.options, **get_preset(name).options)
-        self._set_request(TraceRequest(ModelSource("preset", name), text, options))
+        base = self.live_request
+        text = base.text if keep_text else get_preset(name).example
+        options = dataclasses.replace(base.options, **get_preset(name).options)
+        self._set_request(TraceRequest(ModelSource("preset", name), text, options), leaves_snapshot=True)
 
     def set_seed(self, seed: int | None) -> None:
         self.set_source(dataclasses.replace(self.source, seed=seed, random_weights=seed is not None or self.source.random_weights))
@@ -165,7 +200,7 @@ class AppState(QObject):
         self.set_source(dataclasses.replace(self.source, random_weights=random_weights))
 
     def open_model(self, path_or_name: str) -> None:
-        self._set_request(dataclasses.replace(self.request, source=ModelSource("path", path_or_name)))
+        self._set_request(dataclasses.replace(self.live_request, source=ModelSource("path", path_or_name)), leaves_snapshot=True)
 
     def set_options(self, **changes: Any) -> None:
         self._set_request(dataclasses.replace(self.request, options=self.options.replace(**changes)))
@@ -175,6 +210,7 @@ class AppState(QObject):
         ``text``, when given) in one request."""
         self.modelPublished.emit(source, bundle)  # connected directly: the worker has it before the request
         if show:
+            self._leave_snapshot()
             request = dataclasses.replace(self.request, source=source, text=self.text if text is None else text)
             if request == self._cur.request:
                 self.retrace()  # same name, new weights
@@ -192,7 +228,8 @@ class AppState(QObject):
 
     def retrace(self) -> None:
         """Ask for the current request again (after a model changed under the same name, e.g. training)."""
-        self.requestChanged.emit(self.request)
+        if self._cur.snapshot is None:
+            self.requestChanged.emit(self.request)
 
     # ------------------------------------------------------------------ worker → state
     def set_busy(self, busy: bool) -> None:
@@ -202,7 +239,12 @@ class AppState(QObject):
 
     def set_trace(self, trace: Trace, editable_sizes: bool = True) -> None:
         """A new trace to show (from the worker, or a snapshot opened read-only)."""
-        config_changed = self._cur.config != trace.config or self._cur.editable_sizes != editable_sizes
+        entering = trace.read_only and trace.origin != self._cur.snapshot
+        if not trace.read_only and self._cur.snapshot is not None:
+            return  # a live trace that finished after the snapshot was opened: the snapshot stays
+        if entering:
+            self._enter_snapshot(trace)
+        config_changed = entering or self._cur.config != trace.config or self._cur.editable_sizes != editable_sizes
         self._cur.trace = trace
         self._cur.config = trace.config
         self._cur.editable_sizes = editable_sizes and not trace.read_only
@@ -218,6 +260,18 @@ class AppState(QObject):
         if trace.notices != self._cur.notices:
             self._cur.notices = trace.notices
             self.noticesChanged.emit(trace.notices)
+        if entering:
+            self.snapshotChanged.emit(trace.origin)
+
+    def _enter_snapshot(self, trace: Trace) -> None:
+        """The request becomes the snapshot's (its model's name, its text and options), so that every control
+        shows what the snapshot holds; the live request is kept to return to. Nothing is sent to the worker."""
+        if self._cur.live is None:
+            self._cur.live = self._cur.request
+        self._cur.snapshot = trace.origin
+        name = trace.model_name or trace.source or trace.origin
+        self._cur.request = TraceRequest(ModelSource("snapshot", str(name)), "\n".join(r.text for r in trace.rows), trace.options)
+        self.requestReverted.emit(self._cur.request)  # menus and panels follow the shown model
 
     def report_error(self, message: str) -> None:
         self.errorRaised.emit(message)

@@ -1469,6 +1469,21 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>SnapshotBanner</name>
+    <message>
+        <source>Snapshot {file}: read-only. These are the saved numbers; nothing is recomputed.</source>
+        <translation>スナップショット {file}（読み取り専用）：保存された数値を表示しています。再計算はしません。</translation>
+    </message>
+    <message>
+        <source>Return to the live model</source>
+        <translation>ライブのモデルに戻る</translation>
+    </message>
+    <message>
+        <source>Trace the model that was shown before the snapshot was opened</source>
+        <translation>スナップショットを開く前に表示していたモデルで再び計算します</translation>
+    </message>
+</context>
+<context>
     <name>StageWords</name>
     <message>
         <source>text</source>

@@ -1,0 +1,1 @@
+"""Snapshot writers and readers (npz, safetensors, pt) with a JSON manifest."""

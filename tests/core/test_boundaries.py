@@ -1,0 +1,88 @@
+"""The architecture's boundaries are enforced, not prose: the import-linter contracts in pyproject.toml hold,
+they break when a Qt import leaks into the core or torch into the window, and the core and the CLI's headless
+commands work with Qt made unimportable."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = Path(sys.executable).parent / "lint-imports"
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess:
+    if not LINT.is_file():
+        pytest.skip("import-linter is not installed (pip install -e '.[test]')")
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_contracts_hold_on_this_tree():
+    run = _lint(ROOT)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout
+
+
+def test_contracts_break_when_qt_leaks_into_the_core_or_torch_into_the_window(tmp_path):
+    shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    with open(tmp_path / "explorer" / "names.py", "a") as f:
+        f.write("\nimport pyqtgraph  # a leak the contract must catch\n")
+    with open(tmp_path / "explorer" / "ui" / "captions.py", "a") as f:
+        f.write("\nimport torch  # tensor math in the window\nfrom explorer.model import attention\n")
+    run = _lint(tmp_path)
+    assert run.returncode != 0
+    assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
+    assert "explorer.ui.captions is not allowed to import torch" in run.stdout
+    assert "explorer.ui.captions is not allowed to import explorer.model" in run.stdout
+
+
+BLOCK_QT = textwrap.dedent("""
+    import importlib.abc, sys
+    class _NoQt(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+                raise ImportError(f"{name} is blocked: the core must not need Qt")
+            return None
+    sys.meta_path.insert(0, _NoQt())
+""")
+
+
+def test_core_and_headless_cli_work_with_qt_unimportable(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(BLOCK_QT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
+    env.pop("QT_QPA_PLATFORM", None)
+    script = textwrap.dedent("""
+        import importlib, pkgutil, sys
+        import explorer
+        try:
+            import PySide6  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            raise SystemExit("Qt was importable: the blocker did not work")
+        skipped = []
+        for mod in pkgutil.walk_packages(explorer.__path__, "explorer."):
+            if mod.name.startswith("explorer.ui") or mod.name in ("explorer.cli.gui_cmd", "explorer.__main__"):
+                continue
+            importlib.import_module(mod.name)
+        assert not any(m.split(".")[0] in ("PySide6", "pyqtgraph") for m in sys.modules)
+        print("imported")
+    """)
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0 and "imported" in run.stdout, run.stderr[-3000:]
+    for args in (["export", "This is a pen .", "-o", "pen.npz"], ["info", "pen.npz"]):
+        run = subprocess.run([sys.executable, "-m", "explorer", *args], env=env, capture_output=True, text=True,
+                             timeout=300, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr[-3000:]
+    assert (tmp_path / "pen.npz").stat().st_size > 0
