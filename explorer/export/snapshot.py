@@ -230,6 +230,7 @@ def read_snapshot(path: str | Path) -> Trace:
         labels=labels,
         model_name=manifest.get("model_name", ""),
         tokenizer_kind=manifest.get("tokenizer_kind", ""),
+        interventions=manifest.get("interventions") if isinstance(manifest.get("interventions"), dict) else None,
         app_version=manifest.get("app_version", ""),
         origin=str(path),
     )
