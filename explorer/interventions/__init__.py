@@ -7,8 +7,9 @@ run is an ordinary trace with some tensors replaced.
 
 from explorer.interventions.spec import ABLATE_MODES, EdgeCut, HeadAblation, Interventions, PatchSpec, parse_ablate, parse_cut, parse_patch
 from explorer.interventions.run import run_intervened
+from explorer.interventions.sweep import SWEEP_KINDS, SweepResult, patching_sweep
 
 __all__ = [
     "ABLATE_MODES", "EdgeCut", "HeadAblation", "Interventions", "PatchSpec",
-    "parse_ablate", "parse_cut", "parse_patch", "run_intervened",
+    "parse_ablate", "parse_cut", "parse_patch", "run_intervened", "SWEEP_KINDS", "SweepResult", "patching_sweep",
 ]
