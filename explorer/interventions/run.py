@@ -14,7 +14,7 @@ from explorer.config import RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.interventions.patches import build_patches
 from explorer.interventions.spec import Interventions
-from explorer.trace.run import run_trace
+from explorer.trace.run import AUTO_LAZY_BYTES, _pairwise_bytes, run_trace
 from explorer.trace.trace import Trace
 from explorer.weights.bundle import ModelBundle
 
@@ -56,7 +56,17 @@ def run_intervened(
         raise ConfigError("--patch-from needs --patch NAME[@POSITIONS][#HEADS]: which activations to take from it")
     source = source_trace(bundle, interventions.patch_from, baseline, options, cancel) if interventions.patches else None
     patches = build_patches(interventions, bundle.config, _lengths(baseline), baseline.C, source)
-    run = run_trace(bundle, text, baseline.options, cancel, patches=patches)
+    run_options = baseline.options
+    if interventions.cuts:
+        # A lazy trace derives its maps from q, k and the (B, C, C) mask, which knows nothing of the cuts:
+        # store the model's own scores and weights instead, where the cut cells are 0.
+        run_options = run_options.replace(lazy_pairwise=False)
+        if _pairwise_bytes(bundle.config, baseline.B, baseline.C, run_options) > AUTO_LAZY_BYTES:
+            raise ConfigError(
+                "cutting edges needs every attention map stored, and this text is too long for that: cut edges "
+                "on a shorter text, or keep fewer layers (--layers-to-capture)"
+            )
+    run = run_trace(bundle, text, run_options, cancel, patches=patches)
     return with_baseline(run, baseline, interventions)
 
 

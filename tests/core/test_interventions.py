@@ -190,3 +190,24 @@ def test_refusals_are_one_line(tokenizer, iv, words):
 def test_patch_source_of_another_length_is_refused(tokenizer):
     with pytest.raises(InputError, match="same length in tokens"):
         run_intervened(make(tokenizer), TEXT, Interventions(patches=(PatchSpec("layers.0.out"),), patch_from="the cat sat ."))
+
+
+def test_cuts_in_a_lazy_trace_store_the_models_own_maps(tokenizer):
+    bundle = make(tokenizer)
+    run = run_intervened(bundle, TEXT, Interventions(cuts=parse_cut("1.3:6:0")), RunOptions(lazy_pairwise=True))
+    assert "layers.1.attn.weights" in run.stored_names()  # not derived from q, k and the uncut mask
+    assert run.head_map(1, "weights", 0, 3)[6, 0] == 0.0 and run.head_map(1, "weights", 0, 2)[6, 0] > 0
+
+
+def test_plain_forward_takes_a_per_head_mask(tokenizer):
+    """The fused path (no trace) reads a (B, H, C, C) mask the same way as the traced path."""
+    bundle = make(tokenizer, **CONFIGS["llama-like"])
+    ids = torch.tensor([tokenizer.encode(TEXT).ids])
+    allowed = torch.ones(7, 7, dtype=torch.bool).tril().expand(1, 4, 7, 7).clone()
+    allowed[0, 1, 5, 2] = False
+    allowed[0, 2, 3] = False  # a whole row of one head: its weights are all 0
+    with torch.inference_mode():
+        fused = bundle.model(ids, allowed)
+    cuts = [EdgeCut(l, 1, 5, 2) for l in range(3)] + [EdgeCut(l, 2, 3, j) for l in range(3) for j in range(7)]
+    traced = run_intervened(bundle, TEXT, Interventions(cuts=tuple(cuts)))
+    assert np.abs(fused.numpy() - traced["logits"]).max() < 1e-5
