@@ -52,3 +52,23 @@ def test_ablation_equals_the_folder_edited_on_disk(tmp_path, tokenizer_json, fam
     oracle = run_trace(load_model(str(tmp_path / "edited")), TEXT)["logits"]
     assert np.abs(run["logits"] - oracle).max() < 1e-5
     assert np.abs(run["baseline.logits"] - oracle).max() > 1e-3  # the edit changed something
+
+
+def test_gguf_ablation_equals_the_file_written_with_the_head_zeroed(tmp_path, tokenizer_json, monkeypatch):
+    pytest.importorskip("gguf")
+    import torch
+    import transformers
+    from test_gguf import write_gguf
+
+    monkeypatch.setenv("ATTENTION_EXPLORER_NO_CACHE", "1")
+    folder = make_llama(tmp_path / "m", tokenizer_json)
+    model = transformers.LlamaForCausalLM.from_pretrained(folder, dtype=torch.float32).eval()
+    write_gguf(tmp_path / "plain.gguf", model, tokenizer_json)
+    layer, head, D = 1, 3, 64 // 4
+    with torch.no_grad():
+        model.model.layers[layer].self_attn.o_proj.weight[:, head * D : (head + 1) * D] = 0.0
+    write_gguf(tmp_path / "edited.gguf", model, tokenizer_json)
+    run = run_intervened(load_model(str(tmp_path / "plain.gguf")), TEXT, Interventions(ablations=(HeadAblation(layer, head),)))
+    oracle = run_trace(load_model(str(tmp_path / "edited.gguf")), TEXT)["logits"]
+    assert np.abs(run["logits"] - oracle).max() < 1e-5
+    assert np.abs(run["baseline.logits"] - oracle).max() > 1e-3
