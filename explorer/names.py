@@ -66,6 +66,8 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     _T("final.out", ("B", "C", "E"), "the last block's output after the final norm (equal to it when the model has no norm)"),
     _T("logits", ("B", "C", "V"), "scores over the vocabulary: row i predicts the token after tokens 0..i"),
     _T("probs", ("B", "C", "V"), "softmax(logits / temperature): C next-token distributions", False),
+    _T("baseline.logits", ("B", "C", "V"), "in an intervened run: the logits of the same input without interventions"),
+    _T("baseline.probs", ("B", "C", "V"), "in an intervened run: the probs of the same input without interventions", False),
 )
 
 PARAMS: tuple[TensorName, ...] = (

@@ -13,10 +13,10 @@ import sys
 from explorer import __version__
 from explorer.errors import Cancelled, ExplorerError
 
-from explorer.cli import export_cmd, info_cmd
+from explorer.cli import attribute_cmd, export_cmd, info_cmd
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = [export_cmd, info_cmd]
+COMMANDS = [export_cmd, info_cmd, attribute_cmd]
 
 
 def _optional_commands():

@@ -17,7 +17,31 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=["npz", "safetensors", "pt"], help="container (default: from the file name)")
     p.add_argument("--names", metavar="PATTERNS", help="only these names, comma-separated, wildcards allowed: 'layers.0.attn.*,logits'")
     add_model_options(p)
+    add_intervention_options(p)
     p.set_defaults(func=run)
+
+
+def add_intervention_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("interventions (the baseline's logits and probs are written as baseline.logits / baseline.probs)")
+    g.add_argument("--ablate", metavar="L.H[,L.H…]", help="ablate these heads (layer.head), e.g. 0.1,1.3")
+    g.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="replace the head's Rⁱ by zeros (default) or by its mean over positions")
+    g.add_argument("--cut", metavar="L.H:I:J[,…]", help="cut attention edges: in layer L, head H, query I may not see key J")
+    g.add_argument("--patch-from", metavar="TEXT2", help="a text of the same length in tokens whose activations --patch takes")
+    g.add_argument("--patch", metavar="NAME[@POSITIONS][#HEADS][,…]", help="activations taken from TEXT2, e.g. layers.0.out@2,3 or layers.1.attn.heads#0-2")
+
+
+def interventions_from_args(args: argparse.Namespace):
+    """The Interventions the options ask for, or None when there are none."""
+    if not (args.ablate or args.cut or args.patch or args.patch_from is not None):
+        return None
+    from explorer.interventions import Interventions, parse_ablate, parse_cut, parse_patch
+
+    return Interventions(
+        ablations=parse_ablate(args.ablate, args.ablate_mode) if args.ablate else (),
+        cuts=parse_cut(args.cut) if args.cut else (),
+        patches=parse_patch(args.patch) if args.patch else (),
+        patch_from=args.patch_from,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,9 +54,15 @@ def run(args: argparse.Namespace) -> int:
     bundle = bundle_from_args(args)
     options = options_from_args(args)
     check_layers(bundle, options)
+    interventions = interventions_from_args(args)
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
 
-    trace = run_trace(bundle, text, options)
+    if interventions is None:
+        trace = run_trace(bundle, text, options)
+    else:
+        from explorer.interventions import run_intervened
+
+        trace = run_intervened(bundle, text, interventions, options)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     select = [s.strip() for s in args.names.split(",") if s.strip()] if args.names else None

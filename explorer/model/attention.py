@@ -32,8 +32,9 @@ def attention_maps(
 ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None, torch.Tensor]:
     """The four (C, C) stages of the note for every head given: scores, scaled, masked, weights.
 
-    q (B, h, C, D) and k (B, h, C, D) with k already repeated for grouped-query heads; allowed (B, C, C);
-    empty (B, 1, C, 1) marks queries whose every key is blocked (computed here when not given). The trace
+    q (B, h, C, D) and k (B, h, C, D) with k already repeated for grouped-query heads; allowed (B, C, C), or
+    (B, h, C, C) when an intervention cuts single edges of single heads; empty (B, 1 or h, C, 1) marks
+    queries whose every key is blocked (computed here when not given). The trace
     derives maps on demand with this same function, so derived maps equal the model's bit for bit.
     With ``keep_steps=False`` (the forward pass, which keeps only scores and weights) the mask is written
     into the scaled scores in place, saving a (B, h, C, C) copy; the numbers are the same, and scaled and
@@ -45,7 +46,7 @@ def attention_maps(
     if keep_steps or scaled is scores:  # unscaled: masking in place would overwrite the scores
         masked = mask_scores(scaled, allowed)  # (B, h, C, C)
     else:
-        masked, scaled = scaled.masked_fill_(~allowed.unsqueeze(1), float("-inf")), None  # (B, h, C, C)
+        masked, scaled = scaled.masked_fill_(~per_head(allowed), float("-inf")), None  # (B, h, C, C)
     weights = torch.softmax(masked, dim=-1)  # (B, h, C, C), rows sum to 1
     if not keep_steps:
         scaled = masked = None
@@ -62,14 +63,19 @@ def scale_scores(scores: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
     return scores / math.sqrt(D) if scale else scores
 
 
+def per_head(allowed: torch.Tensor) -> torch.Tensor:
+    """(B, C, C) → (B, 1, C, C), shared by every head; a per-head (B, h, C, C) mask is returned as it is."""
+    return allowed.unsqueeze(1) if allowed.dim() == 3 else allowed
+
+
 def mask_scores(scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
     """−∞ where query i may not see key j: softmax turns those into exact zeros."""
-    return scaled.masked_fill(~allowed.unsqueeze(1), float("-inf"))  # (B, h, C, C)
+    return scaled.masked_fill(~per_head(allowed), float("-inf"))  # (B, h, C, C)
 
 
 def empty_rows(allowed: torch.Tensor) -> torch.Tensor:
-    """(B, 1, C, 1): True for a query that may see no key at all."""
-    return ~allowed.any(dim=-1)[:, None, :, None]
+    """(B, 1, C, 1) (or (B, h, C, 1) for a per-head mask): True for a query that may see no key at all."""
+    return ~per_head(allowed).any(dim=-1, keepdim=True)
 
 
 def heads_per_chunk(B: int, H: int, C: int, itemsize: int) -> int:
@@ -91,8 +97,10 @@ def attend(
     empty = empty_rows(allowed)  # (B, 1, C, 1), once for every head
     step = heads_per_chunk(B, H, C, q.element_size())
     heads, kept = [], []
+    shared = allowed.dim() == 3  # one mask for every head, or (B, H, C, C) with an edge cut here and there
     for h in range(0, H, step):
-        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], allowed, scale, empty, keep_steps=False)
+        a, e = (allowed, empty) if shared else (allowed[:, h : h + step], empty[:, h : h + step])
+        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], a, scale, e, keep_steps=False)
         heads.append(weights @ v[:, h : h + step])  # (B, h, C, C) · (B, h, C, D_v) → (B, h, C, D_v)
         if keep_maps:
             kept.append((scores, weights))
@@ -141,7 +149,8 @@ class MultiHeadAttention(Captured):
         rope: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> torch.Tensor:
         B, C, _ = x.shape  # x: (B, C, E)
-        self.capture("in", x)
+        x = self.capture("in", x)
+        allowed = self.edit("allowed", allowed)  # (B, C, C), or (B, H, C, C) when an intervention cuts edges
         q = self.capture("q", self._project(x, self.W_q, self.b_q, self.H))  # (B, H, C, D)
         k = self.capture("k", self._project(x, self.W_k, self.b_k, self.H_kv))  # (B, H_kv, C, D)
         v = self.capture("v", self._project(x, self.W_v, self.b_v, self.H_kv))  # (B, H_kv, C, D_v)
@@ -162,12 +171,12 @@ class MultiHeadAttention(Captured):
             # Training and plain inference: nobody looks at the maps, and the fused kernel gives the same
             # Rⁱ (to rounding) without materialising C² numbers per head.
             heads = F.scaled_dot_product_attention(
-                q, k, v, attn_mask=allowed.unsqueeze(1), scale=None if scale else 1.0
+                q, k, v, attn_mask=per_head(allowed), scale=None if scale else 1.0
             )  # (B, H, C, D_v)
-            empty = ~allowed.any(dim=-1)  # (B, C)
+            empty = empty_rows(allowed)  # (B, 1 or H, C, 1)
             if bool(empty.any()):
-                heads = heads.masked_fill(empty[:, None, :, None], 0.0)
-        self.capture("heads", heads)
+                heads = heads.masked_fill(empty, 0.0)
+        heads = self.capture("heads", heads)  # (B, H, C, D_v); an ablation replaces it here
         concat = self.capture("concat", heads.transpose(1, 2).reshape(B, C, self.H * self.D_v))  # (B, C, H·D_v)
         if self.W_o is None:
             return self.capture("out", concat)  # unfactored: V already has size E

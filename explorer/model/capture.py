@@ -4,23 +4,41 @@ Every module that shows an intermediate tensor derives from ``Captured`` and cal
 ``self.capture("q", q)``. The full name is the module's path in the model plus the stage, so the
 attention of layer 1 capturing "q" yields ``layers.1.attn.q``: exactly the public name in
 ``explorer.names``. Outside a trace no sink is attached and capturing costs one attribute lookup.
+
+A capture point can also *replace* its tensor: a sink holding a patch function for a name hands the
+patched tensor back, and the module computes on with it (interventions: ablation, edge cuts, activation
+patching). The forward code is the same either way: ``x = self.capture("stage", x)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 import torch
 from torch import nn
 
 
-class CaptureSink:
-    """Collects captured tensors; ``wants`` decides which names are kept (layers, lazy maps)."""
+Patch = Callable[[torch.Tensor], torch.Tensor]
 
-    def __init__(self, wants: Callable[[str], bool] | None = None) -> None:
+
+class CaptureSink:
+    """Collects captured tensors; ``wants`` decides which names are kept (layers, lazy maps).
+
+    ``patches`` maps a name to a function that replaces the tensor there (the recorded tensor is the
+    replaced one, what the rest of the model reads). Besides the public names, the attention of layer l
+    offers ``layers.{l}.attn.allowed`` (B, C, C): the mask it applies, which a patch may widen to
+    (B, H, C, C) to block single cells of single heads. It is never recorded.
+    """
+
+    def __init__(self, wants: Callable[[str], bool] | None = None, patches: Mapping[str, Patch] | None = None) -> None:
         self._wants = wants
+        self.patches: dict[str, Patch] = dict(patches or {})
         self.tensors: dict[str, torch.Tensor] = {}
+
+    def patch(self, name: str, tensor: torch.Tensor) -> torch.Tensor:
+        fn = self.patches.get(name)
+        return tensor if fn is None else fn(tensor)
 
     def wants(self, name: str) -> bool:
         return self._wants is None or self._wants(name)
@@ -40,9 +58,16 @@ class Captured(nn.Module):
         return f"{self._prefix}.{stage}" if self._prefix else stage
 
     def capture(self, stage: str, tensor: torch.Tensor) -> torch.Tensor:
+        """Record ``tensor`` under this stage's public name; return it, or its replacement when patched."""
         if self._sink is not None:
-            self._sink.put(self._full(stage), tensor)
+            name = self._full(stage)
+            tensor = self._sink.patch(name, tensor)
+            self._sink.put(name, tensor)
         return tensor
+
+    def edit(self, stage: str, tensor: torch.Tensor) -> torch.Tensor:
+        """A point that can be replaced but is not recorded (not a public name, e.g. the mask of one layer)."""
+        return tensor if self._sink is None else self._sink.patch(self._full(stage), tensor)
 
     def wants(self, stage: str) -> bool:
         """True when a trace keeps this stage (so it must be computed explicitly)."""

@@ -29,12 +29,12 @@ class FeedForward(Captured):
         self.b_out = nn.Parameter(torch.zeros(E)) if cfg.bias else None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        self.capture("in", x)  # (B, C, E)
+        x = self.capture("in", x)  # (B, C, E)
         up = affine(x, self.W_in, self.b_in)  # (B, C, E) · (E, F) + b_in → (B, C, F)
         if self.W_gate is not None:
             hidden = F.silu(affine(x, self.W_gate)) * up  # (B, C, F): Llama's SwiGLU
         else:
             hidden = _ACTIVATIONS[self.activation](up)  # (B, C, F)
-        self.capture("hidden", hidden)
+        hidden = self.capture("hidden", hidden)
         out = affine(hidden, self.W_out, self.b_out)  # (B, C, F) · (F, E) + b_out → (B, C, E)
         return self.capture("out", out)

@@ -61,9 +61,9 @@ class Transformer(Captured):
             x = block(x, allowed, scale, rope)  # (B, C, E)
         if self.ln_final is not None:
             x = self.ln_final(x)
-        self.capture("final.out", x)
+        x = self.capture("final.out", x)
         logits = affine(x, self.W_u(), self.unembed.b_u)  # (B, C, E) · (E, V) → (B, C, V)
-        self.capture("logits", logits)
+        logits = self.capture("logits", logits)
         if self.wants("probs"):
             self.capture("probs", torch.softmax(logits / temperature, dim=-1))  # (B, C, V)
         return logits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import torch
 
@@ -14,7 +14,7 @@ from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, Run
 from explorer.devices import resolve_device
 from explorer.errors import Cancelled, InputError
 from explorer.memory import release_freed_memory
-from explorer.model.capture import CaptureSink, capturing
+from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, mask_notices
 from explorer.trace.trace import Row, Trace
 from explorer.weights.bundle import ModelBundle
@@ -86,8 +86,8 @@ class _CancellableSink(CaptureSink):
     """A sink that stops the forward pass at the next capture point once ``cancel`` is set, and can run a
     callback right after a given name is captured."""
 
-    def __init__(self, wants, cancel: threading.Event | None) -> None:
-        super().__init__(wants)
+    def __init__(self, wants, cancel: threading.Event | None, patches: Mapping[str, Patch] | None = None) -> None:
+        super().__init__(wants, patches)
         self._cancel = cancel
         self._after: dict[str, Callable[[], None]] = {}
 
@@ -109,12 +109,15 @@ def run_trace(
     cancel: threading.Event | None = None,
     on_partial: Callable[[Trace], None] | None = None,
     partial_after: int | None = None,
+    patches: Mapping[str, Patch] | None = None,
 ) -> Trace:
     """Trace ``text`` (each line one sentence) through the bundle's model.
 
     ``cancel`` stops the forward pass at its next capture point (raising Cancelled). With ``on_partial``,
     a trace of everything up to layer ``partial_after`` is handed over as soon as that layer is done
     (``trace.partial`` is True; it has no logits yet), then the full trace is returned.
+    ``patches`` replace tensors at capture points by name (see model.capture; explorer.interventions builds
+    them): the trace then holds the intervened run.
     """
     options = options or RunOptions()
     cfg = bundle.config
@@ -217,7 +220,7 @@ def run_trace(
         shown_early.append(assemble(dict(sink.tensors), True))
         on_partial(shown_early[0])
 
-    sink = _CancellableSink(_wants(options), cancel)
+    sink = _CancellableSink(_wants(options), cancel, patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.

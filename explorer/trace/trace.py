@@ -77,6 +77,7 @@ class Trace(Mapping[str, np.ndarray]):
         origin: str = "computed",  # "computed", or the path of the snapshot it was read from
         partial: bool = False,  # True while later layers and the output are still being computed
         continues: Trace | None = None,  # the partial trace this one completes: its layers are the same data
+        interventions: Mapping[str, Any] | None = None,  # what an intervened run changed (explorer.interventions)
     ) -> None:
         frozen = {}
         for name, array in arrays.items():
@@ -99,6 +100,7 @@ class Trace(Mapping[str, np.ndarray]):
         self.app_version = app_version
         self.origin = origin
         self.partial = partial
+        self.interventions = dict(interventions) if interventions is not None else None
         found = {names.layer_of(n) for n in self._arrays if not n.startswith("params.")}
         self._layers = tuple(sorted(l for l in found if l is not None))
         self._labels = dict(labels or {})
@@ -352,6 +354,7 @@ class Trace(Mapping[str, np.ndarray]):
             "tokenizer_kind": self.tokenizer_kind,
             "notices": list(self.notices),
             "vocab": list(self.vocab) if self.vocab is not None else None,
+            **({"interventions": self.interventions} if self.interventions is not None else {}),
             "names": {
                 n: {"labels": list(self.labels(n)), "shape": list(self.shape(n)), "dtype": str(self._dtype_of(n))}
                 for n in chosen

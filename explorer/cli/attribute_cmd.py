@@ -1,0 +1,56 @@
+"""``attention-explorer attribute TEXT --target TOKEN``: the logit lens and each component's direct share of
+the target's logit at one position (explorer.interventions.attribution)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "attribute",
+        help="logit lens and direct logit attribution (embedding, each head, each FFN) for one target token",
+        description="Each component's direct contribution to the target's logit through the residual stream, "
+        "with the final norm's scale frozen at its value in this run: the contributions plus the constant sum to "
+        "the logit. The logit lens reads the residual stream after every layer through the final norm and the "
+        "unembedding (rank 1 = most likely). The first sentence of the text is read.",
+    )
+    p.add_argument("text", nargs="?", help="the text (its first line is read)")
+    p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--target", metavar="TOKEN", help="the token whose logit to explain (as the vocabulary shows it)")
+    target.add_argument("--target-id", type=int, metavar="ID", help="the same, by token id")
+    p.add_argument("--position", type=int, metavar="I", help="the position whose prediction to explain (default: the last token)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_model_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = text_from_args(args)
+    bundle = bundle_from_args(args)
+    options = options_from_args(args).replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
+    from explorer.interventions.attribution import attribute, resolve_target
+    from explorer.trace import run_trace  # torch loads here, not when the CLI starts
+
+    target = resolve_target(bundle, args.target, args.target_id)
+    trace = run_trace(bundle, text, options)
+    for notice in trace.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    out = attribute(bundle, trace, target, args.position)
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): logit {out['logit']:.4f}")
+    print("logit lens (after each layer):")
+    for r in out["logit_lens"]:
+        print(f"  layer {r['layer']:>3}  p(target) {r['prob']:.4f}  rank {r['rank']:>6}  top {r['top']!r}")
+    print("direct contributions to the logit:")
+    for c in sorted(out["contributions"], key=lambda c: -abs(c["value"])):
+        print(f"  {c['component']:<28} {c['value']:+.4f}")
+    print(f"  {'constant (biases, norm shift)':<28} {out['constant']:+.4f}")
+    return 0
