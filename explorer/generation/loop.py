@@ -167,7 +167,7 @@ def generate(
             break
         ids.append(token_id)
         t0 = time.perf_counter()
-        logits_row, attn_rows = _step(model, ids, cache, options, cfg.layers, device)
+        logits_row, attn_rows = decode_step(model, ids, cache, options, cfg.layers, device)
         ms, cached = (time.perf_counter() - t0) * 1000, cache is not None
 
     trace = _assemble(prefill, steps, all_logits, all_rows, cache, notices)
@@ -186,7 +186,7 @@ def generate(
     )
 
 
-def _step(model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device) -> tuple[np.ndarray, list[np.ndarray]]:
+def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device) -> tuple[np.ndarray, list[np.ndarray]]:
     """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids))."""
     total = len(ids)
     if cache is not None:
@@ -222,8 +222,8 @@ def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None
             arrays[f"gen.layers.{l}.attn.weights"] = rows
     if cache is not None and T:
         for l, kv in enumerate(cache.layers):
-            arrays[f"cache.layers.{l}.k"] = kv.k.cpu().numpy()  # (1, H_kv, C_total, D)
-            arrays[f"cache.layers.{l}.v"] = kv.v.cpu().numpy()  # (1, H_kv, C_total, D_v)
+            arrays[f"cache.layers.{l}.k"] = kv.k.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D), not a view of the buffer
+            arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
     return Trace(
         arrays,
         rows=prefill.rows,

@@ -230,3 +230,19 @@ def test_documented_numpy_reader_works(tmp_path):
     scope = {"path": str(write_generation(g, tmp_path / "g.npz"))}
     exec(compile(block, "docs/snapshot-format.md (generation)", "exec"), scope)  # its asserts must hold
     assert scope["generation"]["text"] == g.text and scope["T"] == 5
+
+
+def test_cache_buffer_grows_keeps_its_contents_and_truncates():
+    from explorer.model.kv_cache import KVCache
+
+    cache = KVCache(1)
+    kv = cache.layers[0]
+    parts = [torch.randn(1, 2, n, 3) for n in (5, 1, 20, 1)]
+    for p in parts:
+        k, v = kv.extend(p, -p)
+    whole = torch.cat(parts, dim=2)
+    assert torch.equal(k, whole) and torch.equal(v, -whole) and cache.length == 27
+    assert cache.nbytes() == 2 * whole.numel() * 4
+    cache.truncate(6)
+    k, _ = kv.extend(parts[3], parts[3])
+    assert torch.equal(k, torch.cat([whole[:, :, :6], parts[3]], dim=2))
