@@ -246,3 +246,24 @@ def test_cache_buffer_grows_keeps_its_contents_and_truncates():
     cache.truncate(6)
     k, _ = kv.extend(parts[3], parts[3])
     assert torch.equal(k, torch.cat([whole[:, :, :6], parts[3]], dim=2))
+
+
+def test_panel_frames_equal_the_full_causal_map_and_the_cache_so_far():
+    """What the Generate panel shows at step t: the prefill map with decode rows beneath is the causal map
+    of the first C + t positions computed in one full pass; the cache table is that pass's keys."""
+    from explorer.generation.frames import attention_so_far, cache_table, labels, new_rows
+
+    b = llama_gqa()
+    g = generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=5))
+    C = g.prompt_tokens
+    fed = list(g.trace.rows[0].ids) + list(g.token_ids)
+    for t in (0, 2, 4):
+        full = full_pass(b, fed[: C + t])
+        for h in range(4):
+            shown, blocked = attention_so_far(g, 1, h, t)
+            np.testing.assert_allclose(shown, full["layers.1.attn.weights"][0, h], atol=TOL)
+            assert blocked.sum() == (C + t) * (C + t - 1) // 2
+        np.testing.assert_allclose(cache_table(g, 0, 1, t, "k"), full["layers.0.attn.k_rot"][0, 1], atol=TOL)
+        assert len(labels(g, t)) == C + t
+    assert list(new_rows(g, 0)) == list(range(C)) and list(new_rows(g, 3)) == [C + 2]
+    assert cache_table(generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=2, use_cache=False)), 0, 0, 1, "k") is None
