@@ -5,9 +5,9 @@ One token through one layer, with C keys in view:
   projections  E·(H·D) for q, E·(H_kv·D) for k, E·(H_kv·D_v) for v, (H·D_v)·E for W_o
   attention    H·C·D for q·Kᵀ and H·C·D_v for weights·V
   FFN          E·F up (twice for a gated FFN) and F·E down
-and the unembedding E·V once, for the last position only.
-Without the cache a step recomputes all C positions: C times the per-token work, and H·C²·(D + D_v) for
-the maps, because every earlier query is computed again.
+and the unembedding E·V. Without the cache a step recomputes all C positions: C times the per-token work,
+H·C²·(D + D_v) for the maps (every earlier query is computed again) and C·E·V for the logits of every
+position (the model computes them all; only the last is used).
 """
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ def step_macs(cfg: ModelConfig, C: int, cached: bool) -> int:
     """Multiply-adds of the step whose query is at position C − 1 (C keys in view)."""
     H, D, Dv, L = cfg.H, cfg.D, cfg.D_v, cfg.L
     if cached:
-        per_layer = _per_token_linear(cfg) + H * C * (D + Dv)
-    else:
-        per_layer = C * _per_token_linear(cfg) + H * C * C * (D + Dv)
-    return L * per_layer + cfg.E * cfg.V
+        return L * (_per_token_linear(cfg) + H * C * (D + Dv)) + cfg.E * cfg.V
+    return L * (C * _per_token_linear(cfg) + H * C * C * (D + Dv)) + C * cfg.E * cfg.V
 
 
 def cache_bytes(cfg: ModelConfig, C: int, itemsize: int, B: int = 1, heads: int | None = None) -> int:

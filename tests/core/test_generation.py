@@ -267,3 +267,26 @@ def test_panel_frames_equal_the_full_causal_map_and_the_cache_so_far():
         assert len(labels(g, t)) == C + t
     assert list(new_rows(g, 0)) == list(range(C)) and list(new_rows(g, 3)) == [C + 2]
     assert cache_table(generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=2, use_cache=False)), 0, 0, 1, "k") is None
+
+
+@pytest.mark.parametrize("make", [gpt2_shaped, llama_gqa])
+def test_counted_multiply_adds_equal_torchs_flop_counter(make):
+    """The panel's cost line counts multiply-adds from the shapes; torch's FlopCounterMode counts the matmuls
+    the model really runs (2 flops per multiply-add), with and without the cache."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from explorer.generation.cost import cache_bytes, step_macs
+    from explorer.generation.loop import decode_step
+    from explorer.model.kv_cache import KVCache
+
+    b = make()
+    cfg = b.config
+    ids = list(range(3, 3 + 11))
+    cache = KVCache(cfg.layers)
+    with torch.inference_mode():
+        b.model(torch.tensor([ids[:-1]]), cache=cache)
+    for use in (cache, None):
+        with FlopCounterMode(display=False) as counter:
+            decode_step(b.model, ids, use, RunOptions(), cfg.layers, "cpu")
+        assert counter.get_total_flops() == 2 * step_macs(cfg, len(ids), cached=use is not None)
+    assert cache.nbytes() == cache_bytes(cfg, len(ids), 4)

@@ -1,0 +1,94 @@
+"""The Generate panel: Generate runs in a worker thread, the slider scrubs, Play walks the steps, and what is
+drawn (the decode row of the map, the cache table, the chosen token) equals an independent full pass of the
+model over the text so far."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.model.capture import CaptureSink, capturing
+from explorer.weights.presets import load_preset
+
+TEXT = "This is a"
+
+
+@pytest.fixture
+def view(qtbot, state):
+    from explorer.ui.views.generate_view import GenerateView
+
+    state.set_text(TEXT)
+    v = GenerateView(state)
+    qtbot.addWidget(v)
+    v.resize(1400, 500)
+    v.show()
+    yield v
+    v.shutdown()
+
+
+def full_pass(ids):
+    b = load_preset("classroom")
+    sink = CaptureSink()
+    with torch.inference_mode(), capturing(b.model, sink):
+        b.model(torch.tensor([ids]))
+    return {n: t.numpy() for n, t in sink.tensors.items()}
+
+
+def generate(qtbot, view, n: int = 5):
+    view.count.setValue(n)
+    view.generation = None
+    view.run_button.click()
+    qtbot.waitUntil(lambda: view.job is None and (view.generation is not None or "Not" in view.message.text()), timeout=60_000)
+    assert view.generation is not None, view.message.text()
+    return view.generation
+
+
+def test_generate_shows_the_last_step_equal_to_a_full_pass(qtbot, view, state):
+    g = generate(qtbot, view, 5)
+    assert len(g.steps) == 5 and view.slider.maximum() == 4 and view.slider.value() == 4
+    ids = list(load_preset("classroom").tokenizer.encode(TEXT).ids)
+    C = len(ids)
+    for s in g.steps:  # greedy: each token is the argmax of a full pass over the text so far
+        assert s.token_id == int(np.argmax(full_pass(ids)["logits"][0, -1]))
+        ids.append(s.token_id)
+    full = full_pass(ids[:-1])  # the positions fed by the last step
+    layer, head = state.selection.layer, state.selection.head
+    shown = np.asarray(view.map.image.image)  # what the heatmap holds (rows = queries)
+    drawn = shown if shown.shape[0] == C + 4 else shown.T  # pyqtgraph stores images column-major
+    np.testing.assert_allclose(drawn[-1], full[f"layers.{layer}.attn.weights"][0, head, -1], atol=1e-5)
+    assert view.k_table.rowCount() == C + 4
+    k = full[f"layers.{layer}.attn.k"][0, head]  # classroom: H_kv = H, no RoPE
+    assert [view.k_table.item(C + 3, j).text() for j in range(3)] == [f"{x:.2f}" for x in k[-1, :3]]
+    marked = view.k_table.item(C + 3, 0).background().color()
+    assert marked != view.k_table.item(0, 0).background().color()
+    assert g.steps[-1].token in view.text_label.text()
+    assert "attends to" in view.cost_label.text() and "The cache holds" in view.cost_label.text()
+
+
+def test_scrub_back_and_play(qtbot, view):
+    g = generate(qtbot, view, 4)
+    C = g.prompt_tokens
+    view.slider.setValue(0)
+    assert view.k_table.rowCount() == C and view.step_label.text().startswith("Step 1")
+    top = [view.top_table.item(r, 0).text() for r in range(view.top_table.rowCount())]
+    assert g.steps[0].token in top
+    view._play.setInterval(20)
+    view.play_button.click()
+    qtbot.waitUntil(lambda: view.slider.value() == 3 and not view._play.isActive(), timeout=5_000)
+    view.step_once()  # at the end: stays
+    assert view.slider.value() == 3
+
+
+def test_no_cache_says_so(qtbot, view):
+    view.use_cache.setChecked(False)
+    g = generate(qtbot, view, 2)
+    assert not g.use_cache and view.k_table.rowCount() == 0
+    assert "No cache" in view.k_title.text()
+
+
+def test_a_refused_prompt_is_one_line(qtbot, view, state):
+    state.set_options(mask=state.options.mask.__class__("none"))
+    view.run_button.click()
+    qtbot.waitUntil(lambda: view.job is None and "Not generated" in view.message.text(), timeout=30_000)
+    assert "causal mask" in view.message.text() and view.generation is None
