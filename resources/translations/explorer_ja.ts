@@ -820,6 +820,22 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>大きな文字</translation>
     </message>
     <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
+        <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>開く…</translation>
+    </message>
+    <message>
+        <source>Show a saved generation (read-only: nothing is recomputed)</source>
+        <translation>保存した生成を表示する（読み取り専用: 再計算はしません）</translation>
+    </message>
+    <message>
         <source>Chosen token and alternatives</source>
         <translation>選ばれたトークンと候補</translation>
     </message>
@@ -834,6 +850,34 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Generating…</source>
         <translation>生成中…</translation>
+    </message>
+    <message>
+        <source>Save generation</source>
+        <translation>生成を保存</translation>
+    </message>
+    <message>
+        <source>Snapshots (*.npz *.safetensors *.pt)</source>
+        <translation>スナップショット (*.npz *.safetensors *.pt)</translation>
+    </message>
+    <message>
+        <source>Not saved: {message}</source>
+        <translation>保存できません: {message}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>{path} に保存しました</translation>
+    </message>
+    <message>
+        <source>Open generation</source>
+        <translation>生成を開く</translation>
+    </message>
+    <message>
+        <source>Not opened: {message}</source>
+        <translation>開けません: {message}</translation>
+    </message>
+    <message>
+        <source>{path} (read-only)</source>
+        <translation>{path}（読み取り専用）</translation>
     </message>
     <message>
         <source>Generating… {n} tokens: {text}</source>

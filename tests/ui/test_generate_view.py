@@ -104,3 +104,16 @@ def test_grouped_query_saving_is_shown_in_numbers(qtbot, view, state):
     line = view.cost_label.text()
     assert "4 query heads share 2 key/value heads" in line
     assert f"{2 * 2 * n * 32 * 4 / 1e3:.3g} kB instead of {2 * 4 * n * 32 * 4 / 1e3:.3g} kB (50 % less)" in line
+
+
+def test_save_and_reopen_read_only(qtbot, view, tmp_path):
+    g = generate(qtbot, view, 3)
+    path = tmp_path / "g.npz"
+    view.save(str(path))
+    assert path.is_file() and "Saved" in view.message.text()
+    view.generation = None
+    view.open(str(path))
+    assert view.generation.read_only and view.generation.token_ids == g.token_ids
+    assert "read-only" in view.message.text() and view.slider.maximum() == 2
+    view.open(str(tmp_path / "missing.npz"))
+    assert view.message.text().startswith("Not opened: ") and view.generation.token_ids == g.token_ids

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QDoubleSpinBox,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -98,6 +99,10 @@ class GenerateView(View):
         self.use_cache.setChecked(True)
         self.present = QCheckBox()
         self.present.toggled.connect(self._present)
+        self.save_button = QPushButton()
+        self.save_button.clicked.connect(lambda: self.save())
+        self.open_button = QPushButton()
+        self.open_button.clicked.connect(lambda: self.open())
         self.greedy.toggled.connect(self._sampling_enabled)
         self._sampling_enabled(True)
         row1 = QHBoxLayout()  # two short rows: one long row widened the window at 1280 px in large type
@@ -105,6 +110,8 @@ class GenerateView(View):
                   self.use_cache, self.present):
             row1.addWidget(w)
         row1.addStretch(1)
+        row1.addWidget(self.save_button)
+        row1.addWidget(self.open_button)
         row1b = QHBoxLayout()
         for w in (self.greedy, self.temp_label, self.temperature, self.topk_label, self.top_k, self.topp_label, self.top_p,
                   self.seed_label, self.seed):
@@ -201,6 +208,10 @@ class GenerateView(View):
         self.use_cache.setText(self.tr("KV cache"))
         self.use_cache.setToolTip(self.tr("Off: every step recomputes the whole text, to compare the cost"))
         self.present.setText(self.tr("Large type"))
+        self.save_button.setText(self.tr("Save…"))
+        self.save_button.setToolTip(self.tr("Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)"))
+        self.open_button.setText(self.tr("Open…"))
+        self.open_button.setToolTip(self.tr("Show a saved generation (read-only: nothing is recomputed)"))
         self.top_title.setText(self.tr("Chosen token and alternatives"))
         self.map.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"))
         self._show()
@@ -239,6 +250,44 @@ class GenerateView(View):
         self.job.finished.connect(self._job_finished)
         self._buttons()
         self.job.start()
+
+    def save(self, path: str | None = None) -> None:
+        if self.generation is None:
+            return
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Save generation"), "generation.npz",
+                                                  self.tr("Snapshots (*.npz *.safetensors *.pt)"))
+            if not path:
+                return
+        from explorer.errors import ExplorerError
+        from explorer.export.snapshot import write_generation
+
+        try:
+            written = write_generation(self.generation, path)
+        except ExplorerError as exc:
+            self.message.setText(self.tr("Not saved: {message}").format(message=exc))
+        except OSError as exc:
+            self.message.setText(self.tr("Not saved: {message}").format(message=exc.strerror or exc))
+        else:
+            self.message.setText(self.tr("Saved {path}").format(path=written))
+
+    def open(self, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open generation"), "", self.tr("Snapshots (*.npz *.safetensors *.pt)"))
+            if not path:
+                return
+        from explorer.errors import ExplorerError
+        from explorer.export.snapshot import read_generation
+
+        try:
+            generation = read_generation(path)
+        except ExplorerError as exc:
+            self.message.setText(self.tr("Not opened: {message}").format(message=exc))
+            return
+        self.stop()
+        self._on_done(generation, False)
+        self.message.setText(self.tr("{path} (read-only)").format(path=path))
+        self._buttons()
 
     def step_once(self) -> None:
         self._play.stop()
