@@ -17,8 +17,10 @@ class GenerateJob(QThread):
     succeeded = Signal(object)  # explorer.generation.Generation
     failed = Signal(str)  # one-line message
 
-    def __init__(self, source, text: str, options, max_new_tokens: int, sampling: dict, use_cache: bool, parent=None) -> None:
+    def __init__(self, source, text: str, options, max_new_tokens: int, sampling: dict, use_cache: bool, parent=None, bundle=None) -> None:
+        """``bundle``: the model already built for ``source`` (the trace worker's), or None to build it here."""
         super().__init__(parent)
+        self.bundle = bundle
         self.source, self.text, self.options = source, text, options
         self.max_new_tokens, self.sampling, self.use_cache = max_new_tokens, sampling, use_cache
         self._cancel = threading.Event()
@@ -32,7 +34,7 @@ class GenerateJob(QThread):
             from explorer.generation.sampling import Sampling
             from explorer.ui.worker import build_bundle
 
-            bundle = build_bundle(self.source, cancel=self._cancel)
+            bundle = self.bundle if self.bundle is not None else build_bundle(self.source, cancel=self._cancel)
             options = GenerateOptions(max_new_tokens=self.max_new_tokens, sampling=Sampling(**self.sampling), use_cache=self.use_cache)
             result = generate(bundle, self.text, self.options, options, cancel=self._cancel, on_step=self.stepped.emit)
         except ExplorerError as exc:

@@ -117,3 +117,15 @@ def test_save_and_reopen_read_only(qtbot, view, tmp_path):
     assert "read-only" in view.message.text() and view.slider.maximum() == 2
     view.open(str(tmp_path / "missing.npz"))
     assert view.message.text().startswith("Not opened: ") and view.generation.token_ids == g.token_ids
+
+
+def test_in_the_window_it_reuses_the_model_the_worker_built(qtbot, window, state):
+    window.docks["generate"].raise_()
+    view = window.views["generate"]
+    built = window.worker.cached_bundle(state.source)
+    assert built is not None
+    view.count.setValue(2)
+    view.run_button.click()
+    assert view.job.bundle is built
+    qtbot.waitUntil(lambda: view.job is None and view.generation is not None, timeout=60_000)
+    assert len(view.generation.steps) == 2

@@ -177,7 +177,7 @@ class GenerateView(View):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
-        state.selectionChanged.connect(lambda _s: self._show())
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._show()))
         self.retranslate()
         self._buttons()
 
@@ -241,8 +241,10 @@ class GenerateView(View):
                             top_p=float(self.top_p.value()), seed=int(self.seed.value()))
         self._live = []
         self.message.setText(self.tr("Generating…"))
+        worker = getattr(self.window(), "worker", None)  # the main window's trace worker keeps the models it built
+        bundle = worker.cached_bundle(self.state.source) if hasattr(worker, "cached_bundle") else None
         self.job = GenerateJobFactory.make(
-            self.state.source, self._prompt(), self.state.options, self.count.value(), sampling, self.use_cache.isChecked(), self
+            self.state.source, self._prompt(), self.state.options, self.count.value(), sampling, self.use_cache.isChecked(), self, bundle
         )
         self.job.stepped.connect(self._on_step)
         self.job.succeeded.connect(lambda g: self._on_done(g, then_play))
