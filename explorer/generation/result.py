@@ -109,6 +109,7 @@ class Generation:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SnapshotError(f"{where}: the generation in the manifest is incomplete ({exc})") from None
-        if "gen.tokens" not in trace or tuple(trace["gen.tokens"][0].tolist()) != gen.token_ids:
+        stored = tuple(trace["gen.tokens"][0].tolist()) if "gen.tokens" in trace else ()
+        if stored != gen.token_ids:
             raise SnapshotError(f"{where}: the generated tokens do not match the manifest's steps")
         return gen

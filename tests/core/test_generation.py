@@ -290,3 +290,43 @@ def test_counted_multiply_adds_equal_torchs_flop_counter(make):
             decode_step(b.model, ids, use, RunOptions(), cfg.layers, "cpu")
         assert counter.get_total_flops() == 2 * step_macs(cfg, len(ids), cached=use is not None)
     assert cache.nbytes() == cache_bytes(cfg, len(ids), 4)
+
+
+def test_a_prompt_that_fills_the_context_generates_nothing_and_still_saves(tmp_path):
+    from explorer.export.snapshot import read_generation, write_generation
+
+    b = gpt2_shaped()
+    C0 = len(b.tokenizer.encode(PROMPT))
+    full = random_bundle(b.config.replace(max_positions=C0), b.tokenizer, seed=3)
+    g = generate(full, PROMPT, gen=GenerateOptions(max_new_tokens=5))
+    assert g.stopped == "context" and g.steps == () and g.text == PROMPT
+    assert any("no room to generate" in n for n in g.notices)
+    back = read_generation(write_generation(g, tmp_path / "g.npz"))
+    assert back.steps == () and back.stopped == "context"
+
+
+def test_a_tampered_generation_manifest_is_refused(tmp_path):
+    import json
+
+    from explorer.errors import SnapshotError
+    from explorer.export.snapshot import read_generation, write_generation
+
+    g = generate(load_preset("classroom"), PROMPT, gen=GenerateOptions(max_new_tokens=3))
+    path = write_generation(g, tmp_path / "g.npz")
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files if k != "manifest"}
+        manifest = json.loads(data["manifest"].tobytes().decode("utf-8"))
+
+    def rewrite(change) -> str:
+        m = json.loads(json.dumps(manifest))
+        change(m["generation"])
+        out = tmp_path / "bad.npz"
+        np.savez(out, manifest=np.frombuffer(json.dumps(m).encode(), dtype=np.uint8), **arrays)
+        return str(out)
+
+    with pytest.raises(SnapshotError, match="do not match the manifest's steps"):
+        read_generation(rewrite(lambda gen: gen["steps"][0].update(token_id=gen["steps"][0]["token_id"] + 1)))
+    with pytest.raises(SnapshotError, match="incomplete"):
+        read_generation(rewrite(lambda gen: gen.pop("steps")))
+    with pytest.raises(SnapshotError, match="incomplete"):
+        read_generation(rewrite(lambda gen: gen.update(stopped="bored")))

