@@ -129,3 +129,12 @@ def test_in_the_window_it_reuses_the_model_the_worker_built(qtbot, window, state
     assert view.job.bundle is built
     qtbot.waitUntil(lambda: view.job is None and view.generation is not None, timeout=60_000)
     assert len(view.generation.steps) == 2
+
+
+def test_step_before_any_generation_shows_the_first_step(qtbot, view):
+    view.count.setValue(3)
+    view.step_button.click()
+    qtbot.waitUntil(lambda: view.job is None and view.generation is not None, timeout=60_000)
+    assert view.slider.value() == 0 and view.step_label.text().startswith("Step 1 / 3")
+    view.step_button.click()
+    assert view.slider.value() == 1

@@ -66,7 +66,7 @@ class GenerateView(View):
 
         # --- controls
         self.run_button = QPushButton()
-        self.run_button.clicked.connect(self.generate)
+        self.run_button.clicked.connect(lambda: self.generate())
         self.step_button = QPushButton()
         self.step_button.clicked.connect(self.step_once)
         self.play_button = QPushButton()
@@ -232,7 +232,8 @@ class GenerateView(View):
         lines = [line.strip() for line in self.state.text.splitlines() if line.strip()]
         return lines[0] if lines else ""
 
-    def generate(self, then_play: bool = False) -> None:
+    def generate(self, then: str = "last") -> None:
+        """Run a generation; then show its ``last`` step, its ``first`` (Step), or ``play`` from the first."""
         if self.job is not None:
             return
         sampling = {"greedy": self.greedy.isChecked()}
@@ -247,7 +248,7 @@ class GenerateView(View):
             self.state.source, self._prompt(), self.state.options, self.count.value(), sampling, self.use_cache.isChecked(), self, bundle
         )
         self.job.stepped.connect(self._on_step)
-        self.job.succeeded.connect(lambda g: self._on_done(g, then_play))
+        self.job.succeeded.connect(lambda g: self._on_done(g, then))
         self.job.failed.connect(self._on_failed)
         self.job.finished.connect(self._job_finished)
         self._buttons()
@@ -287,21 +288,21 @@ class GenerateView(View):
             self.message.setText(self.tr("Not opened: {message}").format(message=exc))
             return
         self.stop()
-        self._on_done(generation, False)
+        self._on_done(generation, "last")
         self.message.setText(self.tr("{path} (read-only)").format(path=path))
         self._buttons()
 
     def step_once(self) -> None:
         self._play.stop()
         if self.generation is None:
-            self.generate()
+            self.generate("first")
             return
         if self.step < len(self.generation.steps) - 1:
             self.slider.setValue(self.step + 1)
 
     def play(self) -> None:
         if self.generation is None:
-            self.generate(then_play=True)
+            self.generate("play")
             return
         if self.step >= len(self.generation.steps) - 1:
             self.slider.setValue(0)
@@ -331,7 +332,7 @@ class GenerateView(View):
         self._live.append(step)
         self.message.setText(self.tr("Generating… {n} tokens: {text}").format(n=len(self._live), text=" ".join(visible(s.token) for s in self._live)))
 
-    def _on_done(self, generation, then_play: bool) -> None:
+    def _on_done(self, generation, then: str) -> None:
         self.generation = generation
         notices = list(generation.notices)
         if generation.stopped == "cancelled":
@@ -339,11 +340,11 @@ class GenerateView(View):
         self.message.setText("; ".join(notices))
         self.slider.blockSignals(True)
         self.slider.setRange(0, max(0, len(generation.steps) - 1))
-        self.slider.setValue(0 if then_play else len(generation.steps) - 1)
+        self.slider.setValue(len(generation.steps) - 1 if then == "last" else 0)
         self.slider.blockSignals(False)
         self.step = self.slider.value()
         self._show()
-        if then_play:
+        if then == "play":
             self._play.start()
 
     def _on_failed(self, message: str) -> None:
