@@ -17,12 +17,14 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QDockWidget,
     QDoubleSpinBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMainWindow,
     QPushButton,
     QScrollArea,
     QSlider,
@@ -43,6 +45,7 @@ from explorer.ui.views.heatmap import Heatmap
 PLAY_MS = 700  # one step per this many milliseconds while playing
 MAX_TABLE_COLUMNS = 64  # cache columns shown (D of a real model's head is 64 or 128)
 PRESENT_SCALE = 1.6  # font size × this in presentation size
+GROW_TO = 0.5  # of the window's height, for the dock the first time the panel is shown
 
 
 def _count(n: float) -> str:
@@ -144,6 +147,7 @@ class GenerateView(View):
             cl.addWidget(w, 1 if isinstance(w, QTableWidget) else 0)
         self.top_title = QLabel()
         self.top_table = self._table()
+        self.top_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # two short columns
         top_box = QWidget()
         tl = QVBoxLayout(top_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -161,7 +165,7 @@ class GenerateView(View):
         self.message.setWordWrap(True)
         split.setMinimumHeight(260)  # the map and the tables stay readable; the panel scrolls when it is smaller
         body = QWidget()
-        lay = QVBoxLayout(body)
+        lay = _NoHeightForWidth(body)
         lay.addLayout(row1)
         lay.addLayout(row1b)
         lay.addLayout(row2)
@@ -180,6 +184,24 @@ class GenerateView(View):
         state.selectionChanged.connect(self.when_shown(lambda _s: self._show()))
         self.retranslate()
         self._buttons()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not getattr(self, "_grown", False):
+            self._grown = True
+            QTimer.singleShot(0, self._grow_dock)
+
+    def _grow_dock(self) -> None:
+        """The first time the panel is shown, give its dock half the window's height: the bottom docks start
+        low (about 200 px), too low for the map and the cache tables."""
+        dock, window = self.parentWidget(), self.window()
+        while dock is not None and not isinstance(dock, QDockWidget):
+            dock = dock.parentWidget()
+        if dock is None or not isinstance(window, QMainWindow) or dock.isFloating():
+            return
+        wanted = int(window.height() * GROW_TO)
+        if dock.height() < wanted:
+            window.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
 
     @staticmethod
     def _table() -> QTableWidget:
@@ -480,6 +502,14 @@ class GenerateView(View):
                     h=cfg.H, g=cfg.H_kv, b=_count(cost.cache_bytes), a=_count(cost.cache_bytes_all_heads),
                     p=100 * (1 - cost.cache_bytes / cost.cache_bytes_all_heads)))
         self.cost_label.setText("\n".join(lines))
+
+
+class _NoHeightForWidth(QVBoxLayout):
+    """A layout that does not report height-for-width: with wrapped labels inside, a resizable QScrollArea
+    sizes its widget to the preferred height (the map then hid below the fold) instead of the minimum."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
 
 
 class GenerateJobFactory:
