@@ -128,7 +128,7 @@ def generate(
 
     # The first distribution is the prefill's last row.
     logits_row = np.array(prefill["logits"][0, -1])  # (V,)
-    attn_rows = [np.stack([prefill.head_map(l, "weights", 0, h)[-1] for h in range(cfg.H)]) for l in range(cfg.layers)]  # L × (H, C)
+    attn_rows = [_last_row(prefill, l) for l in range(cfg.layers)]  # L × (H, C)
     ms, cached = prefill_ms, False
 
     rng = gen.sampling.rng()
@@ -184,6 +184,25 @@ def generate(
         stopped=stopped,
         notices=tuple(notices[len(prefill.notices):]),
     )
+
+
+def _last_row(prefill: Trace, layer: int) -> np.ndarray:
+    """(H, C): the last query's attention weights in every head of ``layer``. A long prompt's trace keeps q and
+    k instead of its C×C maps; then only this row is computed, with the model's own attention_maps (deriving
+    every head's whole map to read one row took minutes at 4096 tokens)."""
+    stored = names.attn(layer, "weights")
+    if stored in prefill.stored_names():
+        return np.array(prefill[stored][0, :, -1])
+    from explorer.model.attention import attention_maps, repeat_kv
+
+    cfg = prefill.config
+    q_name, k_name = ("q_rot", "k_rot") if cfg.positions == "rope" else ("q", "k")
+    q = torch.from_numpy(np.array(prefill[names.attn(layer, q_name)][:, :, -1:]))  # (1, H, 1, D)
+    k = repeat_kv(torch.from_numpy(np.array(prefill[names.attn(layer, k_name)])), cfg.H // cfg.H_kv)  # (1, H, C, D)
+    allowed = torch.from_numpy(np.array(prefill["mask"][:, -1:]))  # (1, 1, C)
+    with torch.inference_mode():
+        weights = attention_maps(q, k, allowed, prefill.options.scale)[3]  # (1, H, 1, C)
+    return weights[0, :, 0].numpy()
 
 
 def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -330,3 +330,15 @@ def test_a_tampered_generation_manifest_is_refused(tmp_path):
         read_generation(rewrite(lambda gen: gen.pop("steps")))
     with pytest.raises(SnapshotError, match="incomplete"):
         read_generation(rewrite(lambda gen: gen.update(stopped="bored")))
+
+
+def test_a_long_prompt_traced_with_lazy_maps_gives_the_same_rows():
+    """Lazy maps (q and k kept, maps derived): the first step's row is computed alone and equals the row of a
+    prefill that stored its maps."""
+    b = llama_gqa()
+    lazy = generate(b, PROMPT, RunOptions(lazy_pairwise=True), GenerateOptions(max_new_tokens=3))
+    full = generate(b, PROMPT, RunOptions(), GenerateOptions(max_new_tokens=3))
+    assert "layers.0.attn.weights" not in lazy.trace.stored_names()
+    assert lazy.token_ids == full.token_ids
+    for l in range(2):
+        np.testing.assert_allclose(lazy.trace[f"gen.layers.{l}.attn.weights"], full.trace[f"gen.layers.{l}.attn.weights"], atol=1e-6)
