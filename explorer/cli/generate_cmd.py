@@ -14,9 +14,6 @@ import sys
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
 from explorer.errors import ConfigError
 
-# End-of-text tokens of common vocabularies: a generation stops after writing one unless --stop says otherwise.
-END_TOKENS = ("<|endoftext|>", "</s>", "<|im_end|>", "<|end_of_text|>", "<eos>")
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
@@ -63,7 +60,9 @@ def _sampling(args: argparse.Namespace):
 
 def _stop_ids(args: argparse.Namespace, tokenizer) -> tuple[int, ...]:
     if not args.stop:
-        return tuple(i for t in END_TOKENS if (i := tokenizer.hf.token_to_id(t)) is not None)
+        from explorer.generation.sampling import end_token_ids
+
+        return end_token_ids(tokenizer)
     ids = []
     display = tokenizer.display_vocab()
     for token in args.stop:

@@ -78,3 +78,12 @@ def choose(logits_row: np.ndarray, sampling: Sampling, rng: np.random.Generator)
     kept = np.zeros_like(probs)
     kept[allowed] = probs[allowed]
     return sample(kept, rng), probs
+
+
+# End-of-text tokens of common vocabularies: a generation stops after writing one unless told otherwise.
+END_TOKENS = ("<|endoftext|>", "</s>", "<|im_end|>", "<|end_of_text|>", "<eos>")
+
+
+def end_token_ids(tokenizer) -> tuple[int, ...]:
+    """The ids of the vocabulary's end-of-text tokens (none for this app's word and character vocabularies)."""
+    return tuple(i for t in END_TOKENS if (i := tokenizer.hf.token_to_id(t)) is not None)

@@ -31,11 +31,14 @@ class GenerateJob(QThread):
     def run(self) -> None:  # noqa: D401 - QThread entry point
         try:
             from explorer.generation.loop import GenerateOptions, generate
-            from explorer.generation.sampling import Sampling
+            from explorer.generation.sampling import Sampling, end_token_ids
             from explorer.ui.worker import build_bundle
 
             bundle = self.bundle if self.bundle is not None else build_bundle(self.source, cancel=self._cancel)
-            options = GenerateOptions(max_new_tokens=self.max_new_tokens, sampling=Sampling(**self.sampling), use_cache=self.use_cache)
+            options = GenerateOptions(
+                max_new_tokens=self.max_new_tokens, sampling=Sampling(**self.sampling), use_cache=self.use_cache,
+                stop_ids=end_token_ids(bundle.tokenizer),  # a real model stops at its end-of-text token
+            )
             result = generate(bundle, self.text, self.options, options, cancel=self._cancel, on_step=self.stepped.emit)
         except ExplorerError as exc:
             self.failed.emit(str(exc))

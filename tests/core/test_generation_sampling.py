@@ -68,3 +68,15 @@ def test_softmax_with_temperature():
     logits = np.array([1.0, 2.0, 3.0])
     e = np.exp(logits / 0.5)
     np.testing.assert_allclose(softmax(logits, 0.5), e / e.sum())
+
+
+def test_end_token_ids_come_from_the_vocabulary():
+    from tokenizers import Tokenizer, models
+
+    from explorer.generation.sampling import end_token_ids
+    from explorer.tokenize import Tokenizer as Ours
+    from explorer.weights.presets import preset_tokenizer
+
+    hf = Tokenizer(models.WordLevel({"<unk>": 0, "a": 1, "<|endoftext|>": 2, "</s>": 3}, unk_token="<unk>"))
+    assert set(end_token_ids(Ours(hf))) == {2, 3}
+    assert end_token_ids(preset_tokenizer("words-en.json")) == ()
