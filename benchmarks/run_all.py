@@ -22,6 +22,7 @@ SCRIPTS = [
     "bench_long_input",
     "bench_heatmap",
     "bench_trace_memory",
+    "bench_decode",
 ]
 
 

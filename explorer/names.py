@@ -6,7 +6,8 @@ breaking change of the snapshot format.
 
 Shape labels: B batch, C context (tokens), E embedding size, D query/key size per head, D_v value size
 per head, H query heads, H_kv key/value heads (equal to H unless grouped-query attention), F FFN width,
-V vocabulary, P number of learned positions.
+V vocabulary, P number of learned positions; in a generation, T generated tokens and C_total positions in
+the KV cache.
 """
 
 from __future__ import annotations
@@ -68,6 +69,14 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     _T("probs", ("B", "C", "V"), "softmax(logits / temperature): C next-token distributions", False),
     _T("baseline.logits", ("B", "C", "V"), "in an intervened run: the logits of the same input without interventions"),
     _T("baseline.probs", ("B", "C", "V"), "in an intervened run: the probs of the same input without interventions", False),
+    # Generation (explorer/generation): T new tokens written one by one after the C prompt tokens. Step t's
+    # query sits at position C − 1 + t and sees C + t keys; the cache holds C_total = C + T − 1 positions
+    # (every token fed so far: the last one chosen is not yet fed).
+    _T("gen.tokens", ("B", "T"), "the generated token ids, one per step", False),
+    _T("gen.logits", ("B", "T", "V"), "step t's scores over the vocabulary: the distribution its token was chosen from"),
+    _T("gen.layers.{l}.attn.weights", ("B", "H", "T", "C_total"), "step t's query row of the attention map over keys 0 … C − 1 + t (0 beyond): rows C − 1 … of the causal map", False),
+    _T("cache.layers.{l}.k", ("B", "H_kv", "C_total", "D"), "the KV cache's keys after the last step (after RoPE for rotary models)"),
+    _T("cache.layers.{l}.v", ("B", "H_kv", "C_total", "D_v"), "the KV cache's values after the last step"),
 )
 
 PARAMS: tuple[TensorName, ...] = (

@@ -13,10 +13,10 @@ import sys
 from explorer import __version__
 from explorer.errors import Cancelled, ExplorerError
 
-from explorer.cli import attribute_cmd, export_cmd, info_cmd
+from explorer.cli import attribute_cmd, export_cmd, generate_cmd, info_cmd
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = [export_cmd, info_cmd, attribute_cmd]
+COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd]
 
 
 def _optional_commands():
@@ -33,7 +33,7 @@ def _optional_commands():
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="attention-explorer",
-        description="Watch every tensor flow through a Transformer: trace, export, inspect, train.",
+        description="Watch every tensor flow through a Transformer: trace, export, inspect, train, generate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -97,11 +97,14 @@ def write_snapshot(
     fmt: str | None = None,
     select: Iterable[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    extra_manifest: dict[str, Any] | None = None,
 ) -> Path:
+    """``extra_manifest``: more manifest fields (a generation's ``generation``), written as given."""
     path = Path(path)
     fmt = format_for(path, fmt)
     chosen = select_names(trace, select)
     described = trace.manifest(chosen)
+    described.update(extra_manifest or {})
     _check_export_memory(trace, chosen, described["names"], path, fmt)
     manifest = json.dumps(described, ensure_ascii=False)
     arrays: dict[str, np.ndarray] = {}
@@ -132,3 +135,23 @@ def write_snapshot(
 # --------------------------------------------------------------------------------------------- reading
 # In snapshot_read.py (headers first, sizes against the budget, the manifest against its schema).
 from explorer.export.snapshot_read import read_header, read_manifest_and_arrays, read_snapshot, sniff_format  # noqa: E402,F401
+
+
+# --------------------------------------------------------------------------------------------- generations
+
+
+def write_generation(generation: Any, path: str | Path, fmt: str | None = None) -> Path:
+    """One snapshot of a generation (explorer.generation.Generation): the prompt's trace, the ``gen.*`` and
+    ``cache.*`` tensors, and the steps in the manifest's ``generation`` field."""
+    return write_snapshot(generation.trace, path, fmt, extra_manifest={"generation": generation.to_dict()})
+
+
+def read_generation(path: str | Path) -> Any:
+    """A read-only Generation from a snapshot written by ``write_generation``, without running any model."""
+    from explorer.generation.result import Generation
+
+    path = Path(path)
+    manifest, _ = read_manifest_and_arrays(path)
+    if not isinstance(manifest.get("generation"), dict):
+        raise SnapshotError(f"{path.name} holds a trace, not a generation: open it as a snapshot")
+    return Generation.from_dict(read_snapshot(path), manifest["generation"], path.name)

@@ -126,12 +126,25 @@ def check_manifest(raw: Any, where: Where) -> Manifest:
     return Manifest(m, rows, config, options, entries, vocab, notices, seed)
 
 
-def _dims(manifest: Manifest, C: int) -> dict[str, int]:
+def _generated_steps(manifest: Manifest, where: Where) -> int | None:
+    """T, the number of steps of a generation snapshot (its manifest's ``generation`` field), else None."""
+    generation = manifest.raw.get("generation")
+    if generation is None:
+        return None
+    steps = mapping(generation, "generation", where).get("steps")
+    return len(listing(steps, "generation.steps", where, lambda v, f, w: v, 1_000_000))
+
+
+def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
     cfg = manifest.config
-    return {
+    dims = {
         "B": len(manifest.rows), "C": C, "E": cfg.E, "D": cfg.D, "D_v": cfg.D_v, "H": cfg.H, "H_kv": cfg.H_kv,
         "F": cfg.F, "V": cfg.V, "P": cfg.max_positions,
     }
+    T = _generated_steps(manifest, where)
+    if T is not None:  # a generation: step t's query sees C + t keys; the cache holds every token fed so far
+        dims.update(T=T, C_total=max(C, C + T - 1))
+    return dims
 
 
 def expected_shape(name: str, dims: dict[str, int]) -> tuple[int, ...]:
@@ -154,14 +167,16 @@ def check_tensors(manifest: Manifest, infos: dict[str, TensorInfo], where: Where
     longest = max(len(r[2]) for r in manifest.rows)
     if longest != C:
         raise where.fail(f"the longest row of the batch has {longest} tokens, but tokens has {C} columns")
-    dims = _dims(manifest, C)
+    dims = _dims(manifest, C, where)
     for name, info in infos.items():
+        if name.startswith(("gen.", "cache.")) and "T" not in dims:
+            raise where.fail(f"{name} belongs to a generation, but the manifest has no generation field")
         layer = names.layer_of(name)
         if layer is not None and layer >= manifest.config.layers:
             raise where.fail(f"{name} names layer {layer}, but the config has {manifest.config.layers} layers")
         if info.shape != expected_shape(name, dims):
             raise where.fail(f"{name} has shape {info.shape}, but the manifest implies {expected_shape(name, dims)}")
-        if name == "tokens":
+        if name in ("tokens", "gen.tokens"):
             ok = info.dtype.kind in "iu"
         elif name.startswith("mask"):
             ok = info.dtype == np.dtype(bool)

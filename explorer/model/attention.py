@@ -18,6 +18,7 @@ from torch import nn
 
 from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
 from explorer.model.capture import Captured
+from explorer.model.kv_cache import LayerKV
 from explorer.model.linear import affine
 from explorer.model.positions import apply_rope
 
@@ -147,7 +148,10 @@ class MultiHeadAttention(Captured):
         allowed: torch.Tensor,
         scale: bool,
         rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+        kv: LayerKV | None = None,
     ) -> torch.Tensor:
+        """``kv`` (generation): the keys and values of earlier positions; x holds only the new ones, and
+        ``allowed`` is (B, C_new, C_total): new queries against every key."""
         B, C, _ = x.shape  # x: (B, C, E)
         x = self.capture("in", x)
         allowed = self.edit("allowed", allowed)  # (B, C, C), or (B, H, C, C) when an intervention cuts edges
@@ -158,9 +162,11 @@ class MultiHeadAttention(Captured):
             cos, sin = rope
             q = self.capture("q_rot", apply_rope(q, cos, sin))  # (B, H, C, D)
             k = self.capture("k_rot", apply_rope(k, cos, sin))  # (B, H_kv, C, D)
+        if kv is not None:
+            k, v = kv.extend(k, v)  # (B, H_kv, C_total, D): the cached keys, then the new ones
         groups = self.H // self.H_kv
-        k = repeat_kv(k, groups)  # (B, H, C, D)
-        v = repeat_kv(v, groups)  # (B, H, C, D_v)
+        k = repeat_kv(k, groups)  # (B, H, C_total, D)
+        v = repeat_kv(v, groups)  # (B, H, C_total, D_v)
 
         if self._sink is not None:  # tracing: the note's arithmetic, step by step
             heads, maps = attend(q, k, v, allowed, scale, self.wants("scores") or self.wants("weights"))

@@ -14,6 +14,7 @@ from explorer.model.block import Block
 from explorer.model.capture import Captured, assign_prefixes
 from explorer.model.linear import affine
 from explorer.model.embedding import Embedding
+from explorer.model.kv_cache import KVCache
 from explorer.model.norm import make_norm
 from explorer.model.positions import rope_cos_sin
 
@@ -48,17 +49,26 @@ class Transformer(Captured):
         scale: bool = True,
         temperature: float = 1.0,
         layers: int | None = None,
+        cache: KVCache | None = None,
     ) -> torch.Tensor:
-        """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all)."""
+        """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all).
+
+        With ``cache`` (generation), ``ids`` are the new tokens only, at positions cache.length …; their
+        keys and values are appended to the cache and ``allowed`` is (B, C, cache.length + C).
+        """
         B, C = ids.shape  # ids: (B, C)
+        start = cache.length if cache is not None else 0  # positions already in the cache
         if allowed is None:
-            allowed = torch.ones(C, C, dtype=torch.bool, device=ids.device).tril().expand(B, C, C)  # (B, C, C)
-        x = self.embed(ids)  # (B, C, E)
+            i = torch.arange(start, start + C, device=ids.device).unsqueeze(1)  # (C, 1) query positions
+            j = torch.arange(start + C, device=ids.device).unsqueeze(0)  # (1, start + C) key positions
+            allowed = (j <= i).expand(B, C, start + C)  # (B, C, start + C): causal
+        x = self.embed(ids, start)  # (B, C, E)
         rope = None
         if self.cfg.positions == "rope":
-            rope = rope_cos_sin(C, self.cfg.D, self.cfg.rope_theta, ids.device, x.dtype)  # 2 × (C, D)
-        for block in list(self.layers)[:layers]:
-            x = block(x, allowed, scale, rope)  # (B, C, E)
+            cos, sin = rope_cos_sin(start + C, self.cfg.D, self.cfg.rope_theta, ids.device, x.dtype)  # 2 × (start + C, D)
+            rope = (cos[start:], sin[start:])  # 2 × (C, D): the new positions' angles
+        for index, block in enumerate(list(self.layers)[:layers]):
+            x = block(x, allowed, scale, rope, cache.layers[index] if cache is not None else None)  # (B, C, E)
         if self.ln_final is not None:
             x = self.ln_final(x)
         x = self.capture("final.out", x)

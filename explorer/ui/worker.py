@@ -84,6 +84,11 @@ class TraceWorker(QThread):
         with self._cond:
             self._bundles[source] = bundle
 
+    def cached_bundle(self, source: ModelSource) -> ModelBundle | None:
+        """The model already built for ``source``, if any (the Generate panel reuses it instead of loading again)."""
+        with self._cond:
+            return self._bundles.get(source)
+
     def forget_bundle(self, source: ModelSource) -> None:
         with self._cond:
             self._bundles.pop(source, None)

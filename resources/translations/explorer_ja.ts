@@ -846,6 +846,205 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>GenerateView</name>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Continue the first sentence of the text, token by token</source>
+        <translation>テキストの最初の文を1トークンずつ続けて書く</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>1ステップ</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>New tokens</source>
+        <translation>新しいトークン数</translation>
+    </message>
+    <message>
+        <source>Greedy</source>
+        <translation>貪欲（最も確率の高いトークン）</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>シード</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KVキャッシュ</translation>
+    </message>
+    <message>
+        <source>Off: every step recomputes the whole text, to compare the cost</source>
+        <translation>オフ: 毎ステップ全文を計算し直す（コストの比較用）</translation>
+    </message>
+    <message>
+        <source>Large type</source>
+        <translation>大きな文字</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
+        <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>開く…</translation>
+    </message>
+    <message>
+        <source>Show a saved generation (read-only: nothing is recomputed)</source>
+        <translation>保存した生成を表示する（読み取り専用: 再計算はしません）</translation>
+    </message>
+    <message>
+        <source>Chosen token and alternatives</source>
+        <translation>選ばれたトークンと候補</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
+    </message>
+    <message>
+        <source>Generating…</source>
+        <translation>生成中…</translation>
+    </message>
+    <message>
+        <source>Save generation</source>
+        <translation>生成を保存</translation>
+    </message>
+    <message>
+        <source>Snapshots (*.npz *.safetensors *.pt)</source>
+        <translation>スナップショット (*.npz *.safetensors *.pt)</translation>
+    </message>
+    <message>
+        <source>Not saved: {message}</source>
+        <translation>保存できません: {message}</translation>
+    </message>
+    <message>
+        <source>Saved {path}</source>
+        <translation>{path} に保存しました</translation>
+    </message>
+    <message>
+        <source>Open generation</source>
+        <translation>生成を開く</translation>
+    </message>
+    <message>
+        <source>Not opened: {message}</source>
+        <translation>開けません: {message}</translation>
+    </message>
+    <message>
+        <source>{path} (read-only)</source>
+        <translation>{path}（読み取り専用）</translation>
+    </message>
+    <message>
+        <source>Generating… {n} tokens: {text}</source>
+        <translation>生成中… {n} トークン: {text}</translation>
+    </message>
+    <message>
+        <source>stopped after {n} tokens</source>
+        <translation>{n} トークンで停止しました</translation>
+    </message>
+    <message>
+        <source>Not generated: {message}</source>
+        <translation>生成できません: {message}</translation>
+    </message>
+    <message>
+        <source>Step –</source>
+        <translation>ステップ –</translation>
+    </message>
+    <message>
+        <source>Press Generate (or Step, or Play) to continue the first sentence of the text.</source>
+        <translation>「生成」（または「1ステップ」「再生」）を押すと、テキストの最初の文の続きを書きます。</translation>
+    </message>
+    <message>
+        <source>Step {t} / {n}</source>
+        <translation>ステップ {t} / {n}</translation>
+    </message>
+    <message>
+        <source>layer {l}, head {h}: the prefill&apos;s map and one new row per step</source>
+        <translation>層 {l}・ヘッド {h}: プレフィルのマップと、ステップごとに1行ずつ増える新しい行</translation>
+    </message>
+    <message>
+        <source>No cache: every step recomputed the keys and values of the whole text</source>
+        <translation>キャッシュなし: 毎ステップ全文のキーとバリューを計算し直しました</translation>
+    </message>
+    <message>
+        <source>K cache</source>
+        <translation>Kキャッシュ</translation>
+    </message>
+    <message>
+        <source>V cache</source>
+        <translation>Vキャッシュ</translation>
+    </message>
+    <message>
+        <source>{what}, layer {l}, key/value head {g}: {n} rows × {d} (new rows highlighted)</source>
+        <translation>{what}・層 {l}・キー/バリューヘッド {g}: {n} 行 × {d}（新しい行を強調）</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>確率</translation>
+    </message>
+    <message>
+        <source>with the cache</source>
+        <translation>キャッシュあり</translation>
+    </message>
+    <message>
+        <source>the prefill</source>
+        <translation>プレフィル</translation>
+    </message>
+    <message>
+        <source>without the cache</source>
+        <translation>キャッシュなし</translation>
+    </message>
+    <message>
+        <source>Step {t}: the query at position {q} attends to {k} keys. Multiply-adds with the cache {mc}, without {mn} (×{r:.0f}). Measured: {ms:.1f} ms ({how}).</source>
+        <translation>ステップ {t}: 位置 {q} のクエリが {k} 個のキーに注意を向けます。積和演算はキャッシュありで {mc}、なしで {mn}（×{r:.0f}）。実測: {ms:.1f} ms（{how}）。</translation>
+    </message>
+    <message>
+        <source>The cache holds {n} positions × {L} layers × {h} heads × (D + D_v = {dd}): {b}B.</source>
+        <translation>キャッシュの中身: {n} 位置 × {L} 層 × {h} ヘッド × (D + D_v = {dd}) = {b}B。</translation>
+    </message>
+    <message>
+        <source>Grouped-query heads: {h} query heads share {g} key/value heads, so the cache holds {b}B instead of {a}B ({p:.0f} % less).</source>
+        <translation>グループ化クエリ注意: {h} 個のクエリヘッドが {g} 個のキー/バリューヘッドを共有するので、キャッシュは {a}B ではなく {b}B（{p:.0f} % 少ない）。</translation>
+    </message>
+</context>
+<context>
     <name>Heatmap</name>
     <message>
         <source>−∞ (masked)</source>
@@ -2223,6 +2422,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Train</source>
         <translation>学習</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
     </message>
 </context>
 </TS>

@@ -20,30 +20,8 @@ PENDING_PATHS = frozenset({
     # issue12b: the english corpus
     "explorer/train/corpora_english.py",
     # issue13: reading files from anywhere, schemas
-    "explorer/reading.py",
-    "explorer/schema.py",
-    "explorer/export/snapshot_read.py",
-    "explorer/export/snapshot_schema.py",
-    "explorer/tokenize/quiet.py",
     # issue15: interventions
-    "explorer/interventions/",
-    "explorer/interventions/spec.py",
-    "explorer/interventions/patches.py",
-    "explorer/interventions/run.py",
-    "explorer/interventions/attribution.py",
-    "explorer/interventions/sweep.py",
-    "explorer/cli/attribute_cmd.py",
     # issue16: generation
-    "explorer/generation/",
-    "explorer/generation/loop.py",
-    "explorer/generation/sampling.py",
-    "explorer/generation/result.py",
-    "explorer/generation/frames.py",
-    "explorer/generation/cost.py",
-    "explorer/model/kv_cache.py",
-    "explorer/cli/generate_cmd.py",
-    "explorer/ui/generate_job.py",
-    "explorer/ui/views/generate_view.py",
 })
 
 # A repository path as the page writes it: from one of these top-level folders, up to a character that

@@ -53,4 +53,5 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
         ViewSpec("train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"),
+        ViewSpec("generate", QT_TRANSLATE_NOOP("Views", "Generate"), V + "generate_view:GenerateView", Bottom, tabify_with="identities"),
     ]

@@ -1,0 +1,257 @@
+"""Writing token by token: a prefill, then one decode step per new token, with or without the KV cache.
+
+The prefill is an ordinary trace of the prompt (run_trace: every stage of every layer, the C×C maps). Its
+keys and values (after RoPE) fill the cache. Each decode step then feeds only the token just chosen: the
+model computes its q, k, v, appends k and v to the cache and attends over every cached key, so the work per
+step grows with C instead of C². ``use_cache=False`` recomputes the whole text at every step instead (the
+same numbers, to compare the cost). The model is the app's own Transformer (explorer/model): this module
+writes no second forward pass.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from explorer import names
+from explorer.config import RunOptions
+from explorer.errors import ConfigError, InputError
+from explorer.generation.result import Generation, Step
+from explorer.generation.sampling import Sampling, choose
+from explorer.generate import join_tokens, top_k
+from explorer.model.capture import CaptureSink, capturing
+from explorer.model.kv_cache import KVCache
+from explorer.model.mask import base_mask
+from explorer.trace.run import run_trace, split_batch
+from explorer.trace.trace import Trace
+from explorer.weights.bundle import ModelBundle
+
+MAX_NEW_TOKENS = 4096  # one generation; the model's context usually stops it sooner
+
+
+@dataclass(frozen=True)
+class GenerateOptions:
+    max_new_tokens: int = 20
+    sampling: Sampling = field(default_factory=Sampling)
+    use_cache: bool = True
+    stop_ids: tuple[int, ...] = ()  # stop after choosing one of these (kept as the last token)
+    top: int = 5  # alternatives recorded per step
+
+    def __post_init__(self) -> None:
+        n = self.max_new_tokens
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_NEW_TOKENS:
+            raise ConfigError(f"the number of new tokens must be a whole number from 1 to {MAX_NEW_TOKENS}, got {n!r}")
+
+
+class _LastRowSink(CaptureSink):
+    """Keeps, for every layer, the attention weights of the last query only, and the last row of logits.
+
+    A cached step's maps are one row already; a step without the cache computes the whole (C, C) map and
+    this keeps its last row (a copy, so the map itself is freed with the layer)."""
+
+    def __init__(self, layers: int) -> None:
+        wanted = {names.attn(l, "weights") for l in range(layers)} | {"logits"}
+        super().__init__(lambda name: name in wanted)
+
+    def put(self, name: str, tensor: torch.Tensor) -> None:
+        if self.wants(name):
+            self.tensors[name] = tensor[..., -1:, :].detach().clone()
+
+
+def _check(options: RunOptions, prompt: str) -> str:
+    if options.mask.kind not in ("causal", "window"):
+        raise ConfigError(
+            f"generation writes left to right: it needs the causal mask or a sliding window, not {options.mask.kind!r}"
+        )
+    sentences = split_batch(prompt)
+    if not sentences:
+        raise InputError("there is no text to continue: type a prompt")
+    if len(sentences) > 1:
+        raise InputError("generation continues one sentence: give the prompt on one line")
+    return sentences[0]
+
+
+def _continuation_text(bundle: ModelBundle, prompt: str, prompt_ids: list[int], new_ids: list[int]) -> str:
+    """The prompt as typed, followed by the new tokens as text."""
+    tok = bundle.tokenizer
+    if not new_ids:
+        return prompt
+    if tok.kind in ("bpe", "hf"):
+        before, whole = tok.decode(prompt_ids), tok.decode(prompt_ids + new_ids)
+        if whole.startswith(before):  # decoding the continuation alone can drop a leading space
+            return prompt + whole[len(before):]
+        return whole
+    sep = " " if tok.kind == "word" else ""
+    return prompt + sep + join_tokens([tok.token(i) for i in new_ids], tok.kind)
+
+
+def generate(
+    bundle: ModelBundle,
+    prompt: str,
+    options: RunOptions | None = None,
+    gen: GenerateOptions | None = None,
+    cancel: threading.Event | None = None,
+    on_step: Callable[[Step], None] | None = None,
+) -> Generation:
+    """Continue ``prompt`` (one line) token by token. ``cancel`` stops after the current step (the steps so
+    far are kept, ``stopped == "cancelled"``); ``on_step`` hears about every step as soon as it is chosen."""
+    options = (options or RunOptions()).replace(layers_to_capture=None)
+    gen = gen or GenerateOptions()
+    sentence = _check(options, prompt)
+    cfg = bundle.config
+    P = cfg.max_positions
+
+    started = time.perf_counter()
+    prefill = run_trace(bundle, sentence, options, cancel)  # the prompt's full trace, C×C maps and all
+    prefill_ms = (time.perf_counter() - started) * 1000
+    options = prefill.options  # after any device fallback
+    model = bundle.model_for(options.dtype, options.device)
+    device = torch.device(options.device)
+    ids = list(prefill.rows[0].ids)
+    C0 = len(ids)
+    notices = list(prefill.notices)
+
+    cache = None
+    if gen.use_cache:
+        cache = KVCache(cfg.layers)
+        k_name = "k_rot" if cfg.positions == "rope" else "k"
+        for l, kv in enumerate(cache.layers):
+            kv.extend(
+                torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
+                torch.from_numpy(np.array(prefill[names.attn(l, "v")])).to(device),  # (1, H_kv, C, D_v)
+            )
+
+    # The first distribution is the prefill's last row.
+    logits_row = np.array(prefill["logits"][0, -1])  # (V,)
+    attn_rows = [_last_row(prefill, l) for l in range(cfg.layers)]  # L × (H, C)
+    ms, cached = prefill_ms, False
+
+    rng = gen.sampling.rng()
+    steps: list[Step] = []
+    all_logits: list[np.ndarray] = []
+    all_rows: list[list[np.ndarray]] = []
+    stopped = "count"
+    if C0 >= P:
+        stopped = "context"
+        notices.append(f"the prompt fills the model's context of {P} tokens: there is no room to generate")
+    while stopped != "context":
+        token_id, probs = choose(logits_row, gen.sampling, rng)
+        top_ids, top_p = top_k(probs, gen.top)
+        step = Step(
+            len(steps), token_id, bundle.tokenizer.token(token_id), float(probs[token_id]),
+            tuple((int(i), bundle.tokenizer.token(int(i)), float(p)) for i, p in zip(top_ids, top_p)),
+            ms, C0 - 1 + len(steps), cached,
+        )
+        steps.append(step)
+        all_logits.append(logits_row)
+        all_rows.append(attn_rows)
+        if on_step is not None:
+            on_step(step)
+        if token_id in gen.stop_ids:
+            stopped = "token"
+            break
+        if len(steps) >= gen.max_new_tokens:
+            stopped = "count"
+            break
+        if C0 + len(steps) >= P:
+            stopped = "context"
+            notices.append(f"stopped at the model's context of {P} tokens")
+            break
+        if cancel is not None and cancel.is_set():
+            stopped = "cancelled"
+            break
+        ids.append(token_id)
+        t0 = time.perf_counter()
+        logits_row, attn_rows = decode_step(model, ids, cache, options, cfg.layers, device)
+        ms, cached = (time.perf_counter() - t0) * 1000, cache is not None
+
+    trace = _assemble(prefill, steps, all_logits, all_rows, cache, notices)
+    new_ids = [s.token_id for s in steps]
+    return Generation(
+        trace=trace,
+        steps=tuple(steps),
+        prompt=sentence,
+        text=_continuation_text(bundle, sentence, list(prefill.rows[0].ids), new_ids),
+        use_cache=gen.use_cache,
+        sampling=gen.sampling.to_dict(),
+        max_new_tokens=gen.max_new_tokens,
+        stop_ids=tuple(gen.stop_ids),
+        stopped=stopped,
+        notices=tuple(notices[len(prefill.notices):]),
+    )
+
+
+def _last_row(prefill: Trace, layer: int) -> np.ndarray:
+    """(H, C): the last query's attention weights in every head of ``layer``. A long prompt's trace keeps q and
+    k instead of its C×C maps; then only this row is computed, with the model's own attention_maps (deriving
+    every head's whole map to read one row took minutes at 4096 tokens)."""
+    stored = names.attn(layer, "weights")
+    if stored in prefill.stored_names():
+        return np.array(prefill[stored][0, :, -1])
+    from explorer.model.attention import attention_maps, repeat_kv
+
+    cfg = prefill.config
+    q_name, k_name = ("q_rot", "k_rot") if cfg.positions == "rope" else ("q", "k")
+    q = torch.from_numpy(np.array(prefill[names.attn(layer, q_name)][:, :, -1:]))  # (1, H, 1, D)
+    k = repeat_kv(torch.from_numpy(np.array(prefill[names.attn(layer, k_name)])), cfg.H // cfg.H_kv)  # (1, H, C, D)
+    allowed = torch.from_numpy(np.array(prefill["mask"][:, -1:]))  # (1, 1, C)
+    with torch.inference_mode():
+        weights = attention_maps(q, k, allowed, prefill.options.scale)[3]  # (1, H, 1, C)
+    return weights[0, :, 0].numpy()
+
+
+def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device) -> tuple[np.ndarray, list[np.ndarray]]:
+    """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids))."""
+    total = len(ids)
+    if cache is not None:
+        x = torch.tensor([ids[-1:]], dtype=torch.long, device=device)  # (1, 1): only the new token
+        allowed = base_mask(options.mask, total, device)[total - 1 :].unsqueeze(0)  # (1, 1, total)
+    else:
+        x = torch.tensor([ids], dtype=torch.long, device=device)  # (1, total): everything again
+        allowed = base_mask(options.mask, total, device).unsqueeze(0)  # (1, total, total)
+    sink = _LastRowSink(layers)
+    with torch.inference_mode(), capturing(model, sink):
+        model(x, allowed, scale=options.scale, temperature=options.temperature, cache=cache)
+    logits = sink.tensors["logits"][0, -1].cpu().numpy()  # (V,)
+    rows = [sink.tensors[names.attn(l, "weights")][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, total)
+    return logits, rows
+
+
+def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None, notices) -> Trace:
+    """The prompt's trace with the generation's arrays added (one snapshot holds both)."""
+    T = len(steps)
+    C0 = prefill.C
+    L = len(all_rows[0]) if all_rows else 0
+    dtype = np.dtype(prefill.options.dtype)
+    arrays = {n: prefill[n] for n in prefill.stored_names()}
+    if T:
+        arrays["gen.tokens"] = np.array([[s.token_id for s in steps]], dtype=np.int64)  # (1, T)
+        arrays["gen.logits"] = np.stack(all_logits).astype(dtype, copy=False)[None]  # (1, T, V)
+        total = C0 + T - 1
+        for l in range(L):
+            H = all_rows[0][l].shape[0]
+            rows = np.zeros((1, H, T, total), dtype=dtype)  # (1, H, T, C_total): zeros beyond each row's keys
+            for t, per_layer in enumerate(all_rows):
+                rows[0, :, t, : per_layer[l].shape[1]] = per_layer[l]
+            arrays[f"gen.layers.{l}.attn.weights"] = rows
+    if cache is not None and T:
+        for l, kv in enumerate(cache.layers):
+            arrays[f"cache.layers.{l}.k"] = kv.k.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D), not a view of the buffer
+            arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
+    return Trace(
+        arrays,
+        rows=prefill.rows,
+        config=prefill.config,
+        options=prefill.options,
+        source=prefill.source,
+        seed=prefill.seed,
+        vocab=prefill.vocab,
+        notices=tuple(notices),
+        model_name=prefill.model_name,
+        tokenizer_kind=prefill.tokenizer_kind,
+    )
