@@ -100,8 +100,9 @@ class TokenAxis(pg.AxisItem):
     whatever the zoom, and the selected token is always labelled.
     """
 
-    def __init__(self, orientation: str) -> None:
+    def __init__(self, orientation: str, label_all: int = LABEL_ALL) -> None:
         super().__init__(orientation)
+        self.label_all = label_all  # 0: an index axis (dimensions), thinned like any numeric axis
         self.labels: tuple[str, ...] = ()
         self.selected: int | None = None
         self._px = base_px()
@@ -148,7 +149,7 @@ class TokenAxis(pg.AxisItem):
         self._arranged = None
         if self.orientation in ("left", "right"):
             # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
-            self._reserve(self._widest + 4)
+            self._reserve(self._widest + 6)
         else:
             self._reserve(fm.height())
         self.picture = None
@@ -178,7 +179,7 @@ class TokenAxis(pg.AxisItem):
             return []
         minVal, maxVal = sorted((minVal, maxVal))
         stride = 1
-        if hi - lo > LABEL_ALL:
+        if hi - lo > self.label_all:
             fm = QFontMetrics(self._font(self._px))
             need = fm.height() + 2 if self.orientation in ("left", "right") else self._widest + 16
             per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
@@ -230,7 +231,7 @@ class TokenAxis(pg.AxisItem):
             room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
             depth = line
         else:
-            room = min(cap, max(fm.horizontalAdvance(l) for l in self.labels[:4096]))
+            room = min(cap, max(fm.horizontalAdvance(l) for l in self.labels[:4096]) + 2)
             depth = room + 4
         self._reserve(depth * bands if horizontal else depth * bands)
         out = []
@@ -561,7 +562,9 @@ class Heatmap(QWidget):
     cellClicked = Signal(int, int)
     cellHovered = Signal(int, int)
 
-    def __init__(self, parent: QWidget | None = None, colour_bar: bool = True, text_limit: int = TEXT_LIMIT) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, colour_bar: bool = True, text_limit: int = TEXT_LIMIT, index_columns: bool = False
+    ) -> None:
         super().__init__(parent)
         # The title is a wrapping label above the plot, not pyqtgraph's title item: that one asks for its
         # whole width and pushed the plot and its colour bar out of a narrow widget.
@@ -571,7 +574,7 @@ class Heatmap(QWidget):
         self.title.hide()
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumSize(120, 100)
-        self.left, self.bottom = TokenAxis("left"), TokenAxis("bottom")
+        self.left, self.bottom = TokenAxis("left"), TokenAxis("bottom", 0 if index_columns else LABEL_ALL)
         self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()

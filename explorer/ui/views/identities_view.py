@@ -54,10 +54,12 @@ class IdentitiesView(View):
         self.maps.addItem(self.colour_bar, row=0, col=2)
         self.difference = QLabel()
         self.difference.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.difference.setWordWrap(True)
         a = QVBoxLayout(self.heads_group)
+        # The verdict first: a short dock shows it without scrolling, the maps below are its evidence.
+        a.addWidget(self.difference)
         a.addWidget(self.heads_caption)
         a.addWidget(self.maps, 1)
-        a.addWidget(self.difference)
 
         # (b) low rank
         self.rank_group = QGroupBox()
@@ -87,9 +89,9 @@ class IdentitiesView(View):
         row.addWidget(self.rank_slider, 1)
         row.addWidget(self.rank_spin)
         b = QVBoxLayout(self.rank_group)
-        b.addWidget(self.rank_caption)
         b.addLayout(row)
         b.addWidget(self.rank_numbers)
+        b.addWidget(self.rank_caption)
         b.addWidget(self.spectrum, 1)
         b.addWidget(self.note_example)
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout
 
 from explorer.analysis import scaling
-from explorer.ui.views.base import View
+from explorer.ui.views.base import View, scrolling_body
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, pen
 
 
@@ -102,7 +102,7 @@ class ScalingView(View):
         b.addWidget(self.sweep_caption)
         b.addLayout(plots, 1)
 
-        lay = QHBoxLayout(self)
+        lay = QHBoxLayout(scrolling_body(self))
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.trace_group, 2)
         lay.addWidget(self.sweep_group, 5)

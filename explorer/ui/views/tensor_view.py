@@ -79,8 +79,11 @@ class TensorView(View):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.grid)
         self.splitter.addWidget(self.large)
-        self.splitter.setStretchFactor(0, 2)
+        # The large map is the point: the grid of heads gets about a quarter of the width (until moved).
+        self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
+        self._split_moved = False
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         self.explanation = QLabel()
         self.explanation.setWordWrap(True)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -112,6 +115,22 @@ class TensorView(View):
         }
         for sc in self._shortcuts.values():
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
+        if self.state_window() is not None:  # presentation mode decides for its own copy
+            self.edge.setVisible(self.height() >= 420)
+        if not self._split_moved:
+            w = self.splitter.width()
+            self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
+
+    def state_window(self):
+        """The main window this view sits in (presentation mode embeds the view in its own window)."""
+        from PySide6.QtWidgets import QMainWindow
+
+        w = self.window()
+        return w if isinstance(w, QMainWindow) else None
 
     def _wire(self) -> None:
         s = self.state
