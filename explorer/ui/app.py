@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -87,6 +87,12 @@ def launch(
         window.start()
     if presentation:
         window.actions_.presentation.trigger()
+        if size and screenshot:  # the slide as a projector of that size shows it (offscreen has no such screen)
+            from explorer.ui.presentation import PresentationWindow
+
+            for slides in window.findChildren(PresentationWindow):
+                slides.setWindowState(Qt.WindowState.WindowNoState)
+                slides.setFixedSize(*size)
     if screenshot:
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot))
     return app.exec()

@@ -37,6 +37,7 @@ class TensorView(View):
         self._maps: tuple = ([], (0.0, 1.0, False))  # the grid's maps and their (lo, hi, clipped) levels
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
+        self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self._build()
         self._wire()
         self.retranslate()  # also draws the current trace, if there is one
@@ -51,7 +52,9 @@ class TensorView(View):
         self.tensor_label, self.tensor_combo = QLabel(), QComboBox()
         self.tensor_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.row_label, self.row_spin = QLabel(), QSpinBox()
-        bar = QHBoxLayout()
+        self.bar = QWidget()  # the controls: hidden on a slide, where the arrow keys choose the stage
+        bar = QHBoxLayout(self.bar)
+        bar.setContentsMargins(0, 0, 0, 0)
         for label, control in (
             (self.stage_label, self.stage_combo), (self.layer_label, self.layer_spin), (self.head_label, self.head_spin),
             (self.tensor_label, self.tensor_combo), (self.row_label, self.row_spin),
@@ -100,7 +103,7 @@ class TensorView(View):
         self.setMinimumWidth(520)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 0)
-        lay.addLayout(bar)
+        lay.addWidget(self.bar)
         lay.addWidget(self.content, 1)
         lay.addWidget(self.explanation)  # outside the exported part: a hover hint is no use on a slide
 
@@ -124,6 +127,18 @@ class TensorView(View):
         if not self._split_moved:
             w = self.splitter.width()
             self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
+
+    def set_presentation(self, text_px: int) -> None:
+        """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
+        every text of the figure at ``text_px`` pixels or more (cell numbers too: smaller ones are not shown)."""
+        self.presenting = True
+        self.bar.hide()
+        self.explanation.hide()
+        self.grid.hide()
+        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
+        self._drawn = self._grid_drawn = None
+        if self.state.trace is not None:
+            self._refresh()
 
     def state_window(self):
         """The main window this view sits in (presentation mode embeds the view in its own window)."""
@@ -257,7 +272,7 @@ class TensorView(View):
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
-        self.grid.setVisible(not one_head)
+        self.grid.setVisible(not one_head and not self.presenting)
         grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
         signed = names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
