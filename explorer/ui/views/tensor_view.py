@@ -99,7 +99,7 @@ class TensorView(View):
         content.addWidget(self.splitter, 1)
 
         # The maps are the point of the window: docks around may shrink, this must stay readable.
-        self.splitter.setMinimumHeight(200)
+        self.splitter.setMinimumHeight(180)
         self.setMinimumWidth(520)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 0)
