@@ -311,13 +311,75 @@ def clipped_labels(root: QWidget, checked: list | None = None) -> list[str]:
     return bad
 
 
+def clipped_plot_texts(root: QWidget) -> list[str]:
+    """Axis titles longer than their axis, legends overlapping an axis title or leaving their plot."""
+    bad = []
+    for view in root.findChildren(QGraphicsView):
+        if not view.isVisible() or not in_front(view):
+            continue
+        for item in view.scene().items():
+            if not isinstance(item, pg.PlotItem) or not item.isVisible():
+                continue
+            titles = []
+            for name in ("left", "bottom"):
+                axis = item.getAxis(name)
+                if not axis.isVisible() or not axis.label.isVisible() or not axis.labelText:
+                    continue
+                length = axis.height() if name == "left" else axis.width()
+                text_len = axis.label.boundingRect().width()  # the left title is the same item, rotated
+                if text_len > length + 2:
+                    bad.append(f"axis title {axis.labelText!r}: {text_len:.0f} px on a {length:.0f} px axis")
+                titles.append(axis.label.sceneBoundingRect())
+            legend = item.legend
+            if legend is not None and legend.isVisible() and legend.items:
+                box = legend.sceneBoundingRect()
+                if any(box.intersects(t) for t in titles):
+                    bad.append("legend over an axis title")
+                if not item.sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(box):
+                    bad.append("legend outside its plot")
+    return bad
+
+
+def clipped_cells(root: QWidget) -> list[str]:
+    """Table cells whose text is cut (by the column or the viewport) without its whole text as tooltip."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableView
+
+    bad = []
+    for table in root.findChildren(QTableView):
+        if not table.isVisible() or not in_front(table) or table.model() is None:
+            continue
+        model, fm = table.model(), QFontMetrics(table.font())
+        right = table.viewport().width()
+        for r in range(model.rowCount()):
+            for c in range(model.columnCount()):
+                index = model.index(r, c)
+                text = str(model.data(index, Qt.ItemDataRole.DisplayRole) or "")
+                rect = table.visualRect(index)
+                if not text or rect.isEmpty():
+                    continue
+                room = min(rect.right(), right) - rect.left() - 8
+                tip = model.data(index, Qt.ItemDataRole.ToolTipRole)
+                if fm.horizontalAdvance(text) > room and tip != text:
+                    bad.append(f"cell {text!r}: {fm.horizontalAdvance(text)} px in {room}")
+    return bad
+
+
+TABS = ["identities", "scaling", "params", "tensors", "train", "selection", "output"]
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_no_label_is_cut(big_window, qtbot, size):
     window = big_window
     window.resize(*size)
     window.apply_default_sizes()
     settle(qtbot)
-    paint(window)
-    checked = []
-    assert clipped_labels(window, checked) == []
+    checked, bad = [], []
+    for tab in TABS:  # every panel in front once, as a user clicking through the tabs sees it
+        window.docks[tab].raise_()
+        window.views.get(tab)
+        settle(qtbot, 3)
+        paint(window)
+        bad += [f"{tab}: {b}" for b in clipped_labels(window, checked) + clipped_plot_texts(window) + clipped_cells(window)]
+    assert not bad, "\n".join(sorted(set(bad)))
     assert len(checked) > 30  # the walk saw the window's labels (not a vacuous pass)
