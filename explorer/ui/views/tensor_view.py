@@ -24,6 +24,7 @@ from explorer.ui.stage_words import stage_words
 from explorer import matrices, names, stages
 from explorer.explain import explain_cell, explain_value, fmt
 from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
+from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.head_grid import HeadGrid
 from explorer.ui.views.heatmap import Heatmap
@@ -97,6 +98,17 @@ class TensorView(View):
         content.addWidget(self.title)
         content.addWidget(self.edge)
         content.addWidget(self.splitter, 1)
+        # The QKV stage: Q, K and V of the selected head side by side, one colour scale (the bar on V).
+        self.trio = QWidget()
+        trio = QHBoxLayout(self.trio)
+        trio.setContentsMargins(0, 0, 0, 0)
+        self.qkv = {k: Heatmap(colour_bar=(k == "v"), index_columns=True) for k in ("q", "k", "v")}
+        for k, m in self.qkv.items():
+            trio.addWidget(m, 1)
+            m.cellHovered.connect(lambda i, j, k=k: self._trio_hovered(k, i, j))
+            m.cellClicked.connect(lambda i, _j: self.state.select(token=i))
+        self.trio.hide()
+        content.addWidget(self.trio, 1)
 
         # The maps are the point of the window: docks around may shrink, this must stay readable.
         self.splitter.setMinimumHeight(180)
@@ -227,13 +239,17 @@ class TensorView(View):
         for w in (self.row_label, self.row_spin):
             w.setVisible(trace.B > 1)
         tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
+        if sel.stage == "qkv":  # all three are drawn side by side; the combo offers only what is not (RoPE)
+            tensors = tuple(n for n in tensors if not n.endswith((".q", ".k", ".v"))) and tensors
         if tuple(self.tensor_combo.itemData(i) for i in range(self.tensor_combo.count())) != tensors:
             self.tensor_combo.clear()
-            for n in tensors:
-                self.tensor_combo.addItem(n, n)
+            for n in tensors:  # in words; the public name (exports, the CLI) is the tooltip
+                self.tensor_combo.addItem(captions.tensor_title(n), n)
+                self.tensor_combo.setItemData(self.tensor_combo.count() - 1, n, Qt.ItemDataRole.ToolTipRole)
         self.tensor_combo.setCurrentIndex(min(self._tensor_choice.get(sel.stage, 0), max(0, len(tensors) - 1)))
         for w in (self.tensor_label, self.tensor_combo):
             w.setVisible(len(tensors) > 1)
+        self.tensor_combo.setToolTip(self.current_tensor() or "")
         del blockers
 
     def current_tensor(self) -> str | None:
@@ -245,16 +261,26 @@ class TensorView(View):
             return
         self._sync_controls(trace, sel)
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
-        head_used = pairwise or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
+        head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
         drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
         if drawn != self._drawn:
             self._drawn = drawn
-            self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
+            trio = sel.stage == "qkv" and self._trio_names(trace, sel) is not None and (
+                self.current_tensor() is None or self.current_tensor() in self._trio_names(trace, sel)
+            )
+            self.trio.setVisible(trio)
+            self.splitter.setVisible(not trio)
+            if trio:
+                self._draw_trio(trace, sel)
+            else:
+                self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
             self._caption(trace, sel)
             self._hint()
         key = sel.key if pairwise else None
         self.large.set_highlight(sel.token, key)
+        for m in self.qkv.values():
+            m.set_highlight(sel.token, None)
         if pairwise:
             self.grid.set_selected(sel.head)
             self.grid.set_highlight(sel.token, key)
@@ -304,6 +330,39 @@ class TensorView(View):
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
+    def _trio_names(self, trace, sel):
+        names_ = tuple(names.attn(sel.layer, k) for k in ("q", "k", "v"))
+        return names_ if all(n in trace for n in names_) else None
+
+    def _draw_trio(self, trace, sel) -> None:
+        """Q = x·W_q, K = x·W_k, V = x·W_v of the selected head, side by side on one colour scale."""
+        self.grid.hide()
+        self._grid_drawn = None
+        shown = [matrices.stage_matrix(trace, n, sel.head, sel.row) for n in self._trio_names(trace, sel)]
+        self._matrix = shown[0]
+        levels = matrices.levels([m.data for m in shown], True)
+        for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), self.qkv.values()):
+            rows, cols = m.data.shape
+            title = {
+                "q": self.tr("Queries Q — head {h}"), "k": self.tr("Keys K — head {h}"), "v": self.tr("Values V — head {h}"),
+            }[k].format(h=sel.head)
+            heatmap.set_axis_titles(self.tr("token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
+            heatmap.title.setToolTip(m.name)
+            heatmap.set_note("")
+            heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
+            if self.presenting:
+                heatmap.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
+
+    def _trio_hovered(self, k: str, i: int, j: int) -> None:
+        if i < 0:
+            self._hint()
+            QToolTip.hideText()
+            return
+        trace, sel = self.state.trace, self.state.selection
+        m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
+        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=trace.token_label(sel.row, i), j=m.columns[j])
+        self._show(f"{where}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], self._words())}")
+
     def _draw_matrix(self, trace, sel) -> None:
         self.grid.hide()
         self._grid_drawn = None
@@ -320,7 +379,8 @@ class TensorView(View):
             columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
         else:
             columns = f"{m.col_axis} ({cols})"
-        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{name}  ({rows}, {cols})")
+        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{captions.tensor_title(name)}  ({rows}, {cols})")
+        self.large.title.setToolTip(name)
         self.large.set_note("")
         self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
 
