@@ -383,3 +383,37 @@ def test_no_label_is_cut(big_window, qtbot, size):
         bad += [f"{tab}: {b}" for b in clipped_labels(window, checked) + clipped_plot_texts(window) + clipped_cells(window)]
     assert not bad, "\n".join(sorted(set(bad)))
     assert len(checked) > 30  # the walk saw the window's labels (not a vacuous pass)
+
+
+def test_no_stage_makes_the_window_taller_than_a_laptop_screen(big_window, state, qtbot):
+    from explorer.stages import STAGE_KEYS
+
+    window = big_window
+    window.resize(1280, 720)
+    window.apply_default_sizes()
+    for key in STAGE_KEYS:
+        state.select(stage=key)
+        settle(qtbot, 2)
+        assert (window.width(), window.height()) == (1280, 720), key
+        assert_map_whole(window.views["tensor"].large, 0) if key in ("scores", "scaled", "masked", "weights") else None
+
+
+def test_tokens_stage_shows_ids_and_the_one_hot_lookup(big_window, state, qtbot):
+    window = big_window
+    state.select(stage="tokens", token=3)
+    settle(qtbot, 2)
+    tv = window.views["tensor"]
+    trace = state.trace
+    ids = trace.rows[0].ids
+    assert tv.lookup.isVisible() and not tv.splitter.isVisible()
+    assert [tv.ids_table.item(r, 1).text() for r in range(tv.ids_table.rowCount())] == [str(i) for i in ids]
+    one_hot = tv.one_hot.image.image
+    assert one_hot.shape == (1, trace.config.V) and one_hot.sum() == 1 and one_hot[0, ids[3]] == 1
+    W = trace["params.embed.tok"]
+    first = int(tv.table_map.left.labels[0])
+    assert np.array_equal(tv.table_map.image.image, W[first : first + tv.table_map.image.image.shape[0]])
+    assert tv.table_map.layers.highlighted()[0] == ids[3] - first  # the row the one-hot picks
+    # one-hot · W_E is the row the model looked up (its own capture of the token embedding)
+    assert np.allclose(one_hot.astype(np.float64) @ W.astype(np.float64), trace["embed.tok"][0, 3], atol=1e-6)
+    assert np.allclose(tv.picked.image.image[0], trace["embed.tok"][0, 3], atol=1e-6)
+    assert f"{ids[3]}" in tv.one_hot.title.text()

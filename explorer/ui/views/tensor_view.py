@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QSpinBox,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -109,6 +111,35 @@ class TensorView(View):
             m.cellClicked.connect(lambda i, _j: self.state.select(token=i))
         self.trio.hide()
         content.addWidget(self.trio, 1)
+        # The Tokens stage: the ids, and the embed lookup as the note writes it, one-hot row · W_E = its row.
+        self.lookup = QWidget()
+        self.ids_table = QTableWidget(0, 2)
+        self.ids_table.verticalHeader().hide()
+        self.ids_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.ids_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.ids_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.ids_table.horizontalHeader().setStretchLastSection(True)
+        self.ids_table.setMaximumWidth(220)
+        self.ids_table.cellClicked.connect(lambda r, _c: self.state.select(token=r))
+        self.one_hot = Heatmap(colour_bar=False, index_columns=True)
+        self.table_map = Heatmap(colour_bar=True, index_columns=True)
+        self.picked = Heatmap(colour_bar=False, index_columns=True)
+        for m in (self.one_hot, self.picked):  # one row each: short, and never raising the window's minimum
+            m.setMaximumHeight(96)
+            m.graphics.setMinimumHeight(30)
+        self.table_map.graphics.setMinimumHeight(40)
+        steps = QVBoxLayout()
+        steps.setContentsMargins(0, 0, 0, 0)
+        steps.setSpacing(2)
+        steps.addWidget(self.one_hot)
+        steps.addWidget(self.table_map, 1)
+        steps.addWidget(self.picked)
+        look = QHBoxLayout(self.lookup)
+        look.setContentsMargins(0, 0, 0, 0)
+        look.addWidget(self.ids_table)
+        look.addLayout(steps, 1)
+        self.lookup.hide()
+        content.addWidget(self.lookup, 1)
 
         # The maps are the point of the window: docks around may shrink, this must stay readable.
         self.splitter.setMinimumHeight(180)
@@ -263,15 +294,22 @@ class TensorView(View):
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
         head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
-        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
+        token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
+        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token)
         if drawn != self._drawn:
             self._drawn = drawn
+            look = sel.stage == "tokens" and "params.embed.tok" in trace
             trio = sel.stage == "qkv" and self._trio_names(trace, sel) is not None and (
                 self.current_tensor() is None or self.current_tensor() in self._trio_names(trace, sel)
             )
-            self.trio.setVisible(trio)
-            self.splitter.setVisible(not trio)
-            if trio:
+            shown = self.lookup if look else self.trio if trio else self.splitter
+            for w in (self.lookup, self.trio, self.splitter):  # hide first: both at once would stretch the window
+                if w is not shown:
+                    w.hide()
+            shown.show()
+            if look:
+                self._draw_lookup(trace, sel)
+            elif trio:
                 self._draw_trio(trace, sel)
             else:
                 self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
@@ -329,6 +367,42 @@ class TensorView(View):
         else:
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
+
+    def _draw_lookup(self, trace, sel) -> None:
+        """The ids of the sentence, and the selected token's embed lookup: one-hot row (1, V) · W_E (V, E)."""
+        self.grid.hide()
+        self._grid_drawn = None
+        self._matrix = None
+        token = sel.token if sel.token is not None else 0
+        look = matrices.lookup(trace, sel.row, token)
+        labels = matrices.token_labels(trace, sel.row)
+        self.ids_table.setHorizontalHeaderLabels([self.tr("token"), self.tr("id")])
+        self.ids_table.setRowCount(len(look.ids))
+        for r, (label, i) in enumerate(zip(labels, look.ids)):
+            for c, text in enumerate((label, str(i))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.ids_table.setItem(r, c, item)
+        self.ids_table.resizeColumnToContents(0)
+        self.ids_table.selectRow(look.token)
+        V, E = look.one_hot.shape[1], look.table.shape[1]
+        word = trace.token_label(sel.row, look.token)
+        vocab = [str(v) for v in range(V)]
+        dims = [str(d) for d in range(E)]
+        self.one_hot.set_axis_titles("", "", self.tr("one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
+        self.one_hot.set_matrix(look.one_hot, [self.tr("one-hot")], vocab, False, (0.0, 1.0))
+        self.one_hot.set_highlight(None, look.id)
+        rows = [str(r) for r in range(look.first_row, look.first_row + look.table.shape[0])]
+        shown = self.tr("rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V) if len(rows) < V else f"({V}, {E})"
+        self.table_map.set_axis_titles(self.tr("id (row)"), self.tr("embedding dimension (E = {E})").format(E=E), self.tr("· the embedding table W_E {shown}: the one-hot picks row {i}").format(shown=shown, i=look.id))
+        self.table_map.set_matrix(look.table, rows, dims, True)
+        self.table_map.set_highlight(look.id - look.first_row, None)
+        self.picked.set_axis_titles("", "", self.tr("= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(i=look.id, w=word, E=E))
+        self.picked.set_matrix(look.picked, [f"W_E[{look.id}]"], dims, True, self.table_map.image.getLevels() if look.table.size else None)
+        for m in (self.one_hot, self.table_map, self.picked):
+            m.title.setToolTip("params.embed.tok" if m is self.table_map else "")
+            if self.presenting:
+                m.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
 
     def _trio_names(self, trace, sel):
         names_ = tuple(names.attn(sel.layer, k) for k in ("q", "k", "v"))
