@@ -96,7 +96,7 @@ class MainWindow(QMainWindow):
             if horizontal:
                 size = round(size * sx)
             elif area == Qt.DockWidgetArea.BottomDockWidgetArea:  # a short screen takes its pixels from here
-                size = max(110, min(260, size - round((900 - self.height()) * 0.5)))
+                size = max(90, min(260, size - round((900 - self.height()) * 0.6)))
             self.resizeDocks([dock], [size], Qt.Orientation.Horizontal if horizontal else Qt.Orientation.Vertical)
 
     def reset_layout(self) -> None:

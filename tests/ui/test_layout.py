@@ -119,8 +119,9 @@ def assert_axis_labels(h: Heatmap, axis: TokenAxis, count: int) -> None:
         assert inside(in_widget, frame, 2.0), (text, in_widget, frame)
         room = rect.height() if upright else rect.width()
         assert fm.horizontalAdvance(text) <= room + 1, (text, room)
-        if text != whole:
-            assert text.endswith("…") and axis.label_at(rect.center()) == whole
+        if text != whole:  # elided, or a crowded key axis showing the index (the query axis names it)
+            assert text.endswith("…") or text == whole.split(" ")[0], (text, whole)
+            assert axis.label_at(rect.center()) == whole
         rects.append(rect)
     for a in range(len(rects)):
         for b in range(a + 1, len(rects)):
@@ -219,9 +220,15 @@ def test_past_32_labels_follow_the_zoom_and_keep_the_selected_token(qtbot):
     drawn = [w for _r, _t, w in h.left.drawn()]
     assert 5 < len(drawn) < 200 and "137 token137" in drawn
     assert "137 token137" in [w for _r, _t, w in h.bottom.drawn()]
-    h.plot.getViewBox().setRange(xRange=(100, 120), yRange=(100, 120), padding=0)  # zoomed in: 20 cells
+    vb = h.plot.getViewBox()
+    vb.setRange(xRange=(100, 120), yRange=(100, 120), padding=0)  # zoomed in: about 20 cells on screen
     paint(h)
-    assert [w for _r, _t, w in h.left.drawn()] == [f"{i} token{i}" for i in range(100, 120)]
+    import math
+
+    lo, hi = sorted(vb.viewRange()[1])
+    on_screen = range(max(0, math.floor(lo)), min(200, math.ceil(hi)))
+    assert len(on_screen) <= 32  # the square cells may show a row or two more than asked
+    assert [w for _r, _t, w in h.left.drawn()] == [f"{i} token{i}" for i in on_screen]  # every one of them
 
 
 def test_cell_numbers_are_never_tiny(qtbot):

@@ -104,6 +104,7 @@ class TokenAxis(pg.AxisItem):
         super().__init__(orientation)
         self.label_all = label_all  # 0: an index axis (dimensions), thinned like any numeric axis
         self.labels: tuple[str, ...] = ()
+        self.short: tuple[str, ...] = ()  # labels to fall back on when the whole ones do not fit (indices)
         self.selected: int | None = None
         self._px = base_px()
         self._widest = 0
@@ -120,6 +121,14 @@ class TokenAxis(pg.AxisItem):
             return
         self.labels = labels
         self._measure()
+
+    def set_short(self, short) -> None:
+        """Shorter labels for a crowded axis (a map's key axis: its indices; the query axis names the tokens)."""
+        short = tuple(short)
+        if short != self.short:
+            self.short = short
+            self.picture = None
+            self.update()
 
     def set_selected(self, index: int | None) -> None:
         if index != self.selected:
@@ -219,7 +228,12 @@ class TokenAxis(pg.AxisItem):
         along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
         per_cell = abs(along(1.0) - along(0.0))
         per_label = per_cell * stride
-        px, upright, bands = self._arrange(per_label, horizontal)
+        shown = self.labels
+        widest = self._widest
+        if horizontal and self.short and len(self.short) == len(self.labels) and self._widest + 6 > 2 * per_label:
+            shown = self.short  # e.g. key indices: the query axis beside names the same tokens in full
+            widest = QFontMetrics(self._font(self._px)).horizontalAdvance(max(self.short, key=len))
+        px, upright, bands = self._arrange(per_label, horizontal, widest)
         font = self._font(px)
         if font != self.style["tickFont"]:
             self.style["tickFont"] = font
@@ -231,13 +245,15 @@ class TokenAxis(pg.AxisItem):
             room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
             depth = line
         else:
-            room = min(cap, max(fm.horizontalAdvance(l) for l in self.labels[:4096]) + 2)
+            room = min(cap, max(fm.horizontalAdvance(l) for l in shown[:4096]) + 2)
+            if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
+                room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
             depth = room + 4
         self._reserve(depth * bands if horizontal else depth * bands)
         out = []
         for k, v in enumerate(values):
             whole = self.labels[int(v)]
-            text = fm.elidedText(whole, Qt.TextElideMode.ElideRight, max(1, int(room)))
+            text = fm.elidedText(shown[int(v)], Qt.TextElideMode.ElideRight, max(1, int(room)))
             pos = along(v)
             band = k % bands if stride == 1 else 0
             if horizontal and not upright:
@@ -258,18 +274,22 @@ class TokenAxis(pg.AxisItem):
         local = self.mapFromScene(scene)
         return local.x() if horizontal else local.y()
 
-    def _arrange(self, per_label: float, horizontal: bool) -> tuple[int, bool, int]:
+    def _arrange(self, per_label: float, horizontal: bool, widest: int) -> tuple[int, bool, int]:
         """Font size, upright or not, and how many staggered lines (or columns) the labels need."""
         px = self._px
         fm = QFontMetrics(self._font(px))
-        line, widest = fm.height(), self._widest
+        line = fm.height()
         if horizontal:
             if widest + 6 <= per_label:
                 return px, False, 1
             if widest + 6 <= 2 * per_label:
                 return px, False, 2
-            if line + 1 <= per_label:
+            # upright, one band: a smaller font before a second band (height is what a map lacks most)
+            while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > per_label:
+                px -= 1
+            if QFontMetrics(self._font(px)).height() + 1 <= per_label:
                 return px, True, 1
+            px = self._px
         elif line + 1 <= per_label:
             return px, False, 1
         # two staggered bands; a smaller font only when even two bands are too tight
@@ -563,7 +583,12 @@ class Heatmap(QWidget):
     cellHovered = Signal(int, int)
 
     def __init__(
-        self, parent: QWidget | None = None, colour_bar: bool = True, text_limit: int = TEXT_LIMIT, index_columns: bool = False
+        self,
+        parent: QWidget | None = None,
+        colour_bar: bool = True,
+        text_limit: int = TEXT_LIMIT,
+        index_columns: bool = False,
+        label_all: int = LABEL_ALL,
     ) -> None:
         super().__init__(parent)
         # The title is a wrapping label above the plot, not pyqtgraph's title item: that one asks for its
@@ -574,7 +599,8 @@ class Heatmap(QWidget):
         self.title.hide()
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumSize(120, 100)
-        self.left, self.bottom = TokenAxis("left"), TokenAxis("bottom", 0 if index_columns else LABEL_ALL)
+        # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
+        self.left, self.bottom = TokenAxis("left", label_all), TokenAxis("bottom", 0 if index_columns else label_all)
         self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -688,6 +714,8 @@ class Heatmap(QWidget):
             self.bar.setLevels(levels)
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
+        # a map's keys are its queries: when crowded, the key axis may show their indices only
+        self.bottom.set_short([str(j) for j in range(cols)] if tuple(row_labels) == tuple(col_labels) else ())
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix

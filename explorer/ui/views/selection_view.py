@@ -45,8 +45,8 @@ class SelectionView(View):
         self.captions = {k: QLabel() for k in ("q", "keys", "weights", "values", "received")}
         for c in self.captions.values():
             c.setWordWrap(True)
-        # their columns are dimensions, labelled as far as they fit (the rows are the tokens, all labelled)
-        self.q, self.keys, self.values, self.received = (Heatmap(colour_bar=False, index_columns=True) for _ in range(4))
+        # small side figures: rows and dimensions labelled as far as they fit (the map labels every token)
+        self.q, self.keys, self.values, self.received = (Heatmap(colour_bar=False, index_columns=True, label_all=0) for _ in range(4))
         for w in (self.q, self.received):
             w.setFixedHeight(VECTOR_HEIGHT)
         self.keys.cellClicked.connect(lambda j, _d: self.state.select(key=j))

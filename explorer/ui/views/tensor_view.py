@@ -167,6 +167,7 @@ class TensorView(View):
         # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
         if self.state_window() is not None:  # presentation mode decides for its own copy
             self.edge.setVisible(self.height() >= 420)
+            self.title.setVisible(self.height() >= 380)
         if not self._split_moved:
             w = self.splitter.width()
             self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
