@@ -231,9 +231,12 @@ def test_past_32_labels_follow_the_zoom_and_keep_the_selected_token(qtbot):
     assert [w for _r, _t, w in h.left.drawn()] == [f"{i} token{i}" for i in on_screen]  # every one of them
 
 
-def test_cell_numbers_are_never_tiny(qtbot):
-    h = labelled_heatmap(qtbot, 12, size=(300, 300))  # 12 rows in ~200 px: numbers would be 5–7 px
+@pytest.mark.parametrize("side", [600, 650, 900])
+def test_cell_numbers_are_never_tiny(qtbot, side):
+    h = labelled_heatmap(qtbot, 12, size=(side, side))  # at 600–650 px the numbers would be 7–8 px: not shown
     shown = [t for t in h.layers.texts if t.isVisible()]
+    if side == 900:
+        assert shown  # room enough: every number printed
     assert not shown or h.layers.cell_font_px() >= 9
 
 
