@@ -245,7 +245,9 @@ class TokenAxis(pg.AxisItem):
             room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
             depth = line
         else:
-            room = min(cap, max(fm.horizontalAdvance(l) for l in shown[:4096]) + 2)
+            # measured once per label set (set_labels), not per paint: a long input has a thousand labels
+            longest = self._widest if shown is self.labels else fm.horizontalAdvance(max(shown, key=len))
+            room = min(cap, longest + 2)
             if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
                 room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
             depth = room + 4
