@@ -286,3 +286,40 @@ def focus(trace: Trace, layer: int, head: int, row: int, token: int) -> Focus:
         labels=token_labels(trace, row),
         rotated=uses_rope(trace, layer),
     )
+
+
+# ------------------------------------------------------------------------------------------ embed lookup
+# A vocabulary's table is drawn whole up to this many rows; larger ones show this many rows around the id.
+LOOKUP_ROWS = 512
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The note's embed lookup for one token: its one-hot row (1, V) times the table W_E (V, E) picks row
+    ``id``. ``table`` holds rows ``first_row`` … of W_E (all of them for a small vocabulary)."""
+
+    ids: tuple[int, ...]  # the sentence's token ids
+    token: int  # the position looked up
+    id: int  # its id
+    one_hot: np.ndarray  # (1, V) float32: 1 at column ``id``, 0 elsewhere
+    table: np.ndarray  # (rows shown, E) float32: W_E[first_row : first_row + rows shown]
+    first_row: int
+    picked: np.ndarray  # (1, E): the row the one-hot picks, W_E[id]
+
+
+def lookup(trace: Trace, row: int, token: int, rows: int = LOOKUP_ROWS) -> Lookup | None:
+    """None when the trace holds no embedding table (a snapshot saved without parameters)."""
+    if "params.embed.tok" not in trace:
+        return None
+    W = trace["params.embed.tok"]  # (V, E)
+    ids = tuple(int(i) for i in trace.rows[row].ids)
+    token = max(0, min(len(ids) - 1, token))
+    i = ids[token]
+    V = W.shape[0]
+    first = 0 if V <= rows else max(0, min(V - rows, i - rows // 2))
+    one_hot = np.zeros((1, V), dtype=np.float32)
+    one_hot[0, i] = 1.0
+    return Lookup(
+        ids=ids, token=token, id=i, one_hot=one_hot, table=np.ascontiguousarray(W[first : first + rows], dtype=np.float32),
+        first_row=first, picked=np.asarray(W[i], dtype=np.float32)[None, :],  # (1, E)
+    )

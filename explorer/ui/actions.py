@@ -95,6 +95,8 @@ class Actions(QObject):
         for dock in self.w.docks.values():
             self.docks_menu.addAction(dock.toggleViewAction())
         v.addMenu(self.docks_menu)
+        self.reset_layout = self._act(self.w.reset_layout)
+        v.addAction(self.reset_layout)
         v.addAction(self.presentation)
         v.addSeparator()
         self.language_menu = QMenu(self.w)
@@ -128,6 +130,8 @@ class Actions(QObject):
         self.export_stages.setText(self.tr("Export &all stages as images…"))
         self.quit.setText(self.tr("&Quit"))
         self.docks_menu.setTitle(self.tr("&Panels"))
+        self.reset_layout.setText(self.tr("&Reset layout"))
+        self.reset_layout.setToolTip(self.tr("Put every panel back where it was at the first start"))
         self.presentation.setText(self.tr("&Presentation mode"))
         self.presentation.setToolTip(self.tr("Full screen, one stage at a time, large type (F5; Esc leaves)"))
         self.language_menu.setTitle(self.tr("&Language"))

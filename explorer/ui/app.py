@@ -94,6 +94,12 @@ def launch(
         window.start()
     if presentation:
         window.lessons.present_lesson() if lesson is not None else window.actions_.presentation.trigger()
+        if size and screenshot:  # the slide as a projector of that size shows it (offscreen has no such screen)
+            from explorer.ui.presentation import PresentationWindow
+
+            for slides in window.findChildren(PresentationWindow):
+                slides.setWindowState(Qt.WindowState.WindowNoState)
+                slides.setFixedSize(*size)
     if screenshot:
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size)
     return app.exec()

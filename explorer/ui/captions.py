@@ -139,3 +139,38 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "probs":
         return QCoreApplication.translate("Captions", "Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.").format(**n)
     raise KeyError(key)
+
+
+def tensor_title(name: str) -> str:
+    """What a traced tensor is, in words (its public name, e.g. ``layers.0.attn.q``, goes in a tooltip)."""
+    import re
+
+    key = re.sub(r"^layers\.\d+\.", "", name)
+    titles = {
+        "tokens": QCoreApplication.translate("Captions", "token ids"),
+        "embed.tok": QCoreApplication.translate("Captions", "token embedding (row id of the table)"),
+        "embed.pos": QCoreApplication.translate("Captions", "position embedding"),
+        "embed.out": QCoreApplication.translate("Captions", "x = token + position embedding"),
+        "attn.in": QCoreApplication.translate("Captions", "what attention reads (after the norm)"),
+        "attn.q": QCoreApplication.translate("Captions", "queries Q = x·W_q"),
+        "attn.k": QCoreApplication.translate("Captions", "keys K = x·W_k"),
+        "attn.v": QCoreApplication.translate("Captions", "values V = x·W_v"),
+        "attn.q_rot": QCoreApplication.translate("Captions", "queries after RoPE"),
+        "attn.k_rot": QCoreApplication.translate("Captions", "keys after RoPE"),
+        "attn.scores": QCoreApplication.translate("Captions", "scores Q·Kᵀ"),
+        "attn.scaled": QCoreApplication.translate("Captions", "scaled scores Q·Kᵀ/√D"),
+        "attn.masked": QCoreApplication.translate("Captions", "masked scores"),
+        "attn.weights": QCoreApplication.translate("Captions", "attention weights A"),
+        "attn.heads": QCoreApplication.translate("Captions", "head outputs A·V"),
+        "attn.concat": QCoreApplication.translate("Captions", "heads side by side"),
+        "attn.out": QCoreApplication.translate("Captions", "attention output ·W_o"),
+        "mid": QCoreApplication.translate("Captions", "stream after attention (x + attention)"),
+        "ffn.in": QCoreApplication.translate("Captions", "what the FFN reads (after the norm)"),
+        "ffn.hidden": QCoreApplication.translate("Captions", "FFN hidden activations"),
+        "ffn.out": QCoreApplication.translate("Captions", "FFN output"),
+        "out": QCoreApplication.translate("Captions", "block output (residual stream)"),
+        "final.out": QCoreApplication.translate("Captions", "stream after the final norm"),
+        "logits": QCoreApplication.translate("Captions", "scores over the vocabulary (logits)"),
+        "probs": QCoreApplication.translate("Captions", "next-token probabilities"),
+    }
+    return titles.get(key, name)

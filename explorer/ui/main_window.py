@@ -28,6 +28,7 @@ class MainWindow(QMainWindow):
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
+        self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
@@ -39,6 +40,8 @@ class MainWindow(QMainWindow):
         self.actions_ = Actions(self)
         self._wire()
         self.retranslate()
+        self._default_layout = self.saveState()  # what View → Reset layout goes back to
+        self._sized = False  # default dock sizes are applied at the first show, for the size shown
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
@@ -90,9 +93,36 @@ class MainWindow(QMainWindow):
                 self.docks[spec.object_name].raise_()
 
     def apply_default_sizes(self) -> None:
+        """The default dock sizes, made for 1400×900, fitted to the window as it is: side columns narrower
+        on a laptop (never wider on a projector: the map takes the room), the bottom panels in proportion
+        to the height, so that the attention map stays the largest figure at every size."""
+        sx = min(1.0, self.width() / 1400)
         for dock, size, area in self._default_sizes:
             horizontal = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+            if horizontal:
+                size = round(size * sx)
+            elif area == Qt.DockWidgetArea.BottomDockWidgetArea:  # a short screen takes its pixels from here
+                size = max(90, min(260, size - round((900 - self.height()) * 0.6)))
             self.resizeDocks([dock], [size], Qt.Orientation.Horizontal if horizontal else Qt.Orientation.Vertical)
+
+    def reset_layout(self) -> None:
+        """View → Reset layout: every panel back where and as large as it starts."""
+        for dock in self.docks.values():
+            dock.setFloating(False)
+        self.restoreState(self._default_layout)
+        for dock in self.docks.values():
+            dock.show()
+        for name, dock in self.docks.items():  # the first panel of each tab group in front again
+            if name in ("selection", "identities"):
+                dock.raise_()
+        self.apply_default_sizes()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            if not self._restored:  # after the first layout pass: sizes set before it are redistributed
+                QTimer.singleShot(0, self.apply_default_sizes)
 
     def _wire(self) -> None:
         s, w = self.state, self.worker
@@ -160,7 +190,7 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
         if isinstance(layout, QByteArray):
-            self.restoreState(layout)
+            self._restored = self.restoreState(layout)
 
     def save_layout(self) -> None:
         settings.put("window/geometry", self.saveGeometry())

@@ -21,6 +21,7 @@ from explorer.ui.state import AppState
 from explorer.ui.views.tensor_view import TensorView
 
 TITLE_SCALE, EDGE_SCALE, CAPTION_SCALE, FOOTER_SCALE = 2.6, 1.6, 1.8, 1.1  # × the application's font size
+FIGURE_PX_AT_1080 = 20  # no text inside a figure smaller than this on a 1920×1080 projector
 
 _NEXT = (Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown, Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _BACK = (Qt.Key.Key_Left, Qt.Key.Key_PageUp, Qt.Key.Key_Up, Qt.Key.Key_Backspace)
@@ -77,6 +78,7 @@ class PresentationWindow(QWidget):
         self.caption.setWordWrap(True)
         self.tensor = TensorView(state)
         self.tensor.setFont(_scaled(base, 1.3))
+        self._figure_px = 0
         # Its own title and shape line repeat, in small type, what the slide says above.
         self.tensor.title.hide()
         self.tensor.edge.hide()
@@ -104,6 +106,21 @@ class PresentationWindow(QWidget):
         state.traceChanged.connect(self._refresh)
         state.selectionChanged.connect(self._refresh)
         self.retranslate()
+
+    # ------------------------------------------------------------------ sizes
+    def figure_px(self) -> int:
+        """The figure's smallest text in pixels: 20 px on a 1080-line projector, in proportion elsewhere,
+        never below the application's own size."""
+        from explorer.ui.views.heatmap import base_px
+
+        return max(base_px(), round(FIGURE_PX_AT_1080 * self.height() / 1080))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        px = self.figure_px()
+        if px != self._figure_px:
+            self._figure_px = px
+            self.tensor.set_presentation(px)
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:

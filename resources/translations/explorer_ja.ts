@@ -68,6 +68,14 @@
         <translation>パネル(&amp;P)</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>レイアウトを元に戻す(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Put every panel back where it was at the first start</source>
+        <translation>すべてのパネルを最初に起動したときの位置と大きさに戻す</translation>
+    </message>
+    <message>
         <source>&amp;Presentation mode</source>
         <translation>プレゼンテーションモード(&amp;P)</translation>
     </message>
@@ -401,6 +409,106 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
         <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
+    </message>
+    <message>
+        <source>token ids</source>
+        <translation>トークン ID</translation>
+    </message>
+    <message>
+        <source>token embedding (row id of the table)</source>
+        <translation>トークン埋め込み(表の id 行目)</translation>
+    </message>
+    <message>
+        <source>position embedding</source>
+        <translation>位置埋め込み</translation>
+    </message>
+    <message>
+        <source>x = token + position embedding</source>
+        <translation>x = トークン埋め込み + 位置埋め込み</translation>
+    </message>
+    <message>
+        <source>what attention reads (after the norm)</source>
+        <translation>アテンションの入力(正規化の後)</translation>
+    </message>
+    <message>
+        <source>queries Q = x·W_q</source>
+        <translation>クエリ Q = x·W_q</translation>
+    </message>
+    <message>
+        <source>keys K = x·W_k</source>
+        <translation>キー K = x·W_k</translation>
+    </message>
+    <message>
+        <source>values V = x·W_v</source>
+        <translation>バリュー V = x·W_v</translation>
+    </message>
+    <message>
+        <source>queries after RoPE</source>
+        <translation>RoPE 適用後のクエリ</translation>
+    </message>
+    <message>
+        <source>keys after RoPE</source>
+        <translation>RoPE 適用後のキー</translation>
+    </message>
+    <message>
+        <source>scores Q·Kᵀ</source>
+        <translation>スコア Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>scaled scores Q·Kᵀ/√D</source>
+        <translation>スケール後のスコア Q·Kᵀ/√D</translation>
+    </message>
+    <message>
+        <source>masked scores</source>
+        <translation>マスク後のスコア</translation>
+    </message>
+    <message>
+        <source>attention weights A</source>
+        <translation>アテンションの重み A</translation>
+    </message>
+    <message>
+        <source>head outputs A·V</source>
+        <translation>ヘッドの出力 A·V</translation>
+    </message>
+    <message>
+        <source>heads side by side</source>
+        <translation>ヘッドを横に並べたもの</translation>
+    </message>
+    <message>
+        <source>attention output ·W_o</source>
+        <translation>アテンションの出力 ·W_o</translation>
+    </message>
+    <message>
+        <source>stream after attention (x + attention)</source>
+        <translation>アテンション後のストリーム(x + アテンション)</translation>
+    </message>
+    <message>
+        <source>what the FFN reads (after the norm)</source>
+        <translation>FFN の入力(正規化の後)</translation>
+    </message>
+    <message>
+        <source>FFN hidden activations</source>
+        <translation>FFN の中間層の活性</translation>
+    </message>
+    <message>
+        <source>FFN output</source>
+        <translation>FFN の出力</translation>
+    </message>
+    <message>
+        <source>block output (residual stream)</source>
+        <translation>ブロックの出力(残差ストリーム)</translation>
+    </message>
+    <message>
+        <source>stream after the final norm</source>
+        <translation>最後の正規化の後のストリーム</translation>
+    </message>
+    <message>
+        <source>scores over the vocabulary (logits)</source>
+        <translation>語彙上のスコア(ロジット)</translation>
+    </message>
+    <message>
+        <source>next-token probabilities</source>
+        <translation>次のトークンの確率</translation>
     </message>
 </context>
 <context>
@@ -1723,12 +1831,12 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
     </message>
     <message>
-        <source>softmax(Q·Kᵀ)</source>
-        <translation>softmax(Q·Kᵀ)</translation>
+        <source>without ÷√D: Q·Kᵀ</source>
+        <translation>÷√D なし: Q·Kᵀ</translation>
     </message>
     <message>
-        <source>softmax(Q·Kᵀ / √D)</source>
-        <translation>softmax(Q·Kᵀ / √D)</translation>
+        <source>with ÷√D: Q·Kᵀ / √D</source>
+        <translation>÷√D あり: Q·Kᵀ / √D</translation>
     </message>
     <message>
         <source>D (query/key size)</source>
@@ -2170,6 +2278,54 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>−∞ (masked): the mask blocks this key, so its weight becomes 0</source>
         <translation>−∞（マスク）：マスクがこのキーを遮断するため、重みは 0 になります</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>id</translation>
+    </message>
+    <message>
+        <source>one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})</source>
+        <translation>「{w}」の one-hot 行: {i} 列目だけ 1、ほかは 0  (1, {V})</translation>
+    </message>
+    <message>
+        <source>one-hot</source>
+        <translation>one-hot</translation>
+    </message>
+    <message>
+        <source>rows {a}…{b} of {V}</source>
+        <translation>{V} 行のうち {a}…{b} 行目</translation>
+    </message>
+    <message>
+        <source>id (row)</source>
+        <translation>id(行)</translation>
+    </message>
+    <message>
+        <source>embedding dimension (E = {E})</source>
+        <translation>埋め込みの次元(E = {E})</translation>
+    </message>
+    <message>
+        <source>· the embedding table W_E {shown}: the one-hot picks row {i}</source>
+        <translation>· 埋め込み表 W_E {shown}: one-hot が {i} 行目を取り出す</translation>
+    </message>
+    <message>
+        <source>= row {i} of W_E: the token vector of “{w}”  (1, {E})</source>
+        <translation>= W_E の {i} 行目: 「{w}」のトークンベクトル  (1, {E})</translation>
+    </message>
+    <message>
+        <source>Queries Q — head {h}</source>
+        <translation>クエリ Q — ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>Keys K — head {h}</source>
+        <translation>キー K — ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>Values V — head {h}</source>
+        <translation>バリュー V — ヘッド {h}</translation>
     </message>
     <message>
         <source>the {shown} most likely of {total} tokens</source>

@@ -135,9 +135,13 @@ def test_token_axis_labels_are_the_cells():
     assert axis.tickStrings(values, 1, 1) == ["0 This", "1 is", "2 a"]
     # an inverted (top-down) axis passes its range reversed: same ticks
     assert TokenAxis.tickValues(axis, 3, 0, 600)[0][1] == values
-    # the axis may span more than the cells (square cells in a wide plot): room per cell decides
-    crowded = axis.tickValues(-6, 9, 150)[0][1]  # 10 pixels per cell: labels must skip cells
-    assert len(crowded) < 3 and crowded[0] == 0.5
+    # up to 32 cells every one is labelled, however little room (the labels stagger or stand upright)
+    assert axis.tickValues(-6, 9, 150)[0][1] == values
+    # past 32 the room per cell decides, and the selected token is always among the labels (issue 11)
+    axis.set_labels([f"{i} t" for i in range(100)])
+    axis.set_selected(57)
+    crowded = axis.tickValues(0, 100, 300)[0][1]
+    assert 3 < len(crowded) < 50 and 57.5 in crowded
 
 
 def test_colour_maps():

@@ -165,18 +165,29 @@ def test_toy_sizes_print_every_number(toy):
     assert view.large.layers.cell_texts()[0][1] == "0"  # weights: the blocked key gets 0
     state.select(stage="masked")
     assert view.large.layers.cell_texts()[0][1] == "−∞"  # masked: the blocked key is −∞
-    state.select(stage="qkv")
-    assert view.large.layers.cell_texts() == [[cell_text(v) for v in row] for row in trace["layers.0.attn.q"][1, 1]]
+    state.select(stage="qkv")  # Q, K and V side by side (issue 11)
+    for k in "qkv":
+        assert view.qkv[k].layers.cell_texts() == [[cell_text(v) for v in row] for row in trace[f"layers.0.attn.{k}"][1, 1]]
 
 
 def test_other_stages_draw_their_tensor(classroom):
     state, view = classroom
     trace = state.trace
     state.select(stage="qkv", head=2)
-    assert view.grid.isHidden()
-    assert np.array_equal(view.large.image.image, trace["layers.0.attn.q"][0, 2])
-    view.tensor_combo.setCurrentIndex(view.tensor_combo.findData("layers.0.attn.v"))
-    assert np.array_equal(view.large.image.image, trace["layers.0.attn.v"][0, 2])
+    assert view.grid.isHidden() and view.trio.isVisibleTo(view) and not view.splitter.isVisibleTo(view)
+    for k, title in (("q", "Queries Q — head 2"), ("k", "Keys K — head 2"), ("v", "Values V — head 2")):  # side by side
+        assert np.array_equal(view.qkv[k].image.image, trace[f"layers.0.attn.{k}"][0, 2])
+        assert view.qkv[k].title.text().startswith(title) and view.qkv[k].title.toolTip() == f"layers.0.attn.{k}"
+        assert view.qkv[k].bottom.labelText.startswith(f"x·W_{k}")
+    q, k = view.qkv["q"].image.getLevels(), view.qkv["k"].image.getLevels()
+    assert tuple(q) == tuple(k)  # one colour scale
+    # a stage with several tensors offers them by their meaning; the public name is the tooltip
+    state.select(stage="embed")
+    i = view.tensor_combo.findData("embed.tok")
+    assert view.tensor_combo.itemText(i) == "token embedding (row id of the table)"
+    assert view.tensor_combo.itemData(i, Qt.ItemDataRole.ToolTipRole) == "embed.tok"
+    view.tensor_combo.setCurrentIndex(i)
+    assert np.array_equal(view.large.image.image, trace["embed.tok"][0]) and "layers" not in view.large.title.text()
     state.select(stage="ffn", layer=1)
     assert np.array_equal(view.large.image.image, trace["layers.1.ffn.hidden"][0])
     state.select(stage="probs")
@@ -201,8 +212,9 @@ def test_hovering_a_matrix_cell_explains_it(classroom, qtbot):
     state, view = classroom
     state.select(stage="qkv", head=0)
     qtbot.wait(50)  # laid out and painted, as a user would see it before moving the mouse
-    with qtbot.waitSignal(view.large.cellHovered):
-        QTest.mouseMove(view.large.graphics.viewport(), point_in(view.large.graphics, view.large.layers, 2, 5))
+    q = view.qkv["q"]  # the QKV stage shows Q, K, V side by side: hover the queries
+    with qtbot.waitSignal(q.cellHovered):
+        QTest.mouseMove(q.graphics.viewport(), point_in(q.graphics, q.layers, 2, 5))
     text = view.explanation.text()
     assert "x₂ · W_q[:, 5]" in text
     exact = state.trace["layers.0.attn.in"][0, 2].astype(np.float64) @ state.trace["params.layers.0.attn.W_q"][:, 5].astype(np.float64)

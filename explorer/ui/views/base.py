@@ -79,3 +79,19 @@ class View(QWidget):
 
     def export_widget(self) -> QWidget:
         return self
+
+
+def scrolling_body(view: QWidget) -> QWidget:
+    """A body for ``view`` inside a scroll area: the panel can be made shorter than its content (a laptop
+    screen, a tab group that shares its height) without raising the window's minimum height."""
+    from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout
+
+    body = QWidget()
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setWidget(body)
+    outer = QVBoxLayout(view)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(scroll)
+    return body

@@ -174,7 +174,7 @@ class ControlsView(View):
         col = QVBoxLayout(inner)
         col.setContentsMargins(4, 4, 4, 4)
         col.addWidget(self.error_box)
-        for g in (self.model_group, self.size_group, self.attn_group, self.run_group):
+        for g in (self.model_group, self.attn_group, self.size_group, self.run_group):  # mask and ÷√D above the fold
             col.addWidget(g)
         col.addStretch(1)
         scroll = QScrollArea()

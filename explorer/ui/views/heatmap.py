@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPainterPath, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from explorer.explain import cell_text
@@ -23,7 +23,7 @@ from explorer.matrices import for_display
 # Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
 # sizes always qualify); beyond it the text would be unreadable and the items would cost time.
 TEXT_LIMIT = 16
-MIN_FONT_PX = 7
+MIN_FONT_PX = 9  # numbers smaller than this are not printed: 5–7 px digits cannot be read
 MAX_FONT_PX = 15
 
 # −∞ (a blocked cell) is not a value of the colour scale: it gets a neutral grey with dark hatching.
@@ -79,49 +79,264 @@ def highlight_colour() -> QColor:
     return QApplication.palette().highlight().color()
 
 
+# Up to this many rows or columns on screen, every one is labelled (rotated, staggered or elided as needed);
+# past it, labels are thinned to what fits, follow the zoom, and the selected token is always among them.
+LABEL_ALL = 32
+MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many tokens share the axis
+LABEL_CHARS_PX = 11  # a label is elided past about this many average characters (the tooltip has it whole)
+
+
+def base_px() -> int:
+    """The application font's size in pixels: the figures' text starts from it."""
+    return QFontInfo(QApplication.font()).pixelSize() or 12
+
+
 class TokenAxis(pg.AxisItem):
-    """An axis whose ticks are the rows or columns themselves (cell centres), labelled with token strings
-    or indices, thinned out so that labels never overlap, whatever the zoom."""
+    """An axis whose ticks are the rows or columns themselves (cell centres), labelled with token strings.
 
-    def __init__(self, orientation: str) -> None:
+    Up to ``LABEL_ALL`` cells on screen every cell is labelled: key labels are staggered on two lines or
+    turned upright when they do not fit side by side, query labels stagger in two columns, and a long token
+    is elided (hover it for the whole token). Past that, labels are thinned so that they never overlap,
+    whatever the zoom, and the selected token is always labelled.
+    """
+
+    def __init__(self, orientation: str, label_all: int = LABEL_ALL) -> None:
         super().__init__(orientation)
+        self.label_all = label_all  # 0: an index axis (dimensions), thinned like any numeric axis
         self.labels: tuple[str, ...] = ()
+        self.short: tuple[str, ...] = ()  # labels to fall back on when the whole ones do not fit (indices)
+        self.selected: int | None = None
+        self._px = base_px()
         self._widest = 0
+        self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
+        self._arranged: tuple | None = None
         self.enableAutoSIPrefix(False)
+        self.setStyle(autoExpandTextSpace=False)
+        self.setTickFont(self._font(self._px))
 
+    # ------------------------------------------------------------------ content
     def set_labels(self, labels) -> None:
         labels = tuple(labels)
         if labels == self.labels:  # a new map of the same tokens: the cached tick picture still holds
             return
         self.labels = labels
-        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        self._measure()
+
+    def set_short(self, short) -> None:
+        """Shorter labels for a crowded axis (a map's key axis: its indices; the query axis names the tokens)."""
+        short = tuple(short)
+        if short != self.short:
+            self.short = short
+            self.picture = None
+            self.update()
+
+    def set_selected(self, index: int | None) -> None:
+        if index != self.selected:
+            self.selected = index
+            self.picture = None
+            self.update()
+
+    def set_text_px(self, px: int) -> None:
+        if px != self._px:
+            self._px = px
+            self.setTickFont(self._font(px))
+            self._measure()
+
+    def text_px(self) -> int:
+        return self._px
+
+    @staticmethod
+    def _font(px: int) -> QFont:
+        font = QFont(QApplication.font())
+        font.setPixelSize(max(1, int(px)))
+        return font
+
+    def _measure(self) -> None:
+        fm = QFontMetrics(self._font(self._px))
         # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
-        self._widest = fm.horizontalAdvance(max(self.labels, key=len)) if self.labels else 0
+        self._widest = min(self._cap(fm), fm.horizontalAdvance(max(self.labels, key=len))) if self.labels else 0
+        self._arranged = None
         if self.orientation in ("left", "right"):
             # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
-            self._updateMaxTextSize(self._widest + 2)
+            self._reserve(self._widest + 6)
+        else:
+            self._reserve(fm.height())
         self.picture = None
         self.update()
+
+    def _cap(self, fm: QFontMetrics) -> int:
+        return fm.averageCharWidth() * LABEL_CHARS_PX
+
+    def _reserve(self, across: float) -> None:
+        across = int(math.ceil(across))
+        key = "tickTextWidth" if self.orientation in ("left", "right") else "tickTextHeight"
+        if across != self.style[key]:
+            self.style[key] = across  # pyqtgraph sizes the axis from it (autoExpandTextSpace is off)
+            self._adjustSize()
+
+    # ------------------------------------------------------------------ which cells
+    def _visible(self, minVal: float, maxVal: float) -> tuple[int, int]:
+        minVal, maxVal = sorted((minVal, maxVal))  # an inverted axis (rows top-down) passes them reversed
+        return max(0, int(math.floor(minVal))), min(len(self.labels), int(math.ceil(maxVal)))
 
     def tickValues(self, minVal: float, maxVal: float, size: float):
         n = len(self.labels)
         if n == 0:
             return []
-        minVal, maxVal = sorted((minVal, maxVal))  # an inverted axis (rows top-down) passes them reversed
-        lo, hi = max(0, int(math.floor(minVal))), min(n, int(math.ceil(maxVal)))
+        lo, hi = self._visible(minVal, maxVal)
         if hi <= lo:
             return []
-        if self.orientation in ("left", "right"):
-            need = QFontMetrics(self.style.get("tickFont") or self.font()).height() + 2
-        else:
-            need = self._widest + 16
-        per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
-        stride = max(1, math.ceil(need / per_cell))
+        minVal, maxVal = sorted((minVal, maxVal))
+        stride = 1
+        if hi - lo > self.label_all:
+            fm = QFontMetrics(self._font(self._px))
+            need = fm.height() + 2 if self.orientation in ("left", "right") else self._widest + 16
+            per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
+            stride = max(1, math.ceil(need / per_cell))
         start = lo + (-lo) % stride
-        return [(float(stride), [i + 0.5 for i in range(start, hi, stride)])]
+        cells = list(range(start, hi, stride))
+        sel = self.selected
+        if stride > 1 and sel is not None and lo <= sel < hi:
+            cells = sorted([c for c in cells if abs(c - sel) >= stride] + [sel])
+        return [(float(stride), [i + 0.5 for i in cells])]
 
     def tickStrings(self, values, scale, spacing):
         return [self.labels[int(v)] if 0 <= int(v) < len(self.labels) else "" for v in values]
+
+    # ------------------------------------------------------------------ drawing
+    def generateDrawSpecs(self, p):
+        show = self.style["showValues"]
+        self.style["showValues"] = False  # pyqtgraph draws the line and ticks; the labels are laid out here
+        try:
+            axis_spec, tick_specs, _ = super().generateDrawSpecs(p)
+        finally:
+            self.style["showValues"] = show
+        self._texts = self._layout() if show else []
+        return axis_spec, tick_specs, [(rect, flags, text) for rect, flags, text, _whole, _up in self._texts]
+
+    def _layout(self) -> list:
+        vb = self.linkedView()
+        if vb is None or not self.labels:
+            return []
+        horizontal = self.orientation in ("top", "bottom")
+        lo_v, hi_v = vb.viewRange()[0 if horizontal else 1]
+        length = self.width() if horizontal else self.height()
+        ticks = self.tickValues(lo_v, hi_v, length)
+        if not ticks:
+            return []
+        stride, values = ticks[0]
+        along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
+        per_cell = abs(along(1.0) - along(0.0))
+        per_label = per_cell * stride
+        shown = self.labels
+        widest = self._widest
+        if horizontal and self.short and len(self.short) == len(self.labels) and self._widest + 6 > 2 * per_label:
+            shown = self.short  # e.g. key indices: the query axis beside names the same tokens in full
+            widest = QFontMetrics(self._font(self._px)).horizontalAdvance(max(self.short, key=len))
+        px, upright, bands = self._arrange(per_label, horizontal, widest)
+        font = self._font(px)
+        if font != self.style["tickFont"]:
+            self.style["tickFont"] = font
+        fm = QFontMetrics(font)
+        line = fm.height()
+        gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
+        cap = self._cap(fm)
+        if horizontal and not upright:
+            room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
+            depth = line
+        else:
+            # measured once per label set (set_labels), not per paint: a long input has a thousand labels
+            longest = self._widest if shown is self.labels else fm.horizontalAdvance(max(shown, key=len))
+            room = min(cap, longest + 2)
+            if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
+                room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
+            depth = room + 4
+        self._reserve(depth * bands if horizontal else depth * bands)
+        out = []
+        for k, v in enumerate(values):
+            whole = self.labels[int(v)]
+            text = fm.elidedText(shown[int(v)], Qt.TextElideMode.ElideRight, max(1, int(room)))
+            pos = along(v)
+            band = k % bands if stride == 1 else 0
+            if horizontal and not upright:
+                rect = QRectF(pos - room / 2, gap + band * line, room, line)
+                flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            elif horizontal:  # upright: reads bottom to top, its end at the axis
+                rect = QRectF(pos - line / 2, gap + band * depth, line, room)
+                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            else:
+                right = self.width() - gap - band * depth
+                rect = QRectF(right - room, pos - line / 2, room, line)
+                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            out.append((rect, flags, text, whole, horizontal and upright))
+        return out
+
+    def _along(self, vb, v: float, horizontal: bool) -> float:
+        scene = vb.mapViewToScene(QPointF(v, v))
+        local = self.mapFromScene(scene)
+        return local.x() if horizontal else local.y()
+
+    def _arrange(self, per_label: float, horizontal: bool, widest: int) -> tuple[int, bool, int]:
+        """Font size, upright or not, and how many staggered lines (or columns) the labels need."""
+        px = self._px
+        fm = QFontMetrics(self._font(px))
+        line = fm.height()
+        if horizontal:
+            if widest + 6 <= per_label:
+                return px, False, 1
+            if widest + 6 <= 2 * per_label:
+                return px, False, 2
+            # upright, one band: a smaller font before a second band (height is what a map lacks most)
+            while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > per_label:
+                px -= 1
+            if QFontMetrics(self._font(px)).height() + 1 <= per_label:
+                return px, True, 1
+            px = self._px
+        elif line + 1 <= per_label:
+            return px, False, 1
+        # two staggered bands; a smaller font only when even two bands are too tight
+        while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
+            px -= 1
+        return px, horizontal, 2
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):
+        p.setRenderHint(p.RenderHint.Antialiasing, False)
+        p.setRenderHint(p.RenderHint.TextAntialiasing, True)
+        pen, p1, p2 = axisSpec
+        p.setPen(pen)
+        p.drawLine(p1, p2)
+        for pen, p1, p2 in tickSpecs:
+            p.setPen(pen)
+            p.drawLine(p1, p2)
+        p.setFont(self.style["tickFont"])
+        p.setPen(self.textPen())
+        for rect, flags, text, _whole, upright in self._texts:
+            if upright:
+                p.save()
+                p.translate(rect.center().x(), rect.top())
+                p.rotate(-90)
+                p.drawText(QRectF(-rect.height(), -rect.width() / 2, rect.height(), rect.width()), flags, text)
+                p.restore()
+            else:
+                p.drawText(rect, flags, text)
+
+    # ------------------------------------------------------------------ reading back, tooltips
+    def drawn(self) -> list[tuple[QRectF, str, str]]:
+        """What the last paint drew: (rect in the axis, text drawn, the whole label)."""
+        return [(rect, text, whole) for rect, _f, text, whole, _u in self._texts]
+
+    def label_at(self, pos: QPointF) -> str | None:
+        for rect, _f, _text, whole, _u in self._texts:
+            if rect.contains(pos):
+                return whole
+        return None
+
+    def hoverEvent(self, ev) -> None:
+        if ev.isExit():
+            self.setToolTip("")
+            return
+        whole = self.label_at(ev.pos())
+        self.setToolTip(whole or "")
 
 
 class MapLayers:
@@ -131,6 +346,7 @@ class MapLayers:
     def __init__(self, vb: pg.ViewBox, text_limit: int = TEXT_LIMIT) -> None:
         self.vb = vb
         self.text_limit = text_limit
+        self.min_px, self.max_px = MIN_FONT_PX, MAX_FONT_PX  # presentation mode raises both
         self.image = pg.ImageItem(axisOrder="row-major")
         self.overlay = pg.ImageItem(axisOrder="row-major")
         self.overlay.setZValue(1)
@@ -272,6 +488,17 @@ class MapLayers:
             self._font_px = None  # items shown again, or longer numbers: size them all again
         self.fit_text()
 
+    def set_font_range(self, low: int, high: int) -> None:
+        """The smallest and largest cell numbers (pixels); numbers that would be smaller are not printed."""
+        if (low, high) != (self.min_px, self.max_px):
+            self.min_px, self.max_px = low, max(low, high)
+            self._font_px = None
+            self.fit_text()
+
+    def cell_font_px(self) -> int | None:
+        """The pixel size of the numbers printed now (None when none are shown)."""
+        return self._font_px or None
+
     def cell_texts(self) -> list[list[str]]:
         """The numbers printed in the cells, row by row (empty when the matrix is too large for text)."""
         rows, cols = self.shape
@@ -288,7 +515,7 @@ class MapLayers:
         if px <= 0 or py <= 0:
             return True
         longest = max((len(cell_text(v)) for v in data.ravel()[:64]), default=1) or 1
-        return min(MAX_FONT_PX, (1.0 / py) * 0.45, (1.0 / px) / (0.62 * longest + 0.4)) >= MIN_FONT_PX
+        return min(self.max_px, (1.0 / py) * 0.45, (1.0 / px) / (0.62 * longest + 0.4)) >= self.min_px
 
     def fit_text(self, *args) -> None:
         """Size the cell numbers to the cells on screen; hide them when a cell is too small to read."""
@@ -305,14 +532,14 @@ class MapLayers:
             return
         cell_w, cell_h = 1.0 / px, 1.0 / py
         longest = max(len(s[0]) for s in self._shown[: len(self.texts)]) or 1
-        size = min(MAX_FONT_PX, cell_h * 0.45, cell_w / (0.62 * longest + 0.4))
-        visible = size >= MIN_FONT_PX
-        px_size = max(MIN_FONT_PX, int(size)) if visible else 0
+        size = min(self.max_px, cell_h * 0.45, cell_w / (0.62 * longest + 0.4))
+        visible = size >= self.min_px
+        px_size = max(self.min_px, int(size)) if visible else 0
         if px_size == self._font_px:
             return
         self._font_px = px_size
         font = QFont()
-        font.setPixelSize(max(MIN_FONT_PX, px_size))
+        font.setPixelSize(max(self.min_px, px_size))
         for t in self.texts:
             if visible:
                 t.setFont(font)
@@ -357,10 +584,25 @@ class Heatmap(QWidget):
     cellClicked = Signal(int, int)
     cellHovered = Signal(int, int)
 
-    def __init__(self, parent: QWidget | None = None, colour_bar: bool = True, text_limit: int = TEXT_LIMIT) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        colour_bar: bool = True,
+        text_limit: int = TEXT_LIMIT,
+        index_columns: bool = False,
+        label_all: int = LABEL_ALL,
+    ) -> None:
         super().__init__(parent)
+        # The title is a wrapping label above the plot, not pyqtgraph's title item: that one asks for its
+        # whole width and pushed the plot and its colour bar out of a narrow widget.
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.title.hide()
         self.graphics = pg.GraphicsLayoutWidget()
-        self.left, self.bottom = TokenAxis("left"), TokenAxis("bottom")
+        self.graphics.setMinimumSize(120, 100)
+        # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
+        self.left, self.bottom = TokenAxis("left", label_all), TokenAxis("bottom", 0 if index_columns else label_all)
         self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
@@ -374,29 +616,58 @@ class Heatmap(QWidget):
             self.bar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False)
             self.bar.setImageItem(self.layers.image, insert_in=self.plot)
         self.legend = QWidget()
-        swatch = QLabel()
-        swatch.setPixmap(mask_swatch())
+        self.swatch = QLabel()
+        self.swatch.setPixmap(mask_swatch())
         self.legend_text = QLabel()
+        self.legend_text.setWordWrap(True)
         leg = QHBoxLayout(self.legend)
         leg.setContentsMargins(6, 0, 6, 0)
-        leg.addWidget(swatch)
-        leg.addWidget(self.legend_text)
-        leg.addStretch(1)
+        leg.addWidget(self.swatch)
+        leg.addWidget(self.legend_text, 1)
         self.legend.hide()
         self.note = QLabel()  # a remark on the colour scale (e.g. clipped), under the map
+        self.note.setWordWrap(True)
         self.note.setContentsMargins(6, 0, 6, 0)
         self.note.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
+        lay.addWidget(self.title)
         lay.addWidget(self.graphics, 1)
         lay.addWidget(self.legend)
         lay.addWidget(self.note)
+        self._text_px = base_px()
+        self._axis_titles = ("", "")
         self._hovered: tuple[int, int] | None = None
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
         self.set_legend_text(self.tr("−∞ (masked)"))
+
+    # ------------------------------------------------------------------ text size
+    def set_text_px(self, px: int, cell_px: tuple[int, int] | None = None) -> None:
+        """Every text of the figure from ``px`` pixels up: tick labels, axis titles, title, colour-bar ticks,
+        legend and note; cell numbers between ``cell_px`` (smallest, largest). Presentation mode raises it."""
+        self._text_px = px
+        font = QFont(QApplication.font())
+        font.setPixelSize(px)
+        for axis in (self.left, self.bottom):
+            axis.set_text_px(px)
+        if self.bar is not None:
+            self.bar.axis.setTickFont(font)
+            self.bar.axis.setStyle(tickTextWidth=px * 3)
+        for label in (self.legend_text, self.note):
+            label.setFont(font)
+        title = QFont(font)
+        title.setPixelSize(round(px * 1.15))
+        title.setBold(True)
+        self.title.setFont(title)
+        self.swatch.setPixmap(mask_swatch(max(14, px)))
+        self.layers.set_font_range(*(cell_px or (MIN_FONT_PX, MAX_FONT_PX)))
+        self.set_axis_titles(*self._axis_titles, self.title.text())
+
+    def text_px(self) -> int:
+        return self._text_px
 
     # ------------------------------------------------------------------ content
     @property
@@ -415,9 +686,12 @@ class Heatmap(QWidget):
         self.note.setVisible(bool(text))
 
     def set_axis_titles(self, left: str, bottom: str, title: str = "") -> None:
-        self.plot.setLabel("left", left)
-        self.plot.setLabel("bottom", bottom)
-        self.plot.setTitle(title or None)
+        self._axis_titles = (left, bottom)
+        style = {"font-size": f"{self._text_px}px"}
+        self.plot.setLabel("left", left, **style)
+        self.plot.setLabel("bottom", bottom, **style)
+        self.title.setText(title)
+        self.title.setVisible(bool(title))
 
     def set_matrix(
         self,
@@ -442,6 +716,8 @@ class Heatmap(QWidget):
             self.bar.setLevels(levels)
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
+        # a map's keys are its queries: when crowded, the key axis may show their indices only
+        self.bottom.set_short([str(j) for j in range(cols)] if tuple(row_labels) == tuple(col_labels) else ())
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
@@ -453,6 +729,8 @@ class Heatmap(QWidget):
 
     def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
         self.layers.set_highlight(row, col)
+        self.left.set_selected(row)  # past LABEL_ALL tokens the selected one is still labelled
+        self.bottom.set_selected(col if col is not None else (row if self.left.labels == self.bottom.labels else None))
 
     # ------------------------------------------------------------------ mouse
     def _moved(self, pos: QPointF) -> None:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollAre
 from explorer import names
 from explorer.analysis import identities as ident
 from explorer.ui.views.base import View
-from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen
+from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
 
 
 # Σᵢ Rⁱ·W_oⁱ = concat·W_o is shown for at most this many tokens of a sentence (C×E maps of thousands of
@@ -54,10 +54,12 @@ class IdentitiesView(View):
         self.maps.addItem(self.colour_bar, row=0, col=2)
         self.difference = QLabel()
         self.difference.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.difference.setWordWrap(True)
         a = QVBoxLayout(self.heads_group)
+        # The verdict first: a short dock shows it without scrolling, the maps below are its evidence.
+        a.addWidget(self.difference)
         a.addWidget(self.heads_caption)
         a.addWidget(self.maps, 1)
-        a.addWidget(self.difference)
 
         # (b) low rank
         self.rank_group = QGroupBox()
@@ -87,9 +89,9 @@ class IdentitiesView(View):
         row.addWidget(self.rank_slider, 1)
         row.addWidget(self.rank_spin)
         b = QVBoxLayout(self.rank_group)
-        b.addWidget(self.rank_caption)
         b.addLayout(row)
         b.addWidget(self.rank_numbers)
+        b.addWidget(self.rank_caption)
         b.addWidget(self.spectrum, 1)
         b.addWidget(self.note_example)
 
@@ -123,7 +125,7 @@ class IdentitiesView(View):
         self.sum_plot.plot.setTitle(self.tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
         self.concat_plot.plot.setTitle(self.tr("[R¹ … Rᴴ] · W_o  (C×E)"))
         for p in (self.sum_plot.plot, self.concat_plot.plot):
-            p.setLabel("bottom", self.tr("embedding dimension (E)"))
+            set_axis_title(p, "bottom", self.tr("embedding dimension (E)"))
         counts = ident.parameter_counts(100, 100, 10)
         self.note_example.setText(
             self.tr("The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).").format(

@@ -34,6 +34,7 @@ class InputView(View):
         self.text.textChanged.connect(self._debounce.start)
 
         self.summary = QLabel()
+        self.summary.setWordWrap(True)  # a long summary wraps: unwrapped, it widened the whole left column
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.chips = ChipCanvas()
         self.chips.chipClicked.connect(lambda b, i: self.state.select(row=b, token=i))

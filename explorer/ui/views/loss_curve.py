@@ -7,7 +7,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, pen
+from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, pen, set_axis_title
 
 TRAIN_COLOUR = SCALED_COLOUR  # blue
 HELDOUT_COLOUR = UNSCALED_COLOUR  # orange: distinct on both themes and for red–green colour blindness
@@ -43,8 +43,8 @@ class LossCurve(QWidget):
 
     def retranslate(self, step: str, loss: str, training: str, heldout: str) -> None:
         item = self.plot.getPlotItem()
-        item.setLabel("bottom", step)
-        item.setLabel("left", loss)
+        set_axis_title(item, "bottom", step)
+        set_axis_title(item, "left", loss)
         self._names = (training, heldout)
         for (_sample, label), name in zip(self.legend.items, self._names):
             label.setText(name)

@@ -291,6 +291,7 @@ class OutputView(View):
             cells = [context, guesses] + ["……" if i is None else fmt_prob(float(p[i])) for i in id_cols]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                item.setToolTip(text)  # a narrow panel elides the cell: the whole text on hover
                 if c >= 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(pos, c, item)

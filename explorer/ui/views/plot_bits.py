@@ -17,6 +17,35 @@ MAX_LABELS = 40  # beyond this many rows, label every k-th token so the text sta
 TEXT_CELLS = 64  # matrices with at most this many cells (the note's toy sizes) print their numbers
 
 
+def set_axis_title(plot: pg.PlotItem, side: str, text: str) -> None:
+    """An axis title that never runs past its axis: elided to the axis' length (again on every resize),
+    with the whole title as the axis' tooltip."""
+    axis = plot.getAxis(side)
+    axis.full_title = text
+    if not getattr(axis, "title_fitted", False):
+        axis.title_fitted = True
+        plot.getViewBox().sigResized.connect(lambda *_: _fit_title(axis))
+    _fit_title(axis)
+
+
+def _fit_title(axis: pg.AxisItem) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFontMetrics
+
+    full = getattr(axis, "full_title", "")
+    length = axis.height() if axis.orientation in ("left", "right") else axis.width()
+    if length <= 0:
+        axis.setLabel(full)
+        return
+    text, fm = full, QFontMetrics(axis.label.font())
+    for shrink in range(6, 60, 6):  # the label is HTML: measure what it draws, shorten until it fits
+        axis.setLabel(text)
+        if axis.label.boundingRect().width() <= length:
+            break
+        text = fm.elidedText(full, Qt.TextElideMode.ElideRight, max(10, int(length) - shrink))
+    axis.setToolTip(full if text != full else "")
+
+
 def pen(colour, width: float = 2.0, dashed: bool = False):
     from PySide6.QtCore import Qt
 

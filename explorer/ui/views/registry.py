@@ -39,16 +39,18 @@ V = "explorer.ui.views."
 
 
 def view_specs() -> list[ViewSpec]:
-    """Default layout: the pipeline across the top, text and controls on the left, the next token and
-    the selected token on the right, the central tensor view, and reference panels tabbed below."""
+    """Default layout: the pipeline across the top, text and controls on the left, the central tensor view
+    (the attention map, the largest figure), the selected token beside it on the right (the next token in
+    a tab behind it), and reference panels tabbed below the map. Sizes are for the default window;
+    MainWindow.apply_default_sizes scales them to the window actually shown."""
     return [
         ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor_view:TensorView", None),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "flow_view:FlowView", Top, size=150),
-        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), V + "input_view:InputView", Left, size=340, height=170),
+        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), V + "input_view:InputView", Left, size=300, height=150),
         ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), V + "controls_view:ControlsView", Left, below="input"),
-        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), V + "output_view:OutputView", Right, size=340, height=480),
-        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), V + "selection_view:SelectionView", Right, below="output"),
-        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), V + "identities_view:IdentitiesView", Bottom, size=190),
+        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), V + "selection_view:SelectionView", Right, size=360),
+        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), V + "output_view:OutputView", Right, tabify_with="selection"),
+        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), V + "identities_view:IdentitiesView", Bottom, size=200),
         ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), V + "scaling_view:ScalingView", Bottom, tabify_with="identities"),
         ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),

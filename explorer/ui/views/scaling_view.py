@@ -8,6 +8,8 @@ explorer.analysis.scaling.
 
 from __future__ import annotations
 
+import html
+
 import math
 from functools import lru_cache
 
@@ -17,8 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout
 
 from explorer.analysis import scaling
-from explorer.ui.views.base import View
-from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, pen
+from explorer.ui.views.base import View, scrolling_body
+from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, pen, set_axis_title
 
 
 @lru_cache(maxsize=1)
@@ -78,8 +80,10 @@ class ScalingView(View):
             p.hideButtons()
             p.showGrid(x=True, y=True, alpha=0.25)
             p.setMinimumHeight(140)
-        self.var_legend = self.var_plot.addLegend(offset=(10, 10))
-        self.entropy_legend = self.entropy_plot.addLegend(offset=(10, -10))  # bottom left: clear of both curves
+        # The legend is a line of text under the plots, not a box inside them: in a narrow panel a box
+        # covered the curves and ran out of its plot.
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
         sym = dict(symbol="o", symbolSize=5)
         self.var_raw_curve = self.var_plot.plot(dims, sw.var_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym)
         self.var_scaled_curve = self.var_plot.plot(dims, sw.var_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym)
@@ -101,8 +105,9 @@ class ScalingView(View):
         b = QVBoxLayout(self.sweep_group)
         b.addWidget(self.sweep_caption)
         b.addLayout(plots, 1)
+        b.addWidget(self.legend)
 
-        lay = QHBoxLayout(self)
+        lay = QHBoxLayout(scrolling_body(self))
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.trace_group, 2)
         lay.addWidget(self.sweep_group, 5)
@@ -126,16 +131,16 @@ class ScalingView(View):
                 q=sw.queries, k=sw.keys, u=sw.entropy_uniform
             )
         )
-        for legend in (self.var_legend, self.entropy_legend):
-            legend.clear()
-        self.var_legend.addItem(self.var_raw_curve, self.tr("Q·Kᵀ"))
-        self.var_legend.addItem(self.var_scaled_curve, self.tr("Q·Kᵀ / √D"))
-        self.entropy_legend.addItem(self.h_raw_curve, self.tr("softmax(Q·Kᵀ)"))
-        self.entropy_legend.addItem(self.h_scaled_curve, self.tr("softmax(Q·Kᵀ / √D)"))
-        self.var_plot.setLabel("bottom", self.tr("D (query/key size)"))
-        self.var_plot.setLabel("left", self.tr("variance of the scores"))
-        self.entropy_plot.setLabel("bottom", self.tr("D (query/key size)"))
-        self.entropy_plot.setLabel("left", self.tr("mean row entropy (nats)"))
+        swatch = lambda colour, text: f"<span style='color: rgb{colour}'>━━ ●</span> {html.escape(text)}"  # noqa: E731
+        self.legend.setText(
+            "&nbsp;&nbsp;&nbsp;".join(
+                (swatch(UNSCALED_COLOUR, self.tr("without ÷√D: Q·Kᵀ")), swatch(SCALED_COLOUR, self.tr("with ÷√D: Q·Kᵀ / √D")))
+            )
+        )
+        set_axis_title(self.var_plot, "bottom", self.tr("D (query/key size)"))
+        set_axis_title(self.var_plot, "left", self.tr("variance of the scores"))
+        set_axis_title(self.entropy_plot, "bottom", self.tr("D (query/key size)"))
+        set_axis_title(self.entropy_plot, "left", self.tr("mean row entropy (nats)"))
         self._key = None
         self._refresh()
 

@@ -13,15 +13,15 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from explorer import matrices
 from explorer.explain import fmt, sub
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap, TokenAxis, highlight_colour
 
-VECTOR_HEIGHT = 74  # a one-row heatmap (q_i, the received sum)
-MATRIX_HEIGHT = 150
+VECTOR_HEIGHT = 64  # a one-row heatmap (q_i, the received sum)
+MATRIX_HEIGHT = 120
 BAR_TEXT_LIMIT = 16
 
 
@@ -45,10 +45,8 @@ class SelectionView(View):
         self.captions = {k: QLabel() for k in ("q", "keys", "weights", "values", "received")}
         for c in self.captions.values():
             c.setWordWrap(True)
-        self.q = Heatmap(colour_bar=False)
-        self.keys = Heatmap(colour_bar=False)
-        self.values = Heatmap(colour_bar=False)
-        self.received = Heatmap(colour_bar=False)
+        # small side figures: rows and dimensions labelled as far as they fit (the map labels every token)
+        self.q, self.keys, self.values, self.received = (Heatmap(colour_bar=False, index_columns=True, label_all=0) for _ in range(4))
         for w in (self.q, self.received):
             w.setFixedHeight(VECTOR_HEIGHT)
         self.keys.cellClicked.connect(lambda j, _d: self.state.select(key=j))
@@ -59,7 +57,7 @@ class SelectionView(View):
         self.bars_plot.setMenuEnabled(False)
         self.bars_plot.hideButtons()
         self.bars_plot.setMouseEnabled(x=False, y=False)
-        self.bars_plot.setFixedHeight(MATRIX_HEIGHT + 20)
+        self.bars_plot.setFixedHeight(MATRIX_HEIGHT)
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
         self.bars_plot.addItem(self.bars)
         self.bar_texts: list[pg.TextItem] = []
@@ -73,7 +71,18 @@ class SelectionView(View):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.heading)
         lay.addWidget(self.empty)
-        for key, widget in (("q", self.q), ("keys", self.keys), ("weights", self.bars_plot), ("values", self.values), ("received", self.received)):
+        # keys and values side by side: the whole story (q, k, a, v, Σ a·v) fits a 1400×900 window unscrolled
+        pair = QHBoxLayout()
+        for key, widget in (("keys", self.keys), ("values", self.values)):
+            box = QVBoxLayout()
+            box.addWidget(self.captions[key])
+            box.addWidget(widget)
+            box.addStretch(1)
+            pair.addLayout(box, 1)
+        for key, widget in (("q", self.q), ("pair", pair), ("weights", self.bars_plot), ("received", self.received)):
+            if key == "pair":
+                lay.addLayout(widget)
+                continue
             lay.addWidget(self.captions[key])
             lay.addWidget(widget)
         lay.addStretch(1)
@@ -142,7 +151,7 @@ class SelectionView(View):
             self.keys.set_matrix(f.keys, f.labels, dims_q, True, qk_levels)
             self.values.set_matrix(f.values, f.labels, dims_v, True, v_levels)
             # one row per token, readable but never taller than needed
-            height = max(MATRIX_HEIGHT // 2, min(MATRIX_HEIGHT + 60, 48 + 26 * f.keys.shape[0]))
+            height = max(MATRIX_HEIGHT // 2, min(MATRIX_HEIGHT + 60, 40 + 18 * f.keys.shape[0]))
             for w in (self.keys, self.values):
                 w.setFixedHeight(height)
         if (head_key, token) != self._token_key:

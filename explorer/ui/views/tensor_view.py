@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QSpinBox,
     QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -24,6 +26,7 @@ from explorer.ui.stage_words import stage_words
 from explorer import matrices, names, stages
 from explorer.explain import explain_cell, explain_value, fmt
 from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
+from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.head_grid import HeadGrid
 from explorer.ui.views.heatmap import Heatmap
@@ -37,6 +40,7 @@ class TensorView(View):
         self._maps: tuple = ([], (0.0, 1.0, False))  # the grid's maps and their (lo, hi, clipped) levels
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
+        self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self._build()
         self._wire()
         self.retranslate()  # also draws the current trace, if there is one
@@ -51,7 +55,9 @@ class TensorView(View):
         self.tensor_label, self.tensor_combo = QLabel(), QComboBox()
         self.tensor_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.row_label, self.row_spin = QLabel(), QSpinBox()
-        bar = QHBoxLayout()
+        self.bar = QWidget()  # the controls: hidden on a slide, where the arrow keys choose the stage
+        bar = QHBoxLayout(self.bar)
+        bar.setContentsMargins(0, 0, 0, 0)
         for label, control in (
             (self.stage_label, self.stage_combo), (self.layer_label, self.layer_spin), (self.head_label, self.head_spin),
             (self.tensor_label, self.tensor_combo), (self.row_label, self.row_spin),
@@ -79,8 +85,11 @@ class TensorView(View):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.grid)
         self.splitter.addWidget(self.large)
-        self.splitter.setStretchFactor(0, 2)
+        # The large map is the point: the grid of heads gets about a quarter of the width (until moved).
+        self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
+        self._split_moved = False
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
         self.explanation = QLabel()
         self.explanation.setWordWrap(True)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -91,13 +100,53 @@ class TensorView(View):
         content.addWidget(self.title)
         content.addWidget(self.edge)
         content.addWidget(self.splitter, 1)
+        # The QKV stage: Q, K and V of the selected head side by side, one colour scale (the bar on V).
+        self.trio = QWidget()
+        trio = QHBoxLayout(self.trio)
+        trio.setContentsMargins(0, 0, 0, 0)
+        self.qkv = {k: Heatmap(colour_bar=(k == "v"), index_columns=True) for k in ("q", "k", "v")}
+        for k, m in self.qkv.items():
+            trio.addWidget(m, 1)
+            m.cellHovered.connect(lambda i, j, k=k: self._trio_hovered(k, i, j))
+            m.cellClicked.connect(lambda i, _j: self.state.select(token=i))
+        self.trio.hide()
+        content.addWidget(self.trio, 1)
+        # The Tokens stage: the ids, and the embed lookup as the note writes it, one-hot row · W_E = its row.
+        self.lookup = QWidget()
+        self.ids_table = QTableWidget(0, 2)
+        self.ids_table.verticalHeader().hide()
+        self.ids_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.ids_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.ids_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.ids_table.horizontalHeader().setStretchLastSection(True)
+        self.ids_table.setMaximumWidth(220)
+        self.ids_table.cellClicked.connect(lambda r, _c: self.state.select(token=r))
+        self.one_hot = Heatmap(colour_bar=False, index_columns=True)
+        self.table_map = Heatmap(colour_bar=True, index_columns=True)
+        self.picked = Heatmap(colour_bar=False, index_columns=True)
+        for m in (self.one_hot, self.picked):  # one row each: short, and never raising the window's minimum
+            m.setMaximumHeight(96)
+            m.graphics.setMinimumHeight(30)
+        self.table_map.graphics.setMinimumHeight(40)
+        steps = QVBoxLayout()
+        steps.setContentsMargins(0, 0, 0, 0)
+        steps.setSpacing(2)
+        steps.addWidget(self.one_hot)
+        steps.addWidget(self.table_map, 1)
+        steps.addWidget(self.picked)
+        look = QHBoxLayout(self.lookup)
+        look.setContentsMargins(0, 0, 0, 0)
+        look.addWidget(self.ids_table)
+        look.addLayout(steps, 1)
+        self.lookup.hide()
+        content.addWidget(self.lookup, 1)
 
         # The maps are the point of the window: docks around may shrink, this must stay readable.
-        self.splitter.setMinimumHeight(200)
+        self.splitter.setMinimumHeight(180)
         self.setMinimumWidth(520)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 0)
-        lay.addLayout(bar)
+        lay.addWidget(self.bar)
         lay.addWidget(self.content, 1)
         lay.addWidget(self.explanation)  # outside the exported part: a hover hint is no use on a slide
 
@@ -112,6 +161,35 @@ class TensorView(View):
         }
         for sc in self._shortcuts.values():
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
+        if self.state_window() is not None:  # presentation mode decides for its own copy
+            self.edge.setVisible(self.height() >= 420)
+            self.title.setVisible(self.height() >= 380)
+        if not self._split_moved:
+            w = self.splitter.width()
+            self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
+
+    def set_presentation(self, text_px: int) -> None:
+        """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
+        every text of the figure at ``text_px`` pixels or more (cell numbers too: smaller ones are not shown)."""
+        self.presenting = True
+        self.bar.hide()
+        self.explanation.hide()
+        self.grid.hide()
+        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
+        self._drawn = self._grid_drawn = None
+        if self.state.trace is not None:
+            self._refresh()
+
+    def state_window(self):
+        """The main window this view sits in (presentation mode embeds the view in its own window)."""
+        from PySide6.QtWidgets import QMainWindow
+
+        w = self.window()
+        return w if isinstance(w, QMainWindow) else None
 
     def _wire(self) -> None:
         s = self.state
@@ -205,13 +283,17 @@ class TensorView(View):
         for w in (self.row_label, self.row_spin):
             w.setVisible(trace.B > 1)
         tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
+        if sel.stage == "qkv":  # all three are drawn side by side; the combo offers only what is not (RoPE)
+            tensors = tuple(n for n in tensors if not n.endswith((".q", ".k", ".v"))) and tensors
         if tuple(self.tensor_combo.itemData(i) for i in range(self.tensor_combo.count())) != tensors:
             self.tensor_combo.clear()
-            for n in tensors:
-                self.tensor_combo.addItem(n, n)
+            for n in tensors:  # in words; the public name (exports, the CLI) is the tooltip
+                self.tensor_combo.addItem(captions.tensor_title(n), n)
+                self.tensor_combo.setItemData(self.tensor_combo.count() - 1, n, Qt.ItemDataRole.ToolTipRole)
         self.tensor_combo.setCurrentIndex(min(self._tensor_choice.get(sel.stage, 0), max(0, len(tensors) - 1)))
         for w in (self.tensor_label, self.tensor_combo):
             w.setVisible(len(tensors) > 1)
+        self.tensor_combo.setToolTip(self.current_tensor() or "")
         del blockers
 
     def current_tensor(self) -> str | None:
@@ -223,16 +305,33 @@ class TensorView(View):
             return
         self._sync_controls(trace, sel)
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
-        head_used = pairwise or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
+        head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
-        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor())
+        token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
+        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token)
         if drawn != self._drawn:
             self._drawn = drawn
-            self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
+            look = sel.stage == "tokens" and "params.embed.tok" in trace
+            trio = sel.stage == "qkv" and self._trio_names(trace, sel) is not None and (
+                self.current_tensor() is None or self.current_tensor() in self._trio_names(trace, sel)
+            )
+            shown = self.lookup if look else self.trio if trio else self.splitter
+            for w in (self.lookup, self.trio, self.splitter):  # hide first: both at once would stretch the window
+                if w is not shown:
+                    w.hide()
+            shown.show()
+            if look:
+                self._draw_lookup(trace, sel)
+            elif trio:
+                self._draw_trio(trace, sel)
+            else:
+                self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
             self._caption(trace, sel)
             self._hint()
         key = sel.key if pairwise else None
         self.large.set_highlight(sel.token, key)
+        for m in self.qkv.values():
+            m.set_highlight(sel.token, None)
         if pairwise:
             self.grid.set_selected(sel.head)
             self.grid.set_highlight(sel.token, key)
@@ -251,7 +350,7 @@ class TensorView(View):
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
-        self.grid.setVisible(not one_head)
+        self.grid.setVisible(not one_head and not self.presenting)
         grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
         signed = names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
@@ -283,6 +382,75 @@ class TensorView(View):
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
+    def _draw_lookup(self, trace, sel) -> None:
+        """The ids of the sentence, and the selected token's embed lookup: one-hot row (1, V) · W_E (V, E)."""
+        self.grid.hide()
+        self._grid_drawn = None
+        self._matrix = None
+        token = sel.token if sel.token is not None else 0
+        look = matrices.lookup(trace, sel.row, token)
+        labels = matrices.token_labels(trace, sel.row)
+        self.ids_table.setHorizontalHeaderLabels([self.tr("token"), self.tr("id")])
+        self.ids_table.setRowCount(len(look.ids))
+        for r, (label, i) in enumerate(zip(labels, look.ids)):
+            for c, text in enumerate((label, str(i))):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.ids_table.setItem(r, c, item)
+        self.ids_table.resizeColumnToContents(0)
+        self.ids_table.selectRow(look.token)
+        V, E = look.one_hot.shape[1], look.table.shape[1]
+        word = trace.token_label(sel.row, look.token)
+        vocab = [str(v) for v in range(V)]
+        dims = [str(d) for d in range(E)]
+        self.one_hot.set_axis_titles("", "", self.tr("one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
+        self.one_hot.set_matrix(look.one_hot, [self.tr("one-hot")], vocab, False, (0.0, 1.0))
+        self.one_hot.set_highlight(None, look.id)
+        rows = [str(r) for r in range(look.first_row, look.first_row + look.table.shape[0])]
+        shown = self.tr("rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V) if len(rows) < V else f"({V}, {E})"
+        self.table_map.set_axis_titles(self.tr("id (row)"), self.tr("embedding dimension (E = {E})").format(E=E), self.tr("· the embedding table W_E {shown}: the one-hot picks row {i}").format(shown=shown, i=look.id))
+        self.table_map.set_matrix(look.table, rows, dims, True)
+        self.table_map.set_highlight(look.id - look.first_row, None)
+        self.picked.set_axis_titles("", "", self.tr("= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(i=look.id, w=word, E=E))
+        self.picked.set_matrix(look.picked, [f"W_E[{look.id}]"], dims, True, self.table_map.image.getLevels() if look.table.size else None)
+        for m in (self.one_hot, self.table_map, self.picked):
+            m.title.setToolTip("params.embed.tok" if m is self.table_map else "")
+            if self.presenting:
+                m.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
+
+    def _trio_names(self, trace, sel):
+        names_ = tuple(names.attn(sel.layer, k) for k in ("q", "k", "v"))
+        return names_ if all(n in trace for n in names_) else None
+
+    def _draw_trio(self, trace, sel) -> None:
+        """Q = x·W_q, K = x·W_k, V = x·W_v of the selected head, side by side on one colour scale."""
+        self.grid.hide()
+        self._grid_drawn = None
+        shown = [matrices.stage_matrix(trace, n, sel.head, sel.row) for n in self._trio_names(trace, sel)]
+        self._matrix = shown[0]
+        levels = matrices.levels([m.data for m in shown], True)
+        for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), self.qkv.values()):
+            rows, cols = m.data.shape
+            title = {
+                "q": self.tr("Queries Q — head {h}"), "k": self.tr("Keys K — head {h}"), "v": self.tr("Values V — head {h}"),
+            }[k].format(h=sel.head)
+            heatmap.set_axis_titles(self.tr("token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
+            heatmap.title.setToolTip(m.name)
+            heatmap.set_note("")
+            heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
+            if self.presenting:
+                heatmap.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
+
+    def _trio_hovered(self, k: str, i: int, j: int) -> None:
+        if i < 0:
+            self._hint()
+            QToolTip.hideText()
+            return
+        trace, sel = self.state.trace, self.state.selection
+        m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
+        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=trace.token_label(sel.row, i), j=m.columns[j])
+        self._show(f"{where}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], self._words())}")
+
     def _draw_matrix(self, trace, sel) -> None:
         self.grid.hide()
         self._grid_drawn = None
@@ -299,7 +467,8 @@ class TensorView(View):
             columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
         else:
             columns = f"{m.col_axis} ({cols})"
-        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{name}  ({rows}, {cols})")
+        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{captions.tensor_title(name)}  ({rows}, {cols})")
+        self.large.title.setToolTip(name)
         self.large.set_note("")
         self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
 

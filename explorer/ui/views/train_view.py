@@ -32,7 +32,7 @@ from explorer.errors import ConfigError
 from explorer.runs import eta_seconds, format_duration, read_log
 from explorer.ui import settings
 from explorer.ui.train_controller import TrainController
-from explorer.ui.views.base import View
+from explorer.ui.views.base import View, scrolling_body
 from explorer.ui.views.checkpoint_timeline import CheckpointTimeline, shown_run
 from explorer.ui.views.induction_readout import InductionReadout, shown_corpus
 from explorer.ui.views.loss_curve import LossCurve
@@ -128,7 +128,7 @@ class TrainView(View):
         right.addWidget(self.induction)
         right.addLayout(run_row)
 
-        outer = QHBoxLayout(self)
+        outer = QHBoxLayout(scrolling_body(self))
         outer.setContentsMargins(6, 4, 6, 4)
         outer.addWidget(left)
         outer.addLayout(right, 1)
