@@ -194,6 +194,9 @@ class GenerateView(View):
     def _grow_dock(self) -> None:
         """The first time the panel is shown, give its dock half the window's height: the bottom docks start
         low (about 200 px), too low for the map and the cache tables."""
+        if not self.on_screen():  # built behind its tab (or shown for a moment): wait until the user brings it up
+            self._grown = False
+            return
         dock, window = self.parentWidget(), self.window()
         while dock is not None and not isinstance(dock, QDockWidget):
             dock = dock.parentWidget()
