@@ -43,8 +43,8 @@ PRESETS: dict[str, Preset] = {
     for p in (
         Preset(
             "classroom",
-            "E=64, D=16, H=4, L=2 on simple English sentences: the default",
-            "words-en.json",
+            "E=64, D=16, H=4, L=2 on ordinary English, subword tokens: the default",
+            "bpe-english.json",
             dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
             "This is a pen .",
             seed=0,
@@ -60,8 +60,8 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "japanese",
-            "character-level model of simple Japanese sentences (これはペンです。)",
-            "chars-ja.json",
+            "model of simple Japanese sentences (これはペンです。), subword tokens",
+            "bpe-ja.json",
             dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
             "これはペンです。",
             seed=0,
@@ -71,7 +71,9 @@ PRESETS: dict[str, Preset] = {
             "induction",
             "2-layer model on repeated random letters: watch an induction head copy the continuation",
             "letters.json",
-            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="learned", max_positions=64),
+            # Rotary positions: attention depends on how far back a key is, not where the text starts, so
+            # a repeat is found after any prefix and at any length.
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="rope"),
             "qwertyuiopqwertyuiop",
             seed=0,
             checkpoint="induction",

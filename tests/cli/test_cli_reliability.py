@@ -79,12 +79,16 @@ def test_odd_characters_are_traced_with_a_readable_notice(capsys, tmp_path, text
 
 
 def test_japanese_with_a_word_level_vocabulary_says_what_to_do(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "export", "これはペンです。", "-o", tmp_path / "s.npz")
+    code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", "seed-toy", "-o", tmp_path / "s.npz")
     assert code == 0
     assert any("japanese preset" in n for n in notes(err)), err
-    code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", "japanese", "-o", tmp_path / "j.npz")
-    assert code == 0 and not any("vocabulary" in n for n in notes(err))
-    assert exported(tmp_path / "j.npz")[1]["tokens"].shape[1] == 8  # one token per character
+    # The classroom and japanese presets' subword vocabularies know every character: nothing is unknown.
+    for preset in ("classroom", "japanese"):
+        code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", preset, "-o", tmp_path / f"{preset}.npz")
+        assert code == 0 and not any("vocabulary" in n for n in notes(err)), err
+    manifest = exported(tmp_path / "japanese.npz")[0]
+    pieces = manifest["batch"][0]["tokens"]
+    assert "".join(pieces) == "これはペンです。" and all(1 <= len(p) <= 2 for p in pieces)  # whole characters
 
 
 @pytest.mark.parametrize(

@@ -180,7 +180,7 @@ def test_other_stages_draw_their_tensor(classroom):
     shown = view._matrix
     assert shown.subset and len(shown.columns) == 32
     assert np.array_equal(view.large.image.image, trace["probs"][0][:, list(shown.columns)])
-    assert "(5, 311)" in view.edge.text()
+    assert f"(5, {trace['probs'].shape[-1]})" in view.edge.text()  # C × V of the shown model
     state.select(token=1)
     assert view.large.layers.highlighted() == (1, None)
 
