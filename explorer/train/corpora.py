@@ -10,9 +10,9 @@ set, and the training sequences the unigram/bigram baselines are fitted on.
 * ``copy``     ``abc|abc``: the answer copies the sequence (attend n+1 tokens back)
 * ``reverse``  ``abc|cba``: the answer reverses it (attend to the mirror position)
 * ``sort``     ``cab|abc``: the answer sorts the letters (attend to the smallest letter not yet written)
-* ``induction`` ``xqwertyqwerty``: a few random letters (a prefix, maybe none), then random letters and the
-  same letters again; character-level with letters.json, so ``qwertyqwerty`` is 12 tokens (attend to the
-  token after the previous occurrence)
+* ``induction`` ``qwertyqwerty``: random letters, then the same letters again (optionally after a few random
+  letters, ``max_prefix``); character-level with letters.json, so ``qwertyqwerty`` is 12 tokens (attend to
+  the token after the previous occurrence)
 * any path to a UTF-8 text file: a character-level vocabulary built from it (or word-level on request),
   its non-empty lines split 90/10 into train and held-out by a fixed seed.
 
@@ -192,8 +192,10 @@ class SentenceCorpus(Corpus):
         self.default_context = info.get("default_context", FILE_DEFAULT_CONTEXT)
 
     def spec(self) -> dict[str, Any]:
-        keys = ("path", "word_level", "split_seed", "mode", "tokenizer")
-        return {"name": self.name, **{k: v for k, v in self._info.items() if k in keys}}
+        spec = {k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")}
+        if "tokenizer_file" in self._info:
+            spec["tokenizer"] = self._info["tokenizer_file"]
+        return {"name": self.name, **spec}
 
     @cached_property
     def train_ids(self) -> list[np.ndarray]:
@@ -347,12 +349,7 @@ class TaskCorpus(Corpus):
 
     def sample(self, rng: np.random.Generator, count: int, max_len: int | None = None) -> list[Sequence]:
         hi = self.max_len if max_len is None else max_len
-        if self.name == "induction":
-            # Log-uniform lengths: about as many strings of 3–5 letters as of 18–30. Trained on uniform lengths
-            # (where long strings hold nearly all the loss) a model copied 3-letter repeats with p = 0.14 only.
-            lengths = np.floor(np.exp(rng.uniform(np.log(self.min_len), np.log(hi + 1), size=count))).astype(np.int64)
-        else:
-            lengths = rng.integers(self.min_len, hi + 1, size=count)
+        lengths = rng.integers(self.min_len, hi + 1, size=count)
         if self.max_prefix:  # the prefix draws from the same alphabet, so its letters can recur in the string
             out = []
             for n in lengths:
@@ -384,9 +381,9 @@ class TaskCorpus(Corpus):
         return self.sample(np.random.default_rng(BASELINE_SEED), self.BASELINE_SIZE, self._fit(context))
 
 
-TASK_LENGTHS = {"copy": (3, 10), "reverse": (3, 10), "sort": (3, 10), "induction": (3, 30)}
+TASK_LENGTHS = {"copy": (3, 10), "reverse": (3, 10), "sort": (3, 10), "induction": (8, 24)}
 TASK_MIN_ALPHABET = {"copy": 26, "reverse": 26, "sort": 26, "induction": 10}
-TASK_MAX_PREFIX = {"copy": 0, "reverse": 0, "sort": 0, "induction": 8}
+TASK_MAX_PREFIX = {"copy": 0, "reverse": 0, "sort": 0, "induction": 0}  # a prefix is an option (max_prefix)
 
 
 def task_tokenizer() -> Tokenizer:
@@ -490,7 +487,7 @@ def _shipped(name: str, tokenizer: str | None = None) -> SentenceCorpus:
     tok = Tokenizer.from_file(resource("tokenizers", tokenizer or tok_file))
     info: dict[str, Any] = dict(description=TEACHES[name], default_preset=preset, default_context=64)
     if tokenizer and tokenizer != tok_file:
-        info["tokenizer"] = tokenizer  # kept in the spec: the corpus is rebuilt with the same vocabulary
+        info["tokenizer_file"] = tokenizer  # kept in the spec: the corpus is rebuilt with the same vocabulary
     return SentenceCorpus(name, tok, train, read_lines(heldout_file), **info)
 
 

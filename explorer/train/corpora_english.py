@@ -3,7 +3,8 @@
 * training text: the example sentences of WordNet 3.0 (Debian package ``wordnet-base``, files
   ``/usr/share/wordnet/data.{noun,verb,adj,adv}``; WordNet 3.0 licence, Princeton University: use, copy,
   modify and distribute for any purpose with the copyright notice kept), about 48,000 short sentences
-  and phrases written by lexicographers to show how a word is used ("he sat on the bench");
+  and phrases written by lexicographers to show how a word is used ("he sat on the bench"), written as
+  sentences ("He sat on the bench.", see ``as_sentence``);
 * held-out text, from a different source: the one-line cookies of BSD fortune's ``fortunes`` file (Debian
   package ``fortunes-min``, ``/usr/share/games/fortunes/fortunes``; BSD licence, The Regents of the
   University of California), about 400 sentences ("A visit to a fresh place will bring strange work.").
@@ -50,6 +51,18 @@ def wordnet_examples(folder: Path = WORDNET_DIR) -> list[str]:
                     seen.add(ex)
                     out.append(ex)
     return out
+
+
+def as_sentence(example: str) -> str:
+    """WordNet writes its examples in lower case without a final stop ("he sat on the bench"); written as
+    sentences ("He sat on the bench.") they read as ordinary English does, and a model learns where a
+    sentence ends. Phrases of one or two words keep their form, and an example that already ends in
+    punctuation keeps its own."""
+    if example[:1].islower():
+        example = example[0].upper() + example[1:]
+    if len(example.split()) >= 3 and example[-1:].isalnum():
+        example += "."
+    return example
 
 
 def fortune_cookies(path: Path = FORTUNES_FILE) -> list[str]:
@@ -126,7 +139,7 @@ def write(out_dir: Path) -> dict[str, int]:
     if missing:
         raise SystemExit(f"error: {', '.join(missing)} not found: apt-get install wordnet-base fortunes-min")
     out_dir.mkdir(parents=True, exist_ok=True)
-    files = {"train.txt": wordnet_examples(), "heldout.txt": fortune_cookies()}
+    files = {"train.txt": [as_sentence(e) for e in wordnet_examples()], "heldout.txt": fortune_cookies()}
     for name, lines in files.items():
         (out_dir / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     (out_dir / "LICENSE.txt").write_text(LICENSE, encoding="utf-8")

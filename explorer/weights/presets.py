@@ -71,9 +71,7 @@ PRESETS: dict[str, Preset] = {
             "induction",
             "2-layer model on repeated random letters: watch an induction head copy the continuation",
             "letters.json",
-            # Rotary positions: attention depends on how far back a key is, not where the text starts, so
-            # a repeat is found after any prefix and at any length.
-            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="rope"),
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="learned", max_positions=64),
             "qwertyuiopqwertyuiop",
             seed=0,
             checkpoint="induction",
