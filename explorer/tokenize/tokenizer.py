@@ -78,13 +78,10 @@ class Tokenizer:
             shared = (k > 0 and spans[k - 1][1] > a) or (k + 1 < len(spans) and spans[k + 1][0] < b)
             if shared:
                 pieces.append(self._byte_piece(tok))
-            elif b > a:
-                piece = text[a:b]
-                # Byte-level BPE glues the space before a word to it (" pen"); the chip shows the word, as
-                # a word-level vocabulary does. A piece of spaces only stays as it is.
-                pieces.append(piece[1:] if piece[:1] == " " and piece[1:].strip() else piece)
             else:
-                pieces.append(tok)
+                # The pieces join to the text (explorer.generate.join_tokens relies on it): byte-level BPE's
+                # pieces keep the space it glues to the front of a word (" pen").
+                pieces.append(text[a:b] if b > a else tok)
         unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)
         return Encoded(tuple(enc.ids), tuple(pieces), unknown)
 

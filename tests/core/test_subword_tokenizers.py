@@ -77,7 +77,8 @@ def test_the_issue_sentences_have_no_unknown_words(name, text):
 
 def test_english_words_are_whole_pieces_and_a_split_character_shows_its_bytes():
     tok = _tok("classroom")
-    assert tok.encode("The cat sat on the mat and the dog.").tokens == ("The", "cat", "sat", "on", "the", "mat", "and", "the", "dog", ".")
+    enc = tok.encode("The cat sat on the mat and the dog.")
+    assert enc.tokens == ("The", " cat", " sat", " on", " the", " mat", " and", " the", " dog", ".")
     # 😀 is F0 9F 98 80 in UTF-8: the English vocabulary holds no merge for it, so four byte tokens.
     assert tok.encode("😀").tokens == ("<0xF0>", "<0x9F>", "<0x98>", "<0x80>")
 
