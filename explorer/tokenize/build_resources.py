@@ -13,12 +13,17 @@ from collections import Counter
 from pathlib import Path
 
 from explorer.paths import resource
-from explorer.tokenize.builders import bpe_tokenizer, char_tokenizer, word_tokenizer
+from explorer.tokenize.builders import bpe_tokenizer, char_bpe_tokenizer, char_tokenizer, word_tokenizer
 from explorer.tokenize.tokenizer import Tokenizer
+from explorer.train.corpora import read_lines
 
 HIRAGANA = [chr(c) for c in range(0x3041, 0x3097)]
 KATAKANA = [chr(c) for c in range(0x30A1, 0x30FB)] + ["ー"]
 JA_PUNCT = list("、。「」！？・（）")
+ENGLISH_VOCAB = 2048  # the classroom preset's vocabulary: 2 × 2048 × E parameters at E = 64 (embed and unembed)
+JAPANESE_VOCAB = 1000  # every kana and the corpus's kanji as single tokens, and its frequent pairs
+JAPANESE_MAX_CHARS = 2  # at most two characters a token: the chips stay readable pieces, not phrases
+EXTRA_REPEATS = 20  # copies of each added character: enough for BPE to merge its bytes into one token
 
 
 def _lines(corpus: str) -> list[str]:
@@ -42,7 +47,26 @@ def build_all() -> dict[str, Tokenizer]:
     char_tok = char_tokenizer(_by_frequency(ja_chars) + [c for c in extra if c not in ja_chars])
     letters = char_tokenizer(string.ascii_lowercase)
     bpe = bpe_tokenizer([l for l in en if l], vocab_size=1000)
-    return {"words-en.json": word_tok, "chars-ja.json": char_tok, "letters.json": letters, "bpe-en.json": bpe}
+    # The presets' vocabularies: subwords with bytes beneath them, so that no text is ever unknown (English:
+    # byte-level BPE; Japanese: character BPE with byte fallback). The ASCII characters, the kana and the
+    # Japanese punctuation are added, repeated, so that each is one token even where the corpus never uses
+    # it; any other character the vocabulary lacks falls back to its UTF-8 bytes.
+    english = _english_training_lines()
+    bpe_english = bpe_tokenizer(english + list(string.printable.strip()) * EXTRA_REPEATS, vocab_size=ENGLISH_VOCAB)
+    ja_train = read_lines("tiny-ja/train.txt")  # not the held-out sentences the preset is scored on
+    ja_extra = (HIRAGANA + KATAKANA + JA_PUNCT) * EXTRA_REPEATS
+    bpe_ja = char_bpe_tokenizer(ja_train + ja_extra, vocab_size=JAPANESE_VOCAB, max_token_length=JAPANESE_MAX_CHARS)
+    return {
+        "words-en.json": word_tok, "chars-ja.json": char_tok, "letters.json": letters, "bpe-en.json": bpe,
+        "bpe-english.json": bpe_english, "bpe-ja.json": bpe_ja,
+    }
+
+
+def _english_training_lines() -> list[str]:
+    """The training text of the ``english`` corpus (never its held-out cookies)."""
+    from explorer.train.corpora import SHIPPED_FILES
+
+    return [line for rel in SHIPPED_FILES["english"][0] for line in read_lines(rel)]
 
 
 def main() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import json
+
 import tokenizers
 from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
 
@@ -49,3 +51,29 @@ def bpe_tokenizer(lines: Iterable[str], vocab_size: int = 1000) -> Tokenizer:
     )
     hf.train_from_iterator(list(lines), trainer=trainer)
     return Tokenizer(hf, "bpe")
+
+
+BYTE_TOKENS = tuple(f"<0x{b:02X}>" for b in range(256))
+
+
+def char_bpe_tokenizer(lines: Iterable[str], vocab_size: int = 1000, max_token_length: int | None = 2) -> Tokenizer:
+    """BPE over characters with byte fallback (as Llama's SentencePiece vocabularies): pieces are always
+    whole characters, and a character the vocabulary lacks becomes its UTF-8 bytes (<0xE6> <0x9D> <0xB1>),
+    so any text encodes and nothing is unknown. Byte-level BPE would instead merge bytes across character
+    boundaries in Japanese (a token "昨" + half of "日"). ``max_token_length`` is in characters.
+    ``vocab_size`` counts the 256 byte tokens."""
+    hf = tokenizers.Tokenizer(models.BPE())
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - len(BYTE_TOKENS),
+        special_tokens=list(SPECIALS),
+        show_progress=False,
+        max_token_length=max_token_length,
+    )
+    hf.train_from_iterator(list(lines), trainer=trainer)
+    data = json.loads(hf.to_str())
+    vocab = data["model"]["vocab"]
+    for tok in BYTE_TOKENS:  # after the trained pieces, so that the frequent ones keep small ids
+        vocab.setdefault(tok, len(vocab))
+    data["model"]["byte_fallback"] = True
+    data["decoder"] = {"type": "Sequence", "decoders": [{"type": "ByteFallback"}, {"type": "Fuse"}]}
+    return Tokenizer(tokenizers.Tokenizer.from_str(json.dumps(data, ensure_ascii=False)), "bpe")

@@ -94,9 +94,36 @@ class Tokenizer:
             # worker thread and printed 79 lines in the command line.
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise InputError(f"the model's tokenizer failed on this text ({first[:160]}); its tokenizer.json may be damaged") from None
-        pieces = tuple(text[a:b] if b > a else tok for tok, (a, b) in zip(enc.tokens, enc.offsets))
+        spans = enc.offsets
+        pieces = []
+        for k, (tok, (a, b)) in enumerate(zip(enc.tokens, spans)):
+            # A byte-level vocabulary may split one character into several tokens (an emoji, a kanji the
+            # vocabulary never merged): each then covers the same character, and showing that character on
+            # every one of them would read as a repeat. Show such a token's bytes instead ("<0xE7>").
+            shared = (k > 0 and spans[k - 1][1] > a) or (k + 1 < len(spans) and spans[k + 1][0] < b)
+            if shared:
+                pieces.append(self._byte_piece(tok))
+            else:
+                # The pieces join to the text (explorer.generate.join_tokens relies on it): byte-level BPE's
+                # pieces keep the space it glues to the front of a word (" pen").
+                pieces.append(text[a:b] if b > a else tok)
         unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)
-        return Encoded(tuple(enc.ids), pieces, unknown)
+        return Encoded(tuple(enc.ids), tuple(pieces), unknown)
+
+    def _byte_piece(self, tok: str) -> str:
+        """How a token that holds part of a character reads: its whole characters, and <0xXX> per loose byte."""
+        if not self._byte_level:
+            return tok  # e.g. SentencePiece's byte fallback tokens, already spelled "<0xE7>"
+        try:
+            raw = bytes(_BYTE_OF[c] for c in tok)
+        except KeyError:
+            return tok
+        return _bytes_to_text(raw)
+
+    @cached_property
+    def _byte_level(self) -> bool:
+        data = json.loads(self.hf.to_str())
+        return "ByteLevel" in json.dumps(data.get("pre_tokenizer")) or "ByteLevel" in json.dumps(data.get("decoder"))
 
     def decode(self, ids: list[int] | tuple[int, ...]) -> str:
         return self.hf.decode(list(ids), skip_special_tokens=False)
@@ -110,7 +137,9 @@ class Tokenizer:
                 table[i] = tok
         if self.kind in ("bpe", "hf"):
             # Byte-level pieces such as "Ġis" read better decoded (" is").
-            table = [self.hf.decode([i], skip_special_tokens=False) or table[i] for i in range(len(table))]
+            # A token holding part of a character decodes to "\ufffd": show its bytes instead ("<0xE7>").
+            decoded = [self.hf.decode([i], skip_special_tokens=False) or table[i] for i in range(len(table))]
+            table = [self._byte_piece(t) if "\ufffd" in d and "\ufffd" not in t else d for t, d in zip(table, decoded)]
         return tuple(table)
 
     def display_vocab(self) -> tuple[str, ...]:
@@ -158,13 +187,47 @@ def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
     return result["enc"]
 
 
+def _gpt2_byte_alphabet() -> dict[str, int]:
+    """The printable stand-in character of every byte in byte-level BPE (GPT-2's table), inverted."""
+    keep = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    chars = keep[:]
+    extra = 0
+    for byte in range(256):
+        if byte not in keep:
+            keep.append(byte)
+            chars.append(256 + extra)
+            extra += 1
+    return {chr(c): byte for byte, c in zip(keep, chars)}
+
+
+_BYTE_OF = _gpt2_byte_alphabet()
+
+
+def _bytes_to_text(raw: bytes) -> str:
+    """Whole UTF-8 characters as text, every byte that is not part of one as <0xXX>."""
+    out, i = [], 0
+    while i < len(raw):
+        for width in (1, 2, 3, 4):
+            try:
+                out.append(raw[i : i + width].decode("utf-8"))
+                i += width
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            out.append(f"<0x{raw[i]:02X}>")
+            i += 1
+    return "".join(out)
+
+
 def _infer_kind(hf: tokenizers.Tokenizer) -> str:
     data = json.loads(hf.to_str())
     model = data.get("model", {}).get("type")
     pre = json.dumps(data.get("pre_tokenizer"))
     if model == "WordLevel":
         return "char" if '"Split"' in pre else "word"
-    if model == "BPE" and "ByteLevel" in pre and data.get("added_tokens") and any(
+    byte_based = "ByteLevel" in pre or data.get("model", {}).get("byte_fallback")
+    if model == "BPE" and byte_based and data.get("added_tokens") and any(
         t.get("content") == UNK for t in data["added_tokens"]
     ):
         return "bpe"

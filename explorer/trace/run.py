@@ -167,7 +167,7 @@ def run_trace(
         if bundle.tokenizer.kind == "word" and any(_CJK.search(w) for w in unknown_words):
             notices.append(
                 "Japanese and Chinese put no spaces between words, so a word-level vocabulary sees each run of "
-                "them as one unknown word: try the japanese preset (one token per character)"
+                "them as one unknown word: try the japanese preset (its subword vocabulary knows every character)"
             )
 
     B, C = len(rows), max(r.length for r in rows)

@@ -4,12 +4,15 @@ Every corpus gives a tokenizer, an endless stream of training batches (fixed by 
 set, and the training sequences the unigram/bigram baselines are fitted on.
 
 * ``tiny-en``  simple English sentences, word-level (resources/tokenizers/words-en.json)
-* ``tiny-ja``  simple Japanese sentences, character-level (chars-ja.json)
+* ``tiny-ja``  simple Japanese sentences, character BPE with byte fallback (bpe-ja.json: nothing is unknown)
+* ``english`` ordinary English: WordNet's usage examples and the tiny-en sentences to train on, BSD
+  fortune cookies held out (a different source); byte-level BPE (bpe-english.json). See corpora_english.
 * ``copy``     ``abc|abc``: the answer copies the sequence (attend n+1 tokens back)
 * ``reverse``  ``abc|cba``: the answer reverses it (attend to the mirror position)
 * ``sort``     ``cab|abc``: the answer sorts the letters (attend to the smallest letter not yet written)
-* ``induction`` ``qwertyqwerty``: random letters, then the same letters again; character-level with
-  letters.json, so ``qwertyqwerty`` is 12 tokens (attend to the token after the previous occurrence)
+* ``induction`` ``qwertyqwerty``: random letters, then the same letters again (optionally after a few random
+  letters, ``max_prefix``); character-level with letters.json, so ``qwertyqwerty`` is 12 tokens (attend to
+  the token after the previous occurrence)
 * any path to a UTF-8 text file: a character-level vocabulary built from it (or word-level on request),
   its non-empty lines split 90/10 into train and held-out by a fixed seed.
 
@@ -38,7 +41,7 @@ if TYPE_CHECKING:  # torch loads on first batch: the CLI parser and the window i
 
 IGNORE = -100  # target id that the loss skips (padding, and the question part of a task when asked)
 
-SHIPPED = ("tiny-en", "tiny-ja")
+SHIPPED = ("tiny-en", "tiny-ja", "english")
 TASKS = ("copy", "reverse", "sort", "induction")
 NAMES = SHIPPED + TASKS
 
@@ -52,6 +55,7 @@ MAX_FILE_VOCAB = 8000
 TEACHES = {
     "tiny-en": "English word order, agreement (a/an, is/are, -s) and which verbs take which objects",
     "tiny-ja": "Japanese particles, verb endings set by a time word, います/あります by the noun",
+    "english": "ordinary English (WordNet's usage examples; held out: fortune cookies), subword tokens",
     "copy": "attend a fixed distance back (n+1 tokens): a head whose map is a shifted diagonal",
     "reverse": "attend to the mirror position: an anti-diagonal attention map",
     "sort": "attend to the smallest letter not yet written: content-based attention",
@@ -188,7 +192,10 @@ class SentenceCorpus(Corpus):
         self.default_context = info.get("default_context", FILE_DEFAULT_CONTEXT)
 
     def spec(self) -> dict[str, Any]:
-        return {"name": self.name, **{k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")}}
+        spec = {k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")}
+        if "tokenizer_file" in self._info:
+            spec["tokenizer"] = self._info["tokenizer_file"]
+        return {"name": self.name, **spec}
 
     @cached_property
     def train_ids(self) -> list[np.ndarray]:
@@ -264,7 +271,7 @@ class TaskCorpus(Corpus):
     HELDOUT_SIZE = 512
     BASELINE_SIZE = 4096
 
-    def __init__(self, name: str, min_len: int, max_len: int, min_alphabet: int = 26) -> None:
+    def __init__(self, name: str, min_len: int, max_len: int, min_alphabet: int = 26, max_prefix: int = 0) -> None:
         if name not in TASKS:
             raise ConfigError(f"unknown task {name!r}: choose one of {', '.join(TASKS)}")
         self.name = name
@@ -278,6 +285,9 @@ class TaskCorpus(Corpus):
         self.min_alphabet = int(min_alphabet)
         if not 2 <= self.min_alphabet <= 26:
             raise ConfigError(f"the smallest alphabet must be 2 … 26 letters, got {min_alphabet}")
+        # Induction only: 0 … max_prefix random letters before the string and its repeat, so that the repeat
+        # does not always start at position 0 and the model cannot lean on absolute positions.
+        self.max_prefix = max(0, int(max_prefix)) if name == "induction" else 0
         if name == "induction":
             self.tokenizer = Tokenizer.from_file(resource("tokenizers", "letters.json"))
             self.answer_only_default = False  # the first half is noise, but learning on it does no harm
@@ -292,11 +302,14 @@ class TaskCorpus(Corpus):
         self._sep = self.tokenizer.hf.token_to_id(TASK_SEPARATOR) if name != "induction" else None
 
     def spec(self) -> dict[str, Any]:
-        return {"name": self.name, "min_len": self.min_len, "max_len": self.max_len, "min_alphabet": self.min_alphabet}
+        spec = {"name": self.name, "min_len": self.min_len, "max_len": self.max_len, "min_alphabet": self.min_alphabet}
+        if self.max_prefix:
+            spec["max_prefix"] = self.max_prefix
+        return spec
 
     def length_of(self, n: int) -> int:
-        """Tokens in one sequence built from n letters."""
-        return 2 * n if self.name == "induction" else 2 * n + 1
+        """Tokens in the longest sequence built from n letters (with the longest prefix)."""
+        return 2 * n + self.max_prefix if self.name == "induction" else 2 * n + 1
 
     def _fit(self, context: int) -> int:
         """The longest n that fits in ``context`` tokens (and in the configured range)."""
@@ -310,14 +323,18 @@ class TaskCorpus(Corpus):
             )
         return max_len
 
-    def make(self, letters: np.ndarray) -> Sequence:
-        """The sequence for the given letter indices (0 = a … 25 = z), with its answer mask."""
+    def make(self, letters: np.ndarray, prefix: np.ndarray | None = None) -> Sequence:
+        """The sequence for the given letter indices (0 = a … 25 = z), with its answer mask.
+
+        ``prefix`` (induction only): letter indices written before the string and its repeat."""
         s = self._letters[np.asarray(letters, dtype=np.int64)]
         n = len(s)
         if self.name == "induction":
-            ids = np.concatenate([s, s])
-            answer = np.zeros(2 * n, dtype=bool)
-            answer[n : 2 * n - 1] = True  # query n+j predicts s[j+1]: the predictable repeated half
+            pre = self._letters[np.asarray([] if prefix is None else prefix, dtype=np.int64)]
+            p = len(pre)
+            ids = np.concatenate([pre, s, s]).astype(np.int64)
+            answer = np.zeros(p + 2 * n, dtype=bool)
+            answer[p + n : p + 2 * n - 1] = True  # query p+n+j predicts s[j+1]: the predictable repeated half
             return Sequence(ids, answer)
         if self.name == "copy":
             out = s
@@ -333,6 +350,14 @@ class TaskCorpus(Corpus):
     def sample(self, rng: np.random.Generator, count: int, max_len: int | None = None) -> list[Sequence]:
         hi = self.max_len if max_len is None else max_len
         lengths = rng.integers(self.min_len, hi + 1, size=count)
+        if self.max_prefix:  # the prefix draws from the same alphabet, so its letters can recur in the string
+            out = []
+            for n in lengths:
+                k = int(rng.integers(self.min_alphabet, 27))
+                alphabet = rng.permutation(26)[:k]
+                p = int(rng.integers(0, self.max_prefix + 1))
+                out.append(self.make(alphabet[rng.integers(0, k, size=int(n))], alphabet[rng.integers(0, k, size=p)]))
+            return out
         if self.min_alphabet >= 26:
             return [self.make(rng.integers(0, 26, size=int(n))) for n in lengths]
         out = []
@@ -358,6 +383,7 @@ class TaskCorpus(Corpus):
 
 TASK_LENGTHS = {"copy": (3, 10), "reverse": (3, 10), "sort": (3, 10), "induction": (8, 24)}
 TASK_MIN_ALPHABET = {"copy": 26, "reverse": 26, "sort": 26, "induction": 10}
+TASK_MAX_PREFIX = {"copy": 0, "reverse": 0, "sort": 0, "induction": 0}  # a prefix is an option (max_prefix)
 
 
 def task_tokenizer() -> Tokenizer:
@@ -442,25 +468,33 @@ def file_corpus(path: str | Path, word_level: bool = False, split_seed: int = SP
 # ------------------------------------------------------------------------------------------------ lookup
 
 
-def _shipped(name: str) -> SentenceCorpus:
-    folder = resource("corpora", name)
-    tok_file = {"tiny-en": "words-en.json", "tiny-ja": "chars-ja.json"}[name]
-    lines = {}
-    for split in ("train", "heldout"):
-        path = folder / f"{split}.txt"
-        if not path.is_file():
-            raise InputError(f"the {name} corpus is missing ({path}); reinstall or run `make setup`")
-        lines[split] = [l.strip() for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
-    tok = Tokenizer.from_file(resource("tokenizers", tok_file))
-    return SentenceCorpus(
-        name,
-        tok,
-        lines["train"],
-        lines["heldout"],
-        description=TEACHES[name],
-        default_preset="classroom" if name == "tiny-en" else "japanese",
-        default_context=64,
-    )
+# name: (training files, held-out file, tokenizer file, preset whose sizes it trains by default)
+SHIPPED_FILES = {
+    "tiny-en": (("tiny-en/train.txt",), "tiny-en/heldout.txt", "words-en.json", "classroom"),
+    "tiny-ja": (("tiny-ja/train.txt",), "tiny-ja/heldout.txt", "bpe-ja.json", "japanese"),
+    # WordNet's examples are phrases and sentences of every register; the tiny-en sentences add the note's
+    # "This is a pen ." style that the window starts with. The held-out cookies come from elsewhere.
+    "english": (("english/train.txt", "tiny-en/train.txt"), "english/heldout.txt", "bpe-english.json", "classroom"),
+}
+
+
+def read_lines(rel: str) -> list[str]:
+    """The non-empty lines of a shipped corpus file (``tiny-en/train.txt``)."""
+    path = resource("corpora", *rel.split("/"))
+    if not path.is_file():
+        raise InputError(f"the corpus file {rel} is missing ({path}); reinstall or run `make setup`")
+    return [l.strip() for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+
+
+def _shipped(name: str, tokenizer: str | None = None) -> SentenceCorpus:
+    train_files, heldout_file, tok_file, preset = SHIPPED_FILES[name]
+    train = [line for rel in train_files for line in read_lines(rel)]
+    tokenizer = Path(tokenizer).name if tokenizer else None  # a file of resources/tokenizers/, nothing else
+    tok = Tokenizer.from_file(resource("tokenizers", tokenizer or tok_file))
+    info: dict[str, Any] = dict(description=TEACHES[name], default_preset=preset, default_context=64)
+    if tokenizer and tokenizer != tok_file:
+        info["tokenizer_file"] = tokenizer  # kept in the spec: the corpus is rebuilt with the same vocabulary
+    return SentenceCorpus(name, tok, train, read_lines(heldout_file), **info)
 
 
 _CACHE: dict[tuple, Corpus] = {}
@@ -474,14 +508,17 @@ def get_corpus(
     min_len: int | None = None,
     max_len: int | None = None,
     min_alphabet: int | None = None,
+    max_prefix: int | None = None,
     mode: str = "auto",
+    tokenizer: str | None = None,
 ) -> Corpus:
-    """``tiny-en``, ``tiny-ja``, ``copy``, ``reverse``, ``sort``, ``induction``, or a text file's path."""
-    key = (name, word_level, split_seed, min_len, max_len, min_alphabet, mode)
+    """``tiny-en``, ``tiny-ja``, ``english``, ``copy``, ``reverse``, ``sort``, ``induction``, or a text file's
+    path. ``tokenizer``: another vocabulary file of resources/tokenizers/ for a shipped corpus."""
+    key = (name, word_level, split_seed, min_len, max_len, min_alphabet, max_prefix, mode, tokenizer)
     if key in _CACHE:
         return _CACHE[key]
     if name in SHIPPED:
-        corpus: Corpus = _shipped(name)
+        corpus: Corpus = _shipped(name, tokenizer)
     elif name in TASKS:
         lo, hi = TASK_LENGTHS[name]
         corpus = TaskCorpus(
@@ -489,6 +526,7 @@ def get_corpus(
             lo if min_len is None else min_len,
             hi if max_len is None else max_len,
             TASK_MIN_ALPHABET[name] if min_alphabet is None else min_alphabet,
+            TASK_MAX_PREFIX[name] if max_prefix is None else max_prefix,
         )
     else:
         corpus = file_corpus(name, word_level=word_level, split_seed=split_seed, mode=mode)
@@ -512,7 +550,10 @@ def corpus_from_spec(spec: dict[str, Any] | str) -> Corpus:
         min_len=spec.get("min_len"),
         max_len=spec.get("max_len"),
         min_alphabet=spec.get("min_alphabet"),
+        # a task spec written before prefixes existed trained without one
+        max_prefix=spec.get("max_prefix", 0) if "min_len" in spec else None,
         mode=spec.get("mode", "auto"),
+        tokenizer=spec.get("tokenizer"),
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from explorer.errors import ConfigError
 from explorer.train.baselines import NGramBaselines
-from explorer.train.corpora import Corpus, corpus_from_spec, get_corpus
+from explorer.train.corpora import SHIPPED, Corpus, corpus_from_spec, get_corpus
 from explorer.train.loop import context_for, evaluate
 from explorer.weights.bundle import ModelBundle
 
@@ -87,7 +87,7 @@ def evaluate_bundle(
         "unigram_loss": base["unigram_loss"],
         "bigram_loss": base["bigram_loss"],
         "tokens": figures["tokens"],
-        "corpus": Path(corpus.name).name if corpus.kind == "text" and corpus.name not in ("tiny-en", "tiny-ja") else corpus.name,
+        "corpus": Path(corpus.name).name if corpus.kind == "text" and corpus.name not in SHIPPED else corpus.name,
         "context": context,
         "answer_only": bool(answer_only),
     }

@@ -99,6 +99,51 @@ def random_repeats(count: int, min_len: int, max_len: int, seed: int) -> list[st
     return out
 
 
+def repeats_with_prefix(count: int, length: int, max_prefix: int, seed: int) -> list[tuple[str, int]]:
+    """``count`` (text, prefix length) pairs: 0 … max_prefix random letters, then ``length`` random letters
+    and their repetition ("xq" + "abcd" + "abcd"). Letters are uniform over a–z."""
+    rng = np.random.default_rng(seed)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    out = []
+    for _ in range(count):
+        p = int(rng.integers(0, max_prefix + 1))
+        pre = "".join(letters[rng.integers(0, 26, size=p)])
+        s = "".join(letters[rng.integers(0, 26, size=length)])
+        out.append((pre + s + s, p))
+    return out
+
+
+def repeat_probabilities(bundle: ModelBundle, items: list[tuple[str, int]]) -> np.ndarray:
+    """Per item: the mean probability of the right next letter over the repeated half.
+
+    For a text made of a prefix of p letters and a string of n letters written twice, queries p+n … p+2n−2
+    have seen the first copy, so the next letter is known: query i should predict the letter at i+1."""
+    tok = bundle.tokenizer
+    rows = [tok.encode(t).ids for t, _ in items]
+    C = max(len(r) for r in rows)
+    ids = torch.full((len(rows), C), tok.pad_id, dtype=torch.long)  # right-padded: causal queries never see it
+    for b, r in enumerate(rows):
+        ids[b, : len(r)] = torch.tensor(r)
+    with torch.inference_mode():
+        p = torch.softmax(bundle.model(ids).float(), dim=-1)  # (B, C, V)
+    out = np.zeros(len(items))
+    for b, ((_, pre), r) in enumerate(zip(items, rows)):
+        n = (len(r) - pre) // 2
+        q = torch.arange(pre + n, pre + 2 * n - 1)
+        out[b] = float(p[b, q, torch.tensor(r)[q + 1]].mean())
+    return out
+
+
+def induction_by_length(
+    bundle: ModelBundle, lengths=range(3, 31), count: int = 40, max_prefix: int = 0, seed: int = 54_321
+) -> dict[int, float]:
+    """Mean probability of the right next letter over the repeated half, per string length (letters)."""
+    return {
+        int(n): float(repeat_probabilities(bundle, repeats_with_prefix(count, int(n), max_prefix, seed + int(n))).mean())
+        for n in lengths
+    }
+
+
 def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, max_len: int = 20, seed: int = 12_345) -> dict:
     """How well a model continues repeated random letters, and which head does it.
 
@@ -138,4 +183,7 @@ def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, ma
     }
 
 
-__all__ = ["induction_scores", "previous_token_scores", "induction_targets", "best_head", "random_repeats", "induction_report"]
+__all__ = [
+    "induction_scores", "previous_token_scores", "induction_targets", "best_head", "random_repeats", "induction_report",
+    "repeats_with_prefix", "repeat_probabilities", "induction_by_length",
+]

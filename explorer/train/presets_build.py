@@ -39,7 +39,8 @@ class Recipe:
 RECIPES: dict[str, Recipe] = {
     r.preset: r
     for r in (
-        Recipe("classroom", "tiny-en", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
+        # english: WordNet's usage examples and tiny-en (68,152 sentences); about 3 epochs.
+        Recipe("classroom", "english", TrainSettings(steps=4000, batch_size=64, lr=3e-3, seed=0, eval_every=500, threads=1)),
         Recipe("japanese", "tiny-ja", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
         # lr 2e-3: at 1e-3 the model stalls for thousands of steps on one-letter matching (p ≈ 0.75).
         Recipe("induction", "induction", TrainSettings(steps=2500, batch_size=64, lr=2e-3, seed=0, eval_every=250, threads=1)),
@@ -108,6 +109,13 @@ def build(name: str, out_root: Path, log=print) -> dict:
             "previous_token_score": round(rep["previous_token_score"], 4),
             "scores": np.round(rep["scores"], 4).tolist(),
         }
+        # p(right next letter) over the repeated half, per string length: 40 fresh strings of uniformly
+        # random letters per length, right at the start and after a random prefix of 0–8 letters.
+        from explorer.train.induction import induction_by_length
+
+        model = trainer.snapshot()
+        for key, prefix in (("by_length", 0), ("by_length_after_prefix", 8)):
+            metrics["induction"][key] = {str(n): round(v, 4) for n, v in induction_by_length(model, max_prefix=prefix).items()}
     folder = out_root / (preset.checkpoint or name)
     trainer.save(
         folder,
@@ -125,6 +133,8 @@ def build(name: str, out_root: Path, log=print) -> dict:
     if "induction" in metrics:
         ind = metrics["induction"]
         log(f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})")
+        for key in ("by_length", "by_length_after_prefix"):
+            log(f"  {key}: " + " ".join(f"{n}:{v:.3f}" for n, v in ind[key].items()))
     return metrics
 
 

@@ -43,8 +43,8 @@ PRESETS: dict[str, Preset] = {
     for p in (
         Preset(
             "classroom",
-            "E=64, D=16, H=4, L=2 on simple English sentences: the default",
-            "words-en.json",
+            "E=64, D=16, H=4, L=2 on ordinary English, subword tokens: the default",
+            "bpe-english.json",
             dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
             "This is a pen .",
             seed=0,
@@ -61,8 +61,8 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "japanese",
-            "character-level model of simple Japanese sentences (これはペンです。)",
-            "chars-ja.json",
+            "model of simple Japanese sentences (これはペンです。), subword tokens",
+            "bpe-ja.json",
             dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="sinusoidal"),
             "これはペンです。",
             seed=0,

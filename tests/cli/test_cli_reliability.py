@@ -19,6 +19,10 @@ import pytest
 
 from explorer.cli import main
 from explorer.config import MAX_TEXT_CHARS, MAX_TRACE_TOKENS
+from explorer.weights.presets import get_preset, preset_tokenizer
+
+# Tokens of the long first line (a line is traced without its trailing space) in the default preset's vocabulary.
+_PEN100 = len(preset_tokenizer(get_preset("classroom").tokenizer).encode(("This is a pen . " * 100).strip()))
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from untrusted import armed, gpt2_tensors, tiny_gpt2, trap_files  # noqa: E402
@@ -52,7 +56,8 @@ def exported(path: Path) -> tuple[dict, dict]:
 
 
 def test_a_single_token(capsys, tmp_path):
-    code, out, err = run_cli(capsys, "export", "pen", "-o", tmp_path / "s.npz")
+    # "The" is one token of the classroom vocabulary ("pen" at the start of a line, without its space, is two)
+    code, out, err = run_cli(capsys, "export", "The", "-o", tmp_path / "s.npz")
     assert code == 0 and notes(err) == []
     manifest, arrays = exported(tmp_path / "s.npz")
     assert arrays["layers.0.attn.weights"].shape[-2:] == (1, 1)
@@ -71,20 +76,29 @@ def test_a_single_token(capsys, tmp_path):
     ids=["control", "bidi", "emoji", "unknown", "surrogate"],
 )
 def test_odd_characters_are_traced_with_a_readable_notice(capsys, tmp_path, text, expected):
-    code, out, err = run_cli(capsys, "export", text, "-o", tmp_path / "s.npz")
+    # A word-level vocabulary (seed-toy's) meets unknown words and names them, readably.
+    code, out, err = run_cli(capsys, "export", text, "--preset", "seed-toy", "-o", tmp_path / "s.npz")
     assert code == 0, err
     assert any(expected in n for n in notes(err)), err
     assert not any(ch in err for ch in "\x00\x01\x1b\u202e")
     assert exported(tmp_path / "s.npz")[1]["tokens"].shape[0] == 1
+    # The classroom preset's subword vocabulary knows every character: the same text has no unknown word.
+    code, out, err = run_cli(capsys, "export", text, "-o", tmp_path / "c.npz")
+    assert code == 0 and not any("not in the vocabulary" in n for n in notes(err)), err
+    assert not any(ch in err for ch in "\x00\x01\x1b\u202e")
 
 
 def test_japanese_with_a_word_level_vocabulary_says_what_to_do(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "export", "これはペンです。", "-o", tmp_path / "s.npz")
+    code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", "seed-toy", "-o", tmp_path / "s.npz")
     assert code == 0
     assert any("japanese preset" in n for n in notes(err)), err
-    code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", "japanese", "-o", tmp_path / "j.npz")
-    assert code == 0 and not any("vocabulary" in n for n in notes(err))
-    assert exported(tmp_path / "j.npz")[1]["tokens"].shape[1] == 8  # one token per character
+    # The classroom and japanese presets' subword vocabularies know every character: nothing is unknown.
+    for preset in ("classroom", "japanese"):
+        code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", preset, "-o", tmp_path / f"{preset}.npz")
+        assert code == 0 and not any("vocabulary" in n for n in notes(err)), err
+    manifest = exported(tmp_path / "japanese.npz")[0]
+    pieces = manifest["batch"][0]["tokens"]
+    assert "".join(pieces) == "これはペンです。" and all(1 <= len(p) <= 2 for p in pieces)  # whole characters
 
 
 @pytest.mark.parametrize(
@@ -92,7 +106,7 @@ def test_japanese_with_a_word_level_vocabulary_says_what_to_do(capsys, tmp_path)
     [
         ("This is a pen . " * 6250, ["cut to the model's context of 1024 tokens"], (1, 1024)),  # 100,000 characters
         ("This is a pen . " * 100 + "\n" + "The cat sat .\n" * 5000,
-         ["only the first 64 of 5001 sentences", f"at most {MAX_TRACE_TOKENS:,} positions"], (MAX_TRACE_TOKENS // 500, 500)),
+         ["only the first 64 of 5001 sentences", f"at most {MAX_TRACE_TOKENS:,} positions"], (MAX_TRACE_TOKENS // _PEN100, _PEN100)),
         ("pen " * 80_000, [f"only the first {MAX_TEXT_CHARS:,} are traced", "context of 1024"], (1, 1024)),
     ],
     ids=["100k-characters", "5000-lines", "320k-characters"],

@@ -11,10 +11,11 @@ import torch
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError, InputError
 from explorer.train.baselines import NGramBaselines
-from explorer.train.corpora import IGNORE, TaskCorpus, get_corpus, make_batch, Sequence
+from explorer.train.corpora import IGNORE, Sequence, TaskCorpus, corpus_from_spec, get_corpus, make_batch
 from explorer.train.evaluate import baselines_for, evaluate_bundle
 from explorer.train.loop import Trainer, TrainSettings, list_checkpoints, read_log, train
 from explorer.weights.checkpoint import load_checkpoint
+from explorer.weights.presets import load_preset
 
 TINY = dict(embed_dim=32, key_dim=8, heads=2, layers=2, positions="learned", max_positions=32)
 
@@ -75,13 +76,43 @@ def test_make_batch_pads_and_ignores_padding():
 
 
 def test_shipped_corpora_load_without_unknown_tokens():
-    for name in ("tiny-en", "tiny-ja"):
+    for name in ("tiny-en", "tiny-ja", "english"):
         corpus = get_corpus(name)
         unk = corpus.tokenizer.unk_id
         assert not any((s == unk).any() for s in corpus.train_ids[:2000]), name
-        assert len(corpus.heldout_ids) == 2000
-    assert get_corpus("tiny-en").tokenizer.kind == "word"
-    assert get_corpus("tiny-ja").tokenizer.kind == "char"
+        assert not any((s == unk).any() for s in corpus.heldout_ids), name
+    assert len(get_corpus("tiny-en").heldout_ids) == len(get_corpus("tiny-ja").heldout_ids) == 2000
+    assert get_corpus("tiny-en").tokenizer.kind == "word"  # the note's style, and the seed-toy's vocabulary
+    # The presets' corpora use the presets' subword vocabularies, so training continues a shown preset.
+    assert get_corpus("tiny-ja").tokenizer.to_str() == load_preset("japanese").tokenizer.to_str()
+    assert get_corpus("english").tokenizer.to_str() == load_preset("classroom").tokenizer.to_str()
+
+
+def test_a_shipped_corpus_with_another_vocabulary_is_rebuilt_from_its_spec():
+    corpus = get_corpus("tiny-ja", tokenizer="chars-ja.json")
+    assert corpus.tokenizer.kind == "char" and corpus.spec() == {"name": "tiny-ja", "tokenizer": "chars-ja.json"}
+    again = corpus_from_spec(corpus.spec())
+    assert again.tokenizer.to_str() == corpus.tokenizer.to_str()
+    assert get_corpus("tiny-ja").spec() == {"name": "tiny-ja"}
+
+
+def test_induction_sequences_can_start_after_a_random_prefix():
+    assert get_corpus("induction").max_prefix == 0  # the shipped preset's recipe: the repeat starts at 0
+    corpus = get_corpus("induction", min_len=3, max_len=30, max_prefix=8)
+    assert corpus.spec()["max_prefix"] == 8 and corpus_from_spec(corpus.spec()).max_prefix == 8
+    seqs = corpus.sample(np.random.default_rng(0), 2000)
+    lengths, prefixes = [], []
+    for s in seqs:
+        ids = s.ids.tolist()
+        n = int(s.answer.sum()) + 1  # the answer covers queries p+n … p+2n−2
+        p = len(ids) - 2 * n
+        assert 0 <= p <= 8 and ids[p : p + n] == ids[p + n :]
+        assert s.answer.tolist() == [p + n <= i <= p + 2 * n - 2 for i in range(len(ids))]
+        lengths.append(n)
+        prefixes.append(p)
+    assert min(lengths) == 3 and max(lengths) == 30
+    assert set(prefixes) == set(range(9))
+    assert corpus.default_context == 2 * 30 + 8
 
 
 def test_text_file_corpus_split_is_fixed_and_char_or_word_level(tmp_path):

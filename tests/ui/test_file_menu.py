@@ -42,7 +42,7 @@ def test_open_snapshot_from_the_menu_shows_it_read_only_in_every_view(window, st
     window.actions_.open_snapshot.trigger()
     shown = state.trace
     assert shown.read_only and shown.origin == str(target)
-    assert shown.rows[0].tokens == ("This", "is", "a", "pen", ".")
+    assert shown.rows[0].tokens == ("This", " is", " a", " pen", " .")  # byte-level BPE pieces keep their space
     state.select(stage="weights", layer=1, head=2)
     large = window.views["tensor"].large.image.image
     assert np.array_equal(large, shown.head_map(1, "weights", 0, 2))

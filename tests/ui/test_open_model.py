@@ -54,7 +54,7 @@ def test_a_file_that_is_no_model_gives_one_line_and_keeps_the_trace(window, qtbo
     assert message in window.statusBar().currentMessage()
     with qtbot.waitSignal(state.traceChanged, timeout=20_000):
         state.set_text("This is a dog .")
-    assert state.trace.rows[0].tokens[-2:] == ("dog", ".")
+    assert state.trace.rows[0].tokens[-2:] == (" dog", " .")
 
 
 def test_cancelling_a_slow_load_keeps_the_window_and_the_model(window, qtbot, monkeypatch, tmp_path):

@@ -45,7 +45,7 @@ def test_shows_the_vectors_of_the_selected_token(linked):
     assert np.array_equal(sel.keys.image.image, trace[names.attn(1, "k")][0, 2])
     assert np.array_equal(sel.values.image.image, trace[names.attn(1, "v")][0, 2])
     assert np.array_equal(sel.received.image.image, trace[names.attn(1, "heads")][0, 2, 3][None, :])
-    assert "3 “pen”" in sel.heading.text()
+    assert "3 “ pen”" in sel.heading.text()
     # the bars are exactly row 3 of the map the tensor view shows, which has row 3 outlined
     large = tv.large.image.image
     assert np.array_equal(large, trace.head_map(1, "weights", 0, 2))

@@ -11,14 +11,14 @@ from explorer.ui.worker import TraceWorker
 
 def test_window_opens_with_a_trace_of_the_example(window, state):
     assert state.trace is not None
-    assert state.trace.rows[0].tokens == ("This", "is", "a", "pen", ".")
+    assert state.trace.rows[0].tokens == ("This", " is", " a", " pen", " .")  # byte-level BPE pieces keep their space
     assert "layers.0.attn.weights" in state.trace
 
 
 def test_text_edit_retraces(window, state, qtbot):
     with qtbot.waitSignal(state.traceChanged, timeout=20_000):
         state.set_text("Is this a dog ?")
-    assert state.trace.rows[0].tokens[-1] == "?"
+    assert state.trace.rows[0].tokens[-1] == " ?"
 
 
 def test_newest_request_wins(qtbot):

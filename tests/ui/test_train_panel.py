@@ -180,8 +180,8 @@ def test_start_from_the_shown_weights_continues_the_trained_preset(window, qtbot
     from explorer.weights.checkpoint import load_checkpoint
 
     state, panel = window.state, window.views["train"]
-    shown = np.array(state.trace["params.embed.tok"])  # the classroom preset, trained on tiny-en
-    _configure(panel, corpus="tiny-en", steps=1, batch=2, every=1)
+    shown = np.array(state.trace["params.embed.tok"])  # the classroom preset, trained on english
+    _configure(panel, corpus="english", steps=1, batch=2, every=1)
     panel.continue_weights.setChecked(True)
     with qtbot.waitSignal(panel.controller.finished, timeout=60_000):
         panel.start_training()

@@ -40,7 +40,7 @@ from explorer.ui.views.loss_curve import LossCurve
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
 # explorer.train.corpora.NAMES, spelled out: that module imports torch, which the window must not wait for.
 # tests/ui/test_train_panel.py checks that the two lists agree.
-CORPORA = ("tiny-en", "tiny-ja", "copy", "reverse", "sort", "induction")
+CORPORA = ("tiny-en", "tiny-ja", "english", "copy", "reverse", "sort", "induction")
 
 
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:
