@@ -26,18 +26,19 @@ def run_cli(capsys, *argv):
 
 
 def test_attribute_json_sums_to_the_logit_and_lens_ends_at_probs(capsys):
-    code, out, err = run_cli(capsys, "attribute", TEXT, "--target", "dog", "--position", "4", *SIZES, "--json")
+    code, out, err = run_cli(capsys, "attribute", TEXT, "--target", " dog", "--position", "4", *SIZES, "--json")
     assert code == 0, err
     data = json.loads(out)
     assert set(data) >= {"position", "target", "logit", "logit_lens", "contributions", "constant"}
     bundle = load_preset("classroom", seed=5, layers=3)
     trace = run_trace(bundle, TEXT)
-    assert data["position"] == 4 and data["target"] == "dog"
-    assert data["logit"] == pytest.approx(float(trace["logits"][0, 4, 119]), abs=1e-6)
+    (dog,) = bundle.tokenizer.encode(" dog").ids  # the classroom's subword vocabulary glues the space to the word
+    assert data["position"] == 4 and data["target"] == " dog"
+    assert data["logit"] == pytest.approx(float(trace["logits"][0, 4, dog]), abs=1e-6)
     total = sum(c["value"] for c in data["contributions"]) + data["constant"]
     assert abs(total - data["logit"]) <= 1e-4 * max(1.0, abs(data["logit"]))
     assert [r["layer"] for r in data["logit_lens"]] == [0, 1, 2]
-    assert data["logit_lens"][-1]["prob"] == pytest.approx(float(trace["probs"][0, 4, 119]), abs=1e-6)
+    assert data["logit_lens"][-1]["prob"] == pytest.approx(float(trace["probs"][0, 4, dog]), abs=1e-6)
     assert {c["component"] for c in data["contributions"]} >= {"embed", "layers.2.attn.head.0", "layers.0.ffn"}
 
 
@@ -50,7 +51,7 @@ def test_attribute_defaults_to_the_last_token_and_reads_ids(capsys):
 @pytest.mark.parametrize("argv,words", [
     (["attribute", TEXT, "--target", "the cat"], "not one token"),
     (["attribute", TEXT], "--target TOKEN or --target-id ID"),
-    (["attribute", TEXT, "--target", "dog", "--position", "9"], "--position 9 does not exist"),
+    (["attribute", TEXT, "--target", " dog", "--position", "9"], "--position 9 does not exist"),
     (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "0.9"], "head 9 does not exist"),
     (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "1"], "expected layer.head"),
     (["export", TEXT, "-o", "{tmp}/x.npz", "--patch", "layers.0.out"], "--patch needs --patch-from"),

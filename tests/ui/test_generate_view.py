@@ -62,7 +62,7 @@ def test_generate_shows_the_last_step_equal_to_a_full_pass(qtbot, view, state):
     assert [view.k_table.item(C + 3, j).text() for j in range(3)] == [f"{x:.2f}" for x in k[-1, :3]]
     marked = view.k_table.item(C + 3, 0).background().color()
     assert marked != view.k_table.item(0, 0).background().color()
-    assert g.steps[-1].token in view.text_label.text()
+    assert g.steps[-1].token.replace(" ", "␣") in view.text_label.text()  # spaces drawn visibly, as in the chips
     assert "attends to" in view.cost_label.text() and "The cache holds" in view.cost_label.text()
 
 
@@ -72,7 +72,7 @@ def test_scrub_back_and_play(qtbot, view):
     view.slider.setValue(0)
     assert view.k_table.rowCount() == C and view.step_label.text().startswith("Step 1")
     top = [view.top_table.item(r, 0).text() for r in range(view.top_table.rowCount())]
-    assert g.steps[0].token in top
+    assert g.steps[0].token.replace(" ", "␣") in top
     view._play.setInterval(20)
     view.play_button.click()
     qtbot.waitUntil(lambda: view.slider.value() == 3 and not view._play.isActive(), timeout=5_000)
