@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import torch
 
 from explorer.config import MaskSpec
-from explorer.errors import ConfigError
+from explorer.errors import ConfigError, MaskTooSmall
 
 
 def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> torch.Tensor:
@@ -29,7 +29,7 @@ def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> tor
         matrix = torch.tensor(spec.matrix, dtype=torch.bool, device=device)
         n = matrix.shape[0]
         if n < C:
-            raise ConfigError(f"the painted mask is {n}×{n} but the text has {C} tokens; paint the new rows or pick another mask")
+            raise MaskTooSmall(painted=n, tokens=C)
         return matrix[:C, :C]
     raise ConfigError(f"unknown mask {spec.kind!r}")
 
