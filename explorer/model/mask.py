@@ -22,7 +22,7 @@ def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> tor
     if spec.kind == "none":
         return torch.ones(C, C, dtype=torch.bool, device=device)
     if spec.kind == "window":
-        return (j <= i) & (j > i - spec.size)  # query i sees keys i−W+1 … i
+        return (j <= i) & (j > i - spec.size)  # query i sees keys i−W+1 … i (explorer.vocab.window_keys)
     if spec.kind == "prefix":
         return (j <= i) | ((i < spec.size) & (j < spec.size))  # the first P see each other
     if spec.kind == "explicit":
