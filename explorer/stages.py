@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from explorer.names import PAIRWISE_STAGES
+
 if TYPE_CHECKING:
     from explorer.trace import Trace
 
@@ -46,7 +48,7 @@ STAGES: tuple[Stage, ...] = (
 )
 
 STAGE_KEYS = tuple(s.key for s in STAGES)
-PAIRWISE_STAGE_KEYS = ("scores", "scaled", "masked", "weights")
+PAIRWISE_STAGE_KEYS = PAIRWISE_STAGES  # the (C, C) stages: defined once, with the tensor names
 NORM_STAGE_KEYS = tuple(s.key for s in STAGES if s.norm)
 
 

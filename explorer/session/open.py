@@ -36,11 +36,11 @@ def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> 
     p = Path(path).expanduser()
     if not p.is_dir() or (p / "config.json").is_file():
         return path
-    from explorer.runs import latest_checkpoint
+    from explorer.runs import checkpoint_step_of, latest_checkpoint
 
     latest = latest_checkpoint(p)
     if latest is None:
-        if (p / "run.json").is_file() or any(c.name.startswith("step-") for c in p.iterdir()):
+        if (p / "run.json").is_file() or any(checkpoint_step_of(c) is not None for c in p.iterdir()):
             raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
         return path
     if note is not None:
