@@ -81,15 +81,6 @@ def main_tensor(key: str, layer: int) -> str:
     return tensor_names(key, layer)[0]
 
 
-def neighbour(key: str, step: int, config=None) -> str:
-    """The stage ``step`` places later (or earlier), clamped to the ends: Play and the arrow keys."""
-    keys = stage_keys_for(config)
-    if key not in keys:  # a norm stage of a model that has none: step from where it would stand
-        key = next((k for k in STAGE_KEYS[STAGE_KEYS.index(key):] if k in keys), keys[-1])
-    i = keys.index(key)
-    return keys[max(0, min(len(keys) - 1, i + step))]
-
-
 def _t(*dims: int | str) -> str:
     return "(" + ", ".join(str(d) for d in dims) + ")"
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QLabel
 
 from explorer.session import capture as policy
-from explorer.session.capture import DEEP_LAYERS, LONG_TOKENS, MODES  # noqa: F401 - read by the menus and tests
+from explorer.session.capture import MODES
 from explorer.ui.state import AppState
 
 
