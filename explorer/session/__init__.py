@@ -6,6 +6,6 @@ The window's AppState (explorer/ui/state.py) holds these objects and re-emits; t
 ModelSource and opens it with the same ``open_source``. Everything here is tested in tests/core.
 """
 
-from explorer.session.request import ModelSource, Selection, TraceRequest
+from explorer.session.request import ModelSource, Selection, TraceRequest, first_request, preset_request
 
-__all__ = ["ModelSource", "Selection", "TraceRequest"]
+__all__ = ["ModelSource", "Selection", "TraceRequest", "first_request", "preset_request"]

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.config import RunOptions
-from explorer.weights.presets import DEFAULT_PRESET
+from explorer.weights.presets import DEFAULT_PRESET, get_preset
+
+# The text a model that is not a preset starts with (a preset brings its own example).
+DEFAULT_TEXT = "This is a pen ."
 
 
 @dataclass(frozen=True)
@@ -54,3 +57,19 @@ class Selection:
     row: int = 0  # sentence of the batch
     token: int | None = None  # query position
     key: int | None = None  # key position (a column), when a cell is picked
+
+
+def first_request(text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> TraceRequest:
+    """What the window traces first: the default preset with its example sentence, unless told otherwise."""
+    source = source or ModelSource()
+    if text is None:
+        text = get_preset(source.name).example if source.kind == "preset" else DEFAULT_TEXT
+    return TraceRequest(source, text, options or RunOptions())
+
+
+def preset_request(base: TraceRequest, name: str, keep_text: bool = False) -> TraceRequest:
+    """Switching to preset ``name``: its example (unless the text is kept) and the run options it starts with,
+    on top of ``base``'s other options."""
+    preset = get_preset(name)
+    text = base.text if keep_text else preset.example
+    return TraceRequest(ModelSource("preset", name), text, dataclasses.replace(base.options, **preset.options))

@@ -15,9 +15,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer.config import ModelConfig, RunOptions
-from explorer.session import ModelSource, Selection, TraceRequest
+from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
-from explorer.weights.presets import get_preset
 
 __all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the session's types, held here
 
@@ -51,10 +50,7 @@ class AppState(QObject):
 
     def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
         super().__init__()
-        source = source or ModelSource()
-        if text is None:
-            text = get_preset(source.name).example if source.kind == "preset" else "This is a pen ."
-        self._cur = _Current(TraceRequest(source, text, options or RunOptions()))
+        self._cur = _Current(first_request(text, source, options))
         self._selection = Selection()
 
     # ------------------------------------------------------------------ reading
@@ -147,10 +143,7 @@ class AppState(QObject):
         self.set_source(dataclasses.replace(self.source.with_sizes(**sizes), random_weights=True))
 
     def set_preset(self, name: str, keep_text: bool = False) -> None:
-        base = self.live_request
-        text = base.text if keep_text else get_preset(name).example
-        options = dataclasses.replace(base.options, **get_preset(name).options)
-        self._set_request(TraceRequest(ModelSource("preset", name), text, options), leaves_snapshot=True)
+        self._set_request(preset_request(self.live_request, name, keep_text), leaves_snapshot=True)
 
     def set_seed(self, seed: int | None) -> None:
         self.set_source(dataclasses.replace(self.source, seed=seed, random_weights=seed is not None or self.source.random_weights))

@@ -117,3 +117,23 @@ def test_a_too_small_painting_is_refused_with_fields_and_grows_from_them():
 def test_after_a_trace_the_painting_keeps_spare_rows():
     assert mask_growth.tokens_after_trace(painted=10, C=8) == 8 + mask_growth.SPARE_ROWS
     assert mask_growth.tokens_after_trace(painted=30, C=8) is None
+
+
+def test_first_and_preset_requests_bring_the_preset_example_and_options():
+    from explorer.session import first_request, preset_request
+    from explorer.weights.presets import PRESETS, get_preset
+
+    first = first_request()
+    assert first.source == ModelSource() and first.text == get_preset(DEFAULT_PRESET).example
+    assert first_request(source=ModelSource("path", "x")).text == "This is a pen ."  # a file model has no example
+    assert first_request("mine").text == "mine"
+    base = first_request("typed", options=RunOptions(dtype="float64", scale=False))
+    for name, preset in PRESETS.items():
+        switched = preset_request(base, name)
+        assert switched.source == ModelSource("preset", name) and switched.text == preset.example
+        for field, value in preset.options.items():
+            assert getattr(switched.options, field) == value  # the preset's own starting options
+        untouched = {"dtype": "float64", "scale": False}.keys() - preset.options.keys()
+        for field in untouched:
+            assert getattr(switched.options, field) == getattr(base.options, field)  # the rest kept
+        assert preset_request(base, name, keep_text=True).text == "typed"
