@@ -35,3 +35,15 @@ class Cancelled(ExplorerError):
     """Long work that the user stopped."""
 
     exit_code = 130
+
+
+class MaskTooSmall(ConfigError):
+    """A painted (explicit) mask with fewer rows than the text has tokens. Its fields say by how much, so that
+    the window grows the painting (explorer.session.mask_growth) without reading the sentence."""
+
+    def __init__(self, painted: int, tokens: int) -> None:
+        self.painted = painted  # rows (and columns) of the painted matrix
+        self.tokens = tokens  # C: the tokens of the text it was asked to mask
+        super().__init__(
+            f"the painted mask is {painted}×{painted} but the text has {tokens} tokens; paint the new rows or pick another mask"
+        )

@@ -139,8 +139,7 @@ def qk_names(trace: Trace, layer: int) -> tuple[str, str]:
 
 def kv_head(trace: Trace, head: int) -> int:
     """The key/value head a query head reads (grouped-query attention shares one among H/H_kv heads)."""
-    cfg = trace.config
-    return head // max(1, cfg.H // cfg.H_kv)
+    return names.kv_head_of(head, trace.config.H, trace.config.H_kv)
 
 
 def block_input(layer: int) -> str:

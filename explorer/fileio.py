@@ -31,7 +31,6 @@ import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -239,11 +238,6 @@ def _fsync_folder(folder: Path) -> None:
 def atomic_write_bytes(target: str | Path, data: bytes) -> None:
     with atomic_path(target) as tmp:
         tmp.write_bytes(data)
-
-
-def atomic_write_with(target: str | Path, write: Callable[[Path], None]) -> None:
-    with atomic_path(target) as tmp:
-        write(tmp)
 
 
 def _remove(path: Path) -> None:

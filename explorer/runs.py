@@ -23,7 +23,13 @@ from explorer import __version__
 from explorer.errors import ConfigError, SnapshotError
 from explorer.fileio import TEMP_NAME, atomic_write_bytes, describe_os_error, remove_stale_temporaries
 
-STEP_NAME = re.compile(r"^step-(\d+)$")  # explorer.train.loop.CHECKPOINT_RE
+# The checkpoint folder pattern, defined once: written by checkpoint_name, read by STEP_NAME.
+STEP_NAME = re.compile(r"^step-(\d+)$")
+
+
+def checkpoint_name(step: int) -> str:
+    """The folder a run keeps its checkpoint of ``step`` in (``step-000120``); STEP_NAME reads it back."""
+    return f"step-{step:06d}"
 
 
 RUN_FILE = "run.json"
@@ -234,6 +240,6 @@ def nearest_index(steps: list[int], step: int | None) -> int:
 
 __all__ = [
     "RUN_FILE", "RUN_FORMAT", "RUN_VERSION", "read_run_manifest", "is_run_dir", "check_run_dir", "claim_run_dir", "write_run_manifest",
-    "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "resolve_model_path", "checkpoint_corpus",
+    "checkpoint_name", "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "resolve_model_path", "checkpoint_corpus",
     "new_run_name", "unique_run_dir", "eta_seconds", "format_duration", "best_heads", "nearest_index",
 ]

@@ -1,9 +1,8 @@
 """The order Play, the arrow keys and presentation mode walk the pipeline in, layer by layer.
 
-``explorer.stages.neighbour`` steps through the stage keys once; a model with L layers runs the per-layer
-stages L times (tokens → embed → [norm → Q K V … block out] × L → norm → logits → softmax), and a class
-should watch the data go through every layer. Each step is a (stage key, layer) pair; stages outside the
-layers keep whatever layer was selected (their layer is ``None`` here). Given the model's config, the
+A model with L layers runs the per-layer stages L times
+(tokens → embed → [norm → Q K V … block out] × L → norm → logits → softmax), and a class should watch the
+data go through every layer. Each step is a (stage key, layer) pair; stages outside the layers keep whatever layer was selected (their layer is ``None`` here). Given the model's config, the
 pre-norm stages are left out of a model without norms (the note's bare toy).
 """
 

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from explorer.names import PAIRWISE_STAGES
+
 if TYPE_CHECKING:
     from explorer.trace import Trace
 
@@ -46,7 +48,7 @@ STAGES: tuple[Stage, ...] = (
 )
 
 STAGE_KEYS = tuple(s.key for s in STAGES)
-PAIRWISE_STAGE_KEYS = ("scores", "scaled", "masked", "weights")
+PAIRWISE_STAGE_KEYS = PAIRWISE_STAGES  # the (C, C) stages: defined once, with the tensor names
 NORM_STAGE_KEYS = tuple(s.key for s in STAGES if s.norm)
 
 
@@ -77,15 +79,6 @@ def tensor_names(key: str, layer: int) -> tuple[str, ...]:
 
 def main_tensor(key: str, layer: int) -> str:
     return tensor_names(key, layer)[0]
-
-
-def neighbour(key: str, step: int, config=None) -> str:
-    """The stage ``step`` places later (or earlier), clamped to the ends: Play and the arrow keys."""
-    keys = stage_keys_for(config)
-    if key not in keys:  # a norm stage of a model that has none: step from where it would stand
-        key = next((k for k in STAGE_KEYS[STAGE_KEYS.index(key):] if k in keys), keys[-1])
-    i = keys.index(key)
-    return keys[max(0, min(len(keys) - 1, i + step))]
 
 
 def _t(*dims: int | str) -> str:

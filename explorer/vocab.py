@@ -19,6 +19,21 @@ MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
 # The mask kinds a user can type (an explicit mask is painted in the window or read from a file).
 TYPED_MASKS = "causal, none, window:W or prefix:P"
 
+# The sliding window, defined once: query i sees keys i−W+1 … i (itself and the W−1 before it). The model
+# (explorer/model/mask.py), the window's tooltip and the stage caption (explorer/ui/captions.py) all say it
+# from here; they once said it three ways, one off by one.
+WINDOW_FIRST_KEY = "i−W+1"  # the first key query i sees, as the window's texts write it
+
+
+def window_keys(i: int, W: int) -> range:
+    """The keys query ``i`` sees through a sliding window of ``W``: i−W+1 … i, none before key 0."""
+    return range(max(0, i - W + 1), i + 1)
+
+
+def window_keys_before(W: int) -> int:
+    """How many keys before itself a query sees at most through a window of ``W`` (W − 1)."""
+    return len(window_keys(W, W)) - 1
+
 MAX_HEADS = 256
 MAX_LAYERS = 256
 

@@ -5,4 +5,3 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as explorer/__init__ does, before numpy loads
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("ATTENTION_EXPLORER_TEST", "1")

@@ -14,6 +14,8 @@ from functools import cached_property
 
 import numpy as np
 
+from explorer import names
+
 
 # ----------------------------------------------------------------------------------------- multi-head
 def head_terms(heads: np.ndarray, W_o: np.ndarray) -> np.ndarray:
@@ -63,9 +65,9 @@ def value_matrix(W_v: np.ndarray, W_o: np.ndarray | None, H: int, H_kv: int, D_v
     head's columns repeated for the H/H_kv query heads it serves (grouped-query attention)."""
     if W_o is None:
         return np.asarray(W_v)
-    groups = H // H_kv
     per_kv = W_v.reshape(W_v.shape[0], H_kv, D_v)  # (E, H_kv, D_v)
-    repeated = np.repeat(per_kv, groups, axis=1).reshape(W_v.shape[0], H * D_v)  # (E, H·D_v)
+    reads = [names.kv_head_of(h, H, H_kv) for h in range(H)]  # the key/value head each query head reads
+    repeated = per_kv[:, reads].reshape(W_v.shape[0], H * D_v)  # (E, H·D_v)
     return repeated @ W_o  # (E, H·D_v) · (H·D_v, E) → (E, E)
 
 

@@ -2,12 +2,10 @@
 
 The painted matrix is sent a little larger than the current text (its extra rows and columns causal), so
 that typing a few more tokens keeps the painting and never meets the core's "painted mask is smaller than
-the text" refusal; the model cuts it to C.
+the text" refusal; the model cuts it to C. When to grow is explorer/session/mask_growth.py.
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 
@@ -39,12 +37,3 @@ def extend_causal(matrix: np.ndarray, n: int) -> np.ndarray:
 def padded_size(C: int) -> int:
     """How large to send the painting for a text of C tokens: room for some more typing."""
     return C + max(16, C // 4)
-
-
-_TOO_SMALL = re.compile(r"painted mask is (\d+)\D+(\d+) but the text has (\d+) tokens")
-
-
-def needed_size(message: str) -> int | None:
-    """The token count from the core's refusal of a too-small painted mask, or None for other errors."""
-    m = _TOO_SMALL.search(message)
-    return int(m.group(3)) if m else None

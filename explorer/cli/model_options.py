@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer import vocab
 from explorer.config import MaskSpec, RunOptions
-from explorer.errors import ConfigError, InputError, ModelLoadError
-from explorer.weights.presets import DEFAULT_PRESET, PRESETS, load_preset
+from explorer.errors import ConfigError, InputError
+from explorer.session import ModelSource
+from explorer.session.open import open_source, resolve_run_folder
+from explorer.weights.presets import DEFAULT_PRESET, PRESETS
 
 if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
     from explorer.weights.bundle import ModelBundle
@@ -63,6 +64,16 @@ def _sizes(args: argparse.Namespace) -> dict:
     return {k: v for k, v in sizes.items() if v is not None}
 
 
+def source_from_args(args: argparse.Namespace) -> ModelSource:
+    """The ModelSource the model options name: the window's worker opens the same kind of object."""
+    sizes = _sizes(args)
+    if getattr(args, "model", None):
+        if sizes:
+            raise ConfigError("sizes come from the model file; drop --embed-dim/--heads/... when using --model")
+        return ModelSource("path", args.model)
+    return ModelSource("preset", args.preset, seed=args.seed, random_weights=args.random_weights).with_sizes(**sizes)
+
+
 def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
     if args.memory_budget is not None:
         import os
@@ -70,32 +81,16 @@ def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
         if not (args.memory_budget > 0 and args.memory_budget != float("inf")):  # nan and inf too
             raise ConfigError(f"--memory-budget must be a positive number of GB, got {args.memory_budget}")
         os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = str(args.memory_budget)
-    sizes = _sizes(args)
-    if getattr(args, "model", None):
-        from explorer.weights.loaders import load_model
+    return open_source(source_from_args(args), note=_note)
 
-        if sizes:
-            raise ConfigError("sizes come from the model file; drop --embed-dim/--heads/... when using --model")
-        return load_model(checkpoint_of(args.model))
-    return load_preset(args.preset, random_weights=args.random_weights, seed=args.seed, **sizes)
+
+def _note(message: str) -> None:
+    print(f"note: {message}", file=sys.stderr)
 
 
 def checkpoint_of(path: str) -> str:
-    """A run folder written by ``train --out runs/x`` stands for its latest complete checkpoint (a ``step-N``
-    folder with its config and weights); a ``note:`` line on stderr says which. Anything else is returned
-    as given, for the loaders to open or to refuse."""
-    p = Path(path).expanduser()
-    if not p.is_dir() or (p / "config.json").is_file():
-        return path
-    from explorer.runs import latest_checkpoint
-
-    latest = latest_checkpoint(p)
-    if latest is None:
-        if (p / "run.json").is_file() or any(c.name.startswith("step-") for c in p.iterdir()):
-            raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
-        return path
-    print(f"note: {p} is a run folder: using its latest complete checkpoint, {latest.name}", file=sys.stderr)
-    return str(latest)
+    """A run folder stands for its latest complete checkpoint (a ``note:`` line on stderr says which)."""
+    return resolve_run_folder(path, note=_note)
 
 
 def options_from_args(args: argparse.Namespace) -> RunOptions:

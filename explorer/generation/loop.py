@@ -216,7 +216,7 @@ def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOption
         allowed = base_mask(options.mask, total, device).unsqueeze(0)  # (1, total, total)
     sink = _LastRowSink(layers)
     with torch.inference_mode(), capturing(model, sink):
-        model(x, allowed, scale=options.scale, temperature=options.temperature, cache=cache)
+        model(x, allowed, scale=options.scale, cache=cache)
     logits = sink.tensors["logits"][0, -1].cpu().numpy()  # (V,)
     rows = [sink.tensors[names.attn(l, "weights")][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, total)
     return logits, rows

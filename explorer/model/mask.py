@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import torch
 
 from explorer.config import MaskSpec
-from explorer.errors import ConfigError
+from explorer.errors import ConfigError, MaskTooSmall
 
 
 def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> torch.Tensor:
@@ -22,14 +22,14 @@ def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> tor
     if spec.kind == "none":
         return torch.ones(C, C, dtype=torch.bool, device=device)
     if spec.kind == "window":
-        return (j <= i) & (j > i - spec.size)  # query i sees keys i−W+1 … i
+        return (j <= i) & (j > i - spec.size)  # query i sees keys i−W+1 … i (explorer.vocab.window_keys)
     if spec.kind == "prefix":
         return (j <= i) | ((i < spec.size) & (j < spec.size))  # the first P see each other
     if spec.kind == "explicit":
         matrix = torch.tensor(spec.matrix, dtype=torch.bool, device=device)
         n = matrix.shape[0]
         if n < C:
-            raise ConfigError(f"the painted mask is {n}×{n} but the text has {C} tokens; paint the new rows or pick another mask")
+            raise MaskTooSmall(painted=n, tokens=C)
         return matrix[:C, :C]
     raise ConfigError(f"unknown mask {spec.kind!r}")
 

@@ -47,7 +47,6 @@ class Transformer(Captured):
         ids: torch.Tensor,
         allowed: torch.Tensor | None = None,
         scale: bool = True,
-        temperature: float = 1.0,
         layers: int | None = None,
         cache: KVCache | None = None,
     ) -> torch.Tensor:
@@ -73,7 +72,5 @@ class Transformer(Captured):
             x = self.ln_final(x)
         x = self.capture("final.out", x)
         logits = affine(x, self.W_u(), self.unembed.b_u)  # (B, C, E) · (E, V) → (B, C, V)
-        logits = self.capture("logits", logits)
-        if self.wants("probs"):
-            self.capture("probs", torch.softmax(logits / temperature, dim=-1))  # (B, C, V)
-        return logits
+        # probs = softmax(logits / T) is derived by the Trace when read: (B, C, V) is its largest array
+        return self.capture("logits", logits)

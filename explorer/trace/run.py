@@ -226,7 +226,7 @@ def run_trace(
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
     with torch.inference_mode(), capturing(model, sink):
-        model(ids, allowed, scale=options.scale, temperature=options.temperature)
+        model(ids, allowed, scale=options.scale)
 
     trace = assemble(sink.tensors, False)
     release_freed_memory(trace.nbytes)  # the forward pass's transients

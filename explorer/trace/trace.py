@@ -304,11 +304,11 @@ class Trace(Mapping[str, np.ndarray]):
                 maps = (scores, scaled, mask_scores(scaled, allowed), torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads])))
             else:
                 qn, kn = self._qk_names(layer)
-                groups = self.config.H // self.config.H_kv
                 per_head = []
                 for i in range(heads.start, heads.stop):
+                    g = names.kv_head_of(i, self.config.H, self.config.H_kv)  # the key head query head i reads
                     q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
-                    k = torch.from_numpy(np.array(self._arrays[kn][batch, i // groups : i // groups + 1]))  # (b, 1, C, D)
+                    k = torch.from_numpy(np.array(self._arrays[kn][batch, g : g + 1]))  # (b, 1, C, D)
                     per_head.append(attention_maps(q, k, allowed, self.options.scale))
                 maps = tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4))  # 4 × (b, h, C, C)
         out = []

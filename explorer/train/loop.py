@@ -39,16 +39,13 @@ from explorer.config import ModelConfig, check_seed, check_training_memory
 from explorer.devices import resolve_device
 from explorer.errors import ConfigError, ExplorerError, SnapshotError
 from explorer.fileio import describe_os_error
-from explorer.runs import LOG_FILE, STEP_NAME, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
+from explorer.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
 from explorer.model import Transformer
 from explorer.train.corpora import IGNORE, Batch, Corpus
 from explorer.train.optim import AdamW
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.checkpoint import save_checkpoint
 from explorer.weights.init import init_params
-
-CHECKPOINT_RE = STEP_NAME
-
 
 class TrainingDiverged(ExplorerError):
     """The loss became NaN or infinite."""
@@ -161,10 +158,6 @@ def default_threads(config: ModelConfig | None = None) -> int:
     if config is not None and config.parameter_count() < 2_000_000:
         return 1
     return max(1, min(4, os.cpu_count() or 1))
-
-
-def checkpoint_name(step: int) -> str:
-    return f"step-{step:06d}"
 
 
 def token_losses(model: torch.nn.Module, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from explorer import vocab
 from explorer.stage_facts import stage_numbers
 from explorer.trace import Trace
 
@@ -53,7 +54,8 @@ def _mask_sentence(n: dict) -> str:
     if kind == "none":
         return QCoreApplication.translate("Captions", "No mask: every token sees every other token, the future included. A language model trained this way could cheat.")
     if kind == "window":
-        return QCoreApplication.translate("Captions", "Sliding window of {mask_size}: each token looks at itself and the {mask_size} tokens before it at most; the rest is −∞.").format(**n)
+        before = vocab.window_keys_before(n["mask_size"])  # W−1: the window's one definition
+        return QCoreApplication.translate("Captions", "Sliding window of {mask_size}: each token looks at itself and the {before} tokens before it at most; the rest is −∞.").format(before=before, **n)
     if kind == "prefix":
         return QCoreApplication.translate("Captions", "Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.").format(**n)
     return QCoreApplication.translate("Captions", "A hand-painted mask: the cells you blocked are −∞.")

@@ -1,7 +1,6 @@
-"""Which layers a trace captures. A 30-layer model on a long text would hold every layer's tensors; by
-default ("auto") a deep model, or a long text on a model of three layers or more, captures only the selected layer,
-and picking another layer traces that one (the state's ``layerWanted``). The user can also ask for all
-layers, only the selected one, or a list of their own (Model → Layers to capture).
+"""Which layers a trace captures, wired to the state: the policy itself is plain functions in
+explorer/session/capture.py (tested without Qt). Picking a layer the trace lacks (the state's
+``layerWanted``) traces that one; the user chooses the mode in Model → Layers to capture.
 """
 
 from __future__ import annotations
@@ -9,12 +8,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QLabel
 
+from explorer.session import capture as policy
+from explorer.session.capture import MODES
 from explorer.ui.state import AppState
-
-DEEP_LAYERS = 8  # a model with more layers than this captures one layer at a time in "auto"
-LONG_TOKENS = 512  # so does a text of more tokens (all sentences together) on a model of 3+ layers
-# (two layers cost at most twice one: the classroom presets keep both, so Play walks through both)
-MODES = ("auto", "all", "selected", "custom")
 
 
 class LayerCapture(QObject):
@@ -50,20 +46,11 @@ class LayerCapture(QObject):
     # ------------------------------------------------------------------ policy
     def lazy(self, layers: int, tokens: int) -> bool:
         """Capture one layer at a time?"""
-        if self.mode == "selected":
-            return True
-        if self.mode == "auto":
-            return layers > DEEP_LAYERS or (layers > 2 and tokens > LONG_TOKENS)
-        return False
+        return policy.one_layer_at_a_time(self.mode, layers, tokens)
 
     def _wanted_capture(self, layers: int, tokens: int, layer: int | None = None) -> tuple[int, ...] | None:
         layer = self.state.selection.layer if layer is None else layer
-        layer = min(max(0, layer), layers - 1)
-        if self.mode == "custom":
-            return tuple(l for l in self.custom if l < layers) or (layer,)
-        if self.lazy(layers, tokens):
-            return (layer,)
-        return None
+        return policy.layers_to_capture(self.mode, self.custom, layers, tokens, layer)
 
     def _apply(self, capture: tuple[int, ...] | None) -> None:
         if self.state.options.layers_to_capture != capture:
@@ -92,13 +79,8 @@ class LayerCapture(QObject):
         if trace is None:
             return
         self._wanted = layer
-        if self.mode == "custom":
-            self.custom = tuple(sorted(set(self.custom) | {layer}))
-            self._apply(self.custom)
-        elif self.mode == "all":
-            self._apply(None)
-        else:
-            self._apply((layer,))
+        self.custom, capture = policy.on_layer_wanted(self.mode, self.custom, layer)
+        self._apply(capture)
 
 
 class CaptureIndicator(QLabel):

@@ -164,9 +164,9 @@ class MainWindow(QMainWindow):
         if generation == self._latest:  # an older result that finished late is not shown
             self.state.set_trace(trace, editable)
 
-    def _on_failed(self, generation: int, message: str) -> None:
+    def _on_failed(self, generation: int, message: str, error=None) -> None:
         if generation == self._latest:
-            self.state.report_error(message)
+            self.state.report_error(message, error)
 
     # ------------------------------------------------------------------ language, layout
     def retranslate(self) -> None:

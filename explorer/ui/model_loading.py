@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-from explorer.runs import resolve_model_path
+from explorer.runs import checkpoint_step_of, resolve_model_path
 from explorer.ui import settings
 from explorer.ui.state import AppState, TraceRequest
 from explorer.weights import catalog
@@ -61,7 +61,7 @@ class ModelLoading(QObject):
         name = resolve_model_path(path_or_name)
         self._opening = name
         self._note = None
-        if Path(name).parent == Path(path_or_name) and Path(name).name.startswith("step-"):
+        if Path(name).parent == Path(path_or_name) and checkpoint_step_of(name) is not None:
             # the CLI says this in a note: line; the window says it in the status bar once the model shows
             self._note = (name, self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(
                 run=Path(path_or_name).name, step=Path(name).name

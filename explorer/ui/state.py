@@ -15,53 +15,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer.config import ModelConfig, RunOptions
+from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
-from explorer.weights.presets import DEFAULT_PRESET, get_preset
 
-
-@dataclass(frozen=True)
-class ModelSource:
-    """Where the model comes from. Presets take size overrides; a loaded model's sizes are fixed."""
-
-    kind: str = "preset"  # "preset", "path" (checkpoint folder, Hugging Face folder, GGUF file, named model), or
-    # "snapshot" (the model a snapshot shown read-only was made with; never sent to the worker)
-    name: str = DEFAULT_PRESET  # preset name, or the path / catalog name
-    sizes: tuple[tuple[str, Any], ...] = ()  # ModelConfig overrides, as sorted pairs (hashable)
-    seed: int | None = None  # None: the preset's seed (and its trained weights, if shipped)
-    random_weights: bool = False
-
-    def with_sizes(self, **changes: Any) -> ModelSource:
-        sizes = dict(self.sizes)
-        sizes.update(changes)
-        return dataclasses.replace(self, sizes=tuple(sorted((k, v) for k, v in sizes.items() if v is not None)))
-
-    def size_overrides(self) -> dict[str, Any]:
-        return dict(self.sizes)
-
-    def label(self) -> str:
-        if self.kind == "path":
-            return self.name
-        weights = "random" if (self.random_weights or self.seed is not None or self.sizes) else "preset"
-        return f"{self.name} ({weights} weights)"
-
-
-@dataclass(frozen=True)
-class TraceRequest:
-    source: ModelSource
-    text: str
-    options: RunOptions
-
-
-@dataclass(frozen=True)
-class Selection:
-    """What the user is looking at. ``token`` is the selected query position (row of every map)."""
-
-    stage: str = "weights"  # a flow stage key (see explorer.ui.stages)
-    layer: int = 0
-    head: int = 0
-    row: int = 0  # sentence of the batch
-    token: int | None = None  # query position
-    key: int | None = None  # key position (a column), when a cell is picked
+__all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the session's types, held here
 
 
 @dataclass
@@ -74,6 +31,7 @@ class _Current:
     notices: tuple[str, ...] = field(default_factory=tuple)
     snapshot: str | None = None  # the file of the snapshot shown (read-only), None for the live model
     live: TraceRequest | None = None  # while a snapshot is shown: the live model's request, to return to
+    error: BaseException | None = None  # the last failed request's error, with its fields (None: a message only)
 
 
 class AppState(QObject):
@@ -92,10 +50,7 @@ class AppState(QObject):
 
     def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
         super().__init__()
-        source = source or ModelSource()
-        if text is None:
-            text = get_preset(source.name).example if source.kind == "preset" else "This is a pen ."
-        self._cur = _Current(TraceRequest(source, text, options or RunOptions()))
+        self._cur = _Current(first_request(text, source, options))
         self._selection = Selection()
 
     # ------------------------------------------------------------------ reading
@@ -188,10 +143,7 @@ class AppState(QObject):
         self.set_source(dataclasses.replace(self.source.with_sizes(**sizes), random_weights=True))
 
     def set_preset(self, name: str, keep_text: bool = False) -> None:
-        base = self.live_request
-        text = base.text if keep_text else get_preset(name).example
-        options = dataclasses.replace(base.options, **get_preset(name).options)
-        self._set_request(TraceRequest(ModelSource("preset", name), text, options), leaves_snapshot=True)
+        self._set_request(preset_request(self.live_request, name, keep_text), leaves_snapshot=True)
 
     def set_seed(self, seed: int | None) -> None:
         self.set_source(dataclasses.replace(self.source, seed=seed, random_weights=seed is not None or self.source.random_weights))
@@ -273,8 +225,16 @@ class AppState(QObject):
         self._cur.request = TraceRequest(ModelSource("snapshot", str(name)), "\n".join(r.text for r in trace.rows), trace.options)
         self.requestReverted.emit(self._cur.request)  # menus and panels follow the shown model
 
-    def report_error(self, message: str) -> None:
+    def report_error(self, message: str, error: BaseException | None = None) -> None:
+        """A request failed. ``error`` (when the core raised one) keeps its fields for the policies that act
+        on it (explorer.session.mask_growth): nobody parses ``message``."""
+        self._cur.error = error
         self.errorRaised.emit(message)
+
+    @property
+    def error(self) -> BaseException | None:
+        """The error of the last failed request, as raised (None when only a message is known)."""
+        return self._cur.error
 
     # ------------------------------------------------------------------ selection
     @staticmethod

@@ -12,34 +12,22 @@ import traceback
 from PySide6.QtCore import QThread, Signal
 
 from explorer.errors import Cancelled, ExplorerError
-from explorer.ui.state import ModelSource, TraceRequest
+from explorer.session import ModelSource, TraceRequest
+from explorer.session.capture import capturable
+from explorer.session.open import open_source
 
 if TYPE_CHECKING:
     from explorer.weights.bundle import ModelBundle
 
 
-def build_bundle(source: ModelSource, progress=None, cancel=None) -> ModelBundle:
-    """The model a request names. Pure core calls; kept here so the cache below can wrap it."""
-    if source.kind == "preset":
-        from explorer.weights.presets import load_preset
-
-        return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, **source.size_overrides())
-    from explorer.weights.loaders import load_model
-
-    return load_model(source.name, progress=progress, cancel=cancel)
-
-
-def _capturable(options, layers: int):
-    """Layers to capture that this model has (a list chosen for a deeper model keeps its first layer)."""
-    if options.layers_to_capture is None:
-        return options
-    kept = tuple(l for l in options.layers_to_capture if 0 <= l < layers)
-    return options if kept == options.layers_to_capture else options.replace(layers_to_capture=kept or (0,))
+# The one function that opens any model source (the CLI calls it too); a module name of its own so that the
+# cache below wraps it and tests can stand in for it.
+build_bundle = open_source
 
 
 class TraceWorker(QThread):
     traceReady = Signal(int, object, bool)  # generation, Trace, sizes editable
-    traceFailed = Signal(int, str)  # generation, one-line message
+    traceFailed = Signal(int, str, object)  # generation, one-line message, the ExplorerError (its fields) or None
     busyChanged = Signal(bool)
     progress = Signal(int, int, str)  # done, total, what (loading a large model)
     bundleReady = Signal(object)  # ModelBundle, when a new model was built or loaded
@@ -152,7 +140,7 @@ class TraceWorker(QThread):
                 from explorer.trace.run import run_trace  # torch loads here, off the GUI thread
 
                 bundle = self._bundle(request.source, cancel)
-                options = _capturable(request.options, bundle.config.layers)
+                options = capturable(request.options, bundle.config.layers)
                 first = _first_layer_to_show(bundle, request.text, options)
                 trace = run_trace(
                     bundle, request.text, options, cancel=cancel, partial_after=first,
@@ -161,14 +149,14 @@ class TraceWorker(QThread):
             except Cancelled:
                 pass
             except ExplorerError as exc:
-                self.traceFailed.emit(generation, str(exc))
+                self.traceFailed.emit(generation, str(exc), exc)
             except MemoryError:
-                self.traceFailed.emit(generation, self.tr("out of memory: make the model or the text smaller"))
+                self.traceFailed.emit(generation, self.tr("out of memory: make the model or the text smaller"), None)
             except BaseException as exc:  # noqa: BLE001 - a bug, or a library's Rust panic (PanicException is a
                 # BaseException): say so in one line and keep serving; a worker that died silently left the
                 # window waiting forever. Details go to stderr.
                 traceback.print_exc()
-                self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc))
+                self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc), None)
             else:
                 self._ready(generation, trace, bundle.editable_sizes)
             finally:

@@ -5,15 +5,16 @@ Each kind lives in its own module; this one only decides which to call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from explorer.errors import ModelLoadError
 from explorer.weights.bundle import ModelBundle
 
 CHECKPOINT_FORMAT = "attention-explorer-checkpoint"
 
-Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads
+if TYPE_CHECKING:  # real_models imports torch; the alias is defined there once
+    from explorer.weights.real_models import Progress
 
 
 def detect_kind(path: Path) -> str:

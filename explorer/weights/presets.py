@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from explorer.config import ModelConfig, RunOptions
+from explorer.config import ModelConfig
 from explorer.errors import ConfigError
 from explorer.paths import resource
 from explorer.tokenize import Tokenizer
@@ -30,9 +30,6 @@ class Preset:
     seed: int = 0
     checkpoint: str | None = None  # folder in resources/presets/ with trained weights, if any
     options: dict[str, Any] = field(default_factory=dict)  # RunOptions fields this preset starts with
-
-    def run_options(self) -> RunOptions:
-        return RunOptions(**self.options)
 
     def has_trained_weights(self) -> bool:
         return self.checkpoint is not None and (resource("presets", self.checkpoint) / "model.safetensors").is_file()

@@ -23,7 +23,7 @@ from explorer.config import ModelConfig, memory_budget_bytes
 from explorer.errors import Cancelled, ConfigError, ModelLoadError
 from explorer.model import Transformer
 
-Progress = Callable[[int, int, str], None]  # (done, total, what)
+Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads; the one definition
 
 from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 

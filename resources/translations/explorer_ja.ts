@@ -267,10 +267,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>マスクなし：各トークンは未来も含めてすべてのトークンを参照します。このまま学習した言語モデルは答えを盗み見できてしまいます。</translation>
     </message>
     <message>
-        <source>Sliding window of {mask_size}: each token looks at itself and the {mask_size} tokens before it at most; the rest is −∞.</source>
-        <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {mask_size} 個のトークンだけで、残りは −∞ です。</translation>
-    </message>
-    <message>
         <source>Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.</source>
         <translation>長さ {mask_size} のプレフィックス：先頭の {mask_size} 個のトークンは互いに自由に参照でき、残りは因果マスクです。遮断されたセルは −∞ です。</translation>
     </message>
@@ -369,6 +365,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>x is the normalised vector of the stage before.</source>
         <translation>x は前の段階で正規化されたベクトルです。</translation>
+    </message>
+    <message>
+        <source>Sliding window of {mask_size}: each token looks at itself and the {before} tokens before it at most; the rest is −∞.</source>
+        <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {before} 個のトークンだけで、残りは −∞ です。</translation>
     </message>
     <message>
         <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
@@ -755,8 +755,8 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>手描き</translation>
     </message>
     <message>
-        <source>Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other</source>
-        <translation>ウィンドウ W：各トークンは自分自身と直前の W−1 個を参照します。プレフィックス P：先頭の P 個のトークンは互いに参照できます</translation>
+        <source>Window W: query i sees keys {first} … i. Prefix P: the first P tokens see each other</source>
+        <translation>ウィンドウ W：クエリ i が参照するのはキー {first} … i です。プレフィックス P：先頭の P 個のトークンは互いに参照できます</translation>
     </message>
     <message>
         <source>Scaling</source>

@@ -18,9 +18,8 @@ def test_extend_keeps_the_painting_and_adds_causal_rows():
     np.testing.assert_array_equal(mask_paint.extend_causal(painted, 2), painted)  # never shrinks
 
 
-def test_needed_size_reads_the_core_refusal():
-    assert mask_paint.needed_size("the painted mask is 5×5 but the text has 9 tokens; paint the new rows") == 9
-    assert mask_paint.needed_size("E must be even") is None
+def test_padded_size_leaves_room_for_typing():
+    # (the refusal is read from MaskTooSmall's fields now, no longer from its sentence: tests/core/test_session.py)
     assert mask_paint.padded_size(5) > 5
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.stage_walk import is_last, position, step, walk
-from explorer.stages import STAGE_KEYS, STAGES, neighbour, stage_keys_for
+from explorer.stages import STAGE_KEYS, STAGES, stage_keys_for
 
 BARE = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="none", residual=False)
 PRENORM = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="layernorm")
@@ -30,7 +30,7 @@ def test_a_pre_norm_model_walks_through_its_norms():
     assert "norm_attn" not in stage_keys_for(BARE) and "final_norm" not in stage_keys_for(BARE)
     assert step("block", 0, 1, (0, 1), PRENORM) == ("norm_attn", 1)
     assert step("embed", 0, 1, (0, 1), BARE) == ("qkv", 0)
-    assert neighbour("block", 1, BARE) == "logits" and neighbour("block", 1, PRENORM) == "final_norm"
+    assert step("block", 0, 1, (0,), BARE) == ("logits", 0) and step("block", 0, 1, (0,), PRENORM) == ("final_norm", 0)
 
 
 def test_a_norm_stage_selected_on_a_bare_model_steps_from_where_it_stands():

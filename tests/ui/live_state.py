@@ -38,9 +38,9 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
         if g == latest["g"]:
             state.set_trace(trace, editable)
 
-    def failed(g, message):
+    def failed(g, message, error=None):  # wired as the main window wires it: the error keeps its fields
         if g == latest["g"]:
-            state.report_error(message)
+            state.report_error(message, error)
 
     state.requestChanged.connect(submit)
     worker.traceReady.connect(ready)

@@ -43,6 +43,12 @@ SIZE_FIELDS: tuple[tuple[str, int, int], ...] = tuple((o.field, o.low, o.high) f
 _DEFAULTS = {f.name: f.default for f in fields(ModelConfig)}
 
 
+def _label_items(combo, labels: dict[str, str]) -> None:
+    """Each item's text by its key (the item's data), so that reordering a vocabulary never mislabels one."""
+    for i in range(combo.count()):
+        combo.setItemText(i, labels[combo.itemData(i)])
+
+
 def _spin(lo: int, hi: int) -> QSpinBox:
     s = QSpinBox()
     s.setRange(lo, hi)
@@ -218,16 +224,15 @@ class ControlsView(View):
             self.positions.setItemText(i, text)
         self.norm_label.setText(self.tr("Norm"))
         self.norm.setToolTip(self.tr("Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block"))
-        for i, text in enumerate((self.tr("LayerNorm"), self.tr("RMSNorm"), self.tr("none"))):
-            self.norm.setItemText(i, text)
+        _label_items(self.norm, {"layernorm": self.tr("LayerNorm"), "rmsnorm": self.tr("RMSNorm"), "none": self.tr("none")})
         self.residual_label.setText(self.tr("Residuals"))
         self.residual.setText(self.tr("add x back"))
         self.residual.setToolTip(self.tr("On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN"))
         self.mask_label.setText(self.tr("Mask"))
         self.mask.setToolTip(self.tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
-        for i, text in enumerate((self.tr("causal"), self.tr("none (sees the future)"), self.tr("window W"), self.tr("prefix P"), self.tr("hand-painted"))):
-            self.mask.setItemText(i, text)
-        self.mask_size.setToolTip(self.tr("Window W: each token sees itself and the W−1 before it. Prefix P: the first P tokens see each other"))
+        _label_items(self.mask, {"causal": self.tr("causal"), "none": self.tr("none (sees the future)"), "window": self.tr("window W"),
+                                 "prefix": self.tr("prefix P"), "explicit": self.tr("hand-painted")})
+        self.mask_size.setToolTip(self.tr("Window W: query i sees keys {first} … i. Prefix P: the first P tokens see each other").format(first=vocab.WINDOW_FIRST_KEY))
         self.scale_label.setText(self.tr("Scaling"))
         self.scale.setText(self.tr("÷ √D"))
         self.scale.setToolTip(self.tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows"))

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer import names
 from explorer.analysis.token_text import visible
 from explorer.generation import frames
 from explorer.generation.cost import step_cost
@@ -404,7 +405,7 @@ class GenerateView(View):
         sel = self.state.selection
         layer = min(max(sel.layer, 0), cfg.layers - 1)
         head = min(max(sel.head, 0), cfg.H - 1)
-        kv_head = head // (cfg.H // cfg.H_kv)
+        kv_head = names.kv_head_of(head, cfg.H, cfg.H_kv)
         step = g.steps[t]
         self.step_label.setText(self.tr("Step {t} / {n}").format(t=t + 1, n=len(g.steps)))
         self._show_text(g, t)

@@ -66,10 +66,6 @@ class HeadGrid(pg.GraphicsLayoutWidget):
             layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame
         self._frame()
 
-    def set_titles(self, titles: list[str]) -> None:
-        for label, title in zip(self.titles, titles):
-            label.setText(title)
-
     def set_selected(self, head: int) -> None:
         self.selected = head
         self._frame()

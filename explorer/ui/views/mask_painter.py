@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVB
 from explorer.analysis import mask_paint
 from explorer.analysis.token_text import visible
 from explorer.config import MaskSpec
+from explorer.session import mask_growth
 from explorer.ui.views.base import View
 
 
@@ -215,11 +216,10 @@ class MaskPainter(View):
 
     def _grow_to(self, n: int) -> None:
         """The text has (or will have) n tokens: extend the painting causally and send it again."""
-        if self._matrix is not None and len(self._matrix) >= n:
-            return
-        base = self._matrix if self._matrix is not None else mask_paint.causal(0)
-        self._matrix = mask_paint.extend_causal(base, mask_paint.padded_size(n))
-        self._send()
+        grown = mask_growth.grown(self._matrix, n)
+        if grown is not None:
+            self._matrix = grown
+            self._send()
 
     # ------------------------------------------------------------------ state → painter
     def _on_request(self, request) -> None:
@@ -232,12 +232,13 @@ class MaskPainter(View):
 
     def _on_trace(self, trace) -> None:
         if trace.options.mask.kind == "explicit" and not trace.read_only:
-            if len(trace.options.mask.matrix) < trace.C + 4:  # about to run out: make room before the next token
-                self._grow_to(trace.C + 4)
+            needed = mask_growth.tokens_after_trace(len(trace.options.mask.matrix), trace.C)
+            if needed is not None:  # about to run out: make room before the next token
+                self._grow_to(needed)
         self._refresh()
 
-    def _on_error(self, message: str) -> None:
-        needed = mask_paint.needed_size(message)
+    def _on_error(self, _message: str) -> None:
+        needed = mask_growth.tokens_after_error(self.state.error)
         if needed is not None and self.state.options.mask.kind == "explicit":
             self._grow_to(needed)  # a paste made the text longer than the painting: extend it causally
 

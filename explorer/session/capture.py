@@ -1,0 +1,53 @@
+"""Which layers a trace captures: the policy as plain functions (the window's LayerCapture in
+explorer/ui/capture.py only wires them to the state).
+
+A 30-layer model on a long text would hold every layer's tensors; by default ("auto") a deep model, or a long
+text on a model of three layers or more, captures only the selected layer, and picking another layer traces
+that one. The user can also ask for all layers, only the selected one, or a list of their own.
+"""
+
+from __future__ import annotations
+
+from explorer.config import RunOptions
+
+DEEP_LAYERS = 8  # a model with more layers than this captures one layer at a time in "auto"
+LONG_TOKENS = 512  # so does a text of more tokens (all sentences together) on a model of 3+ layers
+# (two layers cost at most twice one: the classroom presets keep both, so Play walks through both)
+MODES = ("auto", "all", "selected", "custom")
+
+
+def one_layer_at_a_time(mode: str, layers: int, tokens: int) -> bool:
+    """Does ``mode`` capture only the selected layer of a model of ``layers`` layers on ``tokens`` tokens?"""
+    if mode == "selected":
+        return True
+    if mode == "auto":
+        return layers > DEEP_LAYERS or (layers > 2 and tokens > LONG_TOKENS)
+    return False
+
+
+def layers_to_capture(mode: str, custom: tuple[int, ...], layers: int, tokens: int, layer: int) -> tuple[int, ...] | None:
+    """The ``layers_to_capture`` option a trace should run with (None: all) while ``layer`` is selected."""
+    layer = min(max(0, layer), layers - 1)
+    if mode == "custom":
+        return tuple(l for l in custom if l < layers) or (layer,)
+    if one_layer_at_a_time(mode, layers, tokens):
+        return (layer,)
+    return None
+
+
+def on_layer_wanted(mode: str, custom: tuple[int, ...], layer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """A layer the trace did not capture was selected: (the custom list afterwards, the capture to ask for)."""
+    if mode == "custom":
+        custom = tuple(sorted(set(custom) | {layer}))
+        return custom, custom
+    if mode == "all":
+        return custom, None
+    return custom, (layer,)
+
+
+def capturable(options: RunOptions, layers: int) -> RunOptions:
+    """Layers to capture that this model has (a list chosen for a deeper model keeps its first layer)."""
+    if options.layers_to_capture is None:
+        return options
+    kept = tuple(l for l in options.layers_to_capture if 0 <= l < layers)
+    return options if kept == options.layers_to_capture else options.replace(layers_to_capture=kept or (0,))

@@ -1,0 +1,48 @@
+"""The one way any model source becomes a model: a preset (with size overrides, seed, random weights), a
+checkpoint folder, a run folder (its newest complete checkpoint), a Hugging Face folder or a GGUF file.
+The CLI (explorer/cli/model_options.py) and the window's worker (explorer/ui/worker.py) both call
+``open_source``, so a model opened in one is the model opened in the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from explorer.errors import ModelLoadError
+from explorer.session.request import ModelSource
+
+if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait for it at start
+    from explorer.weights.bundle import ModelBundle
+
+
+def open_source(source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None) -> ModelBundle:
+    """The model ``source`` names. ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads;
+    ``note`` hears plain-words remarks (which checkpoint of a run folder was taken)."""
+    if source.kind == "preset":
+        from explorer.weights.presets import load_preset
+
+        return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, **source.size_overrides())
+    from explorer.weights.loaders import load_model
+
+    return load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel)
+
+
+def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> str:
+    """A run folder written by ``train --out runs/x`` stands for its latest complete checkpoint (a ``step-N``
+    folder with its config and weights); ``note`` hears which. Anything else is returned as given, for the
+    loaders to open or to refuse."""
+    p = Path(path).expanduser()
+    if not p.is_dir() or (p / "config.json").is_file():
+        return path
+    from explorer.runs import checkpoint_step_of, latest_checkpoint
+
+    latest = latest_checkpoint(p)
+    if latest is None:
+        if (p / "run.json").is_file() or any(checkpoint_step_of(c) is not None for c in p.iterdir()):
+            raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
+        return path
+    if note is not None:
+        note(f"{p} is a run folder: using its latest complete checkpoint, {latest.name}")
+    return str(latest)
