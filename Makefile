@@ -88,3 +88,11 @@ translations: setup
 	$(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -source-language en -target-language ja \
 		$$(find explorer/ui -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort) -ts $(TS_JA)
 	$(VENV)/bin/pyside6-lrelease -silent $(TS_JA) -qm $(QM_JA)
+
+# The README's screenshots, made with the app's own --screenshot (offscreen, no display needed).
+SHOT := QT_QPA_PLATFORM=offscreen $(VENV)/bin/attention-explorer gui --theme light
+screenshots: setup
+	$(SHOT) --language en --size 1366x768 --screenshot docs/screenshot-classroom.png
+	$(SHOT) --language ja --size 1366x768 --preset japanese --screenshot docs/screenshot-japanese.png
+	$(SHOT) --language en --size 1366x768 --preset seed-toy --stage weights --screenshot docs/screenshot-seed-toy.png
+	$(SHOT) --language en --size 1920x1080 --presentation --screenshot docs/screenshot-presentation.png
