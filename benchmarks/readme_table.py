@@ -18,6 +18,9 @@ LABELS = {
     "long_input_peak_rss_gb": "4096 tokens: peak resident memory",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "trace_memory_ratio": "trace resident bytes / array bytes",
+    "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",
+    "decode_step_ms_no_cache": "the same step recomputing the whole text (no cache)",
+    "decode_cache_speedup_1024": "KV cache speed-up at C=1024",
 }
 
 
@@ -39,6 +42,13 @@ def table(results: dict) -> str:
         rows.append(f"| {label} (`{key}`) | {shown} | {fig['target']} | {'yes' if fig['met'] else '**no**'} |")
     rows.append("")
     rows.append(f"Measured {results.get('date', '')} on {results.get('machine', '')}.")
+    others: dict[str, list[str]] = {}  # figures measured on another day or machine say so
+    for key in LABELS:
+        measured = (results["figures"].get(key) or {}).get("detail", {}).get("measured")
+        if measured:
+            others.setdefault(measured, []).append(f"`{key}`")
+    for measured, keys in others.items():
+        rows.append(f"{', '.join(keys)}: measured {measured}.")
     return "\n".join(rows)
 
 
