@@ -98,6 +98,7 @@ class MainWindow(QMainWindow):
         s, w = self.state, self.worker
         s.requestChanged.connect(self._submit)
         w.traceReady.connect(self._on_trace)
+        w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
         s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
