@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -67,14 +68,28 @@ class InterventionsView(View):
         mode_row.addWidget(self.map_label)
         mode_row.addWidget(self.mode_combo, 1)
         self.map = Heatmap()
-        lay = QVBoxLayout(self)
+        # A short dock scrolls rather than squeezing the table and the map to nothing.
+        rows = self.list.fontMetrics().height() + 4
+        self.list.setMinimumHeight(3 * rows)
+        self.list.setMaximumHeight(5 * rows)
+        self.table.setMinimumHeight(7 * rows)
+        self.map.setMinimumHeight(260)
+        body = QWidget()
+        lay = QVBoxLayout(body)
         lay.addWidget(self.hint)
-        lay.addWidget(self.list, 1)
+        lay.addWidget(self.list)
         lay.addLayout(buttons)
         lay.addWidget(self.kl_label)
         lay.addWidget(self.table, 1)
         lay.addLayout(mode_row)
         lay.addWidget(self.map, 2)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self._items: list[HeadAblation | EdgeCut] = []
         self.remove_button.clicked.connect(self._remove_selected)
         self.clear_button.clicked.connect(state.clear_interventions)
