@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         self._default_sizes = [(self.docks[s.object_name], s.size, s.area) for s in specs if s.size and s.area is not None]
         self._default_sizes += [(self.docks[s.object_name], s.height, Qt.DockWidgetArea.TopDockWidgetArea) for s in specs if s.height]
         for spec in specs:  # the first dock of each tab group is the one in front
-            if spec.area is not None and spec.tabify_with is None and spec.below is None:
+            if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
 
     def apply_default_sizes(self) -> None:
