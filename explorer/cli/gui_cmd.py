@@ -42,6 +42,9 @@ def add_parser(sub) -> None:
     p.add_argument("--theme", choices=["system", "light", "dark"], help="colour theme")
     p.add_argument("--screenshot", metavar="PATH", help="wait for the first trace, save the window as PNG, exit")
     p.add_argument("--size", metavar="WxH", help=f"window size, e.g. 1600x1000 (at most {MAX_SIDE} px a side)")
+    p.add_argument("--ablate", metavar="L.H[,L.H…]", help="start with these heads ablated (as in export)")
+    p.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="how --ablate removes a head")
+    p.add_argument("--cut", metavar="L.H:I:J[,…]", help="start with these attention edges cut (as in export)")
     p.add_argument("--presentation", action="store_true", help="start in presentation mode")
     p.add_argument("--lesson", metavar="FILE|builtin", help="play a lesson (docs/lessons.md); builtin: the lecture note")
     p.add_argument("--step", type=int, metavar="N", help="with --lesson: the step to show first, counted from 1")
@@ -131,10 +134,16 @@ def run(args: argparse.Namespace) -> int:
         resolve(lesson, step)  # a step past the end is refused here too
     elif args.step is not None:
         raise ConfigError("--step needs --lesson")
+    from explorer.interventions.spec import Interventions, parse_ablate, parse_cut
     from explorer.ui.app import launch
+
+    interventions = Interventions(
+        ablations=parse_ablate(args.ablate, args.ablate_mode) if args.ablate else (),
+        cuts=parse_cut(args.cut) if args.cut else (),
+    )
 
     return launch(
         text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, stage=args.stage,
         language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
-        presentation=args.presentation, lesson=lesson, step=step,
+        presentation=args.presentation, lesson=lesson, step=step, interventions=interventions,
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.config import RunOptions
+from explorer.interventions.spec import Interventions
 from explorer.weights.presets import DEFAULT_PRESET, get_preset
 
 # The text a model that is not a preset starts with (a preset brings its own example).
@@ -45,6 +46,7 @@ class TraceRequest:
     source: ModelSource
     text: str
     options: RunOptions
+    interventions: Interventions = Interventions()  # empty: a plain trace; else the worker runs run_intervened
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ def launch(
     presentation: bool = False,
     lesson=None,
     step: int = 0,
+    interventions=None,
 ) -> int:
     opened = None
     if snapshot:
@@ -79,6 +80,9 @@ def launch(
     _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
     if stage:
         state.select(stage=stage)
+    if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front
+        state.set_interventions(interventions)
+        window.docks["interventions"].raise_()
     window.show()
     timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
     if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit

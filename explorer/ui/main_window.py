@@ -89,7 +89,7 @@ class MainWindow(QMainWindow):
         self._default_sizes = [(self.docks[s.object_name], s.size, s.area) for s in specs if s.size and s.area is not None]
         self._default_sizes += [(self.docks[s.object_name], s.height, Qt.DockWidgetArea.TopDockWidgetArea) for s in specs if s.height]
         for spec in specs:  # the first dock of each tab group is the one in front
-            if spec.area is not None and spec.tabify_with is None and spec.below is None:
+            if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
 
     def apply_default_sizes(self) -> None:
@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         s, w = self.state, self.worker
         s.requestChanged.connect(self._submit)
         w.traceReady.connect(self._on_trace)
+        w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
         s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read

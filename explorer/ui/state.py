@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer.config import ModelConfig, RunOptions
+from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions
 from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
 
@@ -32,6 +33,7 @@ class _Current:
     snapshot: str | None = None  # the file of the snapshot shown (read-only), None for the live model
     live: TraceRequest | None = None  # while a snapshot is shown: the live model's request, to return to
     error: BaseException | None = None  # the last failed request's error, with its fields (None: a message only)
+    baseline: Trace | None = None  # the same request without interventions, while the shown trace has some
 
 
 class AppState(QObject):
@@ -47,6 +49,7 @@ class AppState(QObject):
     requestReverted = Signal(object)  # TraceRequest: back to the shown model after a failed or cancelled load
     layerWanted = Signal(int)  # a layer of the model that the trace did not capture was selected
     snapshotChanged = Signal(object)  # str: the snapshot file now shown read-only; None: back to the live model
+    interventionsChanged = Signal(object)  # Interventions of the request (the panel lists them)
 
     def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
         super().__init__()
@@ -73,6 +76,15 @@ class AppState(QObject):
     @property
     def trace(self) -> Trace | None:
         return self._cur.trace
+
+    @property
+    def interventions(self) -> Interventions:
+        return self._cur.request.interventions
+
+    @property
+    def baseline(self) -> Trace | None:
+        """The run without interventions that the shown trace compares with; None when nothing is changed."""
+        return self._cur.baseline
 
     @property
     def selection(self) -> Selection:
@@ -157,6 +169,34 @@ class AppState(QObject):
     def set_options(self, **changes: Any) -> None:
         self._set_request(dataclasses.replace(self.request, options=self.options.replace(**changes)))
 
+    # ------------------------------------------------------------------ interventions (issue 15)
+    def set_interventions(self, interventions: Interventions) -> None:
+        if interventions == self.interventions or self._cur.snapshot is not None:
+            return
+        self._set_request(dataclasses.replace(self.request, interventions=interventions))
+        self.interventionsChanged.emit(interventions)
+
+    def add_intervention(self, item: HeadAblation | EdgeCut) -> None:
+        """Ablate a head (one mode per head: a new mode replaces the old) or cut an edge."""
+        cur = self.interventions
+        if isinstance(item, HeadAblation):
+            kept = tuple(a for a in cur.ablations if (a.layer, a.head) != (item.layer, item.head))
+            self.set_interventions(dataclasses.replace(cur, ablations=kept + (item,)))
+        elif item not in cur.cuts:
+            self.set_interventions(dataclasses.replace(cur, cuts=cur.cuts + (item,)))
+
+    def remove_intervention(self, item: HeadAblation | EdgeCut) -> None:
+        cur = self.interventions
+        self.set_interventions(dataclasses.replace(
+            cur, ablations=tuple(a for a in cur.ablations if a != item), cuts=tuple(c for c in cur.cuts if c != item)))
+
+    def clear_interventions(self) -> None:
+        self.set_interventions(Interventions())
+
+    def set_baseline(self, baseline: Trace | None) -> None:
+        """From the worker, just before the intervened trace it belongs to (``set_trace``)."""
+        self._cur.baseline = baseline
+
     def publish_model(self, source: ModelSource, bundle: Any, show: bool = True, text: str | None = None) -> None:
         """Offer a model built here (a training checkpoint) under ``source``; with ``show``, trace it (and
         ``text``, when given) in one request."""
@@ -197,6 +237,8 @@ class AppState(QObject):
         if entering:
             self._enter_snapshot(trace)
         config_changed = entering or self._cur.config != trace.config or self._cur.editable_sizes != editable_sizes
+        if not trace.interventions:
+            self._cur.baseline = None  # a plain trace, or a snapshot: nothing to compare with
         self._cur.trace = trace
         self._cur.config = trace.config
         self._cur.editable_sizes = editable_sizes and not trace.read_only

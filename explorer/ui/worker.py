@@ -31,6 +31,7 @@ class TraceWorker(QThread):
     busyChanged = Signal(bool)
     progress = Signal(int, int, str)  # done, total, what (loading a large model)
     bundleReady = Signal(object)  # ModelBundle, when a new model was built or loaded
+    baselineReady = Signal(int, object)  # generation, the run without interventions (just before traceReady)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -124,6 +125,16 @@ class TraceWorker(QThread):
         self.bundleReady.emit(bundle)
         return bundle
 
+    def _intervened(self, generation: int, bundle, request: TraceRequest, options, cancel):
+        """The baseline and the intervened run (explorer.interventions); the baseline goes to the state first."""
+        from explorer.interventions.run import run_intervened
+        from explorer.trace.run import run_trace
+
+        baseline = run_trace(bundle, request.text, options, cancel=cancel)
+        trace = run_intervened(bundle, request.text, request.interventions, options, cancel=cancel, baseline=baseline)
+        self.baselineReady.emit(generation, baseline)
+        return trace
+
     def run(self) -> None:  # noqa: D401 - QThread entry point
         while True:
             with self._cond:
@@ -141,11 +152,14 @@ class TraceWorker(QThread):
 
                 bundle = self._bundle(request.source, cancel)
                 options = capturable(request.options, bundle.config.layers)
-                first = _first_layer_to_show(bundle, request.text, options)
-                trace = run_trace(
-                    bundle, request.text, options, cancel=cancel, partial_after=first,
-                    on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
-                )
+                if not request.interventions.empty:
+                    trace = self._intervened(generation, bundle, request, options, cancel)
+                else:
+                    first = _first_layer_to_show(bundle, request.text, options)
+                    trace = run_trace(
+                        bundle, request.text, options, cancel=cancel, partial_after=first,
+                        on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
+                    )
             except Cancelled:
                 pass
             except ExplorerError as exc:

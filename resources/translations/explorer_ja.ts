@@ -1313,6 +1313,116 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>InterventionMenu</name>
+    <message>
+        <source>Ablate head {h} of layer {l} (zero)</source>
+        <translation>層 {l} のヘッド {h} をアブレーション（ゼロ）</translation>
+    </message>
+    <message>
+        <source>Ablate head {h} of layer {l} (mean over positions)</source>
+        <translation>層 {l} のヘッド {h} をアブレーション（位置の平均）</translation>
+    </message>
+    <message>
+        <source>Cut edge: query {i} may not attend to key {j} (head {h})</source>
+        <translation>エッジを切る: クエリ {i} はキー {j} を見ない（ヘッド {h}）</translation>
+    </message>
+    <message>
+        <source>Clear all interventions</source>
+        <translation>介入をすべて解除</translation>
+    </message>
+</context>
+<context>
+    <name>InterventionsView</name>
+    <message>
+        <source>Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of the large attention map to cut that edge.</source>
+        <translation>計算を変えて比べる: ヘッド一覧のヘッドを右クリックするとアブレーション、大きなアテンションマップのセルを右クリックするとそのエッジを切ります。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>すべて解除</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>ベースライン</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>順位</translation>
+    </message>
+    <message>
+        <source>intervened</source>
+        <translation>介入後</translation>
+    </message>
+    <message>
+        <source>intervened run</source>
+        <translation>介入後の実行</translation>
+    </message>
+    <message>
+        <source>baseline (no interventions)</source>
+        <translation>ベースライン（介入なし）</translation>
+    </message>
+    <message>
+        <source>difference (intervened − baseline)</source>
+        <translation>差（介入後 − ベースライン）</translation>
+    </message>
+    <message>
+        <source>Attention map:</source>
+        <translation>アテンションマップ:</translation>
+    </message>
+    <message>
+        <source>zero</source>
+        <translation>ゼロ</translation>
+    </message>
+    <message>
+        <source>mean over positions</source>
+        <translation>位置の平均</translation>
+    </message>
+    <message>
+        <source>ablate layer {l} head {h} ({mode})</source>
+        <translation>層 {l} ヘッド {h} をアブレーション（{mode}）</translation>
+    </message>
+    <message>
+        <source>cut layer {l} head {h}: query {i} ↛ key {j}</source>
+        <translation>層 {l} ヘッド {h} を切断: クエリ {i} ↛ キー {j}</translation>
+    </message>
+    <message>
+        <source>(none: the model runs unchanged)</source>
+        <translation>（なし: モデルはそのまま動きます）</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: add an intervention.</source>
+        <translation>まだ比べるものがありません: 介入を追加してください。</translation>
+    </message>
+    <message>
+        <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
+        <translation>トークン {i}「{t}」の次: KL(ベースライン ‖ 介入後) = {kl} nats</translation>
+    </message>
+    <message>
+        <source>weights: intervened − baseline, layer {l} head {h}</source>
+        <translation>重み: 介入後 − ベースライン、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>weights ({mode}), layer {l} head {h}</source>
+        <translation>重み（{mode}）、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
+    </message>
+</context>
+<context>
     <name>LessonBar</name>
     <message>
         <source>This step has no caption in {language}: it is shown in {other}.</source>
@@ -2582,6 +2692,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Generate</source>
         <translation>生成</translation>
+    </message>
+    <message>
+        <source>Interventions</source>
+        <translation>介入</translation>
     </message>
 </context>
 </TS>

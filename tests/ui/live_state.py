@@ -43,6 +43,7 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
             state.report_error(message, error)
 
     state.requestChanged.connect(submit)
+    worker.baselineReady.connect(lambda g, b: g == latest["g"] and state.set_baseline(b))
     worker.traceReady.connect(ready)
     worker.traceFailed.connect(failed)
     worker.busyChanged.connect(state.set_busy)

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 
 from explorer import matrices
 from explorer.ui.views.heatmap import MapLayers
@@ -23,6 +23,7 @@ THUMB_CELLS = 256
 
 class HeadGrid(pg.GraphicsLayoutWidget):
     headClicked = Signal(int)
+    contextRequested = Signal(int, int, int, QPoint)  # head, query i, key j (−1 off the cells), global position
     cellHovered = Signal(int, int, int)  # head, query i, key j; (−1, −1, −1) when the mouse leaves
 
     def __init__(self, parent=None) -> None:
@@ -35,6 +36,8 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         self.scene().sigMouseMoved.connect(self._moved)
         self.scene().sigMouseClicked.connect(self._clicked)
         self.setToolTip("")
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the tensor view builds the menu
+        self.customContextMenuRequested.connect(self._context)
 
     def _build(self, heads: int) -> None:
         """(Re)create one ViewBox per head, in a near-square grid."""
@@ -100,6 +103,11 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         hit = self._hit(event.scenePos())
         if hit is not None:
             self.headClicked.emit(hit[0])
+
+    def _context(self, pos: QPoint) -> None:
+        hit = self._hit(self.mapToScene(pos))
+        if hit is not None:
+            self.contextRequested.emit(*hit, self.mapToGlobal(pos))
 
     def leaveEvent(self, event) -> None:
         if self._hovered is not None:

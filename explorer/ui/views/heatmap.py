@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -583,6 +583,7 @@ class Heatmap(QWidget):
 
     cellClicked = Signal(int, int)
     cellHovered = Signal(int, int)
+    cellContextRequested = Signal(int, int, QPoint)  # query i, key j (−1, −1 off the cells), global position
 
     def __init__(
         self,
@@ -642,6 +643,8 @@ class Heatmap(QWidget):
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
+        self.graphics.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the owner builds the menu
+        self.graphics.customContextMenuRequested.connect(self._context)
         self.set_legend_text(self.tr("−∞ (masked)"))
 
     # ------------------------------------------------------------------ text size
@@ -745,6 +748,10 @@ class Heatmap(QWidget):
         cell = self.layers.cell_at(event.scenePos())
         if cell is not None:
             self.cellClicked.emit(*cell)
+
+    def _context(self, pos: QPoint) -> None:
+        cell = self.layers.cell_at(self.graphics.mapToScene(pos))
+        self.cellContextRequested.emit(*(cell if cell is not None else (-1, -1)), self.graphics.mapToGlobal(pos))
 
     def leaveEvent(self, event) -> None:
         if self._hovered is not None:

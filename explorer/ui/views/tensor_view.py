@@ -205,6 +205,8 @@ class TensorView(View):
         self.grid.cellHovered.connect(self._grid_hovered)
         self.large.cellHovered.connect(self._large_hovered)
         self.large.cellClicked.connect(self._large_clicked)
+        self.grid.contextRequested.connect(lambda h, _i, _j, at: self._intervention_menu(h, -1, -1, at))
+        self.large.cellContextRequested.connect(lambda i, j, at: self._intervention_menu(self.state.selection.head, i, j, at))
 
     def retranslate(self) -> None:
         self.stage_label.setText(self.tr("&Stage"))
@@ -509,6 +511,21 @@ class TensorView(View):
         col = m.columns[j]
         where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
         return f"{where}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+
+    def intervention_menu(self, head: int, i: int = -1, j: int = -1):
+        """Ablate a head / cut an edge (issue 15); only where the view shows a layer's per-head maps."""
+        from explorer.ui.views.intervention_menu import intervention_menu
+
+        if self.state.selection.stage not in PAIRWISE_STAGE_KEYS:
+            return None
+        return intervention_menu(self.state, self, self.state.selection.layer, head, i, j)
+
+    def _intervention_menu(self, head: int, i: int, j: int, at) -> None:
+        if getattr(self, "context_menu", None) is not None:
+            self.context_menu.deleteLater()
+        self.context_menu = self.intervention_menu(head, i, j)
+        if self.context_menu is not None:
+            self.context_menu.popup(at)  # not exec(): no nested event loop while the worker re-traces
 
     def _large_clicked(self, i: int, j: int) -> None:
         if self.state.selection.stage in PAIRWISE_STAGE_KEYS:
