@@ -151,6 +151,12 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
     result = {"code": 1}
 
     def shoot() -> None:
+        from explorer.ui.views.base import View
+
+        # A panel raised before the window was shown can report an empty visible region offscreen and keep its
+        # redraw back: every visible view draws the current trace before the picture is taken.
+        for view in window.findChildren(View):
+            view.flush_deferred()
         render_queue().flush()  # every view drawn, a long input's too
         app.processEvents()
         target = app.activeWindow() if app.activeWindow() is not None else window

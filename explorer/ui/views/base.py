@@ -60,6 +60,11 @@ class View(QWidget):
             parent.visibilityChanged.connect(lambda visible: visible and self._run_deferred())
             self._dock_watched = True
 
+    def flush_deferred(self) -> None:
+        """Run the redraws kept back while the view seemed off screen (a screenshot grabs what is visible)."""
+        if self.isVisible():
+            self._run_deferred()
+
     def _run_deferred(self) -> None:
         pending, self._deferred = self._deferred, {}
         for slot, args in pending.items():
