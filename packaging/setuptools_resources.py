@@ -1,7 +1,7 @@
 """setuptools hook: install the top-level ``resources/`` folder as the package data ``explorer/resources``.
 
 ``resources/`` stays the single source of the shipped data (corpora, tokenizers, presets, translations, icons):
-a checkout reads it in place (explorer/paths.py), and ``pyproject.toml`` names this ``build_py`` in
+a checkout reads it in place (explorer/util/paths.py), and ``pyproject.toml`` names this ``build_py`` in
 ``[tool.setuptools.cmdclass]`` so that wheels (and the sdist, which lists build_py's data files) carry it as
 ``explorer/resources``. Package discovery stays automatic (``packages.find``): a static ``package-dir``
 entry alone would need every package listed by hand. Editable installs copy nothing; they read the checkout.

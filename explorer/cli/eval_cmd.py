@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer.devices import resolve_device
+    from explorer.util.devices import resolve_device
     from explorer.train.corpora import get_corpus
     from explorer.train.evaluate import evaluate_bundle
 

@@ -47,7 +47,7 @@ def interventions_from_args(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from explorer.fileio import check_writable_target
+    from explorer.util.fileio import check_writable_target
 
     check_writable_target(Path(args.output))  # -o /dev/null, a device or a folder: refused before any work
     text = text_from_args(args)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from explorer.errors import ConfigError, SnapshotError
-from explorer.stages import STAGE_KEYS
+from explorer.present.stages import STAGE_KEYS
 
 MAX_SIDE = 16_384  # px: beyond what any screen shows; a larger window is a typo and gigabytes of pixels
 MAX_PIXELS = 8_192 * 8_192  # one grab of the window is 4 bytes a pixel: at most 256 MiB
@@ -119,7 +119,7 @@ def check_display(env: dict[str, str] | None = None) -> None:
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
     if args.screenshot:
-        from explorer.fileio import check_writable_target
+        from explorer.util.fileio import check_writable_target
 
         shot = Path(args.screenshot)
         check_writable_target(shot)  # before the start-up and the first trace, not after

@@ -121,7 +121,7 @@ def check_layers(bundle: ModelBundle, options: RunOptions) -> None:
 def text_from_args(args: argparse.Namespace) -> str:
     if getattr(args, "text_file", None):
         from explorer.config import MAX_TEXT_CHARS
-        from explorer.reading import read_text
+        from explorer.util.reading import read_text
 
         # Read what a trace can use (and enough past it for the notices), never the whole file: /dev/zero
         # or a FIFO once took 24 GB or waited forever.

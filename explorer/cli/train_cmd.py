@@ -129,7 +129,7 @@ def resolve_config(args: argparse.Namespace, corpus):
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer.runs import check_run_dir
+    from explorer.train.runs import check_run_dir
     from explorer.train.loop import Trainer, TrainSettings  # torch loads here
 
     corpus = get_corpus(args.corpus, word_level=args.word_level)
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     )
     label = Path(corpus.name).stem if corpus.name not in NAMES else corpus.name
     out = Path(args.out) if args.out else Path("runs") / f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"
-    check_run_dir(out)  # new, empty, or an empty run of this app; never a user's folder (explorer.runs)
+    check_run_dir(out)  # new, empty, or an empty run of this app; never a user's folder (explorer.train.runs)
     command = "attention-explorer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["train"] else None
     trainer = Trainer(corpus, config, settings, out, command=command)
     if trainer.device_notice:

@@ -17,7 +17,7 @@ import numpy as np
 
 from explorer import names
 from explorer.errors import SnapshotError
-from explorer.fileio import atomic_path
+from explorer.util.fileio import atomic_path
 from explorer.trace.trace import Trace
 
 FORMATS = ("npz", "safetensors", "pt")

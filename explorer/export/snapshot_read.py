@@ -21,8 +21,8 @@ import numpy as np
 from explorer.config import memory_budget_bytes
 from explorer.errors import ExplorerError, SnapshotError
 from explorer.export.snapshot_schema import Manifest, TensorInfo, check_manifest, check_tensors, check_values
-from explorer.reading import check_regular, open_regular, parse_json
-from explorer.schema import Where
+from explorer.util.reading import check_regular, open_regular, parse_json
+from explorer.util.schema import Where
 from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace
 
 MAX_MANIFEST_BYTES = 64 * 1024**2

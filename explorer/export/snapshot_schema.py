@@ -18,7 +18,7 @@ import numpy as np
 from explorer import names
 from explorer.config import MAX_SENTENCES, ModelConfig, RunOptions
 from explorer.errors import ConfigError, SnapshotError
-from explorer.schema import Where, flag, listing, mapping, model_config, number, optional, text, valid_unicode, whole
+from explorer.util.schema import Where, flag, listing, mapping, model_config, number, optional, text, valid_unicode, whole
 
 MAX_TOKENS_PER_ROW = 1 << 20
 FLOAT_DTYPES = (np.dtype("float32"), np.dtype("float64"))

@@ -23,7 +23,7 @@ from explorer.config import RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.generation.result import Generation, Step
 from explorer.generation.sampling import Sampling, choose
-from explorer.generate import join_tokens, top_k
+from explorer.generation.choose import join_tokens, top_k
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.kv_cache import KVCache
 from explorer.model.mask import base_mask

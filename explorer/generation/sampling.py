@@ -1,6 +1,6 @@
 """How the next token is chosen from one row of logits: greedy, or sampled with temperature, top-k, top-p.
 
-Pure numpy, built on ``explorer.generate`` (the output panel's top-k, argmax and sample), so a generation and
+Pure numpy, built on ``explorer.generation.choose`` (the output panel's top-k, argmax and sample), so a generation and
 the panel's "append" button choose by the same rules. Every choice is reproducible: sampling draws from a
 ``numpy.random.Generator`` seeded once per generation.
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 from explorer.config import check_seed
 from explorer.errors import ConfigError
-from explorer.generate import argmax, sample, top_k
+from explorer.generation.choose import argmax, sample, top_k
 
 
 @dataclass(frozen=True)

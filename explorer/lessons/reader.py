@@ -19,8 +19,8 @@ from explorer.errors import ConfigError
 from explorer.lessons.model import (
     LANGUAGES, MODEL_KEYS, NONE_KEYS, PANELS, SIZE_FIELDS, DEFAULT_START, Lesson, LessonError, LessonState, Step,
 )
-from explorer.paths import resource
-from explorer.stages import STAGE_KEYS
+from explorer.util.paths import resource
+from explorer.present.stages import STAGE_KEYS
 from explorer.weights.catalog import REAL_MODELS
 from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
 

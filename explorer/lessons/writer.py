@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from explorer.fileio import atomic_path
+from explorer.util.fileio import atomic_path
 from explorer.lessons.model import Lesson, LessonError
 from explorer.lessons.reader import FORMAT_VERSION, STATE_KEYS, WORD_KEYS
 

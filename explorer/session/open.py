@@ -36,7 +36,7 @@ def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> 
     p = Path(path).expanduser()
     if not p.is_dir() or (p / "config.json").is_file():
         return path
-    from explorer.runs import checkpoint_step_of, latest_checkpoint
+    from explorer.train.runs import checkpoint_step_of, latest_checkpoint
 
     latest = latest_checkpoint(p)
     if latest is None:

@@ -12,7 +12,7 @@ import string
 from collections import Counter
 from pathlib import Path
 
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.tokenize.builders import bpe_tokenizer, char_bpe_tokenizer, char_tokenizer, word_tokenizer
 from explorer.tokenize.tokenizer import Tokenizer
 from explorer.train.corpora import read_lines

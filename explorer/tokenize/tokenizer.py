@@ -60,7 +60,7 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path: str | Path, kind: str | None = None) -> Tokenizer:
-        from explorer.reading import MAX_TOKENIZER_BYTES, read_bytes
+        from explorer.util.reading import MAX_TOKENIZER_BYTES, read_bytes
 
         # Bounded and never blocking: a FIFO or /dev/zero in place of tokenizer.json is one line.
         data = read_bytes(path, MAX_TOKENIZER_BYTES, ModelLoadError, "tokenizer.json", missing=f"cannot read tokenizer {path}: no such file")
@@ -104,7 +104,7 @@ class Tokenizer:
             if shared:
                 pieces.append(self._byte_piece(tok))
             else:
-                # The pieces join to the text (explorer.generate.join_tokens relies on it): byte-level BPE's
+                # The pieces join to the text (explorer.generation.choose.join_tokens relies on it): byte-level BPE's
                 # pieces keep the space it glues to the front of a word (" pen").
                 pieces.append(text[a:b] if b > a else tok)
         unknown = tuple(self.unk_id is not None and i == self.unk_id for i in enc.ids)

@@ -11,9 +11,9 @@ import torch
 from explorer import names
 from explorer.analysis.token_text import valid_text, visible
 from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, RunOptions, check_memory
-from explorer.devices import resolve_device
+from explorer.util.devices import resolve_device
 from explorer.errors import Cancelled, InputError
-from explorer.memory import release_freed_memory
+from explorer.util.memory import release_freed_memory
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, mask_notices
 from explorer.trace.trace import Row, Trace

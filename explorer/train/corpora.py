@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from explorer.errors import ConfigError, InputError
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer, char_tokenizer, word_tokenizer
 
 if TYPE_CHECKING:  # torch loads on first batch: the CLI parser and the window import these names
@@ -402,7 +402,7 @@ MAX_CORPUS_CHARS = 4_000_000
 def _read_text(path: Path) -> str:
     import logging
 
-    from explorer.reading import read_text
+    from explorer.util.reading import read_text
 
     missing = f"no such corpus or file: {path} (corpora: {', '.join(NAMES)}, or a UTF-8 text file)"
     text, more = read_text(path, MAX_CORPUS_CHARS, InputError, missing=missing)

@@ -23,7 +23,7 @@ import re
 import sys
 from pathlib import Path
 
-from explorer.paths import resource
+from explorer.util.paths import resource
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 FORTUNES_FILE = Path("/usr/share/games/fortunes/fortunes")

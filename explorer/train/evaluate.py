@@ -43,7 +43,7 @@ def train_info(bundle: ModelBundle) -> dict[str, Any]:
     if folder is None or not (folder / "config.json").is_file():
         return {}
     from explorer.errors import ExplorerError
-    from explorer.reading import read_json
+    from explorer.util.reading import read_json
 
     try:
         meta = read_json(folder / "config.json", ExplorerError)  # bounded; deep nesting is an error, not a crash

@@ -12,7 +12,7 @@ No Qt here. A GUI worker thread drives it like this:
 
 Checkpoints are folders ``run_dir/step-000500`` written atomically, so a cancelled or killed run keeps
 every checkpoint it completed. ``run_dir/log.jsonl`` holds one line per evaluation, to redraw the curves.
-``run_dir/run.json`` (explorer.runs) is written first and marks the folder as a run of this app: a folder
+``run_dir/run.json`` (explorer.train.runs) is written first and marks the folder as a run of this app: a folder
 that is not empty and has none is refused, and a run replaces or prunes only checkpoints it wrote itself.
 """
 
@@ -36,10 +36,10 @@ import torch.nn.functional as F
 
 from explorer import __version__
 from explorer.config import ModelConfig, check_seed, check_training_memory
-from explorer.devices import resolve_device
+from explorer.util.devices import resolve_device
 from explorer.errors import ConfigError, ExplorerError, SnapshotError
-from explorer.fileio import describe_os_error
-from explorer.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
+from explorer.util.fileio import describe_os_error
+from explorer.train.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
 from explorer.model import Transformer
 from explorer.train.corpora import IGNORE, Batch, Corpus
 from explorer.train.optim import AdamW
@@ -333,7 +333,7 @@ class Trainer:
             )
 
     def _claim_run_dir(self) -> None:
-        """Before the first write: the run folder must be new, empty or an empty run of this app (explorer.runs);
+        """Before the first write: the run folder must be new, empty or an empty run of this app (explorer.train.runs);
         its run.json says so to every later reader (and to a later run pointed at the same folder)."""
         if self.run_dir is None or self._claimed:
             return

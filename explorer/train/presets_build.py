@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.train.corpora import get_corpus
 from explorer.train.evaluate import baselines_for
 from explorer.train.loop import Trainer, TrainSettings, evaluate

@@ -11,8 +11,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from explorer.errors import ExplorerError, SnapshotError
-from explorer.fileio import atomic_path
-from explorer.paths import resource
+from explorer.util.fileio import atomic_path
+from explorer.util.paths import resource
 from explorer.ui import i18n, settings, theme
 from explorer.ui.render_queue import render_queue
 from explorer.ui.state import AppState, ModelSource

@@ -2,7 +2,7 @@
 
 Every sentence goes through ``QCoreApplication.translate("Captions", …)`` as a literal (so lupdate finds
 it) and gets the trace's real sizes through ``.format`` placeholders. The numbers come from
-``explorer.stage_facts``; nothing here computes.
+``explorer.present.stage_facts``; nothing here computes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from explorer import vocab
-from explorer.stage_facts import stage_numbers
+from explorer.present.stage_facts import stage_numbers
 from explorer.trace import Trace
 
 

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressD
 
 from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.fileio import atomic_path
-from explorer.stages import stage_keys_for
+from explorer.util.fileio import atomic_path
+from explorer.present.stages import stage_keys_for
 from explorer.ui import settings
 from explorer.ui.render_queue import render_queue
 

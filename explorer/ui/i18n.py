@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
-from explorer.paths import resource
+from explorer.util.paths import resource
 
 LANGUAGES = {"en": "English", "ja": "日本語"}
 _installed: QTranslator | None = None

@@ -11,7 +11,7 @@ from PySide6.QtCore import QEventLoop, QMarginsF, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from explorer.fileio import describe_os_error
+from explorer.util.fileio import describe_os_error
 from explorer.lessons import Lesson
 from explorer.lessons.model import LessonError
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-from explorer.runs import checkpoint_step_of, resolve_model_path
+from explorer.train.runs import checkpoint_step_of, resolve_model_path
 from explorer.ui import settings
 from explorer.ui.state import AppState, TraceRequest
 from explorer.weights import catalog

@@ -4,7 +4,7 @@ The window shows the selected stage's title, its caption in plain words, its com
 shapes, and the same central tensor view as the main window, large. ← → Space PageUp PageDown (what a
 presentation clicker sends) move through the stages layer by layer via ``state.select``, so the main window
 follows; Esc or F5 leaves. Nothing here computes: words come from ``captions``, shapes from
-``explorer.stages``, the order from ``explorer.stage_walk``, the picture from ``TensorView``.
+``explorer.present.stages``, the order from ``explorer.present.stage_walk``, the picture from ``TensorView``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from PySide6.QtGui import QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from explorer.ui.stage_words import stage_words
-from explorer import stage_walk
-from explorer.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
+from explorer.present import stage_walk
+from explorer.present.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.state import AppState
 from explorer.ui.views.tensor_view import TensorView

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
-from explorer.runs import unique_run_dir
+from explorer.train.runs import unique_run_dir
 from explorer.ui.state import AppState, ModelSource
 from explorer.ui.train_job import TrainJob, TrainPrepared, TrainRequest
 

@@ -63,7 +63,7 @@ class TraceWorker(QThread):
     def _ready(self, generation: int, trace, editable: bool) -> None:
         hint = self._prefetch
         if hint is not None and max((r.length for r in trace.rows), default=0) >= PREFETCH_TOKENS:
-            from explorer.matrices import prefetch_maps
+            from explorer.present.matrices import prefetch_maps
 
             prefetch_maps(trace, *hint)
         self.traceReady.emit(generation, trace, editable)

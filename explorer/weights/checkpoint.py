@@ -26,12 +26,12 @@ from torch import nn
 from explorer import __version__
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError, ModelLoadError, SnapshotError
-from explorer.fileio import atomic_dir
+from explorer.util.fileio import atomic_dir
 from explorer.model import Transformer
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
-from explorer.reading import is_regular, read_json
-from explorer.schema import Where, model_config
+from explorer.util.reading import is_regular, read_json
+from explorer.util.schema import Where, model_config
 from explorer.weights.loaders import CHECKPOINT_FORMAT
 from explorer.weights.real_models import check_fits, check_weights
 

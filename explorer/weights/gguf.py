@@ -28,10 +28,10 @@ import torch
 from explorer import __version__
 from explorer.config import ModelConfig
 from explorer.errors import Cancelled, ModelLoadError
-from explorer.fileio import atomic_dir
-from explorer.paths import user_cache_dir
-from explorer.reading import check_regular, open_regular, read_json
-from explorer.schema import Where, listing, number, text, whole
+from explorer.util.fileio import atomic_dir
+from explorer.util.paths import user_cache_dir
+from explorer.util.reading import check_regular, open_regular, read_json
+from explorer.util.schema import Where, listing, number, text, whole
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, check_shape, make_config, report
@@ -212,7 +212,7 @@ def _metadata(reader) -> dict[str, Any]:
     return meta
 
 
-# Every metadata field this importer reads, checked in one place (explorer/schema.py): a head count of 0 once
+# Every metadata field this importer reads, checked in one place (explorer/util/schema.py): a head count of 0 once
 # ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
 # in NaN probabilities.
 

@@ -24,8 +24,8 @@ import torch
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
-from explorer.schema import Where, flag, number, text, whole
+from explorer.util.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
+from explorer.util.schema import Where, flag, number, text, whole
 from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, make_config, report
@@ -38,7 +38,7 @@ _GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", 
 # ----------------------------------------------------------------------------------------------- config
 
 
-# Every field this importer reads from config.json, checked here (explorer/schema.py): a size of 0 once
+# Every field this importer reads from config.json, checked here (explorer/util/schema.py): a size of 0 once
 # ended in ZeroDivisionError, an epsilon of "abc" in a ValueError traceback, a NaN theta in NaN probabilities.
 
 

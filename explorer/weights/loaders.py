@@ -22,7 +22,7 @@ def detect_kind(path: Path) -> str:
     import os
     import stat
 
-    from explorer.reading import is_regular, not_regular, open_regular, read_json
+    from explorer.util.reading import is_regular, not_regular, open_regular, read_json
 
     try:
         mode = os.stat(path).st_mode

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from explorer.cli import main
-from explorer.paths import resource
+from explorer.util.paths import resource
 
 VOCAB = json.loads(resource("tokenizers", "words-en.json").read_text(encoding="utf-8"))["model"]["vocab"]
 PEN = "This is a pen ."

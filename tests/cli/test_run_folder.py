@@ -15,7 +15,7 @@ from safetensors.numpy import load_file
 
 from explorer import vocab
 from explorer.cli import build_parser, main
-from explorer.runs import resolve_model_path
+from explorer.train.runs import resolve_model_path
 
 SMALL = ["-E", "8", "-D", "4", "-H", "2", "-L", "1"]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from explorer.errors import ConfigError
-from explorer.fileio import _host_tag
-from explorer.runs import RUN_FILE, RUN_FORMAT, check_run_dir, claim_run_dir, is_run_dir, list_checkpoints
+from explorer.util.fileio import _host_tag
+from explorer.train.runs import RUN_FILE, RUN_FORMAT, check_run_dir, claim_run_dir, is_run_dir, list_checkpoints
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = ["train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1", "--batch-size", "4", "--eval-every", "0", "-q"]

@@ -38,11 +38,11 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
         f.write("\nimport pyqtgraph  # a leak the contract must catch\n")
     with open(tmp_path / "explorer" / "ui" / "captions.py", "a") as f:
         f.write("\nimport torch  # tensor math in the window\nfrom explorer.model import attention\n")
-    with open(tmp_path / "explorer" / "stages.py", "a") as f:
+    with open(tmp_path / "explorer" / "present" / "stages.py", "a") as f:
         f.write("\nfrom explorer.cli import main  # the core reaching up into the CLI\n")
     run = _lint(tmp_path)
     assert run.returncode != 0
-    assert "explorer.stages is not allowed to import explorer.cli" in run.stdout
+    assert "explorer.present.stages is not allowed to import explorer.cli" in run.stdout
     assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
     assert "explorer.ui.captions is not allowed to import torch" in run.stdout
     assert "explorer.ui.captions is not allowed to import explorer.model" in run.stdout

@@ -10,7 +10,7 @@ import torch
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError, SnapshotError
 from explorer.tokenize import Tokenizer
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.weights import checkpoint as ckpt
 from explorer.weights.bundle import random_bundle
 from explorer.weights.checkpoint import load_checkpoint, read_checkpoint_meta, save_checkpoint

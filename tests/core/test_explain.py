@@ -12,7 +12,7 @@ import torch
 
 from explorer import names
 from explorer.config import MaskSpec, ModelConfig, RunOptions
-from explorer.explain import cell_text, explain_cell, explain_value, fmt, sub
+from explorer.present.explain import cell_text, explain_cell, explain_value, fmt, sub
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset, preset_tokenizer
@@ -184,7 +184,8 @@ def test_logits_name_the_token(toy):
 
 
 def test_every_stage_tensor_has_an_explanation(toy):
-    from explorer import matrices, stages
+    from explorer.present import matrices
+    from explorer.present import stages
 
     for key in stages.STAGE_KEYS:
         if key in stages.PAIRWISE_STAGE_KEYS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.generate import append_token, argmax, join_tokens, sample, top_k
+from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
 
 
 def test_top_k_orders_by_probability_and_keeps_ids():

@@ -3,7 +3,7 @@
 A student who multiplies and adds the numbers a hover prints must get the number it prints after "=", to
 its printed precision. This test reads the hover *strings*: it turns each ``expression = number`` piece
 into Python arithmetic, evaluates it from the printed operands only, and checks that the value lies within
-half a unit of the printed number's last digit. It shares nothing with explorer/hover_numbers.py.
+half a unit of the printed number's last digit. It shares nothing with explorer/present/hover_numbers.py.
 
 Random small models (sizes ≤ 4, so that every sum is spelled out term by term), every norm kind, with and
 without residuals, every position kind, every activation, biases, masks that block whole rows.
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from explorer import names
 from explorer.config import MaskSpec, ModelConfig, RunOptions
-from explorer.explain import explain_cell, explain_value
+from explorer.present.explain import explain_cell, explain_value
 from explorer.tokenize import word_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle

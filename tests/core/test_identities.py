@@ -13,7 +13,7 @@ import explorer.weights.bundle as bundle_mod
 from explorer import names
 from explorer.config import MaskSpec, ModelConfig, RunOptions, check_memory
 from explorer.errors import ConfigError, InputError, MemoryBudgetError
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer, char_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle

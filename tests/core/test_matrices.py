@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from explorer import matrices, names
+from explorer import names
+from explorer.present import matrices
 from explorer.config import ModelConfig
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle

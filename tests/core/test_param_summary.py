@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from explorer.config import ModelConfig
-from explorer.param_summary import parameter_groups, parameter_rows, totals
+from explorer.present.param_summary import parameter_groups, parameter_rows, totals
 
 
 def test_rows_sum_to_the_parameter_count():

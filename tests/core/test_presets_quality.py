@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.trace import run_trace
 from explorer.train.corpora import get_corpus, read_lines
 from explorer.train.evaluate import evaluate_bundle

@@ -1,4 +1,4 @@
-"""explorer.runs: run folders, model paths, ETA and head ranking (no Qt)."""
+"""explorer.train.runs: run folders, model paths, ETA and head ranking (no Qt)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import datetime
 
 import numpy as np
 
-from explorer import runs
+from explorer.train import runs
 
 
 def _fake_checkpoint(folder, corpus="copy"):

@@ -18,7 +18,7 @@ import explorer
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.errors import SnapshotError
 from explorer.export.snapshot import read_manifest_and_arrays, read_snapshot, write_snapshot
-from explorer.paths import resource
+from explorer.util.paths import resource
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import preset_tokenizer

@@ -2,7 +2,7 @@
 one stage of an export, and the parameters, gets the next stage's numbers.
 
 For a pre-norm model (LayerNorm and RMSNorm) and a bare one (no norm, no residual), the model is exported
-to an .npz file; then each stage of the walk the window shows (explorer.stage_walk) is recomputed in numpy
+to an .npz file; then each stage of the walk the window shows (explorer.present.stage_walk) is recomputed in numpy
 from the *exported* tensors of the stage shown before it, never from the model. For the bare model the QKV
 stage must follow from the embedding itself (there is no norm stage between them); for the pre-norm model
 the norm stage sits in between and the QKV stage follows from it.
@@ -17,7 +17,7 @@ import pytest
 
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.export.snapshot import write_snapshot
-from explorer.stage_walk import walk
+from explorer.present.stage_walk import walk
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset, preset_tokenizer

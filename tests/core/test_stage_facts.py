@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.config import RunOptions
-from explorer.stage_facts import stage_numbers, stage_shape
+from explorer.present.stage_facts import stage_numbers, stage_shape
 from explorer.trace.run import run_trace
 from explorer.weights.presets import load_preset
 
@@ -34,7 +34,7 @@ def test_numbers(trace):
 
 def test_blocked_rows_count_only_the_real_tokens_of_the_sentence():
     from explorer.config import MaskSpec
-    from explorer.stage_facts import blocked_rows
+    from explorer.present.stage_facts import blocked_rows
 
     bundle = load_preset("seed-toy")
     # row 0 and row 2 see nothing; the second sentence has 2 tokens, so only its row 0 counts there

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from explorer.config import ModelConfig
-from explorer.stage_walk import is_last, position, step, walk
-from explorer.stages import STAGE_KEYS, STAGES, stage_keys_for
+from explorer.present.stage_walk import is_last, position, step, walk
+from explorer.present.stages import STAGE_KEYS, STAGES, stage_keys_for
 
 BARE = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="none", residual=False)
 PRENORM = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="layernorm")

@@ -95,7 +95,7 @@ def test_japanese_pieces_are_whole_characters_and_unseen_kanji_fall_back_to_byte
 
 
 def test_the_shipped_vocabularies_equal_a_fresh_build():
-    from explorer.paths import resource
+    from explorer.util.paths import resource
     from explorer.tokenize.build_resources import build_all
 
     built = build_all()
@@ -108,7 +108,7 @@ def test_the_shipped_vocabularies_equal_a_fresh_build():
     reason="needs the Debian packages wordnet-base and fortunes-min",
 )
 def test_the_english_corpus_is_extracted_again_byte_for_byte(tmp_path):
-    from explorer.paths import resource
+    from explorer.util.paths import resource
     from explorer.train.corpora_english import write
 
     counts = write(tmp_path)

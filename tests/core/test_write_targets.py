@@ -18,7 +18,7 @@ import pytest
 from explorer.config import ModelConfig
 from explorer.errors import SnapshotError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.fileio import _host_tag, atomic_write_bytes, remove_stale_temporaries
+from explorer.util.fileio import _host_tag, atomic_write_bytes, remove_stale_temporaries
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import preset_tokenizer
@@ -145,7 +145,7 @@ def test_stale_temporaries_of_a_dead_writer_are_removed_by_the_next_write(tmp_pa
 SLOW_WRITER = textwrap.dedent(
     """
     import sys, time
-    from explorer.fileio import atomic_path
+    from explorer.util.fileio import atomic_path
 
 
     with atomic_path(sys.argv[1]) as tmp:

@@ -70,7 +70,7 @@ def raised_messages() -> list[Raised]:
         for node in ast.walk(_parsed(f)):
             # Every error built, raised or returned: ``raise ModelLoadError(…)``, ``return SnapshotError(…)``
             # (a helper that builds one), and the file readers' ``raise error(…)`` / ``raise where.fail(…)``,
-            # which raise the caller's error class (explorer/reading.py, explorer/schema.py).
+            # which raise the caller's error class (explorer/util/reading.py, explorer/util/schema.py).
             if not isinstance(node, ast.Call):
                 continue
             func = node.func

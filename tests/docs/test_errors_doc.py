@@ -50,8 +50,8 @@ def _strings(node: ast.AST) -> list[str]:
 
 def test_every_notice_is_documented():
     """Notices are not errors, but a user meets them just the same."""
-    from explorer import devices
-    from explorer.fileio import describe_os_error
+    from explorer.util import devices
+    from explorer.util.fileio import describe_os_error
     from explorer.model import mask
     from explorer.trace import run
 

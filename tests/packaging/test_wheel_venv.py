@@ -43,7 +43,7 @@ def run(installed: Path, args: list[str], env: dict, cwd: Path, timeout: int = 3
 
 
 def test_resources_come_from_the_installed_package(installed, clean_env, tmp_path):
-    code = "import json, explorer.paths as p; print(json.dumps([str(p.resources_dir()), p.__file__]))"
+    code = "import json, explorer.util.paths as p; print(json.dumps([str(p.resources_dir()), p.__file__]))"
     result = run(installed, ["python", "-c", code], clean_env, tmp_path)
     assert result.returncode == 0, result.stderr
     resources, module = map(Path, json.loads(result.stdout))

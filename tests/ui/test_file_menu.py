@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from explorer import names
 from explorer.export.snapshot import read_snapshot
-from explorer.stages import STAGE_KEYS
+from explorer.present.stages import STAGE_KEYS
 
 
 def _distinct_colours(path) -> int:

@@ -396,7 +396,7 @@ def test_no_label_is_cut(big_window, qtbot, size):
 
 
 def test_no_stage_makes_the_window_taller_than_a_laptop_screen(big_window, state, qtbot):
-    from explorer.stages import STAGE_KEYS
+    from explorer.present.stages import STAGE_KEYS
 
     window = big_window
     window.resize(1280, 720)

@@ -22,7 +22,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from explorer.config import MaskSpec
-from explorer.stages import STAGE_KEYS
+from explorer.present.stages import STAGE_KEYS
 from explorer.weights.presets import PRESETS
 
 pytestmark = pytest.mark.slow

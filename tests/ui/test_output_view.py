@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from explorer.analysis.token_text import visible
-from explorer.generate import sample, top_k
+from explorer.generation.choose import sample, top_k
 from explorer.trace.run import run_trace
 from explorer.weights.presets import load_preset
 

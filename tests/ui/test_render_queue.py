@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QObject
 
-from explorer import matrices
+from explorer.present import matrices
 from explorer.trace import run_trace
 from explorer.ui.render_queue import STAGGER_TOKENS, RenderQueue
 from explorer.ui.state import AppState, ModelSource

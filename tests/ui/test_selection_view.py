@@ -8,7 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
 from explorer import names
-from explorer.explain import fmt
+from explorer.present.explain import fmt
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource
 from explorer.weights.presets import load_preset

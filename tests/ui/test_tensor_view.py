@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtTest import QTest
 
-from explorer.explain import cell_text
-from explorer.stages import STAGE_KEYS
+from explorer.present.explain import cell_text
+from explorer.present.stages import STAGE_KEYS
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource
 from explorer.weights.presets import get_preset, load_preset

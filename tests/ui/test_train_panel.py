@@ -141,7 +141,7 @@ def test_a_finished_runs_curve_comes_back_when_one_of_its_checkpoints_is_opened(
 
 
 def test_induction_readout_points_out_the_best_head(window, qtbot):
-    from explorer.runs import best_heads
+    from explorer.train.runs import best_heads
     from explorer.train.induction import induction_scores
 
     state = window.state

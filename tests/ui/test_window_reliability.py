@@ -190,7 +190,7 @@ def test_failed_exports_and_a_float64_snapshot_reopened(window, qtbot, tmp_path)
     assert out is not None
     assert file_ops.open_snapshot(window, state, str(out))
     assert state.trace.read_only and state.trace["logits"].dtype == np.float64
-    from explorer.stages import STAGE_KEYS
+    from explorer.present.stages import STAGE_KEYS
 
     for key in STAGE_KEYS:  # every view draws the float64 snapshot
         state.select(stage=key)

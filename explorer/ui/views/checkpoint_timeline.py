@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
 
-from explorer.runs import checkpoint_step_of, list_checkpoints, run_dir_of
+from explorer.train.runs import checkpoint_step_of, list_checkpoints, run_dir_of
 from explorer.ui.state import AppState
 
 PLAY_INTERVAL_MS = 700  # long enough to see each map before the next

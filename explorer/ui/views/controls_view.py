@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, estimate_memory
-from explorer.devices import available_devices
+from explorer.util.devices import available_devices
 from explorer.errors import ExplorerError
 from explorer.ui.state import ModelSource
 from explorer.ui.status_bar import human_bytes

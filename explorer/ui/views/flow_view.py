@@ -2,8 +2,8 @@
 
 tokens → Embed → [ Q K V → Q·Kᵀ → ÷√D → mask → softmax → ·V → concat → ·W_o → + x → FFN → block out ] ×L
 → Linear → softmax. Each box prints its tensor's shape for one sentence and one head; the selected stage's
-full computation (``explorer.stages.edge_label``) and a caption are spelled out below. Play and ← → walk
-the stages layer by layer (``explorer.stage_walk``), always through ``state.select``.
+full computation (``explorer.present.stages.edge_label``) and a caption are spelled out below. Play and ← → walk
+the stages layer by layer (``explorer.present.stage_walk``), always through ``state.select``.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ui.stage_words import stage_words
-from explorer import stage_walk
-from explorer.stage_facts import stage_numbers, stage_shape
-from explorer.stages import STAGES, edge_label, shown, stage_keys_for
+from explorer.present import stage_walk
+from explorer.present.stage_facts import stage_numbers, stage_shape
+from explorer.present.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout

@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 
-from explorer import matrices
+from explorer.present import matrices
 from explorer.ui.views.heatmap import MapLayers
 
 # Thumbnails print numbers only for the tiniest maps (the note's toy sizes), and only when they fit.

@@ -17,8 +17,8 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from explorer.explain import cell_text
-from explorer.matrices import for_display
+from explorer.present.explain import cell_text
+from explorer.present.matrices import for_display
 
 # Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
 # sizes always qualify); beyond it the text would be unreadable and the items would cost time.
@@ -708,7 +708,7 @@ class Heatmap(QWidget):
     ) -> None:
         """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own."""
         if levels is None:
-            from explorer.matrices import levels as data_levels
+            from explorer.present.matrices import levels as data_levels
 
             levels = data_levels(data, signed)
         rows, cols = data.shape

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from explorer.runs import best_heads, checkpoint_corpus
+from explorer.train.runs import best_heads, checkpoint_corpus
 from explorer.ui.state import AppState
 
 TASK = "induction"

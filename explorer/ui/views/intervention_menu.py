@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
 from explorer.interventions.spec import EdgeCut, HeadAblation
-from explorer.stages import PAIRWISE_STAGE_KEYS
+from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.ui.state import AppState
 
 # Stages whose large map is a head's (query, key) map: a cell there is an edge that can be cut.

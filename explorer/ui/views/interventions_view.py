@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer import matrices
+from explorer.present import matrices
 from explorer.analysis.token_text import visible
 from explorer.interventions.compare import difference, kl_divergence, token_moves
 from explorer.interventions.spec import EdgeCut, HeadAblation

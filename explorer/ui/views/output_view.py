@@ -2,7 +2,7 @@
 "This is a pen ." example, and buttons that append the likeliest (or a sampled) token and trace again.
 
 Probabilities come from the trace (``trace.probs_row``, at the temperature it was traced with); choosing
-ids (top-k, argmax, sampling) and joining text are ``explorer.generate``'s job.
+ids (top-k, argmax, sampling) and joining text are ``explorer.generation.choose``'s job.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.analysis.token_text import visible
-from explorer.generate import append_token, argmax, join_tokens, sample, top_k
+from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
 from explorer.ui.views.base import View
 
 TABLE_TOP = 3  # next-token guesses printed per row of the table

@@ -1,5 +1,5 @@
 """Parameter count and memory of the current model, matrix by matrix, per layer and in total, plus what
-tracing this text holds. The numbers come from ``explorer.param_summary`` and ``explorer.config``."""
+tracing this text holds. The numbers come from ``explorer.present.param_summary`` and ``explorer.config``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
 
 from explorer import names
 from explorer.config import estimate_memory
-from explorer.param_summary import parameter_groups, totals
+from explorer.present.param_summary import parameter_groups, totals
 from explorer.ui.status_bar import human_bytes
 from explorer.ui.views.base import View
 

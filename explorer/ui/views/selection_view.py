@@ -2,7 +2,7 @@
 
 Its query vector q_i, the keys k_j it is compared with, its attention weights a_ij (its row of the map) as
 bars, the values v_j, and the weighted sum it receives, Σ_j a_ij v_j = Rⁱ_i. Every number is read from the
-trace (explorer.matrices.focus). Clicking a key (a bar or a row of K) selects it everywhere.
+trace (explorer.present.matrices.focus). Clicking a key (a bar or a row of K) selects it everywhere.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from explorer import matrices
-from explorer.explain import fmt, sub
+from explorer.present import matrices
+from explorer.present.explain import fmt, sub
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap, TokenAxis, highlight_colour
 

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout
 
 from explorer import names
-from explorer.stages import STAGES
+from explorer.present.stages import STAGES
 from explorer.ui.views.base import View
 
 

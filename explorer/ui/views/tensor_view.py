@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.ui.stage_words import stage_words
-from explorer import matrices, names, stages
-from explorer.explain import explain_cell, explain_value, fmt
-from explorer.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
+from explorer import names
+from explorer.present import matrices
+from explorer.present import stages
+from explorer.present.explain import explain_cell, explain_value, fmt
+from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.head_grid import HeadGrid
@@ -498,7 +500,7 @@ class TensorView(View):
         self._show(self.cell_explanation(head, i, j))
 
     def cell_explanation(self, head: int, i: int, j: int) -> str:
-        """Two lines: which cell, then how its number was made (explorer.explain)."""
+        """Two lines: which cell, then how its number was made (explorer.present.explain)."""
         trace, sel = self.state.trace, self.state.selection
         tok = trace.token_label
         if sel.stage in PAIRWISE_STAGE_KEYS:

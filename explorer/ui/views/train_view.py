@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ConfigError
-from explorer.runs import eta_seconds, format_duration, read_log
+from explorer.train.runs import eta_seconds, format_duration, read_log
 from explorer.ui import settings
 from explorer.ui.train_controller import TrainController
 from explorer.ui.views.base import View, scrolling_body

@@ -14,13 +14,13 @@ from pathlib import Path
 
 @lru_cache(maxsize=1)
 def resources_dir() -> Path:
-    here = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # explorer/ (this file is explorer/util/paths.py)
     candidates = []
     if os.environ.get("ATTENTION_EXPLORER_RESOURCES"):
         candidates.append(Path(os.environ["ATTENTION_EXPLORER_RESOURCES"]))
     if getattr(sys, "_MEIPASS", None):
         candidates.append(Path(sys._MEIPASS) / "resources")
-    candidates += [here.parent / "resources", here / "resources"]
+    candidates += [package.parent / "resources", package / "resources"]
     for c in candidates:
         if (c / "corpora").is_dir() or (c / "tokenizers").is_dir():
             return c

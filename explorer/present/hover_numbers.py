@@ -4,7 +4,7 @@ A hover such as ``0.94·(−1.05) + (−2.49)·0.14 = −1.36`` is only honest w
 printed operands gets the printed result. With two decimals they often do not (the operands were rounded).
 ``adding_up`` prints the operands with 2 decimals, and with 3, 4 … when needed, until the expression
 computed from the *printed* operands rounds to the printed result. The result keeps the format the views
-print (``explorer.explain.fmt``), so the hover still ends on the number in the cell.
+print (``explorer.present.explain.fmt``), so the hover still ends on the number in the cell.
 
 The rule "rounds to" is: |value of the printed expression − printed result| ≤ half a unit in the printed
 result's last digit (tests/core/test_hover_arithmetic.py checks exactly that on every hover kind).

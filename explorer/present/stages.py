@@ -132,7 +132,7 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "masked":
         return f"{_t(C, C)} + mask {trace.options.mask}: {w['where blocked']}"
     if key == "weights":
-        from explorer.stage_facts import blocked_rows  # stage_facts imports this module
+        from explorer.present.stage_facts import blocked_rows  # stage_facts imports this module
 
         blocked = blocked_rows(trace, row)
         if blocked >= C:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from explorer.stages import STAGE_KEYS, STAGES, stages_for
+from explorer.present.stages import STAGE_KEYS, STAGES, stages_for
 
 Step = tuple[str, int | None]
 

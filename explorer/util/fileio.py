@@ -253,7 +253,7 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError) -> It
     """A temporary folder beside ``target`` that becomes ``target`` when the block succeeds.
 
     An existing ``target`` is moved aside first and removed only after the new folder is in place. Callers
-    replace only folders they wrote (a training run checks that its run folder is its own: explorer.runs).
+    replace only folders they wrote (a training run checks that its run folder is its own: explorer.train.runs).
     """
     target = Path(target)
     try:

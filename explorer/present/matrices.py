@@ -13,8 +13,9 @@ import math
 
 import numpy as np
 
-from explorer import names, stages
-from explorer.explain import kv_head
+from explorer import names
+from explorer.present import stages
+from explorer.present.explain import kv_head
 from explorer.trace import Trace
 
 # A vocabulary is too wide to read: logits and probs show the columns of the most likely tokens.
@@ -270,7 +271,7 @@ class Focus:
 
 
 def focus(trace: Trace, layer: int, head: int, row: int, token: int) -> Focus:
-    from explorer.explain import qk_names, uses_rope
+    from explorer.present.explain import qk_names, uses_rope
 
     n = trace.rows[row].length
     qn, kn = qk_names(trace, layer)

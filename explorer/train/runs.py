@@ -21,7 +21,7 @@ import numpy as np
 
 from explorer import __version__
 from explorer.errors import ConfigError, SnapshotError
-from explorer.fileio import TEMP_NAME, atomic_write_bytes, describe_os_error, remove_stale_temporaries
+from explorer.util.fileio import TEMP_NAME, atomic_write_bytes, describe_os_error, remove_stale_temporaries
 
 # The checkpoint folder pattern, defined once: written by checkpoint_name, read by STEP_NAME.
 STEP_NAME = re.compile(r"^step-(\d+)$")

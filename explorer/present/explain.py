@@ -3,7 +3,7 @@
 Hovering a cell of a view shows one of these strings, e.g. ``q₂·k₁ = 3.21 → ÷√16 = 0.80 → softmax …``.
 Every number comes from the trace itself (the stored tensors and parameters), and every chain of
 arithmetic adds up: the operands are printed with as many digits as it takes for the printed result to
-follow from the printed operands (``explorer.hover_numbers``). Each hover starts from the numbers the
+follow from the printed operands (``explorer.present.hover_numbers``). Each hover starts from the numbers the
 previous shown stage holds (the QKV hover from the normalised x of the pre-norm stage, when there is one).
 
 No Qt here: the few words used (``masked``, ``softmax``…) come from ``WORDS`` and the window passes its
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from explorer import names
-from explorer.hover_numbers import adding_up
+from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
 
 # Every word that appears in an explanation; the window replaces these with translations.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from explorer.stages import main_tensor, stage
+from explorer.present.stages import main_tensor, stage
 from explorer.trace import Trace
 
 
