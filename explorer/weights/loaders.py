@@ -1,6 +1,8 @@
 """Open a model by path or name: our checkpoint folders, Hugging Face folders, GGUF files, shipped presets.
 
-Each kind lives in its own module; this one only decides which to call.
+Each kind lives in its own module; this one only decides which to call. It is the top of `explorer/weights/`:
+it imports the catalog, the presets and every reader, and none of them imports it (the "layers" contract in
+pyproject.toml fails if one does).
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.errors import ModelLoadError
+from explorer.weights import catalog
 from explorer.weights.bundle import ModelBundle
-
-CHECKPOINT_FORMAT = "attention-explorer-checkpoint"
+from explorer.weights.checkpoint import CHECKPOINT_FORMAT, load_checkpoint
+from explorer.weights.presets import PRESETS, load_preset
 
 if TYPE_CHECKING:  # real_models imports torch; the alias is defined there once
     from explorer.weights.real_models import Progress
@@ -50,18 +53,23 @@ def detect_kind(path: Path) -> str:
 
 
 def load_model(path_or_name: str | Path, progress: Progress | None = None, cancel=None) -> ModelBundle:
+    """A preset or an installed real model by name, else the checkpoint, HF folder or GGUF file at the path."""
     name = str(path_or_name)
-    from explorer.weights import catalog
+    if name in PRESETS:
+        return load_preset(name)
+    if name in catalog.REAL_MODELS:
+        label, path = catalog.locate_real_model(name)
+        bundle = load_path(path, progress=progress, cancel=cancel)
+        bundle.name = label
+        return bundle
+    return load_path(Path(name).expanduser(), progress=progress, cancel=cancel)
 
-    if catalog.is_named_model(name):
-        return catalog.load_named(name, progress=progress, cancel=cancel)
-    path = Path(name).expanduser()
+
+def load_path(path: Path, progress: Progress | None = None, cancel=None) -> ModelBundle:
     kind = detect_kind(path)
     if kind == "checkpoint":
-        from explorer.weights.checkpoint import load_checkpoint
-
         return load_checkpoint(path)
-    if kind == "hf":
+    if kind == "hf":  # the readers of real models load their libraries when first used
         from explorer.weights.hf import load_hf_folder
 
         return load_hf_folder(path, progress=progress, cancel=cancel)

@@ -32,6 +32,7 @@ def test_contracts_hold_on_this_tree():
 
 
 def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_the_core_reaches_up(tmp_path):
+    """Also: the weights/ loop coming back (a reader importing the loaders, even inside a function)."""
     shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with open(tmp_path / "explorer" / "names.py", "a") as f:
@@ -40,8 +41,11 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
         f.write("\nimport torch  # tensor math in the window\nfrom explorer.model import attention\n")
     with open(tmp_path / "explorer" / "present" / "stages.py", "a") as f:
         f.write("\nfrom explorer.cli import main  # the core reaching up into the CLI\n")
+    with open(tmp_path / "explorer" / "weights" / "checkpoint.py", "a") as f:
+        f.write("\n\ndef _upward():\n    from explorer.weights import catalog  # the old loop, hidden in a function\n")
     run = _lint(tmp_path)
     assert run.returncode != 0
+    assert "explorer.weights.checkpoint is not allowed to import explorer.weights.catalog" in run.stdout
     assert "explorer.present.stages is not allowed to import explorer.cli" in run.stdout
     assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
     assert "explorer.ui.captions is not allowed to import torch" in run.stdout

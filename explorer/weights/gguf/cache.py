@@ -1,0 +1,97 @@
+"""The disk cache of dequantised GGUF files: float32 safetensors + config + tokenizer.json in the user's cache
+folder, keyed by the file's path, size and modification time, so the second open skips the slow read."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+import threading
+from pathlib import Path
+from typing import Any
+
+from explorer import __version__
+from explorer.config import ModelConfig
+from explorer.errors import Cancelled, ModelLoadError
+from explorer.tokenize import Tokenizer
+from explorer.util.fileio import atomic_dir
+from explorer.util.paths import user_cache_dir
+from explorer.util.reading import read_json
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, report
+
+log = logging.getLogger(__name__)
+
+CACHE_FORMAT = "attention-explorer-gguf-cache"
+CACHE_VERSION = 1  # bump when what is stored (names, orientation, tokenizer building) changes
+
+
+def _file_state(path: Path) -> dict[str, Any]:
+    st = path.stat()
+    return {"path": str(path), "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def cache_folder(path: Path) -> Path:
+    """The cache entry of this file: <cache>/gguf/<stem>-<hash of path>-<hash of size, mtime, version>."""
+    state = _file_state(path)
+    where = hashlib.sha256(state["path"].encode("utf-8")).hexdigest()[:12]
+    when = hashlib.sha256(f"{state['size']}|{state['mtime_ns']}|{CACHE_VERSION}".encode()).hexdigest()[:12]
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in path.stem)[:60]
+    return user_cache_dir() / "gguf" / f"{stem}-{where}-{when}"
+
+
+def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: threading.Event | None):
+    """(config, tokenizer, model, name) from a cache entry, or None when there is no valid one."""
+    meta_file = folder / "meta.json"
+    if not meta_file.is_file():
+        return None
+    try:
+        meta = read_json(meta_file, ModelLoadError)
+        if meta.get("format") != CACHE_FORMAT or meta.get("version") != CACHE_VERSION or meta.get("source") != _file_state(path):
+            return None
+        cfg = ModelConfig.from_dict(meta["config"])
+    except Exception as exc:  # an unreadable entry is rebuilt
+        log.warning("ignoring the damaged cache entry %s: %s", folder, exc)
+        return None
+    check_fits(cfg, path.name)  # too big for the budget is the user's to know, not a damaged entry
+    try:
+        tokenizer = Tokenizer.from_file(folder / "tokenizer.json", kind="hf")
+        from safetensors import safe_open
+
+        filler = Filler(cfg, path.name)
+        with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
+            keys = list(f.keys())
+            total = len(keys)
+            for done, key in enumerate(keys, 1):
+                check_cancel(cancel)
+                filler.put(key, f.get_tensor(key), f"cached {key}")
+                report(progress, done, total, f"cached {key}")
+        return cfg, tokenizer, filler.finish(), str(meta.get("name") or path.stem)
+    except Cancelled:
+        raise
+    except Exception as exc:  # anything wrong with the entry (half-deleted, older format): rebuild it
+        log.warning("ignoring the damaged cache entry %s: %s", folder, exc)
+        return None
+
+
+def write_cache(folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer, model, name: str) -> None:
+    from safetensors.torch import save_file
+
+    state = {n: p.detach().contiguous() for n, p in model.named_parameters()}
+    meta = {
+        "format": CACHE_FORMAT,
+        "version": CACHE_VERSION,
+        "app_version": __version__,
+        "source": _file_state(path),
+        "name": name,
+        "config": cfg.to_dict(),
+    }
+    with atomic_dir(folder) as tmp:
+        save_file(state, str(tmp / "model.safetensors"))
+        tokenizer.save(tmp / "tokenizer.json")
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    # Older entries of the same file (it was modified since) are dead weight: remove them.
+    prefix = folder.name.rsplit("-", 1)[0] + "-"
+    for other in folder.parent.glob(prefix + "*"):
+        if other != folder and other.is_dir() and not other.name.startswith("."):
+            shutil.rmtree(other, ignore_errors=True)

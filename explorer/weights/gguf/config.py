@@ -1,0 +1,82 @@
+"""A GGUF file's metadata → our ModelConfig (llama architecture only), every field checked where it is read."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
+from explorer.util.schema import Where, number, whole
+from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
+from explorer.weights.real_models import make_config
+
+# Every metadata field this importer reads, checked in one place (explorer/util/schema.py): a head count of 0 once
+# ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
+# in NaN probabilities.
+
+
+def _need(meta: dict, key: str, origin: str) -> Any:
+    if key not in meta:
+        raise ModelLoadError(f"{origin}: metadata {key} is missing")
+    return meta[key]
+
+
+def _size(meta: dict, key: str, origin: str, default: int | None = None) -> int:
+    value = _need(meta, key, origin) if default is None else meta.get(key, default)
+    return whole(value, key, Where(origin, ModelLoadError), lo=1)
+
+
+def _real(meta: dict, key: str, origin: str, default: float, hi: float = math.inf) -> float:
+    return number(meta.get(key, default), key, Where(origin, ModelLoadError), positive=True, hi=hi)
+
+
+
+def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
+    arch = meta.get("general.architecture")
+    if arch != "llama":
+        raise ModelLoadError(f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens llama GGUF files")
+    a = "llama."
+    E = _size(meta, a + "embedding_length", origin)
+    H = _size(meta, a + "attention.head_count", origin)
+    Hkv = _size(meta, a + "attention.head_count_kv", origin, default=H)
+    if E % H and a + "attention.key_length" not in meta:
+        raise ModelLoadError(f"{origin}: embedding length {E} is not a multiple of the head count {H}")
+    D = _size(meta, a + "attention.key_length", origin, default=E // H or 1)
+    if _size(meta, a + "attention.value_length", origin, default=D) != D:
+        raise ModelLoadError(f"{origin}: value heads of a size other than the key heads are not supported")
+    rope_dim = _size(meta, a + "rope.dimension_count", origin, default=D)
+    if rope_dim != D:
+        raise ModelLoadError(f"{origin}: partial rotary embeddings ({rope_dim} of {D} dimensions) are not supported")
+    scaling = meta.get(a + "rope.scaling.type", "none")
+    if scaling not in ("none", None) or "rope_freqs.weight" in tensors:
+        kind = str(scaling)[:40] if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
+        raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
+    if "token_embd.weight" not in tensors:
+        raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
+    V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
+    biases = [n for n in tensors if n.endswith(".bias")]
+    if biases:
+        raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in llama GGUF files")
+    check_tokenizer_metadata(meta, origin)
+    return make_config(
+        origin,
+        vocab_size=V,
+        embed_dim=E,
+        key_dim=D,
+        heads=H,
+        kv_heads=Hkv if Hkv != H else None,
+        layers=_size(meta, a + "block_count", origin),
+        ffn_dim=_size(meta, a + "feed_forward_length", origin),
+        positions="rope",
+        max_positions=_size(meta, a + "context_length", origin, default=2048),
+        norm="rmsnorm",
+        ffn_activation="silu_gated",
+        bias=False,
+        unembed_bias=False,
+        tie_embeddings="output.weight" not in tensors,
+        norm_eps=_real(meta, a + "attention.layer_norm_rms_epsilon", origin, 1e-5, hi=1.0),
+        rope_theta=_real(meta, a + "rope.freq_base", origin, 10_000.0),
+        family="llama",
+    )
+

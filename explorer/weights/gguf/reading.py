@@ -1,0 +1,122 @@
+"""Reading a GGUF file itself (the slow path): metadata, then every tensor dequantised to float32, W_q and
+W_k un-permuted from llama.cpp's layout, nn.Linear's (out, in) turned into the note's (in, out)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
+from explorer.util.schema import Where, text
+from explorer.weights.gguf.config import config_from_gguf
+from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
+
+def _open_reader(path: Path):
+    from gguf import GGUFReader
+
+    try:
+        return GGUFReader(str(path), "r")
+    except Exception as exc:  # ValueError, struct errors, numpy errors on a truncated file
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelLoadError(f"cannot read {path.name} as GGUF: {text} (is the file complete?)") from None
+
+
+def _metadata(reader) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for key, field in reader.fields.items():
+        try:
+            meta[key] = field.contents()
+        except Exception:  # a value type we do not need and the reader cannot decode
+            continue
+    return meta
+
+
+def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
+    """Undo llama.cpp's Q/K permutation: within each head, rows (i, half) go back to (half, i).
+
+    llama.cpp interleaves the two halves of each head's rows so that it can rotate adjacent pairs
+    (2i, 2i+1); Hugging Face and our model rotate (i, i + D/2).   w: (heads·D, E) → (heads·D, E)
+    """
+    rows = w.shape[0]
+    return w.reshape(heads, rows // heads // 2, 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    """Our parameter name → (GGUF tensor name, how): "copy", "T", "qT" (unpermute for H, then T), "kT"."""
+    out = {"embed.tok": ("token_embd.weight", "copy")}
+    for l in range(cfg.layers):
+        b, p = f"blk.{l}", f"layers.{l}"
+        out |= {
+            f"{p}.ln_attn.weight": (f"{b}.attn_norm.weight", "copy"),
+            f"{p}.attn.W_q": (f"{b}.attn_q.weight", "qT"),
+            f"{p}.attn.W_k": (f"{b}.attn_k.weight", "kT"),
+            f"{p}.attn.W_v": (f"{b}.attn_v.weight", "T"),
+            f"{p}.attn.W_o": (f"{b}.attn_output.weight", "T"),
+            f"{p}.ln_ffn.weight": (f"{b}.ffn_norm.weight", "copy"),
+            f"{p}.ffn.W_gate": (f"{b}.ffn_gate.weight", "T"),
+            f"{p}.ffn.W_in": (f"{b}.ffn_up.weight", "T"),
+            f"{p}.ffn.W_out": (f"{b}.ffn_down.weight", "T"),
+        }
+    out["ln_final.weight"] = ("output_norm.weight", "copy")
+    if not cfg.tie_embeddings:
+        out["unembed.W_u"] = ("output.weight", "T")
+    return out
+
+
+def read_file(path: Path, progress: Progress | None, cancel: threading.Event | None):
+    """(config, tokenizer, model, name) from the GGUF file itself: the slow path."""
+    from gguf.quants import dequantize
+
+    origin = path.name
+    report(progress, 0, 1, "reading GGUF metadata")
+    reader = _open_reader(path)
+    check_cancel(cancel)
+    meta = _metadata(reader)
+    tensors = {t.name: t for t in reader.tensors}
+    cfg = config_from_gguf(meta, tensors, origin)
+    tokenizer = tokenizer_from_metadata(meta, origin)
+    if tokenizer.vocab_size > cfg.vocab_size:
+        raise ModelLoadError(f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings")
+
+    filler = Filler(cfg, origin)
+    sources = gguf_sources(cfg)
+    for ours, (key, how) in sources.items():  # names and shapes first: a damaged file fails before the slow part
+        if key not in tensors:
+            raise ModelLoadError(f"{origin}: tensor {key} is missing (needed for {ours})")
+        shape = filler.shape(ours)
+        expected = tuple(reversed(shape)) if how != "copy" else shape  # numpy order of the file: (out, in)
+        actual = tuple(int(s) for s in reversed(tensors[key].shape))  # the reader lists ggml order (in, out)
+        check_shape(origin, key, actual, expected, "the metadata")
+    total = len(sources)
+    for done, (ours, (key, how)) in enumerate(sources.items(), 1):
+        check_cancel(cancel)
+        t = tensors[key]
+        if t.tensor_type.name.startswith("I"):  # I8 … I64: integers are not weights
+            raise ModelLoadError(f"{origin}: {key} is {t.tensor_type.name}, expected floating point numbers")
+        try:
+            w = dequantize(t.data, t.tensor_type).astype(np.float32, copy=False)
+        except Exception as exc:
+            raise ModelLoadError(f"{origin}: cannot dequantise {key} ({t.tensor_type.name}): {exc}") from None
+        w = w.reshape(tuple(int(s) for s in reversed(t.shape)))  # (out, in) or (E,)
+        if how == "qT":
+            w = unpermute_rows(w, cfg.H).T
+        elif how == "kT":
+            w = unpermute_rows(w, cfg.H_kv).T
+        elif how == "T":
+            w = w.T
+        w = np.ascontiguousarray(w)
+        if not w.flags.writeable:  # float32 tensors come straight from the read-only memory map
+            w = w.copy()
+        filler.put(ours, torch.from_numpy(w), key)
+        report(progress, done, total, key)
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the file's name
+        name = text(meta.get("general.name") or path.stem, "general.name", Where(origin, ModelLoadError), 200)
+    except ModelLoadError:
+        name = path.stem
+    return cfg, tokenizer, filler.finish(), name

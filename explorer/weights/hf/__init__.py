@@ -1,0 +1,100 @@
+"""Open a Hugging Face model folder offline: config.json + *.safetensors + tokenizer.json.
+
+Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
+SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2. The weights go
+into the same readable ``Transformer`` as the configurable model, so a real model is traced with the same
+stages and names.
+
+Orientation. The note writes x · W_q with W_q of shape (E, H·D). GPT-2's Conv1D already stores (in, out);
+its fused c_attn (E, 3E) is W_q, W_k and W_v side by side. Llama's nn.Linear stores (out, in): transposed
+here. Nothing here imports ``transformers``; it is only the tests' oracle.
+
+The parts: ``config`` (config.json → ModelConfig), ``sources`` (our parameter ← the file's tensor), ``files``
+(the tensors on disk), ``tokenizer``; this module joins them.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import torch
+
+from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
+from explorer.weights.bundle import ModelBundle
+from explorer.weights.hf.config import SUPPORTED, config_from_hf, llama_biases, rope_settings, text_field
+from explorer.weights.hf.files import TensorFiles, read_config_json
+from explorer.weights.hf.sources import Source, gpt2_sources, llama_sources, source_shape, transform
+from explorer.weights.hf.tokenizer import load_hf_tokenizer
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
+
+__all__ = [
+    "SUPPORTED", "Source", "TensorFiles", "config_from_hf", "gpt2_sources", "llama_biases", "llama_sources",
+    "load_hf_folder", "load_hf_tokenizer", "rope_settings", "source_shape", "transform",
+]
+
+
+def load_hf_folder(
+    path: str | Path, progress: Progress | None = None, cancel: threading.Event | None = None
+) -> ModelBundle:
+    folder = Path(path).expanduser()
+    if not folder.is_dir():
+        raise ModelLoadError(f"no such folder: {folder}")
+    data = read_config_json(folder / "config.json")
+    cfg = config_from_hf(data, f"{folder.name}/config.json")
+    tokenizer = load_hf_tokenizer(folder)
+    if tokenizer.vocab_size > cfg.vocab_size:
+        raise ModelLoadError(
+            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
+        )
+    check_cancel(cancel)
+
+    if cfg.family == "gpt2":
+        sources = gpt2_sources(cfg)
+    else:
+        sources = llama_sources(cfg, llama_biases(data))
+    files = TensorFiles(folder)
+    try:
+        model = _fill(cfg, sources, files, folder, progress, cancel)
+    finally:
+        files.close()
+    try:  # shown and written into snapshots: only valid text (no lone surrogate), else the folder's name
+        name = text_field(data, "_name_or_path", "", folder.name) or folder.name
+    except ModelLoadError:
+        name = folder.name
+    return ModelBundle(cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False)
+
+
+def _fill(
+    cfg: ModelConfig, sources: dict[str, Source], files: TensorFiles, folder: Path,
+    progress: Progress | None, cancel: threading.Event | None,
+) -> torch.nn.Module:
+    origin = folder.name
+    filler = Filler(cfg, origin)
+    # Check every name and shape before reading any data: a wrong file fails at once, naming the tensor.
+    stored: dict[str, str] = {}
+    for ours, src in sources.items():
+        if src.how == "zeros":
+            continue
+        found = files.resolve(src.key)
+        if found is None:
+            raise ModelLoadError(f"{origin}: tensor {src.key} is missing from the weights (needed for {ours})")
+        check_shape(origin, found, files.shape(found), source_shape(src, filler.shape(ours)), "config.json")
+        stored[ours] = found
+    keys = sorted({stored[o] for o in stored})
+    total = len(keys)
+    report(progress, 0, total, "reading weights")
+    by_key: dict[str, list[str]] = {}
+    for ours, key in stored.items():
+        by_key.setdefault(key, []).append(ours)
+    for done, key in enumerate(keys, 1):
+        check_cancel(cancel)
+        t = files.get(key)
+        for ours in by_key[key]:
+            filler.put(ours, transform(sources[ours], t), key)
+        report(progress, done, total, key)
+    for ours, src in sources.items():
+        if src.how == "zeros":
+            filler.zero(ours)
+    return filler.finish()

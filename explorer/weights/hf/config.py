@@ -1,0 +1,177 @@
+"""A Hugging Face config.json → our ModelConfig: GPT-2, and Llama with its plain relatives Mistral and Qwen 2.
+Whatever the traced model cannot do is refused here, in one line that names the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
+from explorer.util.schema import Where, flag, number, text, whole
+from explorer.weights.real_models import make_config
+
+SUPPORTED = ("gpt2", "llama", "mistral", "qwen2")
+
+_GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu_fast": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
+
+
+# ----------------------------------------------------------------------------------------------- config
+
+
+# Every field this importer reads from config.json, checked here (explorer/util/schema.py): a size of 0 once
+# ended in ZeroDivisionError, an epsilon of "abc" in a ValueError traceback, a NaN theta in NaN probabilities.
+
+
+def _int(data: dict, *keys: str, default: Any = None, origin: str = "config.json") -> Any:
+    """The first of ``keys`` present: a size, count or length, at least 1."""
+    for k in keys:
+        if data.get(k) is not None:
+            return whole(data[k], k, Where(origin, ModelLoadError), lo=1)
+    if default is None:
+        raise ModelLoadError(f"{origin} has no {' / '.join(keys)}")
+    return default
+
+
+def _eps(data: dict, key: str, default: float, origin: str) -> float:
+    """A norm epsilon: a small positive number."""
+    if data.get(key) is None:
+        return default
+    return number(data[key], key, Where(origin, ModelLoadError), positive=True, hi=1.0)
+
+
+def text_field(data: dict, key: str, default: str, origin: str) -> str:
+    if data.get(key) is None:
+        return default
+    return text(data[key], key, Where(origin, ModelLoadError), 200)
+
+
+def _flag(data: dict, key: str, default: bool, origin: str) -> bool:
+    if data.get(key) is None:
+        return default
+    return flag(data[key], key, Where(origin, ModelLoadError))
+
+
+def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelConfig:
+    """Our ModelConfig for a Hugging Face config.json; ModelLoadError for what the traced model cannot do."""
+    model_type = text_field(data, "model_type", "", origin)
+    if model_type == "gpt2":
+        return _gpt2_config(data, origin)
+    if model_type in ("llama", "mistral", "qwen2"):
+        return _llama_config(data, origin)
+    raise ModelLoadError(
+        f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
+    )
+
+
+def _gpt2_config(data: dict, origin: str) -> ModelConfig:
+    act = text_field(data, "activation_function", "gelu_new", origin)
+    if act not in _GPT2_ACTIVATIONS:
+        raise ModelLoadError(f"{origin}: GPT-2 activation {act!r} is not supported (use gelu_new, gelu or relu)")
+    if data.get("scale_attn_by_inverse_layer_idx"):
+        raise ModelLoadError(f"{origin}: scale_attn_by_inverse_layer_idx is not supported")
+    if data.get("scale_attn_weights") is False:
+        raise ModelLoadError(f"{origin}: scale_attn_weights=false is not supported (the traced model divides by √D)")
+    if data.get("add_cross_attention"):
+        raise ModelLoadError(f"{origin}: cross-attention (encoder-decoder GPT-2) is not supported")
+    E = _int(data, "n_embd", "hidden_size", origin=origin)
+    H = _int(data, "n_head", "num_attention_heads", origin=origin)
+    if E % H:
+        raise ModelLoadError(f"{origin}: n_embd {E} is not a multiple of n_head {H}")
+    return make_config(
+        origin,
+        vocab_size=_int(data, "vocab_size", origin=origin),
+        embed_dim=E,
+        key_dim=E // H,
+        heads=H,
+        layers=_int(data, "n_layer", "num_hidden_layers", origin=origin),
+        ffn_dim=_int(data, "n_inner", default=4 * E, origin=origin),
+        positions="learned",
+        max_positions=_int(data, "n_positions", "max_position_embeddings", "n_ctx", origin=origin),
+        norm="layernorm",
+        ffn_activation=_GPT2_ACTIVATIONS[act],
+        bias=True,
+        unembed_bias=False,
+        tie_embeddings=_flag(data, "tie_word_embeddings", True, origin),
+        norm_eps=_eps(data, "layer_norm_epsilon", 1e-5, origin),
+        family="gpt2",
+    )
+
+
+def rope_settings(data: dict, origin: str) -> float:
+    """rope_theta from either spelling of the config (transformers 4: rope_theta + rope_scaling; 5: rope_parameters)."""
+    params = data.get("rope_parameters") or {}
+    scaling = data.get("rope_scaling") or {}
+    if not isinstance(params, dict) or not isinstance(scaling, dict):
+        raise ModelLoadError(f"{origin}: rope_parameters / rope_scaling must be objects")
+    for block in (params, scaling):
+        kind = block.get("rope_type", block.get("type", "default"))
+        if kind not in (None, "default"):
+            raise ModelLoadError(
+                f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE (rope_type 'default') is implemented"
+            )
+    partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", 1.0))
+    if partial not in (None, 1, 1.0):
+        raise ModelLoadError(f"{origin}: partial rotary embeddings (partial_rotary_factor {partial}) are not supported")
+    theta = data.get("rope_theta", params.get("rope_theta", 10_000.0))
+    return number(theta, "rope_theta", Where(origin, ModelLoadError), positive=True)
+
+
+def llama_biases(data: dict) -> frozenset[str]:
+    """Which projections of a Llama-like model have biases: a subset of q, k, v, o, mlp.
+
+    Llama says so in its config (attention_bias, mlp_bias); Qwen 2 always has q/k/v biases; Mistral none.
+    """
+    if data.get("model_type") == "qwen2":
+        return frozenset("qkv")
+    out = set("qkvo") if data.get("attention_bias") else set()
+    if data.get("mlp_bias"):
+        out.add("mlp")
+    return frozenset(out)
+
+
+def _sliding_window(data: dict, origin: str) -> int | None:
+    """The attention window of Mistral / Qwen 2 when one is in force, else None."""
+    if data.get("model_type") == "qwen2" and not data.get("use_sliding_window"):
+        return None
+    if data.get("sliding_window") is None:
+        return None
+    return _int(data, "sliding_window", origin=origin)
+
+
+def _llama_config(data: dict, origin: str) -> ModelConfig:
+    """Llama and its plain relatives (Mistral, Qwen 2): RoPE, RMSNorm, SiLU-gated FFN, grouped-query attention."""
+    act = text_field(data, "hidden_act", "silu", origin)
+    if act != "silu":
+        raise ModelLoadError(f"{origin}: activation {act!r} is not supported (only silu)")
+    E = _int(data, "hidden_size", origin=origin)
+    H = _int(data, "num_attention_heads", origin=origin)
+    Hkv = _int(data, "num_key_value_heads", default=H, origin=origin)
+    D = _int(data, "head_dim", default=E // H if E % H == 0 else -1, origin=origin)
+    if D <= 0:
+        raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim")
+    max_positions = _int(data, "max_position_embeddings", default=2048, origin=origin)
+    window = _sliding_window(data, origin)
+    if window is not None:
+        # A sliding window of W keys equals the causal mask for inputs of at most W tokens: cut longer ones there.
+        max_positions = min(max_positions, window)
+    return make_config(
+        origin,
+        vocab_size=_int(data, "vocab_size", origin=origin),
+        embed_dim=E,
+        key_dim=D,
+        heads=H,
+        kv_heads=Hkv if Hkv != H else None,
+        layers=_int(data, "num_hidden_layers", origin=origin),
+        ffn_dim=_int(data, "intermediate_size", origin=origin),
+        positions="rope",
+        max_positions=max_positions,
+        norm="rmsnorm",
+        ffn_activation="silu_gated",
+        bias=bool(llama_biases(data)),
+        unembed_bias=False,
+        tie_embeddings=_flag(data, "tie_word_embeddings", False, origin),
+        norm_eps=_eps(data, "rms_norm_eps", 1e-6, origin),
+        rope_theta=rope_settings(data, origin),
+        family=str(data["model_type"]),
+    )
+
