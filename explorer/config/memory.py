@@ -1,0 +1,101 @@
+"""The memory budget: what tracing or training a configuration will hold at its peak, estimated before
+anything is allocated, and refused with a MemoryBudgetError past the budget."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from explorer.config.model_config import ModelConfig
+from explorer.config.run import RunOptions
+from explorer.errors import ConfigError, MemoryBudgetError
+
+# Refuse a configuration whose estimate exceeds this before allocating anything. 4 GiB leaves room for the
+# window and the OS on an 8 GB laptop; override with ATTENTION_EXPLORER_MEMORY_GB or --memory-budget.
+DEFAULT_MEMORY_BUDGET_BYTES = 4 * 1024**3
+
+# The attention computes a few heads at a time so that their transient (C, C) maps stay under this.
+ATTENTION_CHUNK_BYTES = 192 * 1024**2
+
+
+def memory_budget_bytes() -> int:
+    env = os.environ.get("ATTENTION_EXPLORER_MEMORY_GB")
+    if env:
+        try:
+            gb = float(env)
+        except ValueError:
+            gb = math.nan
+        # "inf" made int() raise OverflowError (a traceback); 0 or less would refuse every model.
+        if not (math.isfinite(gb) and gb > 0):
+            raise ConfigError(f"ATTENTION_EXPLORER_MEMORY_GB must be a positive number of GB, got {env!r}")
+        return int(gb * 1024**3)
+    return DEFAULT_MEMORY_BUDGET_BYTES
+
+
+@dataclass(frozen=True)
+class MemoryEstimate:
+    params_bytes: int
+    trace_bytes: int  # arrays kept in the trace
+    peak_bytes: int  # params + trace + the largest transient of the forward pass
+
+    def describe(self) -> str:
+        return f"parameters {_gib(self.params_bytes)}, trace {_gib(self.trace_bytes)}, peak {_gib(self.peak_bytes)}"
+
+
+def _gib(n: int) -> str:
+    return f"{n / 1024**3:.2f} GiB" if n >= 1024**3 else f"{n / 1024**2:.1f} MiB"
+
+
+def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None) -> MemoryEstimate:
+    """A conservative estimate of what tracing (batch × context) tokens will hold at its peak."""
+    options = options or RunOptions()
+    item = 8 if options.dtype == "float64" else 4
+    B, C = batch, context
+    E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
+    params = config.parameter_count() * item
+    layers = len(options.layers_to_capture) if options.layers_to_capture is not None else config.layers
+    pairwise = 0 if options.lazy_pairwise else 2 * B * H * C * C  # scores and weights (scaled, masked derived)
+    per_layer = (
+        B * C * E * 6  # attn.in, attn.out, mid, ffn.in, ffn.out, out
+        + B * C * (H * D + Hkv * D + Hkv * Dv) * (2 if config.positions == "rope" else 1)
+        + B * H * C * Dv * 2  # heads, concat
+        + B * C * F
+        + pairwise
+    )
+    trace = (B * C * E * 4 + layers * per_layer + B * C * V) * item + B * C * C  # probs are derived from logits
+    # The attention computes a few heads at a time, but never less than one: a single head's scores, masked
+    # scores and weights (3·B·C² numbers) are alive together however small the chunk. Capping the transient
+    # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.
+    one_head = 3 * B * C * C * item
+    masks = 3 * B * C * C  # bool: the mask, its negation in mask_scores, the (C, C) pattern
+    transient = max(min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES), one_head) + masks + B * C * max(F, E * 4) * item
+    return MemoryEstimate(params, trace, params + trace + transient)
+
+
+def check_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None, budget: int | None = None) -> MemoryEstimate:
+    est = estimate_memory(config, batch, context, options)
+    budget = memory_budget_bytes() if budget is None else budget
+    if est.peak_bytes > budget:
+        raise MemoryBudgetError(
+            f"this configuration would need about {_gib(est.peak_bytes)} ({est.describe()}), more than the "
+            f"{_gib(budget)} budget; make E, H, L, the vocabulary or the text smaller, or raise the budget"
+        )
+    return est
+
+
+def check_training_memory(config: ModelConfig, batch: int, context: int, budget: int | None = None) -> MemoryEstimate:
+    """Refuse, before building anything, a training run whose weights, gradients, AdamW moments (4× the
+    parameters) and one step's activations exceed the budget. Without it, ``train -E 4096 -L 64`` spent
+    minutes allocating 50 GB."""
+    est = estimate_memory(config, batch, context)
+    need = est.peak_bytes + 3 * est.params_bytes
+    budget = memory_budget_bytes() if budget is None else budget
+    if need > budget:
+        raise MemoryBudgetError(
+            f"training this configuration would need about {_gib(need)} (weights, gradients and optimizer state "
+            f"{_gib(4 * est.params_bytes)}), more than the {_gib(budget)} budget; make E, H, L, the batch or the "
+            "context smaller, or raise the budget"
+        )
+    return est
+
