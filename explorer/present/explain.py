@@ -6,8 +6,10 @@ arithmetic adds up: the operands are printed with as many digits as it takes for
 follow from the printed operands (``explorer.present.hover_numbers``). Each hover starts from the numbers the
 previous shown stage holds (the QKV hover from the normalised x of the pre-norm stage, when there is one).
 
-No Qt here: the few words used (``masked``, ``softmax``…) come from ``WORDS`` and the window passes its
-translated copy through ``words=``.
+The parts: ``hover_format`` (how numbers and words are printed), ``explain_maps`` (a cell of the (C, C)
+maps: ``explain_cell``); this module explains every other tensor's entries (``explain_value``) and
+re-exports the names the views use. No Qt here: the few words used (``masked``, ``softmax``…) come from
+``WORDS`` and the window passes its translated copy through ``words=``.
 """
 
 from __future__ import annotations
@@ -18,218 +20,15 @@ from collections.abc import Mapping
 import numpy as np
 
 from explorer import names
+from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, stored, uses_rope
+from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
 
-# Every word that appears in an explanation; the window replaces these with translations.
-WORDS: dict[str, str] = {
-    "masked": "masked",
-    "scaling off": "scaling off",
-    "every key blocked": "every key blocked",
-    "softmax": "softmax",
-    "after RoPE": "after RoPE",
-    "head": "head",
-    "dim": "dim",
-    "no residual": "no residual",
-    "norm": "norm",
-    "mean": "mean",
-    "variance": "variance",
-    "no norm": "no norm: the vector goes on unchanged",
-    "next": "next",
-    "keys": "keys",
-    "dims": "dims",
-}
-
-# Spell a product out term by term only while it stays readable.
-MAX_TERMS = 4
-
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-_SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def sub(n: int) -> str:
-    """``sub(12) == "₁₂"``: positions written as the note writes them (q₂, k₁)."""
-    return str(n).translate(_SUB)
-
-
-def sup(n: int) -> str:
-    return str(n).translate(_SUP)
-
-
-def fmt(x: float) -> str:
-    """A number as the views print it: two decimals in the everyday range, 3 significant digits outside."""
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "−∞" if x < 0 else "∞"
-    a = abs(x)
-    if a == 0:
-        return "0"
-    if 0.01 <= a < 100:
-        s = f"{x:.2f}"
-    elif 100 <= a < 10_000:
-        s = f"{x:.1f}"
-    else:
-        s = f"{x:.3g}"
-    return s.replace("-", "−")
-
-
-def cell_text(x: float) -> str:
-    """The short form printed inside a heatmap cell (fits a small square)."""
-    x = float(x)
-    if math.isinf(x) or math.isnan(x):
-        return fmt(x)
-    if x == int(x) and abs(x) < 10_000:
-        return str(int(x)).replace("-", "−")
-    return fmt(x)
-
-
-def _term(x: float | str) -> str:
-    s = x if isinstance(x, str) else fmt(x)
-    return f"({s})" if s.startswith("−") else s
-
-
-def _dot_terms(a: np.ndarray, b: np.ndarray, result: float | str, bias: float | None = None) -> tuple[str, str]:
-    """``("0.12·0.50 + (−0.30)·1.10 + 0.20", "−0.07")`` for short vectors: the terms and the result, printed
-    so that they add up; ``("", result)`` for long ones (the sum is not spelled out)."""
-    if a.shape[0] > MAX_TERMS:
-        return "", result if isinstance(result, str) else fmt(result)
-    operands = [v for pair in zip(a.tolist(), b.tolist()) for v in pair] + ([float(bias)] if bias is not None else [])
-    n = a.shape[0]
-
-    def combine(v):
-        total = sum(v[2 * k] * v[2 * k + 1] for k in range(n))
-        return total + (v[2 * n] if bias is not None else 0.0)
-
-    shown, printed = adding_up(operands, combine, result, fmt)
-    terms = " + ".join(f"{_term(shown[2 * k])}·{_term(shown[2 * k + 1])}" for k in range(n))
-    if bias is not None:
-        terms += f" + {_term(shown[2 * n])}"
-    return terms, printed
-
-
-def _sum_text(a: float, b: float, value: float) -> str:
-    """``a + b = value`` with a and b printed so that they add up to the printed value."""
-    (sa, sb), printed = adding_up([a, b], lambda v: v[0] + v[1], value, fmt)
-    return f"{sa} + {_term(sb)} = {printed}"
-
-
-def _words(words: Mapping[str, str] | None) -> Mapping[str, str]:
-    return {**WORDS, **(words or {})}
-
-
-def _get(trace: Trace, name: str) -> np.ndarray | None:
-    return trace[name] if name in trace.stored_names() else None
-
-
-# ------------------------------------------------------------------------------------------ helpers
-
-
-def uses_rope(trace: Trace, layer: int) -> bool:
-    return trace.config.positions == "rope" and names.attn(layer, "q_rot") in trace.stored_names()
-
-
-def qk_names(trace: Trace, layer: int) -> tuple[str, str]:
-    """The q and k whose dot products are the scores (rotated ones for RoPE models)."""
-    if uses_rope(trace, layer):
-        return names.attn(layer, "q_rot"), names.attn(layer, "k_rot")
-    return names.attn(layer, "q"), names.attn(layer, "k")
-
-
-def kv_head(trace: Trace, head: int) -> int:
-    """The key/value head a query head reads (grouped-query attention shares one among H/H_kv heads)."""
-    return names.kv_head_of(head, trace.config.H, trace.config.H_kv)
-
-
-def block_input(layer: int) -> str:
-    """What layer ``layer`` reads: the embeddings for the first layer, the previous block's output after."""
-    return "embed.out" if layer == 0 else f"layers.{layer - 1}.out"
-
-
-# ------------------------------------------------------------------------------------------ maps
-
-
-def explain_cell(
-    trace: Trace, stage: str, layer: int, head: int, row: int, i: int, j: int, words: Mapping[str, str] | None = None
-) -> str:
-    """How cell (query i, key j) of a (C, C) stage of one head was made, up to that stage.
-
-    ``stage`` is one of scores, scaled, masked, weights. Example for weights:
-    ``q₂·k₁ = 3.21 → ÷√16 = 0.80 → softmax 0.31``; a blocked cell reads ``… → masked −∞ → softmax 0``.
-    """
-    w = _words(words)
-    order = names.PAIRWISE_STAGES
-    upto = order.index(stage)
-    scores = trace.head_map(layer, "scores", row, head)
-    scaled = trace.head_map(layer, "scaled", row, head)
-    weights = trace.head_map(layer, "weights", row, head)
-    mask = _get(trace, "mask")
-    allowed = bool(mask[row, i, j]) if mask is not None else bool(np.isfinite(trace.head_map(layer, "masked", row, head)[i, j]))
-    empty = mask is not None and not bool(mask[row, i].any())
-
-    rope = uses_rope(trace, layer)
-    qs, ks = (f"q̃{sub(i)}", f"k̃{sub(j)}") if rope else (f"q{sub(i)}", f"k{sub(j)}")
-    qn, kn = qk_names(trace, layer)
-    q, k = _get(trace, qn), _get(trace, kn)
-    D = q.shape[-1] if q is not None else trace.config.D
-
-    # The chain in float64 from the stored q and k (the previous shown stage); the stored maps are the same
-    # numbers to float32 rounding. Built from the last step back: each step's printed result is the next
-    # step's printed operand, so the precision a later step needs decides how an earlier result is printed.
-    qv = q[row, head, i].astype(np.float64) if q is not None else None
-    K = k[row, kv_head(trace, head)].astype(np.float64) if k is not None else None  # (C, D)
-    s_val = float(qv @ K[j]) if qv is not None and K is not None else float(scores[i, j])
-    root = math.sqrt(D) if trace.options.scale else 1.0
-    scaled_val = s_val / root
-    score_s = fmt(s_val)
-    scaled_s = fmt(scaled_val)
-    softmax_text = ""
-    if upto >= 3 and not empty and allowed:
-        seen_mask = mask[row, i] if mask is not None else np.isfinite(trace.head_map(layer, "masked", row, head)[i])
-        seen = (K[seen_mask] @ qv) / root if qv is not None and K is not None else scaled[i][seen_mask].astype(np.float64)
-        if seen.size and np.abs(seen).max() <= 80:  # e^s stays a readable number
-            numer, denom = math.exp(scaled_val), float(np.exp(seen).sum())
-            (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], float(weights[i, j]), fmt)
-            # e^(s̃) must give the printed numerator: print s̃ (and so the scaled cell) precisely enough
-            (scaled_s,), num_s = adding_up([scaled_val], lambda v: math.exp(v[0]), num_s, fmt)
-            softmax_text = f" → {w['softmax']}: e^({scaled_s}) / Σₖ e^(s̃{sub(i)}ₖ) = {num_s} / {den_s} = {w_s}"
-        elif seen.size:  # e^80 is a 35-digit number: subtract the row's largest score first (same result)
-            top = float(seen.max())
-            numer, denom = math.exp(scaled_val - top), float(np.exp(seen - top).sum())
-            (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], float(weights[i, j]), fmt)
-            (shifted_s,), num_s = adding_up([scaled_val - top], lambda v: math.exp(v[0]), num_s, fmt)
-            softmax_text = (
-                f" → {w['softmax']}: e^(s̃{sub(i)}{sub(j)} − max) / Σₖ e^(s̃{sub(i)}ₖ − max) = e^({shifted_s}) / Σₖ … = {num_s} / {den_s} = {w_s}"
-            )
-    if upto >= 1 and trace.options.scale:
-        (score_s,), scaled_s = adding_up([s_val], lambda v: v[0] / root, scaled_s, fmt)
-    elif upto >= 1:
-        score_s = scaled_s  # scaling off: the same number goes on
-
-    text = f"{qs}·{ks}"
-    if q is not None and k is not None:
-        terms, score_s = _dot_terms(q[row, head, i].astype(np.float64), k[row, kv_head(trace, head), j].astype(np.float64), score_s)
-        if terms:
-            text += f" = {terms}"
-    text += f" = {score_s}"
-    if rope:
-        text += f" ({w['after RoPE']})"
-    if upto >= 1:
-        if trace.options.scale:
-            text += f" → ÷√{D} = {scaled_s}"
-        else:
-            text += f" → ({w['scaling off']}) {score_s}"
-    if upto >= 2 and not allowed:
-        text += f" → {w['masked']} −∞"
-    if upto >= 3:
-        if empty:
-            text += f" → {w['every key blocked']}: 0"
-        elif not allowed:
-            text += f" → {w['softmax']} 0"
-        else:
-            text += softmax_text
-    return text
+__all__ = [
+    "WORDS", "block_input", "cell_text", "explain_cell", "explain_value", "fmt", "kv_head", "qk_names", "sub",
+    "sup", "uses_rope",
+]
 
 
 # ------------------------------------------------------------------------------------------ matrices
@@ -240,7 +39,7 @@ def explain_value(
 ) -> str:
     """How entry (token i, column j) of tensor ``name`` was made. For per-head tensors (q, k, v, heads)
     ``j`` is the column inside head ``head``; for the others it is the tensor's own last index."""
-    w = _words(words)
+    w = with_words(words)
     pattern = names.spec(name).pattern
     layer = names.layer_of(name)
     a = trace[name]
@@ -278,11 +77,11 @@ def _embed_pos(trace, layer, head, row, i, j, value, w):
 
 
 def _embed_out(trace, layer, head, row, i, j, value, w):
-    tok, pos = _get(trace, "embed.tok"), _get(trace, "embed.pos")
+    tok, pos = stored(trace, "embed.tok"), stored(trace, "embed.pos")
     tid = trace.rows[row].ids[i]
     if tok is None or pos is None:
         return ""
-    return f"W[{tid}, {j}] + PE[{i}, {j}] = {_sum_text(float(tok[row, i, j]), float(pos[row, i, j]), value)}"
+    return f"W[{tid}, {j}] + PE[{i}, {j}] = {sum_text(float(tok[row, i, j]), float(pos[row, i, j]), value)}"
 
 
 def _matmul(x: np.ndarray | None, W: np.ndarray | None, col: int, xs: str, Ws: str, value: float, bias=None, bias_s=""):
@@ -293,7 +92,7 @@ def _matmul(x: np.ndarray | None, W: np.ndarray | None, col: int, xs: str, Ws: s
         text += f" + {bias_s}[{col}]"
     printed = fmt(value)
     if x is not None and W is not None:
-        terms, printed = _dot_terms(x.astype(np.float64), W[:, col].astype(np.float64), value, b)
+        terms, printed = dot_terms(x.astype(np.float64), W[:, col].astype(np.float64), value, b)
         if terms:
             text += f" = {terms}"
         elif b is not None:
@@ -307,9 +106,9 @@ def _projection(letter: str):
         h = head if letter == "q" else kv_head(trace, head)
         width = cfg.D_v if letter == "v" else cfg.D
         col = h * width + j
-        x = _get(trace, names.attn(layer, "in"))
-        W = _get(trace, f"params.layers.{layer}.attn.W_{letter}")
-        b = _get(trace, f"params.layers.{layer}.attn.b_{letter}")
+        x = stored(trace, names.attn(layer, "in"))
+        W = stored(trace, f"params.layers.{layer}.attn.W_{letter}")
+        b = stored(trace, f"params.layers.{layer}.attn.b_{letter}")
         return _matmul(None if x is None else x[row, i], W, col, f"x{sub(i)}", f"W_{letter}", value, b, f"b_{letter}")
 
     return handler
@@ -320,7 +119,7 @@ def _rotated(letter: str):
 
     def handler(trace, layer, head, row, i, j, value, w):
         cfg = trace.config
-        source = _get(trace, names.attn(layer, letter))
+        source = stored(trace, names.attn(layer, letter))
         if source is None:
             return f"RoPE({letter}{sub(i)})[{j}] = {fmt(value)} ({w['after RoPE']})"
         h = head if letter == "q" else kv_head(trace, head)
@@ -338,7 +137,7 @@ def _rotated(letter: str):
         (a, t, b), printed = adding_up([float(x) for x in ops], combine, value, fmt)
         return (
             f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}]·cos(θ) {sign} {letter}{sub(i)}[{other}]·sin(θ), "
-            f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D}); {_term(a)}·cos({t}) {sign} {_term(b)}·sin({t}) = {printed}"
+            f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D}); {term(a)}·cos({t}) {sign} {term(b)}·sin({t}) = {printed}"
         )
 
     return handler
@@ -346,13 +145,13 @@ def _rotated(letter: str):
 
 def _heads(trace, layer, head, row, i, j, value, w):
     weights = trace.head_map(layer, "weights", row, head)[i]
-    v = _get(trace, names.attn(layer, "v"))
+    v = stored(trace, names.attn(layer, "v"))
     text = f"Σⱼ a{sub(i)}ⱼ·vⱼ[{j}]"
     n = trace.rows[row].length
     printed = fmt(value)
     if v is not None:
         col = v[row, kv_head(trace, head), :n, j].astype(np.float64)
-        terms, printed = _dot_terms(weights[:n].astype(np.float64), col, value)
+        terms, printed = dot_terms(weights[:n].astype(np.float64), col, value)
         text += f" = {terms}" if terms else f" ({n} {w['keys']})"
     return f"{text} = {printed}"
 
@@ -364,21 +163,21 @@ def _concat(trace, layer, head, row, i, j, value, w):
 
 
 def _attn_out(trace, layer, head, row, i, j, value, w):
-    W = _get(trace, f"params.layers.{layer}.attn.W_o")
+    W = stored(trace, f"params.layers.{layer}.attn.W_o")
     if W is None:
         return f"R{sub(i)}[{j}] = {fmt(value)}"
-    x = _get(trace, names.attn(layer, "concat"))
-    b = _get(trace, f"params.layers.{layer}.attn.b_o")
+    x = stored(trace, names.attn(layer, "concat"))
+    b = stored(trace, f"params.layers.{layer}.attn.b_o")
     return _matmul(None if x is None else x[row, i], W, j, f"concat{sub(i)}", "W_o", value, b, "b_o")
 
 
 def _sum_of(first: str, second: str, a_s: str, b_s: str, residual: bool, w, row, i, j, value, trace):
-    a, b = _get(trace, first), _get(trace, second)
+    a, b = stored(trace, first), stored(trace, second)
     if not residual:
         return f"{b_s}{sub(i)}[{j}] = {fmt(value)} ({w['no residual']})"
     if a is None or b is None:
         return ""
-    return f"{a_s}{sub(i)}[{j}] + {b_s}{sub(i)}[{j}] = {_sum_text(float(a[row, i, j]), float(b[row, i, j]), value)}"
+    return f"{a_s}{sub(i)}[{j}] + {b_s}{sub(i)}[{j}] = {sum_text(float(a[row, i, j]), float(b[row, i, j]), value)}"
 
 
 def _mid(trace, layer, head, row, i, j, value, w):
@@ -404,11 +203,11 @@ def _normed(symbol: str, stage: str):
     def handler(trace, layer, head, row, i, j, value, w):
         cfg = trace.config
         source, prefix = _norm_input(trace, stage, layer)
-        x = _get(trace, source)
+        x = stored(trace, source)
         xs = f"{symbol}{sub(i)}"
         if cfg.norm == "none":
             return f"{xs}[{j}] = {fmt(value)} ({w['no norm']})"
-        gamma, beta = _get(trace, f"{prefix}.weight"), _get(trace, f"{prefix}.bias")
+        gamma, beta = stored(trace, f"{prefix}.weight"), stored(trace, f"{prefix}.bias")
         if x is None or gamma is None:
             return f"{w['norm']}({xs})[{j}] = {fmt(value)} ({cfg.norm})"
         vec = x[row, i].astype(np.float64)
@@ -422,7 +221,7 @@ def _normed(symbol: str, stage: str):
             )
             return (
                 f"RMSNorm: {w['mean']}({xs}²) = {ms_s} ({E} {w['dims']}); "
-                f"{xs}[{j}] / √({w['mean']}({xs}²) + ε) · γ[{j}] = {xj} / √({ms_s} + {eps_s}) · {_term(g)} = {printed}"
+                f"{xs}[{j}] / √({w['mean']}({xs}²) + ε) · γ[{j}] = {xj} / √({ms_s} + {eps_s}) · {term(g)} = {printed}"
             )
         mean, var = float(vec.mean()), float(vec.var())
         b = float(beta[j]) if beta is not None else 0.0
@@ -431,27 +230,27 @@ def _normed(symbol: str, stage: str):
         )
         return (
             f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "
-            f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {_term(m)}) / √({v2} + {eps_s}) · {_term(g)} + {_term(bb)} = {printed}"
+            f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + {term(bb)} = {printed}"
         )
 
     return handler
 
 
 def _ffn_hidden(trace, layer, head, row, i, j, value, w):
-    x = _get(trace, f"layers.{layer}.ffn.in")
-    W_in = _get(trace, f"params.layers.{layer}.ffn.W_in")
-    b_in = _get(trace, f"params.layers.{layer}.ffn.b_in")
+    x = stored(trace, f"layers.{layer}.ffn.in")
+    W_in = stored(trace, f"params.layers.{layer}.ffn.W_in")
+    b_in = stored(trace, f"params.layers.{layer}.ffn.b_in")
     if x is None or W_in is None:
         return ""
     up = float(x[row, i].astype(np.float64) @ W_in[:, j].astype(np.float64)) + (float(b_in[j]) if b_in is not None else 0.0)
     act = trace.config.ffn_activation
     if act == "silu_gated":
-        W_g = _get(trace, f"params.layers.{layer}.ffn.W_gate")
+        W_g = stored(trace, f"params.layers.{layer}.ffn.W_gate")
         if W_g is None:
             return ""
         g = float(x[row, i].astype(np.float64) @ W_g[:, j].astype(np.float64))
         (g_s, up_s), printed = adding_up([g, up], lambda v: _silu(v[0]) * v[1], value, fmt)
-        return f"SiLU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = SiLU({g_s}) · {_term(up_s)} = {printed}"
+        return f"SiLU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = SiLU({g_s}) · {term(up_s)} = {printed}"
     name = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU"}[act]
     f = {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "relu": lambda z: max(z, 0.0)}[act]
     (up_s,), printed = adding_up([up], lambda v: f(v[0]), value, fmt)
@@ -471,9 +270,9 @@ def _silu(z: float) -> float:
 
 
 def _ffn_out(trace, layer, head, row, i, j, value, w):
-    h = _get(trace, f"layers.{layer}.ffn.hidden")
-    W = _get(trace, f"params.layers.{layer}.ffn.W_out")
-    b = _get(trace, f"params.layers.{layer}.ffn.b_out")
+    h = stored(trace, f"layers.{layer}.ffn.hidden")
+    W = stored(trace, f"params.layers.{layer}.ffn.W_out")
+    b = stored(trace, f"params.layers.{layer}.ffn.b_out")
     return _matmul(None if h is None else h[row, i], W, j, f"h{sub(i)}", "W_out", value, b, "b_out")
 
 
@@ -482,18 +281,18 @@ def _token_word(trace: Trace, tid: int) -> str:
 
 
 def _logits(trace, layer, head, row, i, j, value, w):
-    x = _get(trace, "final.out")
-    W = _get(trace, "params.unembed.W_u")
+    x = stored(trace, "final.out")
+    W = stored(trace, "params.unembed.W_u")
     symbol = "W_u"
-    if W is None and trace.config.tie_embeddings and _get(trace, "params.embed.tok") is not None:
-        W, symbol = _get(trace, "params.embed.tok").T, "Wᵀ"
-    b = _get(trace, "params.unembed.b_u")
+    if W is None and trace.config.tie_embeddings and stored(trace, "params.embed.tok") is not None:
+        W, symbol = stored(trace, "params.embed.tok").T, "Wᵀ"
+    b = stored(trace, "params.unembed.b_u")
     text = _matmul(None if x is None else x[row, i], W, j, f"h{sub(i)}", symbol, value, b, "b_u")
     return f"{text} (“{_token_word(trace, j)}”)"
 
 
 def _probs(trace, layer, head, row, i, j, value, w):
-    logits = _get(trace, "logits")
+    logits = stored(trace, "logits")
     T = trace.options.temperature
     word = _token_word(trace, j)
     if logits is None:

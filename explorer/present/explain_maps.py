@@ -1,0 +1,160 @@
+"""How one cell (query i, key j) of a head's (C, C) map was made, up to the stage shown:
+``q₂·k₁ = 3.21 → ÷√16 = 0.80 → softmax …``, with the trace's own numbers; and which stored tensors a
+hover reads (rotated q and k for RoPE models, the key/value head a query head shares)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer import names
+from explorer.present.hover_format import dot_terms, fmt, sub, with_words
+from explorer.present.hover_numbers import adding_up
+from explorer.trace import Trace
+
+
+def stored(trace: Trace, name: str) -> np.ndarray | None:
+    return trace[name] if name in trace.stored_names() else None
+
+
+def uses_rope(trace: Trace, layer: int) -> bool:
+    return trace.config.positions == "rope" and names.attn(layer, "q_rot") in trace.stored_names()
+
+
+def qk_names(trace: Trace, layer: int) -> tuple[str, str]:
+    """The q and k whose dot products are the scores (rotated ones for RoPE models)."""
+    if uses_rope(trace, layer):
+        return names.attn(layer, "q_rot"), names.attn(layer, "k_rot")
+    return names.attn(layer, "q"), names.attn(layer, "k")
+
+
+def kv_head(trace: Trace, head: int) -> int:
+    """The key/value head a query head reads (grouped-query attention shares one among H/H_kv heads)."""
+    return names.kv_head_of(head, trace.config.H, trace.config.H_kv)
+
+
+def block_input(layer: int) -> str:
+    """What layer ``layer`` reads: the embeddings for the first layer, the previous block's output after."""
+    return "embed.out" if layer == 0 else f"layers.{layer - 1}.out"
+
+
+@dataclass
+class _Cell:
+    """The numbers of one cell's chain, in float64 from the stored q and k (the previous shown stage); the
+    stored maps are the same numbers to float32 rounding."""
+
+    trace: Trace
+    layer: int
+    head: int
+    row: int
+    i: int
+    j: int
+    allowed: bool  # key j is visible to query i
+    empty: bool  # query i sees no key at all
+    qv: np.ndarray | None  # q_i (D,)
+    K: np.ndarray | None  # the keys of its key/value head (C, D)
+    score: float  # q_i · k_j
+    root: float  # √D, or 1 with scaling off
+
+    @property
+    def scaled(self) -> float:
+        return self.score / self.root
+
+
+def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cell:
+    mask = stored(trace, "mask")
+    masked = None if mask is not None else trace.head_map(layer, "masked", row, head)
+    allowed = bool(mask[row, i, j]) if mask is not None else bool(np.isfinite(masked[i, j]))
+    empty = mask is not None and not bool(mask[row, i].any())
+    qn, kn = qk_names(trace, layer)
+    q, k = stored(trace, qn), stored(trace, kn)
+    D = q.shape[-1] if q is not None else trace.config.D
+    qv = q[row, head, i].astype(np.float64) if q is not None else None
+    K = k[row, kv_head(trace, head)].astype(np.float64) if k is not None else None  # (C, D)
+    score = float(qv @ K[j]) if qv is not None and K is not None else float(trace.head_map(layer, "scores", row, head)[i, j])
+    root = math.sqrt(D) if trace.options.scale else 1.0
+    return _Cell(trace, layer, head, row, i, j, allowed, empty, qv, K, score, root)
+
+
+def _softmax_text(c: _Cell, scaled_s: str, w: Mapping[str, str]) -> tuple[str, str]:
+    """The softmax step of a visible cell, and the scaled score printed as precisely as e^(s̃) needs."""
+    trace, i, j = c.trace, c.i, c.j
+    mask = stored(trace, "mask")
+    weight = float(trace.head_map(c.layer, "weights", c.row, c.head)[i, j])
+    seen_mask = mask[c.row, i] if mask is not None else np.isfinite(trace.head_map(c.layer, "masked", c.row, c.head)[i])
+    if c.qv is not None and c.K is not None:
+        seen = (c.K[seen_mask] @ c.qv) / c.root
+    else:
+        seen = trace.head_map(c.layer, "scaled", c.row, c.head)[i][seen_mask].astype(np.float64)
+    if not seen.size:
+        return "", scaled_s
+    if np.abs(seen).max() <= 80:  # e^s stays a readable number
+        numer, denom = math.exp(c.scaled), float(np.exp(seen).sum())
+        (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], weight, fmt)
+        # e^(s̃) must give the printed numerator: print s̃ (and so the scaled cell) precisely enough
+        (scaled_s,), num_s = adding_up([c.scaled], lambda v: math.exp(v[0]), num_s, fmt)
+        return f" → {w['softmax']}: e^({scaled_s}) / Σₖ e^(s̃{sub(i)}ₖ) = {num_s} / {den_s} = {w_s}", scaled_s
+    # e^80 is a 35-digit number: subtract the row's largest score first (same result)
+    top = float(seen.max())
+    numer, denom = math.exp(c.scaled - top), float(np.exp(seen - top).sum())
+    (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], weight, fmt)
+    (shifted_s,), num_s = adding_up([c.scaled - top], lambda v: math.exp(v[0]), num_s, fmt)
+    return (
+        f" → {w['softmax']}: e^(s̃{sub(i)}{sub(j)} − max) / Σₖ e^(s̃{sub(i)}ₖ − max) = e^({shifted_s}) / Σₖ … = {num_s} / {den_s} = {w_s}"
+    ), scaled_s
+
+
+def explain_cell(
+    trace: Trace, stage: str, layer: int, head: int, row: int, i: int, j: int, words: Mapping[str, str] | None = None
+) -> str:
+    """How cell (query i, key j) of a (C, C) stage of one head was made, up to that stage.
+
+    ``stage`` is one of scores, scaled, masked, weights. Example for weights:
+    ``q₂·k₁ = 3.21 → ÷√16 = 0.80 → softmax 0.31``; a blocked cell reads ``… → masked −∞ → softmax 0``.
+    """
+    w = with_words(words)
+    upto = names.PAIRWISE_STAGES.index(stage)
+    c = _cell(trace, layer, head, row, i, j)
+    # Built from the last step back: each step's printed result is the next step's printed operand, so the
+    # precision a later step needs decides how an earlier result is printed.
+    score_s, scaled_s, softmax_text = fmt(c.score), fmt(c.scaled), ""
+    if upto >= 3 and not c.empty and c.allowed:
+        softmax_text, scaled_s = _softmax_text(c, scaled_s, w)
+    if upto >= 1 and trace.options.scale:
+        (score_s,), scaled_s = adding_up([c.score], lambda v: v[0] / c.root, scaled_s, fmt)
+    elif upto >= 1:
+        score_s = scaled_s  # scaling off: the same number goes on
+    return _cell_sentence(c, upto, score_s, scaled_s, softmax_text, w)
+
+
+def _cell_sentence(c: _Cell, upto: int, score_s: str, scaled_s: str, softmax_text: str, w: Mapping[str, str]) -> str:
+    trace, i, j = c.trace, c.i, c.j
+    rope = uses_rope(trace, c.layer)
+    qs, ks = (f"q̃{sub(i)}", f"k̃{sub(j)}") if rope else (f"q{sub(i)}", f"k{sub(j)}")
+    text = f"{qs}·{ks}"
+    if c.qv is not None and c.K is not None:
+        terms, score_s = dot_terms(c.qv, c.K[j], score_s)
+        if terms:
+            text += f" = {terms}"
+    text += f" = {score_s}"
+    if rope:
+        text += f" ({w['after RoPE']})"
+    if upto >= 1:
+        if trace.options.scale:
+            D = c.qv.shape[-1] if c.qv is not None else trace.config.D
+            text += f" → ÷√{D} = {scaled_s}"
+        else:
+            text += f" → ({w['scaling off']}) {score_s}"
+    if upto >= 2 and not c.allowed:
+        text += f" → {w['masked']} −∞"
+    if upto >= 3:
+        if c.empty:
+            text += f" → {w['every key blocked']}: 0"
+        elif not c.allowed:
+            text += f" → {w['softmax']} 0"
+        else:
+            text += softmax_text
+    return text
