@@ -7,11 +7,14 @@ The CLI (explorer/cli/model_options.py) and the window's worker (explorer/ui/wor
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.session.request import ModelSource
+from explorer.weights.presets import load_preset, preset_config
 
 if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait for it at start
     from explorer.weights.bundle import ModelBundle
@@ -21,12 +24,21 @@ def open_source(source: ModelSource, progress=None, cancel=None, note: Callable[
     """The model ``source`` names. ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads;
     ``note`` hears plain-words remarks (which checkpoint of a run folder was taken)."""
     if source.kind == "preset":
-        from explorer.weights.presets import load_preset
-
-        return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, **source.size_overrides())
+        config = preset_source_config(source)
+        return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, config=config)
     from explorer.weights.loaders import load_model
 
     return load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel)
+
+
+@lru_cache(maxsize=32)
+def preset_source_config(source: ModelSource) -> ModelConfig:
+    """The ModelConfig a preset source asks for: the preset's sizes with the source's overrides.
+
+    Built once per source and passed on: a size edit makes one new source, whose config the controls count
+    parameters from and ``open_source`` builds the model with (it used to be built three times per edit).
+    ConfigError for sizes that cannot work (not cached: the next ask says it again)."""
+    return preset_config(source.name, **source.size_overrides())
 
 
 def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> str:

@@ -102,13 +102,25 @@ def preset_config(name: str, **overrides: Any) -> ModelConfig:
     return ModelConfig(vocab_size=tok.vocab_size, **sizes)
 
 
-def load_preset(name: str, *, random_weights: bool = False, seed: int | None = None, **overrides: Any) -> ModelBundle:
+@lru_cache(maxsize=None)
+def shipped_config(name: str) -> ModelConfig:
+    """The preset's own sizes (what its trained weights were made with); built once per preset."""
+    return preset_config(name)
+
+
+def load_preset(
+    name: str, *, random_weights: bool = False, seed: int | None = None, config: ModelConfig | None = None, **overrides: Any
+) -> ModelBundle:
     """The preset's model. Trained weights are used when shipped, unless sizes are overridden, a seed is
-    given, or ``random_weights`` asks for the untrained model (the difference is worth showing)."""
+    given, or ``random_weights`` asks for the untrained model (the difference is worth showing).
+
+    ``config``: the sizes, already built by the caller (the session builds a source's config once and
+    passes it on); otherwise the preset's sizes with ``overrides``."""
     preset = get_preset(name)
     tok = preset_tokenizer(preset.tokenizer)
-    config = preset_config(name, **overrides)
-    sized_as_shipped = config == preset_config(name)
+    if config is None:
+        config = preset_config(name, **overrides)
+    sized_as_shipped = config == shipped_config(name)
     if not random_weights and seed is None and sized_as_shipped and preset.has_trained_weights():
         from explorer.weights.checkpoint import load_checkpoint
 

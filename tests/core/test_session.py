@@ -137,3 +137,24 @@ def test_first_and_preset_requests_bring_the_preset_example_and_options():
         for field in untouched:
             assert getattr(switched.options, field) == getattr(base.options, field)  # the rest kept
         assert preset_request(base, name, keep_text=True).text == "typed"
+
+
+def test_a_sized_source_builds_its_config_once_and_the_model_uses_it(monkeypatch):
+    """The config a size edit asks for is built once (explorer.session.open.preset_source_config) and the
+    model is built with that very object; the sizes are the preset's with the overrides on top."""
+    from explorer.config import ModelConfig
+    from explorer.session.open import preset_source_config
+    from explorer.weights.presets import get_preset, shipped_config
+
+    shipped_config(DEFAULT_PRESET)
+    preset_source_config.cache_clear()
+    built = []
+    original = ModelConfig.__post_init__
+    monkeypatch.setattr(ModelConfig, "__post_init__", lambda self: (built.append(self.heads), original(self)))
+    source = ModelSource().with_sizes(heads=2, layers=1)
+    config = preset_source_config(source)
+    bundle = open_source(source)
+    assert preset_source_config(source) is config and bundle.config is config
+    assert built == [2]
+    expected = {**get_preset(DEFAULT_PRESET).sizes, "heads": 2, "layers": 1}
+    assert {k: getattr(config, k) for k in expected} == expected

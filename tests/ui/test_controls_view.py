@@ -183,3 +183,28 @@ def test_the_notes_E_3_traces_with_sinusoidal_positions(qtbot, state, view):
         assert view.error_text() == ""
         p = np.arange(trace.C)
         np.testing.assert_allclose(trace["embed.pos"][0], np.stack([np.sin(p), np.cos(p), np.sin(p / 10000 ** (2 / 3))], 1), atol=1e-6)
+
+
+def test_one_size_edit_builds_the_model_config_once(qtbot, state, view, monkeypatch):
+    """A size edit used to build its ModelConfig three times (twice in load_preset, once for the parameter
+    count); the session now builds it once and passes it on to the count and to the model."""
+    from explorer.config import ModelConfig
+    from explorer.session.open import preset_source_config
+    from explorer.weights.presets import shipped_config
+
+    with live(state, qtbot):
+        preset_source_config.cache_clear()  # an earlier test may have asked for the same sizes
+        shipped_config("classroom")  # the preset's own sizes: built once per process, before any edit
+        built = []
+        original = ModelConfig.__post_init__
+
+        def counting(self):
+            built.append(self.heads)
+            original(self)
+
+        monkeypatch.setattr(ModelConfig, "__post_init__", counting)
+        view.sizes["heads"].setValue(2)
+        trace = wait_trace(qtbot, state, lambda t: t.config.H == 2)
+        qtbot.wait(50)  # the count's redraw after the trace
+        assert trace.config.H == 2 and view.params.text().startswith(f"{trace.config.parameter_count():,} ")
+        assert built == [2], built

@@ -34,7 +34,8 @@ from explorer.ui.state import ModelSource
 from explorer.ui.status_bar import human_bytes
 from explorer.ui.views.base import View
 from explorer.ui.views.mask_painter import MaskPainter
-from explorer.weights.presets import PRESETS, get_preset, preset_config
+from explorer.session.open import preset_source_config
+from explorer.weights.presets import PRESETS, get_preset
 
 MASK_KINDS = vocab.MASK_KINDS  # combo order
 # The spin boxes, in form order: ModelConfig field, range, and 0 meaning "the default" where it has one
@@ -90,6 +91,13 @@ class ControlsView(View):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
+        self._build_model_widgets()
+        self._build_run_widgets()
+        self._build_error_box()
+        self._build_groups()
+        self._build_layout()
+
+    def _build_model_widgets(self) -> None:
         self.preset = _combo()
         for name in PRESETS:
             self.preset.addItem(name, name)
@@ -106,6 +114,7 @@ class ControlsView(View):
         self.params = QLabel()
         self.params.setWordWrap(True)
 
+    def _build_run_widgets(self) -> None:
         self.mask = _combo()
         for k in MASK_KINDS:
             self.mask.addItem("", k)
@@ -127,6 +136,7 @@ class ControlsView(View):
         self.device.addItem("cpu", "cpu")
         self._devices_listed = False
 
+    def _build_error_box(self) -> None:
         self.error_icon = QLabel()
         icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
         self.error_icon.setPixmap(icon.pixmap(18, 18))
@@ -140,6 +150,7 @@ class ControlsView(View):
         eb.addWidget(self.error, 1)
         self.error_box.setVisible(False)
 
+    def _build_groups(self) -> None:
         self.model_group, self.size_group, self.attn_group, self.run_group = (QGroupBox() for _ in range(4))
         form = QFormLayout(self.model_group)
         self.preset_label, self.weights_label, self.seed_label = QLabel(), QLabel(), QLabel()
@@ -176,6 +187,7 @@ class ControlsView(View):
         form.addRow(self.dtype_label, self.dtype)
         form.addRow(self.device_label, self.device)
 
+    def _build_layout(self) -> None:
         inner = QWidget()
         col = QVBoxLayout(inner)
         col.setContentsMargins(4, 4, 4, 4)
@@ -343,7 +355,7 @@ class ControlsView(View):
         s = self.state
         try:
             if s.source.kind == "preset" and s.editable_sizes:
-                cfg = preset_config(s.source.name, **s.source.size_overrides())
+                cfg = preset_source_config(s.source)  # the config the worker builds the model with
             else:
                 cfg = s.config
         except ExplorerError as exc:
