@@ -208,3 +208,45 @@ def test_weights_caption_when_every_row_is_blocked(view, state):
     state.select(stage="weights")
     assert "every weight is 0" in view.caption.text() and "sum to 1" not in view.caption.text()
     assert "sum to 1" not in view.boxes["weights"].edge and "every row fully blocked" in view.boxes["weights"].edge
+
+
+NINETEEN_TOKENS = "The cat sat on the mat and the dog sat on the rug by the big door ."
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot, language):
+    """Issue 11 at the laptop size: with a 19-token sentence the Japanese notes once pushed the last softmax
+    box onto a second row, which the pipeline dock's height hid. Every box, at every stage, lies inside the
+    part of the dock that is on screen."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.present.stages import STAGE_KEYS
+    from explorer.ui import i18n
+
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_text(NINETEEN_TOKENS)
+    assert state.trace.C == 19
+    try:
+        window.actions_.set_language(language)
+        window.resize(1280, 720)
+        window.apply_default_sizes()
+        flow = window.views["flow"]
+        dock = window.docks["flow"]
+        for key in STAGE_KEYS:
+            state.select(stage=key)
+            for _ in range(3):
+                QApplication.processEvents()
+                qtbot.wait(20)
+            assert (window.width(), window.height()) == (1280, 720)
+            seen = QRect(dock.mapTo(window, QPoint(0, 0)), dock.size()).intersected(window.rect())
+            boxes = [b for b in flow.boxes.values() if b.isVisible()]
+            assert len(boxes) >= 16  # the model's stages (classroom has the pre-norms)
+            for box in boxes:
+                rect = QRect(box.mapTo(window, QPoint(0, 0)), box.size())
+                assert seen.contains(rect), (language, key, box.key, rect, seen)
+            # one row: the last box stands level with the first (a wrapped one stood below it)
+            assert flow.boxes["probs"].mapTo(window, QPoint(0, 0)).y() == flow.boxes["tokens"].mapTo(window, QPoint(0, 0)).y()
+    finally:
+        i18n.install_language("en")
+        window.actions_.set_language("en")

@@ -39,6 +39,10 @@ from explorer.ui.views.flow_layout import FlowLayout
 
 PLAY_INTERVAL_MS = 1500
 
+# The boxes' text scales tried, largest first, until the whole pipeline fits one row: a second row would be
+# hidden by the pipeline dock (at 1280 px the Japanese notes made the last softmax box wrap out of sight).
+BOX_SCALES = (1.0, 0.93, 0.86, 0.8, 0.74)
+
 # Widgets that use ← → (or Space) themselves: the stage keys must not steal them.
 _TEXT_INPUTS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
 _ARROW_USERS = (*_TEXT_INPUTS, QAbstractSlider, QAbstractItemView)
@@ -53,7 +57,7 @@ class StageBox(QAbstractButton):
     """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
     both themes work; the selected stage is filled with the highlight colour."""
 
-    PAD = 5  # 18 stages (with the norms) fit one row at 1280 px
+    PAD = 5  # 18 stages (with the norms) fit one row at 1280 px; a smaller scale shrinks it too
 
     def __init__(self, key: str, symbol: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +67,7 @@ class StageBox(QAbstractButton):
         self.note = ""
         self.edge = ""  # the full edge label with real shapes (tooltip, detail line)
         self.selected = False
+        self.scale = 1.0  # text and padding, below 1 when the row must shrink to fit (BOX_SCALES)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click must not take Space away from Play
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
@@ -73,6 +78,15 @@ class StageBox(QAbstractButton):
             self.updateGeometry()
             self.update()
 
+    def set_scale(self, scale: float) -> None:
+        if scale != self.scale:
+            self.scale = scale
+            self.updateGeometry()
+            self.update()
+
+    def _pad(self) -> int:
+        return max(2, round(self.PAD * self.scale))
+
     def set_selected(self, selected: bool) -> None:
         if selected != self.selected:
             self.selected = selected
@@ -81,10 +95,10 @@ class StageBox(QAbstractButton):
     def _fonts(self) -> tuple[QFont, QFont]:
         # A little larger than the window's text: the diagram is what a class looks at.
         bold = QFont(self.font())
-        bold.setPointSizeF(self.font().pointSizeF() * 1.1)
+        bold.setPointSizeF(self.font().pointSizeF() * 1.1 * self.scale)
         bold.setBold(True)
         small = QFont(self.font())
-        small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.9))
+        small.setPointSizeF(max(7.0 * min(1.0, self.scale / 0.86), self.font().pointSizeF() * 0.9 * self.scale))
         return bold, small
 
     def _lines(self) -> list[tuple[str, bool]]:
@@ -98,7 +112,7 @@ class StageBox(QAbstractButton):
         fb, fs = QFontMetrics(bold), QFontMetrics(small)
         width = max(fb.horizontalAdvance(self.symbol), *(fs.horizontalAdvance(t) for t, _ in self._lines()[1:]))
         height = fb.height() + 2 * fs.height()  # always room for a note, so boxes line up
-        return QSize(width + 2 * self.PAD, height + 2 * self.PAD - 2)
+        return QSize(width + 2 * self._pad(), height + 2 * self._pad() - 2)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
@@ -118,7 +132,7 @@ class StageBox(QAbstractButton):
         p.setBrush(fill)
         p.drawRoundedRect(rect, 6, 6)
         bold, small = self._fonts()
-        y = self.PAD - 1
+        y = self._pad() - 1
         for text_line, is_bold in self._lines():
             font = bold if is_bold else small
             fm = QFontMetrics(font)
@@ -139,9 +153,14 @@ class StageBox(QAbstractButton):
 
 class _Diagram(QWidget):
     """Holds the wrapping row of boxes and keeps its height equal to what its width needs (docks do not
-    follow height-for-width on their own)."""
+    follow height-for-width on their own). ``shrink(width)``, when set, first makes the boxes small enough
+    for one row where it can."""
+
+    shrink = None
 
     def fit(self) -> None:
+        if self.shrink is not None:
+            self.shrink(max(1, self.width()))
         self.layout().invalidate()
         height = self.heightForWidth(max(1, self.width()))
         if height > 0 and height != self.minimumHeight():
@@ -219,6 +238,7 @@ class FlowView(View):
                 target.addWidget(self.arrows[s.key])
             target.addWidget(box)
         self._diagram = diagram
+        diagram.shrink = self._shrink_to
 
         self.play = QToolButton()
         self.play.setCheckable(True)
@@ -252,6 +272,17 @@ class FlowView(View):
         lay.addLayout(controls)
         lay.addWidget(self.caption)
         lay.addStretch(1)
+
+    def _shrink_to(self, width: int) -> None:
+        """The largest of BOX_SCALES at which the whole pipeline fits one row of ``width`` (the smallest if
+        none does: the row then wraps and the diagram grows)."""
+        for scale in BOX_SCALES:
+            for box in self.boxes.values():
+                box.set_scale(scale)
+            self.group.layout().invalidate()  # the layer group's width follows its boxes now, not later
+            self.group.updateGeometry()
+            if self._diagram.layout().sizeHint().width() <= width:
+                return
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
