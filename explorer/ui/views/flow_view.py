@@ -8,8 +8,8 @@ the stages layer by layer (``explorer.present.stage_walk``), always through ``st
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSizePolicy,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -36,12 +35,9 @@ from explorer.present.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout
+from explorer.ui.views.stage_box import BOX_SCALES, Diagram, StageBox, arrow
 
 PLAY_INTERVAL_MS = 1500
-
-# The boxes' text scales tried, largest first, until the whole pipeline fits one row: a second row would be
-# hidden by the pipeline dock (at 1280 px the Japanese notes made the last softmax box wrap out of sight).
-BOX_SCALES = (1.0, 0.93, 0.86, 0.8, 0.74)
 
 # Widgets that use ← → (or Space) themselves: the stage keys must not steal them.
 _TEXT_INPUTS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
@@ -51,132 +47,6 @@ _CHORD = (
     Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
     | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
 )
-
-
-class StageBox(QAbstractButton):
-    """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
-    both themes work; the selected stage is filled with the highlight colour."""
-
-    PAD = 5  # 18 stages (with the norms) fit one row at 1280 px; a smaller scale shrinks it too
-
-    def __init__(self, key: str, symbol: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.key = key
-        self.symbol = symbol
-        self.shape_text = ""
-        self.note = ""
-        self.edge = ""  # the full edge label with real shapes (tooltip, detail line)
-        self.selected = False
-        self.scale = 1.0  # text and padding, below 1 when the row must shrink to fit (BOX_SCALES)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click must not take Space away from Play
-        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-
-    def set_content(self, shape_text: str, note: str, edge: str) -> None:
-        if (shape_text, note, edge) != (self.shape_text, self.note, self.edge):
-            self.shape_text, self.note, self.edge = shape_text, note, edge
-            self.updateGeometry()
-            self.update()
-
-    def set_scale(self, scale: float) -> None:
-        if scale != self.scale:
-            self.scale = scale
-            self.updateGeometry()
-            self.update()
-
-    def _pad(self) -> int:
-        return max(2, round(self.PAD * self.scale))
-
-    def set_selected(self, selected: bool) -> None:
-        if selected != self.selected:
-            self.selected = selected
-            self.update()
-
-    def _fonts(self) -> tuple[QFont, QFont]:
-        # A little larger than the window's text: the diagram is what a class looks at.
-        bold = QFont(self.font())
-        bold.setPointSizeF(self.font().pointSizeF() * 1.1 * self.scale)
-        bold.setBold(True)
-        small = QFont(self.font())
-        small.setPointSizeF(max(7.0 * min(1.0, self.scale / 0.86), self.font().pointSizeF() * 0.9 * self.scale))
-        return bold, small
-
-    def _lines(self) -> list[tuple[str, bool]]:
-        lines = [(self.symbol, True), (self.shape_text, False)]
-        if self.note:
-            lines.append((self.note, False))
-        return lines
-
-    def sizeHint(self) -> QSize:
-        bold, small = self._fonts()
-        fb, fs = QFontMetrics(bold), QFontMetrics(small)
-        width = max(fb.horizontalAdvance(self.symbol), *(fs.horizontalAdvance(t) for t, _ in self._lines()[1:]))
-        height = fb.height() + 2 * fs.height()  # always room for a note, so boxes line up
-        return QSize(width + 2 * self._pad(), height + 2 * self._pad() - 2)
-
-    def minimumSizeHint(self) -> QSize:
-        return self.sizeHint()
-
-    def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        pal = self.palette()
-        rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
-        if self.selected:
-            fill, text, border = pal.color(QPalette.ColorRole.Highlight), pal.color(QPalette.ColorRole.HighlightedText), pal.color(QPalette.ColorRole.Highlight)
-        else:
-            fill, text, border = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text), pal.color(QPalette.ColorRole.Mid)
-        if self.underMouse() and not self.selected:
-            border = pal.color(QPalette.ColorRole.Highlight)
-        p.setPen(QPen(border, 2 if self.selected or self.hasFocus() else 1))
-        p.setBrush(fill)
-        p.drawRoundedRect(rect, 6, 6)
-        bold, small = self._fonts()
-        y = self._pad() - 1
-        for text_line, is_bold in self._lines():
-            font = bold if is_bold else small
-            fm = QFontMetrics(font)
-            p.setFont(font)
-            p.setPen(text)
-            p.drawText(QRectF(0, y, self.width(), fm.height()), Qt.AlignmentFlag.AlignCenter, text_line)
-            y += fm.height()
-        p.end()
-
-    def enterEvent(self, event) -> None:
-        self.update()
-        super().enterEvent(event)
-
-    def leaveEvent(self, event) -> None:
-        self.update()
-        super().leaveEvent(event)
-
-
-class _Diagram(QWidget):
-    """Holds the wrapping row of boxes and keeps its height equal to what its width needs (docks do not
-    follow height-for-width on their own). ``shrink(width)``, when set, first makes the boxes small enough
-    for one row where it can."""
-
-    shrink = None
-
-    def fit(self) -> None:
-        if self.shrink is not None:
-            self.shrink(max(1, self.width()))
-        self.layout().invalidate()
-        height = self.heightForWidth(max(1, self.width()))
-        if height > 0 and height != self.minimumHeight():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self.fit()
-
-
-def _arrow() -> QLabel:
-    a = QLabel("→")
-    a.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    a.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-    a.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
-    return a
 
 
 class FlowView(View):
@@ -196,9 +66,18 @@ class FlowView(View):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
-        diagram = _Diagram()
-        row = FlowLayout(diagram, spacing=0, line_spacing=4)
-        row.setContentsMargins(2, 2, 2, 2)
+        self._diagram = self._build_diagram()
+        controls = self._build_controls()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 4)
+        lay.setSpacing(2)
+        lay.addWidget(self._diagram)
+        lay.addLayout(controls)
+        lay.addWidget(self.caption)
+        lay.addStretch(1)
+
+    def _build_group(self) -> FlowLayout:
+        """The framed group of the stages every layer repeats, with its layer header; returns its row."""
         self.group = QFrame()
         self.group.setObjectName("layerGroup")
         self.group.setFrameShape(QFrame.Shape.StyledPanel)
@@ -221,7 +100,13 @@ class FlowView(View):
         g.addLayout(header)
         inner = FlowLayout(spacing=0, line_spacing=4)
         g.addLayout(inner)
+        return inner
 
+    def _build_diagram(self) -> Diagram:
+        diagram = Diagram()
+        row = FlowLayout(diagram, spacing=0, line_spacing=4)
+        row.setContentsMargins(2, 2, 2, 2)
+        inner = self._build_group()
         placed_group = False
         for i, s in enumerate(STAGES):
             box = StageBox(s.key, s.symbol)
@@ -230,16 +115,18 @@ class FlowView(View):
             self.boxes[s.key] = box
             target = inner if s.per_layer else row
             if s.per_layer and not placed_group:
-                row.addWidget(_arrow())
+                row.addWidget(arrow())
                 row.addWidget(self.group)
                 placed_group = True
             elif i > 0:
-                self.arrows[s.key] = _arrow()
+                self.arrows[s.key] = arrow()
                 target.addWidget(self.arrows[s.key])
             target.addWidget(box)
-        self._diagram = diagram
         diagram.shrink = self._shrink_to
+        return diagram
 
+    def _build_controls(self) -> QHBoxLayout:
+        """Play, ◀ ▶ and the selected stage's computation on one line; the caption below it."""
         self.play = QToolButton()
         self.play.setCheckable(True)
         self.play.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -264,14 +151,7 @@ class FlowView(View):
             controls.addWidget(w)
         controls.addSpacing(8)
         controls.addWidget(self.detail, 1)
-
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 2, 4, 4)
-        lay.setSpacing(2)
-        lay.addWidget(diagram)
-        lay.addLayout(controls)
-        lay.addWidget(self.caption)
-        lay.addStretch(1)
+        return controls
 
     def _shrink_to(self, width: int) -> None:
         """The largest of BOX_SCALES at which the whole pipeline fits one row of ``width`` (the smallest if
