@@ -41,8 +41,15 @@ class IdentitiesView(View):
         self.result: ident.MultiheadIdentity | None = None
         self.rank_error: float | None = None
         self._chosen_rank = 0  # 0: not chosen yet
+        self._build_heads_group()
+        self._build_rank_group()
+        self._build_layout()
+        self.retranslate()
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
 
-        # (a) the multi-head identity
+    def _build_heads_group(self) -> None:
+        """(a) the multi-head identity: Σᵢ Rⁱ·W_oⁱ beside concat·W_o, the verdict above them."""
         self.heads_group = QGroupBox()
         self.heads_caption = QLabel()
         self.heads_caption.setWordWrap(True)
@@ -61,7 +68,8 @@ class IdentitiesView(View):
         a.addWidget(self.heads_caption)
         a.addWidget(self.maps, 1)
 
-        # (b) low rank
+    def _build_rank_group(self) -> None:
+        """(b) low rank: W_v ≈ W_v1 · W_v2 at a chosen rank, with the singular values kept and dropped."""
         self.rank_group = QGroupBox()
         self.rank_caption = QLabel()
         self.rank_caption.setWordWrap(True)
@@ -95,6 +103,7 @@ class IdentitiesView(View):
         b.addWidget(self.spectrum, 1)
         b.addWidget(self.note_example)
 
+    def _build_layout(self) -> None:
         inner = QWidget()
         lay = QHBoxLayout(inner)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -110,9 +119,7 @@ class IdentitiesView(View):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
-        self.retranslate()
-        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
-        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
+
     def retranslate(self) -> None:
         self.heads_group.setTitle(self.tr("Multi-head: the sum of heads equals the concatenation"))
         self.rank_group.setTitle(self.tr("Low rank: W_v ≈ W_v1 · W_v2"))

@@ -37,8 +37,18 @@ class ScalingView(View):
         super().__init__(state, parent)
         self.stats: scaling.ScoreStats | None = None
         self._key: tuple | None = None
+        self._build_trace_group()
+        self._build_sweep_group()
+        lay = QHBoxLayout(scrolling_body(self))
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.trace_group, 2)
+        lay.addWidget(self.sweep_group, 5)
+        self.retranslate()
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
 
-        # (a) this trace
+    def _build_trace_group(self) -> None:
+        """(a) this trace: score variance and row entropy, raw and ÷√D."""
         self.trace_group = QGroupBox()
         self.trace_caption = QLabel()
         self.trace_caption.setWordWrap(True)
@@ -65,7 +75,8 @@ class ScalingView(View):
         a.addWidget(self.trace_note)
         a.addStretch(1)
 
-        # (b) the sweep
+    def _build_sweep_group(self) -> None:
+        """(b) the sweep over D with random q and k: variance and entropy, the current D marked."""
         self.sweep_group = QGroupBox()
         self.sweep_caption = QLabel()
         self.sweep_caption.setWordWrap(True)
@@ -107,13 +118,6 @@ class ScalingView(View):
         b.addLayout(plots, 1)
         b.addWidget(self.legend)
 
-        lay = QHBoxLayout(scrolling_body(self))
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.trace_group, 2)
-        lay.addWidget(self.sweep_group, 5)
-        self.retranslate()
-        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh()))
-        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
     def retranslate(self) -> None:
         sw = _sweep()
         self.trace_group.setTitle(self.tr("This trace"))

@@ -67,6 +67,13 @@ class TrainView(View):
 
     # ------------------------------------------------------------------ building
     def _build(self) -> None:
+        outer = QHBoxLayout(scrolling_body(self))
+        outer.setContentsMargins(6, 4, 6, 4)
+        outer.addWidget(self._build_settings())
+        outer.addLayout(self._build_progress(), 1)
+
+    def _build_settings(self) -> QWidget:
+        """The left column: corpus, steps, batch, learning rate, checkpoint interval, Start and Cancel."""
         self.corpus = QComboBox()
         for name in CORPORA:
             self.corpus.addItem(name, name)
@@ -102,7 +109,10 @@ class TrainView(View):
         self.message.setWordWrap(True)
         col.addWidget(self.message)
         col.addStretch(1)
+        return left
 
+    def _build_progress(self) -> QVBoxLayout:
+        """The right column: progress, the loss curve, the checkpoints, the induction readout, the run folder."""
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
         self.stats = QLabel()
@@ -127,11 +137,7 @@ class TrainView(View):
         right.addWidget(self.timeline)
         right.addWidget(self.induction)
         right.addLayout(run_row)
-
-        outer = QHBoxLayout(scrolling_body(self))
-        outer.setContentsMargins(6, 4, 6, 4)
-        outer.addWidget(left)
-        outer.addLayout(right, 1)
+        return right
 
     def _connect(self) -> None:
         c = self.controller
