@@ -1,11 +1,10 @@
-"""GUI test fixtures: isolated settings, and a main window that has shown its first trace."""
+"""GUI test fixtures shared by the tests/ui files: isolated settings, a state, the note's sentence traced once,
+a state answered by the real engine at once, and main windows that have shown their first trace."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
-
-
 
 
 @pytest.fixture(autouse=True)
@@ -21,16 +20,51 @@ def state():
     return AppState()
 
 
+@pytest.fixture(scope="session")
+def trace():
+    """The default preset's trace of "This is a pen ." (a Trace is immutable: one serves every test)."""
+    from live_state import make_trace
+
+    return make_trace("This is a pen .", "classroom")
+
+
 @pytest.fixture
-def window(qtbot, state):
-    """The real main window on the default preset, after its first trace is on screen."""
+def traced(state):
+    """The state with the real engine answering every request at once (no worker thread, no window):
+    a click that changes the text or the sizes gets its new trace before the click returns."""
+    from explorer.trace.run import run_trace
+    from explorer.ui.worker import build_bundle
+
+    def run(request):
+        state.set_trace(run_trace(build_bundle(request.source), request.text, request.options))
+
+    state.requestChanged.connect(run)
+    run(state.request)
+    return state
+
+
+@pytest.fixture
+def open_window(qtbot):
+    """``open_window(state, show=True, **MainWindow options)``: a real main window on ``state``, started, once
+    its first trace is in. The test closes it (closing is often what it checks)."""
     from explorer.ui.main_window import MainWindow
 
-    w = MainWindow(state)
-    qtbot.addWidget(w)
-    w.show()
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        w.start()
+    def open_(state, show: bool = True, **options):
+        w = MainWindow(state, **options)
+        qtbot.addWidget(w)
+        if show:
+            w.show()
+        with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+            w.start()
+        return w
+
+    return open_
+
+
+@pytest.fixture
+def window(open_window, state):
+    """The real main window on the default preset, after its first trace is on screen."""
+    w = open_window(state)
     yield w
     w.close()
     assert not w.worker.isRunning()

@@ -67,17 +67,13 @@ def test_export_view_png_and_svg_and_all_stages(window, state, tmp_path, monkeyp
     assert state.selection.stage == "weights"  # back where the user was
 
 
-def test_session_is_remembered_across_starts(qtbot):
+def test_session_is_remembered_across_starts(qtbot, open_window):
     from explorer.ui.actions import restore_session
     from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState
 
     state = AppState()
-    w = MainWindow(state)
-    qtbot.addWidget(w)
-    w.show()
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        w.start()
+    w = open_window(state)
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_options(mask=__import__("explorer.config", fromlist=["MaskSpec"]).MaskSpec.parse("window:2"))
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):

@@ -42,17 +42,12 @@ def offline(monkeypatch, tmp_path):
     return attempts
 
 
-def test_the_window_works_with_sockets_blocked(offline, qtbot, tmp_path):
+def test_the_window_works_with_sockets_blocked(offline, qtbot, open_window, tmp_path):
     from explorer.ui import file_ops
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState
 
     state = AppState()
-    window = MainWindow(state)
-    qtbot.addWidget(window)
-    window.show()
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        window.start()
+    window = open_window(state)
     try:
         folder = tiny_gpt2(tmp_path / "gpt2")
         window.loading.open(str(folder))

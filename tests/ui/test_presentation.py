@@ -6,14 +6,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from explorer.trace.run import run_trace
-from explorer.weights.presets import load_preset
-
-
-@pytest.fixture(scope="module")
-def trace():
-    return run_trace(load_preset("classroom"), "This is a pen .")
-
 
 @pytest.fixture
 def slides(qtbot, state, trace):

@@ -14,19 +14,14 @@ from explorer.ui.state import AppState, ModelSource
 from explorer.weights.presets import load_preset
 
 
-@pytest.fixture(scope="module")
-def class_trace():
-    return run_trace(load_preset("classroom"), "This is a pen .")
-
-
 @pytest.fixture
-def linked(qtbot, class_trace):
+def linked(qtbot, trace):
     """The selection dock and the tensor view on one state, as the window wires them."""
     from explorer.ui.views.selection_view import SelectionView
     from explorer.ui.views.tensor_view import TensorView
 
     state = AppState()
-    state.set_trace(class_trace)
+    state.set_trace(trace)
     sel, tv = SelectionView(state), TensorView(state)
     for w, size in ((sel, (360, 900)), (tv, (1000, 700))):
         qtbot.addWidget(w)

@@ -48,14 +48,9 @@ def test_error_keeps_last_trace_and_reports(window, state, qtbot):
     assert state.trace is before
 
 
-def test_closing_leaves_no_thread(qtbot, state):
-    from explorer.ui.main_window import MainWindow
-
+def test_closing_leaves_no_thread(open_window, state):
     before = set(threading.enumerate())
-    w = MainWindow(state)
-    qtbot.addWidget(w)
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        w.start()
+    w = open_window(state, show=False)
     w.close()
     assert not w.worker.isRunning()
     assert {t for t in threading.enumerate() if t not in before and t.is_alive()} == set()
@@ -82,19 +77,15 @@ def _new_threads(before):
     return {t for t in threading.enumerate() if t not in before and t.is_alive()}
 
 
-def test_closing_during_training_leaves_no_thread(qtbot, state, tmp_path, monkeypatch):
+def test_closing_during_training_leaves_no_thread(qtbot, open_window, state, tmp_path, monkeypatch):
     """A run still training when the window closes is stopped, its thread ends, and the checkpoint where
     it stopped is complete."""
     from explorer.train.loop import list_checkpoints
-    from explorer.ui.main_window import MainWindow
     from explorer.weights.checkpoint import load_checkpoint
 
     monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: tmp_path / "runs")
     before = set(threading.enumerate())
-    w = MainWindow(state)
-    qtbot.addWidget(w)
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        w.start()
+    w = open_window(state, show=False)
     state.set_sizes(embed_dim=8, key_dim=4, heads=2, layers=1, ffn_dim=16)
     qtbot.waitUntil(lambda: state.trace.config.E == 8, timeout=20_000)
     panel = w.views["train"]
@@ -113,9 +104,8 @@ def test_closing_during_training_leaves_no_thread(qtbot, state, tmp_path, monkey
     assert load_checkpoint(list_checkpoints(panel.controller.run_dir)[-1][1]).config.E == 8
 
 
-def test_closing_during_a_model_load_leaves_no_thread(qtbot, state, tmp_path, monkeypatch):
+def test_closing_during_a_model_load_leaves_no_thread(qtbot, open_window, state, tmp_path, monkeypatch):
     from explorer.errors import Cancelled
-    from explorer.ui.main_window import MainWindow
 
     started = threading.Event()
 
@@ -127,10 +117,7 @@ def test_closing_during_a_model_load_leaves_no_thread(qtbot, state, tmp_path, mo
 
     monkeypatch.setattr("explorer.weights.loaders.load_model", slow_load)
     before = set(threading.enumerate())
-    w = MainWindow(state)
-    qtbot.addWidget(w)
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        w.start()
+    w = open_window(state, show=False)
     w.loading.open(str(tmp_path / "big-model.gguf"))
     qtbot.waitUntil(started.is_set, timeout=20_000)
     w.close()
