@@ -12,6 +12,7 @@ from explorer.config.model_config import positive_int
 from explorer.errors import ConfigError
 from explorer.vocab import DTYPES, MASK_KINDS
 
+
 @dataclass(frozen=True)
 class MaskSpec:
     """Which keys each query may see. Padding of a batch is always added on top."""

@@ -410,3 +410,18 @@ def test_unwritable_cache_does_not_stop_the_load(f32_gguf, tmp_path, monkeypatch
     bundle = gguf_loader.load_gguf(f32_gguf)
     assert bundle.config.layers == 3
     assert "could not cache" in caplog.text
+
+
+def test_a_real_model_known_by_name_opens_from_where_the_catalog_finds_it(f32_gguf, monkeypatch):
+    """The catalog only locates (it loads nothing); the loaders open the file it points to, with progress,
+    and name the model by its label."""
+    from explorer.weights import catalog
+
+    monkeypatch.setitem(catalog.REAL_MODELS, "smollm2", ("Tiny (test)", lambda: f32_gguf))
+    seen = []
+    bundle = load_model("smollm2", progress=lambda done, total, what: seen.append(what))
+    direct = load_model(f32_gguf)
+    assert bundle.name == "Tiny (test)" and bundle.config == direct.config
+    assert seen  # the progress reached the GGUF reader
+    for k, v in direct.model.state_dict().items():
+        assert torch.equal(bundle.model.state_dict()[k], v), k

@@ -16,7 +16,7 @@ import torch
 from explorer import names
 from explorer.config import RunOptions
 from explorer.trace.run import run_trace
-from explorer.weights import catalog
+from explorer.weights.loaders import load_model
 from explorer.weights.real_models import SMOLLM2_LABEL, locate_smollm2
 
 PATH = locate_smollm2()
@@ -42,10 +42,10 @@ def smollm2(tmp_path_factory):
     os.environ["XDG_CACHE_HOME"] = str(cache)
     try:
         t0 = time.perf_counter()
-        catalog.load_named("smollm2")
+        load_model("smollm2")
         t1 = time.perf_counter()
         seen = []
-        bundle = catalog.load_named("smollm2", progress=lambda d, t, w: seen.append(w))
+        bundle = load_model("smollm2", progress=lambda d, t, w: seen.append(w))
         t2 = time.perf_counter()
     finally:
         if old is None:

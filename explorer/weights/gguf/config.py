@@ -31,7 +31,6 @@ def _real(meta: dict, key: str, origin: str, default: float, hi: float = math.in
     return number(meta.get(key, default), key, Where(origin, ModelLoadError), positive=True, hi=hi)
 
 
-
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
     arch = meta.get("general.architecture")
     if arch != "llama":

@@ -17,6 +17,7 @@ from explorer.weights.gguf.config import config_from_gguf
 from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
 
+
 def _open_reader(path: Path):
     from gguf import GGUFReader
 

@@ -162,7 +162,6 @@ def _add_special_tokens(hf, tokens: list[str], types: list[int]) -> None:
         hf.add_tokens(user)
 
 
-
 def check_tokenizer_metadata(meta: dict[str, Any], origin: str) -> None:
     """The tokenizer's fields: lists of the right item types (the tokenizers library panics on others)."""
     where = Where(origin, ModelLoadError)

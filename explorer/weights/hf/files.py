@@ -13,7 +13,6 @@ from explorer.errors import ModelLoadError
 from explorer.util.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
 
 
-
 class TensorFiles:
     """Every tensor of a folder by name, read lazily from (possibly sharded) safetensors or PyTorch files."""
 

@@ -11,7 +11,6 @@ import torch
 from explorer.config import ModelConfig
 
 
-
 @dataclass(frozen=True)
 class Source:
     """Where one of our parameters comes from in the file.

@@ -9,6 +9,7 @@ from explorer.tokenize import Tokenizer
 from explorer.util.reading import is_regular
 from explorer.weights.hf.files import first_line
 
+
 def load_hf_tokenizer(folder: Path) -> Tokenizer:
     """tokenizer.json, or GPT-2's older vocab.json + merges.txt pair."""
     tj = folder / "tokenizer.json"
