@@ -54,6 +54,16 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 _SERIALS = itertools.count(1)
 
 
+def _frozen(maps) -> tuple[np.ndarray, ...]:
+    """Torch maps → read-only numpy arrays (no copy)."""
+    out = []
+    for m in maps:
+        a = m.numpy()
+        a.flags.writeable = False
+        out.append(a)
+    return tuple(out)
+
+
 class Trace(Mapping[str, np.ndarray]):
     _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
     _HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
@@ -301,22 +311,25 @@ class Trace(Mapping[str, np.ndarray]):
             if stored in self._arrays:
                 scores = torch.from_numpy(np.array(self._arrays[stored][batch, heads]))  # (b, h, C, C)
                 scaled = scale_scores(scores, self.config.D, self.options.scale)
-                maps = (scores, scaled, mask_scores(scaled, allowed), torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads])))
-            else:
-                qn, kn = self._qk_names(layer)
-                per_head = []
-                for i in range(heads.start, heads.stop):
-                    g = names.kv_head_of(i, self.config.H, self.config.H_kv)  # the key head query head i reads
-                    q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
-                    k = torch.from_numpy(np.array(self._arrays[kn][batch, g : g + 1]))  # (b, 1, C, D)
-                    per_head.append(attention_maps(q, k, allowed, self.options.scale))
-                maps = tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4))  # 4 × (b, h, C, C)
-        out = []
-        for m in maps:
-            a = m.numpy()
-            a.flags.writeable = False
-            out.append(a)
-        return tuple(out)
+                weights = torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads]))
+                return _frozen((scores, scaled, mask_scores(scaled, allowed), weights))
+            empty = self._empty_rows(batch)  # (b, 1, C, 1), as the model had it
+            qn, kn = self._qk_names(layer)
+            per_head = []
+            for i in range(heads.start, heads.stop):
+                g = names.kv_head_of(i, self.config.H, self.config.H_kv)  # the key head query head i reads
+                q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
+                k = torch.from_numpy(np.array(self._arrays[kn][batch, g : g + 1]))  # (b, 1, C, D)
+                per_head.append(attention_maps(q, k, allowed, self.options.scale, empty))
+            return _frozen(tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4)))  # 4 × (b, h, C, C)
+
+    def _empty_rows(self, batch: slice):
+        """(b, 1, C, 1) torch bools: the queries that see no key, stored by the trace (None in old snapshots)."""
+        import torch
+
+        if "mask.empty_rows" not in self._arrays:
+            return None
+        return torch.from_numpy(np.array(self._arrays["mask.empty_rows"][batch]))[:, None, :, None]
 
     # ------------------------------------------------------------------ convenience
     def params(self) -> dict[str, np.ndarray]:
