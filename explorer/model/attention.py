@@ -4,10 +4,11 @@
     Rⁱ = softmax(mask(Qⁱ·Kⁱᵀ / √D)) · Vⁱ                    (steps 1–3, per head)
     MultiHead(x) = [R¹ … Rᴴ] · [W_o¹; …; W_oᴴ]              (the efficient form of Σᵢ Rⁱ·W_oⁱ)
 
-``attention`` below is the reference: the whole computation top to bottom, one step a line. A trace of a
-small input runs exactly it. Two other ways give the same Rⁱ without keeping H maps of C × C numbers: the
-chunked path (``attention_chunked``, equal bit for bit, for traces of long inputs) and PyTorch's fused
-kernel (equal to rounding, for training and generation, where nobody looks at the maps).
+``attention`` below is the reference: the whole computation top to bottom, one step a line. A trace that
+keeps the maps of a small input runs exactly it. Two other ways give the same Rⁱ without holding four maps
+of C × C numbers per head: the chunked path (``attention_chunked``, equal bit for bit, for traces of long
+inputs and lazy traces, which derive a map when it is looked at) and PyTorch's fused kernel (equal to
+rounding, for training and generation, where nobody looks at the maps).
 
 Weights are stored in the note's (in, out) orientation, so ``x · W_q`` is ``affine(x, W_q, b_q)``. Head h
 owns columns h·D … h·D+D−1 of W_q, W_k and W_v and rows h·D_v … of W_o.
@@ -41,14 +42,14 @@ def unseen(stage: str, tensor: torch.Tensor) -> torch.Tensor:
 
 
 def attention(
-    w: MultiHeadAttention, x: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor, scale: bool,
+    w: MultiHeadAttention, x: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool,
     rope: tuple[torch.Tensor, torch.Tensor] | None = None, kv: LayerKV | None = None,
     see: See = unseen, mix: Mix | None = None,
 ) -> torch.Tensor:
     """MultiHead(x) for x (B, C, E) with the weights of ``w``; (B, C, E) out.
 
     allowed (B, 1 or H, C, C_k): True where query i may see key j; empty (B, 1 or H, C, 1): queries that see
-    no key. ``see(stage, tensor)`` shows a stage to a trace (which may replace it: an intervention) and
+    no key (None when every query sees one, the usual case). ``see(stage, tensor)`` shows a stage to a trace (which may replace it: an intervention) and
     returns it. ``mix`` computes R from Q, K, V another way (chunked or fused); None: the note's steps.
     """
     B, C, _ = x.shape  # x: (B, C, E)
@@ -65,9 +66,11 @@ def attention(
     if mix is None:
         S = see("scores", Q @ K.transpose(-2, -1))  # step 1: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
         S_scaled = S / math.sqrt(D) if scale else S  # ÷√D keeps the scores' variance near 1
-        S_masked = S_scaled.masked_fill(~allowed, float("-inf"))  # mask: −∞ where query i may not see key j
+        S_masked = torch.where(allowed, S_scaled, float("-inf"))  # mask: −∞ where query i may not see key j
         A = torch.softmax(S_masked, dim=-1)  # step 2: (B, H, C, C_k), each row sums to 1
-        A = see("weights", A.masked_fill(empty, 0.0))  # a query that sees no key: all 0 (softmax gave 0/0)
+        if empty is not None:  # a query that sees no key: softmax gave 0/0; its row is defined as all 0
+            A = A.masked_fill(empty, 0.0)
+        A = see("weights", A)  # (B, H, C, C_k)
         R = A @ V  # step 3, Rⁱ: (B, H, C, C_k) · (B, H, C_k, D_v) → (B, H, C, D_v)
     else:
         R = mix(Q, K, V)  # the same Rⁱ: (B, H, C, D_v)
@@ -123,19 +126,18 @@ class MultiHeadAttention(Captured):
         edited = self.edit("allowed", allowed)  # an intervention may cut single edges: (B, H, C, C_k)
         if edited is not allowed or empty is None:
             empty = empty_rows(edited)  # (B, 1 or H, C, 1)
+        empty = empty if bool(empty.any()) else None  # the usual case: no row to fill with zeros
         allowed = per_head(edited)  # (B, 1 or H, C, C_k)
-        C, C_k = x.shape[1], allowed.shape[-1]
+        keep = self.wants("scores") or self.wants("weights")  # a lazy trace derives the maps when looked at
         if self._sink is None:
             mix = self._fused(allowed, empty, scale)  # training, generation: nobody looks at the maps
-        elif fits_at_once(x.shape[0], self.H, C, C_k, x.element_size()):
-            mix = None  # a trace of a small input: the reference, step by step
+        elif keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
+            mix = None  # a trace that keeps the maps of a small input: the reference, step by step
         else:
-            mix = self._chunked(allowed, empty, scale)
+            mix = self._chunked(allowed, empty, scale, keep)  # no four (C, C_k) maps per head at once
         return attention(self, x, allowed, empty, scale, rope, kv, see=self.capture, mix=mix)
 
-    def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor, scale: bool) -> Mix:
-        keep = self.wants("scores") or self.wants("weights")  # a lazy trace derives the maps when looked at
-
+    def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
             R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep)
             if keep:
@@ -146,9 +148,9 @@ class MultiHeadAttention(Captured):
         return mix
 
     @staticmethod
-    def _fused(allowed: torch.Tensor, empty: torch.Tensor, scale: bool) -> Mix:
+    def _fused(allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
             R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=None if scale else 1.0)
-            return R.masked_fill(empty, 0.0) if bool(empty.any()) else R  # (B, H, C, D_v)
+            return R if empty is None else R.masked_fill(empty, 0.0)  # (B, H, C, D_v)
 
         return mix

@@ -23,7 +23,7 @@ def scale_scores(S: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
 
 def mask_scores(S_scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
     """−∞ where query i may not see key j (softmax turns those into exact zeros)."""
-    return S_scaled.masked_fill(~per_head(allowed), float("-inf"))  # (B, h, C, C_k)
+    return torch.where(per_head(allowed), S_scaled, float("-inf"))  # (B, h, C, C_k)
 
 
 def attention_maps(
@@ -44,36 +44,40 @@ def attention_maps(
 def heads_per_chunk(B: int, H: int, C: int, C_k: int, itemsize: int) -> int:
     """How many heads to compute at once. It depends on the sizes only, so a full trace and a lazy one
     split the heads the same way."""
-    one_head = 3 * B * C * C_k * itemsize  # S, the masked scores and A alive together
+    one_head = 3 * B * C * C_k * itemsize  # S, the masked scores and A alive together (when S is kept)
     return max(1, min(H, ATTENTION_CHUNK_BYTES // max(one_head, 1)))
 
 
 def attend_chunked(
-    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor,
+    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
     scale: bool, keep_maps: bool,
 ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
     """R (B, H, C, D_v) = A·V for every head, and S and A (B, H, C, C_k) when ``keep_maps`` (else None).
 
-    allowed (B, 1 or H, C, C_k) and empty (B, 1 or H, C, 1) as the reference receives them."""
+    allowed (B, 1 or H, C, C_k) and empty (B, 1 or H, C, 1) or None, as the reference receives them."""
     B, H, C, D = Q.shape
     step = heads_per_chunk(B, H, C, K.shape[-2], Q.element_size())
+    blocked = ~allowed  # (B, 1 or H, C, C_k), once for every chunk
     shared = allowed.shape[1] == 1  # one mask for every head, or one per head (an intervention's edge cuts)
-    any_empty = bool(empty.any())
     R, S_kept, A_kept = [], [], []
     for h in range(0, H, step):
         heads = slice(h, h + step)
-        a, e = (allowed, empty) if shared else (allowed[:, heads], empty[:, heads])
         S = Q[:, heads] @ K[:, heads].transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
-        S_masked = S / math.sqrt(D) if scale else S.clone()  # a new tensor: the mask is written into it
-        S_masked.masked_fill_(~a, float("-inf"))  # in place: one (B, h, C, C_k) less alive at a time
+        # The reference's S/√D and −∞ written into one tensor, in place where S itself is not kept
+        if keep_maps:
+            S_masked = S / math.sqrt(D) if scale else S.clone()
+        else:
+            S_masked = S.div_(math.sqrt(D)) if scale else S
+        S_masked.masked_fill_(blocked if shared else blocked[:, heads], float("-inf"))
         A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
         del S_masked
-        if any_empty:
-            A = A.masked_fill(e, 0.0)
+        if empty is not None:
+            A.masked_fill_(empty if shared else empty[:, heads], 0.0)  # A is new: filled in place
         R.append(A @ V[:, heads])  # (B, h, C, C_k) · (B, h, C_k, D_v) → (B, h, C, D_v)
         if keep_maps:
             S_kept.append(S)
             A_kept.append(A)
+        del S, A
     if len(R) == 1:
         return R[0], (S_kept[0] if keep_maps else None), (A_kept[0] if keep_maps else None)
     if not keep_maps:
