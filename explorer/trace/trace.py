@@ -54,15 +54,6 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 _SERIALS = itertools.count(1)
 
 
-def _frozen(maps) -> tuple[np.ndarray, ...]:
-    """Torch maps → read-only numpy arrays (no copy)."""
-    out = []
-    for m in maps:
-        a = m.numpy()
-        a.flags.writeable = False
-        out.append(a)
-    return tuple(out)
-
 
 class Trace(Mapping[str, np.ndarray]):
     _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
@@ -123,6 +114,9 @@ class Trace(Mapping[str, np.ndarray]):
         for layer in self._layers:
             self._layer_serials.setdefault(layer, self.serial)
         self._head_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        if continues is not None:  # the maps already derived from the partial trace's layers are the same numbers
+            with continues._lock:
+                self._head_cache.update((k, m) for k, m in continues._head_cache.items() if k[0] in self._layer_serials)
         self._layer_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
 
     # ------------------------------------------------------------------ sizes and labels
@@ -237,15 +231,24 @@ class Trace(Mapping[str, np.ndarray]):
                 return self._head_cache[key]
             if (layer, stage) in self._layer_cache:
                 return self._layer_cache[(layer, stage)][b, h]
-        maps = self._derive(layer, b, h)
+            scores = self._head_cache.get((layer, "scores", b, h))
+        if scores is not None and stage in ("scaled", "masked"):
+            from explorer.trace.derive import scaled_and_masked
+
+            derived = dict(zip(("scaled", "masked"), scaled_and_masked(scores, self["mask"][b], self.config.D, self.options.scale)))
+        else:
+            derived = dict(zip(names.PAIRWISE_STAGES, (m[0, 0] for m in self._derive(layer, b, h))))
         with self._lock:
-            for s, m in zip(names.PAIRWISE_STAGES, maps):
-                self._head_cache[(layer, s, b, h)] = m[0, 0]
+            # Kept: S and A (4096 tokens: 64 MB each) and the stage asked; S/√D and the masked scores follow
+            # from S by one element-wise step when asked, so four maps per head need not stay in memory.
+            for s, m in derived.items():
+                if s in ("scores", "weights") or s == stage:
+                    self._head_cache[(layer, s, b, h)] = m
             while len(self._head_cache) > self._HEAD_CACHE or (
                 len(self._head_cache) > 4 and sum(m.nbytes for m in self._head_cache.values()) > self._HEAD_CACHE_BYTES
             ):
                 self._head_cache.popitem(last=False)
-            return self._head_cache[key]
+            return self._head_cache.get(key, derived[stage])
 
     def probs_row(self, b: int, i: int) -> np.ndarray:
         """The next-token distribution after token i of sentence b: one (V,) row, cheap in any trace."""
@@ -293,43 +296,10 @@ class Trace(Mapping[str, np.ndarray]):
         return qn in self._arrays and kn in self._arrays
 
     def _derive(self, layer: int, b: int | None, h: int | None) -> tuple[np.ndarray, ...]:
-        """The four maps of one head (b, h), or of every head of the layer when b is None.
+        """The four maps of one head (b, h), or of every head of the layer when b is None (trace.derive)."""
+        from explorer.trace.derive import derive_maps  # imports torch: reading a trace needs numpy alone
 
-        A full trace stores scores and weights; scaled and masked follow by the model's own element-wise
-        steps. A lazy trace stores q and k; each head's maps come from the model's ``attention_maps``.
-        Either way the numbers equal the model's bit for bit.
-        """
-        import torch  # derivation only: reading a trace needs numpy alone
-
-        from explorer.model.attention import attention_maps, mask_scores, scale_scores
-
-        batch = slice(0, self.B) if b is None else slice(b, b + 1)
-        heads = slice(0, self.config.H) if h is None else slice(h, h + 1)
-        allowed = torch.from_numpy(np.array(self._arrays["mask"][batch]))  # (b, C, C)
-        stored = names.attn(layer, "scores")
-        with torch.inference_mode():
-            if stored in self._arrays:
-                scores = torch.from_numpy(np.array(self._arrays[stored][batch, heads]))  # (b, h, C, C)
-                scaled = scale_scores(scores, self.config.D, self.options.scale)
-                weights = torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads]))
-                return _frozen((scores, scaled, mask_scores(scaled, allowed), weights))
-            empty = self._empty_rows(batch)  # (b, 1, C, 1), as the model had it
-            qn, kn = self._qk_names(layer)
-            per_head = []
-            for i in range(heads.start, heads.stop):
-                g = names.kv_head_of(i, self.config.H, self.config.H_kv)  # the key head query head i reads
-                q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
-                k = torch.from_numpy(np.array(self._arrays[kn][batch, g : g + 1]))  # (b, 1, C, D)
-                per_head.append(attention_maps(q, k, allowed, self.options.scale, empty))
-            return _frozen(tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4)))  # 4 × (b, h, C, C)
-
-    def _empty_rows(self, batch: slice):
-        """(b, 1, C, 1) torch bools: the queries that see no key, stored by the trace (None in old snapshots)."""
-        import torch
-
-        if "mask.empty_rows" not in self._arrays:
-            return None
-        return torch.from_numpy(np.array(self._arrays["mask.empty_rows"][batch]))[:, None, :, None]
+        return derive_maps(self._arrays, self.config, self.options.scale, self._qk_names(layer), layer, b, h)
 
     # ------------------------------------------------------------------ convenience
     def params(self) -> dict[str, np.ndarray]:
