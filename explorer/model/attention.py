@@ -48,9 +48,11 @@ def attention(
 ) -> torch.Tensor:
     """MultiHead(x) for x (B, C, E) with the weights of ``w``; (B, C, E) out.
 
-    allowed (B, 1 or H, C, C_k): True where query i may see key j; empty (B, 1 or H, C, 1): queries that see
-    no key (None when every query sees one, the usual case). ``see(stage, tensor)`` shows a stage to a trace (which may replace it: an intervention) and
-    returns it. ``mix`` computes R from Q, K, V another way (chunked or fused); None: the note's steps.
+    allowed (B, 1 or H, C, C_k): True where query i may see key j; empty (B, 1 or H, C, 1): the queries that
+    see no key (None when every query sees one, the usual case). ``see(stage, tensor)`` shows a stage to a
+    trace (which may replace it: an intervention) and returns it. ``mix`` computes R from Q, K, V another
+    way (chunked or fused); None: the note's steps, below. Q = x·W_q is written affine(x, W_q, b_q): the
+    note's product plus the bias real models have.
     """
     B, C, _ = x.shape  # x: (B, C, E)
     H, D, groups = w.H, w.D, w.H // w.H_kv
