@@ -41,6 +41,26 @@ def attention_maps(
     return S, S_scaled, S_masked, A
 
 
+def scores_and_weights(
+    Q: torch.Tensor, K: torch.Tensor, blocked: torch.Tensor, scale: bool, empty: torch.Tensor | None, keep_S: bool = True
+) -> tuple[torch.Tensor | None, torch.Tensor]:
+    """S and A of the given heads, the reference's arithmetic with at most three (C, C_k) maps alive at once
+    (two when S is not kept: S/√D and the −∞ are then written into S itself, and S comes back as None).
+
+    blocked (B, 1 or h, C, C_k): ~allowed; empty (B, 1 or h, C, 1) or None."""
+    S = Q @ K.transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
+    if keep_S:
+        S_masked = S / math.sqrt(Q.shape[-1]) if scale else S.clone()
+    else:
+        S_masked, S = (S.div_(math.sqrt(Q.shape[-1])) if scale else S), None
+    S_masked.masked_fill_(blocked, float("-inf"))  # in place: one (B, h, C, C_k) less alive
+    A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
+    del S_masked
+    if empty is not None:
+        A.masked_fill_(empty, 0.0)  # A is new: filled in place
+    return S, A
+
+
 def heads_per_chunk(B: int, H: int, C: int, C_k: int, itemsize: int) -> int:
     """How many heads to compute at once. It depends on the sizes only, so a full trace and a lazy one
     split the heads the same way."""
@@ -62,17 +82,9 @@ def attend_chunked(
     R, S_kept, A_kept = [], [], []
     for h in range(0, H, step):
         heads = slice(h, h + step)
-        S = Q[:, heads] @ K[:, heads].transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
-        # The reference's S/√D and −∞ written into one tensor, in place where S itself is not kept
-        if keep_maps:
-            S_masked = S / math.sqrt(D) if scale else S.clone()
-        else:
-            S_masked = S.div_(math.sqrt(D)) if scale else S
-        S_masked.masked_fill_(blocked if shared else blocked[:, heads], float("-inf"))
-        A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
-        del S_masked
-        if empty is not None:
-            A.masked_fill_(empty if shared else empty[:, heads], 0.0)  # A is new: filled in place
+        b = blocked if shared else blocked[:, heads]
+        e = empty if shared or empty is None else empty[:, heads]
+        S, A = scores_and_weights(Q[:, heads], K[:, heads], b, scale, e, keep_S=keep_maps)
         R.append(A @ V[:, heads])  # (B, h, C, C_k) · (B, h, C_k, D_v) → (B, h, C, D_v)
         if keep_maps:
             S_kept.append(S)

@@ -159,7 +159,8 @@ def run_trace(
         model(ids, allowed, scale=options.scale, empty=empty)
 
     trace = assemble(sink.tensors, False)
-    release_freed_memory(trace.nbytes)  # the forward pass's transients
+    # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
+    release_freed_memory(4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4))
     return trace
 
 

@@ -236,8 +236,10 @@ class Trace(Mapping[str, np.ndarray]):
             from explorer.trace.derive import scaled_and_masked
 
             derived = dict(zip(("scaled", "masked"), scaled_and_masked(scores, self["mask"][b], self.config.D, self.options.scale)))
-        else:
-            derived = dict(zip(names.PAIRWISE_STAGES, (m[0, 0] for m in self._derive(layer, b, h))))
+        else:  # scores and weights alone leave fewer (C, C) maps alive on the way (4096 tokens: 64 MB each)
+            steps = stage not in ("scores", "weights")
+            maps = self._derive(layer, b, h, steps)
+            derived = {s: m[0, 0] for s, m in zip(names.PAIRWISE_STAGES, maps) if m is not None}
         with self._lock:
             # Kept: S and A (4096 tokens: 64 MB each) and the stage asked; S/√D and the masked scores follow
             # from S by one element-wise step when asked, so four maps per head need not stay in memory.
@@ -295,11 +297,11 @@ class Trace(Mapping[str, np.ndarray]):
         qn, kn = self._qk_names(layer)
         return qn in self._arrays and kn in self._arrays
 
-    def _derive(self, layer: int, b: int | None, h: int | None) -> tuple[np.ndarray, ...]:
+    def _derive(self, layer: int, b: int | None, h: int | None, steps: bool = True) -> tuple[np.ndarray | None, ...]:
         """The four maps of one head (b, h), or of every head of the layer when b is None (trace.derive)."""
         from explorer.trace.derive import derive_maps  # imports torch: reading a trace needs numpy alone
 
-        return derive_maps(self._arrays, self.config, self.options.scale, self._qk_names(layer), layer, b, h)
+        return derive_maps(self._arrays, self.config, self.options.scale, self._qk_names(layer), layer, b, h, steps)
 
     # ------------------------------------------------------------------ convenience
     def params(self) -> dict[str, np.ndarray]:
