@@ -1,31 +1,40 @@
-"""trace_vs_peer_ratio: the explorer's full trace of a GPT-2-small-shaped model (every named stage) against
-transformers' GPT2LMHeadModel eager forward with output_attentions and output_hidden_states, same weights,
-same ids, float32, C = 256. Medians of alternating runs in one process."""
+"""trace_vs_peer_ratio (C = 256) and trace_vs_peer_ratio_1024 (C = 1024): the explorer's full trace of a
+GPT-2-small-shaped model (every named stage; at C = 1024 the maps are derived on demand, as the app does)
+against transformers' GPT2LMHeadModel eager forward with output_attentions and output_hidden_states, same
+weights, same ids, float32. Medians of alternating runs in one process, so a loaded machine slows both
+sides alike.
+
+    python benchmarks/bench_trace_vs_peer.py            # both contexts
+    python benchmarks/bench_trace_vs_peer.py 256        # one
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from common import emit, figure, gpt2_small_bundle, median, random_text
 
+REPEATS = {256: 7, 1024: 5}
+KEYS = {256: "trace_vs_peer_ratio", 1024: "trace_vs_peer_ratio_1024"}
 
-def main(repeats: int = 7, context: int = 256) -> None:
+
+def measure(hf, bundle, context: int, repeats: int) -> dict:
     import torch
 
     from explorer.config import RunOptions
     from explorer.trace import run_trace
 
-    with tempfile.TemporaryDirectory() as tmp:
-        hf, bundle = gpt2_small_bundle(Path(tmp))
     text, ids = random_text(context)
     ids_t = torch.tensor([ids])
     options = RunOptions()
 
     def ours():
         trace = run_trace(bundle, text, options)
-        assert trace.C == context and not trace.options.lazy_pairwise
+        assert trace.C == context
         return trace
 
     def peer():
@@ -38,10 +47,21 @@ def main(repeats: int = 7, context: int = 256) -> None:
         t = time.perf_counter(); ours(); t_ours.append(time.perf_counter() - t)
         t = time.perf_counter(); peer(); t_peer.append(time.perf_counter() - t)
     ratio = median(t_ours) / median(t_peer)
-    emit({"trace_vs_peer_ratio": figure(ratio, "ratio", "≤ 1.0", ratio <= 1.0,
-                                        explorer_s=round(median(t_ours), 3), peer_s=round(median(t_peer), 3),
-                                        context=context, repeats=repeats, threads=torch.get_num_threads())})
+    load = os.getloadavg()[0]
+    return {KEYS[context]: figure(ratio, "ratio", "≤ 1.0", ratio <= 1.0,
+                                  explorer_s=round(median(t_ours), 3), peer_s=round(median(t_peer), 3),
+                                  context=context, repeats=repeats, threads=torch.get_num_threads(),
+                                  load_1min=round(load, 2))}
+
+
+def main(contexts: list[int]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        hf, bundle = gpt2_small_bundle(Path(tmp))
+    figures: dict = {}
+    for context in contexts:
+        figures.update(measure(hf, bundle, context, REPEATS.get(context, 5)))
+    emit(figures)
 
 
 if __name__ == "__main__":
-    main()
+    main([int(a) for a in sys.argv[1:]] or [256, 1024])

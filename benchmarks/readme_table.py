@@ -9,6 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = {
     "trace_vs_peer_ratio": "full trace vs transformers (GPT-2 small shape, C=256)",
+    "trace_vs_peer_ratio_1024": "full trace vs transformers (GPT-2 small shape, C=1024)",
     "edit_to_repaint_ms_median": "text edit → last view repainted, median (12 tokens)",
     "edit_to_repaint_ms_p95": "text edit → last view repainted, p95",
     "max_stall_ms": "longest event-loop stall during a 1024-token GPT-2 trace",
@@ -16,6 +17,8 @@ LABELS = {
     "start_first_trace_s": "process start → first trace painted",
     "long_input_s": "4096 tokens, GPT-2 small shape: request → first head's map shown",
     "long_input_peak_rss_gb": "4096 tokens: peak resident memory",
+    "real_full_context_vs_peer": "SmolLM2-135M, 8192 tokens: request → first map vs transformers' SDPA forward",
+    "real_full_context_peak_rss_gb": "SmolLM2-135M, 8192 tokens: peak resident memory",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "trace_memory_ratio": "trace resident bytes / array bytes",
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",

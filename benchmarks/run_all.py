@@ -23,6 +23,7 @@ SCRIPTS = [
     "bench_heatmap",
     "bench_trace_memory",
     "bench_decode",
+    "bench_real_full_context",
 ]
 
 

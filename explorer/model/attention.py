@@ -4,118 +4,99 @@
     Rⁱ = softmax(mask(Qⁱ·Kⁱᵀ / √D)) · Vⁱ                    (steps 1–3, per head)
     MultiHead(x) = [R¹ … Rᴴ] · [W_o¹; …; W_oᴴ]              (the efficient form of Σᵢ Rⁱ·W_oⁱ)
 
-Weights are stored in the note's (in, out) orientation, so ``x @ W_q`` reads like ``x · W_q``. Head h owns
-columns h·D … h·D+D−1 of W_q, W_k and W_v and rows h·D_v … of W_o.
+``attention`` below is the reference: the whole computation top to bottom, one step a line. A trace that
+keeps the maps of a small input runs exactly it. Two other ways give the same Rⁱ without holding four maps
+of C × C numbers per head: the chunked path (``attention_chunked``, equal bit for bit, for traces of long
+inputs and lazy traces, which derive a map when it is looked at) and PyTorch's fused kernel (equal to
+rounding, for training and generation, where nobody looks at the maps).
+
+Weights are stored in the note's (in, out) orientation, so ``x · W_q`` is ``affine(x, W_q, b_q)``. Head h
+owns columns h·D … h·D+D−1 of W_q, W_k and W_v and rows h·D_v … of W_o.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
+from explorer.model.attention_chunked import attend_chunked, attention_maps, mask_scores, scale_scores
 from explorer.model.capture import Captured
 from explorer.model.kv_cache import LayerKV
 from explorer.model.linear import affine
+from explorer.model.mask import empty_rows, per_head
 from explorer.model.positions import apply_rope
 
+__all__ = ["attention", "MultiHeadAttention", "attention_maps", "repeat_kv", "mask_scores", "scale_scores"]
 
-def attention_maps(
-    q: torch.Tensor,
-    k: torch.Tensor,
-    allowed: torch.Tensor,
-    scale: bool,
-    empty: torch.Tensor | None = None,
-    keep_steps: bool = True,
-) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None, torch.Tensor]:
-    """The four (C, C) stages of the note for every head given: scores, scaled, masked, weights.
+See = Callable[[str, torch.Tensor], torch.Tensor]
+Mix = Callable[[torch.Tensor, torch.Tensor, torch.Tensor], torch.Tensor]
 
-    q (B, h, C, D) and k (B, h, C, D) with k already repeated for grouped-query heads; allowed (B, C, C), or
-    (B, h, C, C) when an intervention cuts single edges of single heads; empty (B, 1 or h, C, 1) marks
-    queries whose every key is blocked (computed here when not given). The trace
-    derives maps on demand with this same function, so derived maps equal the model's bit for bit.
-    With ``keep_steps=False`` (the forward pass, which keeps only scores and weights) the mask is written
-    into the scaled scores in place, saving a (B, h, C, C) copy; the numbers are the same, and scaled and
-    masked come back as None.
+
+def unseen(stage: str, tensor: torch.Tensor) -> torch.Tensor:
+    return tensor
+
+
+def attention(
+    w: MultiHeadAttention, x: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool,
+    rope: tuple[torch.Tensor, torch.Tensor] | None = None, kv: LayerKV | None = None,
+    see: See = unseen, mix: Mix | None = None,
+) -> torch.Tensor:
+    """MultiHead(x) for x (B, C, E) with the weights of ``w``; (B, C, E) out.
+
+    allowed (B, 1 or H, C, C_k): True where query i may see key j; empty (B, 1 or H, C, 1): the queries that
+    see no key (None when every query sees one, the usual case). ``see(stage, tensor)`` shows a stage to a
+    trace (which may replace it: an intervention) and returns it. ``mix`` computes R from Q, K, V another
+    way (chunked or fused); None: the note's steps, below. Q = x·W_q is written affine(x, W_q, b_q): the
+    note's product plus the bias real models have.
     """
-    D = q.shape[-1]
-    scores = q @ k.transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C) → (B, h, C, C)
-    scaled = scale_scores(scores, D, scale)  # (B, h, C, C)
-    if keep_steps or scaled is scores:  # unscaled: masking in place would overwrite the scores
-        masked = mask_scores(scaled, allowed)  # (B, h, C, C)
+    B, C, _ = x.shape  # x: (B, C, E)
+    H, D, groups = w.H, w.D, w.H // w.H_kv
+    Q = see("q", split_heads(affine(x, w.W_q, w.b_q), H))  # (B, C, E) · (E, H·D) → (B, H, C, D)
+    K = see("k", split_heads(affine(x, w.W_k, w.b_k), w.H_kv))  # (B, C, E) · (E, H_kv·D) → (B, H_kv, C, D)
+    V = see("v", split_heads(affine(x, w.W_v, w.b_v), w.H_kv))  # (B, C, E) · (E, H_kv·D_v) → (B, H_kv, C, D_v)
+    if rope is not None:  # rotary positions turn q and k by their position
+        Q = see("q_rot", apply_rope(Q, *rope))  # (B, H, C, D)
+        K = see("k_rot", apply_rope(K, *rope))  # (B, H_kv, C, D)
+    if kv is not None:  # generation: the keys and values of earlier positions come first
+        K, V = kv.extend(K, V)  # (B, H_kv, C_k, D), C_k = earlier + C
+    K, V = repeat_kv(K, groups), repeat_kv(V, groups)  # (B, H, C_k, D): a key head serves `groups` query heads
+    if mix is None:
+        S = see("scores", Q @ K.transpose(-2, -1))  # step 1: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
+        S_scaled = S / math.sqrt(D) if scale else S  # ÷√D keeps the scores' variance near 1
+        S_masked = torch.where(allowed, S_scaled, float("-inf"))  # mask: −∞ where query i may not see key j
+        A = torch.softmax(S_masked, dim=-1)  # step 2: (B, H, C, C_k), each row sums to 1
+        if empty is not None:  # a query that sees no key: softmax gave 0/0; its row is defined as all 0
+            A = A.masked_fill(empty, 0.0)
+        A = see("weights", A)  # (B, H, C, C_k)
+        R = A @ V  # step 3, Rⁱ: (B, H, C, C_k) · (B, H, C_k, D_v) → (B, H, C, D_v)
     else:
-        masked, scaled = scaled.masked_fill_(~per_head(allowed), float("-inf")), None  # (B, h, C, C)
-    weights = torch.softmax(masked, dim=-1)  # (B, h, C, C), rows sum to 1
-    if not keep_steps:
-        scaled = masked = None
-    if empty is None:
-        empty = empty_rows(allowed)
-    if bool(empty.any()):
-        # A query whose every key is blocked has no distribution; softmax gives 0/0. Define it as all 0.
-        weights = weights.masked_fill(empty, 0.0)
-    return scores, scaled, masked, weights
+        R = mix(Q, K, V)  # the same Rⁱ: (B, H, C, D_v)
+    R = see("heads", R)  # (B, H, C, D_v)
+    concat = see("concat", R.transpose(1, 2).reshape(B, C, H * w.D_v))  # [R¹ … Rᴴ]: (B, C, H·D_v)
+    if w.W_o is None:  # unfactored single head: V already has size E
+        return see("out", concat)
+    return see("out", affine(concat, w.W_o, w.b_o))  # (B, C, H·D_v) · (H·D_v, E) → (B, C, E)
 
 
-def scale_scores(scores: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
-    """Step 1½: divide by √D so the scores keep a variance near 1 (or not, to watch softmax saturate)."""
-    return scores / math.sqrt(D) if scale else scores
-
-
-def per_head(allowed: torch.Tensor) -> torch.Tensor:
-    """(B, C, C) → (B, 1, C, C), shared by every head; a per-head (B, h, C, C) mask is returned as it is."""
-    return allowed.unsqueeze(1) if allowed.dim() == 3 else allowed
-
-
-def mask_scores(scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
-    """−∞ where query i may not see key j: softmax turns those into exact zeros."""
-    return scaled.masked_fill(~per_head(allowed), float("-inf"))  # (B, h, C, C)
-
-
-def empty_rows(allowed: torch.Tensor) -> torch.Tensor:
-    """(B, 1, C, 1) (or (B, h, C, 1) for a per-head mask): True for a query that may see no key at all."""
-    return ~per_head(allowed).any(dim=-1, keepdim=True)
-
-
-def heads_per_chunk(B: int, H: int, C: int, itemsize: int) -> int:
-    """How many heads to compute at once. It depends on the sizes only, so a full trace and a lazy one
-    split the heads the same way and compute identical numbers."""
-    per_head = 3 * B * C * C * itemsize  # scores, masked and weights alive together
-    return max(1, min(H, ATTENTION_CHUNK_BYTES // max(per_head, 1)))
-
-
-def attend(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, allowed: torch.Tensor, scale: bool, keep_maps: bool
-) -> tuple[torch.Tensor, tuple[torch.Tensor, torch.Tensor] | None]:
-    """Rⁱ = softmax(mask(Qⁱ·Kⁱᵀ/√D)) · Vⁱ for every head. Returns (heads (B, H, C, D_v), (scores, weights) or None).
-
-    Only scores and weights are kept: scaled and masked follow from scores by one element-wise step each,
-    and the trace re-applies exactly that step when they are looked at.
-    """
-    B, H, C, _ = q.shape
-    empty = empty_rows(allowed)  # (B, 1, C, 1), once for every head
-    step = heads_per_chunk(B, H, C, q.element_size())
-    heads, kept = [], []
-    shared = allowed.dim() == 3  # one mask for every head, or (B, H, C, C) with an edge cut here and there
-    for h in range(0, H, step):
-        a, e = (allowed, empty) if shared else (allowed[:, h : h + step], empty[:, h : h + step])
-        scores, _, _, weights = attention_maps(q[:, h : h + step], k[:, h : h + step], a, scale, e, keep_steps=False)
-        heads.append(weights @ v[:, h : h + step])  # (B, h, C, C) · (B, h, C, D_v) → (B, h, C, D_v)
-        if keep_maps:
-            kept.append((scores, weights))
-    if len(heads) == 1:
-        return heads[0], (kept[0] if keep_maps else None)
-    out = torch.cat(heads, dim=1)  # (B, H, C, D_v)
-    if not keep_maps:
-        return out, None
-    return out, (torch.cat([m[0] for m in kept], dim=1), torch.cat([m[1] for m in kept], dim=1))
+def split_heads(y: torch.Tensor, heads: int) -> torch.Tensor:
+    """(B, C, heads·d) → (B, heads, C, d): head h is columns h·d … h·d+d−1 (a view, no copy)."""
+    B, C, _ = y.shape
+    return y.view(B, C, heads, -1).transpose(1, 2)  # (B, heads, C, d)
 
 
 def repeat_kv(x: torch.Tensor, groups: int) -> torch.Tensor:
     """(B, H_kv, C, D) → (B, H, C, D): key/value head g serves query heads g·groups … g·groups+groups−1."""
     return x if groups == 1 else x.repeat_interleave(groups, dim=1)
+
+
+def fits_at_once(B: int, H: int, C: int, C_k: int, itemsize: int) -> bool:
+    """True when the reference's four (B, H, C, C_k) maps (S, S/√D, masked, A) fit the chunk budget."""
+    return 4 * B * H * C * C_k * itemsize <= ATTENTION_CHUNK_BYTES
 
 
 class MultiHeadAttention(Captured):
@@ -136,55 +117,42 @@ class MultiHeadAttention(Captured):
         else:
             self.b_q = self.b_k = self.b_v = self.b_o = None
 
-    @staticmethod
-    def _project(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor | None, heads: int) -> torch.Tensor:
-        B, C, _ = x.shape
-        y = affine(x, W, b)  # (B, C, E) · (E, heads·d) + b → (B, C, heads·d)
-        return y.view(B, C, heads, -1).transpose(1, 2)  # (B, heads, C, d)
-
     def forward(
-        self,
-        x: torch.Tensor,
-        allowed: torch.Tensor,
-        scale: bool,
-        rope: tuple[torch.Tensor, torch.Tensor] | None = None,
-        kv: LayerKV | None = None,
+        self, x: torch.Tensor, allowed: torch.Tensor, scale: bool,
+        rope: tuple[torch.Tensor, torch.Tensor] | None = None, kv: LayerKV | None = None,
+        empty: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """``kv`` (generation): the keys and values of earlier positions; x holds only the new ones, and
-        ``allowed`` is (B, C_new, C_total): new queries against every key."""
-        B, C, _ = x.shape  # x: (B, C, E)
+        """x (B, C, E); allowed (B, C, C_k) (C_k > C with ``kv``: new queries against every key); empty its
+        ``mask.empty_rows`` (B, 1, C, 1), computed once per forward pass by the Transformer."""
         x = self.capture("in", x)
-        allowed = self.edit("allowed", allowed)  # (B, C, C), or (B, H, C, C) when an intervention cuts edges
-        q = self.capture("q", self._project(x, self.W_q, self.b_q, self.H))  # (B, H, C, D)
-        k = self.capture("k", self._project(x, self.W_k, self.b_k, self.H_kv))  # (B, H_kv, C, D)
-        v = self.capture("v", self._project(x, self.W_v, self.b_v, self.H_kv))  # (B, H_kv, C, D_v)
-        if rope is not None:
-            cos, sin = rope
-            q = self.capture("q_rot", apply_rope(q, cos, sin))  # (B, H, C, D)
-            k = self.capture("k_rot", apply_rope(k, cos, sin))  # (B, H_kv, C, D)
-        if kv is not None:
-            k, v = kv.extend(k, v)  # (B, H_kv, C_total, D): the cached keys, then the new ones
-        groups = self.H // self.H_kv
-        k = repeat_kv(k, groups)  # (B, H, C_total, D)
-        v = repeat_kv(v, groups)  # (B, H, C_total, D_v)
-
-        if self._sink is not None:  # tracing: the note's arithmetic, step by step
-            heads, maps = attend(q, k, v, allowed, scale, self.wants("scores") or self.wants("weights"))
-            if maps is not None:
-                self.capture("scores", maps[0])  # (B, H, C, C)
-                self.capture("weights", maps[1])  # (B, H, C, C)
+        edited = self.edit("allowed", allowed)  # an intervention may cut single edges: (B, H, C, C_k)
+        if edited is not allowed or empty is None:
+            empty = empty_rows(edited)  # (B, 1 or H, C, 1)
+        empty = empty if bool(empty.any()) else None  # the usual case: no row to fill with zeros
+        allowed = per_head(edited)  # (B, 1 or H, C, C_k)
+        keep = self.wants("scores") or self.wants("weights")  # a lazy trace derives the maps when looked at
+        if self._sink is None:
+            mix = self._fused(allowed, empty, scale)  # training, generation: nobody looks at the maps
+        elif keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
+            mix = None  # a trace that keeps the maps of a small input: the reference, step by step
         else:
-            # Training and plain inference: nobody looks at the maps, and the fused kernel gives the same
-            # Rⁱ (to rounding) without materialising C² numbers per head.
-            heads = F.scaled_dot_product_attention(
-                q, k, v, attn_mask=per_head(allowed), scale=None if scale else 1.0
-            )  # (B, H, C, D_v)
-            empty = empty_rows(allowed)  # (B, 1 or H, C, 1)
-            if bool(empty.any()):
-                heads = heads.masked_fill(empty, 0.0)
-        heads = self.capture("heads", heads)  # (B, H, C, D_v); an ablation replaces it here
-        concat = self.capture("concat", heads.transpose(1, 2).reshape(B, C, self.H * self.D_v))  # (B, C, H·D_v)
-        if self.W_o is None:
-            return self.capture("out", concat)  # unfactored: V already has size E
-        out = affine(concat, self.W_o, self.b_o)  # (B, C, H·D_v) · (H·D_v, E) + b_o → (B, C, E)
-        return self.capture("out", out)
+            mix = self._chunked(allowed, empty, scale, keep)  # no four (C, C_k) maps per head at once
+        return attention(self, x, allowed, empty, scale, rope, kv, see=self.capture, mix=mix)
+
+    def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
+        def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
+            R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep)
+            if keep:
+                self.capture("scores", S)  # (B, H, C, C_k)
+                self.capture("weights", A)  # (B, H, C, C_k)
+            return R
+
+        return mix
+
+    @staticmethod
+    def _fused(allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool) -> Mix:
+        def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
+            R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=None if scale else 1.0)
+            return R if empty is None else R.masked_fill(empty, 0.0)  # (B, H, C, D_v)
+
+        return mix

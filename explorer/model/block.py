@@ -24,8 +24,8 @@ class Block(Captured):
         self.ffn = FeedForward(cfg)
         self.residual = cfg.residual
 
-    def forward(self, x: torch.Tensor, allowed: torch.Tensor, scale: bool, rope=None, kv=None) -> torch.Tensor:
-        a = self.attn(self.ln_attn(x) if self.ln_attn is not None else x, allowed, scale, rope, kv)  # (B, C, E)
+    def forward(self, x: torch.Tensor, allowed: torch.Tensor, scale: bool, rope=None, kv=None, empty=None) -> torch.Tensor:
+        a = self.attn(self.ln_attn(x) if self.ln_attn is not None else x, allowed, scale, rope, kv, empty)  # (B, C, E)
         mid = self.capture("mid", x + a if self.residual else a)  # (B, C, E)
         f = self.ffn(self.ln_ffn(mid) if self.ln_ffn is not None else mid)  # (B, C, E)
         return self.capture("out", mid + f if self.residual else f)  # (B, C, E)

@@ -49,3 +49,16 @@ def mask_notices(spec: MaskSpec, C: int) -> list[str]:
     if spec.kind == "prefix" and spec.size >= C:
         return [f"prefix {spec.size} ≥ C = {C}: every token sees every other, the same as no mask"]
     return []
+
+
+def per_head(allowed: torch.Tensor) -> torch.Tensor:
+    """(B, C, C) → (B, 1, C, C), shared by every head; a per-head (B, H, C, C) mask is returned as it is."""
+    return allowed.unsqueeze(1) if allowed.dim() == 3 else allowed
+
+
+def empty_rows(allowed: torch.Tensor) -> torch.Tensor:
+    """(B, 1, C, 1) (or (B, H, C, 1) for a per-head mask): True for a query that may see no key at all.
+
+    Softmax over a row of −∞ gives 0/0; the attention defines such a row as all 0. The model computes this
+    once per forward pass (and again only in a layer whose mask an intervention changed)."""
+    return ~per_head(allowed).any(dim=-1, keepdim=True)

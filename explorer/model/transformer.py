@@ -15,6 +15,7 @@ from explorer.model.capture import Captured, assign_prefixes
 from explorer.model.linear import affine
 from explorer.model.embedding import Embedding
 from explorer.model.kv_cache import KVCache
+from explorer.model.mask import empty_rows
 from explorer.model.norm import make_norm
 from explorer.model.positions import rope_cos_sin
 
@@ -49,11 +50,13 @@ class Transformer(Captured):
         scale: bool = True,
         layers: int | None = None,
         cache: KVCache | None = None,
+        empty: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all).
 
         With ``cache`` (generation), ``ids`` are the new tokens only, at positions cache.length …; their
-        keys and values are appended to the cache and ``allowed`` is (B, C, cache.length + C).
+        keys and values are appended to the cache and ``allowed`` is (B, C, cache.length + C). ``empty``
+        (B, 1, C, 1), the queries that see no key (mask.empty_rows), is computed here when not given.
         """
         B, C = ids.shape  # ids: (B, C)
         start = cache.length if cache is not None else 0  # positions already in the cache
@@ -61,13 +64,16 @@ class Transformer(Captured):
             i = torch.arange(start, start + C, device=ids.device).unsqueeze(1)  # (C, 1) query positions
             j = torch.arange(start + C, device=ids.device).unsqueeze(0)  # (1, start + C) key positions
             allowed = (j <= i).expand(B, C, start + C)  # (B, C, start + C): causal
+        if empty is None:
+            empty = empty_rows(allowed)  # (B, 1, C, 1): once for every layer
         x = self.embed(ids, start)  # (B, C, E)
         rope = None
         if self.cfg.positions == "rope":
             cos, sin = rope_cos_sin(start + C, self.cfg.D, self.cfg.rope_theta, ids.device, x.dtype)  # 2 × (start + C, D)
             rope = (cos[start:], sin[start:])  # 2 × (C, D): the new positions' angles
         for index, block in enumerate(list(self.layers)[:layers]):
-            x = block(x, allowed, scale, rope, cache.layers[index] if cache is not None else None)  # (B, C, E)
+            kv = cache.layers[index] if cache is not None else None
+            x = block(x, allowed, scale, rope, kv, empty)  # (B, C, E)
         if self.ln_final is not None:
             x = self.ln_final(x)
         x = self.capture("final.out", x)

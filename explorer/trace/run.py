@@ -15,7 +15,7 @@ from explorer.util.devices import resolve_device
 from explorer.errors import Cancelled, InputError
 from explorer.util.memory import release_freed_memory
 from explorer.model.capture import CaptureSink, Patch, capturing
-from explorer.model.mask import build_mask, mask_notices
+from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.trace import Row, Trace
 from explorer.weights.bundle import ModelBundle
 
@@ -119,102 +119,32 @@ def run_trace(
     ``patches`` replace tensors at capture points by name (see model.capture; explorer.interventions builds
     them): the trace then holds the intervened run.
     """
-    options = options or RunOptions()
     cfg = bundle.config
     sentences = split_batch(text)
     if not sentences:
         raise InputError("there is no text to trace: type a sentence (each line is one sentence of the batch)")
     sentences, notices = limit_text(sentences)
-
-    rows: list[Row] = []
-    cut = 0
-    width = 0  # the longest row so far: every row is padded to it
-    for index, sentence in enumerate(sentences):
-        enc = bundle.tokenizer.encode(sentence)
-        if len(enc) == 0:
-            notices.append(f"skipped a line with no tokens: {visible(sentence[:30])}")
-            continue
-        ids, tokens, unknown = enc.ids, enc.tokens, enc.unknown
-        # Every model has a context: learned positions and real models have no position past it, and this
-        # app's own models are not meant to be read past max_positions either (1024 unless trained longer).
-        limit = cfg.max_positions
-        if len(ids) > limit:
-            cut = max(cut, len(ids))
-            ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
-        if len(ids) > MAX_TRACE_TOKENS:
-            cut = max(cut, len(ids))
-            ids, tokens, unknown = ids[:MAX_TRACE_TOKENS], tokens[:MAX_TRACE_TOKENS], unknown[:MAX_TRACE_TOKENS]
-        # Every array is (B, C, …) with rows padded to the longest: count B × C, not the tokens. One long
-        # line among 63 short ones made a 64 × 1024 batch whose export held 8.6 GB of maps.
-        if rows and (len(rows) + 1) * max(width, len(ids)) > MAX_TRACE_TOKENS:
-            notices.append(
-                f"only the first {len(rows)} of {len(sentences)} sentences are traced: a batch is padded to its "
-                f"longest sentence and holds at most {MAX_TRACE_TOKENS:,} positions (sentences × tokens)"
-            )
-            break
-        width = max(width, len(ids))
-        rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
-    if cut:
-        limit = min(cfg.max_positions, MAX_TRACE_TOKENS)
-        what = "the model's context" if limit == cfg.max_positions else "the longest text traced at once"
-        notices.append(f"a sentence of {cut} tokens was cut to {what} of {limit} tokens")
-    if not rows:
-        raise InputError("the text gives no tokens: type a sentence")
-    if any(any(r.unknown) for r in rows):
-        unknown_words = sorted({t for r in rows for t, u in zip(r.tokens, r.unknown) if u})
-        shown = [visible(w if len(w) <= 40 else w[:40] + "…") for w in unknown_words[:8]]
-        notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(shown)}" + (" …" if len(unknown_words) > 8 else ""))
-        if bundle.tokenizer.kind == "word" and any(_CJK.search(w) for w in unknown_words):
-            notices.append(
-                "Japanese and Chinese put no spaces between words, so a word-level vocabulary sees each run of "
-                "them as one unknown word: try the japanese preset (its subword vocabulary knows every character)"
-            )
-
-    B, C = len(rows), max(r.length for r in rows)
-    if not options.lazy_pairwise and _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES:
-        # Storing every (C, C) map would dwarf the rest of the trace; derive them per head instead.
-        # Nothing a user sees changes: the maps are computed by the same per-head code on demand.
-        options = options.replace(lazy_pairwise=True)
-    check_memory(cfg, B, C, options)
-    device, device_notice = resolve_device(options.device)
-    if device_notice:
-        notices.append(device_notice)
-        options = options.replace(device=device)
-    notices += mask_notices(options.mask, C)
+    rows = tokenize_rows(bundle, sentences, notices)
+    options, device = _settle_options(cfg, rows, options or RunOptions(), notices)
 
     model = bundle.model_for(options.dtype, device)
+    B, C = len(rows), max(r.length for r in rows)
     ids = torch.full((B, C), bundle.tokenizer.pad_id, dtype=torch.long)  # (B, C), right-padded
     for b, r in enumerate(rows):
         ids[b, : r.length] = torch.tensor(r.ids, dtype=torch.long)
     ids = ids.to(device)
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
-    empty_rows = ~allowed.any(dim=-1)  # (B, C)
-    blocked_rows = sum(int(empty_rows[b, : r.length].sum()) for b, r in enumerate(rows))
+    empty = empty_rows(allowed)  # (B, 1, C, 1): computed once, for the model, the notice and the trace
+    blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
     if blocked_rows:
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
+    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0]}
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 
-    def assemble(tensors: dict, partial: bool) -> Trace:
-        arrays = {"tokens": ids.cpu().numpy(), "mask": allowed.cpu().numpy(), "mask.empty_rows": empty_rows.cpu().numpy()}
-        for name, tensor in tensors.items():
-            arrays[name] = tensor.cpu().numpy()
-        for name, p in model.named_parameters():
-            arrays[f"params.{name}"] = p.detach().cpu().numpy()
-        return Trace(
-            arrays,
-            rows=tuple(rows),
-            config=cfg,
-            options=options,
-            source=bundle.source,
-            seed=bundle.seed,
-            vocab=bundle.tokenizer.display_vocab(),
-            notices=tuple(notices),
-            model_name=bundle.name,
-            tokenizer_kind=bundle.tokenizer.kind,
-            partial=partial,
-            continues=shown_early[0] if shown_early and not partial else None,
-        )
+    def assemble(tensors: Mapping[str, torch.Tensor], partial: bool) -> Trace:
+        continues = shown_early[0] if shown_early and not partial else None
+        return _assemble(bundle, model, {**inputs, **tensors}, rows, options, notices, partial, continues)
 
     def hand_over() -> None:
         shown_early.append(assemble(dict(sink.tensors), True))
@@ -226,8 +156,98 @@ def run_trace(
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
     with torch.inference_mode(), capturing(model, sink):
-        model(ids, allowed, scale=options.scale)
+        model(ids, allowed, scale=options.scale, empty=empty)
 
     trace = assemble(sink.tensors, False)
-    release_freed_memory(trace.nbytes)  # the forward pass's transients
+    # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
+    release_freed_memory(4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4))
     return trace
+
+
+def tokenize_rows(bundle: ModelBundle, sentences: list[str], notices: list[str]) -> list[Row]:
+    """One Row per sentence, cut to the model's context and to config.MAX_TRACE_TOKENS positions in all;
+    what was cut or not understood becomes a notice."""
+    cfg = bundle.config
+    rows: list[Row] = []
+    cut = 0
+    width = 0  # the longest row so far: every row is padded to it
+    # Every model has a context: learned positions and real models have no position past it, and this
+    # app's own models are not meant to be read past max_positions either (1024 unless trained longer).
+    limit = min(cfg.max_positions, MAX_TRACE_TOKENS)
+    for sentence in sentences:
+        enc = bundle.tokenizer.encode(sentence)
+        if len(enc) == 0:
+            notices.append(f"skipped a line with no tokens: {visible(sentence[:30])}")
+            continue
+        ids, tokens, unknown = enc.ids, enc.tokens, enc.unknown
+        if len(ids) > limit:
+            cut = max(cut, len(ids))
+            ids, tokens, unknown = ids[:limit], tokens[:limit], unknown[:limit]
+        # Every array is (B, C, …) with rows padded to the longest: count B × C, not the tokens. One long
+        # line among 63 short ones made a 64 × 1024 batch whose export held 8.6 GB of maps.
+        if rows and (len(rows) + 1) * max(width, len(ids)) > MAX_TRACE_TOKENS:
+            notices.append(
+                f"only the first {len(rows)} of {len(sentences)} sentences are traced: a batch is padded to its "
+                f"longest sentence and holds at most {MAX_TRACE_TOKENS:,} positions (sentences × tokens)"
+            )
+            break
+        width = max(width, len(ids))
+        rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
+    if cut:
+        what = "the model's context" if limit == cfg.max_positions else "the longest text traced at once"
+        notices.append(f"a sentence of {cut} tokens was cut to {what} of {limit} tokens")
+    if not rows:
+        raise InputError("the text gives no tokens: type a sentence")
+    _unknown_notices(bundle, rows, notices)
+    return rows
+
+
+def _unknown_notices(bundle: ModelBundle, rows: list[Row], notices: list[str]) -> None:
+    if not any(any(r.unknown) for r in rows):
+        return
+    unknown_words = sorted({t for r in rows for t, u in zip(r.tokens, r.unknown) if u})
+    shown = [visible(w if len(w) <= 40 else w[:40] + "…") for w in unknown_words[:8]]
+    notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(shown)}" + (" …" if len(unknown_words) > 8 else ""))
+    if bundle.tokenizer.kind == "word" and any(_CJK.search(w) for w in unknown_words):
+        notices.append(
+            "Japanese and Chinese put no spaces between words, so a word-level vocabulary sees each run of "
+            "them as one unknown word: try the japanese preset (its subword vocabulary knows every character)"
+        )
+
+
+def _settle_options(cfg, rows: list[Row], options: RunOptions, notices: list[str]) -> tuple[RunOptions, torch.device]:
+    """The options this trace really runs with (lazy maps for large inputs, the device found), checked
+    against the memory budget; what changed becomes a notice."""
+    B, C = len(rows), max(r.length for r in rows)
+    if not options.lazy_pairwise and _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES:
+        # Storing every (C, C) map would dwarf the rest of the trace; derive them per head instead.
+        # Nothing a user sees changes: the maps are computed by the same per-head code on demand.
+        options = options.replace(lazy_pairwise=True)
+    check_memory(cfg, B, C, options)
+    device, device_notice = resolve_device(options.device)
+    if device_notice:
+        notices.append(device_notice)
+        options = options.replace(device=device)
+    notices += mask_notices(options.mask, C)
+    return options, device
+
+
+def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options, notices, partial, continues) -> Trace:
+    """The Trace over the captured tensors: numpy views of them (no copy on the CPU) and of the parameters."""
+    arrays = {name: tensor.detach().cpu().numpy() for name, tensor in tensors.items()}
+    for name, p in model.named_parameters():
+        arrays[f"params.{name}"] = p.detach().cpu().numpy()
+    return Trace(
+        arrays,
+        rows=tuple(rows),
+        config=bundle.config,
+        options=options,
+        source=bundle.source,
+        seed=bundle.seed,
+        vocab=bundle.tokenizer.display_vocab(),
+        notices=tuple(notices),
+        model_name=bundle.name,
+        tokenizer_kind=bundle.tokenizer.kind,
+        partial=partial,
+        continues=continues,
+    )

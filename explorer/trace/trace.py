@@ -54,6 +54,7 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 _SERIALS = itertools.count(1)
 
 
+
 class Trace(Mapping[str, np.ndarray]):
     _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
     _HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
@@ -113,6 +114,9 @@ class Trace(Mapping[str, np.ndarray]):
         for layer in self._layers:
             self._layer_serials.setdefault(layer, self.serial)
         self._head_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        if continues is not None:  # the maps already derived from the partial trace's layers are the same numbers
+            with continues._lock:
+                self._head_cache.update((k, m) for k, m in continues._head_cache.items() if k[0] in self._layer_serials)
         self._layer_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
 
     # ------------------------------------------------------------------ sizes and labels
@@ -227,15 +231,26 @@ class Trace(Mapping[str, np.ndarray]):
                 return self._head_cache[key]
             if (layer, stage) in self._layer_cache:
                 return self._layer_cache[(layer, stage)][b, h]
-        maps = self._derive(layer, b, h)
+            scores = self._head_cache.get((layer, "scores", b, h))
+        if scores is not None and stage in ("scaled", "masked"):
+            from explorer.trace.derive import scaled_and_masked
+
+            derived = dict(zip(("scaled", "masked"), scaled_and_masked(scores, self["mask"][b], self.config.D, self.options.scale)))
+        else:  # scores and weights alone leave fewer (C, C) maps alive on the way (4096 tokens: 64 MB each)
+            steps = stage not in ("scores", "weights")
+            maps = self._derive(layer, b, h, steps)
+            derived = {s: m[0, 0] for s, m in zip(names.PAIRWISE_STAGES, maps) if m is not None}
         with self._lock:
-            for s, m in zip(names.PAIRWISE_STAGES, maps):
-                self._head_cache[(layer, s, b, h)] = m[0, 0]
+            # Kept: S and A (4096 tokens: 64 MB each) and the stage asked; S/√D and the masked scores follow
+            # from S by one element-wise step when asked, so four maps per head need not stay in memory.
+            for s, m in derived.items():
+                if s in ("scores", "weights") or s == stage:
+                    self._head_cache[(layer, s, b, h)] = m
             while len(self._head_cache) > self._HEAD_CACHE or (
                 len(self._head_cache) > 4 and sum(m.nbytes for m in self._head_cache.values()) > self._HEAD_CACHE_BYTES
             ):
                 self._head_cache.popitem(last=False)
-            return self._head_cache[key]
+            return self._head_cache.get(key, derived[stage])
 
     def probs_row(self, b: int, i: int) -> np.ndarray:
         """The next-token distribution after token i of sentence b: one (V,) row, cheap in any trace."""
@@ -282,41 +297,11 @@ class Trace(Mapping[str, np.ndarray]):
         qn, kn = self._qk_names(layer)
         return qn in self._arrays and kn in self._arrays
 
-    def _derive(self, layer: int, b: int | None, h: int | None) -> tuple[np.ndarray, ...]:
-        """The four maps of one head (b, h), or of every head of the layer when b is None.
+    def _derive(self, layer: int, b: int | None, h: int | None, steps: bool = True) -> tuple[np.ndarray | None, ...]:
+        """The four maps of one head (b, h), or of every head of the layer when b is None (trace.derive)."""
+        from explorer.trace.derive import derive_maps  # imports torch: reading a trace needs numpy alone
 
-        A full trace stores scores and weights; scaled and masked follow by the model's own element-wise
-        steps. A lazy trace stores q and k; each head's maps come from the model's ``attention_maps``.
-        Either way the numbers equal the model's bit for bit.
-        """
-        import torch  # derivation only: reading a trace needs numpy alone
-
-        from explorer.model.attention import attention_maps, mask_scores, scale_scores
-
-        batch = slice(0, self.B) if b is None else slice(b, b + 1)
-        heads = slice(0, self.config.H) if h is None else slice(h, h + 1)
-        allowed = torch.from_numpy(np.array(self._arrays["mask"][batch]))  # (b, C, C)
-        stored = names.attn(layer, "scores")
-        with torch.inference_mode():
-            if stored in self._arrays:
-                scores = torch.from_numpy(np.array(self._arrays[stored][batch, heads]))  # (b, h, C, C)
-                scaled = scale_scores(scores, self.config.D, self.options.scale)
-                maps = (scores, scaled, mask_scores(scaled, allowed), torch.from_numpy(np.array(self._arrays[names.attn(layer, "weights")][batch, heads])))
-            else:
-                qn, kn = self._qk_names(layer)
-                per_head = []
-                for i in range(heads.start, heads.stop):
-                    g = names.kv_head_of(i, self.config.H, self.config.H_kv)  # the key head query head i reads
-                    q = torch.from_numpy(np.array(self._arrays[qn][batch, i : i + 1]))  # (b, 1, C, D)
-                    k = torch.from_numpy(np.array(self._arrays[kn][batch, g : g + 1]))  # (b, 1, C, D)
-                    per_head.append(attention_maps(q, k, allowed, self.options.scale))
-                maps = tuple(torch.cat([p[s] for p in per_head], dim=1) for s in range(4))  # 4 × (b, h, C, C)
-        out = []
-        for m in maps:
-            a = m.numpy()
-            a.flags.writeable = False
-            out.append(a)
-        return tuple(out)
+        return derive_maps(self._arrays, self.config, self.options.scale, self._qk_names(layer), layer, b, h, steps)
 
     # ------------------------------------------------------------------ convenience
     def params(self) -> dict[str, np.ndarray]:

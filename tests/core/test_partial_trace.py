@@ -54,6 +54,24 @@ def test_partial_trace_with_lazy_maps_and_one_captured_layer(bundle):
     assert np.array_equal(partial[0].head_map(1, "weights", 0, 2), full.head_map(1, "weights", 0, 2))
 
 
+def test_the_full_trace_reuses_the_maps_derived_from_the_partial_one(bundle):
+    # A long input shows a head's map from the partial trace; the full trace that replaces it must not derive
+    # (and hold) the same 4096 × 4096 maps a second time.
+    partial = []
+
+    def on_partial(p):
+        p.head_map(0, "weights", 1, 2)  # the window shows a map before the remaining layers are done
+        partial.append(p)
+
+    full = run_trace(bundle, TEXT, RunOptions(lazy_pairwise=True), on_partial=on_partial, partial_after=0)
+    assert full.head_map(0, "weights", 1, 2) is partial[0].head_map(0, "weights", 1, 2)
+    eager = run_trace(bundle, TEXT)
+    for stage in ("weights", "scores", "scaled", "masked"):  # scaled and masked follow from the kept scores
+        assert np.array_equal(full.head_map(0, stage, 1, 2), eager["layers.0.attn." + stage][1, 2]), stage
+    kept = {k[1] for k in partial[0]._head_cache}
+    assert kept == {"scores", "weights"}  # not four maps per head looked at
+
+
 def test_no_partial_for_the_last_layer(bundle):
     partial = []
     run_trace(bundle, TEXT, on_partial=partial.append, partial_after=3)
