@@ -128,18 +128,16 @@ def resolve_config(args: argparse.Namespace, corpus):
     return preset, config
 
 
-def run(args: argparse.Namespace) -> int:
-    from explorer.train.runs import check_run_dir
-    from explorer.train.loop import Trainer, TrainSettings  # torch loads here
+def settings_from(args: argparse.Namespace, corpus):
+    """TrainSettings from the command line, the corpus's default recipe filling what was not given."""
+    from explorer.train.loop import TrainSettings  # torch loads here
 
-    corpus = get_corpus(args.corpus, word_level=args.word_level)
-    preset, config = resolve_config(args, corpus)
     recipe = DEFAULTS.get(corpus.name if corpus.name in DEFAULTS else "file", DEFAULTS["file"])
     steps = args.steps if args.steps is not None else recipe["steps"]
     if steps is not None and steps < 1:
         raise ConfigError(f"--steps must be at least 1, got {steps}")
     every = args.checkpoint_every if args.checkpoint_every is not None else max(1, steps // 10)
-    settings = TrainSettings(
+    return TrainSettings(
         steps=steps,
         batch_size=args.batch_size or recipe["batch_size"],
         lr=args.lr if args.lr is not None else recipe["lr"],
@@ -155,6 +153,15 @@ def run(args: argparse.Namespace) -> int:
         device=args.device,
         threads=args.threads,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    from explorer.train.runs import check_run_dir
+    from explorer.train.loop import Trainer  # torch loads here
+
+    corpus = get_corpus(args.corpus, word_level=args.word_level)
+    preset, config = resolve_config(args, corpus)
+    settings = settings_from(args, corpus)
     label = Path(corpus.name).stem if corpus.name not in NAMES else corpus.name
     out = Path(args.out) if args.out else Path("runs") / f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"
     check_run_dir(out)  # new, empty, or an empty run of this app; never a user's folder (explorer.train.runs)
@@ -165,30 +172,40 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(
             f"training {preset} sizes (E={config.E}, D={config.D}, H={config.H}, L={config.L}, V={config.V}, "
-            f"{config.parameter_count():,} parameters) on {label} for {steps} steps → {out}",
+            f"{config.parameter_count():,} parameters) on {label} for {settings.steps} steps → {out}",
             file=sys.stderr,
         )
+    result = _run_until_ctrl_c(trainer, _Bar(settings.steps, args.quiet))
 
+    from explorer.train.evaluate import baselines_for
+
+    print(summary_line(result, baselines_for(corpus, trainer.context, trainer.answer_only)))
+    if result.cancelled:
+        raise Cancelled(f"training stopped at step {result.steps}; the last checkpoint is {result.checkpoint}")
+    return 0
+
+
+def _run_until_ctrl_c(trainer, bar: _Bar):
+    """Run the trainer; the first Ctrl-C stops it after the current step, a second one at once."""
     cancel = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
-        def on_sigint(signum, frame):  # first Ctrl-C: stop after this step; a second one: at once
+        def on_sigint(signum, frame):
             if cancel.is_set():
                 raise KeyboardInterrupt
             cancel.set()
 
         previous = signal.signal(signal.SIGINT, on_sigint)
-    bar = _Bar(steps, args.quiet)
     try:
-        result = trainer.run(bar.update, cancel)
+        return trainer.run(bar.update, cancel)
     finally:
         bar.close()
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
 
-    from explorer.train.evaluate import baselines_for
 
-    base = baselines_for(corpus, trainer.context, trainer.answer_only)
+def summary_line(result, base: dict) -> str:
+    """The one line on stdout: steps, time, losses next to the baselines, accuracy, the last checkpoint."""
     held = result.heldout_loss
     parts = [f"{'stopped' if result.cancelled else 'trained'} {result.steps} steps in {result.elapsed_s:.1f} s"]
     if result.loss is not None:
@@ -199,7 +216,4 @@ def run(args: argparse.Namespace) -> int:
         parts.append(f"answer accuracy {result.metrics['accuracy']:.1%}")
     if result.checkpoint is not None:
         parts.append(f"checkpoint {result.checkpoint}")
-    print(", ".join(parts))
-    if result.cancelled:
-        raise Cancelled(f"training stopped at step {result.steps}; the last checkpoint is {result.checkpoint}")
-    return 0
+    return ", ".join(parts)

@@ -14,7 +14,7 @@ from typing import Any
 from explorer.errors import ConfigError
 from explorer.train.baselines import NGramBaselines
 from explorer.train.corpora import SHIPPED, Corpus, corpus_from_spec, get_corpus
-from explorer.train.loop import context_for, evaluate
+from explorer.train.losses import context_for, evaluate
 from explorer.weights.bundle import ModelBundle
 
 _BASELINES: dict[tuple, dict[str, float]] = {}

@@ -99,14 +99,14 @@ def random_repeats(count: int, min_len: int, max_len: int, seed: int) -> list[st
     return out
 
 
-def repeats_with_prefix(count: int, length: int, max_prefix: int, seed: int) -> list[tuple[str, int]]:
-    """``count`` (text, prefix length) pairs: 0 … max_prefix random letters, then ``length`` random letters
-    and their repetition ("xq" + "abcd" + "abcd"). Letters are uniform over a–z."""
+def repeats_with_prefix(count: int, length: int, max_prefix: int, seed: int, min_prefix: int = 0) -> list[tuple[str, int]]:
+    """``count`` (text, prefix length) pairs: min_prefix … max_prefix random letters, then ``length`` random
+    letters and their repetition ("xq" + "abcd" + "abcd"). Letters are uniform over a–z."""
     rng = np.random.default_rng(seed)
     letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
     out = []
     for _ in range(count):
-        p = int(rng.integers(0, max_prefix + 1))
+        p = int(rng.integers(min_prefix, max_prefix + 1))
         pre = "".join(letters[rng.integers(0, 26, size=p)])
         s = "".join(letters[rng.integers(0, 26, size=length)])
         out.append((pre + s + s, p))
@@ -135,11 +135,14 @@ def repeat_probabilities(bundle: ModelBundle, items: list[tuple[str, int]]) -> n
 
 
 def induction_by_length(
-    bundle: ModelBundle, lengths=range(3, 31), count: int = 40, max_prefix: int = 0, seed: int = 54_321
+    bundle: ModelBundle, lengths=range(3, 31), count: int = 40, max_prefix: int = 0, seed: int = 54_321, min_prefix: int = 0
 ) -> dict[int, float]:
-    """Mean probability of the right next letter over the repeated half, per string length (letters)."""
+    """Mean probability of the right next letter over the repeated half, per string length (letters), after
+    a random prefix of min_prefix … max_prefix letters."""
     return {
-        int(n): float(repeat_probabilities(bundle, repeats_with_prefix(count, int(n), max_prefix, seed + int(n))).mean())
+        int(n): float(
+            repeat_probabilities(bundle, repeats_with_prefix(count, int(n), max_prefix, seed + int(n), min_prefix)).mean()
+        )
         for n in lengths
     }
 

@@ -26,221 +26,27 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from explorer import __version__
-from explorer.config import ModelConfig, check_seed, check_training_memory
-from explorer.util.devices import resolve_device
-from explorer.errors import ConfigError, ExplorerError, SnapshotError
-from explorer.util.fileio import describe_os_error
-from explorer.train.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
+from explorer.config import ModelConfig, check_training_memory
+from explorer.errors import ConfigError, SnapshotError
 from explorer.model import Transformer
-from explorer.train.corpora import IGNORE, Batch, Corpus
+from explorer.train.corpora import Batch, Corpus
+from explorer.train.losses import batch_loss, context_for, evaluate
 from explorer.train.optim import AdamW
+from explorer.train.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
+from explorer.train.settings import TrainingDiverged, TrainProgress, TrainResult, TrainSettings, default_threads
+from explorer.util.devices import resolve_device
+from explorer.util.fileio import describe_os_error
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.checkpoint import save_checkpoint
 from explorer.weights.init import init_params
-
-class TrainingDiverged(ExplorerError):
-    """The loss became NaN or infinite."""
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    steps: int = 1000
-    batch_size: int = 32
-    lr: float = 3e-3  # peak learning rate
-    min_lr_ratio: float = 0.1  # the cosine ends at lr · min_lr_ratio
-    warmup: int | None = None  # steps of linear warmup; None: min(100, steps // 10)
-    weight_decay: float = 0.01  # AdamW, on matrices only (not on norms and biases)
-    betas: tuple[float, float] = (0.9, 0.98)
-    grad_clip: float = 1.0  # max global gradient norm; 0 turns clipping off
-    context: int | None = None  # longest row in tokens; None: the corpus's default (capped by the model)
-    seed: int = 0  # initial weights and the order of batches
-    eval_every: int = 100  # held-out loss every N steps (and at step 0 and at the end)
-    checkpoint_every: int = 0  # a checkpoint every N steps (and at step 0); 0: only at the end
-    keep_checkpoints: int | None = None  # keep only the newest N periodic checkpoints; None: all
-    save_on_cancel: bool = True  # a cancelled run saves where it stopped (the folder is written atomically)
-    answer_only: bool | None = None  # tasks: loss only on the answer; None: the task's default
-    device: str = "cpu"
-    threads: int | None = None  # torch CPU threads while training; None: see default_threads
-
-    def __post_init__(self) -> None:
-        for name in ("steps", "batch_size"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ConfigError(f"{name.replace('_', ' ')} must be a whole number ≥ 1, got {v!r}")
-        for name in ("eval_every", "checkpoint_every"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ConfigError(f"{name.replace('_', ' ')} must be a whole number ≥ 0, got {v!r}")
-        if not (isinstance(self.lr, (int, float)) and math.isfinite(self.lr) and self.lr > 0):
-            raise ConfigError(f"the learning rate must be a positive number, got {self.lr!r}")
-        for name, what in (("weight_decay", "the weight decay"), ("grad_clip", "the gradient clip")):
-            v = getattr(self, name)
-            # NaN passed every check and surfaced as "training diverged … lower the learning rate"
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v >= 0):
-                raise ConfigError(f"{what} must be a number ≥ 0, got {v!r}")
-        if self.context is not None and (not isinstance(self.context, int) or self.context < 2):
-            raise ConfigError(f"the context must be at least 2 tokens, got {self.context!r}")
-        check_seed(self.seed)  # numpy's generator refuses negative seeds, torch's overflows above 2**63
-        if self.threads is not None and (isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1):
-            # torch.set_num_threads(-1) raised a RuntimeError (a traceback) at the start of the run
-            raise ConfigError(f"threads must be a whole number ≥ 1, got {self.threads!r}")
-        if self.warmup is not None and self.warmup < 0:
-            raise ConfigError(f"warmup must be ≥ 0 steps, got {self.warmup}")
-        if not 0 <= self.min_lr_ratio <= 1:
-            raise ConfigError(f"min_lr_ratio must lie in [0, 1], got {self.min_lr_ratio}")
-
-    @property
-    def warmup_steps(self) -> int:
-        return min(100, self.steps // 10) if self.warmup is None else min(self.warmup, self.steps)
-
-    def lr_at(self, step: int) -> float:
-        """Learning rate of step ``step`` (0-based): linear warmup, then cosine down to lr · min_lr_ratio."""
-        w = self.warmup_steps
-        if step < w:
-            return self.lr * (step + 1) / w
-        progress = (step - w) / max(1, self.steps - w)
-        cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
-        return self.lr * (self.min_lr_ratio + (1 - self.min_lr_ratio) * cosine)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["betas"] = list(self.betas)
-        return d
-
-
-@dataclass(frozen=True)
-class TrainProgress:
-    """What the callback receives after every step (and once before the first, with step 0)."""
-
-    step: int  # steps done
-    total_steps: int
-    loss: float | None  # this step's training loss (None at step 0), nats per token
-    heldout_loss: float | None  # set on evaluation steps only
-    tokens_per_s: float  # real (non-padding) tokens per second, over the last steps
-    lr: float
-    elapsed_s: float
-    checkpoint: Path | None = None  # set when a checkpoint folder was written at this step
-    metrics: dict[str, float] = field(default_factory=dict)  # task accuracy etc. on evaluation steps
-
-
-@dataclass
-class TrainResult:
-    steps: int  # steps done
-    total_steps: int
-    cancelled: bool
-    loss: float | None  # mean training loss over the last steps
-    heldout_loss: float | None
-    metrics: dict[str, float]
-    elapsed_s: float  # wall-clock time
-    cpu_s: float  # CPU time of this process meanwhile (less than elapsed_s × threads on a busy machine)
-    tokens_per_s: float
-    tokens_seen: int
-    checkpoint: Path | None  # the last checkpoint written
-    history: list[dict[str, Any]]  # one entry per evaluation: step, loss, heldout_loss, tokens_per_s, elapsed_s
-    bundle: ModelBundle  # the trained weights
-
-
-# ------------------------------------------------------------------------------------------ utilities
-
-
-def default_threads(config: ModelConfig | None = None) -> int:
-    """One thread for small models (their matrices are too small to split, and a second thread that has to
-    wait for a busy core slows every step down many times); up to 4 for bigger ones."""
-    if config is not None and config.parameter_count() < 2_000_000:
-        return 1
-    return max(1, min(4, os.cpu_count() or 1))
-
-
-def token_losses(model: torch.nn.Module, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """(logits (B, C, V), log-probability of each target (B, C), 0 where ignored)."""
-    logits = model(batch.ids)  # (B, C, V); causal mask: right padding is never seen by real positions
-    logp = F.log_softmax(logits.float(), dim=-1)  # (B, C, V)
-    tgt = batch.targets.clamp(min=0)  # (B, C)
-    lp = logp.gather(-1, tgt.unsqueeze(-1)).squeeze(-1)  # (B, C)
-    return logits, lp.masked_fill(batch.targets == IGNORE, 0.0)
-
-
-def batch_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
-    """Mean cross-entropy (nats per token) over the counted targets only."""
-    logits = model(batch.ids)  # (B, C, V)
-    V = logits.shape[-1]
-    return F.cross_entropy(logits.reshape(-1, V).float(), batch.targets.reshape(-1), ignore_index=IGNORE)
-
-
-def context_for(corpus: Corpus, config: ModelConfig, requested: int | None) -> int:
-    """The row length to train and evaluate with: requested, or the corpus default, within the model's reach."""
-    context = requested or corpus.default_context
-    if config.positions == "learned" and context > config.max_positions:
-        if requested is not None:
-            raise ConfigError(
-                f"--context {requested} is longer than the model's {config.max_positions} learned positions; "
-                "lower it or raise max positions"
-            )
-        context = config.max_positions
-    return context
-
-
-@torch.inference_mode()
-def evaluate(
-    model: torch.nn.Module,
-    corpus: Corpus,
-    context: int,
-    answer_only: bool | None = None,
-    batches: list[Batch] | None = None,
-    device: str = "cpu",
-) -> dict[str, float]:
-    """Held-out cross-entropy (nats/token) and, for tasks, accuracy on the answer part.
-
-    ``accuracy``: share of answer tokens that are the most likely next token; ``correct_prob``: mean
-    probability given to the right answer token; ``exact_match``: share of sequences whose whole answer is
-    right (all under teacher forcing). For ``induction`` the answer part is the predictable repeated half.
-    """
-    was_training = model.training
-    model.eval()
-    if batches is None:
-        batches = corpus.heldout_batches(context, answer_only)
-    nll, count = 0.0, 0
-    correct = prob = answered = 0.0
-    exact = rows_with_answer = 0
-    try:
-        for b in batches:
-            b = b.to(device)
-            logits, lp = token_losses(model, b)
-            counted = b.targets != IGNORE
-            nll -= float(lp[counted].sum())
-            count += int(counted.sum())
-            if corpus.is_task:
-                ans = b.answer  # (B, C)
-                # The answer targets are counted even when the loss is not answer-only.
-                tgt = b.ids.roll(-1, dims=1)  # (B, C): ids[t+1] at t (the last column is never an answer)
-                right = (logits.argmax(-1) == tgt) & ans
-                logp = F.log_softmax(logits.float(), dim=-1).gather(-1, tgt.unsqueeze(-1)).squeeze(-1)
-                correct += float(right.sum())
-                prob += float(logp.exp()[ans].sum())
-                answered += float(ans.sum())
-                has = ans.any(dim=1)
-                exact += int(((right | ~ans).all(dim=1) & has).sum())
-                rows_with_answer += int(has.sum())
-    finally:
-        model.train(was_training)
-    out = {"heldout_loss": nll / max(1, count), "tokens": count}
-    if corpus.is_task and answered:
-        out.update(
-            accuracy=correct / answered,
-            correct_prob=prob / answered,
-            exact_match=exact / max(1, rows_with_answer),
-        )
-    return out
-
 
 # ------------------------------------------------------------------------------------------------ Trainer
 
@@ -403,107 +209,123 @@ class Trainer:
 
     def _run(self, callback, cancel) -> TrainResult:
         s = self.settings
-        model = self.model
-        model.train()
+        self.model.train()
         opt = self._optimizer()
         batches = self.corpus.train_batches(s.batch_size, self.context, s.seed, self.answer_only)
-        start = time.perf_counter()
-        cpu_start = time.process_time()
-        window: deque[tuple[int, float]] = deque(maxlen=20)  # (tokens, seconds) of the last steps
-        recent_losses: deque[float] = deque(maxlen=50)
-        history: list[dict[str, Any]] = []
-        tokens_seen = 0
-        heldout: float | None = None
-        metrics: dict[str, float] = {}
-        last_ckpt: Path | None = None
-        last_ckpt_step = -1
-        cancelled = False
-
-        def tps() -> float:
-            t = sum(x[1] for x in window)
-            return sum(x[0] for x in window) / t if t > 0 else 0.0
-
-        def evaluate_now(loss: float | None) -> None:
-            nonlocal heldout, metrics
-            ev = self.evaluate()
-            heldout = ev["heldout_loss"]
-            metrics = {k: v for k, v in ev.items() if k not in ("heldout_loss", "tokens")}
-            row = {"step": self.step, "loss": loss, "heldout_loss": heldout, "tokens_per_s": round(tps(), 1),
-                   "elapsed_s": round(time.perf_counter() - start, 3), **metrics}
-            history.append(row)
-            self._log(row)
-
+        st = _RunState()
         # Step 0: the untrained model, so curves and the checkpoint timeline start at random weights.
-        evaluate_now(None)
+        self._evaluate_now(st, None)
         ckpt0 = None
         if s.checkpoint_every > 0:
-            ckpt0 = last_ckpt = self._checkpoint(None, heldout, 0.0, 0)
-            last_ckpt_step = 0
+            ckpt0 = st.last_ckpt = self._checkpoint(None, st.heldout, 0.0, 0)
+            st.last_ckpt_step = 0
         if callback is not None:
-            callback(TrainProgress(0, s.steps, None, heldout, 0.0, s.lr_at(0), 0.0, ckpt0, dict(metrics)))
-
-        loss_value: float | None = None
+            callback(TrainProgress(0, s.steps, None, st.heldout, 0.0, s.lr_at(0), 0.0, ckpt0, dict(st.metrics)))
+        cancelled = False
         while self.step < s.steps:
             if cancel is not None and cancel.is_set():
                 cancelled = True
                 break
-            t0 = time.perf_counter()
-            batch = next(batches).to(self.device)
-            lr = s.lr_at(self.step)
-            for g in opt.param_groups:
-                g["lr"] = lr
-            loss = batch_loss(model, batch)
-            loss_value = float(loss.detach())
-            if not math.isfinite(loss_value):
-                raise TrainingDiverged(
-                    f"training diverged at step {self.step + 1} (the loss is {loss_value}); lower the learning rate"
-                    + (f"; the last good checkpoint is {last_ckpt}" if last_ckpt else "")
-                )
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            if s.grad_clip > 0:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), s.grad_clip)
-            with self._lock:
-                opt.step()
-                self.step += 1
-            window.append((batch.tokens, time.perf_counter() - t0))
-            tokens_seen += batch.tokens
-            recent_losses.append(loss_value)
+            lr = self._step(opt, next(batches), st)
+            self._after_step(st, lr, callback)
+        return self._finish(st, cancelled)
 
-            step_heldout = None
-            ckpt = None
-            final = self.step == s.steps
-            if (s.eval_every and self.step % s.eval_every == 0) or final:
-                evaluate_now(loss_value)
-                step_heldout = heldout
-            if (s.checkpoint_every and self.step % s.checkpoint_every == 0) or final:
-                ckpt = last_ckpt = self._checkpoint(loss_value, heldout, time.perf_counter() - start, tokens_seen)
-                last_ckpt_step = self.step
-            if callback is not None:
-                callback(TrainProgress(self.step, s.steps, loss_value, step_heldout, tps(), lr,
-                                       time.perf_counter() - start, ckpt, dict(metrics) if step_heldout is not None else {}))
+    def _step(self, opt: AdamW, batch: Batch, st: _RunState) -> float:
+        """One optimiser step on ``batch``; returns its learning rate."""
+        s = self.settings
+        t0 = time.perf_counter()
+        batch = batch.to(self.device)
+        lr = s.lr_at(self.step)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        loss = batch_loss(self.model, batch)
+        st.loss = float(loss.detach())
+        if not math.isfinite(st.loss):
+            raise TrainingDiverged(
+                f"training diverged at step {self.step + 1} (the loss is {st.loss}); lower the learning rate"
+                + (f"; the last good checkpoint is {st.last_ckpt}" if st.last_ckpt else "")
+            )
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        if s.grad_clip > 0:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), s.grad_clip)
+        with self._lock:
+            opt.step()
+            self.step += 1
+        st.window.append((batch.tokens, time.perf_counter() - t0))
+        st.tokens_seen += batch.tokens
+        st.recent_losses.append(st.loss)
+        return lr
 
-        elapsed = time.perf_counter() - start
-        if cancelled and s.save_on_cancel and self.step > last_ckpt_step and self.run_dir is not None:
-            if not history or history[-1]["step"] != self.step:
-                evaluate_now(loss_value)
-            last_ckpt = self._checkpoint(loss_value, heldout, elapsed, tokens_seen)
-        model.eval()
+    def _after_step(self, st: _RunState, lr: float, callback) -> None:
+        """Evaluate and checkpoint when due, then tell the callback."""
+        s = self.settings
+        step_heldout = None
+        ckpt = None
+        final = self.step == s.steps
+        if (s.eval_every and self.step % s.eval_every == 0) or final:
+            self._evaluate_now(st, st.loss)
+            step_heldout = st.heldout
+        if (s.checkpoint_every and self.step % s.checkpoint_every == 0) or final:
+            ckpt = st.last_ckpt = self._checkpoint(st.loss, st.heldout, time.perf_counter() - st.start, st.tokens_seen)
+            st.last_ckpt_step = self.step
+        if callback is not None:
+            callback(TrainProgress(self.step, s.steps, st.loss, step_heldout, st.tps(), lr,
+                                   time.perf_counter() - st.start, ckpt, dict(st.metrics) if step_heldout is not None else {}))
+
+    def _evaluate_now(self, st: _RunState, loss: float | None) -> None:
+        ev = self.evaluate()
+        st.heldout = ev["heldout_loss"]
+        st.metrics = {k: v for k, v in ev.items() if k not in ("heldout_loss", "tokens")}
+        row = {"step": self.step, "loss": loss, "heldout_loss": st.heldout, "tokens_per_s": round(st.tps(), 1),
+               "elapsed_s": round(time.perf_counter() - st.start, 3), **st.metrics}
+        st.history.append(row)
+        self._log(row)
+
+    def _finish(self, st: _RunState, cancelled: bool) -> TrainResult:
+        s = self.settings
+        elapsed = time.perf_counter() - st.start
+        if cancelled and s.save_on_cancel and self.step > st.last_ckpt_step and self.run_dir is not None:
+            if not st.history or st.history[-1]["step"] != self.step:
+                self._evaluate_now(st, st.loss)
+            st.last_ckpt = self._checkpoint(st.loss, st.heldout, elapsed, st.tokens_seen)
+        self.model.eval()
         return TrainResult(
             steps=self.step,
             total_steps=s.steps,
             cancelled=cancelled,
-            loss=float(np.mean(recent_losses)) if recent_losses else None,
-            heldout_loss=heldout,
-            metrics=metrics,
+            loss=float(np.mean(st.recent_losses)) if st.recent_losses else None,
+            heldout_loss=st.heldout,
+            metrics=st.metrics,
             elapsed_s=elapsed,
-            cpu_s=time.process_time() - cpu_start,
-            tokens_per_s=tokens_seen / elapsed if elapsed > 0 else 0.0,
-            tokens_seen=tokens_seen,
-            checkpoint=last_ckpt,
-            history=history,
+            cpu_s=time.process_time() - st.cpu_start,
+            tokens_per_s=st.tokens_seen / elapsed if elapsed > 0 else 0.0,
+            tokens_seen=st.tokens_seen,
+            checkpoint=st.last_ckpt,
+            history=st.history,
             bundle=self.snapshot(),
         )
+
+
+@dataclass
+class _RunState:
+    """What one run() keeps between steps: timing, the recent losses, the last evaluation and checkpoint."""
+
+    start: float = field(default_factory=time.perf_counter)
+    cpu_start: float = field(default_factory=time.process_time)
+    window: deque = field(default_factory=lambda: deque(maxlen=20))  # (tokens, seconds) of the last steps
+    recent_losses: deque = field(default_factory=lambda: deque(maxlen=50))
+    history: list[dict[str, Any]] = field(default_factory=list)
+    tokens_seen: int = 0
+    loss: float | None = None  # the last step's training loss
+    heldout: float | None = None
+    metrics: dict[str, float] = field(default_factory=dict)
+    last_ckpt: Path | None = None
+    last_ckpt_step: int = -1
+
+    def tps(self) -> float:
+        t = sum(x[1] for x in self.window)
+        return sum(x[0] for x in self.window) / t if t > 0 else 0.0
 
 
 def train(
@@ -519,7 +341,7 @@ def train(
     return Trainer(corpus, config, settings, run_dir, init).run(callback, cancel)
 
 
-__all__ = [
+__all__ = [  # settings, losses and runs are re-exported: callers import them from here
     "TrainSettings", "TrainProgress", "TrainResult", "Trainer", "TrainingDiverged", "train", "evaluate",
-    "list_checkpoints", "read_log", "context_for", "batch_loss", "checkpoint_name",
+    "list_checkpoints", "read_log", "context_for", "batch_loss", "checkpoint_name", "default_threads",
 ]

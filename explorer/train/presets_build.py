@@ -16,7 +16,7 @@ import json
 import platform
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +34,7 @@ class Recipe:
     preset: str
     corpus: str
     settings: TrainSettings
+    corpus_options: dict = field(default_factory=dict)  # get_corpus's options (task lengths, prefix, …)
 
 
 RECIPES: dict[str, Recipe] = {
@@ -43,7 +44,15 @@ RECIPES: dict[str, Recipe] = {
         Recipe("classroom", "english", TrainSettings(steps=4000, batch_size=64, lr=3e-3, seed=0, eval_every=500, threads=1)),
         Recipe("japanese", "tiny-ja", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
         # lr 2e-3: at 1e-3 the model stalls for thousands of steps on one-letter matching (p ≈ 0.75).
-        Recipe("induction", "induction", TrainSettings(steps=2500, batch_size=64, lr=2e-3, seed=0, eval_every=250, threads=1)),
+        # Strings of 3–30 letters after 0–8 others; the loss only on the repeated half (the first copy is
+        # noise: learning it punishes copying at every chance repeat); half the rows with distinct letters,
+        # so a letter seen once before means "copy" (see docs/training.md, "Induction at every length").
+        Recipe(
+            "induction",
+            "induction",
+            TrainSettings(steps=4000, batch_size=64, lr=2e-3, seed=0, eval_every=250, threads=1, answer_only=True),
+            dict(min_len=3, max_len=30, max_prefix=8, min_alphabet=13, distinct=0.5),
+        ),
     )
 }
 
@@ -51,7 +60,7 @@ RECIPES: dict[str, Recipe] = {
 def build(name: str, out_root: Path, log=print) -> dict:
     recipe = RECIPES[name]
     preset = get_preset(name)
-    corpus = get_corpus(recipe.corpus)
+    corpus = get_corpus(recipe.corpus, **recipe.corpus_options)
     config = preset_config(name)
     command = f"python -m explorer.train.presets_build --only {name}"
     trainer = Trainer(corpus, config, recipe.settings, run_dir=None, command=command)
@@ -65,11 +74,39 @@ def build(name: str, out_root: Path, log=print) -> dict:
     result = trainer.run(progress)
     figures = evaluate(trainer.model, corpus, trainer.context, trainer.answer_only)
     base = baselines_for(corpus, trainer.context, trainer.answer_only)
+    metrics = _metrics(recipe, trainer, result, figures, base, command)
+    if name == "induction":
+        metrics["induction"] = _induction_metrics(trainer.snapshot())
+    folder = out_root / (preset.checkpoint or name)
+    trainer.save(
+        folder,
+        loss=result.loss,
+        heldout=figures["heldout_loss"],
+        elapsed=result.elapsed_s,
+        tokens=result.tokens_seen,
+        extra_files={"metrics.json": json.dumps(metrics, ensure_ascii=False, indent=2) + "\n"},
+    )
+    size = sum(f.stat().st_size for f in folder.iterdir())
+    log(
+        f"{name}: {result.steps} steps in {result.elapsed_s:.0f} s, held-out {figures['heldout_loss']:.3f} "
+        f"(unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f}) nats/token, {size / 1024:.0f} KiB → {folder}"
+    )
+    if "induction" in metrics:
+        ind = metrics["induction"]
+        log(f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})")
+        for key in ("by_length", "by_length_after_prefix"):
+            log(f"  {key}: " + " ".join(f"{n}:{v:.3f}" for n, v in ind[key].items()))
+    return metrics
+
+
+def _metrics(recipe: Recipe, trainer: Trainer, result, figures: dict, base: dict, command: str) -> dict:
+    """metrics.json: the recipe, the training time and the held-out figures next to the baselines."""
     metrics = {
-        "preset": name,
+        "preset": recipe.preset,
         "corpus": recipe.corpus,
-        "sizes": preset.sizes,
-        "vocab_size": config.replace(vocab_size=corpus.tokenizer.vocab_size).vocab_size,
+        **({"corpus_options": dict(recipe.corpus_options)} if recipe.corpus_options else {}),
+        "sizes": get_preset(recipe.preset).sizes,
+        "vocab_size": trainer.config.vocab_size,
         "parameters": trainer.config.parameter_count(),
         "steps": result.steps,
         "batch_size": recipe.settings.batch_size,
@@ -93,49 +130,31 @@ def build(name: str, out_root: Path, log=print) -> dict:
     for key in ("accuracy", "correct_prob", "exact_match"):
         if key in figures:
             metrics[f"heldout_{key}"] = round(figures[key], 4)
-    if name == "induction":
-        from explorer.train.induction import induction_report
-
-        rep = induction_report(trainer.snapshot())
-        metrics["induction"] = {
-            "sequences": rep["sequences"],
-            "lengths": list(rep["lengths"]),
-            "seed": rep["seed"],
-            "correct_prob": round(rep["correct_prob"], 4),
-            "accuracy": round(rep["accuracy"], 4),
-            "best_head": list(rep["best_head"]),
-            "best_score": round(rep["best_score"], 4),
-            "previous_token_head": list(rep["previous_token_head"]),
-            "previous_token_score": round(rep["previous_token_score"], 4),
-            "scores": np.round(rep["scores"], 4).tolist(),
-        }
-        # p(right next letter) over the repeated half, per string length: 40 fresh strings of uniformly
-        # random letters per length, right at the start and after a random prefix of 0–8 letters.
-        from explorer.train.induction import induction_by_length
-
-        model = trainer.snapshot()
-        for key, prefix in (("by_length", 0), ("by_length_after_prefix", 8)):
-            metrics["induction"][key] = {str(n): round(v, 4) for n, v in induction_by_length(model, max_prefix=prefix).items()}
-    folder = out_root / (preset.checkpoint or name)
-    trainer.save(
-        folder,
-        loss=result.loss,
-        heldout=figures["heldout_loss"],
-        elapsed=result.elapsed_s,
-        tokens=result.tokens_seen,
-        extra_files={"metrics.json": json.dumps(metrics, ensure_ascii=False, indent=2) + "\n"},
-    )
-    size = sum(f.stat().st_size for f in folder.iterdir())
-    log(
-        f"{name}: {result.steps} steps in {result.elapsed_s:.0f} s, held-out {figures['heldout_loss']:.3f} "
-        f"(unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f}) nats/token, {size / 1024:.0f} KiB → {folder}"
-    )
-    if "induction" in metrics:
-        ind = metrics["induction"]
-        log(f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})")
-        for key in ("by_length", "by_length_after_prefix"):
-            log(f"  {key}: " + " ".join(f"{n}:{v:.3f}" for n, v in ind[key].items()))
     return metrics
+
+
+def _induction_metrics(model) -> dict:
+    """The induction report (which head, how well on 10–20 letters) and p(right next letter) over the
+    repeated half per string length: 40 fresh strings of uniformly random letters per length, right at the
+    start and after a random prefix of 0–8 letters."""
+    from explorer.train.induction import induction_by_length, induction_report
+
+    rep = induction_report(model)
+    out = {
+        "sequences": rep["sequences"],
+        "lengths": list(rep["lengths"]),
+        "seed": rep["seed"],
+        "correct_prob": round(rep["correct_prob"], 4),
+        "accuracy": round(rep["accuracy"], 4),
+        "best_head": list(rep["best_head"]),
+        "best_score": round(rep["best_score"], 4),
+        "previous_token_head": list(rep["previous_token_head"]),
+        "previous_token_score": round(rep["previous_token_score"], 4),
+        "scores": np.round(rep["scores"], 4).tolist(),
+    }
+    for key, prefix in (("by_length", 0), ("by_length_after_prefix", 8)):
+        out[key] = {str(n): round(v, 4) for n, v in induction_by_length(model, max_prefix=prefix).items()}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -69,7 +69,7 @@ PRESETS: dict[str, Preset] = {
             "induction",
             "2-layer model on repeated random letters: watch an induction head copy the continuation",
             "letters.json",
-            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="learned", max_positions=64),
+            dict(embed_dim=64, key_dim=16, heads=4, layers=2, positions="rope", max_positions=72),
             "qwertyuiopqwertyuiop",
             seed=0,
             checkpoint="induction",

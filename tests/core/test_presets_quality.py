@@ -170,20 +170,13 @@ def _repeat_probs(bundle, lengths, prefixes, count, seed):
     return out
 
 
-# Issue 12 item 6 is not met by the shipped preset (trained on 8–24 letters at position 0): the figures per
-# length are in docs/training.md. strict: these start failing as soon as a preset meets the bar, so the
-# marks are removed then.
-NOT_YET = "issue 12 item 6: the shipped induction preset copies short (< 12 letters) and prefixed repeats poorly"
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET)
+# Issue 12 item 6; the figures per length are in docs/training.md.
 def test_induction_works_at_every_length_from_3_to_30_letters(induction):
     probs = _repeat_probs(induction, range(3, 31), [0], count=30, seed=TEST_SEED + 1)
     low = {n: round(p, 3) for n, p in probs.items() if p < 0.9}
     assert not low, low
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=NOT_YET)
 def test_induction_works_after_a_random_prefix(induction):
     # "xq" + "abcd" + "abcd": the repeat starts anywhere, not at position 0.
     probs = _repeat_probs(induction, range(3, 31), list(range(1, 9)), count=30, seed=TEST_SEED + 2)

@@ -97,7 +97,7 @@ def test_a_shipped_corpus_with_another_vocabulary_is_rebuilt_from_its_spec():
 
 
 def test_induction_sequences_can_start_after_a_random_prefix():
-    assert get_corpus("induction").max_prefix == 0  # the shipped preset's recipe: the repeat starts at 0
+    assert get_corpus("induction").max_prefix == 0  # by default the repeat starts at 0 (the preset's recipe asks for 8)
     corpus = get_corpus("induction", min_len=3, max_len=30, max_prefix=8)
     assert corpus.spec()["max_prefix"] == 8 and corpus_from_spec(corpus.spec()).max_prefix == 8
     seqs = corpus.sample(np.random.default_rng(0), 2000)
@@ -113,6 +113,28 @@ def test_induction_sequences_can_start_after_a_random_prefix():
     assert min(lengths) == 3 and max(lengths) == 30
     assert set(prefixes) == set(range(9))
     assert corpus.default_context == 2 * 30 + 8
+
+
+def test_induction_rows_with_distinct_letters_have_one_earlier_occurrence_of_each_letter():
+    # The induction preset's recipe: half the rows write n different letters after a prefix of other letters,
+    # so that in them a letter seen once before always means "copy what followed it".
+    corpus = get_corpus("induction", min_len=3, max_len=30, max_prefix=8, min_alphabet=13, distinct=0.5)
+    assert corpus.spec()["distinct"] == 0.5 and corpus_from_spec(corpus.spec()).distinct == 0.5
+    assert "distinct" not in get_corpus("induction").spec()  # checkpoints of older runs keep their spec
+    seqs = corpus.sample(np.random.default_rng(1), 4000)
+    clean = fits = 0
+    for s in seqs:
+        ids = s.ids.tolist()
+        n = int(s.answer.sum()) + 1
+        p = len(ids) - 2 * n
+        assert 0 <= p <= 8 and ids[p : p + n] == ids[p + n :]
+        if p + n <= 26:  # 26 letters can hold the prefix and the string without a repeat
+            fits += 1
+            clean += len(set(ids[: p + n])) == p + n  # nothing repeats before the second copy
+    # Distinct rows (half) plus the rows of a 13–26 letter alphabet that repeat nothing by chance (few).
+    assert 0.5 <= clean / fits <= 0.65, clean / fits
+    with pytest.raises(ConfigError, match="distinct letters must be 0"):
+        get_corpus("induction", distinct=1.5)
 
 
 def test_text_file_corpus_split_is_fixed_and_char_or_word_level(tmp_path):

@@ -112,9 +112,9 @@ def test_a_hundred_thousand_characters_do_not_freeze_the_window(window, qtbot):
 def test_more_tokens_than_the_context(window, qtbot):
     state = window.state
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        state.set_preset("induction")  # learned positions: a context of 64
-    trace = noticed(qtbot, window, lambda: state.set_text("abcdefgh" * 20), "context of 64")
-    assert trace.C == 64
+        state.set_preset("induction")  # rotary positions, trained on 68 tokens: a context of 72
+    trace = noticed(qtbot, window, lambda: state.set_text("abcdefgh" * 20), "context of 72")
+    assert trace.C == 72
 
 
 def test_sizes_that_cannot_work_keep_the_last_trace(window, qtbot):
