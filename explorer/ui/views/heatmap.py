@@ -64,16 +64,7 @@ class Heatmap(QWidget):
         if colour_bar:
             self.bar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False)
             self.bar.setImageItem(self.layers.image, insert_in=self.plot)
-        self.legend = QWidget()
-        self.swatch = QLabel()
-        self.swatch.setPixmap(mask_swatch())
-        self.legend_text = QLabel()
-        self.legend_text.setWordWrap(True)
-        leg = QHBoxLayout(self.legend)
-        leg.setContentsMargins(6, 0, 6, 0)
-        leg.addWidget(self.swatch)
-        leg.addWidget(self.legend_text, 1)
-        self.legend.hide()
+        self._build_legend()
         self.note = QLabel()  # a remark on the colour scale (e.g. clipped), under the map
         self.note.setWordWrap(True)
         self.note.setContentsMargins(6, 0, 6, 0)
@@ -94,6 +85,19 @@ class Heatmap(QWidget):
         self.graphics.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the owner builds the menu
         self.graphics.customContextMenuRequested.connect(self._context)
         self.set_legend_text(self.tr("−∞ (masked)"))
+
+    def _build_legend(self) -> None:
+        """The −∞ legend under the map: a hatched swatch and its words (shown when the map has −∞ cells)."""
+        self.legend = QWidget()
+        self.swatch = QLabel()
+        self.swatch.setPixmap(mask_swatch())
+        self.legend_text = QLabel()
+        self.legend_text.setWordWrap(True)
+        leg = QHBoxLayout(self.legend)
+        leg.setContentsMargins(6, 0, 6, 0)
+        leg.addWidget(self.swatch)
+        leg.addWidget(self.legend_text, 1)
+        self.legend.hide()
 
     # ------------------------------------------------------------------ text size
     def set_text_px(self, px: int, cell_px: tuple[int, int] | None = None) -> None:
