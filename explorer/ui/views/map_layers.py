@@ -14,11 +14,12 @@ from functools import lru_cache
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPixmap
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
 from explorer.present.explain import cell_text
 from explorer.present.matrices import for_display
+from explorer.ui.views.cell_numbers import CellNumbers
 
 # Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
 # sizes always qualify); beyond it the text would be unreadable and the items would cost time.
@@ -106,11 +107,11 @@ class MapLayers:
         self._selected_frame.setZValue(5)
         self._selected_frame.hide()
         vb.addItem(self._selected_frame)
-        self._pool: list[pg.TextItem] = []
-        self._shown: list[tuple | None] = []  # per pool item: (text, dark, i, j) it shows, None if hidden
+        self.numbers = CellNumbers()  # every cell's number, one item (small matrices only)
+        vb.addItem(self.numbers)
+        self._numbers_of: tuple | None = None  # (data, levels, signed, blocked) whose numbers may be printed
+        self._numbers_made: tuple | None = None  # (texts, dark, longest) of _numbers_of, made when first readable
         self._font_px: int | None = None
-        self.texts: list[pg.TextItem] = []  # the pool's items in use, row by row
-        self._pending_text: tuple | None = None  # numbers not drawn while the cells are too small
         self._hatch_key = None
         self.shape = (0, 0)
         self.has_blocked = False
@@ -179,54 +180,23 @@ class MapLayers:
 
     def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray) -> None:
         rows, cols = data.shape
-        wanted = rows * cols if rows <= self.text_limit and cols <= self.text_limit else 0
-        # A pool: items are created once, hidden when unused, and only touched where something changed —
-        # text items are the costly part of a redraw (each change re-lays out a QGraphicsTextItem).
-        while len(self._pool) < wanted:
-            t = pg.TextItem(anchor=(0.5, 0.5))
-            t.setZValue(2)
-            self.vb.addItem(t)
-            self._pool.append(t)
-            self._shown.append(None)
-        for k in range(wanted, len(self._pool)):
-            if self._shown[k] is not None:
-                self._pool[k].hide()
-                self._shown[k] = None
-        self.texts = self._pool[:wanted]
-        self._pending_text = None
-        if not wanted:
-            return
-        if not self._cells_fit_text(data):
-            # Too small to read (the head grid's thumbnails): setting 100+ text items costs tens of ms
-            # per redraw for nothing. Keep the data; fit_text fills them in if the map grows.
-            for k, t in enumerate(self.texts):
-                if self._shown[k] is not None:
-                    t.hide()
-                    self._shown[k] = None
-            self._font_px = None
-            self._pending_text = (data, levels, signed, blocked)
-            return
-        lo, hi = levels
-        finite = np.isfinite(data)
-        norm = np.clip((np.where(finite, data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
-        rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
-        lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
-        longest = max((len(s[0]) for s in self._shown[:wanted] if s is not None), default=0)
-        fresh = False
-        for k, t in enumerate(self.texts):
-            i, j = divmod(k, cols)
-            dark_text = bool(lum[k] > 0.55 or blocked[i, j])  # grey hatching takes dark text too
-            want = (cell_text(data[i, j]), dark_text, i, j)
-            old = self._shown[k]
-            fresh = fresh or old is None
-            if old is None or old[:2] != want[:2]:
-                t.setText(want[0], color=(0, 0, 0) if dark_text else (255, 255, 255))
-            if old is None or old[2:] != want[2:]:
-                t.setPos(j + 0.5, i + 0.5)
-            self._shown[k] = want
-        if fresh or longest != max(len(s[0]) for s in self._shown[:wanted]):
-            self._font_px = None  # items shown again, or longer numbers: size them all again
+        small = rows <= self.text_limit and cols <= self.text_limit
+        self._numbers_of = (data, levels, signed, blocked) if small else None
+        self._numbers_made = None  # made when the cells are readable (not for the head grid's thumbnails)
+        self._font_px = None
         self.fit_text()
+
+    def _make_numbers(self) -> tuple[list[str], list[bool], int]:
+        """The cells' strings, whether each takes dark text (on a bright colour, or grey hatching), the longest."""
+        if self._numbers_made is None:
+            data, (lo, hi), signed, blocked = self._numbers_of
+            texts = [cell_text(v) for v in data.ravel()]
+            norm = np.clip((np.where(np.isfinite(data), data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
+            rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
+            lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
+            dark = ((lum > 0.55) | blocked.ravel()).tolist()
+            self._numbers_made = (texts, dark, max(map(len, texts), default=1) or 1)
+        return self._numbers_made
 
     def set_font_range(self, low: int, high: int) -> None:
         """The smallest and largest cell numbers (pixels); numbers that would be smaller are not printed."""
@@ -240,50 +210,46 @@ class MapLayers:
         return self._font_px or None
 
     def cell_texts(self) -> list[list[str]]:
-        """The numbers printed in the cells, row by row (empty when the matrix is too large for text)."""
-        rows, cols = self.shape
-        if not self.texts:
-            return []
-        return [[self.texts[i * cols + j].textItem.toPlainText() for j in range(cols)] for i in range(rows)]
+        """The numbers printed in the cells, row by row (empty when none are printed)."""
+        return self.numbers.texts()
 
-    def _cells_fit_text(self, data: np.ndarray) -> bool:
-        """Would numbers of this matrix be readable in the cells as they are on screen now?"""
-        try:
-            px, py = self.vb.viewPixelSize()
-        except Exception:  # not laid out yet: assume they fit, fit_text decides once it is
-            return True
-        if px <= 0 or py <= 0:
-            return True
-        longest = max((len(cell_text(v)) for v in data.ravel()[:64]), default=1) or 1
-        return min(self.max_px, (1.0 / py) * 0.45, (1.0 / px) / (0.62 * longest + 0.4)) >= self.min_px
+    def _cell_px(self) -> tuple[float, float] | None:
+        """A cell's width and height on screen, from the view's size and range (None before it is laid out).
+        ViewBox.viewPixelSize maps through the scene: 0.3 ms, called on every range change of every map."""
+        (x0, x1), (y0, y1) = self.vb.viewRange()
+        w, h = self.vb.width(), self.vb.height()
+        if w <= 1 or h <= 1 or x1 == x0 or y1 == y0:
+            return None
+        return w / abs(x1 - x0), h / abs(y1 - y0)
+
+    def _readable_px(self, cell: tuple[float, float], longest: int) -> int:
+        """The numbers' pixel size for cells of this size, 0 when they would be too small to read."""
+        size = min(self.max_px, cell[1] * 0.45, cell[0] / (0.62 * longest + 0.4))
+        return max(self.min_px, int(size)) if size >= self.min_px else 0
 
     def fit_text(self, *args) -> None:
-        """Size the cell numbers to the cells on screen; hide them when a cell is too small to read."""
-        if self._pending_text is not None and self._cells_fit_text(self._pending_text[0]):
-            self._set_text(*self._pending_text)
+        """Size the cell numbers to the cells on screen; none are printed when a cell is too small to read."""
+        cell = self._cell_px() if self._numbers_of is not None else None
+        if cell is None:
+            if self._numbers_of is None:
+                self.numbers.clear()
+                self._font_px = None
             return
-        if not self.texts or all(shown is None for shown in self._shown[: len(self.texts)]):
-            return
-        try:
-            px, py = self.vb.viewPixelSize()
-        except Exception:  # not laid out yet
-            return
-        if px <= 0 or py <= 0:
-            return
-        cell_w, cell_h = 1.0 / px, 1.0 / py
-        longest = max(len(s[0]) for s in self._shown[: len(self.texts)]) or 1
-        size = min(self.max_px, cell_h * 0.45, cell_w / (0.62 * longest + 0.4))
-        visible = size >= self.min_px
-        px_size = max(self.min_px, int(size)) if visible else 0
-        if px_size == self._font_px:
-            return
-        self._font_px = px_size
-        font = QFont()
-        font.setPixelSize(max(self.min_px, px_size))
-        for t in self.texts:
-            if visible:
-                t.setFont(font)
-            t.setVisible(visible)
+        data = self._numbers_of[0]
+        if self._numbers_made is None:  # a cheap first look: 64 numbers tell whether any can be read
+            sample = max((len(cell_text(v)) for v in data.ravel()[:64]), default=1) or 1
+            if not self._readable_px(cell, sample):
+                self.numbers.clear()
+                self._font_px = None
+                return
+        texts, dark, longest = self._make_numbers()
+        px = self._readable_px(cell, longest)
+        self._font_px = px or None
+        if px:
+            self.numbers.set_cells(*data.shape, texts, dark)
+        else:
+            self.numbers.clear()
+        self.numbers.set_font_px(px)
 
     # ------------------------------------------------------------------ highlight
     def set_highlight(self, row: int | None, col: int | None) -> None:
