@@ -52,7 +52,8 @@ class Heatmap(QWidget):
         self.graphics.setMinimumSize(120, 100)
         # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
         self.left, self.bottom = TokenAxis("left", label_all), TokenAxis("bottom", 0 if index_columns else label_all)
-        self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom})
+        # enableMenu=False: no ViewBox context menu is built (a quarter of building a heatmap; the owner has its own)
+        self.plot = self.graphics.addPlot(axisItems={"left": self.left, "bottom": self.bottom}, enableMenu=False)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         vb = self.plot.getViewBox()

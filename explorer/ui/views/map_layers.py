@@ -113,6 +113,7 @@ class MapLayers:
         self._numbers_made: tuple | None = None  # (texts, dark, longest) of _numbers_of, made when first readable
         self._font_px: int | None = None
         self._hatch_key = None
+        self._signed: bool | None = None  # the colour map the image has: diverging (signed) or sequential
         self.shape = (0, 0)
         self.has_blocked = False
         self.highlight: tuple[int | None, int | None] = (None, None)
@@ -154,7 +155,9 @@ class MapLayers:
         rows, cols = extent if extent is not None else data.shape
         self.shape = (rows, cols)
         shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
-        self.image.setColorMap(colour_map(signed))
+        if signed != self._signed:  # setColorMap rebuilds the lookup table: only when the scale's kind changes
+            self._signed = signed
+            self.image.setColorMap(colour_map(signed))
         self.image.setImage(shown, levels=levels, autoLevels=False)
         self.image.setRect(QRectF(0, 0, cols, rows))
         blocked = np.isneginf(data) if blocked is None else (np.isneginf(data) | blocked)
