@@ -169,17 +169,12 @@ class MainWindow(QMainWindow):
 
     def _build_in_front(self, all_now: bool) -> bool:
         """Build the next panel on screen (or all of them); True while some are left to build."""
-        built = False
         while self._in_front:
             name = self._in_front.pop(0)
             if not self.views.is_built(name):
                 self.views.get(name)
-                built = True
                 if not all_now:
                     break
-        if built and not self._in_front and not self._restored:
-            # The default sizes were given to the placeholders: give them again to the panels themselves.
-            self.apply_default_sizes()
         return bool(self._in_front)
 
     def _build_deferred_views(self) -> None:

@@ -174,11 +174,6 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
     # the panels on screen are built right after the window's first frame, one per turn of the event loop
     qtbot.waitUntil(lambda: built() == in_front, timeout=10_000)
     assert isinstance(w.centralWidget(), View) and w.centralWidget() is w.views["tensor"]
-    # the default sizes reach the built panels (given to the placeholders only, the map shrank to 722×305 and
-    # its axes relaid out without end): the tensor view is the largest panel
-    qtbot.wait(50)
-    area = {n: w.views[n].width() * w.views[n].height() for n in in_front}
-    assert max(area, key=area.get) == "tensor", area
     # showing a tab builds its panel at once, into its dock
     w.docks["params"].raise_()
     qtbot.waitUntil(lambda: w.views.pending() == len(hidden) - 1, timeout=5000)
