@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, Qt, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
@@ -28,8 +28,6 @@ class MainWindow(QMainWindow):
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
-        self._in_front: list[str] = []  # the panels on screen at start, built one per turn after the show
-        self._front_started = False
         self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
@@ -59,14 +57,15 @@ class MainWindow(QMainWindow):
         central: QWidget | None = None
         specs = view_specs()
         for spec in specs:
-            # Every panel is built after the window is shown: one per turn of the event loop for the panels in
-            # front (while the worker loads torch), the ones behind a tab when their tab is first shown, when
-            # asked for, or once the first trace is on screen. Building them all first (11 pyqtgraph plots)
-            # kept the window from appearing for about a second.
-            view = QWidget()
-            self.views.defer(spec.object_name, spec)
             if spec.tabify_with is None:
-                self._in_front.append(spec.object_name)
+                view = spec.create(self.state)
+                view.setObjectName(f"view.{spec.object_name}")
+                self.views.put(spec.object_name, view)
+            else:
+                # Behind another tab at start: built when its tab is first shown, when asked for, or once the
+                # first trace is on screen, whichever comes first. The window appears that much sooner.
+                view = QWidget()
+                self.views.defer(spec.object_name, spec)
             if spec.area is None:
                 central = view
                 continue
@@ -120,9 +119,6 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._in_front and self.centralWidget() is not None and not self._front_started:
-            self._front_started = True
-            self.centralWidget().installEventFilter(self)  # the panels are built once the frame is painted
         if not self._sized:
             self._sized = True
             if not self._restored:  # after the first layout pass: sizes set before it are redistributed
@@ -139,43 +135,17 @@ class MainWindow(QMainWindow):
         s.modelWithdrawn.connect(w.forget_bundle)
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
-        # A trace to show: the panels on screen that are not built yet are built now, all at once, and draw it.
-        s.traceChanged.connect(lambda _t: self._build_in_front(all_now=True))
         # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
         s.traceChanged.connect(lambda _t: self.views.pending() and QTimer.singleShot(300, self._build_deferred_views))
 
     def _build_view(self, name: str, spec) -> View:
         view = spec.create(self.state)
         view.setObjectName(f"view.{name}")
-        if spec.area is None:
-            self.setCentralWidget(view)  # the placeholder is deleted by Qt
-            return view
         placeholder = self.docks[name].widget()
         self.docks[name].setWidget(view)
         if placeholder is not None:
             placeholder.deleteLater()  # QDockWidget.setWidget keeps the old widget as a child
         return view
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Paint and obj is self.centralWidget() and not isinstance(obj, View):
-            obj.removeEventFilter(self)  # the window's first frame is on screen: now build its panels
-            QTimer.singleShot(0, self._build_next_in_front)
-        return False
-
-    def _build_next_in_front(self) -> None:
-        """Build one panel that is on screen, then let the event loop paint and serve input before the next."""
-        if self._build_in_front(all_now=False):
-            QTimer.singleShot(0, self._build_next_in_front)
-
-    def _build_in_front(self, all_now: bool) -> bool:
-        """Build the next panel on screen (or all of them); True while some are left to build."""
-        while self._in_front:
-            name = self._in_front.pop(0)
-            if not self.views.is_built(name):
-                self.views.get(name)
-                if not all_now:
-                    break
-        return bool(self._in_front)
 
     def _build_deferred_views(self) -> None:
         self.views.build_all()
@@ -209,6 +179,8 @@ class MainWindow(QMainWindow):
             self.lessons.retranslate()
 
     def changeEvent(self, event) -> None:
+        from PySide6.QtCore import QEvent
+
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)

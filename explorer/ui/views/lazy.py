@@ -1,9 +1,8 @@
 """The main window's views by name, some of them built only when first needed.
 
-Building a panel with pyqtgraph plots takes tens of milliseconds each, so the window shows without any:
-the panels on screen are built one per turn of the event loop right after the show; those behind another tab
-at start (Scaling, Parameters, Tensors, Train…) when their tab is shown, when code asks for them, or soon after
-the first trace is painted.
+Building a panel with pyqtgraph plots takes tens of milliseconds each; the panels behind another tab at
+start (Scaling, Parameters, Tensors, Train) are not on screen, so the window shows without them and builds
+them when their tab is shown, when code asks for them, or soon after the first trace is painted.
 """
 
 from __future__ import annotations
@@ -40,9 +39,6 @@ class LazyViews(Mapping[str, View]):
 
     def __len__(self) -> int:
         return len(self._order)
-
-    def is_built(self, name: str) -> bool:
-        return name in self._views
 
     def pending(self) -> int:
         return len(self._pending)
