@@ -57,26 +57,7 @@ def launch(
         opened = read_snapshot(snapshot)
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
-    language = language or (None if fresh else settings.get("language")) or i18n.system_language()
-    theme_name = theme_name or (None if fresh else settings.get("theme")) or ("light" if fresh else "system")
-    theme.apply_theme(theme_name)
-    i18n.install_language(language)
-
-    from explorer.ui.actions import restore_session
-    from explorer.ui.main_window import MainWindow
-
-    saved_text, saved_source, saved_options = (None, None, None) if fresh else restore_session()
-    if model:
-        source = ModelSource("path", model)
-    elif preset:
-        source = ModelSource("preset", preset)
-    else:
-        source = saved_source
-    state = AppState(text if text is not None else (saved_text if not preset and not model else None), source, saved_options)
-    window = MainWindow(state, restore_layout=not fresh)
-    window.persist = not fresh
-    window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
-    window.actions_.theme_actions[theme_name].setChecked(True)
+    window, state = _open_window(text, preset, model, language, theme_name, fresh)
     _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
     if stage:
         state.select(stage=stage)
@@ -97,16 +78,46 @@ def launch(
             window.lessons.player.open(lesson, step, DEFAULT_START if fresh else None)
         window.start()
     if presentation:
-        window.lessons.present_lesson() if lesson is not None else window.actions_.presentation.trigger()
-        if size and screenshot:  # the slide as a projector of that size shows it (offscreen has no such screen)
-            from explorer.ui.presentation import PresentationWindow
-
-            for slides in window.findChildren(PresentationWindow):
-                slides.setWindowState(Qt.WindowState.WindowNoState)
-                slides.setFixedSize(*size)
+        _present(window, lesson is not None, size if screenshot else None)
     if screenshot:
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size)
     return app.exec()
+
+
+def _open_window(text, preset, model, language, theme_name, fresh: bool):
+    """Language and theme, the state (from the command line, else the saved session) and its main window."""
+    language = language or (None if fresh else settings.get("language")) or i18n.system_language()
+    theme_name = theme_name or (None if fresh else settings.get("theme")) or ("light" if fresh else "system")
+    theme.apply_theme(theme_name)
+    i18n.install_language(language)
+
+    from explorer.ui.actions import restore_session
+    from explorer.ui.main_window import MainWindow
+
+    saved_text, saved_source, saved_options = (None, None, None) if fresh else restore_session()
+    if model:
+        source = ModelSource("path", model)
+    elif preset:
+        source = ModelSource("preset", preset)
+    else:
+        source = saved_source
+    state = AppState(text if text is not None else (saved_text if not preset and not model else None), source, saved_options)
+    window = MainWindow(state, restore_layout=not fresh)
+    window.persist = not fresh
+    window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
+    window.actions_.theme_actions[theme_name].setChecked(True)
+    return window, state
+
+
+def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
+    """Presentation mode (the lesson's slides when a lesson is open); a screenshot's slide gets its size."""
+    window.lessons.present_lesson() if lesson else window.actions_.presentation.trigger()
+    if size:  # the slide as a projector of that size shows it (offscreen has no such screen)
+        from explorer.ui.presentation import PresentationWindow
+
+        for slides in window.findChildren(PresentationWindow):
+            slides.setWindowState(Qt.WindowState.WindowNoState)
+            slides.setFixedSize(*size)
 
 
 def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) -> None:

@@ -15,6 +15,7 @@ from explorer.errors import Cancelled, ExplorerError
 from explorer.session import ModelSource, TraceRequest
 from explorer.session.capture import capturable
 from explorer.session.open import open_source
+from explorer.util.threads import threads_for
 
 if TYPE_CHECKING:
     from explorer.weights.bundle import ModelBundle
@@ -152,14 +153,15 @@ class TraceWorker(QThread):
 
                 bundle = self._bundle(request.source, cancel)
                 options = capturable(request.options, bundle.config.layers)
-                if not request.interventions.empty:
-                    trace = self._intervened(generation, bundle, request, options, cancel)
-                else:
-                    first = _first_layer_to_show(bundle, request.text, options)
-                    trace = run_trace(
-                        bundle, request.text, options, cancel=cancel, partial_after=first,
-                        on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
-                    )
+                with threads_for(_macs(bundle, request.text)):
+                    if not request.interventions.empty:
+                        trace = self._intervened(generation, bundle, request, options, cancel)
+                    else:
+                        first = _first_layer_to_show(bundle, request.text, options)
+                        trace = run_trace(
+                            bundle, request.text, options, cancel=cancel, partial_after=first,
+                            on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
+                        )
             except Cancelled:
                 pass
             except ExplorerError as exc:
@@ -190,11 +192,16 @@ PREFETCH_TOKENS = 256
 PROGRESSIVE_MACS = 2e10
 
 
+def _macs(bundle, text: str) -> float:
+    """About how many multiply-adds a trace of ``text`` takes (tokens × parameters), from a cheap guess at
+    the token count that is never below the real one."""
+    tokens = len(text.split()) if bundle.tokenizer.kind == "word" else len(text)
+    return tokens * bundle.config.parameter_count()
+
+
 def _first_layer_to_show(bundle, text: str, options) -> int | None:
     """The layer whose maps are worth handing over early, or None for a trace that will be quick."""
-    cfg = bundle.config
-    tokens = len(text.split()) if bundle.tokenizer.kind == "word" else len(text)  # a cheap upper-bound guess
-    if tokens * cfg.parameter_count() < PROGRESSIVE_MACS:
+    if _macs(bundle, text) < PROGRESSIVE_MACS:
         return None
     captured = options.layers_to_capture
     return min(captured) if captured else 0

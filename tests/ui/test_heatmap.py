@@ -41,7 +41,7 @@ def test_big_map_is_one_image_without_text(heatmap, qtbot):
     img = heatmap.image.image
     assert img.dtype == np.float32 and img.flags.c_contiguous and img.shape == (1024, 1024)
     assert np.array_equal(img, a)
-    assert heatmap.layers.texts == [] and not any(t.isVisible() for t in heatmap.layers._pool)
+    assert heatmap.layers.cell_texts() == [] and not heatmap.layers.numbers.shown()
     assert elapsed < 1.0, elapsed  # a few ms on a desktop; generous for a loaded CI box
     # ticks are thinned so labels never overlap: far fewer than 1024 on a 600-pixel axis
     ticks = heatmap.left.tickValues(0, 1024, 500)[0][1]
@@ -99,10 +99,10 @@ def test_numbers_printed_in_small_maps(heatmap):
     heatmap.set_matrix(a, ["x", "y"], ["x", "y"], signed=False, square=True)
     assert heatmap.layers.cell_texts() == [["1", "0"], [cell_text(a[1, 0]), "−∞"]]
     assert heatmap.layers.cell_texts()[1][0] == "0.46"
-    assert all(t.isVisible() for t in heatmap.layers.texts)  # 300-pixel cells: readable
+    assert heatmap.layers.numbers.shown()  # 300-pixel cells: readable
     # white text on the dark end of viridis, black on the bright end
-    dark, bright = heatmap.layers.texts[1], heatmap.layers.texts[0]
-    assert dark.color.lightness() > 200 and bright.color.lightness() < 50
+    dark, bright = heatmap.layers.numbers.colours()[1], heatmap.layers.numbers.colours()[0]
+    assert dark.lightness() > 200 and bright.lightness() < 50
 
 
 def test_highlight_row_and_column(heatmap):

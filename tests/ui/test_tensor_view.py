@@ -160,7 +160,7 @@ def test_toy_sizes_print_every_number(toy):
         state.select(stage=stage, head=1, row=1)
         m = trace.head_map(0, stage, 1, 1)
         assert view.large.layers.cell_texts() == [[cell_text(v) for v in row] for row in m]
-        assert all(t.isVisible() for t in view.large.layers.texts)
+        assert view.large.layers.numbers.shown()
         assert view.row_spin.isVisibleTo(view)  # two sentences: the sentence selector is offered
     assert view.large.layers.cell_texts()[0][1] == "0"  # weights: the blocked key gets 0
     state.select(stage="masked")

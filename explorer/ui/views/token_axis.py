@@ -1,0 +1,274 @@
+"""The axes of a heatmap: one tick per row or column (the cell's centre), labelled with its token.
+
+Up to ``LABEL_ALL`` cells on screen every cell is labelled (staggered, upright or elided as needed); past it
+labels are thinned to what fits. The labels' layout is computed when the axis picture is regenerated (labels
+or range changed), not on every paint.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
+from PySide6.QtWidgets import QApplication
+
+# Up to this many rows or columns on screen, every one is labelled (rotated, staggered or elided as needed);
+# past it, labels are thinned to what fits, follow the zoom, and the selected token is always among them.
+LABEL_ALL = 32
+MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many tokens share the axis
+LABEL_CHARS_PX = 11  # a label is elided past about this many average characters (the tooltip has it whole)
+
+
+def base_px() -> int:
+    """The application font's size in pixels: the figures' text starts from it."""
+    return QFontInfo(QApplication.font()).pixelSize() or 12
+
+
+class TokenAxis(pg.AxisItem):
+    """An axis whose ticks are the rows or columns themselves (cell centres), labelled with token strings.
+
+    Up to ``LABEL_ALL`` cells on screen every cell is labelled: key labels are staggered on two lines or
+    turned upright when they do not fit side by side, query labels stagger in two columns, and a long token
+    is elided (hover it for the whole token). Past that, labels are thinned so that they never overlap,
+    whatever the zoom, and the selected token is always labelled.
+    """
+
+    def __init__(self, orientation: str, label_all: int = LABEL_ALL) -> None:
+        super().__init__(orientation)
+        self.label_all = label_all  # 0: an index axis (dimensions), thinned like any numeric axis
+        self.labels: tuple[str, ...] = ()
+        self.short: tuple[str, ...] = ()  # labels to fall back on when the whole ones do not fit (indices)
+        self.selected: int | None = None
+        self._px = base_px()
+        self._widest = 0
+        self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
+        self._arranged: tuple | None = None
+        self.enableAutoSIPrefix(False)
+        self.setStyle(autoExpandTextSpace=False)
+        self.setTickFont(self._font(self._px))
+
+    # ------------------------------------------------------------------ content
+    def set_labels(self, labels) -> None:
+        labels = tuple(labels)
+        if labels == self.labels:  # a new map of the same tokens: the cached tick picture still holds
+            return
+        self.labels = labels
+        self._measure()
+
+    def set_short(self, short) -> None:
+        """Shorter labels for a crowded axis (a map's key axis: its indices; the query axis names the tokens)."""
+        short = tuple(short)
+        if short != self.short:
+            self.short = short
+            self.picture = None
+            self.update()
+
+    def set_selected(self, index: int | None) -> None:
+        if index != self.selected:
+            self.selected = index
+            self.picture = None
+            self.update()
+
+    def set_text_px(self, px: int) -> None:
+        if px != self._px:
+            self._px = px
+            self.setTickFont(self._font(px))
+            self._measure()
+
+    def text_px(self) -> int:
+        return self._px
+
+    @staticmethod
+    def _font(px: int) -> QFont:
+        font = QFont(QApplication.font())
+        font.setPixelSize(max(1, int(px)))
+        return font
+
+    def _measure(self) -> None:
+        fm = QFontMetrics(self._font(self._px))
+        # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
+        self._widest = min(self._cap(fm), fm.horizontalAdvance(max(self.labels, key=len))) if self.labels else 0
+        self._arranged = None
+        if self.orientation in ("left", "right"):
+            # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
+            self._reserve(self._widest + 6)
+        else:
+            self._reserve(fm.height())
+        self.picture = None
+        self.update()
+
+    def _cap(self, fm: QFontMetrics) -> int:
+        return fm.averageCharWidth() * LABEL_CHARS_PX
+
+    def _reserve(self, across: float) -> None:
+        across = int(math.ceil(across))
+        key = "tickTextWidth" if self.orientation in ("left", "right") else "tickTextHeight"
+        if across != self.style[key]:
+            self.style[key] = across  # pyqtgraph sizes the axis from it (autoExpandTextSpace is off)
+            self._adjustSize()
+
+    # ------------------------------------------------------------------ which cells
+    def _visible(self, minVal: float, maxVal: float) -> tuple[int, int]:
+        minVal, maxVal = sorted((minVal, maxVal))  # an inverted axis (rows top-down) passes them reversed
+        return max(0, int(math.floor(minVal))), min(len(self.labels), int(math.ceil(maxVal)))
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):
+        n = len(self.labels)
+        if n == 0:
+            return []
+        lo, hi = self._visible(minVal, maxVal)
+        if hi <= lo:
+            return []
+        minVal, maxVal = sorted((minVal, maxVal))
+        stride = 1
+        if hi - lo > self.label_all:
+            fm = QFontMetrics(self._font(self._px))
+            need = fm.height() + 2 if self.orientation in ("left", "right") else self._widest + 16
+            per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
+            stride = max(1, math.ceil(need / per_cell))
+        start = lo + (-lo) % stride
+        cells = list(range(start, hi, stride))
+        sel = self.selected
+        if stride > 1 and sel is not None and lo <= sel < hi:
+            cells = sorted([c for c in cells if abs(c - sel) >= stride] + [sel])
+        return [(float(stride), [i + 0.5 for i in cells])]
+
+    def tickStrings(self, values, scale, spacing):
+        return [self.labels[int(v)] if 0 <= int(v) < len(self.labels) else "" for v in values]
+
+    # ------------------------------------------------------------------ drawing
+    def generateDrawSpecs(self, p):
+        show = self.style["showValues"]
+        self.style["showValues"] = False  # pyqtgraph draws the line and ticks; the labels are laid out here
+        try:
+            axis_spec, tick_specs, _ = super().generateDrawSpecs(p)
+        finally:
+            self.style["showValues"] = show
+        self._texts = self._layout() if show else []
+        return axis_spec, tick_specs, [(rect, flags, text) for rect, flags, text, _whole, _up in self._texts]
+
+    def _layout(self) -> list:
+        vb = self.linkedView()
+        if vb is None or not self.labels:
+            return []
+        horizontal = self.orientation in ("top", "bottom")
+        lo_v, hi_v = vb.viewRange()[0 if horizontal else 1]
+        length = self.width() if horizontal else self.height()
+        ticks = self.tickValues(lo_v, hi_v, length)
+        if not ticks:
+            return []
+        stride, values = ticks[0]
+        along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
+        per_cell = abs(along(1.0) - along(0.0))
+        per_label = per_cell * stride
+        shown = self.labels
+        widest = self._widest
+        if horizontal and self.short and len(self.short) == len(self.labels) and self._widest + 6 > 2 * per_label:
+            shown = self.short  # e.g. key indices: the query axis beside names the same tokens in full
+            widest = QFontMetrics(self._font(self._px)).horizontalAdvance(max(self.short, key=len))
+        px, upright, bands = self._arrange(per_label, horizontal, widest)
+        font = self._font(px)
+        if font != self.style["tickFont"]:
+            self.style["tickFont"] = font
+        fm = QFontMetrics(font)
+        line = fm.height()
+        gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
+        cap = self._cap(fm)
+        if horizontal and not upright:
+            room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
+            depth = line
+        else:
+            # measured once per label set (set_labels), not per paint: a long input has a thousand labels
+            longest = self._widest if shown is self.labels else fm.horizontalAdvance(max(shown, key=len))
+            room = min(cap, longest + 2)
+            if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
+                room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
+            depth = room + 4
+        self._reserve(depth * bands if horizontal else depth * bands)
+        out = []
+        for k, v in enumerate(values):
+            whole = self.labels[int(v)]
+            text = fm.elidedText(shown[int(v)], Qt.TextElideMode.ElideRight, max(1, int(room)))
+            pos = along(v)
+            band = k % bands if stride == 1 else 0
+            if horizontal and not upright:
+                rect = QRectF(pos - room / 2, gap + band * line, room, line)
+                flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            elif horizontal:  # upright: reads bottom to top, its end at the axis
+                rect = QRectF(pos - line / 2, gap + band * depth, line, room)
+                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            else:
+                right = self.width() - gap - band * depth
+                rect = QRectF(right - room, pos - line / 2, room, line)
+                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            out.append((rect, flags, text, whole, horizontal and upright))
+        return out
+
+    def _along(self, vb, v: float, horizontal: bool) -> float:
+        scene = vb.mapViewToScene(QPointF(v, v))
+        local = self.mapFromScene(scene)
+        return local.x() if horizontal else local.y()
+
+    def _arrange(self, per_label: float, horizontal: bool, widest: int) -> tuple[int, bool, int]:
+        """Font size, upright or not, and how many staggered lines (or columns) the labels need."""
+        px = self._px
+        fm = QFontMetrics(self._font(px))
+        line = fm.height()
+        if horizontal:
+            if widest + 6 <= per_label:
+                return px, False, 1
+            if widest + 6 <= 2 * per_label:
+                return px, False, 2
+            # upright, one band: a smaller font before a second band (height is what a map lacks most)
+            while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > per_label:
+                px -= 1
+            if QFontMetrics(self._font(px)).height() + 1 <= per_label:
+                return px, True, 1
+            px = self._px
+        elif line + 1 <= per_label:
+            return px, False, 1
+        # two staggered bands; a smaller font only when even two bands are too tight
+        while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
+            px -= 1
+        return px, horizontal, 2
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):
+        p.setRenderHint(p.RenderHint.Antialiasing, False)
+        p.setRenderHint(p.RenderHint.TextAntialiasing, True)
+        pen, p1, p2 = axisSpec
+        p.setPen(pen)
+        p.drawLine(p1, p2)
+        for pen, p1, p2 in tickSpecs:
+            p.setPen(pen)
+            p.drawLine(p1, p2)
+        p.setFont(self.style["tickFont"])
+        p.setPen(self.textPen())
+        for rect, flags, text, _whole, upright in self._texts:
+            if upright:
+                p.save()
+                p.translate(rect.center().x(), rect.top())
+                p.rotate(-90)
+                p.drawText(QRectF(-rect.height(), -rect.width() / 2, rect.height(), rect.width()), flags, text)
+                p.restore()
+            else:
+                p.drawText(rect, flags, text)
+
+    # ------------------------------------------------------------------ reading back, tooltips
+    def drawn(self) -> list[tuple[QRectF, str, str]]:
+        """What the last paint drew: (rect in the axis, text drawn, the whole label)."""
+        return [(rect, text, whole) for rect, _f, text, whole, _u in self._texts]
+
+    def label_at(self, pos: QPointF) -> str | None:
+        for rect, _f, _text, whole, _u in self._texts:
+            if rect.contains(pos):
+                return whole
+        return None
+
+    def hoverEvent(self, ev) -> None:
+        if ev.isExit():
+            self.setToolTip("")
+            return
+        whole = self.label_at(ev.pos())
+        self.setToolTip(whole or "")
