@@ -7,7 +7,8 @@ Three exclusive buttons and a line that says what Difference means. It holds onl
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from explorer.present.before_after import MODES
 
@@ -33,6 +34,8 @@ class CompareSwitch(QWidget):
             lay.addWidget(b)
             b.toggled.connect(lambda on, m=m: on and self.modeChanged.emit(m))
         self.note = QLabel()
+        # The reason never widens the control bar (and so the window): cut short, whole in its tooltip.
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.note, 1)
         self.buttons["intervened"].setChecked(True)
         self.retranslate()
@@ -49,6 +52,14 @@ class CompareSwitch(QWidget):
         for m in ("baseline", "difference"):
             self.buttons[m].setEnabled(available)
         self.note.setText("" if available else why)
+        self.note.setToolTip(self.note.text())
+
+    def present(self, text_px: int) -> None:
+        """Presentation mode: the switch stays above the figure (the control bar is hidden), its type at least
+        as large as the figure's."""
+        font = self.font()
+        font.setPixelSize(max(text_px, QFontInfo(font).pixelSize()))
+        self.setFont(font)
 
     def retranslate(self) -> None:
         self.label.setText(self.tr("Show:"))

@@ -15,9 +15,9 @@ from explorer.ui.views.heatmap import Heatmap
 
 
 def build(view) -> None:
-    _build_bar(view)
     view.compare = CompareSwitch()  # Baseline / Intervened / Difference, only while interventions are active
     view.compare.hide()
+    _build_bar(view)
     mono = QFont("monospace")
     mono.setStyleHint(QFont.StyleHint.Monospace)
     _build_content(view, mono)
@@ -32,7 +32,7 @@ def build(view) -> None:
     lay = QVBoxLayout(view)
     lay.setContentsMargins(4, 4, 4, 0)
     lay.addWidget(view.bar)
-    lay.addWidget(view.compare)  # outside the bar: a slide (presentation mode) keeps it
+    lay.addWidget(view.compare)  # its own row: the bar is full at 1366 px; a slide (no bar) keeps it too
     lay.addWidget(view.content, 1)
     lay.addWidget(view.explanation)  # outside the exported part: a hover hint is no use on a slide
     _build_shortcuts(view)

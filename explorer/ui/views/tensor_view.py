@@ -51,6 +51,7 @@ class TensorView(View):
         every text of the figure at ``text_px`` pixels or more (cell numbers too: smaller ones are not shown)."""
         self.presenting = True
         self.bar.hide()
+        self.compare.present(text_px)  # the one control a slide keeps: before / after
         self.explanation.hide()
         self.grid.hide()
         self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
