@@ -571,6 +571,22 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>CompareSwitch</name>
     <message>
+        <source>both runs read the same tokens</source>
+        <translation>どちらの実行も同じトークンを読みます</translation>
+    </message>
+    <message>
+        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
+        <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
+    </message>
+    <message>
+        <source>Baseline: </source>
+        <translation>ベースライン:</translation>
+    </message>
+    <message>
+        <source>Intervened − baseline: </source>
+        <translation>介入後 − ベースライン:</translation>
+    </message>
+    <message>
         <source>Show:</source>
         <translation>表示:</translation>
     </message>
@@ -2409,20 +2425,8 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>正規化なし: ベクトルはそのまま</translation>
     </message>
     <message>
-        <source>both runs read the same tokens</source>
-        <translation>どちらの実行も同じトークンを読みます</translation>
-    </message>
-    <message>
-        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
-        <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
-    </message>
-    <message>
-        <source>Baseline: </source>
-        <translation>ベースライン:</translation>
-    </message>
-    <message>
-        <source>Intervened − baseline: </source>
-        <translation>介入後 − ベースライン:</translation>
+        <source>below: the intervened run</source>
+        <translation>以下は介入後の実行</translation>
     </message>
     <message>
         <source>layer {layer}</source>

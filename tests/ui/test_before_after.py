@@ -157,3 +157,19 @@ def test_a_snapshot_with_interventions_compares_its_output(qtbot, runs, tmp_path
     state.select(stage="weights", layer=0, head=0)
     assert not view.compare.buttons["difference"].isEnabled() and view.compare.note.text()
     np.testing.assert_array_equal(view.large.image.image, snap.head_map(0, "weights", 0, 0)[:n, :n])
+
+
+def test_hover_in_difference_mode_says_the_drawn_number(qtbot, runs):
+    from explorer.ui.views.tensor_view import TensorView
+
+    baseline, trace = runs
+    state = _state(baseline, trace)
+    view = _show(qtbot, TensorView(state))
+    state.select(stage="weights", layer=1, head=0)
+    view.compare.buttons["difference"].click()
+    d = float(trace.head_map(1, "weights", 0, 0)[4, 1]) - float(baseline.head_map(1, "weights", 0, 0)[4, 1])
+    text = view.cell_explanation(0, 4, 1)
+    shown = float(text.split("baseline: ")[1].split(" ·")[0].replace("−", "-"))
+    assert shown == pytest.approx(d, abs=1e-3) and abs(d) > 1e-3
+    view.compare.buttons["intervened"].click()
+    assert "baseline:" not in view.cell_explanation(0, 4, 1).split("\n")[0]

@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-from explorer.present.before_after import MODES
+from explorer.present.before_after import MODES, comparable
 
 SHOWN = ("baseline", "intervened", "difference")  # the buttons' order, left to right: before, after, change
 
@@ -45,6 +45,22 @@ class CompareSwitch(QWidget):
 
     def set_mode(self, mode: str) -> None:
         self.buttons[mode].setChecked(True)
+
+    def choose(self, baseline, name: str | None, same_tokens: bool = False) -> str:
+        """The run to draw for tensor ``name``: the chosen one where ``baseline`` (None: no interventions, the
+        switch hidden) has that tensor, else the intervened run, with Baseline and Difference disabled."""
+        self.setVisible(baseline is not None)
+        if baseline is None:
+            return "intervened"
+        ok = comparable(baseline, name)
+        why = self.tr("both runs read the same tokens") if same_tokens else self.tr(
+            "the snapshot keeps only the baseline's logits and probabilities")
+        self.set_available(ok, why)
+        return self.mode() if ok else "intervened"
+
+    def prefix(self, mode: str) -> str:
+        """Said before a map's title: which run it shows (nothing for the intervened run, the default)."""
+        return {"baseline": self.tr("Baseline: "), "difference": self.tr("Intervened − baseline: ")}.get(mode, "")
 
     def set_available(self, available: bool, why: str = "") -> None:
         """Baseline and Difference need the baseline's tensor of the stage shown (a snapshot keeps only the

@@ -76,7 +76,7 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
     }
     for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), view.qkv.values()):
         rows, cols = m.data.shape
-        title = view.mode_prefix(mode) + titles[k].format(h=sel.head)
+        title = view.compare.prefix(mode) + titles[k].format(h=sel.head)
         heatmap.set_axis_titles(QCoreApplication.translate("TensorView", "token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
         heatmap.title.setToolTip(m.name)
         heatmap.set_note("")

@@ -187,7 +187,7 @@ class TensorView(View):
         head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
         token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
-        mode = self._mode(trace, sel)
+        mode = self._shown_mode = self._mode(trace, sel)
         drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token, mode)
         if drawn != self._drawn:
             self._drawn = drawn
@@ -218,24 +218,11 @@ class TensorView(View):
 
     # ------------------------------------------------------------------ before / after (issue 15)
     def _mode(self, trace, sel) -> str:
-        """The run to draw: what the switch says, where the baseline has the stage's tensor; the switch is
-        shown only while there is a baseline (interventions are active)."""
-        baseline = self.state.baseline
-        self.compare.setVisible(baseline is not None)
-        if baseline is None:
-            return "intervened"
+        """The run to draw (the switch is shown only while interventions are active)."""
         name = {"tokens": None, "qkv": names.attn(sel.layer, "q")}.get(sel.stage, self.current_tensor())
         if sel.stage in PAIRWISE_STAGE_KEYS:
             name = names.attn(sel.layer, sel.stage)
-        ok = before_after.comparable(baseline, name)
-        why = self.tr("both runs read the same tokens") if sel.stage == "tokens" else self.tr(
-            "the snapshot keeps only the baseline's logits and probabilities")
-        self.compare.set_available(ok, why)
-        return self.compare.mode() if ok else "intervened"
-
-    def mode_prefix(self, mode: str) -> str:
-        """Said before a map's title: which run it shows (nothing for the intervened run, the default)."""
-        return {"baseline": self.tr("Baseline: "), "difference": self.tr("Intervened − baseline: ")}.get(mode, "")
+        return self.compare.choose(self.state.baseline, name, same_tokens=sel.stage == "tokens")
 
     def _caption(self, trace, sel) -> None:
         keys = stages.stage_keys_for(trace.config)  # a pre-norm is a step only when the model has one
@@ -270,7 +257,7 @@ class TensorView(View):
                 self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
-        title = self.mode_prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
+        title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
         self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
         note = self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else ""
         if one_head:
@@ -311,7 +298,7 @@ class TensorView(View):
             columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
         else:
             columns = f"{m.col_axis} ({cols})"
-        title = f"{self.mode_prefix(mode)}{captions.tensor_title(name)}  ({rows}, {cols})"
+        title = f"{self.compare.prefix(mode)}{captions.tensor_title(name)}  ({rows}, {cols})"
         self.large.set_axis_titles(self.tr("token (row)"), columns, title)
         self.large.title.setToolTip(name)
         self.large.set_note("")
@@ -347,13 +334,20 @@ class TensorView(View):
         if sel.stage in PAIRWISE_STAGE_KEYS:
             where = self.tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(h=head, i=i, qi=tok(sel.row, i), j=j, kj=tok(sel.row, j))
             how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, self._words())
-            return f"{where}\n{how}"
+            shown = self._maps[0][head][i, j] if head in self._maps[0] else None
+            return f"{where}{self._shown_value(shown)}\n{how}"
         m = self._matrix
         if m is None:
             return ""
         col = m.columns[j]
         where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
-        return f"{where}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+        return f"{where}{self._shown_value(m.data[i, j])}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+
+    def _shown_value(self, value) -> str:
+        """Baseline or Difference drawn: the number of the drawn cell (the explanation below is the intervened run's)."""
+        if getattr(self, "_shown_mode", "intervened") == "intervened" or value is None:
+            return ""
+        return " · " + self.compare.prefix(self._shown_mode) + fmt(float(value)) + " · " + self.tr("below: the intervened run")
 
     def intervention_menu(self, head: int, i: int = -1, j: int = -1):
         """Ablate a head / cut an edge (issue 15); only where the view shows a layer's per-head maps."""
