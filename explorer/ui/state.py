@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from explorer.config import ModelConfig, RunOptions
 from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions
+from explorer.present.before_after import stored_baseline
 from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
 
@@ -237,8 +238,10 @@ class AppState(QObject):
         if entering:
             self._enter_snapshot(trace)
         config_changed = entering or self._cur.config != trace.config or self._cur.editable_sizes != editable_sizes
-        if not trace.interventions:
-            self._cur.baseline = None  # a plain trace, or a snapshot: nothing to compare with
+        if trace.read_only:
+            self._cur.baseline = stored_baseline(trace)  # a snapshot compares with the baseline.* it stores
+        elif not trace.interventions:
+            self._cur.baseline = None  # a plain trace: nothing to compare with
         self._cur.trace = trace
         self._cur.config = trace.config
         self._cur.editable_sizes = editable_sizes and not trace.read_only

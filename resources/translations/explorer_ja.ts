@@ -569,6 +569,53 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareSwitch</name>
+    <message>
+        <source>both runs read the same tokens</source>
+        <translation>どちらの実行も同じトークンを読みます</translation>
+    </message>
+    <message>
+        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
+        <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
+    </message>
+    <message>
+        <source>Baseline: </source>
+        <translation>ベースライン:</translation>
+    </message>
+    <message>
+        <source>Intervened − baseline: </source>
+        <translation>介入後 − ベースライン:</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>表示:</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>ベースライン</translation>
+    </message>
+    <message>
+        <source>The same input without interventions</source>
+        <translation>介入なしの同じ入力</translation>
+    </message>
+    <message>
+        <source>Intervened</source>
+        <translation>介入後</translation>
+    </message>
+    <message>
+        <source>The run with the interventions listed in the Interventions panel</source>
+        <translation>「介入」パネルに並ぶ介入を加えた実行</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差分</translation>
+    </message>
+    <message>
+        <source>Intervened − baseline, cell by cell: red where the intervention raised a value, blue where it lowered it, white where nothing changed</source>
+        <translation>介入後 − ベースライン(セルごと):介入で値が上がったところは赤、下がったところは青、変わらないところは白</translation>
+    </message>
+</context>
+<context>
     <name>ControlsView</name>
     <message>
         <source>Preset and weights</source>
@@ -1296,6 +1343,18 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>各文のトークンとトークン ID。クリックするとすべてのビューで選択されます（← → で移動）。</translation>
     </message>
     <message>
+        <source>Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes).</source>
+        <translation>トークンをダブルクリックすると置き換えや削除ができます(Delete で選択中のトークンを削除、Ctrl+Z で元に戻す)。</translation>
+    </message>
+    <message>
+        <source>This token cannot be edited on its own (a snapshot, or part of a character): edit the text above</source>
+        <translation>このトークンは単独では編集できません(スナップショット、または文字の一部):上のテキストを編集してください</translation>
+    </message>
+    <message>
+        <source>Enter: replace this token (empty: remove it) · Esc: keep it</source>
+        <translation>Enter:このトークンを置き換え(空なら削除)· Esc:そのまま</translation>
+    </message>
+    <message>
         <source>not in the vocabulary: shown as &lt;unk&gt;</source>
         <translation>語彙にないため &lt;unk&gt; として表示</translation>
     </message>
@@ -1776,6 +1835,18 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>選択位置の次にくるトークンの候補（確率の高い順）。棒の長さは最有力候補に対する比率です</translation>
     </message>
     <message>
+        <source>baseline</source>
+        <translation>ベースライン</translation>
+    </message>
+    <message>
+        <source>intervened</source>
+        <translation>介入後</translation>
+    </message>
+    <message>
+        <source>Each token of either run&apos;s top k: baseline bar (grey) above the intervened run&apos;s; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
+        <translation>どちらかの実行で上位 k に入るトークンごとに、ベースラインの棒(灰色)の下に介入後の棒;右に確率と順位の変化(↑ 上がった、↓ 下がった)</translation>
+    </message>
+    <message>
         <source>Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position.</source>
         <translation>行 i：トークン 0…i の次にくるトークンの確率分布。行をクリックするとその位置を選択します。</translation>
     </message>
@@ -1798,6 +1869,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>position {i} of {C} · temperature {t:g}</source>
         <translation>位置 {i} / {C} · 温度 {t:g}</translation>
+    </message>
+    <message>
+        <source>Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened run. KL(baseline ‖ intervened) = {kl} nats</source>
+        <translation>介入中:灰色の棒はベースライン(介入なし)、色付きの棒は介入後の実行。KL(ベースライン ‖ 介入後) = {kl} nats</translation>
     </message>
     <message>
         <source>context</source>
@@ -2348,6 +2423,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>no norm: the vector goes on unchanged</source>
         <translation>正規化なし: ベクトルはそのまま</translation>
+    </message>
+    <message>
+        <source>below: the intervened run</source>
+        <translation>以下は介入後の実行</translation>
     </message>
     <message>
         <source>layer {layer}</source>

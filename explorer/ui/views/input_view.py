@@ -7,12 +7,14 @@ token in every view; a selection made elsewhere highlights its chip here.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QTextCursor
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QVBoxLayout
+from PySide6.QtGui import QCursor, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QToolTip, QVBoxLayout
 
 from explorer.analysis.token_text import visible
 from explorer.ui.views.base import View
+from explorer.session.token_edit import edit_token, editable_text, token_span
 from explorer.ui.views.token_chips import Chip, ChipCanvas
+from explorer.ui.views.token_editor import TokenEditor
 
 # The edits of one turn of the event loop (a paste, keys delivered together) become one request. Waiting
 # longer coalesces nothing a person types (keystrokes come ≥ 30 ms apart; a stale trace is cancelled by the
@@ -40,6 +42,7 @@ class InputView(View):
         self.chips = ChipCanvas()
         self.chips.chipClicked.connect(lambda b, i: self.state.select(row=b, token=i))
         self.chips.moveRequested.connect(self._step)
+        self._wire_editing()
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.chips)
@@ -62,7 +65,8 @@ class InputView(View):
         self.text.setPlaceholderText(self.tr("Type a sentence. Each line is one sentence of the batch."))
         self.text.setToolTip(self.tr("The text to trace. Each line is one sentence of the batch; edits re-trace after a short pause."))
         self.chips.setToolTip("")  # each chip has its own tooltip
-        self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step)."))
+        self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step).")
+                               + "\n" + self.tr("Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes)."))
         if self.state.trace is not None:
             self._on_trace(self.state.trace)
 
@@ -88,6 +92,51 @@ class InputView(View):
         self.text.setPlainText(text)
         self.text.moveCursor(QTextCursor.MoveOperation.End)  # ready to go on typing (or to append a token)
         self.text.blockSignals(False)
+
+    # ------------------------------------------------------------------ editing a token from its chip
+    def _wire_editing(self) -> None:
+        """Double-click a chip: replace its token (empty: remove it); Delete removes the selected one; Ctrl+Z
+        undoes in the text box, whose undo stack holds every edit."""
+        self.editor = TokenEditor(self.chips)
+        self.editor.committed.connect(self.edit_token)
+        self.chips.chipDoubleClicked.connect(self.open_editor)
+        self.chips.deleteRequested.connect(lambda: self.state.selection.token is not None and self.edit_token(
+            self.state.selection.row, self.state.selection.token, ""))
+        self._undo = QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self.chips, self.undo)
+        self._undo.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _span(self, row: int, token: int) -> tuple[int, int] | None:
+        trace = self.state.trace
+        if trace is None or trace.read_only or row >= trace.B or token >= trace.rows[row].length:
+            return None
+        r = trace.rows[row]
+        return token_span(self.text.toPlainText(), row, r.tokens, token, r.text)
+
+    def open_editor(self, row: int, token: int) -> None:
+        if self._span(row, token) is None:
+            QToolTip.showText(QCursor.pos(), self.tr(
+                "This token cannot be edited on its own (a snapshot, or part of a character): edit the text above"), self.chips)
+            return
+        piece = self.state.trace.rows[row].tokens[token]
+        self.editor.setToolTip(self.tr("Enter: replace this token (empty: remove it) · Esc: keep it"))
+        self.editor.open_at(row, token, self.chips.chip_rect(row, token), editable_text(piece))
+
+    def edit_token(self, row: int, token: int, typed: str) -> bool:
+        """Replace (or, with a blank ``typed``, remove) the token's piece in the text box, undoably, and trace."""
+        if self._span(row, token) is None:
+            return False
+        r, kind = self.state.trace.rows[row], self.state.trace.tokenizer_kind
+        edit = edit_token(self.text.toPlainText(), row, r.tokens, token, typed, kind, r.text)
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(edit.start)
+        cursor.setPosition(edit.end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(edit.insert)  # on the text box's undo stack
+        self.flush()  # traced at once
+        return True
+
+    def undo(self) -> None:
+        self.text.undo()
+        self.flush()
 
     # ------------------------------------------------------------------ trace → chips
     def _on_trace(self, trace) -> None:

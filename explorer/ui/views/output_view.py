@@ -30,7 +30,9 @@ from PySide6.QtWidgets import (
 
 from explorer.analysis.token_text import visible
 from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
+from explorer.interventions.compare import kl_divergence, token_moves
 from explorer.ui.views.base import View
+from explorer.ui.views.compare_bars import CompareBars, PairedBar
 
 TABLE_TOP = 3  # next-token guesses printed per row of the table
 MAX_TABLE_ROWS = 64  # each row is a softmax over the whole vocabulary (50,257 for GPT-2): a long text shows its
@@ -95,6 +97,7 @@ class OutputView(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.rng = np.random.default_rng()
+        self.kl: float | None = None  # KL(baseline ‖ intervened) of the position shown, while comparing
         self.heading = QLabel()
         self.heading.setWordWrap(True)
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
@@ -103,6 +106,36 @@ class OutputView(View):
         self.heading.setFont(font)
         self.where = QLabel()
         self.where.setWordWrap(True)
+        # With interventions: the KL between the two runs' distributions, and both runs' bars.
+        self.kl_label = QLabel()
+        self.kl_label.setWordWrap(True)
+        self.kl_label.hide()
+        self.append_best = QPushButton()
+        self.append_sampled = QPushButton()
+        self.append_best.clicked.connect(lambda: self._append(sampled=False))
+        self.append_sampled.clicked.connect(lambda: self._append(sampled=True))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.append_best)
+        buttons.addWidget(self.append_sampled)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(4)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.where)
+        lay.addLayout(self._build_knobs(state))
+        lay.addWidget(self.kl_label)
+        lay.addWidget(self._build_splitter(), 1)
+        lay.addLayout(buttons)
+
+        self._table_for = None  # (trace id, row) the table was filled for
+        self.retranslate()
+        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh(fill_table=True)))
+        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
+        state.requestChanged.connect(self._sync_temperature)
+        self._refresh(fill_table=True)
+
+    def _build_knobs(self, state) -> QHBoxLayout:
         self.k_label = QLabel()
         self.k_spin = QSpinBox()
         self.k_spin.setRange(1, 50)
@@ -120,16 +153,9 @@ class OutputView(View):
         for w in (self.k_label, self.k_spin, self.t_label, self.t_spin):
             knobs.addWidget(w)
         knobs.addStretch(1)
+        return knobs
 
-        self.bars = TopKBars()
-        self.append_best = QPushButton()
-        self.append_sampled = QPushButton()
-        self.append_best.clicked.connect(lambda: self._append(sampled=False))
-        self.append_sampled.clicked.connect(lambda: self._append(sampled=True))
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.append_best)
-        buttons.addWidget(self.append_sampled)
-
+    def _build_table(self) -> QWidget:
         self.table_title = QLabel()
         self.table_title.setWordWrap(True)
         self.table = QTableWidget()
@@ -141,43 +167,40 @@ class OutputView(View):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 6)
         self.table.currentCellChanged.connect(self._row_clicked)
-
-        # Bars and table share the height through a splitter, each scrolling on its own, so that the dock
-        # can be short (it often shares the right side with another panel).
-        bars_scroll = QScrollArea()
-        bars_scroll.setWidget(self.bars)
-        bars_scroll.setWidgetResizable(True)
-        bars_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        bars_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        bars_scroll.setMinimumHeight(3 * self.fontMetrics().height())
         lower = QWidget()
         lower_lay = QVBoxLayout(lower)
         lower_lay.setContentsMargins(0, 0, 0, 0)
         lower_lay.addWidget(self.table_title)
         lower_lay.addWidget(self.table, 1)
+        return lower
+
+    def _build_splitter(self) -> QSplitter:
+        """Bars and table share the height through a splitter, each scrolling on its own, so that the dock
+        can be short (it often shares the right side with another panel)."""
+        self.bars = TopKBars()
+        self.compare_bars = CompareBars()  # shown instead of the bars while interventions are active
+        self.compare_bars.hide()
+        both = QWidget()
+        both_lay = QVBoxLayout(both)
+        both_lay.setContentsMargins(0, 0, 0, 0)
+        both_lay.setSpacing(0)
+        both_lay.addWidget(self.bars)
+        both_lay.addWidget(self.compare_bars)
+        both_lay.addStretch(1)
+        bars_scroll = QScrollArea()
+        bars_scroll.setWidget(both)
+        bars_scroll.setWidgetResizable(True)
+        bars_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        bars_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        bars_scroll.setMinimumHeight(3 * self.fontMetrics().height())
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(bars_scroll)
-        self.splitter.addWidget(lower)
+        self.splitter.addWidget(self._build_table())
         self.splitter.setChildrenCollapsible(False)
         self._user_split = False  # once the user drags the splitter, keep their choice
         self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_user_split", True))
         self.splitter.installEventFilter(self)
-
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.setSpacing(4)
-        lay.addWidget(self.heading)
-        lay.addWidget(self.where)
-        lay.addLayout(knobs)
-        lay.addWidget(self.splitter, 1)
-        lay.addLayout(buttons)
-
-        self._table_for = None  # (trace id, row) the table was filled for
-        self.retranslate()
-        state.traceChanged.connect(self.when_shown(lambda _t: self._refresh(fill_table=True)))
-        state.selectionChanged.connect(self.when_shown(lambda _s: self._refresh()))
-        state.requestChanged.connect(self._sync_temperature)
-        self._refresh(fill_table=True)
+        return self.splitter
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
@@ -191,6 +214,10 @@ class OutputView(View):
         self.append_sampled.setText(self.tr("Append sampled"))
         self.append_sampled.setToolTip(self.tr("Draw the next token at random with these probabilities, add it to the text, and trace again"))
         self.bars.setToolTip(self.tr("The likeliest next tokens after the selected position; bar length relative to the likeliest"))
+        self.compare_bars.set_legend(self.tr("baseline"), self.tr("intervened"))
+        self.compare_bars.setToolTip(self.tr(
+            "Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the "
+            "change of probability and of rank (↑ more likely, ↓ less)"))
         self.table.setToolTip(self.tr("Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position."))
         self._table_for = None
         self._refresh(fill_table=True)
@@ -221,6 +248,7 @@ class OutputView(View):
                 self.heading.setText(self.tr("This trace has no output scores"))
             self.where.setText("")
             self.bars.set_items([])
+            self._compare(None, 0, 0)
             self.table.setRowCount(0)
             return
         row, pos = where
@@ -232,17 +260,40 @@ class OutputView(View):
         self.where.setText(self.tr("position {i} of {C} · temperature {t:g}").format(i=pos + 1, C=len(tokens), t=trace.options.temperature))
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
         self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])
+        self._compare(trace, row, pos)
         self._fit_split()
         if fill_table or self._table_for != (trace.serial, row):
             self._fill_table(trace, row)
         self._select_table_row(pos)
+
+    def _compare(self, trace, row: int, pos: int) -> None:
+        """While interventions are active (the trace holds the baseline's probs): both runs' distributions
+        after this position, how the tokens moved, and the KL divergence between them."""
+        comparing = trace is not None and "baseline.probs" in trace.stored_names()
+        self.kl_label.setVisible(comparing)
+        self.compare_bars.setVisible(comparing)
+        self.bars.setVisible(not comparing)
+        if not comparing:
+            self.kl = None
+            self.compare_bars.set_items([])
+            return
+        before = np.asarray(trace["baseline.probs"][row, pos])
+        after = np.asarray(trace.probs_row(row, pos))
+        self.kl = kl_divergence(before, after)
+        moves = token_moves(before, after, self.k_spin.value())
+        self.compare_bars.set_items(
+            [PairedBar(self._label(trace, m.token), m.before, m.after, m.rank_before, m.rank_after) for m in moves])
+        self.kl_label.setText(self.tr(
+            "Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened "
+            "run. KL(baseline ‖ intervened) = {kl} nats").format(kl=f"{self.kl:.4f}"))
 
     def _fit_split(self) -> None:
         """Give the bars the height they need (up to 60 %), the table the rest."""
         total = sum(self.splitter.sizes())
         if self._user_split or total <= 0:
             return
-        bars = min(self.bars.sizeHint().height() + 4, int(total * 0.6))
+        shown = self.compare_bars if self.compare_bars.isVisibleTo(self) else self.bars
+        bars = min(shown.sizeHint().height() + 4, int(total * 0.6))
         self.splitter.setSizes([bars, total - bars])
 
     def eventFilter(self, obj, event) -> bool:

@@ -8,30 +8,18 @@ cell explains, with the real numbers, how it was made; clicking selects its toke
 from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QCursor, QFont, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QSpinBox,
-    QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
-    QToolTip,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from explorer.ui.stage_words import stage_words
 from explorer import names
-from explorer.present import matrices
-from explorer.present import stages
+from explorer.present import before_after, matrices, stages
 from explorer.present.explain import explain_cell, explain_value, fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views.base import View
-from explorer.ui.views.head_grid import HeadGrid
-from explorer.ui.views.heatmap import Heatmap
+from explorer.ui.views.tensor_build import build
+from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
 
 class TensorView(View):
@@ -43,127 +31,11 @@ class TensorView(View):
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
-        self._build()
+        build(self)
         self._wire()
         self.retranslate()  # also draws the current trace, if there is one
 
     # ------------------------------------------------------------------ building
-    def _build(self) -> None:
-        self.stage_label, self.stage_combo = QLabel(), QComboBox()
-        for key in STAGE_KEYS:
-            self.stage_combo.addItem("", key)
-        self.layer_label, self.layer_spin = QLabel(), QSpinBox()
-        self.head_label, self.head_spin = QLabel(), QSpinBox()
-        self.tensor_label, self.tensor_combo = QLabel(), QComboBox()
-        self.tensor_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.row_label, self.row_spin = QLabel(), QSpinBox()
-        self.bar = QWidget()  # the controls: hidden on a slide, where the arrow keys choose the stage
-        bar = QHBoxLayout(self.bar)
-        bar.setContentsMargins(0, 0, 0, 0)
-        for label, control in (
-            (self.stage_label, self.stage_combo), (self.layer_label, self.layer_spin), (self.head_label, self.head_spin),
-            (self.tensor_label, self.tensor_combo), (self.row_label, self.row_spin),
-        ):
-            label.setBuddy(control)
-            bar.addWidget(label)
-            bar.addWidget(control)
-            bar.addSpacing(8)
-        bar.addStretch(1)
-
-        # The caption and the maps are what File → Export view saves.
-        self.content = QWidget()
-        self.title = QLabel()
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setBold(True)
-        self.title.setFont(font)
-        self.edge = QLabel()
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.edge.setFont(mono)
-        self.edge.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.grid = HeadGrid()
-        self.large = Heatmap()
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.grid)
-        self.splitter.addWidget(self.large)
-        # The large map is the point: the grid of heads gets about a quarter of the width (until moved).
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 3)
-        self._split_moved = False
-        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_split_moved", True))
-        self.explanation = QLabel()
-        self.explanation.setWordWrap(True)
-        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.explanation.setFont(mono)
-        self.explanation.setMinimumHeight(self.explanation.fontMetrics().height() * 2 + 6)
-        content = QVBoxLayout(self.content)
-        content.setContentsMargins(6, 4, 6, 4)
-        content.addWidget(self.title)
-        content.addWidget(self.edge)
-        content.addWidget(self.splitter, 1)
-        # The QKV stage: Q, K and V of the selected head side by side, one colour scale (the bar on V).
-        self.trio = QWidget()
-        trio = QHBoxLayout(self.trio)
-        trio.setContentsMargins(0, 0, 0, 0)
-        self.qkv = {k: Heatmap(colour_bar=(k == "v"), index_columns=True) for k in ("q", "k", "v")}
-        for k, m in self.qkv.items():
-            trio.addWidget(m, 1)
-            m.cellHovered.connect(lambda i, j, k=k: self._trio_hovered(k, i, j))
-            m.cellClicked.connect(lambda i, _j: self.state.select(token=i))
-        self.trio.hide()
-        content.addWidget(self.trio, 1)
-        # The Tokens stage: the ids, and the embed lookup as the note writes it, one-hot row · W_E = its row.
-        self.lookup = QWidget()
-        self.ids_table = QTableWidget(0, 2)
-        self.ids_table.verticalHeader().hide()
-        self.ids_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.ids_table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.ids_table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.ids_table.horizontalHeader().setStretchLastSection(True)
-        self.ids_table.setMaximumWidth(220)
-        self.ids_table.cellClicked.connect(lambda r, _c: self.state.select(token=r))
-        self.one_hot = Heatmap(colour_bar=False, index_columns=True)
-        self.table_map = Heatmap(colour_bar=True, index_columns=True)
-        self.picked = Heatmap(colour_bar=False, index_columns=True)
-        for m in (self.one_hot, self.picked):  # one row each: short, and never raising the window's minimum
-            m.setMaximumHeight(96)
-            m.graphics.setMinimumHeight(30)
-        self.table_map.graphics.setMinimumHeight(40)
-        steps = QVBoxLayout()
-        steps.setContentsMargins(0, 0, 0, 0)
-        steps.setSpacing(2)
-        steps.addWidget(self.one_hot)
-        steps.addWidget(self.table_map, 1)
-        steps.addWidget(self.picked)
-        look = QHBoxLayout(self.lookup)
-        look.setContentsMargins(0, 0, 0, 0)
-        look.addWidget(self.ids_table)
-        look.addLayout(steps, 1)
-        self.lookup.hide()
-        content.addWidget(self.lookup, 1)
-
-        # The maps are the point of the window: docks around may shrink, this must stay readable.
-        self.splitter.setMinimumHeight(180)
-        self.setMinimumWidth(520)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 0)
-        lay.addWidget(self.bar)
-        lay.addWidget(self.content, 1)
-        lay.addWidget(self.explanation)  # outside the exported part: a hover hint is no use on a slide
-
-        # Keyboard: heads, layers and the query token without the mouse.
-        self._shortcuts = {
-            "head+": QShortcut(QKeySequence("Alt+Right"), self, lambda: self._step("head", 1)),
-            "head-": QShortcut(QKeySequence("Alt+Left"), self, lambda: self._step("head", -1)),
-            "token+": QShortcut(QKeySequence("Alt+Down"), self, lambda: self._step("token", 1)),
-            "token-": QShortcut(QKeySequence("Alt+Up"), self, lambda: self._step("token", -1)),
-            "layer+": QShortcut(QKeySequence("Alt+PgDown"), self, lambda: self._step("layer", 1)),
-            "layer-": QShortcut(QKeySequence("Alt+PgUp"), self, lambda: self._step("layer", -1)),
-        }
-        for sc in self._shortcuts.values():
-            sc.setContext(Qt.ShortcutContext.WindowShortcut)
-
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
@@ -179,6 +51,7 @@ class TensorView(View):
         every text of the figure at ``text_px`` pixels or more (cell numbers too: smaller ones are not shown)."""
         self.presenting = True
         self.bar.hide()
+        self.compare.present(text_px)  # the one control a slide keeps: before / after
         self.explanation.hide()
         self.grid.hide()
         self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
@@ -203,6 +76,7 @@ class TensorView(View):
         self.head_spin.valueChanged.connect(lambda v: s.select(head=v))
         self.row_spin.valueChanged.connect(lambda v: s.select(row=v))
         self.tensor_combo.currentIndexChanged.connect(self._tensor_picked)
+        self.compare.modeChanged.connect(lambda _m: self._refresh())
         self.grid.headClicked.connect(lambda h: s.select(head=h))
         self.grid.cellHovered.connect(self._grid_hovered)
         self.large.cellHovered.connect(self._large_hovered)
@@ -216,6 +90,7 @@ class TensorView(View):
         self.head_label.setText(self.tr("&Head"))
         self.tensor_label.setText(self.tr("&Tensor"))
         self.row_label.setText(self.tr("Sente&nce"))
+        self.compare.retranslate()
         self._number_stages(self.state.trace.config if self.state.trace is not None else None)
         self.stage_combo.setToolTip(self.tr("Which step of the pipeline to show (the flow view selects it too)"))
         self.layer_spin.setToolTip(self.tr("Layer (block) to show — Alt+PgUp / Alt+PgDown"))
@@ -312,12 +187,13 @@ class TensorView(View):
         head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
         token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
-        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token)
+        mode = self._shown_mode = self._mode(trace, sel)
+        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token, mode)
         if drawn != self._drawn:
             self._drawn = drawn
             look = sel.stage == "tokens" and "params.embed.tok" in trace
-            trio = sel.stage == "qkv" and self._trio_names(trace, sel) is not None and (
-                self.current_tensor() is None or self.current_tensor() in self._trio_names(trace, sel)
+            trio = sel.stage == "qkv" and trio_names(trace, sel) is not None and (
+                self.current_tensor() is None or self.current_tensor() in trio_names(trace, sel)
             )
             shown = self.lookup if look else self.trio if trio else self.splitter
             for w in (self.lookup, self.trio, self.splitter):  # hide first: both at once would stretch the window
@@ -325,11 +201,11 @@ class TensorView(View):
                     w.hide()
             shown.show()
             if look:
-                self._draw_lookup(trace, sel)
+                draw_lookup(self, trace, sel)
             elif trio:
-                self._draw_trio(trace, sel)
+                draw_trio(self, trace, sel, self.state.baseline, mode)
             else:
-                self._draw_pairwise(trace, sel) if pairwise else self._draw_matrix(trace, sel)
+                self._draw_pairwise(trace, sel, mode) if pairwise else self._draw_matrix(trace, sel, mode)
             self._caption(trace, sel)
             self._hint()
         key = sel.key if pairwise else None
@@ -339,6 +215,14 @@ class TensorView(View):
         if pairwise:
             self.grid.set_selected(sel.head)
             self.grid.set_highlight(sel.token, key)
+
+    # ------------------------------------------------------------------ before / after (issue 15)
+    def _mode(self, trace, sel) -> str:
+        """The run to draw (the switch is shown only while interventions are active)."""
+        name = {"tokens": None, "qkv": names.attn(sel.layer, "q")}.get(sel.stage, self.current_tensor())
+        if sel.stage in PAIRWISE_STAGE_KEYS:
+            name = names.attn(sel.layer, sel.stage)
+        return self.compare.choose(self.state.baseline, name, same_tokens=sel.stage == "tokens")
 
     def _caption(self, trace, sel) -> None:
         keys = stages.stage_keys_for(trace.config)  # a pre-norm is a step only when the model has one
@@ -350,31 +234,30 @@ class TensorView(View):
         )
         self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
 
-    def _draw_pairwise(self, trace, sel) -> None:
+    def _draw_pairwise(self, trace, sel, mode: str = "intervened") -> None:
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
         self.grid.setVisible(not one_head and not self.presenting)
-        grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None)
-        signed = names.spec(names.attn(sel.layer, sel.stage)).signed
+        baseline = self.state.baseline if mode != "intervened" else None
+        grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None,
+                    mode, baseline.serial if baseline is not None else None)
+        signed = mode == "difference" or names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
         # the weights the mask set to 0 are drawn as blocked, like the −∞ they came from
         blocked = mask if sel.stage == "weights" else None
         if grid_key != self._grid_drawn:  # a new layer or stage: every head's map and the shared scale
             self._grid_drawn = grid_key
-            if one_head:
-                n = trace.rows[sel.row].length
-                one = trace.head_map(sel.layer, sel.stage, sel.row, sel.head)[:n, :n]
-                maps = {sel.head: one}
-                self._maps = maps, matrices.map_levels([one], signed, None if mask is None else ~mask)
-            else:
-                maps = matrices.head_maps(trace, sel.stage, sel.layer, sel.row)
-                # one scale for every head, so heads can be compared; long sentences clip the weights' top
-                self._maps = maps, matrices.map_levels(maps, signed, None if mask is None else ~mask)
+            heads = [sel.head] if one_head else range(trace.config.H)
+            # one scale for every head, so heads can be compared; long sentences clip the weights' top
+            self._maps = before_after.shown_maps(trace, baseline, sel.stage, sel.layer, sel.row, heads, mode,
+                                                 None if mask is None else ~mask)
+            if not one_head:
+                maps = list(self._maps[0].values())
                 self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
-        title = self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
+        title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
         self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
         note = self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else ""
         if one_head:
@@ -386,65 +269,6 @@ class TensorView(View):
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
-    def _draw_lookup(self, trace, sel) -> None:
-        """The ids of the sentence, and the selected token's embed lookup: one-hot row (1, V) · W_E (V, E)."""
-        self.grid.hide()
-        self._grid_drawn = None
-        self._matrix = None
-        token = sel.token if sel.token is not None else 0
-        look = matrices.lookup(trace, sel.row, token)
-        labels = matrices.token_labels(trace, sel.row)
-        self.ids_table.setHorizontalHeaderLabels([self.tr("token"), self.tr("id")])
-        self.ids_table.setRowCount(len(look.ids))
-        for r, (label, i) in enumerate(zip(labels, look.ids)):
-            for c, text in enumerate((label, str(i))):
-                item = QTableWidgetItem(text)
-                item.setToolTip(text)
-                self.ids_table.setItem(r, c, item)
-        self.ids_table.resizeColumnToContents(0)
-        self.ids_table.selectRow(look.token)
-        V, E = look.one_hot.shape[1], look.table.shape[1]
-        word = trace.token_label(sel.row, look.token)
-        vocab = [str(v) for v in range(V)]
-        dims = [str(d) for d in range(E)]
-        self.one_hot.set_axis_titles("", "", self.tr("one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
-        self.one_hot.set_matrix(look.one_hot, [self.tr("one-hot")], vocab, False, (0.0, 1.0))
-        self.one_hot.set_highlight(None, look.id)
-        rows = [str(r) for r in range(look.first_row, look.first_row + look.table.shape[0])]
-        shown = self.tr("rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V) if len(rows) < V else f"({V}, {E})"
-        self.table_map.set_axis_titles(self.tr("id (row)"), self.tr("embedding dimension (E = {E})").format(E=E), self.tr("· the embedding table W_E {shown}: the one-hot picks row {i}").format(shown=shown, i=look.id))
-        self.table_map.set_matrix(look.table, rows, dims, True)
-        self.table_map.set_highlight(look.id - look.first_row, None)
-        self.picked.set_axis_titles("", "", self.tr("= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(i=look.id, w=word, E=E))
-        self.picked.set_matrix(look.picked, [f"W_E[{look.id}]"], dims, True, self.table_map.image.getLevels() if look.table.size else None)
-        for m in (self.one_hot, self.table_map, self.picked):
-            m.title.setToolTip("params.embed.tok" if m is self.table_map else "")
-            if self.presenting:
-                m.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
-
-    def _trio_names(self, trace, sel):
-        names_ = tuple(names.attn(sel.layer, k) for k in ("q", "k", "v"))
-        return names_ if all(n in trace for n in names_) else None
-
-    def _draw_trio(self, trace, sel) -> None:
-        """Q = x·W_q, K = x·W_k, V = x·W_v of the selected head, side by side on one colour scale."""
-        self.grid.hide()
-        self._grid_drawn = None
-        shown = [matrices.stage_matrix(trace, n, sel.head, sel.row) for n in self._trio_names(trace, sel)]
-        self._matrix = shown[0]
-        levels = matrices.levels([m.data for m in shown], True)
-        for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), self.qkv.values()):
-            rows, cols = m.data.shape
-            title = {
-                "q": self.tr("Queries Q — head {h}"), "k": self.tr("Keys K — head {h}"), "v": self.tr("Values V — head {h}"),
-            }[k].format(h=sel.head)
-            heatmap.set_axis_titles(self.tr("token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
-            heatmap.title.setToolTip(m.name)
-            heatmap.set_note("")
-            heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
-            if self.presenting:
-                heatmap.set_text_px(self.large.text_px(), (self.large.layers.min_px, self.large.layers.max_px))
-
     def _trio_hovered(self, k: str, i: int, j: int) -> None:
         if i < 0:
             self._hint()
@@ -455,14 +279,17 @@ class TensorView(View):
         where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=trace.token_label(sel.row, i), j=m.columns[j])
         self._show(f"{where}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], self._words())}")
 
-    def _draw_matrix(self, trace, sel) -> None:
+    def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()
         self._grid_drawn = None
         name = self.current_tensor()
         if name is None:
             self._matrix = None
             return
-        m = matrices.stage_matrix(trace, name, sel.head, sel.row)
+        if mode == "intervened":
+            m = matrices.stage_matrix(trace, name, sel.head, sel.row)
+        else:
+            m = before_after.compared_matrix(trace, self.state.baseline, name, sel.head, sel.row, mode)
         self._matrix = m
         rows, cols = m.data.shape
         if m.subset:
@@ -471,7 +298,8 @@ class TensorView(View):
             columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
         else:
             columns = f"{m.col_axis} ({cols})"
-        self.large.set_axis_titles(self.tr("token (row)"), columns, f"{captions.tensor_title(name)}  ({rows}, {cols})")
+        title = f"{self.compare.prefix(mode)}{captions.tensor_title(name)}  ({rows}, {cols})"
+        self.large.set_axis_titles(self.tr("token (row)"), columns, title)
         self.large.title.setToolTip(name)
         self.large.set_note("")
         self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
@@ -506,13 +334,20 @@ class TensorView(View):
         if sel.stage in PAIRWISE_STAGE_KEYS:
             where = self.tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(h=head, i=i, qi=tok(sel.row, i), j=j, kj=tok(sel.row, j))
             how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, self._words())
-            return f"{where}\n{how}"
+            shown = self._maps[0][head][i, j] if head in self._maps[0] else None
+            return f"{where}{self._shown_value(shown)}\n{how}"
         m = self._matrix
         if m is None:
             return ""
         col = m.columns[j]
         where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
-        return f"{where}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+        return f"{where}{self._shown_value(m.data[i, j])}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
+
+    def _shown_value(self, value) -> str:
+        """Baseline or Difference drawn: the number of the drawn cell (the explanation below is the intervened run's)."""
+        if getattr(self, "_shown_mode", "intervened") == "intervened" or value is None:
+            return ""
+        return " · " + self.compare.prefix(self._shown_mode) + fmt(float(value)) + " · " + self.tr("below: the intervened run")
 
     def intervention_menu(self, head: int, i: int = -1, j: int = -1):
         """Ablate a head / cut an edge (issue 15); only where the view shows a layer's per-head maps."""

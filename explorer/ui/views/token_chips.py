@@ -28,6 +28,8 @@ class Chip:
 class ChipCanvas(QWidget):
     chipClicked = Signal(int, int)  # row (sentence), token position
     moveRequested = Signal(int)  # -1 / +1: arrow keys step the selection
+    chipDoubleClicked = Signal(int, int)  # row, token: edit that token
+    deleteRequested = Signal()  # the Delete key: remove the selected token
 
     PAD_X, PAD_Y, GAP, ROW_GAP, LABEL_W = 6, 3, 4, 8, 22
 
@@ -192,7 +194,17 @@ class ChipCanvas(QWidget):
             self.chipClicked.emit(*hit)
         super().mousePressEvent(event)
 
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        hit = self.chip_at(event.position().toPoint())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.chipDoubleClicked.emit(*hit)
+            return
+        super().mouseDoubleClickEvent(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self._selected is not None:
+            self.deleteRequested.emit()
+            return
         step = {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(Qt.Key(event.key()))
         if step is not None:
             self.moveRequested.emit(step)

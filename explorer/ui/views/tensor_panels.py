@@ -1,0 +1,85 @@
+"""Two of the central view's stages that are not one matrix: the embed lookup (Tokens stage: the ids, and
+one-hot row · W_E = its row) and Q, K, V of the selected head side by side on one colour scale.
+
+Functions of the TensorView they draw into (tensor_view.py); their texts keep the view's translation context.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QTableWidgetItem
+
+from explorer import names
+from explorer.present import before_after, matrices
+
+
+def draw_lookup(view, trace, sel) -> None:
+    """The ids of the sentence, and the selected token's embed lookup: one-hot row (1, V) · W_E (V, E)."""
+    view.grid.hide()
+    view._grid_drawn = None
+    view._matrix = None
+    token = sel.token if sel.token is not None else 0
+    look = matrices.lookup(trace, sel.row, token)
+    labels = matrices.token_labels(trace, sel.row)
+    view.ids_table.setHorizontalHeaderLabels([QCoreApplication.translate("TensorView", "token"), QCoreApplication.translate("TensorView", "id")])
+    view.ids_table.setRowCount(len(look.ids))
+    for r, (label, i) in enumerate(zip(labels, look.ids)):
+        for c, text in enumerate((label, str(i))):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            view.ids_table.setItem(r, c, item)
+    view.ids_table.resizeColumnToContents(0)
+    view.ids_table.selectRow(look.token)
+    V, E = look.one_hot.shape[1], look.table.shape[1]
+    word = trace.token_label(sel.row, look.token)
+    vocab = [str(v) for v in range(V)]
+    dims = [str(d) for d in range(E)]
+    view.one_hot.set_axis_titles("", "", QCoreApplication.translate("TensorView", "one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
+    view.one_hot.set_matrix(look.one_hot, [QCoreApplication.translate("TensorView", "one-hot")], vocab, False, (0.0, 1.0))
+    view.one_hot.set_highlight(None, look.id)
+    rows = [str(r) for r in range(look.first_row, look.first_row + look.table.shape[0])]
+    shown = QCoreApplication.translate("TensorView", "rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V) if len(rows) < V else f"({V}, {E})"
+    view.table_map.set_axis_titles(
+        QCoreApplication.translate("TensorView", "id (row)"),
+        QCoreApplication.translate("TensorView", "embedding dimension (E = {E})").format(E=E),
+        QCoreApplication.translate("TensorView", "· the embedding table W_E {shown}: the one-hot picks row {i}").format(shown=shown, i=look.id))
+    view.table_map.set_matrix(look.table, rows, dims, True)
+    view.table_map.set_highlight(look.id - look.first_row, None)
+    view.picked.set_axis_titles("", "", QCoreApplication.translate("TensorView", "= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(i=look.id, w=word, E=E))
+    view.picked.set_matrix(look.picked, [f"W_E[{look.id}]"], dims, True, view.table_map.image.getLevels() if look.table.size else None)
+    for m in (view.one_hot, view.table_map, view.picked):
+        m.title.setToolTip("params.embed.tok" if m is view.table_map else "")
+        if view.presenting:
+            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
+
+
+def trio_names(trace, sel) -> tuple[str, str, str] | None:
+    names_ = tuple(names.attn(sel.layer, k) for k in ("q", "k", "v"))
+    return names_ if all(n in trace for n in names_) else None
+
+
+def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None:
+    """Q = x·W_q, K = x·W_k, V = x·W_v of the selected head, side by side on one colour scale (in ``mode``:
+    the intervened run, the baseline, or their difference; see explorer.present.before_after)."""
+    view.grid.hide()
+    view._grid_drawn = None
+    if mode == "intervened":
+        shown = [matrices.stage_matrix(trace, n, sel.head, sel.row) for n in trio_names(trace, sel)]
+    else:
+        shown = [before_after.compared_matrix(trace, baseline, n, sel.head, sel.row, mode) for n in trio_names(trace, sel)]
+    view._matrix = shown[0]
+    levels = matrices.levels([m.data for m in shown], True)
+    titles = {
+        "q": QCoreApplication.translate("TensorView", "Queries Q — head {h}"),
+        "k": QCoreApplication.translate("TensorView", "Keys K — head {h}"),
+        "v": QCoreApplication.translate("TensorView", "Values V — head {h}"),
+    }
+    for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), view.qkv.values()):
+        rows, cols = m.data.shape
+        title = view.compare.prefix(mode) + titles[k].format(h=sel.head)
+        heatmap.set_axis_titles(QCoreApplication.translate("TensorView", "token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
+        heatmap.title.setToolTip(m.name)
+        heatmap.set_note("")
+        heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
+        if view.presenting:
+            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
