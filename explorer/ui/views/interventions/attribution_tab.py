@@ -77,7 +77,10 @@ class AttributionTab(View):
         state.traceChanged.connect(lambda _t: compute())
         state.selectionChanged.connect(lambda _s: compute())
         self.retranslate()
-        compute()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._compute()  # built before it was placed in the window, or shown after the model was built
 
     def retranslate(self) -> None:
         self.hint.setText(self.tr(
