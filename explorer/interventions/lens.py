@@ -56,7 +56,7 @@ def _need_every_layer(trace: Trace, what: str) -> None:
     if missing:
         raise ConfigError(
             f"the {what} reads every layer's stream, and this trace did not keep layers "
-            f"{', '.join(map(str, missing))}: capture all layers (View → Layers to capture) and try again"
+            f"{', '.join(map(str, missing))}: capture all layers (Model → Layers to capture) and try again"
         )
 
 
