@@ -185,6 +185,49 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>AttributionTab</name>
+    <message>
+        <source>Direct attribution: what each head, each FFN and the embedding add to one token&apos;s logit through the residual stream, with the final norm&apos;s scale frozen at its value in this run. The parts and the constant terms (biases, the norm&apos;s shift) add up to the logit.</source>
+        <translation>直接寄与: 各ヘッド・各 FFN・埋め込みが残差ストリームを通して 1 つのトークンのロジットに足す量（最終正規化のスケールはこの実行での値に固定）。各部分と定数項（バイアス、正規化のシフト）の和がロジットになります。</translation>
+    </message>
+    <message>
+        <source>Target token:</source>
+        <translation>対象トークン:</translation>
+    </message>
+    <message>
+        <source>the predicted token (or type one, or #ID)</source>
+        <translation>予測されたトークン（別のトークンか #ID を入力）</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>内訳を表示</translation>
+    </message>
+    <message>
+        <source>contribution to the logit</source>
+        <translation>ロジットへの寄与</translation>
+    </message>
+    <message>
+        <source>component (L = layer, H = head)</source>
+        <translation>成分（L = 層、H = ヘッド）</translation>
+    </message>
+    <message>
+        <source>Attribution needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>寄与の計算にはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>計算中…</translation>
+    </message>
+    <message>
+        <source>Logit of “{t}” after position {i}</source>
+        <translation>位置 {i} の後の「{t}」のロジット</translation>
+    </message>
+    <message>
+        <source>sum of the parts {s} + constant {c} = {total}; the model&apos;s logit = {logit}</source>
+        <translation>部分の和 {s} + 定数 {c} = {total}、モデルのロジット = {logit}</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>Tokens</source>
@@ -569,6 +612,109 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareTab</name>
+    <message>
+        <source>Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of the large attention map to cut that edge; patch an activation from another sentence in the Patching tab.</source>
+        <translation>計算を変えて比べる: ヘッド一覧でヘッドを右クリックするとアブレーション、大きなアテンションマップのセルを右クリックするとその辺を切断します。別の文からの活性のパッチは「パッチ」タブで。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>すべて解除</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>ベースライン</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>順位</translation>
+    </message>
+    <message>
+        <source>intervened</source>
+        <translation>介入後</translation>
+    </message>
+    <message>
+        <source>intervened run</source>
+        <translation>介入後の実行</translation>
+    </message>
+    <message>
+        <source>baseline (no interventions)</source>
+        <translation>ベースライン（介入なし）</translation>
+    </message>
+    <message>
+        <source>difference (intervened − baseline)</source>
+        <translation>差（介入後 − ベースライン）</translation>
+    </message>
+    <message>
+        <source>Attention map:</source>
+        <translation>アテンションマップ:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>positions {p}, heads {h}</source>
+        <translation>位置 {p}、ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>patch {name} ({where}) from “{text}”</source>
+        <translation>{name} を「{text}」からパッチ（{where}）</translation>
+    </message>
+    <message>
+        <source>zero</source>
+        <translation>ゼロ</translation>
+    </message>
+    <message>
+        <source>mean over positions</source>
+        <translation>位置の平均</translation>
+    </message>
+    <message>
+        <source>ablate layer {l} head {h} ({mode})</source>
+        <translation>層 {l} ヘッド {h} をアブレーション（{mode}）</translation>
+    </message>
+    <message>
+        <source>cut layer {l} head {h}: query {i} ↛ key {j}</source>
+        <translation>層 {l} ヘッド {h} を切断: クエリ {i} ↛ キー {j}</translation>
+    </message>
+    <message>
+        <source>(none: the model runs unchanged)</source>
+        <translation>（なし: モデルはそのまま動きます）</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: add an intervention.</source>
+        <translation>まだ比べるものがありません: 介入を追加してください。</translation>
+    </message>
+    <message>
+        <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
+        <translation>トークン {i}「{t}」の次: KL(ベースライン ‖ 介入後) = {kl} nats</translation>
+    </message>
+    <message>
+        <source>weights: intervened − baseline, layer {l} head {h}</source>
+        <translation>重み: 介入後 − ベースライン、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>weights ({mode}), layer {l} head {h}</source>
+        <translation>重み（{mode}）、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
+    </message>
+</context>
+<context>
     <name>ControlsView</name>
     <message>
         <source>Preset and weights</source>
@@ -809,6 +955,17 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Not traced: {message}. The last good trace is still shown.</source>
         <translation>トレースできません：{message}。直前の正常なトレースを表示しています。</translation>
+    </message>
+</context>
+<context>
+    <name>CoreJob</name>
+    <message>
+        <source>out of memory: make the model or the text smaller</source>
+        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
+    </message>
+    <message>
+        <source>internal error ({kind}: {message}); please report it</source>
+        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
     </message>
 </context>
 <context>
@@ -1334,92 +1491,59 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InterventionsView</name>
     <message>
-        <source>Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of the large attention map to cut that edge.</source>
-        <translation>計算を変えて比べる: ヘッド一覧のヘッドを右クリックするとアブレーション、大きなアテンションマップのセルを右クリックするとそのエッジを切ります。</translation>
+        <source>Compare</source>
+        <translation>比較</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>削除</translation>
+        <source>Logit lens</source>
+        <translation>ロジットレンズ</translation>
     </message>
     <message>
-        <source>Clear all</source>
-        <translation>すべて解除</translation>
+        <source>Attribution</source>
+        <translation>寄与</translation>
     </message>
     <message>
-        <source>token</source>
-        <translation>トークン</translation>
+        <source>Patching</source>
+        <translation>パッチ</translation>
+    </message>
+</context>
+<context>
+    <name>LensTab</name>
+    <message>
+        <source>Reading layer {d} of {t}…</source>
+        <translation>層を読み取り中 {d}/{t}…</translation>
     </message>
     <message>
-        <source>baseline</source>
-        <translation>ベースライン</translation>
+        <source>The logit lens: the residual stream after each layer, read through the final norm and the unembedding as if it were the last layer. Each cell is the most likely next token there, coloured by its probability. Click a column to choose a position.</source>
+        <translation>ロジットレンズ: 各層の後の残差ストリームを、最後の層であるかのように最終正規化と出力埋め込みに通して読みます。各セルはそこで最も確率の高い次トークンで、色はその確率です。列をクリックすると位置を選べます。</translation>
     </message>
     <message>
-        <source>rank</source>
-        <translation>順位</translation>
+        <source>probability</source>
+        <translation>確率</translation>
     </message>
     <message>
-        <source>intervened</source>
-        <translation>介入後</translation>
+        <source>after layer</source>
+        <translation>層の後</translation>
     </message>
     <message>
-        <source>intervened run</source>
-        <translation>介入後の実行</translation>
+        <source>The logit lens needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>ロジットレンズにはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
     </message>
     <message>
-        <source>baseline (no interventions)</source>
-        <translation>ベースライン（介入なし）</translation>
+        <source>Reading the layers…</source>
+        <translation>層を読み取り中…</translation>
     </message>
     <message>
-        <source>difference (intervened − baseline)</source>
-        <translation>差（介入後 − ベースライン）</translation>
+        <source>layer {l}</source>
+        <translation>層 {l}</translation>
     </message>
     <message>
-        <source>Attention map:</source>
-        <translation>アテンションマップ:</translation>
+        <source>after layer {l}, position {i}: “{t}” with p = {p}</source>
+        <translation>層 {l} の後、位置 {i}: 「{t}」 p = {p}</translation>
     </message>
     <message>
-        <source>zero</source>
-        <translation>ゼロ</translation>
-    </message>
-    <message>
-        <source>mean over positions</source>
-        <translation>位置の平均</translation>
-    </message>
-    <message>
-        <source>ablate layer {l} head {h} ({mode})</source>
-        <translation>層 {l} ヘッド {h} をアブレーション（{mode}）</translation>
-    </message>
-    <message>
-        <source>cut layer {l} head {h}: query {i} ↛ key {j}</source>
-        <translation>層 {l} ヘッド {h} を切断: クエリ {i} ↛ キー {j}</translation>
-    </message>
-    <message>
-        <source>(none: the model runs unchanged)</source>
-        <translation>（なし: モデルはそのまま動きます）</translation>
-    </message>
-    <message>
-        <source>Nothing to compare yet: add an intervention.</source>
-        <translation>まだ比べるものがありません: 介入を追加してください。</translation>
-    </message>
-    <message>
-        <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
-        <translation>トークン {i}「{t}」の次: KL(ベースライン ‖ 介入後) = {kl} nats</translation>
-    </message>
-    <message>
-        <source>weights: intervened − baseline, layer {l} head {h}</source>
-        <translation>重み: 介入後 − ベースライン、層 {l} ヘッド {h}</translation>
-    </message>
-    <message>
-        <source>weights ({mode}), layer {l} head {h}</source>
-        <translation>重み（{mode}）、層 {l} ヘッド {h}</translation>
-    </message>
-    <message>
-        <source>query (row)</source>
-        <translation>クエリ（行）</translation>
-    </message>
-    <message>
-        <source>key (column)</source>
-        <translation>キー（列）</translation>
+        <source>P(“{t}”) after each layer, at position {i} “{q}”</source>
+        <translation>各層の後の P(「{t}」)、位置 {i}「{q}」</translation>
     </message>
 </context>
 <context>
@@ -1880,6 +2004,65 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>PatchForm</name>
+    <message>
+        <source>Patch from another sentence</source>
+        <translation>別の文からパッチ</translation>
+    </message>
+    <message>
+        <source>Run this sentence with one activation taken from the run of another sentence with as many tokens. All patches read from one sentence: a patch added with a new sentence makes it the source of every patch.</source>
+        <translation>同じトークン数の別の文を実行したときの活性を 1 つ取り込んで、この文を実行します。パッチはすべて 1 つの文から読みます。新しい文でパッチを追加すると、その文がすべてのパッチの元になります。</translation>
+    </message>
+    <message>
+        <source>Activation:</source>
+        <translation>活性:</translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation>位置:</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>ヘッド:</translation>
+    </message>
+    <message>
+        <source>From the sentence:</source>
+        <translation>取り込む元の文:</translation>
+    </message>
+    <message>
+        <source>all (or e.g. 1,3-4)</source>
+        <translation>すべて（例: 1,3-4）</translation>
+    </message>
+    <message>
+        <source>all (or e.g. 0,2); for names with heads</source>
+        <translation>すべて（例: 0,2）。ヘッド軸のある名前のみ</translation>
+    </message>
+    <message>
+        <source>another sentence with the same number of tokens</source>
+        <translation>同じトークン数の別の文</translation>
+    </message>
+    <message>
+        <source>Add patch</source>
+        <translation>パッチを追加</translation>
+    </message>
+    <message>
+        <source>Patched: compare in the Compare tab.</source>
+        <translation>パッチしました。「比較」タブで比べられます。</translation>
+    </message>
+    <message>
+        <source>Type the sentence to take the activation from.</source>
+        <translation>活性を取り込む元の文を入力してください。</translation>
+    </message>
+    <message>
+        <source>Running with the patch…</source>
+        <translation>パッチを当てて実行中…</translation>
+    </message>
+    <message>
+        <source>Not applied: {message}. Remove the patch in the Compare tab.</source>
+        <translation>適用できません: {message}。「比較」タブでパッチを削除してください。</translation>
+    </message>
+</context>
+<context>
     <name>PresentationWindow</name>
     <message>
         <source>Attention Explorer — presentation</source>
@@ -2150,6 +2333,109 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Delete</source>
         <translation>削除</translation>
+    </message>
+</context>
+<context>
+    <name>SweepPanel</name>
+    <message>
+        <source>Patching sweep</source>
+        <translation>パッチングスイープ</translation>
+    </message>
+    <message>
+        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence&apos;s run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
+        <translation>壊した文を、きれいな文の実行から活性を 1 つ取り込んでセルごとに 1 回実行し、きれいな予測がどれだけ戻るかを見ます: 1 = すべて、0 = まったく戻らない、0 未満 = さらに遠ざかる。2 つの文のトークン数は同じである必要があります。</translation>
+    </message>
+    <message>
+        <source>Clean (this sentence):</source>
+        <translation>きれいな文（この文）:</translation>
+    </message>
+    <message>
+        <source>Corrupted:</source>
+        <translation>壊した文:</translation>
+    </message>
+    <message>
+        <source>Patch each:</source>
+        <translation>パッチする単位:</translation>
+    </message>
+    <message>
+        <source>a sentence with as many tokens, e.g. one word changed</source>
+        <translation>同じトークン数の文（例: 1 語だけ変える）</translation>
+    </message>
+    <message>
+        <source>residual stream (layer × position)</source>
+        <translation>残差ストリーム（層 × 位置）</translation>
+    </message>
+    <message>
+        <source>attention head (layer × head)</source>
+        <translation>アテンションヘッド（層 × ヘッド）</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>スイープを実行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>The sweep needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>スイープにはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
+    </message>
+    <message>
+        <source>Type both sentences: the clean one and the corrupted one.</source>
+        <translation>きれいな文と壊した文の両方を入力してください。</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled.</source>
+        <translation>スイープを中止しました。</translation>
+    </message>
+    <message>
+        <source>Running the sweep…</source>
+        <translation>スイープを実行中…</translation>
+    </message>
+    <message>
+        <source>Patched {d} of {t} cells…</source>
+        <translation>{t} セル中 {d} セルをパッチ済み…</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>埋め込み</translation>
+    </message>
+    <message>
+        <source>after layer {l}</source>
+        <translation>層 {l} の後</translation>
+    </message>
+    <message>
+        <source>residual stream patched</source>
+        <translation>パッチした残差ストリーム</translation>
+    </message>
+    <message>
+        <source>position (token)</source>
+        <translation>位置（トークン）</translation>
+    </message>
+    <message>
+        <source>layer {l}</source>
+        <translation>層 {l}</translation>
+    </message>
+    <message>
+        <source>head {h}</source>
+        <translation>ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>share of the clean logit of “{t}” recovered at position {i}</source>
+        <translation>位置 {i} で戻った「{t}」のきれいなロジットの割合</translation>
+    </message>
+    <message>
+        <source>Clean logit {c}, corrupted logit {k}: 1 = the clean logit, 0 = the corrupted one.</source>
+        <translation>きれいなロジット {c}、壊したロジット {k}: 1 = きれいなロジット、0 = 壊したロジット。</translation>
     </message>
 </context>
 <context>
