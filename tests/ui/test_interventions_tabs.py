@@ -47,7 +47,7 @@ def test_logit_lens_last_layer_is_the_models_output(window, qtbot):
     assert window.state.selection.token == 2
     p2 = trace.probs_row(0, 2).astype(np.float64)
     assert abs(lens.shown_bars[-1] - p2.max()) < 1e-5  # the predicted token's probability after the last layer
-    assert visible(trace.vocab[int(p2.argmax())]) in lens.plot.titleLabel.text
+    assert visible(trace.vocab[int(p2.argmax())]) in lens.plot_title.text()
 
 
 def _parse_sum(label: str) -> tuple[float, float, float, float]:
@@ -61,7 +61,7 @@ def test_attribution_bars_and_constant_sum_to_the_logit_shown(window, qtbot):
     trace = window.state.trace
     logits = trace["logits"][0, 3].astype(np.float64)
     parts, constant, total, logit = _parse_sum(att.sum_label.text())
-    heights = np.asarray(att.bars.opts["height"], np.float64)
+    heights = np.asarray(att.bars.opts["width"], np.float64)
     cfg = trace.config
     assert len(heights) == 1 + cfg.layers * (cfg.H + 1)  # embed, every head, every FFN
     assert abs(logit - logits.max()) < 1e-4  # the default target is the predicted token
@@ -73,12 +73,12 @@ def test_attribution_bars_and_constant_sum_to_the_logit_shown(window, qtbot):
     qtbot.waitUntil(lambda: att.result is not None and att.result.target == 7, timeout=20_000)
     parts, constant, total, logit = _parse_sum(att.sum_label.text())
     assert abs(logit - logits[7]) < 1e-4
-    assert abs(np.sum(att.bars.opts["height"]) + constant - logits[7]) < 1e-3
+    assert abs(np.sum(att.bars.opts["width"]) + constant - logits[7]) < 1e-3
 
     att.target.setText("no such token at all")
     att.apply_button.click()
     qtbot.waitUntil(lambda: "not one token" in att.status.text(), timeout=20_000)
-    assert att.result is None and len(att.bars.opts["height"]) == 0
+    assert att.result is None and len(att.bars.opts["width"]) == 0
 
 
 def _run_sweep(qtbot, sweep, corrupted: str, kind: int):

@@ -6,6 +6,7 @@ The numbers are explorer.interventions.lens.explain_logit's, computed on a backg
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -55,16 +56,22 @@ class AttributionTab(View):
         self.plot = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(False, False)
         self.plot.hideButtons()
-        self.plot.addLine(y=0, pen=pg.mkPen((128, 128, 128), width=1))
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.plot.addLine(x=0, pen=pg.mkPen((128, 128, 128), width=1))
+        self.plot.invertY(True)  # the first component (the embedding) on top
+        # Horizontal bars: one row per component, so every name stays readable.
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
         self.plot.addItem(self.bars)
-        self.plot_widget.setMinimumHeight(220)
+        self.plot_widget.setFixedHeight(200)
+        self.plot_title = QLabel()
+        self.plot_title.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.addWidget(self.hint)
         lay.addLayout(row)
         lay.addWidget(self.status)
         lay.addWidget(self.sum_label)
-        lay.addWidget(self.plot_widget, 1)
+        lay.addWidget(self.plot_title)
+        lay.addWidget(self.plot_widget)
+        lay.addStretch(1)
         self.result = None  # the LogitExplanation drawn
         self._for = None  # (trace, row, position, target text) it was computed for
         self._asked = None
@@ -90,8 +97,8 @@ class AttributionTab(View):
         self.target_label.setText(self.tr("Target token:"))
         self.target.setPlaceholderText(self.tr("the predicted token (or type one, or #ID)"))
         self.apply_button.setText(self.tr("Explain"))
-        set_axis_title(self.plot, "left", self.tr("contribution to the logit"))
-        set_axis_title(self.plot, "bottom", self.tr("component (L = layer, H = head)"))
+        set_axis_title(self.plot, "bottom", self.tr("contribution to the logit"))
+        set_axis_title(self.plot, "left", self.tr("component (L = layer, H = head)"))
         self._draw()
 
     def shutdown(self) -> None:
@@ -131,17 +138,20 @@ class AttributionTab(View):
     def _draw(self) -> None:
         e = self.result
         if e is None:
-            self.bars.setOpts(x=[], height=[], brushes=[])
+            self.bars.setOpts(x0=[], y=[], width=[], brushes=[])
             self.sum_label.setText("")
+            self.plot_title.setText("")
             return
         heights = e.values
-        self.bars.setOpts(x=list(range(len(heights))), height=heights, width=0.7,
+        self.bars.setOpts(x0=np.zeros(len(heights)), y=np.arange(len(heights)), width=heights, height=0.7,
                           brushes=[pg.mkBrush(POSITIVE if v >= 0 else NEGATIVE) for v in heights])
         names = [short_name(c) for c in e.components]
-        step = max(1, len(names) // 24)  # every k-th label when there are many components
-        self.plot.getAxis("bottom").setTicks([[(i, n) for i, n in enumerate(names) if i % step == 0]])
-        self.plot.setXRange(-0.6, len(names) - 0.4, padding=0)
-        self.plot.setTitle(self.tr("Logit of “{t}” after position {i}").format(t=visible(e.target_label), i=e.position))
+        step = max(1, len(names) // 40)  # every k-th label when there are many components (GPT-2: 157)
+        self.plot.getAxis("left").setTicks([[(i, n) for i, n in enumerate(names) if i % step == 0]])
+        self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
+        self.plot.enableAutoRange(axis="x")
+        self.plot_widget.setFixedHeight(min(max(18 * len(names) + 70, 200), 720))
+        self.plot_title.setText(self.tr("Logit of “{t}” after position {i}").format(t=visible(e.target_label), i=e.position))
         self.sum_label.setText(self.tr(
             "sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}").format(
             s=f"{e.parts:.4f}", c=f"{e.constant:.4f}", total=f"{e.total:.4f}", logit=f"{e.logit:.4f}"))

@@ -136,7 +136,9 @@ class CompareTab(View):
         self._items = [*cur.ablations, *cur.cuts, *cur.patches]
         self.list.clear()
         for item in self._items:
-            self.list.addItem(QListWidgetItem(self.describe(item)))
+            row = QListWidgetItem(self.describe(item))
+            row.setToolTip(row.text())  # a patch's source sentence may run past the dock's edge
+            self.list.addItem(row)
         if not self._items:
             self.list.addItem(QListWidgetItem(self.tr("(none: the model runs unchanged)")))
         editable = not self.state.read_only

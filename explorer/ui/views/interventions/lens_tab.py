@@ -38,7 +38,6 @@ class LensTab(View):
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.grid.setMinimumHeight(180)
         self.plot_widget = pg.PlotWidget()
         self.plot = self.plot_widget.getPlotItem()
         self.plot.setMouseEnabled(False, False)
@@ -46,12 +45,16 @@ class LensTab(View):
         self.plot.setYRange(0, 1, padding=0.02)
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=(64, 120, 220))
         self.plot.addItem(self.bars)
-        self.plot_widget.setMinimumHeight(160)
+        self.plot_widget.setFixedHeight(220)
+        self.plot_title = QLabel()
+        self.plot_title.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.addWidget(self.hint)
         lay.addWidget(self.status)
-        lay.addWidget(self.grid, 3)
-        lay.addWidget(self.plot_widget, 2)
+        lay.addWidget(self.grid)
+        lay.addWidget(self.plot_title)
+        lay.addWidget(self.plot_widget)
+        lay.addStretch(1)
         self.result = None  # the LensGrid drawn, and the trace it belongs to
         self._for = None
         self.slot = JobSlot(self)
@@ -124,7 +127,16 @@ class LensTab(View):
                 item.setToolTip(self.tr("after layer {l}, position {i}: “{t}” with p = {p}").format(
                     l=g.layers[r], i=c, t=visible(g.top[r][c]), p=fmt(p)))
                 self.grid.setItem(r, c, item)
+        self._fit_height()
         self._draw_position()
+
+    def _fit_height(self) -> None:
+        """As tall as its rows (up to a dozen layers), so the bars below stay in view; more rows scroll."""
+        self.grid.resizeRowsToContents()
+        rows = min(self.grid.rowCount(), 12)
+        height = self.grid.horizontalHeader().sizeHint().height() + sum(self.grid.rowHeight(r) for r in range(rows))
+        scrollbar = self.grid.horizontalScrollBar().sizeHint().height()
+        self.grid.setFixedHeight(height + scrollbar + 2 * self.grid.frameWidth() + 2)
 
     def position(self) -> int | None:
         g, sel = self.result, self.state.selection
@@ -141,7 +153,7 @@ class LensTab(View):
         self.bars.setOpts(x=list(g.layers), height=self.shown_bars, width=0.7)
         self.plot.getAxis("bottom").setTicks([[(l, str(l)) for l in g.layers]])
         self.plot.setXRange(-0.6, len(g.layers) - 0.4, padding=0)
-        self.plot.setTitle(self.tr("P(“{t}”) after each layer, at position {i} “{q}”").format(
+        self.plot_title.setText(self.tr("P(“{t}”) after each layer, at position {i} “{q}”").format(
             t=visible(g.predicted[pos]), i=pos, q=visible(g.tokens[pos])))
         for c in range(self.grid.columnCount()):
             header = self.grid.horizontalHeaderItem(c)

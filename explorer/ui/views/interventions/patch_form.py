@@ -24,7 +24,10 @@ class PatchForm(View):
         self.positions = QLineEdit()
         self.heads = QLineEdit()
         self.source = QLineEdit()
+        self.name.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.name.setMinimumContentsLength(14)
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.labels = [QLabel() for _ in range(4)]
         for label, w in zip(self.labels, (self.name, self.positions, self.heads, self.source)):
             self.form.addRow(label, w)

@@ -7,7 +7,10 @@ explorer.interventions.sweep computes it on ui.sweep_job's thread, with progress
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, QTimer
+from PySide6.QtWidgets import (
+    QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QScrollArea, QVBoxLayout, QWidget,
+)
 
 from explorer.analysis.token_text import visible
 from explorer.ui.sweep_job import SweepJob
@@ -34,7 +37,11 @@ class SweepPanel(View):
         self.kind = QComboBox()
         for _ in KINDS:
             self.kind.addItem("")
+        # A narrow dock: the combo may elide its text, and long rows put the field under its label.
+        self.kind.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kind.setMinimumContentsLength(12)
         self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.labels = [QLabel() for _ in range(3)]
         for label, w in zip(self.labels, (self.clean, self.corrupted, self.kind)):
             self.form.addRow(label, w)
@@ -136,6 +143,15 @@ class SweepPanel(View):
     def _done(self, result) -> None:
         self.result = result
         self._draw()
+        QTimer.singleShot(0, self._reveal)
+
+    def _reveal(self) -> None:
+        """Scroll the finished map into view (in a short dock it lies below the form)."""
+        parent = self.parentWidget()
+        while parent is not None and not isinstance(parent, QScrollArea):
+            parent = parent.parentWidget()
+        if parent is not None and self.map.isVisible() and parent.widget() is not None:
+            parent.verticalScrollBar().setValue(self.map.mapTo(parent.widget(), QPoint(0, 0)).y())
 
     def _finished(self) -> None:
         job, self.job = self.job, None
@@ -146,11 +162,12 @@ class SweepPanel(View):
     # ------------------------------------------------------------------ draw
     def _labels(self, r) -> tuple[list[str], list[str], str, str]:
         if r.kind == "resid":
-            rows = [self.tr("embedding")] + [self.tr("after layer {l}").format(l=l) for l in range(len(r.rows) - 1)]
+            # Short row names: a narrow dock elides long ones. "embed" is the stream before layer 0.
+            rows = ["embed"] + [f"L{l}" for l in range(len(r.rows) - 1)]
             cols = [f"{i} {visible(t)}" for i, t in enumerate(r.columns)]
-            return rows, cols, self.tr("residual stream patched"), self.tr("position (token)")
-        rows = [self.tr("layer {l}").format(l=l) for l in range(len(r.rows))]
-        cols = [self.tr("head {h}").format(h=h) for h in range(len(r.columns))]
+            return rows, cols, self.tr("stream patched: after layer L (embed: before layer 0)"), self.tr("position (token)")
+        rows = [f"L{l}" for l in range(len(r.rows))]
+        cols = [f"H{h}" for h in range(len(r.columns))]
         return rows, cols, self.tr("layer"), self.tr("head")
 
     def _draw(self) -> None:
