@@ -2398,28 +2398,12 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>{t} セル中 {d} セルをパッチ済み…</translation>
     </message>
     <message>
-        <source>embedding</source>
-        <translation>埋め込み</translation>
-    </message>
-    <message>
-        <source>after layer {l}</source>
-        <translation>層 {l} の後</translation>
-    </message>
-    <message>
-        <source>residual stream patched</source>
-        <translation>パッチした残差ストリーム</translation>
+        <source>stream patched: after layer L (embed: before layer 0)</source>
+        <translation>パッチしたストリーム: 層 L の後（embed: 層 0 の前）</translation>
     </message>
     <message>
         <source>position (token)</source>
         <translation>位置（トークン）</translation>
-    </message>
-    <message>
-        <source>layer {l}</source>
-        <translation>層 {l}</translation>
-    </message>
-    <message>
-        <source>head {h}</source>
-        <translation>ヘッド {h}</translation>
     </message>
     <message>
         <source>layer</source>
