@@ -18,6 +18,7 @@ import torch
 
 from explorer.errors import Cancelled, ConfigError, InputError
 from explorer.interventions.attribution import direct_attribution
+from explorer.model.capture import CaptureSink, capturing
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
 from explorer.weights.bundle import ModelBundle
@@ -73,7 +74,9 @@ def lens_grid(bundle: ModelBundle, trace: Trace, b: int = 0, progress: Callable[
     top_ids = np.zeros((L, n), np.int64)
     top_prob = np.zeros((L, n), np.float64)
     predicted_prob = np.zeros((L, n), np.float64)
-    with torch.inference_mode():
+    # An empty sink: nothing recorded, but the model's lock is held, so the worker's trace on another thread
+    # neither captures these calls nor has its own sink replaced under it.
+    with torch.inference_mode(), capturing(model, CaptureSink(lambda _name: False)):
         for l in range(L):
             if cancel is not None and cancel.is_set():
                 raise Cancelled("the logit lens was cancelled")
