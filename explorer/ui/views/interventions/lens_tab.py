@@ -56,7 +56,8 @@ class LensTab(View):
         lay.addWidget(self.plot_widget)
         lay.addStretch(1)
         self.result = None  # the LensGrid drawn, and the trace it belongs to
-        self._for = None
+        self._for = None  # (trace, sentence) the drawn grid belongs to
+        self._pending = None
         self.slot = JobSlot(self)
         self.slot.succeeded.connect(self._done)
         self.slot.failed.connect(self.status.setText)
@@ -65,7 +66,7 @@ class LensTab(View):
         self.grid.horizontalHeader().sectionClicked.connect(lambda c: self.state.select(token=c))
         compute = self.when_shown(self._compute)
         state.traceChanged.connect(lambda _t: compute())
-        state.selectionChanged.connect(lambda _s: self._draw_position())
+        state.selectionChanged.connect(lambda _s: (compute(), self._draw_position()))  # another sentence: another grid
         self.retranslate()
 
     def showEvent(self, event) -> None:
@@ -87,7 +88,8 @@ class LensTab(View):
     # ------------------------------------------------------------------ compute
     def _compute(self) -> None:
         trace = self.state.trace
-        if trace is None or (self.result is not None and self._for is trace):
+        key = (trace, self.state.selection.row)
+        if trace is None or (self.result is not None and self._for is not None and self._for[0] is trace and self._for[1] == key[1]):
             return
         bundle = live_bundle(self)
         if bundle is None:
@@ -96,7 +98,7 @@ class LensTab(View):
             self._draw()
             return
         self.status.setText(self.tr("Reading the layers…"))
-        self._pending = trace
+        self._pending = key
         self.slot.submit(_lens_work(bundle, trace, self.state.selection.row))
 
     def _done(self, grid) -> None:
