@@ -33,6 +33,17 @@ bench: setup
 clean:
 	rm -rf $(VENV) build dist *.egg-info
 
+# The TransformerLens oracle for direct attribution (tests/core/test_attribution_transformer_lens.py, skipped
+# without it). Not a test requirement: TransformerLens pins heavy packages, so it is installed without its
+# dependencies plus only what it imports (datasets is the heavy one); 3.9 is the last release with
+# HookedTransformer. --no-deps keeps pip from touching torch.
+TL_PIN ?= transformer_lens==3.9.0
+.PHONY: oracle
+oracle: setup
+	$(PIP) install --quiet einops fancy_einsum jaxtyping beartype "typeguard>=4.2,<5" better_abc datasets
+	$(PIP) install --quiet --no-deps "$(TL_PIN)"
+	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_attribution_transformer_lens.py
+
 # Train the shipped presets (classroom, japanese, induction) into resources/presets/: a few minutes each.
 .PHONY: presets
 presets: setup

@@ -14,26 +14,14 @@ import torch
 from explorer import names
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError
-from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, PatchSpec
+from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, PatchSpec, patchable
 
 Patch = Callable[[torch.Tensor], torch.Tensor]
-
-# Public names that are only recorded (the maps are derived, probs follows logits) or are inputs: replacing
-# them would change nothing downstream, so patching them is refused rather than silently ignored.
-_NOT_PATCHABLE = {"tokens", "mask", "mask.empty_rows", "probs", "baseline.logits", "baseline.probs"}
 
 
 def allowed_name(layer: int) -> str:
     """The (non-public) capture point where the attention of ``layer`` reads its mask (model.capture)."""
     return f"layers.{layer}.attn.allowed"
-
-
-def patchable(name: str) -> bool:
-    try:
-        entry = names.spec(name)
-    except KeyError:
-        return False
-    return not (entry.is_param or entry.pairwise or name in _NOT_PATCHABLE or name.startswith("cache."))
 
 
 def _check_layer_head(cfg: ModelConfig, layer: int, head: int, option: str, spelled: str) -> None:

@@ -24,14 +24,15 @@ def _lengths(trace: Trace) -> list[int]:
 
 
 def source_trace(bundle: ModelBundle, text: str | Sequence[str], baseline: Trace, options: RunOptions,
-                 cancel: threading.Event | None = None) -> Trace:
-    """The run of the patch source, which must have the baseline's sentences and token counts."""
+                 cancel: threading.Event | None = None, names: tuple[str, str] = ("--patch-from", "the text")) -> Trace:
+    """The run of the patch source, which must have the baseline's sentences and token counts. ``names``:
+    how the message calls the source and the baseline's text (the sweep says clean and corrupted)."""
     # Every layer is kept (the patched name may be in a layer the view does not capture); the (C, C) maps are
     # derived, never stored: they cannot be patched and would only cost memory.
     source = run_trace(bundle, text, options.replace(layers_to_capture=None, lazy_pairwise=True), cancel)
     if _lengths(source) != _lengths(baseline):
         raise InputError(
-            f"--patch-from has {'/'.join(map(str, _lengths(source)))} tokens but the text has "
+            f"{names[0]} has {'/'.join(map(str, _lengths(source)))} tokens but {names[1]} has "
             f"{'/'.join(map(str, _lengths(baseline)))}: patching needs texts of the same length in tokens"
         )
     return source

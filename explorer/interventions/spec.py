@@ -7,9 +7,24 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from explorer import names
 from explorer.errors import ConfigError
 
 ABLATE_MODES = ("zero", "mean")
+
+# Public names that are only recorded (the maps are derived, probs follows logits) or are inputs: replacing
+# them would change nothing downstream, so patching them is refused rather than silently ignored.
+_NOT_PATCHABLE = {"tokens", "mask", "mask.empty_rows", "probs", "baseline.logits", "baseline.probs"}
+
+
+def patchable(name: str) -> bool:
+    """Whether activation ``name`` can be patched from another text (here, without torch: the window's form
+    lists these)."""
+    try:
+        entry = names.spec(name)
+    except KeyError:
+        return False
+    return not (entry.is_param or entry.pairwise or name in _NOT_PATCHABLE or name.startswith("cache."))
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def patching_sweep(
     # Nothing but the logits is kept from the patched runs: every layer is computed, none is stored.
     options = (options or RunOptions()).replace(layers_to_capture=(), lazy_pairwise=True)
     corrupt = run_trace(bundle, corrupted, options, cancel)
-    clean_run = source_trace(bundle, clean, corrupt, options, cancel)
+    clean_run = source_trace(bundle, clean, corrupt, options, cancel, ("the clean text", "the corrupted text"))
     C = corrupt.rows[0].length
     if position is None:
         position = C - 1

@@ -12,6 +12,8 @@ patching). The forward code is the same either way: ``x = self.capture("stage", 
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
@@ -81,13 +83,30 @@ def assign_prefixes(root: nn.Module) -> None:
             module._prefix = path
 
 
+# The sink lives on the modules, so two threads running one model at once (the window's trace worker and a
+# patching sweep, a logit lens or a generation) would capture into each other's sinks. One lock per model:
+# a forward pass with capture waits for the one in progress.
+_LOCKS: weakref.WeakKeyDictionary[nn.Module, threading.RLock] = weakref.WeakKeyDictionary()
+_LOCKS_GUARD = threading.Lock()
+
+
+def model_lock(root: nn.Module) -> threading.RLock:
+    with _LOCKS_GUARD:
+        lock = _LOCKS.get(root)
+        if lock is None:
+            lock = _LOCKS[root] = threading.RLock()
+        return lock
+
+
 @contextmanager
 def capturing(root: nn.Module, sink: CaptureSink) -> Iterator[CaptureSink]:
-    modules = [m for m in root.modules() if isinstance(m, Captured)]
-    for m in modules:
-        m._sink = sink
-    try:
-        yield sink
-    finally:
+    """Attach ``sink`` to every capture point of ``root`` for one forward pass (holding the model's lock)."""
+    with model_lock(root):
+        modules = [m for m in root.modules() if isinstance(m, Captured)]
         for m in modules:
-            m._sink = None
+            m._sink = sink
+        try:
+            yield sink
+        finally:
+            for m in modules:
+                m._sink = None

@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from explorer.config import ModelConfig, RunOptions
-from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions
+from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, PatchSpec
 from explorer.present.before_after import stored_baseline
 from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
@@ -177,19 +177,25 @@ class AppState(QObject):
         self._set_request(dataclasses.replace(self.request, interventions=interventions))
         self.interventionsChanged.emit(interventions)
 
-    def add_intervention(self, item: HeadAblation | EdgeCut) -> None:
-        """Ablate a head (one mode per head: a new mode replaces the old) or cut an edge."""
+    def add_intervention(self, item: HeadAblation | EdgeCut | PatchSpec, patch_from: str | None = None) -> None:
+        """Ablate a head (one mode per head: a new mode replaces the old), cut an edge, or patch an activation
+        from ``patch_from`` (one source text for all patches: a new text is the source of every patch)."""
         cur = self.interventions
-        if isinstance(item, HeadAblation):
+        if isinstance(item, PatchSpec):
+            kept = tuple(p for p in cur.patches if p != item)
+            self.set_interventions(dataclasses.replace(cur, patches=kept + (item,), patch_from=patch_from))
+        elif isinstance(item, HeadAblation):
             kept = tuple(a for a in cur.ablations if (a.layer, a.head) != (item.layer, item.head))
             self.set_interventions(dataclasses.replace(cur, ablations=kept + (item,)))
         elif item not in cur.cuts:
             self.set_interventions(dataclasses.replace(cur, cuts=cur.cuts + (item,)))
 
-    def remove_intervention(self, item: HeadAblation | EdgeCut) -> None:
+    def remove_intervention(self, item: HeadAblation | EdgeCut | PatchSpec) -> None:
         cur = self.interventions
+        patches = tuple(p for p in cur.patches if p != item)
         self.set_interventions(dataclasses.replace(
-            cur, ablations=tuple(a for a in cur.ablations if a != item), cuts=tuple(c for c in cur.cuts if c != item)))
+            cur, ablations=tuple(a for a in cur.ablations if a != item), cuts=tuple(c for c in cur.cuts if c != item),
+            patches=patches, patch_from=cur.patch_from if patches else None))
 
     def clear_interventions(self) -> None:
         self.set_interventions(Interventions())

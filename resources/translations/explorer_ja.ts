@@ -185,6 +185,49 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>AttributionTab</name>
+    <message>
+        <source>Direct attribution: what each head, each FFN and the embedding add to one token's logit through the residual stream, with the final norm's scale frozen at its value in this run. The parts and the constant terms (biases, the norm's shift) add up to the logit.</source>
+        <translation>直接寄与: 各ヘッド・各 FFN・埋め込みが残差ストリームを通して 1 つのトークンのロジットに足す量（最終正規化のスケールはこの実行での値に固定）。各部分と定数項（バイアス、正規化のシフト）の和がロジットになります。</translation>
+    </message>
+    <message>
+        <source>Target token:</source>
+        <translation>対象トークン:</translation>
+    </message>
+    <message>
+        <source>the predicted token (or type one, or #ID)</source>
+        <translation>予測されたトークン（別のトークンか #ID を入力）</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>内訳を表示</translation>
+    </message>
+    <message>
+        <source>contribution to the logit</source>
+        <translation>ロジットへの寄与</translation>
+    </message>
+    <message>
+        <source>component (L = layer, H = head)</source>
+        <translation>成分（L = 層、H = ヘッド）</translation>
+    </message>
+    <message>
+        <source>Attribution needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>寄与の計算にはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
+    </message>
+    <message>
+        <source>Computing…</source>
+        <translation>計算中…</translation>
+    </message>
+    <message>
+        <source>Logit of “{t}” after position {i}</source>
+        <translation>位置 {i} の後の「{t}」のロジット</translation>
+    </message>
+    <message>
+        <source>sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}</source>
+        <translation>部分の和 {s} + 定数 {c} = {total}、モデルのロジット = {logit}</translation>
+    </message>
+</context>
+<context>
     <name>Captions</name>
     <message>
         <source>Tokens</source>
@@ -343,7 +386,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>H = {H} 個のヘッドがそれぞれ、各トークンの埋め込みベクトル x から D = {D} 次元のクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します：Q = x·W_q。</translation>
     </message>
     <message>
-        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i&apos;s query points the same way as token j&apos;s key. The result is C × C = {C} × {C}.</source>
+        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.</source>
         <translation>Step 1：すべてのクエリとすべてのキーの内積（類似度）を求めます。トークン i のクエリとトークン j のキーが同じ向きのとき、セル (i, j) は大きくなります。シェイプは C × C = {C} × {C} です。</translation>
     </message>
     <message>
@@ -371,7 +414,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {before} 個のトークンだけで、残りは −∞ です。</translation>
     </message>
     <message>
-        <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
+        <source>Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
         <translation>Step 3：各トークンの出力はバリューベクトルの重み付き和 A·V です。強く参照するトークンほど大きく寄与します。トークンとヘッドごとに {D_v} 次元の結果が得られます。</translation>
     </message>
     <message>
@@ -407,7 +450,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>最後の線形変換（Linear）で、各トークンのベクトルを語彙サイズと同じ次元数のスコアに変換します：C × V = {C} × {V}。</translation>
     </message>
     <message>
-        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
+        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.</source>
         <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
     </message>
     <message>
@@ -522,7 +565,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
     </message>
     <message>
-        <source>Only these layers&apos; tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
+        <source>Only these layers' tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
         <translation>深いモデルでも速く動くよう、これらのレイヤーのテンソルだけを残しています。別のレイヤーを選ぶとそのレイヤーをトレースします（モデル → 記録するレイヤー）</translation>
     </message>
 </context>
@@ -540,7 +583,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>チェックポイント</translation>
     </message>
     <message>
-        <source>Scrub through the run&apos;s saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
+        <source>Scrub through the run's saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
         <translation>保存したチェックポイントをたどります：すべてのビューがそのステップの重みを表示します（← → で 1 つずつ移動）</translation>
     </message>
     <message>
@@ -575,7 +618,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>どちらの実行も同じトークンを読みます</translation>
     </message>
     <message>
-        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
+        <source>the snapshot keeps only the baseline's logits and probabilities</source>
         <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
     </message>
     <message>
@@ -616,6 +659,109 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareTab</name>
+    <message>
+        <source>Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of the large attention map to cut that edge; patch an activation from another sentence in the Patching tab.</source>
+        <translation>計算を変えて比べる: ヘッド一覧でヘッドを右クリックするとアブレーション、大きなアテンションマップのセルを右クリックするとその辺を切断します。別の文からの活性のパッチは「パッチ」タブで。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Clear all</source>
+        <translation>すべて解除</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>ベースライン</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>順位</translation>
+    </message>
+    <message>
+        <source>intervened</source>
+        <translation>介入後</translation>
+    </message>
+    <message>
+        <source>intervened run</source>
+        <translation>介入後の実行</translation>
+    </message>
+    <message>
+        <source>baseline (no interventions)</source>
+        <translation>ベースライン（介入なし）</translation>
+    </message>
+    <message>
+        <source>difference (intervened − baseline)</source>
+        <translation>差（介入後 − ベースライン）</translation>
+    </message>
+    <message>
+        <source>Attention map:</source>
+        <translation>アテンションマップ:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>すべて</translation>
+    </message>
+    <message>
+        <source>positions {p}, heads {h}</source>
+        <translation>位置 {p}、ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>patch {name} ({where}) from “{text}”</source>
+        <translation>{name} を「{text}」からパッチ（{where}）</translation>
+    </message>
+    <message>
+        <source>zero</source>
+        <translation>ゼロ</translation>
+    </message>
+    <message>
+        <source>mean over positions</source>
+        <translation>位置の平均</translation>
+    </message>
+    <message>
+        <source>ablate layer {l} head {h} ({mode})</source>
+        <translation>層 {l} ヘッド {h} をアブレーション（{mode}）</translation>
+    </message>
+    <message>
+        <source>cut layer {l} head {h}: query {i} ↛ key {j}</source>
+        <translation>層 {l} ヘッド {h} を切断: クエリ {i} ↛ キー {j}</translation>
+    </message>
+    <message>
+        <source>(none: the model runs unchanged)</source>
+        <translation>（なし: モデルはそのまま動きます）</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: add an intervention.</source>
+        <translation>まだ比べるものがありません: 介入を追加してください。</translation>
+    </message>
+    <message>
+        <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
+        <translation>トークン {i}「{t}」の次: KL(ベースライン ‖ 介入後) = {kl} nats</translation>
+    </message>
+    <message>
+        <source>weights: intervened − baseline, layer {l} head {h}</source>
+        <translation>重み: 介入後 − ベースライン、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>weights ({mode}), layer {l} head {h}</source>
+        <translation>重み（{mode}）、層 {l} ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
+    </message>
+    <message>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
+    </message>
+</context>
+<context>
     <name>ControlsView</name>
     <message>
         <source>Preset and weights</source>
@@ -650,7 +796,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ランダム（学習前）</translation>
     </message>
     <message>
-        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset&apos;s own sizes and its trained weights, when it has them.</source>
+        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them.</source>
         <translation>オン：シードから作るランダムな重み（サイズを変えると常にランダムな重みになります）。オフ：プリセット本来のサイズと、あれば学習済みの重みに戻します。</translation>
     </message>
     <message>
@@ -658,7 +804,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>シード</translation>
     </message>
     <message>
-        <source>preset&apos;s</source>
+        <source>preset's</source>
         <translation>既定</translation>
     </message>
     <message>
@@ -670,7 +816,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>E（埋め込み）</translation>
     </message>
     <message>
-        <source>E: size of each token&apos;s vector</source>
+        <source>E: size of each token's vector</source>
         <translation>E：各トークンの埋め込みベクトルの次元数</translation>
     </message>
     <message>
@@ -678,7 +824,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D（クエリ・キー）</translation>
     </message>
     <message>
-        <source>D: size of each head&apos;s query and key vectors; scores are divided by √D</source>
+        <source>D: size of each head's query and key vectors; scores are divided by √D</source>
         <translation>D：各ヘッドのクエリ・キーの次元数。類似度は √D で除算されます</translation>
     </message>
     <message>
@@ -702,7 +848,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D_v（バリュー）</translation>
     </message>
     <message>
-        <source>D_v: size of each head&apos;s value vector (and of its output Rⁱ)</source>
+        <source>D_v: size of each head's value vector (and of its output Rⁱ)</source>
         <translation>D_v：各ヘッドのバリューベクトル（と出力 Rⁱ）の次元数</translation>
     </message>
     <message>
@@ -710,7 +856,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>F（FFN の幅）</translation>
     </message>
     <message>
-        <source>F: width of the feed-forward layer&apos;s hidden activations</source>
+        <source>F: width of the feed-forward layer's hidden activations</source>
         <translation>F：フィードフォワード層の中間層の次元数</translation>
     </message>
     <message>
@@ -750,7 +896,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>正規化</translation>
     </message>
     <message>
-        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note&apos;s bare block</source>
+        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block</source>
         <translation>アテンションの前・FFN の前・最後に行う正規化 (それぞれ独立した段階)。なし＋残差オフでノートの素のブロックになります</translation>
     </message>
     <message>
@@ -770,7 +916,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>x を足し戻す</translation>
     </message>
     <message>
-        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note&apos;s bare Attention then FFN</source>
+        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN</source>
         <translation>オン: 各ブロックはアテンションと FFN の出力を入力 x に足します。オフ (正規化なしと合わせて): ノートの素の「アテンション → FFN」</translation>
     </message>
     <message>
@@ -856,6 +1002,17 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Not traced: {message}. The last good trace is still shown.</source>
         <translation>トレースできません：{message}。直前の正常なトレースを表示しています。</translation>
+    </message>
+</context>
+<context>
+    <name>CoreJob</name>
+    <message>
+        <source>out of memory: make the model or the text smaller</source>
+        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
+    </message>
+    <message>
+        <source>internal error ({kind}: {message}); please report it</source>
+        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
     </message>
 </context>
 <context>
@@ -1067,7 +1224,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
+        <source>Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)</source>
         <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
     </message>
     <message>
@@ -1147,7 +1304,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ステップ {t} / {n}</translation>
     </message>
     <message>
-        <source>layer {l}, head {h}: the prefill&apos;s map and one new row per step</source>
+        <source>layer {l}, head {h}: the prefill's map and one new row per step</source>
         <translation>層 {l}・ヘッド {h}: プレフィルのマップと、ステップごとに1行ずつ増える新しい行</translation>
     </message>
     <message>
@@ -1225,7 +1382,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>大きい順に r 個の特異値を残します：W_v1 (E×r) · W_v2 (r×E) がランク r の最良の近似です</translation>
     </message>
     <message>
-        <source>Rows: tokens (query positions). Columns: the E numbers of each token&apos;s attention output.</source>
+        <source>Rows: tokens (query positions). Columns: the E numbers of each token's attention output.</source>
         <translation>行：トークン（クエリの位置）。列：各トークンの Attention 出力の E 個の値。</translation>
     </message>
     <message>
@@ -1245,11 +1402,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>埋め込みベクトルの次元（E）</translation>
     </message>
     <message>
-        <source>The note&apos;s example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
+        <source>The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
         <translation>ノートの例：E = 100、r = 10 でパラメータ数 {before} → {after}（{saving}）。</translation>
     </message>
     <message>
-        <source>This model has no W_o (the note&apos;s single head with W_v of size E×E): there is nothing to sum.</source>
+        <source>This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum.</source>
         <translation>このモデルには W_o がありません（ノートのシングルヘッドで W_v が E×E の形）。足し合わせるものはありません。</translation>
     </message>
     <message>
@@ -1257,7 +1414,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
     </message>
     <message>
-        <source>Layer {l}, sentence {b}: each head&apos;s output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
+        <source>Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
         <translation>レイヤー {l}、文 {b}：各ヘッドの出力 Rⁱ (C×{dv}) と W_o の対応する行 ({dv}×{e}) の積を {h} 個のヘッドで合計したものと、連結 (C×{hdv}) と W_o 全体 ({hdv}×{e}) の積を比べます。</translation>
     </message>
     <message>
@@ -1285,7 +1442,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
     </message>
     <message>
-        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note&apos;s W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
+        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
         <translation>レイヤー {l}：このモデルはバリューの経路を分解済みの形 W_v ({e}×{hdv}) · W_o ({hdv}×{e}) で持っています。ノートの W_v1 · W_v2 で r = H·D_v = {hdv} の場合です。下はその積を 1 つの {e}×{e} 行列とし、ランク r に切り詰めたものです。</translation>
     </message>
     <message>
@@ -1300,7 +1457,7 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InductionReadout</name>
     <message>
-        <source>Show this head&apos;s attention weights: each query should look at the token right after the previous occurrence of itself</source>
+        <source>Show this head's attention weights: each query should look at the token right after the previous occurrence of itself</source>
         <translation>このヘッドの Attention 重みを表示します：各クエリは、自分が前に出現した位置の直後のトークンを参照するはずです</translation>
     </message>
     <message>
@@ -1393,92 +1550,59 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InterventionsView</name>
     <message>
-        <source>Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of the large attention map to cut that edge.</source>
-        <translation>計算を変えて比べる: ヘッド一覧のヘッドを右クリックするとアブレーション、大きなアテンションマップのセルを右クリックするとそのエッジを切ります。</translation>
+        <source>Compare</source>
+        <translation>比較</translation>
     </message>
     <message>
-        <source>Remove</source>
-        <translation>削除</translation>
+        <source>Logit lens</source>
+        <translation>ロジットレンズ</translation>
     </message>
     <message>
-        <source>Clear all</source>
-        <translation>すべて解除</translation>
+        <source>Attribution</source>
+        <translation>寄与</translation>
     </message>
     <message>
-        <source>token</source>
-        <translation>トークン</translation>
+        <source>Patching</source>
+        <translation>パッチ</translation>
+    </message>
+</context>
+<context>
+    <name>LensTab</name>
+    <message>
+        <source>Reading layer {d} of {t}…</source>
+        <translation>層を読み取り中 {d}/{t}…</translation>
     </message>
     <message>
-        <source>baseline</source>
-        <translation>ベースライン</translation>
+        <source>The logit lens: the residual stream after each layer, read through the final norm and the unembedding as if it were the last layer. Each cell is the most likely next token there, coloured by its probability. Click a column to choose a position.</source>
+        <translation>ロジットレンズ: 各層の後の残差ストリームを、最後の層であるかのように最終正規化と出力埋め込みに通して読みます。各セルはそこで最も確率の高い次トークンで、色はその確率です。列をクリックすると位置を選べます。</translation>
     </message>
     <message>
-        <source>rank</source>
-        <translation>順位</translation>
+        <source>probability</source>
+        <translation>確率</translation>
     </message>
     <message>
-        <source>intervened</source>
-        <translation>介入後</translation>
+        <source>after layer</source>
+        <translation>層の後</translation>
     </message>
     <message>
-        <source>intervened run</source>
-        <translation>介入後の実行</translation>
+        <source>The logit lens needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>ロジットレンズにはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
     </message>
     <message>
-        <source>baseline (no interventions)</source>
-        <translation>ベースライン（介入なし）</translation>
+        <source>Reading the layers…</source>
+        <translation>層を読み取り中…</translation>
     </message>
     <message>
-        <source>difference (intervened − baseline)</source>
-        <translation>差（介入後 − ベースライン）</translation>
+        <source>layer {l}</source>
+        <translation>層 {l}</translation>
     </message>
     <message>
-        <source>Attention map:</source>
-        <translation>アテンションマップ:</translation>
+        <source>after layer {l}, position {i}: “{t}” with p = {p}</source>
+        <translation>層 {l} の後、位置 {i}: 「{t}」 p = {p}</translation>
     </message>
     <message>
-        <source>zero</source>
-        <translation>ゼロ</translation>
-    </message>
-    <message>
-        <source>mean over positions</source>
-        <translation>位置の平均</translation>
-    </message>
-    <message>
-        <source>ablate layer {l} head {h} ({mode})</source>
-        <translation>層 {l} ヘッド {h} をアブレーション（{mode}）</translation>
-    </message>
-    <message>
-        <source>cut layer {l} head {h}: query {i} ↛ key {j}</source>
-        <translation>層 {l} ヘッド {h} を切断: クエリ {i} ↛ キー {j}</translation>
-    </message>
-    <message>
-        <source>(none: the model runs unchanged)</source>
-        <translation>（なし: モデルはそのまま動きます）</translation>
-    </message>
-    <message>
-        <source>Nothing to compare yet: add an intervention.</source>
-        <translation>まだ比べるものがありません: 介入を追加してください。</translation>
-    </message>
-    <message>
-        <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
-        <translation>トークン {i}「{t}」の次: KL(ベースライン ‖ 介入後) = {kl} nats</translation>
-    </message>
-    <message>
-        <source>weights: intervened − baseline, layer {l} head {h}</source>
-        <translation>重み: 介入後 − ベースライン、層 {l} ヘッド {h}</translation>
-    </message>
-    <message>
-        <source>weights ({mode}), layer {l} head {h}</source>
-        <translation>重み（{mode}）、層 {l} ヘッド {h}</translation>
-    </message>
-    <message>
-        <source>query (row)</source>
-        <translation>クエリ（行）</translation>
-    </message>
-    <message>
-        <source>key (column)</source>
-        <translation>キー（列）</translation>
+        <source>P(“{t}”) after each layer, at position {i} “{q}”</source>
+        <translation>各層の後の P(「{t}」)、位置 {i}「{q}」</translation>
     </message>
 </context>
 <context>
@@ -1492,7 +1616,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>前のステップ</translation>
     </message>
     <message>
-        <source>Next step (from the lesson&apos;s state, whatever you changed)</source>
+        <source>Next step (from the lesson's state, whatever you changed)</source>
         <translation>次のステップ（途中で変更しても、レッスンの状態から続けます）</translation>
     </message>
     <message>
@@ -1640,7 +1764,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>このモデルの読み込みを中止し、表示中のモデルを使い続けます</translation>
     </message>
     <message>
-        <source>Reading and converting the model&apos;s weights</source>
+        <source>Reading and converting the model's weights</source>
         <translation>モデルの重みを読み込んで変換しています</translation>
     </message>
     <message>
@@ -1662,7 +1786,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>クエリ（行）がキー（列）を参照します。クリックやドラッグでセルを遮断・許可します。</translation>
     </message>
     <message>
-        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell&apos;s new value.</source>
+        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value.</source>
         <translation>色付き：許可。斜線：遮断。ドラッグすると、最初のセルの新しい値で複数のセルを塗ります。</translation>
     </message>
     <message>
@@ -1704,7 +1828,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>モデルのフォルダーを開く(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open a checkpoint folder, a training run&apos;s folder or a Hugging Face model folder</source>
+        <source>Open a checkpoint folder, a training run's folder or a Hugging Face model folder</source>
         <translation>チェックポイントのフォルダー、学習実行のフォルダー、または Hugging Face のモデルフォルダーを開きます</translation>
     </message>
     <message>
@@ -1748,7 +1872,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>全レイヤー(&amp;L)</translation>
     </message>
     <message>
-        <source>Keep every layer&apos;s tensors (uses the most memory)</source>
+        <source>Keep every layer's tensors (uses the most memory)</source>
         <translation>全レイヤーのテンソルを残します（メモリを最も多く使います）</translation>
     </message>
     <message>
@@ -1843,7 +1967,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>介入後</translation>
     </message>
     <message>
-        <source>Each token of either run&apos;s top k: baseline bar (grey) above the intervened run&apos;s; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
+        <source>Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
         <translation>どちらかの実行で上位 k に入るトークンごとに、ベースラインの棒(灰色)の下に介入後の棒;右に確率と順位の変化(↑ 上がった、↓ 下がった)</translation>
     </message>
     <message>
@@ -1955,6 +2079,65 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>PatchForm</name>
+    <message>
+        <source>Patch from another sentence</source>
+        <translation>別の文からパッチ</translation>
+    </message>
+    <message>
+        <source>Run this sentence with one activation taken from the run of another sentence with as many tokens. All patches read from one sentence: a patch added with a new sentence makes it the source of every patch.</source>
+        <translation>同じトークン数の別の文を実行したときの活性を 1 つ取り込んで、この文を実行します。パッチはすべて 1 つの文から読みます。新しい文でパッチを追加すると、その文がすべてのパッチの元になります。</translation>
+    </message>
+    <message>
+        <source>Activation:</source>
+        <translation>活性:</translation>
+    </message>
+    <message>
+        <source>Positions:</source>
+        <translation>位置:</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>ヘッド:</translation>
+    </message>
+    <message>
+        <source>From the sentence:</source>
+        <translation>取り込む元の文:</translation>
+    </message>
+    <message>
+        <source>all (or e.g. 1,3-4)</source>
+        <translation>すべて（例: 1,3-4）</translation>
+    </message>
+    <message>
+        <source>all (or e.g. 0,2); for names with heads</source>
+        <translation>すべて（例: 0,2）。ヘッド軸のある名前のみ</translation>
+    </message>
+    <message>
+        <source>another sentence with the same number of tokens</source>
+        <translation>同じトークン数の別の文</translation>
+    </message>
+    <message>
+        <source>Add patch</source>
+        <translation>パッチを追加</translation>
+    </message>
+    <message>
+        <source>Patched: compare in the Compare tab.</source>
+        <translation>パッチしました。「比較」タブで比べられます。</translation>
+    </message>
+    <message>
+        <source>Type the sentence to take the activation from.</source>
+        <translation>活性を取り込む元の文を入力してください。</translation>
+    </message>
+    <message>
+        <source>Running with the patch…</source>
+        <translation>パッチを当てて実行中…</translation>
+    </message>
+    <message>
+        <source>Not applied: {message}. Remove the patch in the Compare tab.</source>
+        <translation>適用できません: {message}。「比較」タブでパッチを削除してください。</translation>
+    </message>
+</context>
+<context>
     <name>PresentationWindow</name>
     <message>
         <source>Attention Explorer — presentation</source>
@@ -2012,7 +2195,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>Softmax が各行をどれだけ均等に配分するか：0 = one-hot（1 つのキーに全重み）</translation>
     </message>
     <message>
-        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax&apos;s rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
+        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
         <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
     </message>
     <message>
@@ -2071,7 +2254,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>取り込むバリュー vⱼ</translation>
     </message>
     <message>
-        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head&apos;s output Rⁱ)</source>
+        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)</source>
         <translation>受け取るもの：Σⱼ aᵢⱼ·vⱼ（ヘッドの出力 Rⁱ の行）</translation>
     </message>
     <message>
@@ -2079,7 +2262,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>選択したクエリの各キーに対する Attention 重み。棒をクリックするとそのキーを選択します</translation>
     </message>
     <message>
-        <source>The selected token&apos;s query vector in this head</source>
+        <source>The selected token's query vector in this head</source>
         <translation>このヘッドでの選択トークンのクエリベクトル</translation>
     </message>
     <message>
@@ -2225,6 +2408,93 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Delete</source>
         <translation>削除</translation>
+    </message>
+</context>
+<context>
+    <name>SweepPanel</name>
+    <message>
+        <source>Patching sweep</source>
+        <translation>パッチングスイープ</translation>
+    </message>
+    <message>
+        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
+        <translation>壊した文を、きれいな文の実行から活性を 1 つ取り込んでセルごとに 1 回実行し、きれいな予測がどれだけ戻るかを見ます: 1 = すべて、0 = まったく戻らない、0 未満 = さらに遠ざかる。2 つの文のトークン数は同じである必要があります。</translation>
+    </message>
+    <message>
+        <source>Clean (this sentence):</source>
+        <translation>きれいな文（この文）:</translation>
+    </message>
+    <message>
+        <source>Corrupted:</source>
+        <translation>壊した文:</translation>
+    </message>
+    <message>
+        <source>Patch each:</source>
+        <translation>パッチする単位:</translation>
+    </message>
+    <message>
+        <source>a sentence with as many tokens, e.g. one word changed</source>
+        <translation>同じトークン数の文（例: 1 語だけ変える）</translation>
+    </message>
+    <message>
+        <source>residual stream (layer × position)</source>
+        <translation>残差ストリーム（層 × 位置）</translation>
+    </message>
+    <message>
+        <source>attention head (layer × head)</source>
+        <translation>アテンションヘッド（層 × ヘッド）</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>スイープを実行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>The sweep needs the model that made this trace (a snapshot shows only what it holds).</source>
+        <translation>スイープにはこのトレースを作ったモデルが必要です（スナップショットは保存された内容だけを表示します）。</translation>
+    </message>
+    <message>
+        <source>Type both sentences: the clean one and the corrupted one.</source>
+        <translation>きれいな文と壊した文の両方を入力してください。</translation>
+    </message>
+    <message>
+        <source>Sweep cancelled.</source>
+        <translation>スイープを中止しました。</translation>
+    </message>
+    <message>
+        <source>Running the sweep…</source>
+        <translation>スイープを実行中…</translation>
+    </message>
+    <message>
+        <source>Patched {d} of {t} cells…</source>
+        <translation>{t} セル中 {d} セルをパッチ済み…</translation>
+    </message>
+    <message>
+        <source>stream patched: after layer L (embed: before layer 0)</source>
+        <translation>パッチしたストリーム: 層 L の後（embed: 層 0 の前）</translation>
+    </message>
+    <message>
+        <source>position (token)</source>
+        <translation>位置（トークン）</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>share of the clean logit of “{t}” recovered at position {i}</source>
+        <translation>位置 {i} で戻った「{t}」のきれいなロジットの割合</translation>
+    </message>
+    <message>
+        <source>Clean logit {c}, corrupted logit {k}: 1 = the clean logit, 0 = the corrupted one.</source>
+        <translation>きれいなロジット {c}、壊したロジット {k}: 1 = きれいなロジット、0 = 壊したロジット。</translation>
     </message>
 </context>
 <context>
@@ -2559,7 +2829,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>まだ学習するものがありません：最初のトレースを待ってください</translation>
     </message>
     <message>
-        <source>only this app&apos;s own models can be trained here; choose a preset first</source>
+        <source>only this app's own models can be trained here; choose a preset first</source>
         <translation>ここで学習できるのはこのアプリのモデルだけです。先にプリセットを選んでください</translation>
     </message>
     <message>
@@ -2626,7 +2896,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>表示中の重みから始める</translation>
     </message>
     <message>
-        <source>Continue training the weights on screen (only when they use this corpus&apos;s vocabulary); off: start from random weights</source>
+        <source>Continue training the weights on screen (only when they use this corpus's vocabulary); off: start from random weights</source>
         <translation>画面の重みから学習を続けます（このデータの語彙を使う場合のみ）。オフ：ランダムな重みから始めます</translation>
     </message>
     <message>
@@ -2654,7 +2924,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>フォルダーを開く</translation>
     </message>
     <message>
-        <source>Show the run&apos;s folder (checkpoints and log.jsonl) in the file manager</source>
+        <source>Show the run's folder (checkpoints and log.jsonl) in the file manager</source>
         <translation>学習のフォルダー（チェックポイントと log.jsonl）をファイルマネージャーで表示します</translation>
     </message>
     <message>

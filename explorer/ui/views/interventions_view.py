@@ -1,206 +1,82 @@
-"""Interventions: what the request changes (each removable, Clear all), and before/after: the KL divergence
-of the selected position's next-token distribution, how the top tokens' probabilities and ranks moved, and
-the selected head's attention map as baseline, intervened run, or their difference.
-
-Heads are ablated from the head grid's context menu and edges cut from the large map's (intervention_menu);
-the numbers come from explorer.interventions.compare, this panel only draws them.
+"""The Interventions panel: a thin container of tabs (explorer/ui/views/interventions/). Compare lists the
+interventions and shows before/after; Logit lens and Attribution read the shown trace; Patching adds an
+activation patch from another sentence and runs the patching sweep. Each tab draws numbers the core computes.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QComboBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPushButton,
-    QScrollArea,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtWidgets import QScrollArea, QTabWidget, QVBoxLayout, QWidget
+
+from explorer.ui.views.base import View
+from explorer.ui.views.interventions.attribution_tab import AttributionTab
+from explorer.ui.views.interventions.compare_tab import MAP_MODES, TOP, CompareTab  # noqa: F401 - re-exported
+from explorer.ui.views.interventions.lens_tab import LensTab
+from explorer.ui.views.interventions.patch_form import PatchForm
+from explorer.ui.views.interventions.sweep_panel import SweepPanel
+
+TABS = (
+    QT_TRANSLATE_NOOP("InterventionsView", "Compare"),
+    QT_TRANSLATE_NOOP("InterventionsView", "Logit lens"),
+    QT_TRANSLATE_NOOP("InterventionsView", "Attribution"),
+    QT_TRANSLATE_NOOP("InterventionsView", "Patching"),
 )
 
-from explorer.present import matrices
-from explorer.analysis.token_text import visible
-from explorer.interventions.compare import difference, kl_divergence, token_moves
-from explorer.interventions.spec import EdgeCut, HeadAblation
-from explorer.ui.views.base import View
-from explorer.ui.views.heatmap import Heatmap
 
-TOP = 5  # tokens of either run's top k listed in the comparison table
-MAP_MODES = ("intervened", "baseline", "difference")
-
-
-def fmt(p: float) -> str:
-    return f"{p:.3f}" if abs(p) >= 0.001 or p == 0 else f"{p:.1e}"
+def _scrolling(widget: QWidget) -> QScrollArea:
+    """A short dock scrolls a tab rather than squeezing its tables and maps to nothing."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(widget)
+    scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the tab fits the dock's width
+    return scroll
 
 
 class InterventionsView(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
-        self.hint = QLabel()
-        self.hint.setWordWrap(True)
-        self.list = QListWidget()
-        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.remove_button = QPushButton()
-        self.clear_button = QPushButton()
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.remove_button)
-        buttons.addWidget(self.clear_button)
-        buttons.addStretch(1)
-        self.kl_label = QLabel()
-        self.kl_label.setWordWrap(True)
-        self.table = QTableWidget(0, 5)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.mode_combo = QComboBox()
-        for _ in MAP_MODES:
-            self.mode_combo.addItem("")
-        self.map_label = QLabel()
-        mode_row = QHBoxLayout()
-        mode_row.addWidget(self.map_label)
-        mode_row.addWidget(self.mode_combo, 1)
-        self.map = Heatmap()
-        # A short dock scrolls rather than squeezing the table and the map to nothing.
-        rows = self.list.fontMetrics().height() + 4
-        self.list.setMinimumHeight(3 * rows)
-        self.list.setMaximumHeight(5 * rows)
-        self.table.setMinimumHeight(7 * rows)
-        self.map.setMinimumHeight(260)
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.addWidget(self.hint)
-        lay.addWidget(self.list)
-        lay.addLayout(buttons)
-        lay.addWidget(self.kl_label)
-        lay.addWidget(self.table, 1)
-        lay.addLayout(mode_row)
-        lay.addWidget(self.map, 2)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(body)
+        self.compare = CompareTab(state)
+        self.lens = LensTab(state)
+        self.attribution = AttributionTab(state)
+        self.patch_form = PatchForm(state)
+        self.sweep = SweepPanel(state)
+        patching = QWidget()
+        lay = QVBoxLayout(patching)
+        lay.addWidget(self.patch_form)
+        lay.addSpacing(12)
+        lay.addWidget(self.sweep, 1)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        # Compare keeps its own scroll area (its table and map share the height); the others scroll here.
+        for widget in (self.compare, _scrolling(self.lens), _scrolling(self.attribution), _scrolling(patching)):
+            self.tabs.addTab(widget, "")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
-        self._items: list[HeadAblation | EdgeCut] = []
-        self.remove_button.clicked.connect(self._remove_selected)
-        self.clear_button.clicked.connect(state.clear_interventions)
-        self.mode_combo.currentIndexChanged.connect(lambda _i: self._redraw())
-        redraw = self.when_shown(self._redraw)
-        state.traceChanged.connect(lambda _t: redraw())
-        state.selectionChanged.connect(lambda _s: redraw())
-        state.interventionsChanged.connect(lambda _i: self._list())
-        state.requestReverted.connect(lambda _r: self._list())
+        outer.addWidget(self.tabs)
+        # The Compare tab's parts, as the panel's (the tests and the main window read them here).
+        self.list, self.kl_label, self.table = self.compare.list, self.compare.kl_label, self.compare.table
+        self.mode_combo, self.map = self.compare.mode_combo, self.compare.map
+        self.remove_button, self.clear_button = self.compare.remove_button, self.compare.clear_button
         self.retranslate()
-        self._list()
-        self._redraw()
 
-    # ------------------------------------------------------------------ texts
+    @property
+    def shown_map(self):
+        return self.compare.shown_map
+
+    def tab_views(self) -> tuple[View, ...]:
+        return (self.compare, self.lens, self.attribution, self.patch_form, self.sweep)
+
     def retranslate(self) -> None:
-        self.hint.setText(self.tr(
-            "Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of "
-            "the large attention map to cut that edge."))
-        self.remove_button.setText(self.tr("Remove"))
-        self.clear_button.setText(self.tr("Clear all"))
-        self.table.setHorizontalHeaderLabels(
-            [self.tr("token"), self.tr("baseline"), self.tr("rank"), self.tr("intervened"), self.tr("rank")])
-        for i, text in enumerate((self.tr("intervened run"), self.tr("baseline (no interventions)"),
-                                  self.tr("difference (intervened − baseline)"))):
-            self.mode_combo.setItemText(i, text)
-        self.map_label.setText(self.tr("Attention map:"))
-        self._list()
-        self._redraw()
+        for i, text in enumerate(TABS):
+            self.tabs.setTabText(i, QCoreApplication.translate("InterventionsView", text))
 
-    def describe(self, item: HeadAblation | EdgeCut) -> str:
-        if isinstance(item, HeadAblation):
-            mode = self.tr("zero") if item.mode == "zero" else self.tr("mean over positions")
-            return self.tr("ablate layer {l} head {h} ({mode})").format(l=item.layer, h=item.head, mode=mode)
-        return self.tr("cut layer {l} head {h}: query {i} ↛ key {j}").format(l=item.layer, h=item.head, i=item.query, j=item.key)
+    def flush_deferred(self) -> None:
+        super().flush_deferred()
+        for view in self.tab_views():
+            view.flush_deferred()
 
-    # ------------------------------------------------------------------ the list
-    def _list(self) -> None:
-        cur = self.state.interventions
-        self._items = [*cur.ablations, *cur.cuts]
-        self.list.clear()
-        for item in self._items:
-            self.list.addItem(QListWidgetItem(self.describe(item)))
-        if not self._items:
-            self.list.addItem(QListWidgetItem(self.tr("(none: the model runs unchanged)")))
-        editable = not self.state.read_only
-        self.remove_button.setEnabled(bool(self._items) and editable)
-        self.clear_button.setEnabled(bool(self._items) and editable)
-
-    def _remove_selected(self) -> None:
-        row = self.list.currentRow()
-        if 0 <= row < len(self._items):
-            self.state.remove_intervention(self._items[row])
-
-    # ------------------------------------------------------------------ compare
-    def _redraw(self) -> None:
-        trace, sel = self.state.trace, self.state.selection
-        baseline = self.state.baseline
-        compared = trace is not None and "baseline.probs" in trace.stored_names()
-        self.table.setVisible(compared)
-        if not compared:
-            self.kl_label.setText(self.tr("Nothing to compare yet: add an intervention."))
-        else:
-            self._compare_output(trace, sel)
-        self._draw_map(trace, baseline, sel)
-
-    def _position(self, trace, sel) -> int:
-        return sel.token if sel.token is not None else trace.rows[sel.row].length - 1
-
-    def _compare_output(self, trace, sel) -> None:
-        pos = self._position(trace, sel)
-        before = np.asarray(trace["baseline.probs"][sel.row, pos])
-        after = np.asarray(trace.probs_row(sel.row, pos))
-        kl = kl_divergence(before, after)
-        token = visible(trace.rows[sel.row].tokens[pos])
-        self.kl_label.setText(self.tr("After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats").format(
-            i=pos, t=token, kl=f"{kl:.4f}"))
-        moves = token_moves(before, after, TOP)
-        self.table.setRowCount(len(moves))
-        for r, m in enumerate(moves):
-            label = visible(trace.vocab[m.token]) if trace.vocab is not None and m.token < len(trace.vocab) else str(m.token)
-            cells = (label, fmt(m.before), str(m.rank_before), fmt(m.after), self._rank_move(m.rank_before, m.rank_after))
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c, item)
-
-    @staticmethod
-    def _rank_move(before: int, after: int) -> str:
-        if after == before:
-            return str(after)
-        return f"{after} {'↑' if after < before else '↓'}"
-
-    def _draw_map(self, trace, baseline, sel) -> None:
-        mode = MAP_MODES[max(0, self.mode_combo.currentIndex())]
-        shown = trace is not None and sel.layer in trace.layers
-        self.map.setVisible(shown)
-        if not shown:
-            return
-        n = trace.rows[sel.row].length
-        after = trace.head_map(sel.layer, "weights", sel.row, sel.head)[:n, :n]
-        before = baseline.head_map(sel.layer, "weights", sel.row, sel.head)[:n, :n] if baseline is not None and sel.layer in baseline.layers else after
-        labels = matrices.token_labels(trace, sel.row)
-        if mode == "difference":
-            data = difference(before, after)
-            top = float(np.abs(data).max()) or 1.0
-            self.map.set_matrix(data, labels, labels, True, (-top, top), square=True)  # diverging, centred on 0
-            title = self.tr("weights: intervened − baseline, layer {l} head {h}")
-        else:
-            data = after if mode == "intervened" else before
-            self.map.set_matrix(data, labels, labels, False, (0.0, 1.0), square=True)
-            title = self.tr("weights ({mode}), layer {l} head {h}").format(mode=self.mode_combo.currentText(), l="{l}", h="{h}")
-        self.map.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title.format(l=sel.layer, h=sel.head))
-        self.shown_map = data
+    def shutdown(self) -> None:
+        """The window is closing: stop the tabs' background work and wait for it."""
+        for view in (self.lens, self.attribution, self.sweep):
+            view.shutdown()
