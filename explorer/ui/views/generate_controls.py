@@ -39,8 +39,6 @@ class GenerateControls(QWidget):
                   self.use_cache):
             row1.addWidget(w)
         row1.addStretch(1)
-        row1.addWidget(self.save_button)
-        row1.addWidget(self.open_button)
         row2 = QHBoxLayout()
         for w in (self.greedy, self.temp_label, self.temperature, self.topk_label, self.top_k, self.topp_label,
                   self.top_p, self.seed_label, self.seed):
@@ -49,6 +47,8 @@ class GenerateControls(QWidget):
         row3 = QHBoxLayout()
         row3.addWidget(self.step_label)
         row3.addWidget(self.slider, 1)
+        row3.addWidget(self.save_button)  # here, not on the first row: that one is full in a 700 px dock
+        row3.addWidget(self.open_button)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         for row in (row1, row2, row3):

@@ -50,6 +50,7 @@ class GenerateView(View):
         c.slider.valueChanged.connect(self.gen.set_step)
         self.gen.changed.connect(lambda _g: self._follow())
         self.gen.stepChanged.connect(lambda _t: self._follow())
+        self.gen.shownChanged.connect(lambda on: self.map.setVisible(not on))  # the centre shows it large: room for the tables
         state.selectionChanged.connect(self.when_shown(lambda _s: self._show()))
         self.retranslate()
         self._buttons()

@@ -79,3 +79,7 @@ def fill_top(table: QTableWidget, step, headers: list[str]) -> None:
                 item.setBackground(_mark(table))
         table.setItem(r, 0, a)
         table.setItem(r, 1, b)
+    # as wide as its two columns: beside the cache tables a splitter squeezed it until "probability" was cut
+    table.resizeColumnsToContents()
+    frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width()
+    table.setMinimumWidth(table.horizontalHeader().length() + table.verticalHeader().sizeHint().width() + frame)
