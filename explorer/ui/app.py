@@ -98,19 +98,24 @@ def launch(
             window.lessons.player.open(lesson, step, DEFAULT_START if fresh else None)
         window.start()
     if presentation:
-        window.lessons.present_lesson() if lesson is not None else window.actions_.presentation.trigger()
-        if size and screenshot:  # the slide as a projector of that size shows it (offscreen has no such screen)
-            from explorer.ui.presentation import PresentationWindow
-
-            for slides in window.findChildren(PresentationWindow):
-                slides.setWindowState(Qt.WindowState.WindowNoState)
-                slides.setFixedSize(*size)
+        _present(window, lesson, size if screenshot else None)
     if generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
         _generate_after_first_trace(window, state, generate)
     if screenshot:
         ready = state.generation.changed if generate else None  # the picture waits for the generation
         return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
     return app.exec()
+
+
+def _present(window, lesson, size: tuple[int, int] | None) -> None:
+    """Presentation mode (of the lesson, if one plays); ``size``: a screenshot's, the projector it stands for."""
+    window.lessons.present_lesson() if lesson is not None else window.actions_.presentation.trigger()
+    if size:  # the slide as a projector of that size shows it (offscreen has no such screen)
+        from explorer.ui.presentation import PresentationWindow
+
+        for slides in window.findChildren(PresentationWindow):
+            slides.setWindowState(Qt.WindowState.WindowNoState)
+            slides.setFixedSize(*size)
 
 
 def _generate_after_first_trace(window, state: AppState, count: int) -> None:

@@ -107,11 +107,7 @@ class PresentationWindow(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.edge)
         lay.addWidget(self.caption)
-        # A generation (state.generation, shown): the Generate panel's tables, list and cost line beside the map.
-        self.details = GenerationDetails(with_map=False)
-        for w in self.details.findChildren(QWidget):
-            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.details.hide()
+        self.details = self._generation_details()
         figure = QHBoxLayout()
         figure.addWidget(self.tensor, 3)
         figure.addWidget(self.details, 2)
@@ -123,6 +119,14 @@ class PresentationWindow(QWidget):
         for signal in (gen.changed, gen.stepChanged, gen.shownChanged, gen.liveChanged):
             signal.connect(self._refresh)
         self.retranslate()
+
+    def _generation_details(self) -> GenerationDetails:
+        """A generation (state.generation, shown): the Generate panel's tables, list and cost line beside the map."""
+        details = GenerationDetails(with_map=False)
+        for w in details.findChildren(QWidget):
+            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        details.hide()
+        return details
 
     # ------------------------------------------------------------------ sizes
     def figure_px(self) -> int:
