@@ -12,8 +12,20 @@ from explorer.analysis.token_text import visible
 MAX_TABLE_COLUMNS = 64  # cache columns shown (D of a real model's head is 64 or 128)
 
 
+class _Table(QTableWidget):
+    """A table that keeps its newest row in view when it is resized (presentation mode lays the tables out
+    after they are filled: scrolled before that, the new row ended below the fold)."""
+
+    keep_in_view: int | None = None
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.keep_in_view is not None and self.item(self.keep_in_view, 0) is not None:
+            self.scrollToItem(self.item(self.keep_in_view, 0))
+
+
 def make_table() -> QTableWidget:
-    t = QTableWidget()
+    t = _Table()
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     t.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)  # to contents: too wide for D = 64
@@ -49,7 +61,9 @@ def fill_cache(table: QTableWidget, rows, labels, new: range) -> None:
                 item.setBackground(mark)
             table.setItem(i, j, item)
     table.setUpdatesEnabled(True)
+    table.keep_in_view = new[-1] if n else None
     if n:
+        table.resizeRowsToContents()
         table.scrollToItem(table.item(new[-1], 0))
 
 
