@@ -94,6 +94,8 @@ def test_the_panel_slider_scrubs_the_centre_row(qtbot, state, centre):
     assert gm.highlighted_row() == C - 1 and drawn(gm).shape == (C, C)
     state.generation.set_step(3)  # presentation's arrow keys move the panel's slider too
     assert panel.slider.value() == 3
+    gm.cellClicked.emit(C, 0)  # a click on decode step 1's row in the centre shows that step
+    assert state.generation.step == 1 and panel.slider.value() == 1 and gm.highlighted_row() == C
 
 
 def test_choosing_a_stage_brings_the_stage_back(qtbot, state, centre):
