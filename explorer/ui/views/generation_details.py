@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import QApplication, QHeaderView, QLabel, QSplitter, QTableWidget, QVBoxLayout, QWidget
 
@@ -62,6 +62,11 @@ class GenerationDetails(QWidget):
 
     def retranslate(self) -> None:
         self.top_title.setText(self.tr("Chosen token and alternatives"))
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:  # presentation mode's copy has no panel to tell it
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_text_px(self, px: int) -> None:
         """Every text here ``px`` pixels high or more (presentation mode)."""
