@@ -46,6 +46,8 @@ def add_parser(sub) -> None:
     p.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="how --ablate removes a head")
     p.add_argument("--cut", metavar="L.H:I:J[,…]", help="start with these attention edges cut (as in export)")
     p.add_argument("--presentation", action="store_true", help="start in presentation mode")
+    p.add_argument("--generate", type=int, metavar="N", help="after the first trace, write N tokens greedily in the Generate "
+                   "panel (the centre and presentation mode show the generation; --screenshot waits for it)")
     p.add_argument("--lesson", metavar="FILE|builtin", help="play a lesson (docs/lessons.md); builtin: the lecture note")
     p.add_argument("--step", type=int, metavar="N", help="with --lesson: the step to show first, counted from 1")
     p.set_defaults(func=run)
@@ -134,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         resolve(lesson, step)  # a step past the end is refused here too
     elif args.step is not None:
         raise ConfigError("--step needs --lesson")
+    if args.generate is not None and not 1 <= args.generate <= 256:
+        raise ConfigError(f"--generate takes a number of new tokens from 1 to 256, got {args.generate}")
     from explorer.interventions.spec import Interventions, parse_ablate, parse_cut
     from explorer.ui.app import launch
 
@@ -145,5 +149,5 @@ def run(args: argparse.Namespace) -> int:
     return launch(
         text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, stage=args.stage,
         language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
-        presentation=args.presentation, lesson=lesson, step=step, interventions=interventions,
+        presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
     )

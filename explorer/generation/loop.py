@@ -103,87 +103,110 @@ def generate(
     options = (options or RunOptions()).replace(layers_to_capture=None)
     gen = gen or GenerateOptions()
     sentence = _check(options, prompt)
-    cfg = bundle.config
-    P = cfg.max_positions
 
     started = time.perf_counter()
     prefill = run_trace(bundle, sentence, options, cancel)  # the prompt's full trace, C×C maps and all
     prefill_ms = (time.perf_counter() - started) * 1000
-    options = prefill.options  # after any device fallback
-    model = bundle.model_for(options.dtype, options.device)
-    device = torch.device(options.device)
-    ids = list(prefill.rows[0].ids)
-    C0 = len(ids)
-    notices = list(prefill.notices)
+    run = _Decoding(bundle, prefill, gen, cancel, on_step)
+    run.loop(prefill_ms)
 
-    cache = None
-    if gen.use_cache:
-        cache = KVCache(cfg.layers)
-        k_name = "k_rot" if cfg.positions == "rope" else "k"
-        for l, kv in enumerate(cache.layers):
-            kv.extend(
-                torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
-                torch.from_numpy(np.array(prefill[names.attn(l, "v")])).to(device),  # (1, H_kv, C, D_v)
-            )
-
-    # The first distribution is the prefill's last row.
-    logits_row = np.array(prefill["logits"][0, -1])  # (V,)
-    attn_rows = [_last_row(prefill, l) for l in range(cfg.layers)]  # L × (H, C)
-    ms, cached = prefill_ms, False
-
-    rng = gen.sampling.rng()
-    steps: list[Step] = []
-    all_logits: list[np.ndarray] = []
-    all_rows: list[list[np.ndarray]] = []
-    stopped = "count"
-    if C0 >= P:
-        stopped = "context"
-        notices.append(f"the prompt fills the model's context of {P} tokens: there is no room to generate")
-    while stopped != "context":
-        token_id, probs = choose(logits_row, gen.sampling, rng)
-        top_ids, top_p = top_k(probs, gen.top)
-        step = Step(
-            len(steps), token_id, bundle.tokenizer.token(token_id), float(probs[token_id]),
-            tuple((int(i), bundle.tokenizer.token(int(i)), float(p)) for i, p in zip(top_ids, top_p)),
-            ms, C0 - 1 + len(steps), cached,
-        )
-        steps.append(step)
-        all_logits.append(logits_row)
-        all_rows.append(attn_rows)
-        if on_step is not None:
-            on_step(step)
-        if token_id in gen.stop_ids:
-            stopped = "token"
-            break
-        if len(steps) >= gen.max_new_tokens:
-            stopped = "count"
-            break
-        if C0 + len(steps) >= P:
-            stopped = "context"
-            notices.append(f"stopped at the model's context of {P} tokens")
-            break
-        if cancel is not None and cancel.is_set():
-            stopped = "cancelled"
-            break
-        ids.append(token_id)
-        t0 = time.perf_counter()
-        logits_row, attn_rows = decode_step(model, ids, cache, options, cfg.layers, device)
-        ms, cached = (time.perf_counter() - t0) * 1000, cache is not None
-
-    trace = _assemble(prefill, steps, all_logits, all_rows, cache, notices)
-    new_ids = [s.token_id for s in steps]
+    trace = _assemble(prefill, run.steps, run.all_logits, run.all_rows, run.cache, run.notices)
+    new_ids = [s.token_id for s in run.steps]
     return Generation(
         trace=trace,
-        steps=tuple(steps),
+        steps=tuple(run.steps),
         prompt=sentence,
         text=_continuation_text(bundle, sentence, list(prefill.rows[0].ids), new_ids),
         use_cache=gen.use_cache,
         sampling=gen.sampling.to_dict(),
         max_new_tokens=gen.max_new_tokens,
         stop_ids=tuple(gen.stop_ids),
-        stopped=stopped,
-        notices=tuple(notices[len(prefill.notices):]),
+        stopped=run.stopped,
+        notices=tuple(run.notices[len(prefill.notices):]),
     )
+
+
+def _prefilled_cache(prefill: Trace, device: torch.device) -> KVCache:
+    """A cache holding the prompt's keys (after RoPE for a RoPE model) and values, from its trace."""
+    cfg = prefill.config
+    cache = KVCache(cfg.layers)
+    k_name = "k_rot" if cfg.positions == "rope" else "k"
+    for l, kv in enumerate(cache.layers):
+        kv.extend(
+            torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
+            torch.from_numpy(np.array(prefill[names.attn(l, "v")])).to(device),  # (1, H_kv, C, D_v)
+        )
+    return cache
+
+
+class _Decoding:
+    """The decode loop's state: the ids so far, the cache, the steps chosen and the rows and logits kept."""
+
+    def __init__(self, bundle: ModelBundle, prefill: Trace, gen: GenerateOptions, cancel, on_step) -> None:
+        self.bundle, self.prefill, self.gen, self.cancel, self.on_step = bundle, prefill, gen, cancel, on_step
+        self.options = prefill.options  # after any device fallback
+        self.model = bundle.model_for(self.options.dtype, self.options.device)
+        self.device = torch.device(self.options.device)
+        self.ids = list(prefill.rows[0].ids)
+        self.C0 = len(self.ids)
+        self.notices = list(prefill.notices)
+        self.cache = _prefilled_cache(prefill, self.device) if gen.use_cache else None
+        self.steps: list[Step] = []
+        self.all_logits: list[np.ndarray] = []
+        self.all_rows: list[list[np.ndarray]] = []
+        self.stopped = "count"
+
+    def loop(self, prefill_ms: float) -> None:
+        cfg, P = self.bundle.config, self.bundle.config.max_positions
+        # The first distribution is the prefill's last row.
+        logits_row = np.array(self.prefill["logits"][0, -1])  # (V,)
+        attn_rows = [_last_row(self.prefill, l) for l in range(cfg.layers)]  # L × (H, C)
+        ms, cached = prefill_ms, False
+        rng = self.gen.sampling.rng()
+        if self.C0 >= P:
+            self.stopped = "context"
+            self.notices.append(f"the prompt fills the model's context of {P} tokens: there is no room to generate")
+            return
+        while True:
+            token_id = self._choose(logits_row, attn_rows, rng, ms, cached)
+            stopped = self._stop(token_id, P)
+            if stopped is not None:
+                self.stopped = stopped
+                return
+            self.ids.append(token_id)
+            t0 = time.perf_counter()
+            logits_row, attn_rows = decode_step(self.model, self.ids, self.cache, self.options, cfg.layers, self.device)
+            ms, cached = (time.perf_counter() - t0) * 1000, self.cache is not None
+
+    def _choose(self, logits_row: np.ndarray, attn_rows, rng, ms: float, cached: bool) -> int:
+        """Choose the next token from ``logits_row``; record the step, its logits and attention rows."""
+        tok = self.bundle.tokenizer
+        token_id, probs = choose(logits_row, self.gen.sampling, rng)
+        top_ids, top_p = top_k(probs, self.gen.top)
+        step = Step(
+            len(self.steps), token_id, tok.token(token_id), float(probs[token_id]),
+            tuple((int(i), tok.token(int(i)), float(p)) for i, p in zip(top_ids, top_p)),
+            ms, self.C0 - 1 + len(self.steps), cached,
+        )
+        self.steps.append(step)
+        self.all_logits.append(logits_row)
+        self.all_rows.append(attn_rows)
+        if self.on_step is not None:
+            self.on_step(step)
+        return token_id
+
+    def _stop(self, token_id: int, P: int) -> str | None:
+        """Why the loop stops after the token just chosen, or None to go on."""
+        if token_id in self.gen.stop_ids:
+            return "token"
+        if len(self.steps) >= self.gen.max_new_tokens:
+            return "count"
+        if self.C0 + len(self.steps) >= P:
+            self.notices.append(f"stopped at the model's context of {P} tokens")
+            return "context"
+        if self.cancel is not None and self.cancel.is_set():
+            return "cancelled"
+        return None
 
 
 def _last_row(prefill: Trace, layer: int) -> np.ndarray:

@@ -47,6 +47,7 @@ def launch(
     lesson=None,
     step: int = 0,
     interventions=None,
+    generate: int | None = None,
 ) -> int:
     opened = None
     if snapshot:
@@ -79,8 +80,11 @@ def launch(
         window.start()
     if presentation:
         _present(window, lesson is not None, size if screenshot else None)
+    if generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
+        _generate_after_first_trace(window, state, generate)
     if screenshot:
-        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size)
+        ready = state.generation.changed if generate else None  # the picture waits for the generation
+        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
     return app.exec()
 
 
@@ -120,6 +124,18 @@ def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
             slides.setFixedSize(*size)
 
 
+def _generate_after_first_trace(window, state: AppState, count: int) -> None:
+    def start(_trace) -> None:
+        state.traceChanged.disconnect(start)
+        window.docks["generate"].raise_()
+        panel = window.views["generate"]
+        panel.count.setValue(count)
+        panel.greedy.setChecked(True)
+        panel.generate()
+
+    state.traceChanged.connect(start)
+
+
 def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) -> None:
     """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it."""
     if exact:
@@ -157,8 +173,9 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
     state.traceChanged.connect(lambda _t: QTimer.singleShot(0, painted))  # after the views have drawn it
 
 
-def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool, size: tuple[int, int] | None = None) -> int:
-    """Wait until a trace is on screen, let the views paint, save the window as PNG, and quit."""
+def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool, size: tuple[int, int] | None = None, ready=None) -> int:
+    """Wait until a trace is on screen (or ``ready`` fires: a generation is done), let the views paint, save the
+    window as PNG, and quit."""
     result = {"code": 1}
 
     def shoot() -> None:
@@ -194,7 +211,10 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
         result["code"] = code
         app.quit()
 
-    if already_shown:
+    if ready is not None:
+        ready.connect(lambda *_a: QTimer.singleShot(400, shoot))
+        state.errorRaised.connect(on_error)
+    elif already_shown:
         QTimer.singleShot(400, shoot)
     else:
         state.traceChanged.connect(lambda _t: QTimer.singleShot(400, shoot))

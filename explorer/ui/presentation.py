@@ -3,7 +3,9 @@
 The window shows the selected stage's title, its caption in plain words, its computation with the real
 shapes, and the same central tensor view as the main window, large. ← → Space PageUp PageDown (what a
 presentation clicker sends) move through the stages layer by layer via ``state.select``, so the main window
-follows; Esc or F5 leaves. Nothing here computes: words come from ``captions``, shapes from
+follows; Esc or F5 leaves. After the last stage, a generation of the Generate panel (``state.generation``)
+continues the walk, one slide per new token: the centre's generation map large, the cache tables, the chosen
+token and the cost line beside it, all at the figure's text size. Nothing here computes: words come from ``captions``, shapes from
 ``explorer.present.stages``, the order from ``explorer.present.stage_walk``, the picture from ``TensorView``.
 """
 
@@ -13,11 +15,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from explorer.analysis.token_text import visible
+from explorer.generation import frames
 from explorer.ui.stage_words import stage_words
 from explorer.present import stage_walk
 from explorer.present.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.state import AppState
+from explorer.ui.views.generation_details import GenerationDetails
+from explorer.ui.views.generation_map import selected_head
 from explorer.ui.views.tensor_view import TensorView
 
 TITLE_SCALE, EDGE_SCALE, CAPTION_SCALE, FOOTER_SCALE = 2.6, 1.6, 1.8, 1.1  # × the application's font size
@@ -101,11 +107,26 @@ class PresentationWindow(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.edge)
         lay.addWidget(self.caption)
-        lay.addWidget(self.tensor, 1)
+        self.details = self._generation_details()
+        figure = QHBoxLayout()
+        figure.addWidget(self.tensor, 3)
+        figure.addWidget(self.details, 2)
+        lay.addLayout(figure, 1)
         lay.addWidget(self.footer)
         state.traceChanged.connect(self._refresh)
         state.selectionChanged.connect(self._refresh)
+        gen = state.generation
+        for signal in (gen.changed, gen.stepChanged, gen.shownChanged, gen.liveChanged):
+            signal.connect(self._refresh)
         self.retranslate()
+
+    def _generation_details(self) -> GenerationDetails:
+        """A generation (state.generation, shown): the Generate panel's tables, list and cost line beside the map."""
+        details = GenerationDetails(with_map=False)
+        for w in details.findChildren(QWidget):
+            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        details.hide()
+        return details
 
     # ------------------------------------------------------------------ sizes
     def figure_px(self) -> int:
@@ -121,6 +142,7 @@ class PresentationWindow(QWidget):
         if px != self._figure_px:
             self._figure_px = px
             self.tensor.set_presentation(px)
+            self.details.set_text_px(px)
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
@@ -137,6 +159,10 @@ class PresentationWindow(QWidget):
 
     def _refresh(self, *_args) -> None:
         trace, sel = self.state.trace, self.state.selection
+        self.details.setVisible(self.state.generation.shown)
+        if self.state.generation.shown:
+            self._refresh_generation()
+            return
         self.title.setText(captions.title(sel.stage))
         if trace is None:
             self.where.setText("")
@@ -154,12 +180,45 @@ class PresentationWindow(QWidget):
         keys = stage_keys_for(trace.config)
         i = keys.index(sel.stage) if sel.stage in keys else STAGE_KEYS.index(sel.stage)
         self.footer.setText(self.tr("stage {i} / {n} · ← → to move · Esc to leave").format(i=i + 1, n=len(keys)))
+        live = self.state.generation.live
+        if live:  # a generation is running: its tokens so far (its maps come when it is done)
+            self.footer.setText(self.tr("Generating… {n} tokens: {text}").format(n=len(live), text=" ".join(visible(s.token) for s in live)))
+
+    def _refresh_generation(self) -> None:
+        """A slide per generated token: the map grows by one row, the cache by one row, with the cost."""
+        gen = self.state.generation
+        g, t = gen.generation, gen.step
+        layer, head, _ = selected_head(g, self.state.selection)
+        n, C, D = frames.positions(g, t), g.prompt_tokens, g.trace.config.D
+        self.title.setText(self.tr("Generation: step {t} of {T}").format(t=t + 1, T=len(g.steps)))
+        self.where.setText(self.tr("layer {l}, head {h}").format(l=layer, h=head))
+        self.edge.setText(f"q (1, {D}) · Kᵀ ({D}, {n}) → softmax → (1, {n})")
+        if t == 0:
+            self.caption.setText(self.tr("The prefill: the prompt's {C} tokens run as one trace and fill the cache; "
+                                         "the last row of its {C}×{C} map gives the first new token.").format(C=C))
+        else:
+            self.caption.setText(self.tr("Only the new token runs: its query attends to the {n} keys so far (one new row "
+                                         "under the map), and its key and value join the cache.").format(n=n))
+        self.details.show_step(g, self.state.selection, t)
+        self.footer.setText(self.tr("token {t} / {T} · ← → to move · Esc to leave").format(t=t + 1, T=len(g.steps)))
 
     # ------------------------------------------------------------------ keys
     def step(self, delta: int) -> None:
-        trace, sel = self.state.trace, self.state.selection
+        """The next (previous) slide: the stages layer by layer, then, when there is a generation, one slide
+        per generated token; back from its first token returns to the stages."""
+        trace, sel, gen = self.state.trace, self.state.selection, self.state.generation
+        if gen.shown:
+            if gen.step + delta < 0:
+                gen.show(False)
+            else:
+                gen.set_step(gen.step + delta)
+            return
         layers = (trace.layers if trace is not None else ()) or (sel.layer,)
         key, layer = stage_walk.step(sel.stage, sel.layer, delta, layers, trace.config if trace is not None else None)
+        if delta > 0 and (key, layer) == (sel.stage, sel.layer) and gen.active:  # past the last stage
+            gen.set_step(0)
+            gen.show(True)
+            return
         self.state.select(stage=key, layer=layer)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -19,6 +19,7 @@ from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, Pa
 from explorer.present.before_after import stored_baseline
 from explorer.session import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.trace import Trace
+from explorer.ui.generation_state import GenerationState
 
 __all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the session's types, held here
 
@@ -56,6 +57,7 @@ class AppState(QObject):
         super().__init__()
         self._cur = _Current(first_request(text, source, options))
         self._selection = Selection()
+        self.generation = GenerationState(self)  # the Generate panel's result and the step shown
 
     # ------------------------------------------------------------------ reading
     @property

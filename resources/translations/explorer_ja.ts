@@ -1158,7 +1158,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
-    <name>GenerateView</name>
+    <name>GenerateControls</name>
     <message>
         <source>Generate</source>
         <translation>生成</translation>
@@ -1216,10 +1216,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>オフ: 毎ステップ全文を計算し直す（コストの比較用）</translation>
     </message>
     <message>
-        <source>Large type</source>
-        <translation>大きな文字</translation>
-    </message>
-    <message>
         <source>Save…</source>
         <translation>保存…</translation>
     </message>
@@ -1235,18 +1231,9 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>Show a saved generation (read-only: nothing is recomputed)</source>
         <translation>保存した生成を表示する（読み取り専用: 再計算はしません）</translation>
     </message>
-    <message>
-        <source>Chosen token and alternatives</source>
-        <translation>選ばれたトークンと候補</translation>
-    </message>
-    <message>
-        <source>query (row)</source>
-        <translation>クエリ（行）</translation>
-    </message>
-    <message>
-        <source>key (column)</source>
-        <translation>キー（列）</translation>
-    </message>
+</context>
+<context>
+    <name>GenerateView</name>
     <message>
         <source>Generating…</source>
         <translation>生成中…</translation>
@@ -1296,16 +1283,65 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ステップ –</translation>
     </message>
     <message>
-        <source>Press Generate (or Step, or Play) to continue the first sentence of the text.</source>
-        <translation>「生成」（または「1ステップ」「再生」）を押すと、テキストの最初の文の続きを書きます。</translation>
-    </message>
-    <message>
         <source>Step {t} / {n}</source>
         <translation>ステップ {t} / {n}</translation>
     </message>
+</context>
+<context>
+    <name>GenerationCentre</name>
     <message>
-        <source>layer {l}, head {h}: the prefill's map and one new row per step</source>
-        <translation>層 {l}・ヘッド {h}: プレフィルのマップと、ステップごとに1行ずつ増える新しい行</translation>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Show the generation's attention: the prompt's map and one row per new token</source>
+        <translation>生成のアテンションを表示: プロンプトのマップと、新しいトークンごとに1行</translation>
+    </message>
+    <message>
+        <source>Generation, step {t} of {T} — layer {l}</source>
+        <translation>生成 ステップ {t} / {T} — レイヤー {l}</translation>
+    </message>
+    <message>
+        <source>query {i} “{qi}” → key {j} “{kj}”: weight {w:.3f}</source>
+        <translation>クエリ {i}「{qi}」→ キー {j}「{kj}」: 重み {w:.3f}</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationCost</name>
+    <message>
+        <source>with the cache</source>
+        <translation>キャッシュあり</translation>
+    </message>
+    <message>
+        <source>the prefill</source>
+        <translation>プレフィル</translation>
+    </message>
+    <message>
+        <source>without the cache</source>
+        <translation>キャッシュなし</translation>
+    </message>
+    <message>
+        <source>Step {t}: the query at position {q} attends to {k} keys. Multiply-adds with the cache {mc}, without {mn} (×{r:.0f}). Measured: {ms:.1f} ms ({how}).</source>
+        <translation>ステップ {t}: 位置 {q} のクエリが {k} 個のキーに注意を向けます。積和演算はキャッシュありで {mc}、なしで {mn}（×{r:.0f}）。実測: {ms:.1f} ms（{how}）。</translation>
+    </message>
+    <message>
+        <source>The cache holds {n} positions × {L} layers × {h} heads × (D + D_v = {dd}): {b}B.</source>
+        <translation>キャッシュの中身: {n} 位置 × {L} 層 × {h} ヘッド × (D + D_v = {dd}) = {b}B。</translation>
+    </message>
+    <message>
+        <source>Grouped-query heads: {h} query heads share {g} key/value heads, so the cache holds {b}B instead of {a}B ({p:.0f} % less).</source>
+        <translation>グループ化クエリ注意: {h} 個のクエリヘッドが {g} 個のキー/バリューヘッドを共有するので、キャッシュは {a}B ではなく {b}B（{p:.0f} % 少ない）。</translation>
+    </message>
+</context>
+<context>
+    <name>GenerationDetails</name>
+    <message>
+        <source>Chosen token and alternatives</source>
+        <translation>選ばれたトークンと候補</translation>
+    </message>
+    <message>
+        <source>Press Generate (or Step, or Play) to continue the first sentence of the text.</source>
+        <translation>「生成」（または「1ステップ」「再生」）を押すと、テキストの最初の文の続きを書きます。</translation>
     </message>
     <message>
         <source>No cache: every step recomputed the keys and values of the whole text</source>
@@ -1331,29 +1367,24 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>probability</source>
         <translation>確率</translation>
     </message>
+</context>
+<context>
+    <name>GenerationMap</name>
     <message>
-        <source>with the cache</source>
-        <translation>キャッシュあり</translation>
+        <source>query (row)</source>
+        <translation>クエリ（行）</translation>
     </message>
     <message>
-        <source>the prefill</source>
-        <translation>プレフィル</translation>
+        <source>key (column)</source>
+        <translation>キー（列）</translation>
     </message>
     <message>
-        <source>without the cache</source>
-        <translation>キャッシュなし</translation>
+        <source>layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step</source>
+        <translation>レイヤー {l}、ヘッド {h}: プロンプトの {C}×{C} マップ（枠内）と、ステップごとに1行ずつ増える新しい行</translation>
     </message>
     <message>
-        <source>Step {t}: the query at position {q} attends to {k} keys. Multiply-adds with the cache {mc}, without {mn} (×{r:.0f}). Measured: {ms:.1f} ms ({how}).</source>
-        <translation>ステップ {t}: 位置 {q} のクエリが {k} 個のキーに注意を向けます。積和演算はキャッシュありで {mc}、なしで {mn}（×{r:.0f}）。実測: {ms:.1f} ms（{how}）。</translation>
-    </message>
-    <message>
-        <source>The cache holds {n} positions × {L} layers × {h} heads × (D + D_v = {dd}): {b}B.</source>
-        <translation>キャッシュの中身: {n} 位置 × {L} 層 × {h} ヘッド × (D + D_v = {dd}) = {b}B。</translation>
-    </message>
-    <message>
-        <source>Grouped-query heads: {h} query heads share {g} key/value heads, so the cache holds {b}B instead of {a}B ({p:.0f} % less).</source>
-        <translation>グループ化クエリ注意: {h} 個のクエリヘッドが {g} 個のキー/バリューヘッドを共有するので、キャッシュは {a}B ではなく {b}B（{p:.0f} % 少ない）。</translation>
+        <source>a later position: not written yet</source>
+        <translation>後ろの位置: まだ書かれていない</translation>
     </message>
 </context>
 <context>
@@ -2158,6 +2189,30 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>stage {i} / {n} · ← → to move · Esc to leave</source>
         <translation>ステージ {i} / {n} · ← → で移動 · Esc で終了</translation>
+    </message>
+    <message>
+        <source>Generating… {n} tokens: {text}</source>
+        <translation>生成中… {n} トークン: {text}</translation>
+    </message>
+    <message>
+        <source>Generation: step {t} of {T}</source>
+        <translation>生成: ステップ {t} / {T}</translation>
+    </message>
+    <message>
+        <source>layer {l}, head {h}</source>
+        <translation>レイヤー {l}、ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>The prefill: the prompt's {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
+        <translation>プレフィル: プロンプトの {C} トークンを1回のトレースで計算してキャッシュを満たす。{C}×{C} マップの最後の行が最初の新しいトークンを決める。</translation>
+    </message>
+    <message>
+        <source>Only the new token runs: its query attends to the {n} keys so far (one new row under the map), and its key and value join the cache.</source>
+        <translation>計算するのは新しいトークンだけ: そのクエリがこれまでの {n} 個のキーに注目し（マップの下に1行増える）、そのキーとバリューがキャッシュに加わる。</translation>
+    </message>
+    <message>
+        <source>token {t} / {T} · ← → to move · Esc to leave</source>
+        <translation>トークン {t} / {T} · ← → で移動 · Esc で終了</translation>
     </message>
 </context>
 <context>

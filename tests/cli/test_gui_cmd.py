@@ -166,3 +166,21 @@ def test_a_display_that_answers_is_accepted(tmp_path):
     check_display({"QT_QPA_PLATFORM": "offscreen"})
     with pytest.raises(ConfigError, match="does not answer"):
         check_display({"DISPLAY": f":{number}"})  # the server is gone
+
+
+# ------------------------------------------------------------------------------------------ --generate
+
+
+@pytest.mark.parametrize("n", ["0", "257"])
+def test_generate_out_of_range_is_one_error_line(tmp_path, n):
+    res = _gui(tmp_path, "--generate", n, "--screenshot", "x.png", env={"QT_QPA_PLATFORM": "offscreen"}, timeout=60)
+    assert "--generate takes a number of new tokens from 1 to 256" in _one_error_line(res)
+
+
+def test_a_screenshot_with_generate_waits_for_the_generation(tmp_path):
+    """The picture is taken once the generation is there: had it never come, the wait times out (exit 1)."""
+    out = tmp_path / "gen.png"
+    res = _gui(tmp_path, "--screenshot", str(out), "--size", "1366x768", "--generate", "3", "--text", "This is a",
+               env={"QT_QPA_PLATFORM": "offscreen", "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000"})
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert _png_size(out) == (1366, 768)

@@ -17,6 +17,7 @@ from explorer.present import before_after, matrices, stages
 from explorer.present.explain import explain_cell, explain_value, fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
+from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
 from explorer.ui.views.tensor_build import build
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
@@ -33,6 +34,7 @@ class TensorView(View):
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         build(self)
         self._wire()
+        self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
         self.retranslate()  # also draws the current trace, if there is one
 
     # ------------------------------------------------------------------ building
@@ -186,6 +188,8 @@ class TensorView(View):
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
         head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
+        if self.generation_centre.take_over():  # a generation is shown: its map replaces the stage's
+            return
         token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
         mode = self._shown_mode = self._mode(trace, sel)
         drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token, mode)
