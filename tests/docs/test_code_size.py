@@ -15,29 +15,10 @@ MAX_FILE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
 # path -> why it may still be long (being split on another branch)
-LONG_FILES = {
-    "explorer/train/corpora.py": "issue 14: train/ split by purpose",
-    "explorer/train/corpora_grammar.py": "issue 14: train/ split by purpose",
-    "explorer/train/loop.py": "issue 14: train/ split by purpose",
-    "explorer/ui/views/generate_view.py": "generation panel",
-    "explorer/ui/views/heatmap.py": "heatmap",
-    "explorer/ui/views/tensor_view.py": "tensor view",
-}
+LONG_FILES: dict[str, str] = {}
 
 # "path:function" -> why it may still be long
-LONG_FUNCTIONS = {
-    "explorer/cli/train_cmd.py:run": "issue 14: train command",
-    "explorer/generation/loop.py:generate": "generation",
-    "explorer/trace/run.py:run_trace": "issue 14: run_trace",
-    "explorer/train/loop.py:_run": "issue 14: train/ split by purpose",
-    "explorer/train/presets_build.py:build": "issue 14: train/",
-    "explorer/ui/app.py:launch": "application start",
-    "explorer/ui/views/generate_view.py:__init__": "generation panel",
-    "explorer/ui/views/generate_view.py:_show": "generation panel",
-    "explorer/ui/views/heatmap.py:__init__": "heatmap",
-    "explorer/ui/views/output_view.py:__init__": "output view",
-    "explorer/ui/views/tensor_view.py:_build": "tensor view",
-}
+LONG_FUNCTIONS: dict[str, str] = {}
 
 
 def _sources(root: Path = ROOT) -> list[Path]:
