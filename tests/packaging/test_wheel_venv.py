@@ -47,8 +47,8 @@ def test_resources_come_from_the_installed_package(installed, clean_env, tmp_pat
     result = run(installed, ["python", "-c", code], clean_env, tmp_path)
     assert result.returncode == 0, result.stderr
     resources, module = map(Path, json.loads(result.stdout))
-    site = Path(module).parent
-    assert resources == site / "resources" and str(installed) in str(resources)
+    package = Path(module).parent.parent  # explorer/ (the module is explorer/util/paths.py)
+    assert resources == package / "resources" and str(installed) in str(resources)
     for folder in {rel.split("/")[0] for rel in resource_files()}:  # corpora, tokenizers, icons, presets, ...
         assert (resources / folder).is_dir(), folder
     missing = [rel for rel in resource_files() if not (resources / rel).is_file()]
