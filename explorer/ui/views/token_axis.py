@@ -88,8 +88,7 @@ class TokenAxis(pg.AxisItem):
 
     def _measure(self) -> None:
         fm = QFontMetrics(self._font(self._px))
-        # the longest string is a good proxy for the widest; measuring 1024 labels on every paint is not
-        self._widest = min(self._cap(fm), fm.horizontalAdvance(max(self.labels, key=len))) if self.labels else 0
+        self._widest = min(self._cap(fm), _widest(fm, self.labels)) if self.labels else 0
         self._arranged = None
         if self.orientation in ("left", "right"):
             # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
@@ -167,7 +166,7 @@ class TokenAxis(pg.AxisItem):
         widest = self._widest
         if horizontal and self.short and len(self.short) == len(self.labels) and self._widest + 6 > 2 * per_label:
             shown = self.short  # e.g. key indices: the query axis beside names the same tokens in full
-            widest = QFontMetrics(self._font(self._px)).horizontalAdvance(max(self.short, key=len))
+            widest = _widest(QFontMetrics(self._font(self._px)), self.short)
         px, upright, bands = self._arrange(per_label, horizontal, widest)
         font = self._font(px)
         if font != self.style["tickFont"]:
@@ -181,7 +180,7 @@ class TokenAxis(pg.AxisItem):
             depth = line
         else:
             # measured once per label set (set_labels), not per paint: a long input has a thousand labels
-            longest = self._widest if shown is self.labels else fm.horizontalAdvance(max(shown, key=len))
+            longest = self._widest if shown is self.labels else _widest(fm, shown)
             room = min(cap, longest + 2)
             if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
                 room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
@@ -272,3 +271,9 @@ class TokenAxis(pg.AxisItem):
             return
         whole = self.label_at(ev.pos())
         self.setToolTip(whole or "")
+
+
+def _widest(fm: QFontMetrics, labels) -> int:
+    """Pixel width of the widest label. The longest string alone is not it ("3  pen" is as long as "0 This" and
+    wider, and was elided to "3 p…"): the longest few are measured, never a thousand labels per paint."""
+    return max(fm.horizontalAdvance(s) for s in sorted(labels, key=len)[-32:])
