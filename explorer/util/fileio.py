@@ -159,6 +159,34 @@ class Terminated(SystemExit):
         super().__init__(128 + signal.SIGTERM)
 
 
+_held = 0  # > 0 while a step that must not be cut in half runs (making a temporary, the final renames)
+_pending = False  # SIGTERM came while held: raised as Terminated when the step is done
+
+
+def _on_sigterm(signum, frame):
+    global _pending
+    if _held:
+        _pending = True
+        return
+    raise Terminated()
+
+
+@contextmanager
+def _sigterm_held() -> Iterator[None]:
+    """Defer a SIGTERM that arrives inside the block to its end. Python runs a handler between any two
+    bytecodes, so without this a SIGTERM between mkstemp creating the file and the name reaching the
+    ``try`` that removes it would leave the temporary behind."""
+    global _held, _pending
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
+    if not _held and _pending:
+        _pending = False
+        raise Terminated()
+
+
 @contextmanager
 def _cleanup_on_sigterm() -> Iterator[None]:
     """While a write is under way on the main thread, SIGTERM raises Terminated (a SystemExit) so that the
@@ -172,14 +200,10 @@ def _cleanup_on_sigterm() -> Iterator[None]:
     except (ValueError, OSError):  # pragma: no cover - no signals here
         yield
         return
-    if previous not in (signal.SIG_DFL, None):  # someone else handles it (the GUI, a test runner): leave it
+    if previous not in (signal.SIG_DFL, None):  # someone else handles it (the GUI, a test runner)
         yield
         return
-
-    def on_sigterm(signum, frame):
-        raise Terminated()
-
-    signal.signal(signal.SIGTERM, on_sigterm)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         yield
     finally:
@@ -196,13 +220,12 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
     check_writable_target(target)
     remove_stale_temporaries(target.parent, target.name)
     with _cleanup_on_sigterm():
+        tmp: Path | None = None
         try:
-            fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent)
-        except OSError as exc:
-            raise error(describe_os_error(exc, target)) from None
-        os.close(fd)
-        tmp = Path(tmp_name)
-        try:
+            with _sigterm_held():
+                fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent)
+                tmp = Path(tmp_name)
+                os.close(fd)
             yield tmp
             mode = mode_for(target)
             with open(tmp, "rb+") as fh:
@@ -212,10 +235,12 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
             os.replace(tmp, target)
             _fsync_folder(target.parent)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
             raise error(describe_os_error(exc, target)) from None
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
             raise
 
 
@@ -262,22 +287,24 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError) -> It
         raise error(describe_os_error(exc, target)) from None
     remove_stale_temporaries(target.parent, target.name)
     with _cleanup_on_sigterm():
+        tmp: Path | None = None
         try:
-            tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent))
-        except OSError as exc:
-            raise error(describe_os_error(exc, target)) from None
-        try:
+            with _sigterm_held():
+                tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent))
             yield tmp
-            old = None
-            if os.path.lexists(target):
-                old = target.parent / f"{_temp_prefix(target)}{secrets.token_hex(4)}.old"
-                os.replace(target, old)
-            os.replace(tmp, target)
-            if old is not None:
-                _remove(old)
+            with _sigterm_held():  # the old folder is moved aside and removed in one piece
+                old = None
+                if os.path.lexists(target):
+                    old = target.parent / f"{_temp_prefix(target)}{secrets.token_hex(4)}.old"
+                    os.replace(target, old)
+                os.replace(tmp, target)
+                if old is not None:
+                    _remove(old)
         except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
             raise error(describe_os_error(exc, target)) from None
         except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
             raise

@@ -201,3 +201,39 @@ def test_sigterm_during_a_real_export_leaves_no_temporary_file(tmp_path):
     assert "wrote" not in out and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.npz", "long.txt"]
     assert target.read_bytes() == b"the previous export"
+
+
+# SIGTERM lands the moment the temporary file (or folder) exists, before its name is back in atomic_path's
+# hands: the window where CI once saw a `.run.json….part` survive a SIGTERM during training.
+SIGTERM_AT_CREATION = textwrap.dedent("""
+    import os, signal, sys, tempfile
+    from explorer.util.fileio import atomic_dir, atomic_path
+    real = {"mkstemp": tempfile.mkstemp, "mkdtemp": tempfile.mkdtemp}
+    def signalled(name):
+        def make(*a, **k):
+            made = real[name](*a, **k)
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler runs here, before `made` is returned
+            return made
+        return make
+    tempfile.mkstemp, tempfile.mkdtemp = signalled("mkstemp"), signalled("mkdtemp")
+    target = sys.argv[2]
+    if sys.argv[1] == "file":
+        with atomic_path(target) as tmp:
+            open(tmp, "wb").write(b"new")
+    else:
+        with atomic_dir(target) as tmp:
+            open(os.path.join(tmp, "f"), "wb").write(b"new")
+    print("finished")
+""")
+
+
+@pytest.mark.parametrize("kind", ["file", "dir"])
+def test_sigterm_as_the_temporary_is_created_leaves_nothing(tmp_path, kind):
+    target = tmp_path / "run.json"
+    target.write_bytes(b"old") if kind == "file" else (target.mkdir(), (target / "f").write_bytes(b"old"))
+    done = subprocess.run([sys.executable, "-c", SIGTERM_AT_CREATION, kind, str(target)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 143, done.stderr[-2000:]
+    assert "finished" not in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+    assert (target if kind == "file" else target / "f").read_bytes() == b"old"
