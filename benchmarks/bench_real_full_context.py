@@ -74,9 +74,9 @@ def peer_model(path):
 
 def child_peak() -> None:
     """Fresh process: load the model, run our side once; print the peak resident memory."""
-    from explorer.weights import catalog
+    from explorer.weights.loaders import load_model
 
-    bundle = catalog.load_named("smollm2")
+    bundle = load_model("smollm2")
     text, _ = long_text(bundle.tokenizer, CONTEXT)
     marks = ours_once(bundle, text)
     print(json.dumps({"peak_rss_gb": peak_rss_gb(), **marks}))
@@ -92,7 +92,7 @@ def main(repeats: int = 3) -> None:
         return
     import torch
 
-    from explorer.weights import catalog
+    from explorer.weights.loaders import load_model
 
     proc = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True, timeout=3600)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
@@ -100,7 +100,7 @@ def main(repeats: int = 3) -> None:
         raise SystemExit(f"peak-memory run failed: {proc.stderr[-2000:]}")
     child = json.loads(lines[-1])
 
-    bundle = catalog.load_named("smollm2")
+    bundle = load_model("smollm2")
     text, ids = long_text(bundle.tokenizer, CONTEXT)
     hf = peer_model(path)
     ids_t = torch.tensor([ids])

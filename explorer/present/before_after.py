@@ -74,6 +74,8 @@ def shown_maps(trace: Trace, baseline: Trace | None, stage: str, layer: int, row
     """The maps of ``heads`` in ``mode`` and their shared levels (lo, hi, clipped): a difference on levels
     symmetric around 0, either run on ``matrices.map_levels``' (``allowed``: the cells the mask lets through)."""
     maps = compared_maps(trace, baseline, stage, layer, row, heads, mode)
+    if mode == "intervened":  # the trace's own maps: their levels may be computed already (by the worker)
+        return maps, matrices.head_levels(trace, stage, layer, row, heads)
     arrays = list(maps.values())
     if mode == "difference":
         return maps, (*difference_levels(arrays), False)

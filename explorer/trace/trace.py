@@ -59,6 +59,7 @@ class Trace(Mapping[str, np.ndarray]):
     _HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
     _HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
     _LAYER_CACHE = 2  # derived (B, H, C, C) stages of whole layers
+    _MEMO = 128  # small derived values (levels, thumbnails of at most 256² cells): a few MB at most
 
     def __init__(
         self,
@@ -118,6 +119,22 @@ class Trace(Mapping[str, np.ndarray]):
             with continues._lock:
                 self._head_cache.update((k, m) for k, m in continues._head_cache.items() if k[0] in self._layer_serials)
         self._layer_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._memo: OrderedDict[tuple, object] = OrderedDict()
+
+    def memo(self, key: tuple, compute):
+        """A small value derived from this trace (a map's colour levels, a shrunk thumbnail), computed once.
+        The worker computes what the window will ask for before handing the trace over, so the GUI thread
+        finds it here instead of computing it while the window waits."""
+        with self._lock:
+            if key in self._memo:
+                self._memo.move_to_end(key)
+                return self._memo[key]
+        value = compute()  # outside the lock: it may derive maps, which take the lock
+        with self._lock:
+            self._memo[key] = value
+            while len(self._memo) > self._MEMO:
+                self._memo.popitem(last=False)
+        return value
 
     # ------------------------------------------------------------------ sizes and labels
     @property

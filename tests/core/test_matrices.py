@@ -121,3 +121,36 @@ def test_pooled_is_the_largest_value_of_each_block(n, cells):
         for J in range(0, R, 5):
             assert mask[I, J] == blocked[I * f : (I + 1) * f, J * f : (J + 1) * f].all()
     assert np.array_equal(mask, np.isneginf(got))  # a block is −∞ exactly when all of it is masked
+
+
+def test_prefetch_leaves_the_map_views_nothing_to_compute(monkeypatch):
+    """After the worker's prefetch of a long lazy trace, the shared levels, every head's thumbnail and the
+    blocked thumbnail come from the trace: computing any of them again (on the GUI thread) would fail here."""
+    words = preset_tokenizer("words-en.json")
+    cfg = ModelConfig(words.vocab_size, embed_dim=16, key_dim=4, heads=3, layers=1)
+    from explorer.config import RunOptions
+
+    trace = run_trace(random_bundle(cfg, words, 5), " ".join(["This is a pen ."] * 60), RunOptions(lazy_pairwise=True))
+    n = trace.rows[0].length
+    assert n == 300 and n > matrices.THUMB_CELLS and not matrices.shows_one_head(trace, 0)
+    matrices.prefetch_maps(trace, "weights", 0, 0, 0)
+    maps = [trace.head_map(0, "weights", 0, h)[:n, :n] for h in range(3)]
+    blocked = ~np.tril(np.ones((n, n), dtype=bool))  # causal: key j after query i is blocked
+    f = math.ceil(n / matrices.THUMB_CELLS)  # 2: blocks of 2×2 cells, one padded row and column of −∞ / blocked
+    expected_levels = matrices.map_levels(maps, False, ~blocked)
+
+    def recomputed(*a, **k):
+        raise AssertionError("computed again after the prefetch")
+
+    for name in ("pooled", "pooled_mask", "map_levels", "blocked_cells"):
+        monkeypatch.setattr(matrices, name, recomputed)
+    assert matrices.head_levels(trace, "weights", 0, 0, range(3)) == expected_levels
+    for h, m in enumerate(maps):
+        thumb = matrices.head_thumbnail(trace, "weights", 0, 0, h)
+        padded = np.full((150 * f, 150 * f), -np.inf, dtype=np.float32)
+        padded[:n, :n] = m
+        assert thumb.shape == (150, 150)
+        np.testing.assert_array_equal(thumb, padded.reshape(150, f, 150, f).max(axis=(1, 3)))
+    pb = np.ones((150 * f, 150 * f), dtype=bool)
+    pb[:n, :n] = blocked
+    np.testing.assert_array_equal(matrices.blocked_thumbnail(trace, 0), pb.reshape(150, f, 150, f).all(axis=(1, 3)))

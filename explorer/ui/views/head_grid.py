@@ -18,7 +18,7 @@ from explorer.ui.views.heatmap import MapLayers
 # Thumbnails print numbers only for the tiniest maps (the note's toy sizes), and only when they fit.
 GRID_TEXT_LIMIT = 4
 # Larger maps are drawn in the grid shrunk to this many cells a side (each block shows its largest value).
-THUMB_CELLS = 256
+THUMB_CELLS = matrices.THUMB_CELLS
 
 
 class HeadGrid(pg.GraphicsLayoutWidget):
@@ -54,14 +54,20 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         self.selected = -1
 
     def set_maps(
-        self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str], blocked: np.ndarray | None = None
+        self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str], blocked: np.ndarray | None = None,
+        thumbs: tuple[list[np.ndarray], np.ndarray | None] | None = None,
     ) -> None:
+        """``thumbs``: the maps and blocked cells already shrunk (``matrices.head_thumbnail``), when known."""
         if len(maps) != len(self.maps):
             self._build(len(maps))
-        for layers, m, title, label in zip(self.maps, maps, titles, self.titles):
+        for h, (layers, m, title, label) in enumerate(zip(self.maps, maps, titles, self.titles)):
             if max(m.shape) > THUMB_CELLS:  # a few hundred pixels on screen: do not colour a million cells
-                shown = matrices.pooled(m, THUMB_CELLS)
-                layers.set_data(shown, levels, signed, None if blocked is None else matrices.pooled_mask(blocked, THUMB_CELLS), extent=m.shape)
+                if thumbs is not None:
+                    shown, shown_blocked = thumbs[0][h], thumbs[1] if blocked is not None else None
+                else:
+                    shown = matrices.pooled(m, THUMB_CELLS)
+                    shown_blocked = None if blocked is None else matrices.pooled_mask(blocked, THUMB_CELLS)
+                layers.set_data(shown, levels, signed, shown_blocked, extent=m.shape)
             else:
                 layers.set_data(m, levels, signed, blocked)
             label.setText(title)

@@ -58,7 +58,7 @@ class InputView(View):
 
         self.retranslate()  # also shows the chips of a trace that is already there
         state.requestChanged.connect(self._on_request)
-        state.traceChanged.connect(self._on_trace)
+        state.traceChanged.connect(self.staggered(self._on_trace))  # 1,000 chips measured: 20 ms, a turn of its own
         state.selectionChanged.connect(self._on_selection)
 
     def retranslate(self) -> None:
@@ -169,8 +169,8 @@ class InputView(View):
 
     def _on_selection(self, sel) -> None:
         trace = self.state.trace
-        if trace is None or not self.chips.rows():
-            return
+        if trace is None or not self.chips.rows() or getattr(self, "_chips_key", (None,))[0] != trace.rows:
+            return  # the chips of this trace are not built yet (a long input builds them in a later turn)
         chip = (sel.row, sel.token) if sel.token is not None else None
         key = (sel.row, sel.key) if sel.key is not None else None
         self.chips.set_selected(chip, key)

@@ -258,7 +258,12 @@ class TensorView(View):
                                                  None if mask is None else ~mask)
             if not one_head:
                 maps = list(self._maps[0].values())
-                self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked)
+                thumbs = None
+                if mode == "intervened":  # the trace's own maps: shrunk once, often by the worker already
+                    thumbs = ([matrices.head_thumbnail(trace, sel.stage, sel.layer, sel.row, h) for h in heads],
+                              matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None)
+                self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))],
+                                   blocked, thumbs)
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
         title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
