@@ -11,9 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.ui.core_job import JobSlot
-from explorer.ui.views.base import View
-from explorer.ui.views.interventions.common import live_bundle
+from explorer.ui.views.interventions.common import JobTab, bar_plot, live_bundle
 from explorer.ui.views.plot_bits import set_axis_title
 
 POSITIVE, NEGATIVE = (64, 120, 220), (230, 97, 1)  # the plot_bits hues: distinct for red–green colour blindness
@@ -36,7 +34,7 @@ def short_name(component: str) -> str:
     return f"L{parts[1]} H{parts[4]}" if parts[2] == "attn" else f"L{parts[1]} FFN"
 
 
-class AttributionTab(View):
+class AttributionTab(JobTab):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.hint = QLabel()
@@ -52,18 +50,11 @@ class AttributionTab(View):
         self.status.setWordWrap(True)
         self.sum_label = QLabel()
         self.sum_label.setWordWrap(True)
-        self.plot_widget = pg.PlotWidget()
-        self.plot = self.plot_widget.getPlotItem()
-        self.plot.setMouseEnabled(False, False)
-        self.plot.hideButtons()
-        self.plot.addLine(x=0, pen=pg.mkPen((128, 128, 128), width=1))
-        self.plot.invertY(True)  # the first component (the embedding) on top
         # Horizontal bars: one row per component, so every name stays readable.
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
-        self.plot.addItem(self.bars)
-        self.plot_widget.setFixedHeight(200)
-        self.plot_title = QLabel()
-        self.plot_title.setWordWrap(True)
+        self.plot_widget, self.plot, self.plot_title = bar_plot(200, self.bars)
+        self.plot.addLine(x=0, pen=pg.mkPen((128, 128, 128), width=1))
+        self.plot.invertY(True)  # the first component (the embedding) on top
         lay = QVBoxLayout(self)
         lay.addWidget(self.hint)
         lay.addLayout(row)
@@ -75,19 +66,10 @@ class AttributionTab(View):
         self.result = None  # the LogitExplanation drawn
         self._for = None  # (trace, row, position, target text) it was computed for
         self._asked = None
-        self.slot = JobSlot(self)
-        self.slot.succeeded.connect(self._done)
-        self.slot.failed.connect(self._failed)
+        self.wire_job()
         self.apply_button.clicked.connect(lambda: self._compute())
         self.target.returnPressed.connect(lambda: self._compute())
-        compute = self.when_shown(self._compute)
-        state.traceChanged.connect(lambda _t: compute())
-        state.selectionChanged.connect(lambda _s: compute())
         self.retranslate()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._compute()  # built before it was placed in the window, or shown after the model was built
 
     def retranslate(self) -> None:
         self.hint.setText(self.tr(
@@ -100,9 +82,6 @@ class AttributionTab(View):
         set_axis_title(self.plot, "bottom", self.tr("contribution to the logit"))
         set_axis_title(self.plot, "left", self.tr("component (L = layer, H = head)"))
         self._draw()
-
-    def shutdown(self) -> None:
-        self.slot.shutdown()
 
     def _position(self, trace) -> int:
         sel = self.state.selection

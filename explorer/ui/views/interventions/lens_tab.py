@@ -11,9 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.ui.core_job import JobSlot
-from explorer.ui.views.base import View
-from explorer.ui.views.interventions.common import fmt, live_bundle, prob_colours
+from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_bundle, prob_colours
 from explorer.ui.views.plot_bits import set_axis_title
 
 
@@ -26,7 +24,7 @@ def _lens_work(bundle, trace, row):
     return work
 
 
-class LensTab(View):
+class LensTab(JobTab):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.hint = QLabel()
@@ -38,16 +36,9 @@ class LensTab(View):
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.plot_widget = pg.PlotWidget()
-        self.plot = self.plot_widget.getPlotItem()
-        self.plot.setMouseEnabled(False, False)
-        self.plot.hideButtons()
-        self.plot.setYRange(0, 1, padding=0.02)
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=(64, 120, 220))
-        self.plot.addItem(self.bars)
-        self.plot_widget.setFixedHeight(220)
-        self.plot_title = QLabel()
-        self.plot_title.setWordWrap(True)
+        self.plot_widget, self.plot, self.plot_title = bar_plot(220, self.bars)
+        self.plot.setYRange(0, 1, padding=0.02)
         lay = QVBoxLayout(self)
         lay.addWidget(self.hint)
         lay.addWidget(self.status)
@@ -58,20 +49,12 @@ class LensTab(View):
         self.result = None  # the LensGrid drawn, and the trace it belongs to
         self._for = None  # (trace, sentence) the drawn grid belongs to
         self._pending = None
-        self.slot = JobSlot(self)
-        self.slot.succeeded.connect(self._done)
-        self.slot.failed.connect(self.status.setText)
+        self.wire_job()  # another sentence (a selection) means another grid
         self.slot.progressed.connect(lambda d, t: self.status.setText(self.tr("Reading layer {d} of {t}…").format(d=d, t=t)))
         self.grid.cellClicked.connect(lambda _r, c: self.state.select(token=c))
         self.grid.horizontalHeader().sectionClicked.connect(lambda c: self.state.select(token=c))
-        compute = self.when_shown(self._compute)
-        state.traceChanged.connect(lambda _t: compute())
-        state.selectionChanged.connect(lambda _s: (compute(), self._draw_position()))  # another sentence: another grid
+        state.selectionChanged.connect(lambda _s: self._draw_position())
         self.retranslate()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._compute()  # built before it was placed in the window, or shown after the model was built
 
     def retranslate(self) -> None:
         self.hint.setText(self.tr(
@@ -82,10 +65,10 @@ class LensTab(View):
         set_axis_title(self.plot, "bottom", self.tr("after layer"))
         self._draw()
 
-    def shutdown(self) -> None:
-        self.slot.shutdown()
-
     # ------------------------------------------------------------------ compute
+    def _failed(self, message: str) -> None:
+        self.status.setText(message)
+
     def _compute(self) -> None:
         trace = self.state.trace
         key = (trace, self.state.selection.row)
