@@ -91,9 +91,21 @@ def _build_content(view, mono: QFont) -> None:
     content.addWidget(_build_lookup(view), 1)
 
 
+# The QKV and Tokens stages' maps (six of the view's twelve plots) are built the first time their stage is
+# drawn: the window opens on the attention maps, and a plot costs milliseconds of start-up each.
+
+
 def _build_trio(view) -> QWidget:
-    """The QKV stage: Q, K and V of the selected head side by side, one colour scale (the bar on V)."""
     view.trio = QWidget()
+    view.qkv = {}  # filled by fill_trio
+    view.trio.hide()
+    return view.trio
+
+
+def fill_trio(view) -> None:
+    """The QKV stage: Q, K and V of the selected head side by side, one colour scale (the bar on V)."""
+    if view.qkv:
+        return
     trio = QHBoxLayout(view.trio)
     trio.setContentsMargins(0, 0, 0, 0)
     view.qkv = {k: Heatmap(colour_bar=(k == "v"), index_columns=True) for k in ("q", "k", "v")}
@@ -101,13 +113,19 @@ def _build_trio(view) -> QWidget:
         trio.addWidget(m, 1)
         m.cellHovered.connect(lambda i, j, k=k: view._trio_hovered(k, i, j))
         m.cellClicked.connect(lambda i, _j: view.state.select(token=i))
-    view.trio.hide()
-    return view.trio
 
 
 def _build_lookup(view) -> QWidget:
-    """The Tokens stage: the ids, and the embed lookup as the note writes it, one-hot row · W_E = its row."""
     view.lookup = QWidget()
+    view.ids_table = None  # built by fill_lookup
+    view.lookup.hide()
+    return view.lookup
+
+
+def fill_lookup(view) -> None:
+    """The Tokens stage: the ids, and the embed lookup as the note writes it, one-hot row · W_E = its row."""
+    if view.ids_table is not None:
+        return
     view.ids_table = QTableWidget(0, 2)
     view.ids_table.verticalHeader().hide()
     view.ids_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -133,8 +151,6 @@ def _build_lookup(view) -> QWidget:
     look.setContentsMargins(0, 0, 0, 0)
     look.addWidget(view.ids_table)
     look.addLayout(steps, 1)
-    view.lookup.hide()
-    return view.lookup
 
 
 def _build_shortcuts(view) -> None:

@@ -19,7 +19,7 @@ from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
-from explorer.ui.views.tensor_build import build
+from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
 
@@ -199,6 +199,10 @@ class TensorView(View):
             trio = sel.stage == "qkv" and trio_names(trace, sel) is not None and (
                 self.current_tensor() is None or self.current_tensor() in trio_names(trace, sel)
             )
+            if look:
+                fill_lookup(self)  # built while hidden: their plots appear with the stage
+            elif trio:
+                fill_trio(self)
             shown = self.lookup if look else self.trio if trio else self.splitter
             for w in (self.lookup, self.trio, self.splitter):  # hide first: both at once would stretch the window
                 if w is not shown:
