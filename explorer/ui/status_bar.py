@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from explorer.ui.state import AppState
+
+BUSY_AFTER_MS = 250  # work shorter than this shows no busy bar
 
 
 def human_bytes(n: float) -> str:
@@ -26,10 +29,23 @@ class StatusBar(QStatusBar):
         self.params = QLabel()
         self.addPermanentWidget(self.busy)
         self.addPermanentWidget(self.params)
-        state.busyChanged.connect(self.busy.setVisible)
+        # Shown only for work that lasts: a classroom sentence traces in milliseconds, and a bar flashing on
+        # and off (a status-bar relayout and repaint each time) on every keystroke is noise and costs time.
+        self._show_busy = QTimer(self)
+        self._show_busy.setSingleShot(True)
+        self._show_busy.setInterval(BUSY_AFTER_MS)
+        self._show_busy.timeout.connect(lambda: self.busy.setVisible(state.busy))
+        state.busyChanged.connect(self._on_busy)
         state.traceChanged.connect(self._on_trace)
         state.noticesChanged.connect(self._on_notices)
         state.errorRaised.connect(self._on_error)
+
+    def _on_busy(self, busy: bool) -> None:
+        if busy:
+            self._show_busy.start()
+        else:
+            self._show_busy.stop()
+            self.busy.setVisible(False)
 
     def _on_trace(self, trace) -> None:
         cfg = trace.config

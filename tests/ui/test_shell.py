@@ -167,3 +167,24 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
     assert w.views["params"].rows and w.views["tensors"].tree.topLevelItemCount() > 0
     assert all(isinstance(w.docks[n].widget(), View) for n in hidden)
     w.close()
+
+
+def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
+    """A keystroke's trace takes milliseconds: the status bar's busy bar must not flash for it; work still
+    running after BUSY_AFTER_MS shows it, and it goes when the work ends."""
+    from explorer.ui.state import AppState
+    from explorer.ui.status_bar import BUSY_AFTER_MS, StatusBar
+
+    state = AppState(text="This is a pen .")
+    bar = StatusBar(state)
+    qtbot.addWidget(bar)
+    bar.show()
+    state.set_busy(True)
+    state.set_busy(False)  # a quick trace
+    qtbot.wait(BUSY_AFTER_MS + 100)
+    assert not bar.busy.isVisible()
+    state.set_busy(True)  # a long one
+    assert not bar.busy.isVisible()
+    qtbot.waitUntil(bar.busy.isVisible, timeout=BUSY_AFTER_MS + 1000)
+    state.set_busy(False)
+    assert not bar.busy.isVisible()
