@@ -11,6 +11,7 @@ from explorer import names
 from explorer.present.explain import fmt
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource
+from explorer.ui.views.heatmap import highlight_colour
 from explorer.weights.presets import load_preset
 
 
@@ -66,6 +67,9 @@ def test_clicking_a_bar_or_a_key_row_selects_the_key(linked, qtbot):
     p = sel.bars_plot.mapFromScene(vb.mapViewToScene(QPointF(2.5, 0.01)))
     QTest.mouseClick(sel.bars_plot.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
     assert state.selection.key == 2
+    # the picked key is drawn as its own bar, in the highlight colour, over bar 2 and as tall
+    assert list(sel.picked_bar.opts["x"]) == [2.5] and list(sel.picked_bar.opts["height"]) == [sel.bar_heights()[2]]
+    assert sel.picked_bar.opts["brush"].color() == highlight_colour()
     assert tv.large.layers.highlighted() == (4, 2)  # the tensor view follows
     assert sel.keys.layers.highlighted() == (2, None)
     p = sel.keys.graphics.mapFromScene(sel.keys.layers.vb.mapViewToScene(QPointF(3.5, 1.5)))

@@ -87,7 +87,11 @@ class ChipCanvas(QWidget):
         # (layouts ask several widths; 2,000 chips measured 14 times took most of a second).
         key = (fm.height(), fm.averageCharWidth())
         if getattr(self, "_sizes_key", None) != key:
-            self._sizes = [[self._chip_size(fm, chip) for chip in chips] for chips in self._rows]
+            measured: dict[tuple[str, int], QSize] = {}  # a long text repeats its tokens: measure each once
+            self._sizes = [
+                [measured.get((c.text, c.token_id)) or measured.setdefault((c.text, c.token_id), self._chip_size(fm, c)) for c in chips]
+                for chips in self._rows
+            ]
             self._sizes_key = key
         rects: list[list[QRect]] = []
         labels: list[QRect] = []
