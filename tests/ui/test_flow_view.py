@@ -232,3 +232,19 @@ def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot,
     finally:
         i18n.install_language("en")
         window.actions_.set_language("en")
+
+
+def test_a_new_word_of_the_same_length_relayouts_nothing_and_a_longer_shape_refits(view, state, qtbot):
+    """Fitting the diagram asks the whole window to lay out again; an edit that keeps every box's text
+    (one word for another) must not, and a longer shape (more tokens) must still make the boxes fit."""
+    preset = load_preset("classroom")
+    fits = []
+    original = view._diagram.fit
+    view._diagram.fit = lambda: (fits.append(1), original())
+    state.set_trace(run_trace(preset, "This is a dog ."))  # five tokens, as before: the same shapes
+    assert fits == []
+    assert view.boxes["qkv"].shape_text == "(5, 16)"
+    state.set_trace(run_trace(preset, "This is a big red dog ."))  # seven tokens
+    assert fits == [1]
+    assert view.boxes["qkv"].shape_text == "(7, 16)"
+    assert view._diagram.layout().sizeHint().width() <= view._diagram.width() or view._diagram.height() >= view._diagram.layout().heightForWidth(view._diagram.width())

@@ -54,6 +54,7 @@ class FlowView(View):
         super().__init__(state, parent)
         self.boxes: dict[str, StageBox] = {}
         self.arrows: dict[str, QLabel] = {}  # the arrow in front of a box, hidden with it
+        self._fitted: list | None = None  # the boxes' contents the diagram was last fitted to
         self.timer = QTimer(self)
         self.timer.setInterval(PLAY_INTERVAL_MS)
         self.timer.timeout.connect(self._tick)
@@ -210,10 +211,12 @@ class FlowView(View):
                 self.arrows[s.key].setVisible(visible and not (s.per_layer and first_in_group))
             if s.per_layer and visible:
                 first_in_group = False
+        contents = []
         for key, box in self.boxes.items():
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
             edge = edge_label(key, trace, sel.layer, sel.row, stage_words())
-            box.set_content(shape, self._note(key, heads, trace), edge)
+            contents.append((key, box.isVisibleTo(self), shape, self._note(key, heads, trace), edge))
+            box.set_content(*contents[-1][2:])
             box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
             box.setAccessibleName(captions.title(key))
         self.layer_label.setText(
@@ -227,7 +230,9 @@ class FlowView(View):
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
-        self._diagram.fit()  # boxes may have grown (a longer shape)
+        if contents != self._fitted:  # boxes may have grown (a longer shape); the same boxes need no relayout
+            self._fitted = contents  # (fitting asks the whole window to lay out again: every edit, before)
+            self._diagram.fit()
 
     # ------------------------------------------------------------------ stepping
     def step(self, delta: int) -> None:
@@ -265,6 +270,11 @@ class FlowView(View):
         sel = self.state.selection
         if stage_walk.is_last(sel.stage, sel.layer, layers, _config(trace)):
             self.play.setChecked(False)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fitted = None  # the same texts take another size: fit again on the next refresh
+        super().changeEvent(event)
 
     # ------------------------------------------------------------------ window-wide keys
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
