@@ -145,8 +145,11 @@ class TensorView(View):
         keys = stages.stage_keys_for(config)
         for i, key in enumerate(STAGE_KEYS):
             n = keys.index(key) + 1 if key in keys else None
-            self.stage_combo.setItemText(i, f"{n}. {self.stage_title(key)}" if n else self.stage_title(key))
-            self.stage_combo.view().setRowHidden(i, n is None)
+            text = f"{n}. {self.stage_title(key)}" if n else self.stage_title(key)
+            if self.stage_combo.itemText(i) != text:  # a new text resizes the combo: the window lays out again
+                self.stage_combo.setItemText(i, text)
+            if self.stage_combo.view().isRowHidden(i) != (n is None):
+                self.stage_combo.view().setRowHidden(i, n is None)
 
     def _sync_controls(self, trace, sel) -> None:
         per_layer = stages.stage(sel.stage).per_layer
@@ -154,12 +157,12 @@ class TensorView(View):
         self._number_stages(trace.config)
         self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
         layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
-        self.layer_spin.setRange(min(layers), max(layers))
+        _set_range(self.layer_spin, min(layers), max(layers))
         self.layer_spin.setValue(sel.layer)
         self.layer_spin.setEnabled(per_layer and len(layers) > 1)
-        self.head_spin.setRange(0, trace.config.H - 1)
+        _set_range(self.head_spin, 0, trace.config.H - 1)
         self.head_spin.setValue(sel.head)
-        self.row_spin.setRange(0, trace.B - 1)
+        _set_range(self.row_spin, 0, trace.B - 1)
         self.row_spin.setValue(sel.row)
         for w in (self.row_label, self.row_spin):
             w.setVisible(trace.B > 1)
@@ -401,3 +404,10 @@ class TensorView(View):
         else:
             current = sel.token if sel.token is not None else (-1 if step > 0 else trace.rows[sel.row].length)
             self.state.select(token=max(0, current + step))
+
+
+def _set_range(spin, lo: int, hi: int) -> None:
+    """setRange even with the same bounds makes a spin box ask for a new layout (the whole window's, on
+    every edit); only a real change does here."""
+    if (spin.minimum(), spin.maximum()) != (lo, hi):
+        spin.setRange(lo, hi)
