@@ -52,20 +52,7 @@ class SelectionView(View):
         self.keys.cellClicked.connect(lambda j, _d: self.state.select(key=j))
         self.values.cellClicked.connect(lambda j, _d: self.state.select(key=j))
 
-        self.bar_axis = TokenAxis("bottom")
-        self.bars_plot = pg.PlotWidget(axisItems={"bottom": self.bar_axis})
-        self.bars_plot.setMenuEnabled(False)
-        self.bars_plot.hideButtons()
-        self.bars_plot.setMouseEnabled(x=False, y=False)
-        self.bars_plot.setFixedHeight(MATRIX_HEIGHT)
-        # One brush for every bar (pyqtgraph then draws them in one call; a brush per bar drew 2,048 keys
-        # one by one, 15 ms a paint) and the picked key as a bar of its own on top.
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
-        self.picked_bar = pg.BarGraphItem(x=[], height=[], width=0.8)
-        self.bars_plot.addItem(self.bars)
-        self.bars_plot.addItem(self.picked_bar)
-        self.bar_texts: list[pg.TextItem] = []
-        self.bars_plot.scene().sigMouseClicked.connect(self._bar_clicked)
+        self._build_bars()
 
         self.empty = QLabel()
         self.empty.setWordWrap(True)
@@ -98,6 +85,23 @@ class SelectionView(View):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+
+    def _build_bars(self) -> None:
+        """The query's attention weights as bars over the keys, the picked key's bar in the highlight colour."""
+        self.bar_axis = TokenAxis("bottom")
+        self.bars_plot = pg.PlotWidget(axisItems={"bottom": self.bar_axis})
+        self.bars_plot.setMenuEnabled(False)
+        self.bars_plot.hideButtons()
+        self.bars_plot.setMouseEnabled(x=False, y=False)
+        self.bars_plot.setFixedHeight(MATRIX_HEIGHT)
+        # One brush for every bar (pyqtgraph then draws them in one call; a brush per bar drew 2,048 keys
+        # one by one, 15 ms a paint) and the picked key as a bar of its own on top.
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.picked_bar = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.bars_plot.addItem(self.bars)
+        self.bars_plot.addItem(self.picked_bar)
+        self.bar_texts: list[pg.TextItem] = []
+        self.bars_plot.scene().sigMouseClicked.connect(self._bar_clicked)
 
     def retranslate(self) -> None:
         self.captions["q"].setText(self.tr("Its query vector qᵢ: what this token is looking for"))

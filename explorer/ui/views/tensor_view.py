@@ -7,7 +7,6 @@ cell explains, with the real numbers, how it was made; clicking selects its toke
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QToolTip, QWidget
 
@@ -19,6 +18,7 @@ from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
+from explorer.ui.views import tensor_controls
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
@@ -141,44 +141,10 @@ class TensorView(View):
 
     # ------------------------------------------------------------------ state → view
     def _number_stages(self, config) -> None:
-        """Number the stages as the model runs them: a model without norms has no norm stages (hidden)."""
-        keys = stages.stage_keys_for(config)
-        for i, key in enumerate(STAGE_KEYS):
-            n = keys.index(key) + 1 if key in keys else None
-            text = f"{n}. {self.stage_title(key)}" if n else self.stage_title(key)
-            if self.stage_combo.itemText(i) != text:  # a new text resizes the combo: the window lays out again
-                self.stage_combo.setItemText(i, text)
-            if self.stage_combo.view().isRowHidden(i) != (n is None):
-                self.stage_combo.view().setRowHidden(i, n is None)
+        tensor_controls.number_stages(self, config)
 
     def _sync_controls(self, trace, sel) -> None:
-        per_layer = stages.stage(sel.stage).per_layer
-        blockers = [QSignalBlocker(w) for w in (self.stage_combo, self.layer_spin, self.head_spin, self.row_spin, self.tensor_combo)]
-        self._number_stages(trace.config)
-        self.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
-        layers = self.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
-        _set_range(self.layer_spin, min(layers), max(layers))
-        self.layer_spin.setValue(sel.layer)
-        self.layer_spin.setEnabled(per_layer and len(layers) > 1)
-        _set_range(self.head_spin, 0, trace.config.H - 1)
-        self.head_spin.setValue(sel.head)
-        _set_range(self.row_spin, 0, trace.B - 1)
-        self.row_spin.setValue(sel.row)
-        for w in (self.row_label, self.row_spin):
-            w.setVisible(trace.B > 1)
-        tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
-        if sel.stage == "qkv":  # all three are drawn side by side; the combo offers only what is not (RoPE)
-            tensors = tuple(n for n in tensors if not n.endswith((".q", ".k", ".v"))) and tensors
-        if tuple(self.tensor_combo.itemData(i) for i in range(self.tensor_combo.count())) != tensors:
-            self.tensor_combo.clear()
-            for n in tensors:  # in words; the public name (exports, the CLI) is the tooltip
-                self.tensor_combo.addItem(captions.tensor_title(n), n)
-                self.tensor_combo.setItemData(self.tensor_combo.count() - 1, n, Qt.ItemDataRole.ToolTipRole)
-        self.tensor_combo.setCurrentIndex(min(self._tensor_choice.get(sel.stage, 0), max(0, len(tensors) - 1)))
-        for w in (self.tensor_label, self.tensor_combo):
-            w.setVisible(len(tensors) > 1)
-        self.tensor_combo.setToolTip(self.current_tensor() or "")
-        del blockers
+        tensor_controls.sync_controls(self, trace, sel)
 
     def current_tensor(self) -> str | None:
         return self.tensor_combo.currentData()
@@ -405,9 +371,3 @@ class TensorView(View):
             current = sel.token if sel.token is not None else (-1 if step > 0 else trace.rows[sel.row].length)
             self.state.select(token=max(0, current + step))
 
-
-def _set_range(spin, lo: int, hi: int) -> None:
-    """setRange even with the same bounds makes a spin box ask for a new layout (the whole window's, on
-    every edit); only a real change does here."""
-    if (spin.minimum(), spin.maximum()) != (lo, hi):
-        spin.setRange(lo, hi)

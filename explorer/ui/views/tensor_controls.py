@@ -1,0 +1,59 @@
+"""The centre view's control bar follows the state: the stages numbered as the model runs them, the layer,
+head and sentence spin boxes, and the tensor picker. Only what changed is set: a combo text or a spin box
+range set again (even to the same value) makes the whole window lay itself out again, on every edit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+
+from explorer.present import matrices, stages
+from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
+from explorer.ui import captions
+
+
+def number_stages(view, config) -> None:
+    """Number the stages as the model runs them: a model without norms has no norm stages (hidden)."""
+    keys = stages.stage_keys_for(config)
+    for i, key in enumerate(STAGE_KEYS):
+        n = keys.index(key) + 1 if key in keys else None
+        text = f"{n}. {view.stage_title(key)}" if n else view.stage_title(key)
+        if view.stage_combo.itemText(i) != text:  # a new text resizes the combo: the window lays out again
+            view.stage_combo.setItemText(i, text)
+        if view.stage_combo.view().isRowHidden(i) != (n is None):
+            view.stage_combo.view().setRowHidden(i, n is None)
+
+
+def sync_controls(view, trace, sel) -> None:
+    per_layer = stages.stage(sel.stage).per_layer
+    blockers = [QSignalBlocker(w) for w in (view.stage_combo, view.layer_spin, view.head_spin, view.row_spin, view.tensor_combo)]
+    number_stages(view, trace.config)
+    view.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
+    layers = view.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
+    set_range(view.layer_spin, min(layers), max(layers))
+    view.layer_spin.setValue(sel.layer)
+    view.layer_spin.setEnabled(per_layer and len(layers) > 1)
+    set_range(view.head_spin, 0, trace.config.H - 1)
+    view.head_spin.setValue(sel.head)
+    set_range(view.row_spin, 0, trace.B - 1)
+    view.row_spin.setValue(sel.row)
+    for w in (view.row_label, view.row_spin):
+        w.setVisible(trace.B > 1)
+    tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
+    if sel.stage == "qkv":  # all three are drawn side by side; the combo offers only what is not (RoPE)
+        tensors = tuple(n for n in tensors if not n.endswith((".q", ".k", ".v"))) and tensors
+    if tuple(view.tensor_combo.itemData(i) for i in range(view.tensor_combo.count())) != tensors:
+        view.tensor_combo.clear()
+        for n in tensors:  # in words; the public name (exports, the CLI) is the tooltip
+            view.tensor_combo.addItem(captions.tensor_title(n), n)
+            view.tensor_combo.setItemData(view.tensor_combo.count() - 1, n, Qt.ItemDataRole.ToolTipRole)
+    view.tensor_combo.setCurrentIndex(min(view._tensor_choice.get(sel.stage, 0), max(0, len(tensors) - 1)))
+    for w in (view.tensor_label, view.tensor_combo):
+        w.setVisible(len(tensors) > 1)
+    view.tensor_combo.setToolTip(view.current_tensor() or "")
+    del blockers
+
+
+def set_range(spin, lo: int, hi: int) -> None:
+    """setRange even with the same bounds makes a spin box ask for a new layout; only a real change does here."""
+    if (spin.minimum(), spin.maximum()) != (lo, hi):
+        spin.setRange(lo, hi)
