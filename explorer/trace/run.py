@@ -13,7 +13,7 @@ from explorer.analysis.token_text import valid_text, visible
 from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, RunOptions, check_memory
 from explorer.util.devices import resolve_device
 from explorer.errors import Cancelled, InputError
-from explorer.util.memory import release_freed_memory
+from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.trace import Row, Trace
@@ -129,6 +129,8 @@ def run_trace(
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)
+    transients = 4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4)  # four (C, C) maps per head
+    prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
     ids = torch.full((B, C), bundle.tokenizer.pad_id, dtype=torch.long)  # (B, C), right-padded
     for b, r in enumerate(rows):
         ids[b, : r.length] = torch.tensor(r.ids, dtype=torch.long)
@@ -160,7 +162,7 @@ def run_trace(
 
     trace = assemble(sink.tensors, False)
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
-    release_freed_memory(4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4))
+    release_freed_memory(transients)
     return trace
 
 
