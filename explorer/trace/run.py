@@ -131,10 +131,7 @@ def run_trace(
     B, C = len(rows), max(r.length for r in rows)
     transients = 4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4)  # four (C, C) maps per head
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
-    ids = torch.full((B, C), bundle.tokenizer.pad_id, dtype=torch.long)  # (B, C), right-padded
-    for b, r in enumerate(rows):
-        ids[b, : r.length] = torch.tensor(r.ids, dtype=torch.long)
-    ids = ids.to(device)
+    ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)  # (B, C)
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
     empty = empty_rows(allowed)  # (B, 1, C, 1): computed once, for the model, the notice and the trace
     blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
@@ -164,6 +161,14 @@ def run_trace(
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
     release_freed_memory(transients)
     return trace
+
+
+def _padded_ids(rows: list[Row], pad_id: int, C: int) -> torch.Tensor:
+    """(B, C) token ids, each sentence right-padded to C."""
+    ids = torch.full((len(rows), C), pad_id, dtype=torch.long)
+    for b, r in enumerate(rows):
+        ids[b, : r.length] = torch.tensor(r.ids, dtype=torch.long)
+    return ids
 
 
 def tokenize_rows(bundle: ModelBundle, sentences: list[str], notices: list[str]) -> list[Row]:
