@@ -182,9 +182,9 @@ def _sigterm_held() -> Iterator[None]:
         yield
     finally:
         _held -= 1
-    if not _held and _pending:
-        _pending = False
-        raise Terminated()
+        if not _held and _pending:  # also when the block failed: the SIGTERM still ends the process
+            _pending = False
+            raise Terminated()  # noqa: B012 - on purpose: it replaces the block's own exception
 
 
 @contextmanager
