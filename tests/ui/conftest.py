@@ -68,3 +68,15 @@ def window(open_window, state):
     yield w
     w.close()
     assert not w.worker.isRunning()
+
+
+@pytest.fixture
+def input_view(qtbot, state):
+    """The Text panel on ``state``, shown at 700×260."""
+    from explorer.ui.views.input_view import InputView
+
+    v = InputView(state)
+    qtbot.addWidget(v)
+    v.resize(700, 260)
+    v.show()
+    return v

@@ -15,14 +15,8 @@ from live_state import live, make_trace, wait_trace
 
 
 @pytest.fixture
-def view(qtbot, state):
-    from explorer.ui.views.input_view import InputView
-
-    v = InputView(state)
-    qtbot.addWidget(v)
-    v.resize(700, 260)
-    v.show()
-    return v
+def view(input_view):
+    return input_view
 
 
 def _pixel(widget, point):

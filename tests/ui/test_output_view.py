@@ -8,27 +8,6 @@ from PySide6.QtCore import Qt
 
 from explorer.analysis.token_text import visible
 from explorer.generation.choose import sample, top_k
-from explorer.trace.run import run_trace
-from explorer.weights.presets import load_preset
-
-
-@pytest.fixture(scope="module")
-def trace():
-    return run_trace(load_preset("classroom"), "This is a pen .")
-
-
-@pytest.fixture
-def traced(state):
-    """The state with the real engine answering every request at once (no worker thread, no window):
-    a click that changes the text or the sizes gets its new trace before the click returns."""
-    from explorer.ui.worker import build_bundle
-
-    def run(request):
-        state.set_trace(run_trace(build_bundle(request.source), request.text, request.options))
-
-    state.requestChanged.connect(run)
-    run(state.request)
-    return state
 
 
 @pytest.fixture
