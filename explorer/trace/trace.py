@@ -33,6 +33,7 @@ class Row:
     tokens: tuple[str, ...]  # the text piece of each token
     ids: tuple[int, ...]
     unknown: tuple[bool, ...]
+    segments: tuple[int, ...] | None = None  # an encoder's sentence of each token (0: A, 1: B); None: all A
 
     @property
     def length(self) -> int:
