@@ -137,10 +137,8 @@ def run_trace(
     blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
     if blocked_rows:
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
-    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0]}
-    segments = _segments(cfg, rows, C, device)  # (B, C) or None
-    if segments is not None:
-        inputs["segments"] = segments
+    segments = _segments(cfg, rows, C, device)  # (B, C) each token's sentence (BERT), or None
+    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0], **({"segments": segments} if segments is not None else {})}
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 

@@ -309,3 +309,92 @@ def test_unsupported_settings_are_refused_in_one_line(tmp_path, bpe_json, change
     with pytest.raises(ModelLoadError, match=message) as info:
         load_model(folder)
     assert "\n" not in str(info.value)
+
+
+# ------------------------------------------------------------------------------------------ hovers chain
+
+
+ARITHMETIC_NAMES = {  # a hover of these must spell out at least one equation a student can check
+    "embed.out", "embed.sum", "layers.{l}.attn.q_norm", "layers.{l}.attn.k_norm", "layers.{l}.attn.capped",
+    "layers.{l}.attn.out_norm", "layers.{l}.ffn.out_norm", "layers.{l}.attn.sum", "layers.{l}.ffn.sum",
+    "layers.{l}.mid", "layers.{l}.out", "mlm.hidden", "mlm.out", "layers.{l}.attn.q_rot", "layers.{l}.ffn.hidden",
+}
+
+
+@pytest.mark.parametrize("family", ["gemma2", "gemma3", "olmo2", "gpt_neox", "bert", "qwen3"])
+def test_every_new_stage_hover_adds_up(tmp_path, bpe_json, wordpiece, family, monkeypatch):
+    """Each hover of a family's trace is arithmetic on the numbers the previous stage shows (the checker of
+    tests/core/test_hover_arithmetic.py, taught tanh for the soft-caps)."""
+    import math
+    import re
+
+    import test_hover_arithmetic as checker
+
+    from explorer import names
+    from explorer.present.explain import explain_cell, explain_value
+
+    monkeypatch.setitem(checker.NAMESPACE, "tanh", math.tanh)
+    monkeypatch.setattr(checker, "ARITHMETIC", re.compile(r"(?:sqrt|exp|sin|cos|tanh|GELU|ReLU|SiLU|[0-9.e+\-*/() ])+"))
+    encoder = family == "bert"
+    folder, _ = build(tmp_path, family, wordpiece if encoder else bpe_json)
+    bundle = load_model(folder)
+    text = "the cat sat on the [MASK] . [SEP] it was tired ." if encoder else "The cat sat on the mat because it was tired ."
+    trace = run_trace(bundle, text, RunOptions(mask=MaskSpec("none")) if encoder else RunOptions())
+    gelu = checker._gelu_tanh if bundle.config.ffn_activation.startswith("gelu_tanh") else checker._gelu
+    n = trace.rows[0].length
+    for name in trace.names():
+        entry = names.spec(name)
+        if entry.is_param or entry.pattern in ("tokens", "mask", "mask.empty_rows") or entry.pairwise:
+            continue
+        a = trace[name]
+        for i in range(0, n, 3):
+            for j in (0, 1, a.shape[-1] - 1) if a.ndim > 2 else (0,):
+                text_ = explain_value(trace, name, 0, 0, i, j)
+                count = checker.assert_adds_up(text_, gelu)
+                if entry.pattern in ARITHMETIC_NAMES and "unchanged" not in text_:  # partial RoPE's passing dims
+                    assert count >= 1, (name, text_)
+    for layer in trace.layers:
+        for stage in names.PAIRWISE_STAGES:
+            for i in range(0, n, 2):
+                for j in range(n):
+                    checker.assert_adds_up(explain_cell(trace, stage, layer, 0, 0, i, j), gelu)
+    if bundle.config.is_sliding(0):  # a key outside the window reads "masked −∞" though the run's mask is causal
+        assert "−∞" in explain_cell(trace, "masked", 0, 0, 0, n - 1, 0)
+        assert "−∞" not in explain_cell(trace, "masked", 1, 0, 0, n - 1, 0)
+
+
+@pytest.mark.parametrize("family", ["gemma2", "phi3"])
+def test_lazy_and_chunked_maps_of_sliding_and_capped_layers_equal_the_full_trace(tmp_path, bpe_json, family, monkeypatch):
+    """A lazy trace derives a head's maps from q and k; a long input runs the chunked path: both apply the
+    layer's window and the soft-cap as the reference does."""
+    folder, _ = build(tmp_path, family, bpe_json)
+    bundle = load_model(folder)
+    text = "The cat sat on the mat because it was tired , and the dog saw it ."
+    full = run_trace(bundle, text)
+    lazy = run_trace(bundle, text, RunOptions(lazy_pairwise=True))
+    monkeypatch.setattr("explorer.model.attention.fits_at_once", lambda *a: False)
+    chunked = run_trace(bundle, text)
+    for l in range(bundle.config.layers):
+        for stage in ("scores", "scaled", "masked", "weights"):
+            for h in range(bundle.config.H):
+                ours = full.head_map(l, stage, 0, h)
+                np.testing.assert_allclose(lazy.head_map(l, stage, 0, h), ours, atol=1e-6, err_msg=f"{l} {stage}")
+                np.testing.assert_allclose(chunked.head_map(l, stage, 0, h), ours, atol=1e-6, err_msg=f"{l} {stage}")
+    np.testing.assert_allclose(chunked["logits"], full["logits"], atol=1e-5)
+    # without a trace attached (generation, training) the model takes the path that keeps no map
+    with torch.no_grad():
+        ids = torch.tensor([full.rows[0].ids])
+        np.testing.assert_allclose(bundle.model(ids).numpy(), full["logits"], atol=1e-5)
+
+
+def test_a_bert_trace_reopens_from_a_snapshot(tmp_path, wordpiece):
+    from explorer.export.snapshot import read_snapshot, write_snapshot
+
+    folder, _ = build(tmp_path / "m", "bert", wordpiece)
+    trace = run_trace(load_model(folder), "the cat sat . [SEP] it was [MASK] .", RunOptions(mask=MaskSpec("none")))
+    path = tmp_path / "bert.npz"
+    write_snapshot(trace, path)
+    back = read_snapshot(path)
+    assert back.config == trace.config
+    np.testing.assert_array_equal(back["segments"], trace["segments"])
+    np.testing.assert_array_equal(back["mlm.out"], trace["mlm.out"])
