@@ -41,6 +41,11 @@ def window_keys_before(W: int) -> int:
     """How many keys before itself a query sees at most through a window of ``W`` (W − 1)."""
     return len(window_keys(W, W)) - 1
 
+# What a user types for an encoder's masked position (BERT's [MASK]; RoBERTa's <mask> is typed the same way),
+# and what parts two sentences in one line (explorer/tokenize/pairs.py; a tab works too).
+MASK_TEXT = "[MASK]"
+SENTENCE_SEPARATOR = "[SEP]"
+
 MAX_HEADS = 256
 MAX_LAYERS = 256
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from explorer.errors import InputError
+from explorer.vocab import MASK_TEXT, SENTENCE_SEPARATOR
 from explorer.tokenize.quiet import rust_panics_quiet
 
 if TYPE_CHECKING:
     from explorer.tokenize.tokenizer import Encoded, Tokenizer
 
-MASK = "[MASK]"  # what a user types for the masked position, whatever the model's own mask token
-SEPARATORS = ("[SEP]", "</s>", "\t")
+MASK = MASK_TEXT  # what a user types for the masked position, whatever the model's own mask token
+SEPARATORS = (SENTENCE_SEPARATOR, "</s>", "\t")
 
 
 def special_token(tokenizer: Tokenizer, *candidates: str) -> str | None:
