@@ -102,6 +102,7 @@ def build(folder, family: str, tokenizer_json: str):
     d = decoder_settings(V)
     gemma = dict(d, head_dim=16, query_pre_attn_scalar=16, rms_norm_eps=1e-6)
     table = {
+        "qwen2": (t.Qwen2Config(**d), t.Qwen2ForCausalLM),
         "qwen3": (t.Qwen3Config(**d, head_dim=16), t.Qwen3ForCausalLM),
         "gemma": (t.GemmaConfig(**gemma), t.GemmaForCausalLM),
         "gemma2": (t.Gemma2Config(**gemma, sliding_window=4, layer_types=["sliding_attention", "full_attention"],
