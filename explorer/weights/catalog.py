@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from explorer.errors import ModelLoadError
-from explorer.weights.installed import KNOWN, KnownModel
+from explorer.weights.installed import ENCODER_TYPES, KNOWN, KnownModel
 from explorer.weights.presets import PRESETS
 
 # Real models known by name (explorer/weights/installed.py): name -> (label, locate() -> path or None).
@@ -46,3 +46,18 @@ def locate_real_model(name: str) -> tuple[str, Path]:
         hint = INSTALL_HINTS.get(name)
         raise ModelLoadError(f"{label} is not installed here" + (f"; install it with `{hint}`" if hint else ""))
     return label, Path(path)
+
+
+def own_mask(path_or_name: str) -> str:
+    """The mask a model is made for, before loading it: "none" for an encoder (BERT, RoBERTa, DistilBERT),
+    "causal" for everything else (read from a catalog entry, or a folder's config.json)."""
+    from explorer.util.reading import read_json
+
+    known = next((m for m in KNOWN if m.name == path_or_name), None)
+    if known is not None:
+        return "none" if known.family in ENCODER_TYPES else "causal"
+    try:
+        data = read_json(Path(path_or_name).expanduser() / "config.json", ModelLoadError)
+    except ModelLoadError:
+        return "causal"
+    return "none" if isinstance(data, dict) and data.get("model_type") in ENCODER_TYPES else "causal"

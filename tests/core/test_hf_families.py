@@ -399,3 +399,28 @@ def test_a_bert_trace_reopens_from_a_snapshot(tmp_path, wordpiece):
     assert back.config == trace.config
     np.testing.assert_array_equal(back["segments"], trace["segments"])
     np.testing.assert_array_equal(back["mlm.out"], trace["mlm.out"])
+
+
+@pytest.mark.parametrize("family", ["gemma2", "gemma3", "gpt_neox"])
+def test_generation_with_the_cache_equals_transformers_greedy(tmp_path, bpe_json, family):
+    """Decoding step by step through the KV cache (sliding layers, local RoPE bases, partial RoPE) writes the
+    tokens transformers' own greedy generation writes."""
+    from explorer.generation.loop import GenerateOptions, generate
+
+    folder, oracle = build(tmp_path, family, bpe_json)
+    bundle = load_model(folder)
+    prompt = "The cat sat on the mat because"
+    ours = generate(bundle, prompt, gen=GenerateOptions(max_new_tokens=8))
+    ids = list(ours.trace.rows[0].ids)
+    with torch.no_grad():
+        theirs = oracle.generate(torch.tensor([ids]), max_new_tokens=8, do_sample=False, min_new_tokens=8)[0, len(ids):]
+    assert [s.token_id for s in ours.steps] == theirs.tolist()
+
+
+def test_an_encoder_does_not_generate(tmp_path, wordpiece):
+    from explorer.errors import ConfigError
+    from explorer.generation.loop import generate
+
+    folder, _ = build(tmp_path, "bert", wordpiece)
+    with pytest.raises(ConfigError, match="fills in a \\[MASK\\]"):
+        generate(load_model(folder), "the cat sat")

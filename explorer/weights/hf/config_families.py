@@ -205,4 +205,3 @@ FAMILIES = {
     "qwen3": _qwen3, "gemma": _gemma, "gemma2": _gemma2, "gemma3_text": _gemma3, "phi3": _phi3, "olmo2": _olmo2,
     "gpt_neox": _gpt_neox, "bert": _bert, "roberta": _bert, "distilbert": _distilbert,
 }
-ENCODERS = ("bert", "roberta", "distilbert")
