@@ -237,7 +237,10 @@ class ModelConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """JSON-ready: the sliding layers as a list, as a manifest or a checkpoint's config.json holds them."""
+        out = dataclasses.asdict(self)
+        out["sliding_layers"] = list(self.sliding_layers)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
