@@ -194,7 +194,7 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "residual":
         return f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
     if key == "ffn":
-        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate"}[cfg.ffn_activation]
+        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate", "gelu_tanh_gated": "GELU-gate"}[cfg.ffn_activation]
         return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
     if key == "block":
         return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"

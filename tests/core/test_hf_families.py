@@ -322,7 +322,7 @@ ARITHMETIC_NAMES = {  # a hover of these must spell out at least one equation a 
 }
 
 
-@pytest.mark.parametrize("family", ["gemma2", "gemma3", "olmo2", "gpt_neox", "bert", "qwen3"])
+@pytest.mark.parametrize("family", ["gemma", "gemma2", "gemma3", "olmo2", "gpt_neox", "bert", "qwen3", "phi3"])
 def test_every_new_stage_hover_adds_up(tmp_path, bpe_json, wordpiece, family, monkeypatch):
     """Each hover of a family's trace is arithmetic on the numbers the previous stage shows (the checker of
     tests/core/test_hover_arithmetic.py, taught tanh for the soft-caps)."""
@@ -359,9 +359,17 @@ def test_every_new_stage_hover_adds_up(tmp_path, bpe_json, wordpiece, family, mo
             for i in range(0, n, 2):
                 for j in range(n):
                     checker.assert_adds_up(explain_cell(trace, stage, layer, 0, 0, i, j), gelu)
+    from explorer.present.stage_facts import stage_numbers, stage_shape
+    from explorer.present.stages import edge_label, stage_keys_for
+
+    for key in stage_keys_for(bundle.config):  # every stage this family shows has its label and its shape
+        assert edge_label(key, trace, 0, 0), key
+        assert stage_shape(key, trace, 0, 0)[0], key
+    stage_numbers(trace, 0, 0)
     if bundle.config.is_sliding(0):  # a key outside the window reads "masked −∞" though the run's mask is causal
         assert "−∞" in explain_cell(trace, "masked", 0, 0, 0, n - 1, 0)
-        assert "−∞" not in explain_cell(trace, "masked", 1, 0, 0, n - 1, 0)
+        if not bundle.config.is_sliding(1):
+            assert "−∞" not in explain_cell(trace, "masked", 1, 0, 0, n - 1, 0)
 
 
 @pytest.mark.parametrize("family", ["gemma2", "phi3"])
