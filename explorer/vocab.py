@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 POSITIONS = ("none", "sinusoidal", "learned", "rope")
 NORMS = ("layernorm", "rmsnorm", "none")
-ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated")
+ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated", "gelu_tanh_gated")
+# Where a block's norms sit around each sublayer (attention, FFN): "pre" norms what the sublayer reads (GPT-2,
+# Llama), "post" norms the stream after the residual sum (BERT, the original Transformer), "sandwich" norms both
+# what the sublayer reads and what it gives back before the sum (Gemma 2 and 3), "output" norms only what it
+# gives back (OLMo 2).
+NORM_PLACEMENTS = ("pre", "post", "sandwich", "output")
+# Query/key RMSNorm before the scores: none, over each head's D numbers (Qwen 3, Gemma 3), or over all H·D (OLMo 2).
+QK_NORMS = ("none", "head", "all")
 DTYPES = ("float32", "float64")
 MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
 # The mask kinds a user can type (an explicit mask is painted in the window or read from a file).
@@ -33,6 +40,11 @@ def window_keys(i: int, W: int) -> range:
 def window_keys_before(W: int) -> int:
     """How many keys before itself a query sees at most through a window of ``W`` (W − 1)."""
     return len(window_keys(W, W)) - 1
+
+# What a user types for an encoder's masked position (BERT's [MASK]; RoBERTa's <mask> is typed the same way),
+# and what parts two sentences in one line (explorer/tokenize/pairs.py; a tab works too).
+MASK_TEXT = "[MASK]"
+SENTENCE_SEPARATOR = "[SEP]"
 
 MAX_HEADS = 256
 MAX_LAYERS = 256

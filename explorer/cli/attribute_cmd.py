@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     text = text_from_args(args)
     bundle = bundle_from_args(args)
-    options = options_from_args(args).replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
+    options = options_from_args(args, bundle.config).replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
     from explorer.interventions.attribution import attribute, resolve_target
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
 

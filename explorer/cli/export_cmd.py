@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     check_writable_target(Path(args.output))  # -o /dev/null, a device or a folder: refused before any work
     text = text_from_args(args)
     bundle = bundle_from_args(args)
-    options = options_from_args(args)
+    options = options_from_args(args, bundle.config)
     check_layers(bundle, options)
     interventions = interventions_from_args(args)
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts

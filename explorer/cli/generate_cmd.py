@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
         format_for(args.output, args.format)  # refuse a bad file name before generating
     bundle = bundle_from_args(args)
-    options = options_from_args(args)
+    options = options_from_args(args, bundle.config)
     from explorer.generation.loop import GenerateOptions, generate  # torch loads here
 
     gen_options = GenerateOptions(

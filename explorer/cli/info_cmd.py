@@ -1,21 +1,28 @@
-"""``attention-explorer info PATH``: the manifest and a table of names, shapes and dtypes."""
+"""``attention-explorer info PATH``: the manifest and a table of names, shapes and dtypes.
+``attention-explorer info --models``: the real models known by name, which are installed, what each needs."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from explorer.errors import InputError
 from explorer.export.snapshot import read_header
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("info", help="print a snapshot's manifest and its tensors")
-    p.add_argument("path", help="a snapshot file (.npz, .safetensors or .pt)")
-    p.add_argument("--json", action="store_true", help="print the manifest as JSON only")
+    p = sub.add_parser("info", help="print a snapshot's manifest and its tensors, or the real models known by name")
+    p.add_argument("path", nargs="?", help="a snapshot file (.npz, .safetensors or .pt)")
+    p.add_argument("--json", action="store_true", help="print the manifest (or with --models the catalog) as JSON only")
+    p.add_argument("--models", action="store_true", help="list the real models known by name: installed here or what each needs")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.models:
+        return _models(args.json)
+    if not args.path:
+        raise InputError("info needs a snapshot file, or --models for the real models known by name")
     manifest, tensors = read_header(args.path)  # headers only: no tensor data is read (a zip bomb costs nothing)
     shown = {k: v for k, v in manifest.items() if k not in ("names", "vocab")}
     if args.json:
@@ -30,4 +37,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name:<{width}}  {str(tuple(a.shape)):<22} {lab:<22} {a.dtype}")
     total = sum(a.nbytes for a in tensors.values())
     print(f"\n{len(tensors)} tensors, {total / 1024**2:.2f} MiB")
+    return 0
+
+
+def _models(as_json: bool) -> int:
+    """The catalog: each real model, its family, size, whether it is installed here and what it needs."""
+    from explorer.weights.catalog import known_models
+
+    rows = []
+    for model, path in known_models():
+        rows.append({
+            "name": model.name, "family": model.family, "parameters_millions": model.parameters,
+            "float32_gb": round(model.weights_gb, 2), "special": model.special, "installed": str(path) if path else None,
+            "install": model.install_command(), "memory_budget_gb": model.budget_gb(),
+        })
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    print(f"{'name':<{width}}  {'family':<16} {'params':>7} {'float32':>8}  where / what it needs")
+    for r in rows:
+        budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
+        where = f"installed: {r['installed']}{budget}" if r["installed"] else f"not installed: {r['install']}{budget}"
+        print(f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} GB  {where}")
+        print(f"{'':<{width}}  {r['special']}")
+    print("\nOpen one with --model NAME (or File → Open model). Nothing is downloaded by the explorer.")
     return 0

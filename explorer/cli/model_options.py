@@ -38,7 +38,7 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--seed", type=int, help="seed for random weights (implies random weights)")
     g.add_argument("--random-weights", action="store_true", help="use random weights even where the preset ships trained ones")
     r = p.add_argument_group("run")
-    r.add_argument("--mask", default="causal", help=f"{vocab.TYPED_MASKS} (default causal)")
+    r.add_argument("--mask", default=None, help=f"{vocab.TYPED_MASKS} (default: the model's own, causal; none for an encoder such as BERT)")
     r.add_argument("--no-scale", action="store_true", help="do not divide Q·Kᵀ by √D")
     r.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the next-token distribution")
     r.add_argument("--dtype", choices=vocab.DTYPES, default="float32")
@@ -93,7 +93,8 @@ def checkpoint_of(path: str) -> str:
     return resolve_run_folder(path, note=_note)
 
 
-def options_from_args(args: argparse.Namespace) -> RunOptions:
+def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:
+    """The run options the flags ask for; without --mask, the model's own mask (none for an encoder)."""
     layers = None
     if args.layers_to_capture:
         try:
@@ -101,7 +102,7 @@ def options_from_args(args: argparse.Namespace) -> RunOptions:
         except ValueError:
             raise ConfigError(f"--layers-to-capture takes layer numbers like 0,5,11, got {args.layers_to_capture!r}") from None
     return RunOptions(
-        mask=MaskSpec.parse(args.mask),
+        mask=MaskSpec.parse(args.mask) if args.mask else MaskSpec("none" if getattr(config, "bidirectional", False) else "causal"),
         scale=not args.no_scale,
         temperature=args.temperature,
         dtype=args.dtype,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.errors import ConfigError
-from explorer.vocab import ACTIVATIONS, MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS
+from explorer.vocab import ACTIVATIONS, MAX_HEADS, MAX_LAYERS, NORM_PLACEMENTS, NORMS, POSITIONS, QK_NORMS
 
 # Hard caps that keep a typo (E=640000) from reaching the allocator at all (heads and layers: explorer.vocab).
 MAX_DIM = 65_536
@@ -78,7 +78,22 @@ class ModelConfig:
     tie_embeddings: bool = False  # unembedding = embedding table transposed (GPT-2, many small models)
     norm_eps: float = 1e-5
     rope_theta: float = 10_000.0
-    family: str = "explorer"  # "explorer", "gpt2" or "llama": where the weights came from
+    family: str = "explorer"  # "explorer", "gpt2", "llama", "bert", "gemma2", …: where the weights came from
+    # What real families add (docs/real-models.md); the defaults are the plain pre-norm decoder above.
+    norm_placement: str = "pre"  # explorer.vocab.NORM_PLACEMENTS: pre, post (BERT), sandwich (Gemma 2/3), output (OLMo 2)
+    parallel_block: bool = False  # GPT-NeoX: attention and FFN both read x; out = x + attn + FFN
+    qk_norm: str = "none"  # RMSNorm of q and k before the scores: per head (Qwen 3, Gemma 3) or over all heads (OLMo 2)
+    rotary_dims: int | None = None  # R: the first R of each head's D dimensions turn (GPT-NeoX rotary_pct); None: all D
+    rope_local_theta: float | None = None  # the RoPE base of the sliding layers (Gemma 3); None: rope_theta
+    sliding_window: int | None = None  # W: a sliding layer's query sees itself and the W − 1 keys before it
+    sliding_layers: tuple[int, ...] = ()  # the layers that slide (Gemma 2 every other one, Gemma 3 five of six)
+    attn_softcap: float | None = None  # c: scores become c·tanh(scores / c) before the mask (Gemma 2)
+    logit_softcap: float | None = None  # c: logits become c·tanh(logits / c) (Gemma 2)
+    embed_scale: bool = False  # the token embedding times √E (Gemma)
+    embed_norm: bool = False  # a norm of the embedding sum before layer 0 (BERT)
+    segments: int = 0  # rows of the segment (token type) table: 2 for BERT's sentences A and B; 0: none
+    mlm_head: bool = False  # the masked-LM head of an encoder: dense, activation and norm before the unembedding
+    bidirectional: bool = False  # an encoder: its own mask is "none" (every token sees every other)
 
     def __post_init__(self) -> None:
         for name, what, upper in (
@@ -113,6 +128,34 @@ class ModelConfig:
                 raise ConfigError("the unfactored form has value size E; leave the value size unset")
         if not (self.norm_eps > 0 and math.isfinite(self.norm_eps)):
             raise ConfigError(f"norm epsilon must be a small positive number, got {self.norm_eps}")
+        self._check_architecture()
+
+    def _check_architecture(self) -> None:
+        """The options real families add (norm placement, q/k norm, partial rotary, sliding layers, soft-caps…)."""
+        for name, allowed in (("norm_placement", NORM_PLACEMENTS), ("qk_norm", QK_NORMS)):
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+        if self.norm == "none" and (self.norm_placement != "pre" or self.qk_norm != "none" or self.embed_norm):
+            raise ConfigError("norm placement, q/k norm and an embedding norm need a norm (layernorm or rmsnorm)")
+        if self.rotary_dims is not None:
+            R = positive_int(self.rotary_dims, "rotary dimensions R")
+            if self.positions != "rope" or R % 2 or R > self.key_dim:
+                raise ConfigError(f"rotary dimensions R must be even, at most D = {self.key_dim}, with rope positions; got {R}")
+            object.__setattr__(self, "rotary_dims", R)
+        layers = tuple(self.sliding_layers)
+        if any(isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < self.layers for l in layers):
+            raise ConfigError(f"sliding layers must be layer indices 0 … {self.layers - 1}, got {list(layers)}")
+        object.__setattr__(self, "sliding_layers", tuple(sorted(set(layers))))
+        if self.sliding_window is not None:
+            object.__setattr__(self, "sliding_window", positive_int(self.sliding_window, "sliding window W", 1_048_576))
+        elif layers:
+            raise ConfigError("sliding layers need a sliding window W")
+        for name in ("attn_softcap", "logit_softcap", "rope_local_theta"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not (value > 0 and math.isfinite(value))):
+                raise ConfigError(f"{name} must be a positive number or unset, got {value!r}")
+        if isinstance(self.segments, bool) or not isinstance(self.segments, int) or not 0 <= self.segments <= 1024:
+            raise ConfigError(f"segments must be a whole number between 0 and 1024, got {self.segments!r}")
 
     # The note's symbols, for code that reads like the note.
     @property
@@ -149,11 +192,55 @@ class ModelConfig:
     def F(self) -> int:
         return self.ffn_dim if self.ffn_dim is not None else 4 * self.embed_dim
 
+    @property
+    def R(self) -> int:
+        """How many of each head's D dimensions RoPE turns (all D unless partial, GPT-NeoX)."""
+        return self.rotary_dims if self.rotary_dims is not None else self.key_dim
+
+    @property
+    def gated(self) -> bool:
+        """A gated FFN (W_gate beside W_in): SwiGLU (Llama) or GeGLU (Gemma)."""
+        return self.ffn_activation.endswith("_gated")
+
+    @property
+    def pre_norms(self) -> bool:
+        """Norms on what each sublayer reads (ln_attn, ln_ffn before it)."""
+        return self.norm != "none" and self.norm_placement in ("pre", "sandwich")
+
+    @property
+    def post_norms(self) -> bool:
+        """Norms of the stream after each residual sum (BERT: ln_attn, ln_ffn after it)."""
+        return self.norm != "none" and self.norm_placement == "post"
+
+    @property
+    def out_norms(self) -> bool:
+        """Norms of what each sublayer gives back, before the residual sum (ln_attn_out, ln_ffn_out)."""
+        return self.norm != "none" and self.norm_placement in ("sandwich", "output")
+
+    @property
+    def final_norm(self) -> bool:
+        """A norm after the last block (every placement but post: a post-norm block already ends in one)."""
+        return self.norm != "none" and self.norm_placement != "post"
+
+    def qk_norm_width(self, heads: int) -> int:
+        """The size of q_norm's (heads = H) or k_norm's (heads = H_kv) weight: D per head, or heads·D."""
+        return self.key_dim * (heads if self.qk_norm == "all" else 1)
+
+    def is_sliding(self, layer: int) -> bool:
+        return layer in self.sliding_layers
+
+    def rope_theta_of(self, layer: int) -> float:
+        """The RoPE base of a layer: Gemma 3's sliding layers turn by their own (local) base."""
+        return self.rope_local_theta if self.rope_local_theta is not None and self.is_sliding(layer) else self.rope_theta
+
     def replace(self, **changes: Any) -> ModelConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """JSON-ready: the sliding layers as a list, as a manifest or a checkpoint's config.json holds them."""
+        out = dataclasses.asdict(self)
+        out["sliding_layers"] = list(self.sliding_layers)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ModelConfig:
@@ -162,43 +249,66 @@ class ModelConfig:
 
     def parameter_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's public name and shape, without building the model (for counts and budgets)."""
-        E, D, H, Hkv, Dv, F, V = self.E, self.D, self.H, self.H_kv, self.D_v, self.F, self.V
+        E, V = self.E, self.V
         shapes: dict[str, tuple[int, ...]] = {"params.embed.tok": (V, E)}
         if self.positions == "learned":
             shapes["params.embed.pos"] = (self.max_positions, E)
+        if self.segments:
+            shapes["params.embed.seg"] = (self.segments, E)
+        if self.embed_norm:
+            shapes.update(self._norm_shapes("params.embed.ln"))
         for l in range(self.layers):
-            p = f"params.layers.{l}"
-            for norm in ("ln_attn", "ln_ffn"):
-                if self.norm != "none":
-                    shapes[f"{p}.{norm}.weight"] = (E,)
-                if self.norm == "layernorm":
-                    shapes[f"{p}.{norm}.bias"] = (E,)
-            shapes[f"{p}.attn.W_q"] = (E, H * D)
-            shapes[f"{p}.attn.W_k"] = (E, Hkv * D)
-            shapes[f"{p}.attn.W_v"] = (E, Hkv * Dv)
-            if not self.unfactored_value:
-                shapes[f"{p}.attn.W_o"] = (H * Dv, E)
-            if self.bias:
-                shapes[f"{p}.attn.b_q"] = (H * D,)
-                shapes[f"{p}.attn.b_k"] = (Hkv * D,)
-                shapes[f"{p}.attn.b_v"] = (Hkv * Dv,)
-                if not self.unfactored_value:
-                    shapes[f"{p}.attn.b_o"] = (E,)
-            shapes[f"{p}.ffn.W_in"] = (E, F)
-            if self.ffn_activation == "silu_gated":
-                shapes[f"{p}.ffn.W_gate"] = (E, F)
-            shapes[f"{p}.ffn.W_out"] = (F, E)
-            if self.bias:
-                shapes[f"{p}.ffn.b_in"] = (F,)
-                shapes[f"{p}.ffn.b_out"] = (E,)
-        if self.norm != "none":
-            shapes["params.ln_final.weight"] = (E,)
-        if self.norm == "layernorm":
-            shapes["params.ln_final.bias"] = (E,)
+            shapes.update(self._layer_shapes(f"params.layers.{l}"))
+        if self.final_norm:
+            shapes.update(self._norm_shapes("params.ln_final"))
+        if self.mlm_head:
+            shapes |= {"params.mlm.W_t": (E, E), "params.mlm.b_t": (E,)}
+            shapes.update(self._norm_shapes("params.mlm.ln"))
         if not self.tie_embeddings:
             shapes["params.unembed.W_u"] = (E, V)
         if self.unembed_bias:
             shapes["params.unembed.b_u"] = (V,)
+        return shapes
+
+    def _norm_shapes(self, prefix: str, width: int | None = None) -> dict[str, tuple[int, ...]]:
+        n = self.E if width is None else width
+        out = {f"{prefix}.weight": (n,)}
+        if self.norm == "layernorm":
+            out[f"{prefix}.bias"] = (n,)
+        return out
+
+    def _layer_shapes(self, p: str) -> dict[str, tuple[int, ...]]:
+        E, D, H, Hkv, Dv, F = self.E, self.D, self.H, self.H_kv, self.D_v, self.F
+        shapes: dict[str, tuple[int, ...]] = {}
+        if self.pre_norms or self.post_norms:
+            shapes.update(self._norm_shapes(f"{p}.ln_attn"))
+        shapes[f"{p}.attn.W_q"] = (E, H * D)
+        shapes[f"{p}.attn.W_k"] = (E, Hkv * D)
+        shapes[f"{p}.attn.W_v"] = (E, Hkv * Dv)
+        if not self.unfactored_value:
+            shapes[f"{p}.attn.W_o"] = (H * Dv, E)
+        if self.bias:
+            shapes[f"{p}.attn.b_q"] = (H * D,)
+            shapes[f"{p}.attn.b_k"] = (Hkv * D,)
+            shapes[f"{p}.attn.b_v"] = (Hkv * Dv,)
+            if not self.unfactored_value:
+                shapes[f"{p}.attn.b_o"] = (E,)
+        if self.qk_norm != "none":
+            shapes[f"{p}.attn.q_norm.weight"] = (self.qk_norm_width(H),)
+            shapes[f"{p}.attn.k_norm.weight"] = (self.qk_norm_width(Hkv),)
+        if self.out_norms:
+            shapes.update(self._norm_shapes(f"{p}.ln_attn_out"))
+        if self.pre_norms or self.post_norms:
+            shapes.update(self._norm_shapes(f"{p}.ln_ffn"))
+        shapes[f"{p}.ffn.W_in"] = (E, F)
+        if self.gated:
+            shapes[f"{p}.ffn.W_gate"] = (E, F)
+        shapes[f"{p}.ffn.W_out"] = (F, E)
+        if self.bias:
+            shapes[f"{p}.ffn.b_in"] = (F,)
+            shapes[f"{p}.ffn.b_out"] = (E,)
+        if self.out_norms:
+            shapes.update(self._norm_shapes(f"{p}.ln_ffn_out"))
         return shapes
 
     def parameter_count(self) -> int:

@@ -139,7 +139,8 @@ def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
     cfg = manifest.config
     dims = {
         "B": len(manifest.rows), "C": C, "E": cfg.E, "D": cfg.D, "D_v": cfg.D_v, "H": cfg.H, "H_kv": cfg.H_kv,
-        "F": cfg.F, "V": cfg.V, "P": cfg.max_positions,
+        "F": cfg.F, "V": cfg.V, "P": cfg.max_positions, "S": cfg.segments,
+        "N_q": cfg.qk_norm_width(cfg.H), "N_k": cfg.qk_norm_width(cfg.H_kv),
     }
     T = _generated_steps(manifest, where)
     if T is not None:  # a generation: step t's query sees C + t keys; the cache holds every token fed so far
@@ -176,7 +177,7 @@ def check_tensors(manifest: Manifest, infos: dict[str, TensorInfo], where: Where
             raise where.fail(f"{name} names layer {layer}, but the config has {manifest.config.layers} layers")
         if info.shape != expected_shape(name, dims):
             raise where.fail(f"{name} has shape {info.shape}, but the manifest implies {expected_shape(name, dims)}")
-        if name in ("tokens", "gen.tokens"):
+        if name in ("tokens", "gen.tokens", "segments"):
             ok = info.dtype.kind in "iu"
         elif name.startswith("mask"):
             ok = info.dtype == np.dtype(bool)

@@ -20,7 +20,7 @@ from explorer.config import ModelConfig
 def _per_token_linear(cfg: ModelConfig) -> int:
     E, D, Dv, H, Hkv, F = cfg.E, cfg.D, cfg.D_v, cfg.H, cfg.H_kv, cfg.F
     w_o = 0 if cfg.unfactored_value else H * Dv * E
-    ffn = E * F * (2 if cfg.ffn_activation == "silu_gated" else 1) + F * E
+    ffn = E * F * (2 if cfg.gated else 1) + F * E
     return E * H * D + E * Hkv * D + E * Hkv * Dv + w_o + ffn
 
 

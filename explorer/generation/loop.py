@@ -63,7 +63,9 @@ class _LastRowSink(CaptureSink):
             self.tensors[name] = tensor[..., -1:, :].detach().clone()
 
 
-def _check(options: RunOptions, prompt: str) -> str:
+def _check(options: RunOptions, prompt: str, config=None) -> str:
+    if getattr(config, "mlm_head", False):
+        raise ConfigError("an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by token")
     if options.mask.kind not in ("causal", "window"):
         raise ConfigError(
             f"generation writes left to right: it needs the causal mask or a sliding window, not {options.mask.kind!r}"
@@ -102,7 +104,7 @@ def generate(
     far are kept, ``stopped == "cancelled"``); ``on_step`` hears about every step as soon as it is chosen."""
     options = (options or RunOptions()).replace(layers_to_capture=None)
     gen = gen or GenerateOptions()
-    sentence = _check(options, prompt)
+    sentence = _check(options, prompt, bundle.config)
 
     started = time.perf_counter()
     prefill = run_trace(bundle, sentence, options, cancel)  # the prompt's full trace, C×C maps and all

@@ -30,6 +30,8 @@ from explorer.model.kv_cache import LayerKV
 from explorer.model.linear import affine
 from explorer.model.mask import empty_rows, per_head
 from explorer.model.positions import apply_rope
+from explorer.model.qk_norm import make_qk_norm, norm_heads
+from explorer.model.score_transforms import soft_cap
 
 __all__ = ["attention", "MultiHeadAttention", "attention_maps", "repeat_kv", "mask_scores", "scale_scores"]
 
@@ -59,6 +61,9 @@ def attention(
     Q = see("q", split_heads(affine(x, w.W_q, w.b_q), H))  # (B, C, E) · (E, H·D) → (B, H, C, D)
     K = see("k", split_heads(affine(x, w.W_k, w.b_k), w.H_kv))  # (B, C, E) · (E, H_kv·D) → (B, H_kv, C, D)
     V = see("v", split_heads(affine(x, w.W_v, w.b_v), w.H_kv))  # (B, C, E) · (E, H_kv·D_v) → (B, H_kv, C, D_v)
+    if w.q_norm is not None:  # Qwen 3, Gemma 3, OLMo 2: q and k RMS-normalised before RoPE (explorer/model/qk_norm.py)
+        Q = see("q_norm", norm_heads(w.q_norm, Q, w.qk_per_head))  # (B, H, C, D)
+        K = see("k_norm", norm_heads(w.k_norm, K, w.qk_per_head))  # (B, H_kv, C, D)
     if rope is not None:  # rotary positions turn q and k by their position
         Q = see("q_rot", apply_rope(Q, *rope))  # (B, H, C, D)
         K = see("k_rot", apply_rope(K, *rope))  # (B, H_kv, C, D)
@@ -68,6 +73,8 @@ def attention(
     if mix is None:
         S = see("scores", Q @ K.transpose(-2, -1))  # step 1: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
         S_scaled = S / math.sqrt(D) if scale else S  # ÷√D keeps the scores' variance near 1
+        if w.cap is not None:  # Gemma 2 (explorer/model/score_transforms.py): c·tanh(s / c) before the mask
+            S_scaled = see("capped", soft_cap(S_scaled, w.cap))  # (B, H, C, C_k)
         S_masked = torch.where(allowed, S_scaled, float("-inf"))  # mask: −∞ where query i may not see key j
         A = torch.softmax(S_masked, dim=-1)  # step 2: (B, H, C, C_k), each row sums to 1
         if empty is not None:  # a query that sees no key: softmax gave 0/0; its row is defined as all 0
@@ -116,6 +123,10 @@ class MultiHeadAttention(Captured):
             self.b_o = None if self.unfactored else nn.Parameter(torch.zeros(E))
         else:
             self.b_q = self.b_k = self.b_v = self.b_o = None
+        self.q_norm = make_qk_norm(cfg.qk_norm, cfg.qk_norm_width(H), cfg.norm_eps)
+        self.k_norm = make_qk_norm(cfg.qk_norm, cfg.qk_norm_width(Hkv), cfg.norm_eps)
+        self.qk_per_head = cfg.qk_norm == "head"
+        self.cap = cfg.attn_softcap
 
     def forward(
         self, x: torch.Tensor, allowed: torch.Tensor, scale: bool,
@@ -131,8 +142,10 @@ class MultiHeadAttention(Captured):
         empty = empty if bool(empty.any()) else None  # the usual case: no row to fill with zeros
         allowed = per_head(edited)  # (B, 1 or H, C, C_k)
         keep = self.wants("scores") or self.wants("weights")  # a lazy trace derives the maps when looked at
-        if self._sink is None:
+        if self._sink is None and self.cap is None:
             mix = self._fused(allowed, empty, scale)  # training, generation: nobody looks at the maps
+        elif self._sink is None:
+            mix = self._chunked(allowed, empty, scale, False)  # the fused kernel cannot soft-cap
         elif keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
             mix = None  # a trace that keeps the maps of a small input: the reference, step by step
         else:
@@ -141,7 +154,7 @@ class MultiHeadAttention(Captured):
 
     def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
-            R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep)
+            R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep, self.cap)
             if keep:
                 self.capture("scores", S)  # (B, H, C, C_k)
                 self.capture("weights", A)  # (B, H, C, C_k)

@@ -14,6 +14,7 @@ import torch
 
 from explorer.config import ATTENTION_CHUNK_BYTES
 from explorer.model.mask import empty_rows, per_head
+from explorer.model.score_transforms import soft_cap
 
 
 def scale_scores(S: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
@@ -27,22 +28,25 @@ def mask_scores(S_scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
 
 
 def attention_maps(
-    Q: torch.Tensor, K: torch.Tensor, allowed: torch.Tensor, scale: bool, empty: torch.Tensor | None = None
+    Q: torch.Tensor, K: torch.Tensor, allowed: torch.Tensor, scale: bool, empty: torch.Tensor | None = None,
+    cap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """The four (C, C_k) stages of the given heads: S, S/√D, masked, A.
 
     Q (B, h, C, D), K (B, h, C_k, D) already repeated for grouped-query heads; allowed (B, C, C_k) or
-    (B, h, C, C_k); empty (B, 1 or h, C, 1) as ``mask.empty_rows`` gives it (computed here when None)."""
+    (B, h, C, C_k); empty (B, 1 or h, C, 1) as ``mask.empty_rows`` gives it (computed here when None);
+    ``cap``: Gemma 2's soft-cap, applied to S/√D before the mask (masked then holds the capped scores)."""
     S = Q @ K.transpose(-2, -1)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
     S_scaled = scale_scores(S, Q.shape[-1], scale)
-    S_masked = mask_scores(S_scaled, allowed)
+    S_masked = mask_scores(S_scaled if cap is None else soft_cap(S_scaled, cap), allowed)
     A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
     A = A.masked_fill(empty_rows(allowed) if empty is None else empty, 0.0)
     return S, S_scaled, S_masked, A
 
 
 def scores_and_weights(
-    Q: torch.Tensor, K: torch.Tensor, blocked: torch.Tensor, scale: bool, empty: torch.Tensor | None, keep_S: bool = True
+    Q: torch.Tensor, K: torch.Tensor, blocked: torch.Tensor, scale: bool, empty: torch.Tensor | None, keep_S: bool = True,
+    cap: float | None = None,
 ) -> tuple[torch.Tensor | None, torch.Tensor]:
     """S and A of the given heads, the reference's arithmetic with at most three (C, C_k) maps alive at once
     (two when S is not kept: S/√D and the −∞ are then written into S itself, and S comes back as None).
@@ -53,6 +57,8 @@ def scores_and_weights(
         S_masked = S / math.sqrt(Q.shape[-1]) if scale else S.clone()
     else:
         S_masked, S = (S.div_(math.sqrt(Q.shape[-1])) if scale else S), None
+    if cap is not None:  # Gemma 2's soft-cap (explorer/model/score_transforms.py)
+        S_masked = soft_cap(S_masked, cap)
     S_masked.masked_fill_(blocked, float("-inf"))  # in place: one (B, h, C, C_k) less alive
     A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
     del S_masked
@@ -70,7 +76,7 @@ def heads_per_chunk(B: int, H: int, C: int, C_k: int, itemsize: int) -> int:
 
 def attend_chunked(
     Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
-    scale: bool, keep_maps: bool,
+    scale: bool, keep_maps: bool, cap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
     """R (B, H, C, D_v) = A·V for every head, and S and A (B, H, C, C_k) when ``keep_maps`` (else None).
 
@@ -84,7 +90,7 @@ def attend_chunked(
         heads = slice(h, h + step)
         b = blocked if shared else blocked[:, heads]
         e = empty if shared or empty is None else empty[:, heads]
-        S, A = scores_and_weights(Q[:, heads], K[:, heads], b, scale, e, keep_S=keep_maps)
+        S, A = scores_and_weights(Q[:, heads], K[:, heads], b, scale, e, keep_S=keep_maps, cap=cap)
         R.append(A @ V[:, heads])  # (B, h, C, C_k) · (B, h, C_k, D_v) → (B, h, C, D_v)
         if keep_maps:
             S_kept.append(S)

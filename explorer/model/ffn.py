@@ -1,4 +1,7 @@
-"""The feed-forward network applied to every position on its own: E → F → E."""
+"""The feed-forward network applied to every position on its own: E → F → E.
+
+Gated FFNs multiply two projections of x: act(x·W_gate) * (x·W_in), with SiLU (Llama's SwiGLU) or GELU
+(Gemma's GeGLU, the tanh approximation)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,15 @@ _ACTIVATIONS = {
     "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),  # GPT-2's "gelu_new"
     "relu": F.relu,
 }
+_GATES = {
+    "silu_gated": F.silu,  # Llama's SwiGLU
+    "gelu_tanh_gated": lambda x: F.gelu(x, approximate="tanh"),  # Gemma's GeGLU
+}
+
+
+def activation(kind: str):
+    """The non-linearity of an FFN kind (the gate's for a gated one)."""
+    return _GATES.get(kind) or _ACTIVATIONS[kind]
 
 
 class FeedForward(Captured):
@@ -23,7 +35,7 @@ class FeedForward(Captured):
         E, Fw = cfg.E, cfg.F
         self.activation = cfg.ffn_activation
         self.W_in = nn.Parameter(torch.empty(E, Fw))
-        self.W_gate = nn.Parameter(torch.empty(E, Fw)) if self.activation == "silu_gated" else None
+        self.W_gate = nn.Parameter(torch.empty(E, Fw)) if cfg.gated else None
         self.W_out = nn.Parameter(torch.empty(Fw, E))
         self.b_in = nn.Parameter(torch.zeros(Fw)) if cfg.bias else None
         self.b_out = nn.Parameter(torch.zeros(E)) if cfg.bias else None
@@ -32,7 +44,7 @@ class FeedForward(Captured):
         x = self.capture("in", x)  # (B, C, E)
         up = affine(x, self.W_in, self.b_in)  # (B, C, E) · (E, F) + b_in → (B, C, F)
         if self.W_gate is not None:
-            hidden = F.silu(affine(x, self.W_gate)) * up  # (B, C, F): Llama's SwiGLU
+            hidden = _GATES[self.activation](affine(x, self.W_gate)) * up  # (B, C, F): the gate times the up projection
         else:
             hidden = _ACTIVATIONS[self.activation](up)  # (B, C, F)
         hidden = self.capture("hidden", hidden)

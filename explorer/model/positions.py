@@ -27,7 +27,8 @@ def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: 
 
 
 def rope_cos_sin(C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
-    """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama."""
+    """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama. ``D`` is
+    the number of dimensions that turn: R < D of a head for partial rotary embeddings."""
     # float32 as Llama computes it; float64 runs get float64 angles (float32 angles are off by ~1e-7)
     work = torch.float64 if dtype == torch.float64 else torch.float32
     inv_freq = 1.0 / (theta ** (torch.arange(0, D, 2, dtype=torch.int64, device=device).to(work) / D))  # (D/2,)
@@ -43,5 +44,9 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
 
 
 def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """Rotate (B, H, C, D) queries or keys by their position."""
+    """Rotate (B, H, C, D) queries or keys by their position. With (C, R) angles for R < D (partial rotary,
+    GPT-NeoX's rotary_pct) the first R dimensions turn and the other D − R pass unchanged."""
+    R = cos.shape[-1]
+    if R < x.shape[-1]:
+        return torch.cat((apply_rope(x[..., :R], cos, sin), x[..., R:]), dim=-1)  # (B, H, C, R) ‖ (B, H, C, D − R)
     return x * cos + rotate_half(x) * sin  # (B, H, C, D)

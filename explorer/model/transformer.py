@@ -16,8 +16,10 @@ from explorer.model.linear import affine
 from explorer.model.embedding import Embedding
 from explorer.model.kv_cache import KVCache
 from explorer.model.mask import empty_rows
+from explorer.model.mlm_head import MLMHead
 from explorer.model.norm import make_norm
 from explorer.model.positions import rope_cos_sin
+from explorer.model.score_transforms import sliding, soft_cap
 
 
 class Unembed(nn.Module):
@@ -35,9 +37,21 @@ class Transformer(Captured):
         self.cfg = cfg
         self.embed = Embedding(cfg)
         self.layers = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
-        self.ln_final = make_norm(cfg.norm, cfg.E, cfg.norm_eps)
+        self.ln_final = make_norm(cfg.norm, cfg.E, cfg.norm_eps) if cfg.final_norm else None
+        self.mlm = MLMHead(cfg) if cfg.mlm_head else None
         self.unembed = Unembed(cfg)
         assign_prefixes(self)
+
+    def _ropes(self, start: int, C: int, device, dtype) -> dict[float, tuple[torch.Tensor, torch.Tensor]]:
+        """The new positions' RoPE angles for each base the layers use (Gemma 3: a local one for sliding
+        layers): base → (cos, sin), each (C, R). Empty without rotary positions."""
+        if self.cfg.positions != "rope":
+            return {}
+        out = {}
+        for theta in {self.cfg.rope_theta_of(l) for l in range(self.cfg.layers)}:
+            cos, sin = rope_cos_sin(start + C, self.cfg.R, theta, device, dtype)  # 2 × (start + C, R)
+            out[theta] = (cos[start:], sin[start:])  # 2 × (C, R): the new positions' angles
+        return out
 
     def W_u(self) -> torch.Tensor:
         """The (E, V) unembedding in the note's orientation (the embedding table transposed when tied)."""
@@ -51,12 +65,14 @@ class Transformer(Captured):
         layers: int | None = None,
         cache: KVCache | None = None,
         empty: torch.Tensor | None = None,
+        segments: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all).
 
         With ``cache`` (generation), ``ids`` are the new tokens only, at positions cache.length …; their
         keys and values are appended to the cache and ``allowed`` is (B, C, cache.length + C). ``empty``
         (B, 1, C, 1), the queries that see no key (mask.empty_rows), is computed here when not given.
+        ``segments`` (B, C): each token's sentence (0 or 1) for models with a segment table (BERT).
         """
         B, C = ids.shape  # ids: (B, C)
         start = cache.length if cache is not None else 0  # positions already in the cache
@@ -66,17 +82,26 @@ class Transformer(Captured):
             allowed = (j <= i).expand(B, C, start + C)  # (B, C, start + C): causal
         if empty is None:
             empty = empty_rows(allowed)  # (B, 1, C, 1): once for every layer
-        x = self.embed(ids, start)  # (B, C, E)
-        rope = None
-        if self.cfg.positions == "rope":
-            cos, sin = rope_cos_sin(start + C, self.cfg.D, self.cfg.rope_theta, ids.device, x.dtype)  # 2 × (start + C, D)
-            rope = (cos[start:], sin[start:])  # 2 × (C, D): the new positions' angles
+        x = self.embed(ids, start, segments)  # (B, C, E)
+        ropes = self._ropes(start, C, ids.device, x.dtype)  # rope base → 2 × (C, R), or {}
+        window = None  # the sliding layers' mask, made once (explorer/model/score_transforms.py)
+        if self.cfg.sliding_layers:
+            window = sliding(allowed, self.cfg.sliding_window, start)  # (B, C, start + C)
+            window_empty = empty_rows(window)  # (B, 1, C, 1)
         for index, block in enumerate(list(self.layers)[:layers]):
             kv = cache.layers[index] if cache is not None else None
-            x = block(x, allowed, scale, rope, kv, empty)  # (B, C, E)
+            rope = ropes.get(self.cfg.rope_theta_of(index))
+            if self.cfg.is_sliding(index):
+                x = block(x, window, scale, rope, kv, window_empty)  # (B, C, E)
+            else:
+                x = block(x, allowed, scale, rope, kv, empty)  # (B, C, E)
         if self.ln_final is not None:
             x = self.ln_final(x)
         x = self.capture("final.out", x)
+        if self.mlm is not None:  # an encoder's masked-LM head
+            x = self.mlm(x)  # (B, C, E)
         logits = affine(x, self.W_u(), self.unembed.b_u)  # (B, C, E) · (E, V) → (B, C, V)
+        if self.cfg.logit_softcap is not None:  # Gemma 2: c·tanh(z / c) keeps every logit inside (−c, c)
+            logits = soft_cap(self.capture("logits.uncapped", logits), self.cfg.logit_softcap)  # (B, C, V)
         # probs = softmax(logits / T) is derived by the Trace when read: (B, C, V) is its largest array
         return self.capture("logits", logits)

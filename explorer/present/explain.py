@@ -49,7 +49,9 @@ def explain_value(
         value = float(a[row, i, j])
     else:  # tokens (B, C)
         value = float(a[row, i])
-    handler = _HANDLERS.get(pattern)
+    from explorer.present.explain_arch import arch_handler  # it builds on the helpers here
+
+    handler = arch_handler(trace.config, pattern) or _HANDLERS.get(pattern)
     if handler is not None:
         out = handler(trace, layer, head, row, i, j, value, w)
         if out:
@@ -210,30 +212,34 @@ def _normed(symbol: str, stage: str):
         gamma, beta = stored(trace, f"{prefix}.weight"), stored(trace, f"{prefix}.bias")
         if x is None or gamma is None:
             return f"{w['norm']}({xs})[{j}] = {fmt(value)} ({cfg.norm})"
-        vec = x[row, i].astype(np.float64)
-        eps = float(cfg.norm_eps)
-        eps_s = f"{eps:g}".replace("-", "−")
-        E = vec.shape[0]
-        if cfg.norm == "rmsnorm":
-            ms = float(np.mean(vec**2))
-            (xj, ms_s, g), printed = adding_up(
-                [float(vec[j]), ms, float(gamma[j])], lambda v: v[0] / math.sqrt(v[1] + eps) * v[2], value, fmt
-            )
-            return (
-                f"RMSNorm: {w['mean']}({xs}²) = {ms_s} ({E} {w['dims']}); "
-                f"{xs}[{j}] / √({w['mean']}({xs}²) + ε) · γ[{j}] = {xj} / √({ms_s} + {eps_s}) · {term(g)} = {printed}"
-            )
-        mean, var = float(vec.mean()), float(vec.var())
-        b = float(beta[j]) if beta is not None else 0.0
-        (xj, m, v2, g, bb), printed = adding_up(
-            [float(vec[j]), mean, var, float(gamma[j]), b], lambda v: (v[0] - v[1]) / math.sqrt(v[2] + eps) * v[3] + v[4], value, fmt
-        )
-        return (
-            f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "
-            f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + {term(bb)} = {printed}"
-        )
+        return norm_text(cfg.norm, float(cfg.norm_eps), x[row, i], gamma, beta, j, value, xs, w)
 
     return handler
+
+
+def norm_text(kind: str, eps: float, vec: np.ndarray, gamma: np.ndarray, beta, j: int, value: float, xs: str, w) -> str:
+    """``LayerNorm: μ = … ; (x[j] − μ) / √(σ² + ε) · γ[j] + β[j] = …`` (or RMSNorm's) with the row's numbers."""
+    vec = vec.astype(np.float64)
+    eps_s = f"{eps:g}".replace("-", "−")
+    E = vec.shape[0]
+    if kind == "rmsnorm":
+        ms = float(np.mean(vec**2))
+        (xj, ms_s, g), printed = adding_up(
+            [float(vec[j]), ms, float(gamma[j])], lambda v: v[0] / math.sqrt(v[1] + eps) * v[2], value, fmt
+        )
+        return (
+            f"RMSNorm: {w['mean']}({xs}²) = {ms_s} ({E} {w['dims']}); "
+            f"{xs}[{j}] / √({w['mean']}({xs}²) + ε) · γ[{j}] = {xj} / √({ms_s} + {eps_s}) · {term(g)} = {printed}"
+        )
+    mean, var = float(vec.mean()), float(vec.var())
+    b = float(beta[j]) if beta is not None else 0.0
+    (xj, m, v2, g, bb), printed = adding_up(
+        [float(vec[j]), mean, var, float(gamma[j]), b], lambda v: (v[0] - v[1]) / math.sqrt(v[2] + eps) * v[3] + v[4], value, fmt
+    )
+    return (
+        f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "
+        f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + {term(bb)} = {printed}"
+    )
 
 
 def _ffn_hidden(trace, layer, head, row, i, j, value, w):

@@ -14,6 +14,7 @@ from explorer import names
 from explorer.present.hover_format import dot_terms, fmt, sub, with_words
 from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
+from explorer.trace.layer_mask import layer_allowed
 
 
 def stored(trace: Trace, name: str) -> np.ndarray | None:
@@ -58,14 +59,26 @@ class _Cell:
     K: np.ndarray | None  # the keys of its key/value head (C, D)
     score: float  # q_i · k_j
     root: float  # √D, or 1 with scaling off
+    cap: float | None = None  # Gemma 2's soft-cap c: the softmax reads c·tanh(scaled / c)
 
     @property
     def scaled(self) -> float:
         return self.score / self.root
 
+    @property
+    def capped(self) -> float:
+        """What the mask and the softmax read: the scaled score, soft-capped when the model caps."""
+        return self.scaled if self.cap is None else self.cap * math.tanh(self.scaled / self.cap)
+
+
+def layer_mask(trace: Trace, layer: int) -> np.ndarray | None:
+    """The (B, C, C) mask this layer applied (a sliding layer's is narrower than the run's), or None."""
+    mask = stored(trace, "mask")
+    return None if mask is None else layer_allowed(mask, trace.config, layer)
+
 
 def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cell:
-    mask = stored(trace, "mask")
+    mask = layer_mask(trace, layer)
     masked = None if mask is not None else trace.head_map(layer, "masked", row, head)
     allowed = bool(mask[row, i, j]) if mask is not None else bool(np.isfinite(masked[i, j]))
     empty = mask is not None and not bool(mask[row, i].any())
@@ -76,32 +89,35 @@ def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cel
     K = k[row, kv_head(trace, head)].astype(np.float64) if k is not None else None  # (C, D)
     score = float(qv @ K[j]) if qv is not None and K is not None else float(trace.head_map(layer, "scores", row, head)[i, j])
     root = math.sqrt(D) if trace.options.scale else 1.0
-    return _Cell(trace, layer, head, row, i, j, allowed, empty, qv, K, score, root)
+    return _Cell(trace, layer, head, row, i, j, allowed, empty, qv, K, score, root, trace.config.attn_softcap)
 
 
 def _softmax_text(c: _Cell, scaled_s: str, w: Mapping[str, str]) -> tuple[str, str]:
-    """The softmax step of a visible cell, and the scaled score printed as precisely as e^(s̃) needs."""
+    """The softmax step of a visible cell, and the score it reads (scaled, or capped) printed as precisely as
+    e^(s̃) needs."""
     trace, i, j = c.trace, c.i, c.j
-    mask = stored(trace, "mask")
+    mask = layer_mask(trace, c.layer)
     weight = float(trace.head_map(c.layer, "weights", c.row, c.head)[i, j])
     seen_mask = mask[c.row, i] if mask is not None else np.isfinite(trace.head_map(c.layer, "masked", c.row, c.head)[i])
     if c.qv is not None and c.K is not None:
         seen = (c.K[seen_mask] @ c.qv) / c.root
     else:
         seen = trace.head_map(c.layer, "scaled", c.row, c.head)[i][seen_mask].astype(np.float64)
+    if c.cap is not None:
+        seen = c.cap * np.tanh(seen / c.cap)
     if not seen.size:
         return "", scaled_s
     if np.abs(seen).max() <= 80:  # e^s stays a readable number
-        numer, denom = math.exp(c.scaled), float(np.exp(seen).sum())
+        numer, denom = math.exp(c.capped), float(np.exp(seen).sum())
         (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], weight, fmt)
         # e^(s̃) must give the printed numerator: print s̃ (and so the scaled cell) precisely enough
-        (scaled_s,), num_s = adding_up([c.scaled], lambda v: math.exp(v[0]), num_s, fmt)
+        (scaled_s,), num_s = adding_up([c.capped], lambda v: math.exp(v[0]), num_s, fmt)
         return f" → {w['softmax']}: e^({scaled_s}) / Σₖ e^(s̃{sub(i)}ₖ) = {num_s} / {den_s} = {w_s}", scaled_s
     # e^80 is a 35-digit number: subtract the row's largest score first (same result)
     top = float(seen.max())
-    numer, denom = math.exp(c.scaled - top), float(np.exp(seen - top).sum())
+    numer, denom = math.exp(c.capped - top), float(np.exp(seen - top).sum())
     (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], weight, fmt)
-    (shifted_s,), num_s = adding_up([c.scaled - top], lambda v: math.exp(v[0]), num_s, fmt)
+    (shifted_s,), num_s = adding_up([c.capped - top], lambda v: math.exp(v[0]), num_s, fmt)
     return (
         f" → {w['softmax']}: e^(s̃{sub(i)}{sub(j)} − max) / Σₖ e^(s̃{sub(i)}ₖ − max) = e^({shifted_s}) / Σₖ … = {num_s} / {den_s} = {w_s}"
     ), scaled_s
@@ -120,17 +136,23 @@ def explain_cell(
     c = _cell(trace, layer, head, row, i, j)
     # Built from the last step back: each step's printed result is the next step's printed operand, so the
     # precision a later step needs decides how an earlier result is printed.
-    score_s, scaled_s, softmax_text = fmt(c.score), fmt(c.scaled), ""
+    score_s, capped_s, softmax_text = fmt(c.score), fmt(c.capped), ""
     if upto >= 3 and not c.empty and c.allowed:
-        softmax_text, scaled_s = _softmax_text(c, scaled_s, w)
+        softmax_text, capped_s = _softmax_text(c, capped_s, w)
+    if c.cap is not None and upto >= 2:  # Gemma 2: the soft-cap sits between ÷√D and the mask
+        (scaled_s,), capped_s = adding_up([c.scaled], lambda v: c.cap * math.tanh(v[0] / c.cap), capped_s, fmt)
+    else:
+        scaled_s = fmt(c.scaled) if c.cap is not None else capped_s
     if upto >= 1 and trace.options.scale:
         (score_s,), scaled_s = adding_up([c.score], lambda v: v[0] / c.root, scaled_s, fmt)
     elif upto >= 1:
         score_s = scaled_s  # scaling off: the same number goes on
-    return _cell_sentence(c, upto, score_s, scaled_s, softmax_text, w)
+    return _cell_sentence(c, upto, score_s, scaled_s, softmax_text, w, capped_s)
 
 
-def _cell_sentence(c: _Cell, upto: int, score_s: str, scaled_s: str, softmax_text: str, w: Mapping[str, str]) -> str:
+def _cell_sentence(
+    c: _Cell, upto: int, score_s: str, scaled_s: str, softmax_text: str, w: Mapping[str, str], capped_s: str = ""
+) -> str:
     trace, i, j = c.trace, c.i, c.j
     rope = uses_rope(trace, c.layer)
     qs, ks = (f"q̃{sub(i)}", f"k̃{sub(j)}") if rope else (f"q{sub(i)}", f"k{sub(j)}")
@@ -148,6 +170,8 @@ def _cell_sentence(c: _Cell, upto: int, score_s: str, scaled_s: str, softmax_tex
             text += f" → ÷√{D} = {scaled_s}"
         else:
             text += f" → ({w['scaling off']}) {score_s}"
+    if upto >= 2 and c.cap is not None:
+        text += f" → {c.cap:g}·tanh(·/{c.cap:g}) = {capped_s}"
     if upto >= 2 and not c.allowed:
         text += f" → {w['masked']} −∞"
     if upto >= 3:

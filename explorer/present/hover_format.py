@@ -28,6 +28,8 @@ WORDS: dict[str, str] = {
     "next": "next",
     "keys": "keys",
     "dims": "dims",
+    "sentence": "sentence",
+    "unchanged": "unchanged: only the first {R} dimensions turn",
 }
 
 # Spell a product out term by term only while it stays readable.

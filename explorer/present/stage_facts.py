@@ -70,7 +70,7 @@ def stage_shape(key: str, trace: Trace, layer: int = 0, row: int = 0) -> tuple[s
     The batch axis is dropped (one sentence), C is that sentence's length, and a head axis is dropped and
     returned as the count of heads (1 when the tensor has none). ``("", 1)`` when the trace lacks it.
     """
-    name = main_tensor(key, layer if stage(key).per_layer else 0)
+    name = main_tensor(key, layer if stage(key).per_layer else 0, trace)
     if name not in trace:
         return "", 1
     shape, labels = trace.shape(name), trace.labels(name)

@@ -24,26 +24,39 @@ class Stage:
     names: tuple[str, ...]  # patterns with {l}; the first is the stage's main tensor
     per_layer: bool = True
     norm: bool = False  # a pre-norm: shown only when the model has one (the note's toy has none)
+    needs: str = ""  # a stage of some real families only: the ModelConfig property that says the model has it
 
 
+# A stage's first name the trace holds is the one it shows: "residual" shows x + attn (attn.sum) in a post-norm
+# block (BERT), whose mid is that sum normalised ("post_norm_attn"); "logits" the scores before Gemma 2's cap.
 STAGES: tuple[Stage, ...] = (
     Stage("tokens", "ids", ("tokens",), False),
-    Stage("embed", "Embed", ("embed.out", "embed.tok", "embed.pos"), False),
+    Stage("segment", "+ seg", ("embed.seg", "segments"), False, needs="segments"),
+    Stage("embed", "Embed", ("embed.out", "embed.tok", "embed.seg", "embed.pos", "embed.sum"), False),
     Stage("norm_attn", "norm", ("layers.{l}.attn.in",), norm=True),
+    Stage("parallel", "∥ norm", ("layers.{l}.ffn.in",), needs="parallel_block"),
     Stage("qkv", "Q K V", ("layers.{l}.attn.q", "layers.{l}.attn.k", "layers.{l}.attn.v")),
+    Stage("qk_norm", "norm q k", ("layers.{l}.attn.q_norm", "layers.{l}.attn.k_norm"), needs="qk_norm"),
     Stage("scores", "Q·Kᵀ", ("layers.{l}.attn.scores",)),
     Stage("scaled", "÷√D", ("layers.{l}.attn.scaled",)),
+    Stage("capped", "soft-cap", ("layers.{l}.attn.capped",), needs="attn_softcap"),
     Stage("masked", "mask", ("layers.{l}.attn.masked",)),
     Stage("weights", "softmax", ("layers.{l}.attn.weights",)),
     Stage("heads", "·V", ("layers.{l}.attn.heads",)),
     Stage("concat", "concat", ("layers.{l}.attn.concat",)),
     Stage("out", "·W_o", ("layers.{l}.attn.out",)),
-    Stage("residual", "+ x", ("layers.{l}.mid",)),
+    Stage("attn_out_norm", "norm", ("layers.{l}.attn.out_norm",), needs="out_norms"),
+    Stage("residual", "+ x", ("layers.{l}.attn.sum", "layers.{l}.mid")),
+    Stage("post_norm_attn", "norm", ("layers.{l}.mid",), needs="post_norms"),
     Stage("norm_ffn", "norm", ("layers.{l}.ffn.in",), norm=True),
     Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out")),
-    Stage("block", "block out", ("layers.{l}.out",)),
+    Stage("ffn_out_norm", "norm", ("layers.{l}.ffn.out_norm",), needs="out_norms"),
+    Stage("block", "block out", ("layers.{l}.ffn.sum", "layers.{l}.out")),
+    Stage("post_norm_ffn", "norm", ("layers.{l}.out",), needs="post_norms"),
     Stage("final_norm", "norm", ("final.out",), False, norm=True),
-    Stage("logits", "Linear", ("logits",), False),
+    Stage("mlm", "MLM head", ("mlm.out", "mlm.hidden"), False, needs="mlm_head"),
+    Stage("logits", "Linear", ("logits.uncapped", "logits"), False),
+    Stage("logit_cap", "soft-cap", ("logits",), False, needs="logit_softcap"),
     Stage("probs", "softmax", ("probs",), False),
 )
 
@@ -53,13 +66,28 @@ NORM_STAGE_KEYS = tuple(s.key for s in STAGES if s.norm)
 
 
 def shown(key: str, config) -> bool:
-    """Whether a model with this config has the stage: the pre-norm stages exist only with a norm."""
-    return not stage(key).norm or getattr(config, "norm", "none") != "none"
+    """Whether a model with this config has the stage: the pre-norm stages exist only with a pre-norm (and
+    the final norm only with one), a family's own stage only in that family (``Stage.needs``)."""
+    s = stage(key)
+    if s.needs:
+        value = getattr(config, s.needs, None)
+        return bool(value) and value != "none"
+    if not s.norm:
+        return True
+    if getattr(config, "norm", "none") == "none":
+        return False
+    if key == "final_norm":
+        return getattr(config, "final_norm", True)
+    if key == "norm_ffn" and getattr(config, "parallel_block", False):
+        return False  # shown as "parallel", beside the attention's norm
+    return getattr(config, "pre_norms", True)
 
 
 def stages_for(config) -> tuple[Stage, ...]:
     """The stages a model with this config runs through, in order (None: every stage)."""
-    return STAGES if config is None else tuple(s for s in STAGES if shown(s.key, config))
+    if config is None:  # the stages every model of this app's own kind can have
+        return tuple(s for s in STAGES if not s.needs)
+    return tuple(s for s in STAGES if shown(s.key, config))
 
 
 def stage_keys_for(config) -> tuple[str, ...]:
@@ -77,8 +105,12 @@ def tensor_names(key: str, layer: int) -> tuple[str, ...]:
     return tuple(p.format(l=layer) for p in stage(key).names)
 
 
-def main_tensor(key: str, layer: int) -> str:
-    return tensor_names(key, layer)[0]
+def main_tensor(key: str, layer: int, present=None) -> str:
+    """The tensor the stage shows: its first name, or the first of them in ``present`` (a trace) when given."""
+    found = tensor_names(key, layer)
+    if present is not None:
+        return next((n for n in found if n in present), found[-1])
+    return found[0]
 
 
 def _t(*dims: int | str) -> str:
@@ -101,6 +133,14 @@ WORDS = {
     "all rows blocked": "every row fully blocked: all 0",
     "mean": "mean",
     "variance": "variance",
+    "norm": "norm",
+    "sentence A/B": "sentence A → row 0, B → row 1",
+    "normalised": "normalised",
+    "each head": "each head",
+    "all heads": "all heads together",
+    "sliding": "sliding layer: the last {W} keys",
+    "parallel": "the FFN reads x, beside attention",
+    "mask token": "at [MASK]: the token that belongs there",
 }
 
 
@@ -109,6 +149,9 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     w = {**WORDS, **(words or {})}
     cfg = trace.config
     C = trace.rows[row].length if trace.rows else trace.C
+    family = _family_edge(key, trace, C, layer, w)
+    if family:
+        return family
     E, D, H, Dv, F, V = cfg.E, cfg.D, cfg.H, cfg.D_v, cfg.F, cfg.V
     if key == "tokens":
         return f"{w['text']} → ids {_t(C)}"
@@ -151,7 +194,7 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "residual":
         return f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
     if key == "ffn":
-        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate"}[cfg.ffn_activation]
+        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate", "gelu_tanh_gated": "GELU-gate"}[cfg.ffn_activation]
         return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
     if key == "block":
         return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"
@@ -160,6 +203,50 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "probs":
         return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['row i predicts']}"
     raise KeyError(key)
+
+
+def _norm_formula(symbol: str, kind: str, C: int, E: int, w) -> str:
+    if kind == "rmsnorm":
+        return f"{symbol} {_t(C, E)} → {symbol} / √(mean({symbol}²) + ε) · γ → {_t(C, E)}"
+    return f"{symbol} {_t(C, E)} → ({symbol} − {w['mean']}) / √({w['variance']} + ε) · γ + β → {_t(C, E)}"
+
+
+def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) -> str:
+    """The edge labels of the stages real families add, and of the usual stages they compute another way;
+    "" where the usual label (edge_label) is right."""
+    cfg = trace.config
+    E, D, H, V = cfg.E, cfg.D, cfg.H, cfg.V
+    post, out_norms = getattr(cfg, "post_norms", False), getattr(cfg, "out_norms", False)
+    labels = {
+        "segment": f"{w['sentence A/B']}: S{_t(cfg.segments, E)}[seg] → {_t(C, E)}",
+        "parallel": f"x {_t(C, E)} → {w['norm']} → {_t(C, E)}: {w['parallel']}",
+        "qk_norm": f"Q, K {_t(C, D)} → RMSNorm ({w['each head'] if cfg.qk_norm == 'head' else w['all heads']}) · γ → {_t(C, D)}",
+        "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
+        "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
+        "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),
+        "ffn_out_norm": _norm_formula("FFN", cfg.norm, C, E, w),
+        "post_norm_ffn": _norm_formula("mid + FFN", cfg.norm, C, E, w),
+        "mlm": f"{_t(C, E)} · W_t {_t(E, E)} → GELU → {w['norm']} → {_t(C, E)}",
+        "logit_cap": f"{cfg.logit_softcap or 0:g} · tanh({w['scores']} / {cfg.logit_softcap or 0:g}) → {_t(C, V)}",
+    }
+    if key in labels:
+        return labels[key]
+    if key == "embed" and (cfg.embed_scale or cfg.segments or cfg.embed_norm):
+        tok = f"W{_t(V, E)}[ids]" + (f" · √{E}" if cfg.embed_scale else "")
+        seg = f" + S[seg]" if cfg.segments else ""
+        pos = f" + P[:C]" if cfg.positions == "learned" else ""
+        norm = f" → {w['norm']}" if cfg.embed_norm else ""
+        return f"ids {_t(C)} → {tok}{seg}{pos}{norm} → x {_t(C, E)}"
+    if key == "masked" and cfg.is_sliding(layer):
+        return f"{_t(C, C)} + mask {trace.options.mask}, {w['sliding'].format(W=cfg.sliding_window)}: {w['where blocked']}"
+    if key == "residual" and (post or out_norms):
+        return f"x {_t(C, E)} + {w['attention']}{' ' + w['normalised'] if out_norms else ''} {_t(C, E)} → {_t(C, E)}"
+    if key == "block" and (post or out_norms or cfg.parallel_block):
+        first = "x + attn" if cfg.parallel_block else "mid"
+        return f"{first} {_t(C, E)} + FFN{' ' + w['normalised'] if out_norms else ''} {_t(C, E)} → {_t(C, E)}"
+    if key == "probs" and cfg.mlm_head:
+        return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['mask token']}"
+    return ""
 
 
 _SUP = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -32,17 +32,25 @@ class Encoded:
     ids: tuple[int, ...]
     tokens: tuple[str, ...]  # the piece of the text each token covers (what a person typed)
     unknown: tuple[bool, ...]  # True where the piece is not in the vocabulary
+    segments: tuple[int, ...] | None = None  # an encoder's token types: 0 in sentence A, 1 in sentence B
 
     def __len__(self) -> int:
         return len(self.ids)
 
 
 class Tokenizer:
-    def __init__(self, hf: tokenizers.Tokenizer, kind: str | None = None) -> None:
+    def __init__(self, hf: tokenizers.Tokenizer, kind: str | None = None, specials: bool = False) -> None:
         self.hf = hf
         self.kind = kind or _infer_kind(hf)
+        # An encoder's tokenizer adds its special tokens ([CLS] … [SEP]) and reads two sentences
+        # (explorer/tokenize/pairs.py); a decoder's text is traced exactly as typed.
+        self.specials = specials
         self.unk_id = hf.token_to_id(UNK)
+        if self.unk_id is None:
+            self.unk_id = hf.token_to_id("[UNK]")  # BERT's WordPiece
         pad = hf.token_to_id(PAD)
+        if pad is None:
+            pad = hf.token_to_id("[PAD]")
         # Real models rarely have a pad token: padded keys are masked anyway, so any id will do.
         self.pad_id = pad if pad is not None else (self.unk_id if self.unk_id is not None else 0)
 
@@ -82,6 +90,10 @@ class Tokenizer:
         return self.hf.get_vocab_size(with_added_tokens=True)
 
     def encode(self, text: str) -> Encoded:
+        if self.specials:
+            from explorer.tokenize.pairs import encode_with_specials
+
+            return encode_with_specials(self, text)
         try:
             with rust_panics_quiet():
                 enc = _encode_bounded(self.hf, text)
@@ -159,8 +171,8 @@ class Tokenizer:
 ENCODE_SECONDS = 10.0
 
 
-def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
-    """hf.encode(text) given at most ENCODE_SECONDS. encode_batch releases the GIL (encode holds it), so a
+def _encode_bounded(hf: tokenizers.Tokenizer, text, add_special: bool = False):
+    """hf.encode(text) given at most ENCODE_SECONDS (``text`` may be a pair of sentences). encode_batch releases the GIL (encode holds it), so a
     daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot be stopped)
     and the text refused, instead of a window or command that waits without end."""
     result: dict = {}
@@ -168,7 +180,7 @@ def _encode_bounded(hf: tokenizers.Tokenizer, text: str):
 
     def work() -> None:
         try:
-            result["enc"] = hf.encode_batch([text], add_special_tokens=False)[0]
+            result["enc"] = hf.encode_batch([text], add_special_tokens=add_special)[0]
         except BaseException as exc:  # noqa: BLE001 - handed to the caller, a Rust panic included
             result["exc"] = exc
         finally:

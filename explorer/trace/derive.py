@@ -16,6 +16,8 @@ from explorer import names
 from explorer.config import ModelConfig
 from explorer.model.attention_chunked import attention_maps, mask_scores, scale_scores, scores_and_weights
 from explorer.model.mask import empty_rows, per_head as per_head_mask
+from explorer.model.score_transforms import soft_cap
+from explorer.trace.layer_mask import layer_allowed
 
 
 def derive_maps(
@@ -27,15 +29,18 @@ def derive_maps(
     ``steps=False``: only scores and weights (scaled and masked None), with fewer maps alive on the way."""
     batch = slice(0, len(arrays["tokens"])) if b is None else slice(b, b + 1)
     heads = slice(0, cfg.H) if h is None else slice(h, h + 1)
-    allowed = torch.from_numpy(np.array(arrays["mask"][batch]))  # (b, C, C)
+    allowed = torch.from_numpy(np.array(layer_allowed(arrays["mask"][batch], cfg, layer)))  # (b, C, C): this layer's
+    cap = cfg.attn_softcap  # Gemma 2: the mask applies to c·tanh(scaled / c)
     stored = names.attn(layer, "scores")
     with torch.inference_mode():
         if stored in arrays:
             S = torch.from_numpy(np.array(arrays[stored][batch, heads]))  # (b, h, C, C)
             S_scaled = scale_scores(S, cfg.D, scale)
             A = torch.from_numpy(np.array(arrays[names.attn(layer, "weights")][batch, heads]))  # (b, h, C, C)
-            return _frozen((S, S_scaled, mask_scores(S_scaled, allowed), A))
-        if "mask.empty_rows" in arrays:  # as the model had it
+            return _frozen((S, S_scaled, mask_scores(S_scaled if cap is None else soft_cap(S_scaled, cap), allowed), A))
+        if cfg.is_sliding(layer):  # the sliding window may block more than the run's mask
+            empty = empty_rows(allowed)  # (b, 1, C, 1)
+        elif "mask.empty_rows" in arrays:  # as the model had it
             empty = torch.from_numpy(np.array(arrays["mask.empty_rows"][batch]))[:, None, :, None]  # (b, 1, C, 1)
         else:  # a snapshot written before the trace stored it
             empty = empty_rows(allowed)  # (b, 1, C, 1)
@@ -45,20 +50,22 @@ def derive_maps(
             q = torch.from_numpy(np.array(arrays[qk[0]][batch, i : i + 1]))  # (b, 1, C, D)
             k = torch.from_numpy(np.array(arrays[qk[1]][batch, g : g + 1]))  # (b, 1, C, D)
             if steps:
-                per_head.append(attention_maps(q, k, allowed, scale, empty))
+                per_head.append(attention_maps(q, k, allowed, scale, empty, cap))
             else:
-                S, A = scores_and_weights(q, k, ~per_head_mask(allowed), scale, empty)
+                S, A = scores_and_weights(q, k, ~per_head_mask(allowed), scale, empty, cap=cap)
                 per_head.append((S, None, None, A))
         stages = range(4) if steps else (0, 3)
         maps = {s: torch.cat([p[s] for p in per_head], dim=1) for s in stages}  # (b, h, C, C) each
         return _frozen(tuple(maps.get(s) for s in range(4)))
 
 
-def scaled_and_masked(S: np.ndarray, allowed: np.ndarray, D: int, scale: bool) -> tuple[np.ndarray, np.ndarray]:
-    """One head's S/√D and masked scores (C, C) from its S, by the model's own element-wise steps."""
+def scaled_and_masked(S: np.ndarray, allowed: np.ndarray, D: int, scale: bool, cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One head's S/√D and masked scores (C, C) from its S, by the model's own element-wise steps
+    (``allowed``: the layer's mask, explorer/trace/layer_mask.py; ``cap``: Gemma 2's soft-cap)."""
     with torch.inference_mode():
         S_scaled = scale_scores(torch.from_numpy(np.array(S)), D, scale)
-        return _frozen((S_scaled, mask_scores(S_scaled, torch.from_numpy(np.array(allowed)))))
+        capped = S_scaled if cap is None else soft_cap(S_scaled, cap)
+        return _frozen((S_scaled, mask_scores(capped, torch.from_numpy(np.array(allowed)))))
 
 
 def _frozen(maps) -> tuple[np.ndarray, ...]:

@@ -137,7 +137,8 @@ def run_trace(
     blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
     if blocked_rows:
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
-    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0]}
+    segments = _segments(cfg, rows, C, device)  # (B, C) each token's sentence (BERT), or None
+    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0], **({"segments": segments} if segments is not None else {})}
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 
@@ -155,12 +156,24 @@ def run_trace(
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
     with torch.inference_mode(), capturing(model, sink):
-        model(ids, allowed, scale=options.scale, empty=empty)
+        model(ids, allowed, scale=options.scale, empty=empty, segments=segments)
 
     trace = assemble(sink.tensors, False)
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
     release_freed_memory(transients)
     return trace
+
+
+def _segments(cfg, rows: list[Row], C: int, device) -> torch.Tensor | None:
+    """(B, C) each token's sentence for a model with a segment table (BERT), padding 0; else None.
+    A tokenizer's type id the table has no row for (RoBERTa has one row) counts as sentence A."""
+    if not cfg.segments:
+        return None
+    seg = torch.zeros(len(rows), C, dtype=torch.long)
+    for b, r in enumerate(rows):
+        if r.segments is not None:
+            seg[b, : r.length] = torch.tensor([s if s < cfg.segments else 0 for s in r.segments], dtype=torch.long)
+    return seg.to(device)
 
 
 def _padded_ids(rows: list[Row], pad_id: int, C: int) -> torch.Tensor:
@@ -199,7 +212,8 @@ def tokenize_rows(bundle: ModelBundle, sentences: list[str], notices: list[str])
             )
             break
         width = max(width, len(ids))
-        rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown)))
+        segments = enc.segments[: len(ids)] if enc.segments is not None else None
+        rows.append(Row(sentence, tuple(tokens), tuple(ids), tuple(unknown), segments))
     if cut:
         what = "the model's context" if limit == cfg.max_positions else "the longest text traced at once"
         notices.append(f"a sentence of {cut} tokens was cut to {what} of {limit} tokens")

@@ -33,6 +33,7 @@ class Row:
     tokens: tuple[str, ...]  # the text piece of each token
     ids: tuple[int, ...]
     unknown: tuple[bool, ...]
+    segments: tuple[int, ...] | None = None  # an encoder's sentence of each token (0: A, 1: B); None: all A
 
     @property
     def length(self) -> int:
@@ -252,7 +253,11 @@ class Trace(Mapping[str, np.ndarray]):
         if scores is not None and stage in ("scaled", "masked"):
             from explorer.trace.derive import scaled_and_masked
 
-            derived = dict(zip(("scaled", "masked"), scaled_and_masked(scores, self["mask"][b], self.config.D, self.options.scale)))
+            from explorer.trace.layer_mask import layer_allowed
+
+            allowed = layer_allowed(self["mask"][b], self.config, layer)  # a sliding layer's own
+            maps = scaled_and_masked(scores, allowed, self.config.D, self.options.scale, self.config.attn_softcap)
+            derived = dict(zip(("scaled", "masked"), maps))
         else:  # scores and weights alone leave fewer (C, C) maps alive on the way (4096 tokens: 64 MB each)
             steps = stage not in ("scores", "weights")
             maps = self._derive(layer, b, h, steps)

@@ -101,6 +101,12 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
     saved_text, saved_source, saved_options = (None, None, None) if fresh else restore_session()
     if model:
         source = ModelSource("path", model)
+        from explorer.config import MaskSpec, RunOptions
+        from explorer.weights.catalog import own_mask
+
+        mask = own_mask(model)  # an encoder (BERT) opens with its own mask, none
+        if mask != "causal" or (saved_options is not None and saved_options.mask.kind == "none"):
+            saved_options = (saved_options or RunOptions()).replace(mask=MaskSpec(mask))
     elif preset:
         source = ModelSource("preset", preset)
     else:

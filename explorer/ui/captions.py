@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from explorer import vocab
+from explorer.ui.captions_families import family_caption, family_tensor_title, family_title
 from explorer.present.stage_facts import stage_numbers
 from explorer.trace import Trace
 
@@ -44,7 +45,7 @@ def title(key: str) -> str:
         "logits": QCoreApplication.translate("Captions", "Scores over the vocabulary"),
         "probs": QCoreApplication.translate("Captions", "Next-token probabilities"),
     }
-    return titles[key]
+    return titles.get(key) or family_title(key)
 
 
 def _mask_sentence(n: dict) -> str:
@@ -95,6 +96,9 @@ def _weights_sentence(n: dict) -> str:
 def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     """The stage explained for a class, with this trace's numbers."""
     n = stage_numbers(trace, layer, row)
+    family = family_caption(key, n, trace.config)
+    if family is not None:
+        return family
     if key in ("norm_attn", "norm_ffn", "final_norm"):
         return _norm_sentence(key, n)
     if key == "tokens":
@@ -175,4 +179,4 @@ def tensor_title(name: str) -> str:
         "logits": QCoreApplication.translate("Captions", "scores over the vocabulary (logits)"),
         "probs": QCoreApplication.translate("Captions", "next-token probabilities"),
     }
-    return titles.get(key, name)
+    return titles.get(key) or family_tensor_title(key) or name

@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
+from explorer.config import MaskSpec
 from explorer.train.runs import checkpoint_step_of, resolve_model_path
 from explorer.ui import settings
 from explorer.ui.state import AppState, TraceRequest
@@ -100,7 +101,15 @@ class ModelLoading(QObject):
             if self._opening is not None and self.state.source.name == self._opening:
                 settings.add_recent_model(self._opening)
                 self._opening = None
+                self._own_mask(trace)
         self._set_loading(False)
+
+    def _own_mask(self, trace) -> None:
+        """A newly opened model starts with its own mask: none for an encoder (BERT), causal for a decoder;
+        a mask the user chose otherwise (a window, a prefix, a painted one) stays."""
+        own = "none" if trace.config.bidirectional else "causal"
+        if self.state.options.mask.kind in ("causal", "none") and self.state.options.mask.kind != own:
+            self.state.set_options(mask=MaskSpec(own))
 
     def _on_error(self, _message: str) -> None:
         # Only a model that could not be opened is gone back from; sizes that cannot work stay as typed.

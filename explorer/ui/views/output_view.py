@@ -256,7 +256,10 @@ class OutputView(View):
         context = join_tokens(tokens[max(0, pos - CONTEXT_TOKENS + 1) : pos + 1], trace.tokenizer_kind)
         if pos >= CONTEXT_TOKENS:
             context = "… " + context
-        self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
+        if trace.config.mlm_head:  # an encoder predicts the token at the position (a [MASK]), not the next one
+            self.heading.setText(self.tr("The token at position {i}: “{context}”").format(i=pos + 1, context=tokens[pos]))
+        else:
+            self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
         self.where.setText(self.tr("position {i} of {C} · temperature {t:g}").format(i=pos + 1, C=len(tokens), t=trace.options.temperature))
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
         self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])

@@ -126,6 +126,16 @@ class TensorView(View):
             "final_norm": self.tr("Final norm"),
             "logits": self.tr("Scores over the vocabulary"),
             "probs": self.tr("Next-token probabilities"),
+            "segment": self.tr("Segment embedding"),
+            "parallel": self.tr("Parallel block: FFN norm"),
+            "qk_norm": self.tr("Query/key norm"),
+            "capped": self.tr("Soft-capped scores"),
+            "attn_out_norm": self.tr("Norm of the attention output"),
+            "post_norm_attn": self.tr("Post-norm after attention"),
+            "ffn_out_norm": self.tr("Norm of the FFN output"),
+            "post_norm_ffn": self.tr("Post-norm after the FFN"),
+            "mlm": self.tr("Masked-LM head"),
+            "logit_cap": self.tr("Soft-capped vocabulary scores"),
         }[key]
 
     def _words(self) -> dict[str, str]:
@@ -134,6 +144,7 @@ class TensorView(View):
             "softmax": self.tr("softmax"), "after RoPE": self.tr("after RoPE"), "head": self.tr("head"), "dim": self.tr("dim"),
             "no residual": self.tr("no residual"), "norm": self.tr("norm"), "next": self.tr("next"), "keys": self.tr("keys"), "dims": self.tr("dims"),
             "mean": self.tr("mean"), "variance": self.tr("variance"), "no norm": self.tr("no norm: the vector goes on unchanged"),
+            "sentence": self.tr("sentence"), "unchanged": self.tr("unchanged: only the first {R} dimensions turn"),
         }
 
     def export_widget(self) -> QWidget:

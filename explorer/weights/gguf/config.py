@@ -1,4 +1,5 @@
-"""A GGUF file's metadata → our ModelConfig (llama architecture only), every field checked where it is read."""
+"""A GGUF file's metadata → our ModelConfig, every field checked where it is read: the llama architecture here,
+what qwen2, qwen3, gemma, gemma2, gemma3 and phi3 add in ``explorer/weights/gguf/families.py``."""
 
 from __future__ import annotations
 
@@ -22,31 +23,35 @@ def _need(meta: dict, key: str, origin: str) -> Any:
     return meta[key]
 
 
-def _size(meta: dict, key: str, origin: str, default: int | None = None) -> int:
+def size(meta: dict, key: str, origin: str, default: int | None = None) -> int:
     value = _need(meta, key, origin) if default is None else meta.get(key, default)
     return whole(value, key, Where(origin, ModelLoadError), lo=1)
 
 
-def _real(meta: dict, key: str, origin: str, default: float, hi: float = math.inf) -> float:
+def real(meta: dict, key: str, origin: str, default: float, hi: float = math.inf) -> float:
     return number(meta.get(key, default), key, Where(origin, ModelLoadError), positive=True, hi=hi)
 
 
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
+    from explorer.weights.gguf.families import ARCHITECTURES, family_fields
+
     arch = meta.get("general.architecture")
-    if arch != "llama":
-        raise ModelLoadError(f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens llama GGUF files")
-    a = "llama."
-    E = _size(meta, a + "embedding_length", origin)
-    H = _size(meta, a + "attention.head_count", origin)
-    Hkv = _size(meta, a + "attention.head_count_kv", origin, default=H)
+    if arch not in ARCHITECTURES:
+        raise ModelLoadError(
+            f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens {', '.join(ARCHITECTURES)} GGUF files"
+        )
+    a = f"{arch}."
+    E = size(meta, a + "embedding_length", origin)
+    H = size(meta, a + "attention.head_count", origin)
+    Hkv = size(meta, a + "attention.head_count_kv", origin, default=H)
     if E % H and a + "attention.key_length" not in meta:
         raise ModelLoadError(f"{origin}: embedding length {E} is not a multiple of the head count {H}")
-    D = _size(meta, a + "attention.key_length", origin, default=E // H or 1)
-    if _size(meta, a + "attention.value_length", origin, default=D) != D:
+    D = size(meta, a + "attention.key_length", origin, default=E // H or 1)
+    if size(meta, a + "attention.value_length", origin, default=D) != D:
         raise ModelLoadError(f"{origin}: value heads of a size other than the key heads are not supported")
-    rope_dim = _size(meta, a + "rope.dimension_count", origin, default=D)
-    if rope_dim != D:
-        raise ModelLoadError(f"{origin}: partial rotary embeddings ({rope_dim} of {D} dimensions) are not supported")
+    rope_dim = size(meta, a + "rope.dimension_count", origin, default=D)
+    if rope_dim > D or rope_dim % 2:
+        raise ModelLoadError(f"{origin}: rotary embeddings of {rope_dim} of {D} dimensions are not supported")
     scaling = meta.get(a + "rope.scaling.type", "none")
     if scaling not in ("none", None) or "rope_freqs.weight" in tensors:
         kind = str(scaling)[:40] if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
@@ -55,27 +60,28 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
     V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
     biases = [n for n in tensors if n.endswith(".bias")]
-    if biases:
-        raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in llama GGUF files")
+    if biases and arch != "qwen2":
+        raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in {arch} GGUF files")
     check_tokenizer_metadata(meta, origin)
-    return make_config(
-        origin,
+    fields = dict(
         vocab_size=V,
         embed_dim=E,
         key_dim=D,
         heads=H,
         kv_heads=Hkv if Hkv != H else None,
-        layers=_size(meta, a + "block_count", origin),
-        ffn_dim=_size(meta, a + "feed_forward_length", origin),
+        layers=size(meta, a + "block_count", origin),
+        ffn_dim=size(meta, a + "feed_forward_length", origin),
         positions="rope",
-        max_positions=_size(meta, a + "context_length", origin, default=2048),
+        max_positions=size(meta, a + "context_length", origin, default=2048),
         norm="rmsnorm",
         ffn_activation="silu_gated",
         bias=False,
         unembed_bias=False,
         tie_embeddings="output.weight" not in tensors,
-        norm_eps=_real(meta, a + "attention.layer_norm_rms_epsilon", origin, 1e-5, hi=1.0),
-        rope_theta=_real(meta, a + "rope.freq_base", origin, 10_000.0),
+        norm_eps=real(meta, a + "attention.layer_norm_rms_epsilon", origin, 1e-5, hi=1.0),
+        rope_theta=real(meta, a + "rope.freq_base", origin, 10_000.0),
+        rotary_dims=rope_dim if rope_dim < D else None,
         family="llama",
     )
+    return make_config(origin, **family_fields(arch, meta, tensors, fields, origin))
 

@@ -48,7 +48,7 @@ def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
     return w.reshape(heads, rows // heads // 2, 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
 
-def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+def gguf_sources(cfg: ModelConfig, arch: str = "llama") -> dict[str, tuple[str, str]]:
     """Our parameter name → (GGUF tensor name, how): "copy", "T", "qT" (unpermute for H, then T), "kT"."""
     out = {"embed.tok": ("token_embd.weight", "copy")}
     for l in range(cfg.layers):
@@ -67,7 +67,19 @@ def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
     out["ln_final.weight"] = ("output_norm.weight", "copy")
     if not cfg.tie_embeddings:
         out["unembed.W_u"] = ("output.weight", "T")
-    return out
+    from explorer.weights.gguf.families import family_sources  # the other architectures change a few
+
+    return family_sources(cfg, arch, out)
+
+
+def _file_shape(shape: tuple[int, ...], how: str, actual: tuple[int, ...]) -> tuple[int, ...]:
+    """The numpy-order (out, in) shape the file's tensor must have for our parameter of ``shape``."""
+    if how == "copy":
+        return shape
+    if how.startswith("rows:"):  # a slice of a fused tensor: its columns must match, its rows hold the slice
+        stop = int(how.split(":")[2])
+        return (max(actual[0], stop) if actual else stop, shape[0])
+    return tuple(reversed(shape))
 
 
 def read_file(path: Path, progress: Progress | None, cancel: threading.Event | None):
@@ -86,17 +98,20 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
         raise ModelLoadError(f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings")
 
     filler = Filler(cfg, origin)
-    sources = gguf_sources(cfg)
+    sources = gguf_sources(cfg, str(meta.get("general.architecture")))
     for ours, (key, how) in sources.items():  # names and shapes first: a damaged file fails before the slow part
+        if how == "zeros":
+            continue
         if key not in tensors:
             raise ModelLoadError(f"{origin}: tensor {key} is missing (needed for {ours})")
-        shape = filler.shape(ours)
-        expected = tuple(reversed(shape)) if how != "copy" else shape  # numpy order of the file: (out, in)
         actual = tuple(int(s) for s in reversed(tensors[key].shape))  # the reader lists ggml order (in, out)
-        check_shape(origin, key, actual, expected, "the metadata")
+        check_shape(origin, key, actual, _file_shape(filler.shape(ours), how, actual), "the metadata")
     total = len(sources)
     for done, (ours, (key, how)) in enumerate(sources.items(), 1):
         check_cancel(cancel)
+        if how == "zeros":  # a bias this architecture lacks (our model has all or none)
+            filler.zero(ours)
+            continue
         t = tensors[key]
         if t.tensor_type.name.startswith("I"):  # I8 … I64: integers are not weights
             raise ModelLoadError(f"{origin}: {key} is {t.tensor_type.name}, expected floating point numbers")
@@ -111,6 +126,9 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
             w = unpermute_rows(w, cfg.H_kv).T
         elif how == "T":
             w = w.T
+        elif how.startswith("rows:"):  # phi3's fused attn_qkv and ffn_up (gate then up)
+            start, stop = (int(x) for x in how.split(":")[1:])
+            w = w[start:stop].T
         w = np.ascontiguousarray(w)
         if not w.flags.writeable:  # float32 tensors come straight from the read-only memory map
             w = w.copy()

@@ -1,7 +1,9 @@
 """Open a Hugging Face model folder offline: config.json + *.safetensors + tokenizer.json.
 
 Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
-SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2. The weights go
+SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2; Qwen 3, Gemma 1–3,
+Phi-3, OLMo 2, GPT-NeoX (Pythia) and the encoders BERT, RoBERTa and DistilBERT (``config_families``,
+``sources_families``). The weights go
 into the same readable ``Transformer`` as the configurable model, so a real model is traced with the same
 stages and names.
 
@@ -43,17 +45,14 @@ def load_hf_folder(
         raise ModelLoadError(f"no such folder: {folder}")
     data = read_config_json(folder / "config.json")
     cfg = config_from_hf(data, f"{folder.name}/config.json")
-    tokenizer = load_hf_tokenizer(folder)
+    tokenizer = load_hf_tokenizer(folder, specials=cfg.bidirectional)
     if tokenizer.vocab_size > cfg.vocab_size:
         raise ModelLoadError(
             f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
         )
     check_cancel(cancel)
 
-    if cfg.family == "gpt2":
-        sources = gpt2_sources(cfg)
-    else:
-        sources = llama_sources(cfg, llama_biases(data))
+    sources = _sources(cfg, data)
     files = TensorFiles(folder)
     try:
         model = _fill(cfg, sources, files, folder, progress, cancel)
@@ -64,6 +63,29 @@ def load_hf_folder(
     except ModelLoadError:
         name = folder.name
     return ModelBundle(cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False)
+
+
+def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
+    """Our parameter name → where it is in this family's checkpoint."""
+    from explorer.weights.hf import sources_families as more
+    from explorer.weights.hf.config_families import roberta_offset
+
+    if cfg.family == "gpt2":
+        return gpt2_sources(cfg)
+    if cfg.family in ("llama", "mistral", "qwen2"):
+        return llama_sources(cfg, llama_biases(data))
+    if cfg.family == "gpt_neox":
+        return more.gpt_neox_sources(cfg)
+    if cfg.family in ("bert", "roberta"):
+        return more.bert_sources(cfg, roberta_offset(data))
+    if cfg.family == "distilbert":
+        return more.distilbert_sources(cfg)
+    return more.decoder_sources(cfg, llama_biases(data))
+
+
+def _resolve(files: TensorFiles, key: str) -> str | None:
+    """The stored name of a source key, trying each alternative of "a|b" in turn."""
+    return next((found for alt in key.split("|") if (found := files.resolve(alt)) is not None), None)
 
 
 def _fill(
@@ -77,9 +99,9 @@ def _fill(
     for ours, src in sources.items():
         if src.how == "zeros":
             continue
-        found = files.resolve(src.key)
+        found = _resolve(files, src.key)
         if found is None:
-            raise ModelLoadError(f"{origin}: tensor {src.key} is missing from the weights (needed for {ours})")
+            raise ModelLoadError(f"{origin}: tensor {src.key.split('|')[0]} is missing from the weights (needed for {ours})")
         check_shape(origin, found, files.shape(found), source_shape(src, filler.shape(ours)), "config.json")
         stored[ours] = found
     keys = sorted({stored[o] for o in stored})

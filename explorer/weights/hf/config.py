@@ -10,7 +10,10 @@ from explorer.errors import ModelLoadError
 from explorer.util.schema import Where, flag, number, text, whole
 from explorer.weights.real_models import make_config
 
-SUPPORTED = ("gpt2", "llama", "mistral", "qwen2")
+SUPPORTED = (
+    "gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "gemma3_text", "phi3", "olmo2",
+    "bert", "roberta", "distilbert",
+)
 
 _GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu_fast": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
 
@@ -22,7 +25,7 @@ _GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", 
 # ended in ZeroDivisionError, an epsilon of "abc" in a ValueError traceback, a NaN theta in NaN probabilities.
 
 
-def _int(data: dict, *keys: str, default: Any = None, origin: str = "config.json") -> Any:
+def size(data: dict, *keys: str, default: Any = None, origin: str = "config.json") -> Any:
     """The first of ``keys`` present: a size, count or length, at least 1."""
     for k in keys:
         if data.get(k) is not None:
@@ -32,7 +35,7 @@ def _int(data: dict, *keys: str, default: Any = None, origin: str = "config.json
     return default
 
 
-def _eps(data: dict, key: str, default: float, origin: str) -> float:
+def eps(data: dict, key: str, default: float, origin: str) -> float:
     """A norm epsilon: a small positive number."""
     if data.get(key) is None:
         return default
@@ -45,7 +48,7 @@ def text_field(data: dict, key: str, default: str, origin: str) -> str:
     return text(data[key], key, Where(origin, ModelLoadError), 200)
 
 
-def _flag(data: dict, key: str, default: bool, origin: str) -> bool:
+def bool_field(data: dict, key: str, default: bool, origin: str) -> bool:
     if data.get(key) is None:
         return default
     return flag(data[key], key, Where(origin, ModelLoadError))
@@ -58,6 +61,10 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
         return _gpt2_config(data, origin)
     if model_type in ("llama", "mistral", "qwen2"):
         return _llama_config(data, origin)
+    from explorer.weights.hf.config_families import FAMILIES  # they build on the helpers here
+
+    if model_type in FAMILIES:
+        return FAMILIES[model_type](data, origin)
     raise ModelLoadError(
         f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
     )
@@ -73,26 +80,26 @@ def _gpt2_config(data: dict, origin: str) -> ModelConfig:
         raise ModelLoadError(f"{origin}: scale_attn_weights=false is not supported (the traced model divides by √D)")
     if data.get("add_cross_attention"):
         raise ModelLoadError(f"{origin}: cross-attention (encoder-decoder GPT-2) is not supported")
-    E = _int(data, "n_embd", "hidden_size", origin=origin)
-    H = _int(data, "n_head", "num_attention_heads", origin=origin)
+    E = size(data, "n_embd", "hidden_size", origin=origin)
+    H = size(data, "n_head", "num_attention_heads", origin=origin)
     if E % H:
         raise ModelLoadError(f"{origin}: n_embd {E} is not a multiple of n_head {H}")
     return make_config(
         origin,
-        vocab_size=_int(data, "vocab_size", origin=origin),
+        vocab_size=size(data, "vocab_size", origin=origin),
         embed_dim=E,
         key_dim=E // H,
         heads=H,
-        layers=_int(data, "n_layer", "num_hidden_layers", origin=origin),
-        ffn_dim=_int(data, "n_inner", default=4 * E, origin=origin),
+        layers=size(data, "n_layer", "num_hidden_layers", origin=origin),
+        ffn_dim=size(data, "n_inner", default=4 * E, origin=origin),
         positions="learned",
-        max_positions=_int(data, "n_positions", "max_position_embeddings", "n_ctx", origin=origin),
+        max_positions=size(data, "n_positions", "max_position_embeddings", "n_ctx", origin=origin),
         norm="layernorm",
         ffn_activation=_GPT2_ACTIVATIONS[act],
         bias=True,
         unembed_bias=False,
-        tie_embeddings=_flag(data, "tie_word_embeddings", True, origin),
-        norm_eps=_eps(data, "layer_norm_epsilon", 1e-5, origin),
+        tie_embeddings=bool_field(data, "tie_word_embeddings", True, origin),
+        norm_eps=eps(data, "layer_norm_epsilon", 1e-5, origin),
         family="gpt2",
     )
 
@@ -109,11 +116,22 @@ def rope_settings(data: dict, origin: str) -> float:
             raise ModelLoadError(
                 f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE (rope_type 'default') is implemented"
             )
-    partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", 1.0))
-    if partial not in (None, 1, 1.0):
-        raise ModelLoadError(f"{origin}: partial rotary embeddings (partial_rotary_factor {partial}) are not supported")
-    theta = data.get("rope_theta", params.get("rope_theta", 10_000.0))
+    theta = data.get("rope_theta", params.get("rope_theta", data.get("rotary_emb_base", 10_000.0)))
     return number(theta, "rope_theta", Where(origin, ModelLoadError), positive=True)
+
+
+def rotary_dims(data: dict, D: int, origin: str) -> int | None:
+    """R, the dimensions of a head that RoPE turns, when only a part does (partial_rotary_factor, or
+    GPT-NeoX's older rotary_pct); None when all D do."""
+    params = data.get("rope_parameters") or {}
+    partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", data.get("rotary_pct", 1.0)))
+    partial = number(1.0 if partial is None else partial, "partial_rotary_factor", Where(origin, ModelLoadError), positive=True, hi=1.0)
+    R = int(D * partial)
+    if R == D:
+        return None
+    if R < 2 or R % 2:
+        raise ModelLoadError(f"{origin}: partial rotary embeddings of {R} of {D} dimensions (an odd or empty part) are not supported")
+    return R
 
 
 def llama_biases(data: dict) -> frozenset[str]:
@@ -130,12 +148,15 @@ def llama_biases(data: dict) -> frozenset[str]:
 
 
 def _sliding_window(data: dict, origin: str) -> int | None:
-    """The attention window of Mistral / Qwen 2 when one is in force, else None."""
+    """The attention window of Mistral / Qwen 2 when one is in force, else None (the other families slide per
+    layer: explorer/weights/hf/config_families.py)."""
+    if data.get("model_type") not in ("mistral", "qwen2"):
+        return None
     if data.get("model_type") == "qwen2" and not data.get("use_sliding_window"):
         return None
     if data.get("sliding_window") is None:
         return None
-    return _int(data, "sliding_window", origin=origin)
+    return size(data, "sliding_window", origin=origin)
 
 
 def _llama_config(data: dict, origin: str) -> ModelConfig:
@@ -143,35 +164,40 @@ def _llama_config(data: dict, origin: str) -> ModelConfig:
     act = text_field(data, "hidden_act", "silu", origin)
     if act != "silu":
         raise ModelLoadError(f"{origin}: activation {act!r} is not supported (only silu)")
-    E = _int(data, "hidden_size", origin=origin)
-    H = _int(data, "num_attention_heads", origin=origin)
-    Hkv = _int(data, "num_key_value_heads", default=H, origin=origin)
-    D = _int(data, "head_dim", default=E // H if E % H == 0 else -1, origin=origin)
+    return make_config(origin, **llama_fields(data, origin))
+
+
+def llama_fields(data: dict, origin: str) -> dict[str, Any]:
+    """The ModelConfig fields a Llama-like config.json gives (sizes, RoPE, RMSNorm, a gated FFN, biases)."""
+    E = size(data, "hidden_size", origin=origin)
+    H = size(data, "num_attention_heads", origin=origin)
+    Hkv = size(data, "num_key_value_heads", default=H, origin=origin)
+    D = size(data, "head_dim", default=E // H if E % H == 0 else -1, origin=origin)
     if D <= 0:
         raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim")
-    max_positions = _int(data, "max_position_embeddings", default=2048, origin=origin)
+    max_positions = size(data, "max_position_embeddings", default=2048, origin=origin)
     window = _sliding_window(data, origin)
     if window is not None:
         # A sliding window of W keys equals the causal mask for inputs of at most W tokens: cut longer ones there.
         max_positions = min(max_positions, window)
-    return make_config(
-        origin,
-        vocab_size=_int(data, "vocab_size", origin=origin),
+    return dict(
+        vocab_size=size(data, "vocab_size", origin=origin),
         embed_dim=E,
         key_dim=D,
         heads=H,
         kv_heads=Hkv if Hkv != H else None,
-        layers=_int(data, "num_hidden_layers", origin=origin),
-        ffn_dim=_int(data, "intermediate_size", origin=origin),
+        layers=size(data, "num_hidden_layers", origin=origin),
+        ffn_dim=size(data, "intermediate_size", origin=origin),
         positions="rope",
         max_positions=max_positions,
         norm="rmsnorm",
         ffn_activation="silu_gated",
         bias=bool(llama_biases(data)),
         unembed_bias=False,
-        tie_embeddings=_flag(data, "tie_word_embeddings", False, origin),
-        norm_eps=_eps(data, "rms_norm_eps", 1e-6, origin),
+        tie_embeddings=bool_field(data, "tie_word_embeddings", False, origin),
+        norm_eps=eps(data, "rms_norm_eps", 1e-6, origin),
         rope_theta=rope_settings(data, origin),
+        rotary_dims=rotary_dims(data, D, origin),
         family=str(data["model_type"]),
     )
 

@@ -16,13 +16,21 @@ class Source:
     """Where one of our parameters comes from in the file.
 
     ``how``: "copy" (same orientation), "T" (nn.Linear (out, in) → (in, out)), "cols" (columns
-    part·n … of a fused matrix or bias, GPT-2's c_attn), "zeros" (the architecture has no such tensor).
+    part·n … of a fused matrix or bias, GPT-2's c_attn), "zeros" (the architecture has no such tensor),
+    "plus1" (Gemma's norms store γ − 1), "skip" (rows from ``part`` on: RoBERTa's position table),
+    "rowsT" (rows start … stop of a fused nn.Linear of ``total`` rows, then transposed: Phi-3's qkv_proj and
+    gate_up_proj; a bias takes the same slice), "heads3" (part 0, 1 or 2 of each of ``parts`` heads of a
+    per-head fused q/k/v, GPT-NeoX's query_key_value; then transposed). ``key`` may name alternatives
+    "a|b" (older checkpoints spell some tensors differently).
     """
 
     key: str
     how: str = "copy"
     part: int = 0
     parts: int = 1
+    start: int = 0
+    stop: int = 0
+    total: int = 0
 
 
 def gpt2_sources(cfg: ModelConfig) -> dict[str, Source]:
@@ -83,6 +91,12 @@ def source_shape(src: Source, shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(reversed(shape))
     if src.how == "cols":
         return (*shape[:-1], shape[-1] * src.parts)
+    if src.how == "skip":
+        return (shape[0] + src.part, *shape[1:])
+    if src.how == "rowsT":
+        return (src.total, shape[0]) if len(shape) == 2 else (src.total,)
+    if src.how == "heads3":
+        return (3 * shape[-1], shape[0]) if len(shape) == 2 else (3 * shape[0],)
     return shape
 
 
@@ -92,5 +106,16 @@ def transform(src: Source, t: torch.Tensor) -> torch.Tensor:
     if src.how == "cols":
         n = t.shape[-1] // src.parts
         return t[..., src.part * n : (src.part + 1) * n]
+    if src.how == "plus1":
+        return t.float() + 1.0  # Gemma's RMSNorm multiplies by (1 + w), computed in float32 as it does
+    if src.how == "skip":
+        return t[src.part :]  # RoBERTa: position i is row padding_idx + 1 + i
+    if src.how == "rowsT":
+        part = t[src.start : src.stop]  # (stop − start, in), or a bias (stop − start,)
+        return part.T if part.dim() == 2 else part  # (in, stop − start)
+    if src.how == "heads3":  # (H·3·d, …): head h's q, k, v rows side by side
+        per_head = t.reshape(src.parts, 3, -1, *t.shape[1:])  # (H, 3, d, …)
+        part = per_head[:, src.part].reshape(-1, *t.shape[1:])  # (H·d, E), or a bias (H·d,)
+        return part.T if part.dim() == 2 else part  # (E, H·d)
     return t
 

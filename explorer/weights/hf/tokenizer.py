@@ -10,11 +10,14 @@ from explorer.util.reading import is_regular
 from explorer.weights.hf.files import first_line
 
 
-def load_hf_tokenizer(folder: Path) -> Tokenizer:
-    """tokenizer.json, or GPT-2's older vocab.json + merges.txt pair."""
+def load_hf_tokenizer(folder: Path, specials: bool = False) -> Tokenizer:
+    """tokenizer.json, or GPT-2's older vocab.json + merges.txt pair. ``specials``: an encoder's, which adds
+    [CLS] and [SEP] and reads two sentences (explorer/tokenize/pairs.py)."""
     tj = folder / "tokenizer.json"
     if is_regular(tj, ModelLoadError):
-        return Tokenizer.from_file(tj, kind="hf")
+        tokenizer = Tokenizer.from_file(tj, kind="hf")
+        tokenizer.specials = specials
+        return tokenizer
     vocab, merges = folder / "vocab.json", folder / "merges.txt"
     if is_regular(vocab, ModelLoadError) and is_regular(merges, ModelLoadError):
         import tokenizers
