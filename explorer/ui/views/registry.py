@@ -56,5 +56,6 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
         ViewSpec("train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"),
         ViewSpec("generate", QT_TRANSLATE_NOOP("Views", "Generate"), V + "generate_view:GenerateView", Bottom, tabify_with="identities"),
+        ViewSpec("model_view", QT_TRANSLATE_NOOP("Views", "Model view"), V + "model_view:ModelView", Bottom, tabify_with="identities"),
         ViewSpec("interventions", QT_TRANSLATE_NOOP("Views", "Interventions"), V + "interventions_view:InterventionsView", Right, tabify_with="selection"),
     ]
