@@ -7,8 +7,8 @@ induction heads of a real model. Export: PNG or SVG of the grid."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QMainWindow, QPushButton, QVBoxLayout
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from explorer import names
 from explorer.analysis import head_scores
@@ -20,7 +20,6 @@ from explorer.ui.views.base import View
 from explorer.ui.views.head_mosaic import HeadMosaic
 from explorer.ui.views.heatmap import colour_map
 
-GROW_TO = 0.45  # of the window's height, for a docked panel brought to the front by its shortcut
 BEST_LISTED = 5
 
 
@@ -251,19 +250,14 @@ class ModelView(View):
 
     # ------------------------------------------------------------------ window
     def bring_forward(self) -> None:
-        """View → Model view: the panel in front, its dock tall enough for the grid."""
+        """View → Model view (Ctrl+M): the panel in front and the grid focused for the arrow keys. The dock
+        keeps its size: growing it re-lays out the whole window (measured: the opening stall doubled)."""
         dock = self.parentWidget()
         while dock is not None and not hasattr(dock, "toggleViewAction"):
             dock = dock.parentWidget()
-        window = self.window()
-        if dock is None:
-            return
-        dock.show()
-        dock.raise_()
-        if isinstance(window, QMainWindow) and not dock.isFloating():
-            wanted = int(window.height() * GROW_TO)
-            if dock.height() < wanted:
-                window.resizeDocks([dock], [wanted], Qt.Orientation.Vertical)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
         self.mosaic.setFocus()
 
     def export_widget(self):
