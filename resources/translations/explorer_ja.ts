@@ -84,6 +84,14 @@
         <translation>全画面・大きな文字で 1 ステージずつ表示します（F5、Esc で終了）</translation>
     </message>
     <message>
+        <source>&amp;Model view (every head)</source>
+        <translation>モデルビュー（全ヘッド）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Every layer's heads at once, with scores that find the notable heads (Ctrl+M)</source>
+        <translation>全レイヤーのヘッドを一度に表示し、スコアで特徴的なヘッドを見つけます（Ctrl+M）</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>言語(&amp;L)</translation>
     </message>
@@ -174,6 +182,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>export view as image</source>
         <translation>ビューを画像で書き出す</translation>
+    </message>
+    <message>
+        <source>model view: every layer's heads</source>
+        <translation>モデルビュー: 全レイヤーのヘッド</translation>
     </message>
     <message>
         <source>random weights on / off</source>
@@ -1948,6 +1960,161 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>ModelView</name>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>entropy (sharp heads first)</source>
+        <translation>エントロピー（鋭いヘッドが先）</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>直前のトークン</translation>
+    </message>
+    <message>
+        <source>first token (sink)</source>
+        <translation>最初のトークン（シンク）</translation>
+    </message>
+    <message>
+        <source>induction (repeated random tokens)</source>
+        <translation>インダクション（ランダムなトークンの繰り返し）</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>スコア:</translation>
+    </message>
+    <message>
+        <source>One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = weight on the token just before; first token = weight on the first token (an attention sink); induction = on random tokens written twice, weight on the token after the same token's first occurrence</source>
+        <translation>ヘッドごとの 1 つの数値: エントロピー = 各クエリの重みの広がり（0: すべてが 1 つのキーに集中）; 直前のトークン = すぐ前のトークンへの重み; 最初のトークン = 最初のトークンへの重み（アテンションシンク）; インダクション = ランダムなトークン列を 2 回並べたとき、同じトークンが最初に現れた位置の次のトークンへの重み</translation>
+    </message>
+    <message>
+        <source>Sort each layer</source>
+        <translation>レイヤーごとに並べ替え</translation>
+    </message>
+    <message>
+        <source>Order each layer's heads by the score, most notable first (each map shows its head number)</source>
+        <translation>各レイヤーのヘッドをスコア順に並べます。最も特徴的なものが先（各マップにヘッド番号を表示）</translation>
+    </message>
+    <message>
+        <source>Save image…</source>
+        <translation>画像を保存…</translation>
+    </message>
+    <message>
+        <source>Save the grid as a PNG picture or an SVG drawing</source>
+        <translation>グリッドを PNG 画像または SVG 図として保存します</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>レイヤー</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>Every layer's heads</source>
+        <translation>全レイヤーのヘッド</translation>
+    </message>
+    <message>
+        <source>Arrow keys move between heads; Enter opens the head in the central view</source>
+        <translation>矢印キーでヘッド間を移動し、Enter で中央のビューに開きます</translation>
+    </message>
+    <message>
+        <source>this trace holds {k} of the model's {L} layers; open the model to see them all</source>
+        <translation>このトレースはモデルの {L} レイヤーのうち {k} レイヤーだけを保持しています。すべて見るにはモデルを開いてください</translation>
+    </message>
+    <message>
+        <source>the maps are the model's without the interventions</source>
+        <translation>マップは介入なしのモデルのものです</translation>
+    </message>
+    <message>
+        <source>Every layer's heads appear here once a text is traced.</source>
+        <translation>テキストをトレースすると、全レイヤーのヘッドがここに表示されます。</translation>
+    </message>
+    <message>
+        <source>scores Q·Kᵀ</source>
+        <translation>スコア Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>scaled scores</source>
+        <translation>スケール後のスコア</translation>
+    </message>
+    <message>
+        <source>masked scores</source>
+        <translation>マスク後のスコア</translation>
+    </message>
+    <message>
+        <source>attention weights</source>
+        <translation>アテンションの重み</translation>
+    </message>
+    <message>
+        <source>{L} layers × {H} heads · {stage}</source>
+        <translation>{L} レイヤー × {H} ヘッド · {stage}</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>{n} トークン</translation>
+    </message>
+    <message>
+        <source>{k} of {L} layers in…</source>
+        <translation>{L} レイヤー中 {k} レイヤー計算済み…</translation>
+    </message>
+    <message>
+        <source> · colours per layer · click a map to open it</source>
+        <translation> · 色の範囲はレイヤーごと · マップをクリックすると開きます</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>計算中…</translation>
+    </message>
+    <message>
+        <source>the induction score runs the model: open a model (a snapshot has none)</source>
+        <translation>インダクションスコアはモデルを実行して求めます: モデルを開いてください（スナップショットにはモデルがありません）</translation>
+    </message>
+    <message>
+        <source>layer {l} head {h}: {s:.2f}</source>
+        <translation>レイヤー {l} ヘッド {h}: {s:.2f}</translation>
+    </message>
+    <message>
+        <source>Outlined, most notable: {list}</source>
+        <translation>枠で強調、最も特徴的なヘッド: {list}</translation>
+    </message>
+    <message>
+        <source>layer {l} · head {h}</source>
+        <translation>レイヤー {l} · ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>エントロピー</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>最初のトークン</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>インダクション</translation>
+    </message>
+    <message>
+        <source>click (or Enter) to open it in the central view</source>
+        <translation>クリック（または Enter）で中央のビューに開きます</translation>
+    </message>
+    <message>
+        <source> · colours per layer</source>
+        <translation> · 色の範囲はレイヤーごと</translation>
+    </message>
+    <message>
+        <source>outlined: {score}</source>
+        <translation>枠: {score}</translation>
+    </message>
+    <message>
+        <source>Save the model view</source>
+        <translation>モデルビューを保存</translation>
+    </message>
+</context>
+<context>
     <name>OutputView</name>
     <message>
         <source>top k</source>
@@ -3096,6 +3263,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Generate</source>
         <translation>生成</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>モデルビュー</translation>
     </message>
     <message>
         <source>Interventions</source>
