@@ -38,11 +38,30 @@ class ModelViewRequest:
     induction: bool  # also score the model's heads on a repeated random sequence
 
 
+# How much lower than the window's thread the job's thread runs (a nice increment: Linux schedules threads).
+NICER = 5
+
+
+def _yield_to_the_window() -> None:
+    """Lower this thread's scheduling priority, so that on a busy machine the GUI thread gets the cores first
+    (each job runs in a thread of its own, which ends with it). Best effort: not every system allows it."""
+    import os
+    import threading
+
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + NICER)
+    except (AttributeError, OSError):
+        pass
+
+
 def model_view_work(request: ModelViewRequest, relay: ModelViewRelay):
     """work(progress, cancel) for JobSlot.submit: every layer to ``relay.heads``, then the induction scores."""
 
     def work(progress, cancel) -> int:
         from explorer.present import model_view as mv  # torch loads (when it must) here, in the job's thread
+
+        _yield_to_the_window()
 
         req, done = request, [0]
         total = req.trace.config.layers if req.trace is not None else req.bundle.config.layers

@@ -205,3 +205,17 @@ def test_the_figure_is_saved_as_png_and_svg(qtbot, state, view, trace, tmp_path)
     assert view.export_figure(str(svg)) == str(svg)
     text = svg.read_text()
     assert text.count("<image") >= 8 and "layer" in text
+
+
+def test_the_panel_starts_closed_and_opens_from_the_view_menu(qtbot, window):
+    dock = window.docks["model_view"]
+    assert not dock.isVisible()  # a fourth tab beside Selected token would cut every tab's title short
+    action = window.actions_.model_view
+    assert action.shortcut().toString() == "Ctrl+M" and action in window.actions_.view_menu.actions()
+    action.trigger()
+    assert dock.isVisible() and window.views["model_view"].on_screen()
+    assert window.tabifiedDockWidgets(window.docks["selection"]).count(dock) == 1  # in the side column's tabs
+    view = window.views["model_view"]
+    _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
+    window.reset_layout()
+    assert not dock.isVisible()

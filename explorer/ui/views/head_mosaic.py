@@ -90,6 +90,9 @@ class HeadMosaic(QWidget):
         across = min(w / L, h / H)  # layers as columns
         layers_down = down >= across
         tile = max(MIN_TILE, math.floor(max(down, across)))
+        columns = H if layers_down else L
+        if not self._figure:  # the grid in the middle of a wide panel (its labels move with it)
+            left += max(0.0, (w - columns * tile) / 2)
         return layers_down, float(tile), float(left), float(top)
 
     def _margins(self) -> tuple[float, float]:
