@@ -24,6 +24,9 @@ from explorer.present import matrices
 
 # A thumbnail has at most this many cells a side: a 64-token map is drawn whole, longer ones shrunk.
 THUMB_CELLS = 64
+# Longer sentences are not shown: every layer's maps of them take gigabytes and minutes to derive (the tensor
+# view's grid of one layer's heads stops at the same length).
+MAX_TOKENS = matrices.GRID_MAX_TOKENS
 # −∞ and blocked cells are not values of the colour scale: the grey of the other maps' blocked cells.
 BLOCKED_RGBA = (200, 200, 204, 255)
 

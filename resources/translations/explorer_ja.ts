@@ -2022,6 +2022,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>矢印キーでヘッド間を移動し、Enter で中央のビューに開きます</translation>
     </message>
     <message>
+        <source>This sentence has {n} tokens: the model view shows sentences of up to {m}.</source>
+        <translation>この文は {n} トークンあります。モデルビューに表示できるのは {m} トークンまでの文です。</translation>
+    </message>
+    <message>
         <source>this trace holds {k} of the model's {L} layers; open the model to see them all</source>
         <translation>このトレースはモデルの {L} レイヤーのうち {k} レイヤーだけを保持しています。すべて見るにはモデルを開いてください</translation>
     </message>

@@ -178,7 +178,7 @@ def test_a_newer_trace_replaces_a_filling_grid(qtbot, state, view):
     state.set_trace(first)
     state.set_trace(second)  # before the first job's layers arrive
     _filled(qtbot, view, 8)
-    qtbot.wait(50)  # any layer of the first request still queued arrives now, and must be dropped
+    qtbot.waitUntil(lambda: not view.slot.busy, timeout=30_000)  # every job's queued layers delivered (and dropped)
     assert {h.tokens for h in view._layers.values()} == {second.C}
     np.testing.assert_array_equal(view._layers[1].thumbs[3], second.head_map(1, "weights", 0, 3))
 
@@ -219,3 +219,12 @@ def test_the_panel_starts_closed_and_opens_from_the_view_menu(qtbot, window):
     _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
     window.reset_layout()
     assert not dock.isVisible()
+
+
+def test_a_sentence_too_long_for_the_grid_is_said_not_drawn(qtbot, state, view, trace, monkeypatch):
+    from explorer.present import model_view as mv
+
+    monkeypatch.setattr(mv, "MAX_TOKENS", trace.C - 1)
+    state.set_trace(trace)
+    assert view.mosaic.filled() == 0 and not view.slot.busy  # no job started
+    assert f"has {trace.C} tokens" in view.status.text()

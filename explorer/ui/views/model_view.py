@@ -135,6 +135,11 @@ class ModelView(View):
         self._shape = (trace.config.layers, trace.config.H)
         self.mosaic.reset(*self._shape)
         self._note = self._source_note(trace, from_trace, bundle)
+        if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
+            self.slot.cancel()
+            self.status.setText(self.tr("This sentence has {n} tokens: the model view shows sentences of up to {m}.").format(
+                n=trace.rows[row].length, m=mv.MAX_TOKENS))
+            return
         induction_key = None if bundle is None else (self.state.source, id(bundle), options)
         if induction_key != self._induction_key:
             self._induction_key, self._induction = induction_key, None
