@@ -179,3 +179,18 @@ def test_thumbnails_are_block_maxima_coloured_by_the_table(bundle):
         assert (heads.images[0][blocked] == mv.BLOCKED_RGBA).all()
         np.testing.assert_allclose(heads.scores["previous"], hs.previous_token(
             np.stack([trace.head_map(heads.layer, "weights", 0, h) for h in range(4)])))
+
+
+def test_the_induction_presets_induction_head_is_found():
+    """The trained induction preset: the head this score puts first is the one the training's own report
+    (explorer.train.induction, scored on repeated letters) names; layer 0 alone scores low."""
+    from explorer.train.induction import induction_report
+    from explorer.trace.attention_pass import induction_pass
+    from explorer.weights.presets import load_preset
+
+    bundle = load_preset("induction")
+    scores = induction_pass(bundle)
+    report = induction_report(bundle)
+    (layer, head, value), = hs.top_heads(scores, "induction", 1)
+    assert (layer, head) == report["best_head"] and value > 0.8
+    assert np.nanmax(scores[0]) < 0.2  # layer 0 cannot do it alone
