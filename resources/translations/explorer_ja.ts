@@ -2106,10 +2106,6 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>クリック（または Enter）で中央のビューに開きます</translation>
     </message>
     <message>
-        <source> · colours per layer</source>
-        <translation> · 色の範囲はレイヤーごと</translation>
-    </message>
-    <message>
         <source>outlined: {score}</source>
         <translation>枠: {score}</translation>
     </message>

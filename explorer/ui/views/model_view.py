@@ -186,21 +186,25 @@ class ModelView(View):
         return L > 0 and len(self._layers) >= wanted
 
     def _show_status(self) -> None:
-        L, H = self._shape
+        L = self._shape[0]
         if not L:
             self.status.setText(self.tr("Every layer's heads appear here once a text is traced."))
             return
-        stage = self._key[-2] if self._key else "weights"
-        words = {"scores": self.tr("scores Q·Kᵀ"), "scaled": self.tr("scaled scores"), "masked": self.tr("masked scores"),
-                 "weights": self.tr("attention weights")}
-        n = next(iter(self._layers.values())).tokens if self._layers else 0
-        parts = [self.tr("{L} layers × {H} heads · {stage}").format(L=L, H=H, stage=words[stage])]
-        if n:
-            parts.append(self.tr("{n} tokens").format(n=n))
+        parts = [self._summary()]
         if len(self._layers) < L and not self.complete:
             parts.append(self.tr("{k} of {L} layers in…").format(k=len(self._layers), L=L))
         text = " · ".join(parts) + self.tr(" · colours per layer · click a map to open it")
         self.status.setText(text + (f"\n{self._note}" if self._note else ""))
+
+    def _summary(self) -> str:
+        """``30 layers × 9 heads · attention weights · 64 tokens``: the status line's start, the figure's title."""
+        L, H = self._shape
+        stage = self._key[-2] if self._key else "weights"
+        words = {"scores": self.tr("scores Q·Kᵀ"), "scaled": self.tr("scaled scores"), "masked": self.tr("masked scores"),
+                 "weights": self.tr("attention weights")}
+        text = self.tr("{L} layers × {H} heads · {stage}").format(L=L, H=H, stage=words[stage])
+        n = next(iter(self._layers.values())).tokens if self._layers else 0
+        return text + (" · " + self.tr("{n} tokens").format(n=n) if n else "")
 
     # ------------------------------------------------------------------ scores
     def _score(self) -> str:
@@ -282,7 +286,7 @@ class ModelView(View):
             return None
         trace = self.state.trace
         title = [trace.model_name or trace.source] if trace is not None else []
-        title.append(self.status.text().split(self.tr(" · colours per layer"))[0].split("\n")[0])
+        title.append(self._summary())
         if self._score() != "none":
             title.append(self.tr("outlined: {score}").format(score=self.score.currentText()))
         self.mosaic.title = " · ".join(t for t in title if t)
