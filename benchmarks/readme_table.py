@@ -25,6 +25,8 @@ LABELS = {
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",
     "decode_step_ms_no_cache": "the same step recomputing the whole text (no cache)",
     "decode_cache_speedup_1024": "KV cache speed-up at C=1024",
+    "model_view_fill_s": "Model view of SmolLM2-135M (30 × 9 heads), 64 tokens: opened → every map in",
+    "model_view_max_stall_ms": "longest event-loop stall while that Model view opens and fills",
 }
 
 

@@ -21,7 +21,7 @@ LANGUAGE_NAMES = {"en": "English", "ja": "Japanese"}
 
 # The window's panels a step can bring to the front (the object names of explorer/ui/views/registry.py;
 # tests/ui/test_lessons_window.py checks the two lists agree).
-PANELS = ("tensor", "flow", "input", "controls", "selection", "output", "identities", "scaling", "params", "tensors", "train", "generate", "interventions")
+PANELS = ("tensor", "flow", "input", "controls", "selection", "output", "identities", "scaling", "params", "tensors", "train", "generate", "interventions", "model_view")
 
 # Size keys as the note writes them → ModelConfig fields.
 SIZE_FIELDS = {"E": "embed_dim", "D": "key_dim", "H": "heads", "L": "layers"}

@@ -54,6 +54,7 @@ class Actions(QObject):
         self.export_stages = self._act(lambda: file_ops.export_all_stages(w, s, self._export_target()), "Ctrl+Shift+E")
         self.quit = self._act(w.close, QKeySequence.StandardKey.Quit)
         self.presentation = self._act(self._presentation, "F5")
+        self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
         self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)
         self.reset_sizes = self._act(lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source))
         self.about = self._act(self._about)
@@ -98,6 +99,7 @@ class Actions(QObject):
         self.reset_layout = self._act(self.w.reset_layout)
         v.addAction(self.reset_layout)
         v.addAction(self.presentation)
+        v.addAction(self.model_view)
         v.addSeparator()
         self.language_menu = QMenu(self.w)
         self.language_menu.addActions(list(self.language_actions.values()))
@@ -134,6 +136,8 @@ class Actions(QObject):
         self.reset_layout.setToolTip(self.tr("Put every panel back where it was at the first start"))
         self.presentation.setText(self.tr("&Presentation mode"))
         self.presentation.setToolTip(self.tr("Full screen, one stage at a time, large type (F5; Esc leaves)"))
+        self.model_view.setText(self.tr("&Model view (every head)"))
+        self.model_view.setToolTip(self.tr("Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)"))
         self.language_menu.setTitle(self.tr("&Language"))
         self.theme_menu.setTitle(self.tr("&Theme"))
         for key, text in (("system", self.tr("Follow the system")), ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
@@ -171,6 +175,10 @@ class Actions(QObject):
 
         PresentationWindow.show_for(self.state, self.w)
 
+    def _model_view(self) -> None:
+        if "model_view" in self.w.docks:
+            self.w.views["model_view"].bring_forward()
+
     def set_language(self, code: str) -> None:
         i18n.install_language(code)
         settings.put("language", code)
@@ -201,6 +209,7 @@ class Actions(QObject):
             ("Ctrl+O", self.tr("open snapshot")),
             ("Ctrl+S", self.tr("export snapshot")),
             ("Ctrl+E", self.tr("export view as image")),
+            ("Ctrl+Shift+M", self.tr("model view: every layer's heads")),
             ("Ctrl+R", self.tr("random weights on / off")),
         ]
         QMessageBox.information(self.w, self.tr("Keyboard shortcuts"), "\n".join(f"{k}\t{v}" for k, v in rows))

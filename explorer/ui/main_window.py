@@ -91,6 +91,9 @@ class MainWindow(QMainWindow):
         for spec in specs:  # the first dock of each tab group is the one in front
             if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
+        self._closed = {s.object_name for s in specs if s.closed}  # opened from the View menu when wanted
+        for name in self._closed:
+            self.docks[name].hide()
 
     def apply_default_sizes(self) -> None:
         """The default dock sizes, made for 1400×900, fitted to the window as it is: side columns narrower
@@ -110,8 +113,8 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             dock.setFloating(False)
         self.restoreState(self._default_layout)
-        for dock in self.docks.values():
-            dock.show()
+        for name, dock in self.docks.items():
+            dock.setVisible(name not in self._closed)
         for name, dock in self.docks.items():  # the first panel of each tab group in front again
             if name in ("selection", "identities"):
                 dock.raise_()

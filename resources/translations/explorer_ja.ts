@@ -84,6 +84,14 @@
         <translation>全画面・大きな文字で 1 ステージずつ表示します（F5、Esc で終了）</translation>
     </message>
     <message>
+        <source>&amp;Model view (every head)</source>
+        <translation>モデルビュー（全ヘッド）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)</source>
+        <translation>全レイヤーのヘッドを一度に表示し、スコアで特徴的なヘッドを見つけます（Ctrl+Shift+M）</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>言語(&amp;L)</translation>
     </message>
@@ -176,6 +184,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ビューを画像で書き出す</translation>
     </message>
     <message>
+        <source>model view: every layer's heads</source>
+        <translation>モデルビュー: 全レイヤーのヘッド</translation>
+    </message>
+    <message>
         <source>random weights on / off</source>
         <translation>ランダムな重みのオン / オフ</translation>
     </message>
@@ -187,7 +199,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>AttributionTab</name>
     <message>
-        <source>Direct attribution: what each head, each FFN and the embedding add to one token&apos;s logit through the residual stream, with the final norm&apos;s scale frozen at its value in this run. The parts and the constant terms (biases, the norm&apos;s shift) add up to the logit.</source>
+        <source>Direct attribution: what each head, each FFN and the embedding add to one token's logit through the residual stream, with the final norm's scale frozen at its value in this run. The parts and the constant terms (biases, the norm's shift) add up to the logit.</source>
         <translation>直接寄与: 各ヘッド・各 FFN・埋め込みが残差ストリームを通して 1 つのトークンのロジットに足す量（最終正規化のスケールはこの実行での値に固定）。各部分と定数項（バイアス、正規化のシフト）の和がロジットになります。</translation>
     </message>
     <message>
@@ -223,7 +235,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>位置 {i} の後の「{t}」のロジット</translation>
     </message>
     <message>
-        <source>sum of the parts {s} + constant {c} = {total}; the model&apos;s logit = {logit}</source>
+        <source>sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}</source>
         <translation>部分の和 {s} + 定数 {c} = {total}、モデルのロジット = {logit}</translation>
     </message>
 </context>
@@ -386,7 +398,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>H = {H} 個のヘッドがそれぞれ、各トークンの埋め込みベクトル x から D = {D} 次元のクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します：Q = x·W_q。</translation>
     </message>
     <message>
-        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i&apos;s query points the same way as token j&apos;s key. The result is C × C = {C} × {C}.</source>
+        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.</source>
         <translation>Step 1：すべてのクエリとすべてのキーの内積（類似度）を求めます。トークン i のクエリとトークン j のキーが同じ向きのとき、セル (i, j) は大きくなります。シェイプは C × C = {C} × {C} です。</translation>
     </message>
     <message>
@@ -414,7 +426,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {before} 個のトークンだけで、残りは −∞ です。</translation>
     </message>
     <message>
-        <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
+        <source>Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
         <translation>Step 3：各トークンの出力はバリューベクトルの重み付き和 A·V です。強く参照するトークンほど大きく寄与します。トークンとヘッドごとに {D_v} 次元の結果が得られます。</translation>
     </message>
     <message>
@@ -450,7 +462,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>最後の線形変換（Linear）で、各トークンのベクトルを語彙サイズと同じ次元数のスコアに変換します：C × V = {C} × {V}。</translation>
     </message>
     <message>
-        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
+        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.</source>
         <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
     </message>
     <message>
@@ -558,7 +570,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>セグメント埋め込み（文 A / B）</translation>
     </message>
     <message>
-        <source>Parallel block: the FFN&apos;s norm</source>
+        <source>Parallel block: the FFN's norm</source>
         <translation>並列ブロック：FFN の正規化</translation>
     </message>
     <message>
@@ -610,15 +622,15 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ソフトキャップは c·tanh(s/c)（c = {cap}）で、スケール後のスコアをすべて (−c, c) に収めます。小さいスコアはほとんど変わらず、巨大なスコアが softmax を支配できなくなります。</translation>
     </message>
     <message>
-        <source>The sublayer&apos;s output is normalised before it is added to the stream, so that no layer can flood the residual stream.</source>
+        <source>The sublayer's output is normalised before it is added to the stream, so that no layer can flood the residual stream.</source>
         <translation>サブレイヤーの出力はストリームに足す前に正規化されます。どの層も残差ストリームをあふれさせないためです。</translation>
     </message>
     <message>
-        <source>A post-norm block (BERT, the original Transformer) normalises the stream after adding the sublayer&apos;s output: x + sublayer, then LayerNorm.</source>
+        <source>A post-norm block (BERT, the original Transformer) normalises the stream after adding the sublayer's output: x + sublayer, then LayerNorm.</source>
         <translation>ポストノルムのブロック（BERT、元の Transformer）は、サブレイヤーの出力を足した後のストリームを正規化します：x + サブレイヤー、次に LayerNorm。</translation>
     </message>
     <message>
-        <source>An encoder cannot predict the next token (it sees them all). Its head turns each position&apos;s vector into a guess for the token that belongs there: at a [MASK], the hidden word.</source>
+        <source>An encoder cannot predict the next token (it sees them all). Its head turns each position's vector into a guess for the token that belongs there: at a [MASK], the hidden word.</source>
         <translation>エンコーダはすべてのトークンを見るので、次のトークンは予測できません。そのヘッドは各位置のベクトルを、その位置に入るトークンの推測に変えます。[MASK] の位置では隠された単語です。</translation>
     </message>
     <message>
@@ -689,7 +701,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
     </message>
     <message>
-        <source>Only these layers&apos; tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
+        <source>Only these layers' tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
         <translation>深いモデルでも速く動くよう、これらのレイヤーのテンソルだけを残しています。別のレイヤーを選ぶとそのレイヤーをトレースします（モデル → 記録するレイヤー）</translation>
     </message>
 </context>
@@ -707,7 +719,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>チェックポイント</translation>
     </message>
     <message>
-        <source>Scrub through the run&apos;s saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
+        <source>Scrub through the run's saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
         <translation>保存したチェックポイントをたどります：すべてのビューがそのステップの重みを表示します（← → で 1 つずつ移動）</translation>
     </message>
     <message>
@@ -742,7 +754,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>どちらの実行も同じトークンを読みます</translation>
     </message>
     <message>
-        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
+        <source>the snapshot keeps only the baseline's logits and probabilities</source>
         <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
     </message>
     <message>
@@ -920,7 +932,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ランダム（学習前）</translation>
     </message>
     <message>
-        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset&apos;s own sizes and its trained weights, when it has them.</source>
+        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them.</source>
         <translation>オン：シードから作るランダムな重み（サイズを変えると常にランダムな重みになります）。オフ：プリセット本来のサイズと、あれば学習済みの重みに戻します。</translation>
     </message>
     <message>
@@ -928,7 +940,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>シード</translation>
     </message>
     <message>
-        <source>preset&apos;s</source>
+        <source>preset's</source>
         <translation>既定</translation>
     </message>
     <message>
@@ -940,7 +952,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>E（埋め込み）</translation>
     </message>
     <message>
-        <source>E: size of each token&apos;s vector</source>
+        <source>E: size of each token's vector</source>
         <translation>E：各トークンの埋め込みベクトルの次元数</translation>
     </message>
     <message>
@@ -948,7 +960,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D（クエリ・キー）</translation>
     </message>
     <message>
-        <source>D: size of each head&apos;s query and key vectors; scores are divided by √D</source>
+        <source>D: size of each head's query and key vectors; scores are divided by √D</source>
         <translation>D：各ヘッドのクエリ・キーの次元数。類似度は √D で除算されます</translation>
     </message>
     <message>
@@ -972,7 +984,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D_v（バリュー）</translation>
     </message>
     <message>
-        <source>D_v: size of each head&apos;s value vector (and of its output Rⁱ)</source>
+        <source>D_v: size of each head's value vector (and of its output Rⁱ)</source>
         <translation>D_v：各ヘッドのバリューベクトル（と出力 Rⁱ）の次元数</translation>
     </message>
     <message>
@@ -980,7 +992,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>F（FFN の幅）</translation>
     </message>
     <message>
-        <source>F: width of the feed-forward layer&apos;s hidden activations</source>
+        <source>F: width of the feed-forward layer's hidden activations</source>
         <translation>F：フィードフォワード層の中間層の次元数</translation>
     </message>
     <message>
@@ -1020,7 +1032,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>正規化</translation>
     </message>
     <message>
-        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note&apos;s bare block</source>
+        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block</source>
         <translation>アテンションの前・FFN の前・最後に行う正規化 (それぞれ独立した段階)。なし＋残差オフでノートの素のブロックになります</translation>
     </message>
     <message>
@@ -1040,7 +1052,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>x を足し戻す</translation>
     </message>
     <message>
-        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note&apos;s bare Attention then FFN</source>
+        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN</source>
         <translation>オン: 各ブロックはアテンションと FFN の出力を入力 x に足します。オフ (正規化なしと合わせて): ノートの素の「アテンション → FFN」</translation>
     </message>
     <message>
@@ -1344,7 +1356,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
+        <source>Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)</source>
         <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
     </message>
     <message>
@@ -1418,7 +1430,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>生成</translation>
     </message>
     <message>
-        <source>Show the generation&apos;s attention: the prompt&apos;s map and one row per new token</source>
+        <source>Show the generation's attention: the prompt's map and one row per new token</source>
         <translation>生成のアテンションを表示: プロンプトのマップと、新しいトークンごとに1行</translation>
     </message>
     <message>
@@ -1503,7 +1515,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>キー（列）</translation>
     </message>
     <message>
-        <source>layer {l}, head {h}: the prompt&apos;s {C}×{C} map (framed) and one new row per step</source>
+        <source>layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step</source>
         <translation>レイヤー {l}、ヘッド {h}: プロンプトの {C}×{C} マップ（枠内）と、ステップごとに1行ずつ増える新しい行</translation>
     </message>
     <message>
@@ -1537,7 +1549,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>大きい順に r 個の特異値を残します：W_v1 (E×r) · W_v2 (r×E) がランク r の最良の近似です</translation>
     </message>
     <message>
-        <source>Rows: tokens (query positions). Columns: the E numbers of each token&apos;s attention output.</source>
+        <source>Rows: tokens (query positions). Columns: the E numbers of each token's attention output.</source>
         <translation>行：トークン（クエリの位置）。列：各トークンの Attention 出力の E 個の値。</translation>
     </message>
     <message>
@@ -1557,11 +1569,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>埋め込みベクトルの次元（E）</translation>
     </message>
     <message>
-        <source>The note&apos;s example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
+        <source>The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
         <translation>ノートの例：E = 100、r = 10 でパラメータ数 {before} → {after}（{saving}）。</translation>
     </message>
     <message>
-        <source>This model has no W_o (the note&apos;s single head with W_v of size E×E): there is nothing to sum.</source>
+        <source>This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum.</source>
         <translation>このモデルには W_o がありません（ノートのシングルヘッドで W_v が E×E の形）。足し合わせるものはありません。</translation>
     </message>
     <message>
@@ -1569,7 +1581,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
     </message>
     <message>
-        <source>Layer {l}, sentence {b}: each head&apos;s output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
+        <source>Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
         <translation>レイヤー {l}、文 {b}：各ヘッドの出力 Rⁱ (C×{dv}) と W_o の対応する行 ({dv}×{e}) の積を {h} 個のヘッドで合計したものと、連結 (C×{hdv}) と W_o 全体 ({hdv}×{e}) の積を比べます。</translation>
     </message>
     <message>
@@ -1597,7 +1609,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
     </message>
     <message>
-        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note&apos;s W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
+        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
         <translation>レイヤー {l}：このモデルはバリューの経路を分解済みの形 W_v ({e}×{hdv}) · W_o ({hdv}×{e}) で持っています。ノートの W_v1 · W_v2 で r = H·D_v = {hdv} の場合です。下はその積を 1 つの {e}×{e} 行列とし、ランク r に切り詰めたものです。</translation>
     </message>
     <message>
@@ -1612,7 +1624,7 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InductionReadout</name>
     <message>
-        <source>Show this head&apos;s attention weights: each query should look at the token right after the previous occurrence of itself</source>
+        <source>Show this head's attention weights: each query should look at the token right after the previous occurrence of itself</source>
         <translation>このヘッドの Attention 重みを表示します：各クエリは、自分が前に出現した位置の直後のトークンを参照するはずです</translation>
     </message>
     <message>
@@ -1771,7 +1783,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>前のステップ</translation>
     </message>
     <message>
-        <source>Next step (from the lesson&apos;s state, whatever you changed)</source>
+        <source>Next step (from the lesson's state, whatever you changed)</source>
         <translation>次のステップ（途中で変更しても、レッスンの状態から続けます）</translation>
     </message>
     <message>
@@ -1919,7 +1931,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>このモデルの読み込みを中止し、表示中のモデルを使い続けます</translation>
     </message>
     <message>
-        <source>Reading and converting the model&apos;s weights</source>
+        <source>Reading and converting the model's weights</source>
         <translation>モデルの重みを読み込んで変換しています</translation>
     </message>
     <message>
@@ -1941,7 +1953,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>クエリ（行）がキー（列）を参照します。クリックやドラッグでセルを遮断・許可します。</translation>
     </message>
     <message>
-        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell&apos;s new value.</source>
+        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value.</source>
         <translation>色付き：許可。斜線：遮断。ドラッグすると、最初のセルの新しい値で複数のセルを塗ります。</translation>
     </message>
     <message>
@@ -1983,7 +1995,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>モデルのフォルダーを開く(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open a checkpoint folder, a training run&apos;s folder or a Hugging Face model folder</source>
+        <source>Open a checkpoint folder, a training run's folder or a Hugging Face model folder</source>
         <translation>チェックポイントのフォルダー、学習実行のフォルダー、または Hugging Face のモデルフォルダーを開きます</translation>
     </message>
     <message>
@@ -2027,7 +2039,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>全レイヤー(&amp;L)</translation>
     </message>
     <message>
-        <source>Keep every layer&apos;s tensors (uses the most memory)</source>
+        <source>Keep every layer's tensors (uses the most memory)</source>
         <translation>全レイヤーのテンソルを残します（メモリを最も多く使います）</translation>
     </message>
     <message>
@@ -2069,6 +2081,161 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Models</source>
         <translation>モデル</translation>
+    </message>
+</context>
+<context>
+    <name>ModelView</name>
+    <message>
+        <source>none</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>entropy (sharp heads first)</source>
+        <translation>エントロピー（鋭いヘッドが先）</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>直前のトークン</translation>
+    </message>
+    <message>
+        <source>first token (sink)</source>
+        <translation>最初のトークン（シンク）</translation>
+    </message>
+    <message>
+        <source>induction (repeated random tokens)</source>
+        <translation>インダクション（ランダムなトークンの繰り返し）</translation>
+    </message>
+    <message>
+        <source>Score:</source>
+        <translation>スコア:</translation>
+    </message>
+    <message>
+        <source>One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = weight on the token just before; first token = weight on the first token (an attention sink); induction = on random tokens written twice, weight on the token after the same token's first occurrence</source>
+        <translation>ヘッドごとの 1 つの数値: エントロピー = 各クエリの重みの広がり（0: すべてが 1 つのキーに集中）; 直前のトークン = すぐ前のトークンへの重み; 最初のトークン = 最初のトークンへの重み（アテンションシンク）; インダクション = ランダムなトークン列を 2 回並べたとき、同じトークンが最初に現れた位置の次のトークンへの重み</translation>
+    </message>
+    <message>
+        <source>Sort each layer</source>
+        <translation>レイヤーごとに並べ替え</translation>
+    </message>
+    <message>
+        <source>Order each layer's heads by the score, most notable first (each map shows its head number)</source>
+        <translation>各レイヤーのヘッドをスコア順に並べます。最も特徴的なものが先（各マップにヘッド番号を表示）</translation>
+    </message>
+    <message>
+        <source>Save image…</source>
+        <translation>画像を保存…</translation>
+    </message>
+    <message>
+        <source>Save the grid as a PNG picture or an SVG drawing</source>
+        <translation>グリッドを PNG 画像または SVG 図として保存します</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>レイヤー</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>Every layer's heads</source>
+        <translation>全レイヤーのヘッド</translation>
+    </message>
+    <message>
+        <source>Arrow keys move between heads; Enter opens the head in the central view</source>
+        <translation>矢印キーでヘッド間を移動し、Enter で中央のビューに開きます</translation>
+    </message>
+    <message>
+        <source>This sentence has {n} tokens: the model view shows sentences of up to {m}.</source>
+        <translation>この文は {n} トークンあります。モデルビューに表示できるのは {m} トークンまでの文です。</translation>
+    </message>
+    <message>
+        <source>this trace holds {k} of the model's {L} layers; open the model to see them all</source>
+        <translation>このトレースはモデルの {L} レイヤーのうち {k} レイヤーだけを保持しています。すべて見るにはモデルを開いてください</translation>
+    </message>
+    <message>
+        <source>the maps are the model's without the interventions</source>
+        <translation>マップは介入なしのモデルのものです</translation>
+    </message>
+    <message>
+        <source>Every layer's heads appear here once a text is traced.</source>
+        <translation>テキストをトレースすると、全レイヤーのヘッドがここに表示されます。</translation>
+    </message>
+    <message>
+        <source>{k} of {L} layers in…</source>
+        <translation>{L} レイヤー中 {k} レイヤー計算済み…</translation>
+    </message>
+    <message>
+        <source> · colours per layer · click a map to open it</source>
+        <translation> · 色の範囲はレイヤーごと · マップをクリックすると開きます</translation>
+    </message>
+    <message>
+        <source>scores Q·Kᵀ</source>
+        <translation>スコア Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>scaled scores</source>
+        <translation>スケール後のスコア</translation>
+    </message>
+    <message>
+        <source>masked scores</source>
+        <translation>マスク後のスコア</translation>
+    </message>
+    <message>
+        <source>attention weights</source>
+        <translation>アテンションの重み</translation>
+    </message>
+    <message>
+        <source>{L} layers × {H} heads · {stage}</source>
+        <translation>{L} レイヤー × {H} ヘッド · {stage}</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>{n} トークン</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>計算中…</translation>
+    </message>
+    <message>
+        <source>the induction score runs the model: open a model (a snapshot has none)</source>
+        <translation>インダクションスコアはモデルを実行して求めます: モデルを開いてください（スナップショットにはモデルがありません）</translation>
+    </message>
+    <message>
+        <source>layer {l} head {h}: {s:.2f}</source>
+        <translation>レイヤー {l} ヘッド {h}: {s:.2f}</translation>
+    </message>
+    <message>
+        <source>Outlined, most notable: {list}</source>
+        <translation>枠で強調、最も特徴的なヘッド: {list}</translation>
+    </message>
+    <message>
+        <source>layer {l} · head {h}</source>
+        <translation>レイヤー {l} · ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>エントロピー</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>最初のトークン</translation>
+    </message>
+    <message>
+        <source>induction</source>
+        <translation>インダクション</translation>
+    </message>
+    <message>
+        <source>click (or Enter) to open it in the central view</source>
+        <translation>クリック（または Enter）で中央のビューに開きます</translation>
+    </message>
+    <message>
+        <source>outlined: {score}</source>
+        <translation>枠: {score}</translation>
+    </message>
+    <message>
+        <source>Save the model view</source>
+        <translation>モデルビューを保存</translation>
     </message>
 </context>
 <context>
@@ -2122,7 +2289,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>介入後</translation>
     </message>
     <message>
-        <source>Each token of either run&apos;s top k: baseline bar (grey) above the intervened run&apos;s; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
+        <source>Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
         <translation>どちらかの実行で上位 k に入るトークンごとに、ベースラインの棒(灰色)の下に介入後の棒;右に確率と順位の変化(↑ 上がった、↓ 下がった)</translation>
     </message>
     <message>
@@ -2331,7 +2498,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>レイヤー {l}、ヘッド {h}</translation>
     </message>
     <message>
-        <source>The prefill: the prompt&apos;s {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
+        <source>The prefill: the prompt's {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
         <translation>プレフィル: プロンプトの {C} トークンを1回のトレースで計算してキャッシュを満たす。{C}×{C} マップの最後の行が最初の新しいトークンを決める。</translation>
     </message>
     <message>
@@ -2378,7 +2545,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>Softmax が各行をどれだけ均等に配分するか：0 = one-hot（1 つのキーに全重み）</translation>
     </message>
     <message>
-        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax&apos;s rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
+        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
         <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
     </message>
     <message>
@@ -2437,7 +2604,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>取り込むバリュー vⱼ</translation>
     </message>
     <message>
-        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head&apos;s output Rⁱ)</source>
+        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)</source>
         <translation>受け取るもの：Σⱼ aᵢⱼ·vⱼ（ヘッドの出力 Rⁱ の行）</translation>
     </message>
     <message>
@@ -2445,7 +2612,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>選択したクエリの各キーに対する Attention 重み。棒をクリックするとそのキーを選択します</translation>
     </message>
     <message>
-        <source>The selected token&apos;s query vector in this head</source>
+        <source>The selected token's query vector in this head</source>
         <translation>このヘッドでの選択トークンのクエリベクトル</translation>
     </message>
     <message>
@@ -2632,7 +2799,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>パッチングスイープ</translation>
     </message>
     <message>
-        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence&apos;s run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
+        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
         <translation>壊した文を、きれいな文の実行から活性を 1 つ取り込んでセルごとに 1 回実行し、きれいな予測がどれだけ戻るかを見ます: 1 = すべて、0 = まったく戻らない、0 未満 = さらに遠ざかる。2 つの文のトークン数は同じである必要があります。</translation>
     </message>
     <message>
@@ -3092,7 +3259,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>まだ学習するものがありません：最初のトレースを待ってください</translation>
     </message>
     <message>
-        <source>only this app&apos;s own models can be trained here; choose a preset first</source>
+        <source>only this app's own models can be trained here; choose a preset first</source>
         <translation>ここで学習できるのはこのアプリのモデルだけです。先にプリセットを選んでください</translation>
     </message>
     <message>
@@ -3159,7 +3326,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>表示中の重みから始める</translation>
     </message>
     <message>
-        <source>Continue training the weights on screen (only when they use this corpus&apos;s vocabulary); off: start from random weights</source>
+        <source>Continue training the weights on screen (only when they use this corpus's vocabulary); off: start from random weights</source>
         <translation>画面の重みから学習を続けます（このデータの語彙を使う場合のみ）。オフ：ランダムな重みから始めます</translation>
     </message>
     <message>
@@ -3187,7 +3354,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>フォルダーを開く</translation>
     </message>
     <message>
-        <source>Show the run&apos;s folder (checkpoints and log.jsonl) in the file manager</source>
+        <source>Show the run's folder (checkpoints and log.jsonl) in the file manager</source>
         <translation>学習のフォルダー（チェックポイントと log.jsonl）をファイルマネージャーで表示します</translation>
     </message>
     <message>
@@ -3308,6 +3475,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Interventions</source>
         <translation>介入</translation>
+    </message>
+    <message>
+        <source>Model view</source>
+        <translation>モデルビュー</translation>
     </message>
 </context>
 </TS>

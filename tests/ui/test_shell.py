@@ -153,7 +153,7 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
 
     w = MainWindow(state, restore_layout=False)
     qtbot.addWidget(w)
-    hidden = {"output", "scaling", "params", "tensors", "train", "generate", "interventions"}  # behind "Selected token" and the bottom tabs
+    hidden = {"output", "scaling", "params", "tensors", "train", "generate", "model_view", "interventions"}  # behind "Selected token" and the bottom tabs
     assert {n for n in w.views if n not in {v.objectName().removeprefix("view.") for v in w.views.built()}} == hidden
     w.show()
     # showing a tab builds its panel at once, into its dock

@@ -29,6 +29,7 @@ class ViewSpec:
     below: str | None = None  # object name of a dock to stack this one under
     size: int | None = None  # starting width (left/right) or height (top/bottom) in pixels
     height: int | None = None  # starting height of a side dock stacked with another
+    closed: bool = False  # starts closed; the View menu (its shortcut) or a lesson opens it in its place
 
     def create(self, state: AppState) -> View:
         module, cls = self.factory.split(":")
@@ -57,4 +58,8 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"),
         ViewSpec("generate", QT_TRANSLATE_NOOP("Views", "Generate"), V + "generate_view:GenerateView", Bottom, tabify_with="identities"),
         ViewSpec("interventions", QT_TRANSLATE_NOOP("Views", "Interventions"), V + "interventions_view:InterventionsView", Right, tabify_with="selection"),
+        # Tall and narrow beside the map: layers down, heads across (the side column has the height for 30
+        # layers). Closed at start: a fourth tab there would cut every tab's title short.
+        ViewSpec("model_view", QT_TRANSLATE_NOOP("Views", "Model view"), V + "model_view:ModelView", Right, tabify_with="selection",
+                 closed=True),
     ]
