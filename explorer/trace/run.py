@@ -150,6 +150,7 @@ def run_trace(
         on_partial(shown_early[0])
 
     sink = _CancellableSink(_wants(options), cancel, patches)
+    sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.

@@ -18,6 +18,7 @@ from explorer.tokenize import Tokenizer, char_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import get_preset, load_preset, preset_tokenizer
+from tests.core.fused_tolerance import assert_fused_close
 
 TEXT = "This is a pen .\nThe cat is on the mat .\nA dog"
 
@@ -112,7 +113,14 @@ def test_batch_rows_are_independent(bundle, mask):
                 np.testing.assert_allclose(x[b : b + 1][index], a[index], atol=2e-6, rtol=2e-6, err_msg=name)
 
 
-def test_lazy_trace_equals_eager_trace_bit_for_bit(bundle):
+# What a trace computes before its first attention mixes positions: equal in a lazy and an eager trace, bit
+# for bit (the same arithmetic on the same numbers). From there on the lazy trace's fused attention kernel
+# gives the same numbers to rounding (tests/core/fused_tolerance.py).
+BEFORE_MIXING = ("tokens", "mask", "mask.empty_rows", "embed.tok", "embed.pos", "embed.out", "layers.0.attn.in",
+                 "layers.0.attn.q", "layers.0.attn.k", "layers.0.attn.v", "layers.0.attn.q_rot", "layers.0.attn.k_rot")
+
+
+def test_lazy_trace_equals_eager_trace_to_the_fused_tolerance(bundle):
     options = RunOptions(mask=MaskSpec.parse("window:3"))
     eager = run_trace(bundle, TEXT, options)
     lazy = run_trace(bundle, TEXT, options.replace(lazy_pairwise=True))
@@ -121,13 +129,17 @@ def test_lazy_trace_equals_eager_trace_bit_for_bit(bundle):
     assert not any(n in lazy.stored_names() for n in pairwise)  # really kept out of memory
     assert set(lazy.names()) == set(eager.names())
     for name in eager.names():
-        assert np.array_equal(lazy[name], eager[name]), name
         assert lazy[name].dtype == eager[name].dtype
+        if name in BEFORE_MIXING or name.startswith("params.") or name.startswith("layers.0.attn.") and names.spec(name).pairwise:
+            assert np.array_equal(lazy[name], eager[name]), name  # layer 0's maps come from the same q and k
+        else:
+            assert_fused_close(lazy[name], eager[name], name)
     for l in range(2):
         for stage in names.PAIRWISE_STAGES:
             for b in range(3):
                 for h in range(3):
-                    assert np.array_equal(lazy.head_map(l, stage, b, h), eager[names.attn(l, stage)][b, h])
+                    # one head derived alone equals the same head of the whole layer, in either trace
+                    assert np.array_equal(lazy.head_map(l, stage, b, h), lazy[names.attn(l, stage)][b, h])
                     assert np.array_equal(eager.head_map(l, stage, b, h), eager[names.attn(l, stage)][b, h])
 
 
@@ -138,7 +150,10 @@ def test_lazy_head_map_before_whole_layer(words):
     eager = run_trace(b, TEXT)
     lazy = run_trace(b, TEXT, RunOptions(lazy_pairwise=True))
     for h in range(4):
-        assert np.array_equal(lazy.head_map(1, "weights", 2, h), eager["layers.1.attn.weights"][2, h])
+        one = lazy.head_map(1, "weights", 2, h)
+        assert_fused_close(one, eager["layers.1.attn.weights"][2, h])
+        assert np.array_equal(one, lazy["layers.1.attn.weights"][2, h])  # the same numbers as the whole layer's
+    assert np.array_equal(lazy.head_map(0, "weights", 2, 1), eager["layers.0.attn.weights"][2, 1])
     assert np.array_equal(lazy["layers.0.attn.masked"], eager["layers.0.attn.masked"])
 
 
