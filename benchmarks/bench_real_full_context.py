@@ -57,15 +57,16 @@ def ours_once(bundle, text: str) -> dict:
     return marks
 
 
-def peer_model(path):
-    """transformers' own reading of the GGUF file (as tests/core/test_gguf.py does), SDPA attention."""
+def peer_model(path, attention: str = "sdpa"):
+    """transformers' own reading of the GGUF file (as tests/core/test_gguf.py does), SDPA attention (or
+    ``attention``: "eager" where the attention weights are returned)."""
     import torch
     import transformers
     from transformers.modeling_gguf_pytorch_utils import load_gguf_checkpoint
 
     settings = dict(load_gguf_checkpoint(str(path), return_tensors=False)["config"])
     settings.pop("model_type"), settings.pop("_model_name_or_path", None)
-    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**settings, attn_implementation="sdpa"))
+    model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**settings, attn_implementation=attention))
     tensors = load_gguf_checkpoint(str(path), return_tensors=True, model_to_load=model)["tensors"]
     model.load_state_dict({k: torch.as_tensor(v, dtype=torch.float32) for k, v in tensors.items()}, strict=False)
     model.tie_weights()
