@@ -3,6 +3,11 @@ edit in the Text box to the last view repainted (offscreen), over 40 edits that 
 
 The event loop runs as in the application (it sleeps between events: gui_probe.wait_until), not spun.
 
+edit_overhead_ratio: that median divided by the median of the bare trace of the same edit with no views: the
+same text set on a state of its own, wired to a trace worker of its own as the window wires it, from the
+edit until the new trace reaches the state. The two alternate edit by edit in one process, so the machine's
+load weighs on both; what the ratio shows above 1 is what the views cost.
+
     python benchmarks/bench_edit_to_repaint.py
 """
 
@@ -19,6 +24,35 @@ from gui_probe import PaintRecorder, wait_until  # noqa: E402
 
 WORDS = ["dog", "cat", "pen", "book", "car", "bird", "apple", "ball"]
 QUIET_S = 0.15  # no view painted for this long: the edit is drawn
+
+
+class BareEdits:
+    """An AppState wired to a TraceWorker as the window wires them, with no view at all."""
+
+    def __init__(self, app, text: str) -> None:
+        from explorer.ui.state import AppState
+        from explorer.ui.worker import TraceWorker
+
+        self.app, self.arrived = app, []
+        self.state = AppState(text=text)
+        self.worker = TraceWorker()
+        latest = {"g": 0}
+        self.state.requestChanged.connect(lambda r: latest.__setitem__("g", self.worker.submit(r)))
+        self.worker.traceReady.connect(lambda g, t, e: g == latest["g"] and self.state.set_trace(t, e))
+        self.state.traceChanged.connect(lambda t: self.arrived.append(time.perf_counter()))
+        self.worker.start()
+        latest["g"] = self.worker.submit(self.state.request)
+        wait_until(app, lambda: bool(self.arrived), 60)
+
+    def edit_ms(self, text: str) -> float:
+        n = len(self.arrived)
+        t0 = time.perf_counter()
+        self.state.set_text(text)
+        wait_until(self.app, lambda: len(self.arrived) > n, 10)
+        return (self.arrived[-1] - t0) * 1000
+
+    def close(self) -> None:
+        self.worker.stop()
 
 
 def main(edits: int = 40) -> None:
@@ -40,7 +74,8 @@ def main(edits: int = 40) -> None:
     got = []
     state.traceChanged.connect(lambda t: got.append(time.perf_counter()))
     wait_until(app, lambda: bool(got), 60)
-    latencies, cpu = [], []
+    bare = BareEdits(app, state.text)
+    latencies, cpu, bare_ms = [], [], []
     for k in range(edits + 3):
         text = f"This is a big red {WORDS[k % len(WORDS)]} and that is a dog ."
         n = len(got)
@@ -55,12 +90,21 @@ def main(edits: int = 40) -> None:
         if k >= 3:  # warm-up edits excluded
             latencies.append((max(recorder.last_paint, got[-1]) - t0) * 1000)
             cpu.append((c1 - c0) * 1000)
+        settle_until = time.perf_counter() + 0.05
+        wait_until(app, lambda: time.perf_counter() > settle_until)
+        bare_edit = bare.edit_ms(text)
+        if k >= 3:
+            bare_ms.append(bare_edit)
+    bare.close()
     window.close()
     med, high = median(latencies), p95(latencies)
     # CPU time of both threads per edit (to the last paint, plus the wait's 1 ms polling): what the edit costs
     # whatever else the machine runs; on a shared machine the wall-clock figures swing with the load.
     detail = dict(edits=edits, tokens=12, cpu_ms_median=round(median(cpu), 1), load=os.getloadavg()[0])
+    overhead = med / median(bare_ms)
     emit({
+        "edit_overhead_ratio": figure(overhead, "ratio", "≤ 1.5", overhead <= 1.5, edit_to_repaint_ms=round(med, 1),
+                                      bare_trace_ms=round(median(bare_ms), 1), **detail),
         "edit_to_repaint_ms_median": figure(med, "ms", "≤ 30 ms", med <= 30, **detail),
         "edit_to_repaint_ms_p95": figure(high, "ms", "≤ 50 ms", high <= 50, **detail),
     })

@@ -2,7 +2,7 @@
 GPT-2-small-shaped model (every named stage; at C = 1024 the maps are derived on demand, as the app does)
 against transformers' GPT2LMHeadModel eager forward with output_attentions and output_hidden_states, same
 weights, same ids, float32. Medians of alternating runs in one process, so a loaded machine slows both
-sides alike.
+sides alike; the figure is the median of three such ratios (rounds of alternating runs).
 
     python benchmarks/bench_trace_vs_peer.py            # both contexts
     python benchmarks/bench_trace_vs_peer.py 256        # one
@@ -18,7 +18,8 @@ from pathlib import Path
 
 from common import emit, figure, gpt2_small_bundle, median, random_text
 
-REPEATS = {256: 7, 1024: 5}
+REPEATS = {256: 5, 1024: 3}
+ROUNDS = 3
 KEYS = {256: "trace_vs_peer_ratio", 1024: "trace_vs_peer_ratio_1024"}
 
 
@@ -42,13 +43,18 @@ def measure(hf, bundle, context: int, repeats: int) -> dict:
             return hf(ids_t, output_attentions=True, output_hidden_states=True)
 
     ours(), peer()  # warm up both
-    t_ours, t_peer = [], []
-    for _ in range(repeats):
-        t = time.perf_counter(); ours(); t_ours.append(time.perf_counter() - t)
-        t = time.perf_counter(); peer(); t_peer.append(time.perf_counter() - t)
-    ratio = median(t_ours) / median(t_peer)
+    ratios, t_ours, t_peer = [], [], []
+    for _ in range(ROUNDS):
+        mine, theirs = [], []
+        for _ in range(repeats):
+            t = time.perf_counter(); ours(); mine.append(time.perf_counter() - t)
+            t = time.perf_counter(); peer(); theirs.append(time.perf_counter() - t)
+        ratios.append(median(mine) / median(theirs))
+        t_ours += mine
+        t_peer += theirs
+    ratio = median(ratios)
     load = os.getloadavg()[0]
-    return {KEYS[context]: figure(ratio, "ratio", "≤ 1.0", ratio <= 1.0,
+    return {KEYS[context]: figure(ratio, "ratio", "≤ 0.95", ratio <= 0.95, rounds=[round(r, 3) for r in ratios],
                                   explorer_s=round(median(t_ours), 3), peer_s=round(median(t_peer), 3),
                                   context=context, repeats=repeats, threads=torch.get_num_threads(),
                                   load_1min=round(load, 2))}

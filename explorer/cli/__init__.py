@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             parser.print_help()
             return 0
+    args.whole_process = argv is None  # the real command line, not a caller in the same process (tests)
     try:
         return int(args.func(args) or 0)
     except Cancelled as exc:

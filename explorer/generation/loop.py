@@ -29,6 +29,7 @@ from explorer.model.kv_cache import KVCache
 from explorer.model.mask import base_mask
 from explorer.trace.run import run_trace, split_batch
 from explorer.trace.trace import Trace
+from explorer.util.threads import threads_for
 from explorer.weights.bundle import ModelBundle
 
 MAX_NEW_TOKENS = 4096  # one generation; the model's context usually stops it sooner
@@ -240,7 +241,8 @@ def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOption
         x = torch.tensor([ids], dtype=torch.long, device=device)  # (1, total): everything again
         allowed = base_mask(options.mask, total, device).unsqueeze(0)  # (1, total, total)
     sink = _LastRowSink(layers)
-    with torch.inference_mode(), capturing(model, sink):
+    macs = x.shape[1] * sum(p.numel() for p in model.parameters())
+    with torch.inference_mode(), capturing(model, sink), threads_for(macs):  # as a trace sets it: util/threads.py
         model(x, allowed, scale=options.scale, cache=cache)
     logits = sink.tensors["logits"][0, -1].cpu().numpy()  # (V,)
     rows = [sink.tensors[names.attn(l, "weights")][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, total)

@@ -27,9 +27,11 @@ def source_trace(bundle: ModelBundle, text: str | Sequence[str], baseline: Trace
                  cancel: threading.Event | None = None, names: tuple[str, str] = ("--patch-from", "the text")) -> Trace:
     """The run of the patch source, which must have the baseline's sentences and token counts. ``names``:
     how the message calls the source and the baseline's text (the sweep says clean and corrupted)."""
-    # Every layer is kept (the patched name may be in a layer the view does not capture); the (C, C) maps are
-    # derived, never stored: they cannot be patched and would only cost memory.
-    source = run_trace(bundle, text, options.replace(layers_to_capture=None, lazy_pairwise=True), cancel)
+    # Every layer is kept (the patched name may be in a layer the view does not capture). The source computes
+    # its attention the way the baseline does (the reference where the baseline keeps its maps, the fused
+    # kernel where it derives them: model.attention), so a patched run continues from the source's numbers
+    # with the same arithmetic the source itself used after that point.
+    source = run_trace(bundle, text, options.replace(layers_to_capture=None, lazy_pairwise=baseline.options.lazy_pairwise), cancel)
     if _lengths(source) != _lengths(baseline):
         raise InputError(
             f"{names[0]} has {'/'.join(map(str, _lengths(source)))} tokens but {names[1]} has "

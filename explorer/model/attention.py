@@ -6,9 +6,11 @@
 
 ``attention`` below is the reference: the whole computation top to bottom, one step a line. A trace that
 keeps the maps of a small input runs exactly it. Two other ways give the same Rⁱ without holding four maps
-of C × C numbers per head: the chunked path (``attention_chunked``, equal bit for bit, for traces of long
-inputs and lazy traces, which derive a map when it is looked at) and PyTorch's fused kernel (equal to
-rounding, for training and generation, where nobody looks at the maps).
+of C × C numbers per head: the chunked path (``attention_chunked``, equal bit for bit, for traces that keep
+the maps of long inputs) and PyTorch's fused kernel (``attention_fused``, equal to rounding, 1e-6 relative,
+wherever the maps are not kept: training, generation, and lazy traces, which derive a head's maps from the
+kept q and k with the reference's arithmetic when it is looked at). ``MultiHeadAttention._mix`` is the one
+place that chooses.
 
 Weights are stored in the note's (in, out) orientation, so ``x · W_q`` is ``affine(x, W_q, b_q)``. Head h
 owns columns h·D … h·D+D−1 of W_q, W_k and W_v and rows h·D_v … of W_o.
@@ -20,11 +22,11 @@ import math
 from collections.abc import Callable
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
 from explorer.model.attention_chunked import attend_chunked, attention_maps, mask_scores, scale_scores
+from explorer.model.attention_fused import fused_heads, is_causal
 from explorer.model.capture import Captured
 from explorer.model.kv_cache import LayerKV
 from explorer.model.linear import affine
@@ -141,16 +143,27 @@ class MultiHeadAttention(Captured):
             empty = empty_rows(edited)  # (B, 1 or H, C, 1)
         empty = empty if bool(empty.any()) else None  # the usual case: no row to fill with zeros
         allowed = per_head(edited)  # (B, 1 or H, C, C_k)
-        keep = self.wants("scores") or self.wants("weights")  # a lazy trace derives the maps when looked at
-        if self._sink is None and self.cap is None:
-            mix = self._fused(allowed, empty, scale)  # training, generation: nobody looks at the maps
-        elif self._sink is None:
-            mix = self._chunked(allowed, empty, scale, False)  # the fused kernel cannot soft-cap
-        elif keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
-            mix = None  # a trace that keeps the maps of a small input: the reference, step by step
-        else:
-            mix = self._chunked(allowed, empty, scale, keep)  # no four (C, C_k) maps per head at once
+        mix = self._mix(x, edited, allowed, empty, scale)
         return attention(self, x, allowed, empty, scale, rope, kv, see=self.capture, mix=mix)
+
+    def _mix(self, x: torch.Tensor, edited: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
+             scale: bool) -> Mix | None:
+        """How this layer computes Rⁱ (the one place that chooses; None: the reference, step by step).
+
+        The fused kernel where nobody keeps the maps and none will be derived from this very arithmetic:
+        training, generation, and every layer of a trace that derives its maps from the kept q and k when
+        they are looked at (a lazy trace). A trace that keeps this layer's maps runs the reference (small
+        input) or the chunked path (equal bit for bit, no four (C, C_k) maps per head at once); so do the
+        layers an eager trace leaves out of its capture, so that which layers are kept never changes a
+        number."""
+        keep = self.wants("scores") or self.wants("weights")
+        fusable = self.cap is None  # the fused kernel cannot soft-cap (Gemma 2)
+        if not keep and fusable and (self._sink is None or self._sink.derives_maps):
+            causal = edited.dim() == 3 and empty is None and is_causal(edited)
+            return lambda Q, K, V: fused_heads(Q, K, V, allowed, empty, scale, causal)
+        if keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
+            return None
+        return self._chunked(allowed, empty, scale, keep)
 
     def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
@@ -159,13 +172,5 @@ class MultiHeadAttention(Captured):
                 self.capture("scores", S)  # (B, H, C, C_k)
                 self.capture("weights", A)  # (B, H, C, C_k)
             return R
-
-        return mix
-
-    @staticmethod
-    def _fused(allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool) -> Mix:
-        def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
-            R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=None if scale else 1.0)
-            return R if empty is None else R.masked_fill(empty, 0.0)  # (B, H, C, D_v)
 
         return mix

@@ -33,6 +33,10 @@ class CaptureSink:
     (B, H, C, C) to block single cells of single heads. It is never recorded.
     """
 
+    # True for a trace that derives its (C, C) maps from q and k when they are looked at (a lazy trace): its
+    # attention may then use PyTorch's fused kernel, equal to the reference to rounding (model.attention).
+    derives_maps = False
+
     def __init__(self, wants: Callable[[str], bool] | None = None, patches: Mapping[str, Patch] | None = None) -> None:
         self._wants = wants
         self.patches: dict[str, Patch] = dict(patches or {})

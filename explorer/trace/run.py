@@ -14,6 +14,7 @@ from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, Run
 from explorer.util.devices import resolve_device
 from explorer.errors import Cancelled, InputError
 from explorer.util.memory import prepare_for, release_freed_memory
+from explorer.util.threads import threads_for
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.trace import Row, Trace
@@ -151,12 +152,13 @@ def run_trace(
         on_partial(shown_early[0])
 
     sink = _CancellableSink(_wants(options), cancel, patches)
+    sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
-    with torch.inference_mode(), capturing(model, sink):
-        model(ids, allowed, scale=options.scale, empty=empty, segments=segments)
+    with torch.inference_mode(), capturing(model, sink), threads_for(B * C * cfg.parameter_count()):
+        model(ids, allowed, scale=options.scale, empty=empty, segments=segments)  # its thread count from its size: util/threads.py
 
     trace = assemble(sink.tensors, False)
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse

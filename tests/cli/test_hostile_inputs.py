@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -76,11 +75,11 @@ FIFO_CASES = {
 @pytest.mark.parametrize("case", list(FIFO_CASES))
 def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path, case):
     argv = FIFO_CASES[case](tmp_path)
-    start = time.monotonic()
-    code, _, err, _ = run_cli(tmp_path, *argv, timeout=90)
+    # Nobody writes to the FIFO: reading it would block for ever, so the process ending at all (with the
+    # error) shows it was refused before any read. The timeout only keeps a regression from hanging the suite.
+    code, _, err, _ = run_cli(tmp_path, *argv, timeout=600)
     assert code == 2, err
     assert "named pipe (FIFO), not a regular file" in one_error(err)
-    assert time.monotonic() - start < 60
     assert not (tmp_path / "s.npz").exists() and not (tmp_path / "run").exists() and not (tmp_path / "shot.png").exists()
 
 

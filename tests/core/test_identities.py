@@ -18,6 +18,7 @@ from explorer.tokenize import Tokenizer, char_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import get_preset, load_preset, preset_tokenizer
+from tests.core.fused_tolerance import assert_fused_close
 
 TEXT = "This is a pen .\nThe cat is on the mat .\nA dog"
 
@@ -112,7 +113,14 @@ def test_batch_rows_are_independent(bundle, mask):
                 np.testing.assert_allclose(x[b : b + 1][index], a[index], atol=2e-6, rtol=2e-6, err_msg=name)
 
 
-def test_lazy_trace_equals_eager_trace_bit_for_bit(bundle):
+# What a trace computes before its first attention mixes positions: equal in a lazy and an eager trace, bit
+# for bit (the same arithmetic on the same numbers). From there on the lazy trace's fused attention kernel
+# gives the same numbers to rounding (tests/core/fused_tolerance.py).
+BEFORE_MIXING = ("tokens", "mask", "mask.empty_rows", "embed.tok", "embed.pos", "embed.out", "layers.0.attn.in",
+                 "layers.0.attn.q", "layers.0.attn.k", "layers.0.attn.v", "layers.0.attn.q_rot", "layers.0.attn.k_rot")
+
+
+def test_lazy_trace_equals_eager_trace_to_the_fused_tolerance(bundle):
     options = RunOptions(mask=MaskSpec.parse("window:3"))
     eager = run_trace(bundle, TEXT, options)
     lazy = run_trace(bundle, TEXT, options.replace(lazy_pairwise=True))
@@ -121,13 +129,17 @@ def test_lazy_trace_equals_eager_trace_bit_for_bit(bundle):
     assert not any(n in lazy.stored_names() for n in pairwise)  # really kept out of memory
     assert set(lazy.names()) == set(eager.names())
     for name in eager.names():
-        assert np.array_equal(lazy[name], eager[name]), name
         assert lazy[name].dtype == eager[name].dtype
+        if name in BEFORE_MIXING or name.startswith("params.") or name.startswith("layers.0.attn.") and names.spec(name).pairwise:
+            assert np.array_equal(lazy[name], eager[name]), name  # layer 0's maps come from the same q and k
+        else:
+            assert_fused_close(lazy[name], eager[name], name)
     for l in range(2):
         for stage in names.PAIRWISE_STAGES:
             for b in range(3):
                 for h in range(3):
-                    assert np.array_equal(lazy.head_map(l, stage, b, h), eager[names.attn(l, stage)][b, h])
+                    # one head derived alone equals the same head of the whole layer, in either trace
+                    assert np.array_equal(lazy.head_map(l, stage, b, h), lazy[names.attn(l, stage)][b, h])
                     assert np.array_equal(eager.head_map(l, stage, b, h), eager[names.attn(l, stage)][b, h])
 
 
@@ -138,7 +150,10 @@ def test_lazy_head_map_before_whole_layer(words):
     eager = run_trace(b, TEXT)
     lazy = run_trace(b, TEXT, RunOptions(lazy_pairwise=True))
     for h in range(4):
-        assert np.array_equal(lazy.head_map(1, "weights", 2, h), eager["layers.1.attn.weights"][2, h])
+        one = lazy.head_map(1, "weights", 2, h)
+        assert_fused_close(one, eager["layers.1.attn.weights"][2, h])
+        assert np.array_equal(one, lazy["layers.1.attn.weights"][2, h])  # the same numbers as the whole layer's
+    assert np.array_equal(lazy.head_map(0, "weights", 2, 1), eager["layers.0.attn.weights"][2, 1])
     assert np.array_equal(lazy["layers.0.attn.masked"], eager["layers.0.attn.masked"])
 
 
@@ -321,13 +336,34 @@ def test_empty_text_is_an_input_error(bundle):
             run_trace(bundle, text)
 
 
-def test_check_memory_refuses_huge_sizes_at_once(words):
+def _fastest(fn, times: int = 5) -> float:
+    """The shortest of a few runs: what the work itself costs, whatever else the machine is doing."""
+    best = float("inf")
+    for _ in range(times):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _refused(fn) -> None:
+    with pytest.raises(MemoryBudgetError):
+        fn()
+
+
+def test_check_memory_refuses_huge_sizes_at_once(words, monkeypatch):
     cfg = ModelConfig(words.vocab_size, embed_dim=65536, key_dim=4096, heads=16, layers=256)
-    t0 = time.perf_counter()
+    small = ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1)
     with pytest.raises(MemoryBudgetError, match="budget"):
         check_memory(cfg, 1, 8)
-    assert time.perf_counter() - t0 < 0.5
-    small = ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1)
+    # "at once": arithmetic on the sizes, as cheap for a 65,536-wide model as for refusing an 8-wide one of as
+    # many layers under a tiny budget (allocating anything of the huge size would take seconds and gigabytes)
+    narrow = ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=256)
+    huge_s = _fastest(lambda: _refused(lambda: check_memory(cfg, 1, 8)))
+    with monkeypatch.context() as m:
+        m.setenv("ATTENTION_EXPLORER_MEMORY_GB", "0.000001")
+        small_s = _fastest(lambda: _refused(lambda: check_memory(narrow, 1, 8)))
+    assert huge_s < 10 * small_s, (huge_s, small_s)
     est = check_memory(small, 1, 8)
     assert est.params_bytes == small.parameter_count() * 4
     # parameter_count is the sum of the shapes a model really has
@@ -339,13 +375,15 @@ def test_huge_model_is_refused_before_it_is_built(words, monkeypatch):
     built = []
     real = bundle_mod.Transformer
     monkeypatch.setattr(bundle_mod, "Transformer", lambda cfg: built.append(cfg) or real(cfg))
-    t0 = time.perf_counter()
-    with pytest.raises(MemoryBudgetError):
-        load_preset("classroom", embed_dim=65536, layers=256, random_weights=True)
-    with pytest.raises(MemoryBudgetError):
-        random_bundle(ModelConfig(words.vocab_size, embed_dim=32768, key_dim=2048, heads=16, layers=64), words)
-    assert time.perf_counter() - t0 < 2.0
+    huge = ModelConfig(words.vocab_size, embed_dim=32768, key_dim=2048, heads=16, layers=64)
+    refused_s = _fastest(lambda: _refused(lambda: load_preset("classroom", embed_dim=65536, layers=256, random_weights=True)), 3)
+    refused_s += _fastest(lambda: _refused(lambda: random_bundle(huge, words)), 3)
     assert built == []  # no model of that size was ever constructed
+    # refusing both costs about what loading the preset at its own size costs (reading its files), not what
+    # building a 65,536-wide model would
+    normal_s = _fastest(lambda: load_preset("classroom", random_weights=True), 3)
+    assert refused_s < 5 * normal_s, (refused_s, normal_s)
+    built.clear()
     random_bundle(ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), words)
     assert len(built) == 1  # the spy does see models that are built
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.config import ModelConfig
+from explorer.config import ModelConfig, RunOptions
 from explorer.errors import Cancelled, ConfigError, InputError
 from explorer.interventions.sweep import patching_sweep
 from explorer.trace.run import run_trace
@@ -28,9 +28,14 @@ def bundle():
     return random_bundle(cfg, tok, seed=3)
 
 
+# The sweep's runs derive their maps on demand, so their attention takes PyTorch's fused kernel (equal to the
+# reference only to rounding, README: Performance); the runs by hand take the same path, so cells agree exactly.
+SAME_PATH = RunOptions(lazy_pairwise=True)
+
+
 def by_hand(bundle, name, fn):
     """The corrupted run's logits with ``fn`` replacing tensor ``name`` (a capture-point patch written here)."""
-    return run_trace(bundle, CORRUPT, patches={name: fn})["logits"]
+    return run_trace(bundle, CORRUPT, SAME_PATH, patches={name: fn})["logits"]
 
 
 def test_residual_sweep_cells(bundle):
@@ -39,7 +44,7 @@ def test_residual_sweep_cells(bundle):
     L, C = 2, 7
     assert res.recovered.shape == (L + 1, C) and res.rows == ("embed.out", "layers.0.out", "layers.1.out")
     assert calls == [(i, (L + 1) * C) for i in range(1, (L + 1) * C + 1)]
-    clean, corrupt = run_trace(bundle, CLEAN), run_trace(bundle, CORRUPT)
+    clean, corrupt = run_trace(bundle, CLEAN, SAME_PATH), run_trace(bundle, CORRUPT, SAME_PATH)
     target = int(clean["logits"][0, 6].argmax())
     assert res.target == target and res.position == 6
     assert res.clean_logit == float(clean["logits"][0, 6, target])
@@ -63,7 +68,7 @@ def test_residual_sweep_cells(bundle):
 def test_head_sweep_cell_by_hand(bundle):
     res = patching_sweep(bundle, CLEAN, CORRUPT, "heads", target=5, position=4)
     assert res.recovered.shape == (2, 4) and res.columns == ("head 0", "head 1", "head 2", "head 3")
-    src = torch.from_numpy(np.array(run_trace(bundle, CLEAN)["layers.1.attn.heads"]))
+    src = torch.from_numpy(np.array(run_trace(bundle, CLEAN, SAME_PATH)["layers.1.attn.heads"]))
 
     def patch_head(t):
         t = t.clone()

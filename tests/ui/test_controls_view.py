@@ -205,6 +205,6 @@ def test_one_size_edit_builds_the_model_config_once(qtbot, state, view, monkeypa
         monkeypatch.setattr(ModelConfig, "__post_init__", counting)
         view.sizes["heads"].setValue(2)
         trace = wait_trace(qtbot, state, lambda t: t.config.H == 2)
-        qtbot.wait(50)  # the count's redraw after the trace
-        assert trace.config.H == 2 and view.params.text().startswith(f"{trace.config.parameter_count():,} ")
+        qtbot.waitUntil(lambda: view.params.text().startswith(f"{trace.config.parameter_count():,} "))  # the count's redraw
+        assert trace.config.H == 2
         assert built == [2], built

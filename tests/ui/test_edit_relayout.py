@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 
+from tests.ui.waits import drain, wait_laid_out
+
 
 class LayoutRequests(QObject):
     def __init__(self) -> None:
@@ -25,7 +27,7 @@ def test_a_same_shape_edit_does_not_relayout_the_window(window, state, qtbot):
     for word in ("red", "blue"):
         state.set_text(f"This is a {word} pen .")
         qtbot.waitUntil(lambda w=word: state.trace is not None and state.trace.rows[0].tokens[3] == " " + w, timeout=20_000)
-        qtbot.wait(200)
+        wait_laid_out(qtbot, [window])  # the panels built on the first edits have laid out
     # A trace slower than BUSY_AFTER_MS (a loaded test machine) shows the busy bar, a legitimate relayout of
     # the status bar: not what is counted here.
     window.statusBar()._show_busy.setInterval(600_000)
@@ -35,7 +37,7 @@ def test_a_same_shape_edit_does_not_relayout_the_window(window, state, qtbot):
         for word in ("big", "old", "new"):
             state.set_text(f"This is a {word} pen .")
             qtbot.waitUntil(lambda w=word: state.trace.rows[0].tokens[3] == " " + w, timeout=20_000)
-            qtbot.wait(50)  # the posted layout requests are delivered
+            drain()  # the posted layout requests are delivered
     finally:
         window.removeEventFilter(requests)
     assert requests.count == 0

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit
 
 from explorer.trace.run import run_trace
 from explorer.weights.presets import load_preset
+from tests.ui.waits import wait_laid_out
 
 
 @pytest.fixture
@@ -217,9 +218,7 @@ def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot,
         dock = window.docks["flow"]
         for key in STAGE_KEYS:
             state.select(stage=key)
-            for _ in range(3):
-                QApplication.processEvents()
-                qtbot.wait(20)
+            wait_laid_out(qtbot, [window])
             assert (window.width(), window.height()) == (1280, 720)
             seen = QRect(dock.mapTo(window, QPoint(0, 0)), dock.size()).intersected(window.rect())
             boxes = [b for b in flow.boxes.values() if b.isVisible()]

@@ -24,6 +24,16 @@ def heatmap(qtbot):
     return h
 
 
+def _fastest(fn, times: int = 3) -> float:
+    """The shortest of a few runs: what the work itself costs, whatever else the machine is doing."""
+    best = float("inf")
+    for _ in range(times):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
 def viewport_point(h: Heatmap, i: int, j: int):
     scene = h.layers.vb.mapViewToScene(QPointF(j + 0.5, i + 0.5))
     return h.graphics.mapFromScene(scene)
@@ -34,15 +44,25 @@ def test_big_map_is_one_image_without_text(heatmap, qtbot):
     a = rng.random((1024, 1024), dtype=np.float32)
     labels = [f"{i} t" for i in range(1024)]
     heatmap.set_matrix(a, labels, labels, signed=False, square=True)  # warm-up: first-use costs
-    start = time.perf_counter()
-    heatmap.set_matrix(a, labels, labels, signed=False, square=True)
-    heatmap.graphics.grab()
-    elapsed = time.perf_counter() - start
+    ours = _fastest(lambda: (heatmap.set_matrix(a, labels, labels, signed=False, square=True), heatmap.graphics.grab()))
     img = heatmap.image.image
     assert img.dtype == np.float32 and img.flags.c_contiguous and img.shape == (1024, 1024)
     assert np.array_equal(img, a)
     assert heatmap.layers.cell_texts() == [] and not heatmap.layers.numbers.shown()
-    assert elapsed < 1.0, elapsed  # a few ms on a desktop; generous for a loaded CI box
+    # as cheap as pyqtgraph's own image of the same array in a plot of the same size, measured here (a million
+    # cell numbers, or an image per cell, would cost a thousand times that)
+    import pyqtgraph as pg
+
+    bare = pg.GraphicsLayoutWidget()
+    qtbot.addWidget(bare)
+    bare.resize(heatmap.size())
+    bare.show()
+    item = pg.ImageItem()
+    bare.addPlot().addItem(item)
+    item.setImage(a, levels=(0.0, 1.0))
+    peer = _fastest(lambda: (item.setImage(a, levels=(0.0, 1.0)), bare.grab()))
+    print(f"1024² map: {ours * 1000:.1f} ms, bare pyqtgraph image {peer * 1000:.1f} ms")
+    assert ours < 10 * peer, (ours, peer)
     # ticks are thinned so labels never overlap: far fewer than 1024 on a 600-pixel axis
     ticks = heatmap.left.tickValues(0, 1024, 500)[0][1]
     assert 5 < len(ticks) < 60
@@ -117,7 +137,7 @@ def test_highlight_row_and_column(heatmap):
 def test_hover_and_click_report_the_cell(heatmap, qtbot):
     heatmap.set_matrix(np.arange(20, dtype=np.float32).reshape(4, 5), "abcd", "abcde", signed=False)
     heatmap.set_axis_titles("query (row)", "key (column)", "query (row) attends to key (column)")
-    qtbot.wait(10)
+    heatmap.graphics.grab()  # laid out and painted: the view maps cells to pixels as a user sees them
     p = viewport_point(heatmap, 2, 4)
     with qtbot.waitSignal(heatmap.cellHovered) as hovered:
         QTest.mouseMove(heatmap.graphics.viewport(), p)

@@ -86,21 +86,34 @@ def test_a_pending_edit_is_not_overwritten(qtbot, state, view):
     qtbot.waitUntil(lambda: state.text == "Is this a dog ?", timeout=2_000)
 
 
-def test_a_thousand_tokens_build_quickly(qtbot, state, view):
-    words = ("This is a pen . " * 200).strip()
-    trace = make_trace(words, preset="seed-toy", lazy_pairwise=True)  # word-level: one chip per word
-    assert trace.rows[0].length == 1000
+def _chips_shown(state, view, n: int) -> float:
+    """Seconds from a trace of ``n`` word tokens set on the state to its chips laid out and painted."""
+    trace = make_trace(("This is a pen . " * (n // 5)).strip(), preset="seed-toy", lazy_pairwise=True)  # a chip per word
+    assert trace.rows[0].length == n
     start = time.perf_counter()
     state.set_trace(trace)
-    assert view.chips.rows() == [] or len(view.chips.rows()[0]) != 1000  # a long input's chips wait for their turn
+    if n > 256:
+        assert view.chips.rows() == [] or len(view.chips.rows()[0]) != n  # a long input's chips wait for their turn
     render_queue().flush()
     view.grab()  # lay out and paint
     elapsed = time.perf_counter() - start
-    print(f"1,000 chips: {elapsed * 1000:.0f} ms")
-    assert len(view.chips.rows()[0]) == 1000
-    assert elapsed < 1.5, f"{elapsed:.2f} s for 1,000 chips"
+    assert len(view.chips.rows()[0]) == n
+    return elapsed
+
+
+def test_a_thousand_tokens_build_quickly(qtbot, state, view):
+    # measured here, alternating, the fastest of two each: a busy machine slows both alike
+    hundred, thousand = float("inf"), float("inf")
+    for _ in range(2):
+        hundred = min(hundred, _chips_shown(state, view, 100))
+        thousand = min(thousand, _chips_shown(state, view, 1000))
+    print(f"100 chips: {hundred * 1000:.0f} ms, 1,000 chips: {thousand * 1000:.0f} ms")
+    assert thousand < 30 * hundred  # about linear in the chips (ten times as many); a quadratic cost is 100×
     state.select(token=999)  # the last chip scrolls into view
-    qtbot.wait(50)
-    rect = view.chips.chip_rect(0, 999)
-    top = view.scroll.verticalScrollBar().value()
-    assert top <= rect.top() and rect.bottom() <= top + view.scroll.viewport().height()
+
+    def shown() -> bool:
+        rect = view.chips.chip_rect(0, 999)
+        top = view.scroll.verticalScrollBar().value()
+        return top <= rect.top() and rect.bottom() <= top + view.scroll.viewport().height()
+
+    qtbot.waitUntil(shown, timeout=5_000)

@@ -13,14 +13,14 @@ from PySide6.QtGui import QFontMetrics, QTransform
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QGraphicsView, QLabel, QWidget
 
 from explorer.ui.views.heatmap import Heatmap, TokenAxis
+from tests.ui.waits import wait_laid_out
 
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
 
 
 def settle(qtbot, rounds: int = 4) -> None:
-    for _ in range(rounds):
-        QApplication.processEvents()
-        qtbot.wait(30)
+    """Until the window's layout is still (no fixed wait: tests/ui/waits.py)."""
+    wait_laid_out(qtbot)
 
 
 def paint(widget: QWidget) -> None:

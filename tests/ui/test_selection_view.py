@@ -62,7 +62,8 @@ def test_follows_the_last_token_until_one_is_picked(linked):
 def test_clicking_a_bar_or_a_key_row_selects_the_key(linked, qtbot):
     state, sel, tv = linked
     state.select(token=4)
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: np.array_equal(sel.bar_heights(), state.trace.head_map(0, "weights", 0, 0)[4]))
+    sel.bars_plot.grab()  # laid out and painted: the plot maps bars to pixels as a user sees them
     vb = sel.bars_plot.getViewBox()
     p = sel.bars_plot.mapFromScene(vb.mapViewToScene(QPointF(2.5, 0.01)))
     QTest.mouseClick(sel.bars_plot.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)

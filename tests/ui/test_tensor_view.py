@@ -15,6 +15,7 @@ from explorer.present.explain import cell_text
 from explorer.present.stages import STAGE_KEYS, stage, stage_keys_for
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource
+from tests.ui.waits import wait_laid_out
 from explorer.weights.presets import get_preset, load_preset
 
 
@@ -134,7 +135,7 @@ def test_hover_explains_with_real_numbers(classroom, qtbot):
     state, view = classroom
     state.select(head=1)
     trace = state.trace
-    qtbot.wait(50)
+    view.large.graphics.grab()  # laid out and painted, as a user would see it before moving the mouse
     with qtbot.waitSignal(view.large.cellHovered):
         QTest.mouseMove(view.large.graphics.viewport(), point_in(view.large.graphics, view.large.layers, 3, 2))
     text = view.explanation.text()
@@ -213,8 +214,9 @@ def test_every_stage_draws_with_its_caption(classroom):
 def test_hovering_a_matrix_cell_explains_it(classroom, qtbot):
     state, view = classroom
     state.select(stage="qkv", head=0)
-    qtbot.wait(50)  # laid out and painted, as a user would see it before moving the mouse
     q = view.qkv["q"]  # the QKV stage shows Q, K, V side by side: hover the queries
+    wait_laid_out(qtbot, [view])
+    q.graphics.grab()  # laid out and painted, as a user would see it before moving the mouse
     with qtbot.waitSignal(q.cellHovered):
         QTest.mouseMove(q.graphics.viewport(), point_in(q.graphics, q.layers, 2, 5))
     text = view.explanation.text()

@@ -98,13 +98,15 @@ def test_a_hundred_thousand_characters_do_not_freeze_the_window(window, qtbot):
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start()
     box = window.views["input"].text
+    start = time.perf_counter()
     trace = noticed(qtbot, window, lambda: box.setPlainText("This is a pen . " * 6250), "context of 1024")
     QApplication.processEvents()
     timer.stop()
+    whole = time.perf_counter() - start
     assert trace.C == 1024 and len(box.toPlainText()) == 100_000  # the box keeps all the user typed
     stall = max(b - a for a, b in zip(ticks, ticks[1:]))
-    print(f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms")
-    assert stall < 3.0
+    print(f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms of {whole * 1000:.0f} ms")
+    assert stall < 0.5 * whole  # the window kept answering for most of the time (a busy machine stretches both)
     chips = window.views["input"].chips.rows()
     assert len(chips) == 1 and len(chips[0]) == 1024
 

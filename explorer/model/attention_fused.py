@@ -1,0 +1,66 @@
+"""PyTorch's fused attention kernel (F.scaled_dot_product_attention) for the layers whose maps nobody keeps:
+training, generation's uncaptured passes, and every layer of a lazy trace (which keeps q and k and derives a
+head's maps from them, with the reference's arithmetic, when it is looked at).
+
+The kernel computes the same Rⁱ = softmax(mask(Qⁱ·Kⁱᵀ/√D))·Vⁱ without ever holding a (C, C_k) map, in its
+own order of operations, so it equals the reference to rounding, not bit for bit:
+tests/core/test_attention_fused.py holds it to a relative error of 1e-6 (float32), layer by layer and over a
+whole model.
+
+A causal mask is handed to the kernel as ``is_causal`` rather than as a (C, C) matrix: the kernel then skips
+the blocks above the diagonal instead of reading a mask for them (about half the work at long contexts, and
+no (C, C) float copy of the mask).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+
+import torch
+import torch.nn.functional as F
+
+_causal_seen: dict[int, tuple[weakref.ref, int, bool]] = {}  # id(allowed) → (the tensor, its version, causal?)
+_causal_lock = threading.Lock()
+
+
+def fused_heads(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
+                scale: bool, causal: bool) -> torch.Tensor:
+    """Rⁱ for every head: Q (B, H, C, D), K and V (B, H, C_k, ·) already repeated for grouped-query heads;
+    allowed (B, 1 or H, C, C_k); empty (B, 1 or H, C, 1) or None. (B, H, C, D_v) out; a query that sees no
+    key gets a row of zeros, as in the reference."""
+    if causal:
+        R = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=None if scale else 1.0)
+    else:
+        R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=None if scale else 1.0)
+    return R if empty is None else R.masked_fill(empty, 0.0)  # (B, H, C, D_v)
+
+
+def is_causal(allowed: torch.Tensor) -> bool:
+    """True when ``allowed`` (B, C, C) is exactly the causal lower triangle for every row of the batch (no
+    padding, no edited cell). Checked once per mask tensor: every layer of a forward pass receives the same
+    one, and a check at 8192 tokens reads 64 MB."""
+    if allowed.dim() != 3 or allowed.shape[-1] != allowed.shape[-2]:
+        return False
+    key = id(allowed)
+    with _causal_lock:
+        seen = _causal_seen.get(key)
+        if seen is not None and seen[0]() is allowed and seen[1] == _version(allowed):
+            return seen[2]
+    C = allowed.shape[-1]
+    lower = torch.ones(C, C, dtype=torch.bool, device=allowed.device).tril_()
+    causal = bool((allowed == lower).all())
+    with _causal_lock:
+        if len(_causal_seen) >= 8:
+            _causal_seen.clear()
+        _causal_seen[key] = (weakref.ref(allowed), _version(allowed), causal)
+    return causal
+
+
+def _version(t: torch.Tensor) -> int:
+    """The tensor's in-place version; −1 for a tensor made under inference_mode, which keeps none (the masks
+    built in a forward pass are never changed in place: an intervention's edge cut edits a copy)."""
+    try:
+        return t._version
+    except RuntimeError:
+        return -1
