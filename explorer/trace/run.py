@@ -135,9 +135,7 @@ def run_trace(
     ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)  # (B, C)
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
     empty = empty_rows(allowed)  # (B, 1, C, 1): computed once, for the model, the notice and the trace
-    blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
-    if blocked_rows:
-        notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
+    _notice_blocked_rows(empty, rows, notices)
     segments = _segments(cfg, rows, C, device)  # (B, C) each token's sentence (BERT), or None
     inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0], **({"segments": segments} if segments is not None else {})}
 
@@ -164,6 +162,13 @@ def run_trace(
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
     release_freed_memory(transients)
     return trace
+
+
+def _notice_blocked_rows(empty: torch.Tensor, rows: list[Row], notices: list[str]) -> None:
+    """Say how many real query rows the mask leaves without any key (their weights are all 0)."""
+    blocked_rows = sum(int(empty[b, 0, : r.length].sum()) for b, r in enumerate(rows))
+    if blocked_rows:
+        notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
 
 
 def _segments(cfg, rows: list[Row], C: int, device) -> torch.Tensor | None:
