@@ -172,8 +172,6 @@ class Heatmap(QWidget):
             self.bar.setLevels(levels)
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
-        # a map's keys are its queries: when crowded, the key axis may show their indices only
-        self.bottom.set_short([str(j) for j in range(cols)] if tuple(row_labels) == tuple(col_labels) else ())
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
