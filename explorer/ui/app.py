@@ -64,7 +64,7 @@ def launch(
         state.select(stage=stage)
     if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front
         state.set_interventions(interventions)
-        window.docks["interventions"].raise_()
+        window.open_panel("interventions")
     window.show()
     timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
     if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit
@@ -127,7 +127,7 @@ def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
 def _generate_after_first_trace(window, state: AppState, count: int) -> None:
     def start(_trace) -> None:
         state.traceChanged.disconnect(start)
-        window.docks["generate"].raise_()
+        window.open_panel("generate")
         panel = window.views["generate"]
         panel.count.setValue(count)
         panel.greedy.setChecked(True)

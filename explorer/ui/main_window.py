@@ -6,9 +6,10 @@ from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
-from explorer.ui import settings
+from explorer.ui import settings, window_layout
 from explorer.ui.actions import Actions
 from explorer.ui.capture import LayerCapture
+from explorer.ui.focus_mode import FocusMode
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -32,16 +33,20 @@ class MainWindow(QMainWindow):
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
+        self.strips = window_layout.build_strips(self, self.specs)  # a button per panel on each edge
         self.setStatusBar(StatusBar(state, self))
+        self.statusBar().insertPermanentWidget(0, self.strips["bottom"])  # the bottom panels, left of the counts
         self.loading = ModelLoading(state, self.worker, self)  # File → Open model, progress, Cancel
         self.statusBar().addPermanentWidget(self.loading.widget)
         self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
+        self.focus_mode = FocusMode(self)  # F11: only the pipeline and the map
         self.actions_ = Actions(self)
         self._wire()
         self.retranslate()
         self._default_layout = self.saveState()  # what View → Reset layout goes back to
         self._sized = False  # default dock sizes are applied at the first show, for the size shown
+        self._asked: set[str] = set()  # panels opened before the first show (command line, lesson step)
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
@@ -55,7 +60,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
         central: QWidget | None = None
-        specs = view_specs()
+        specs = self.specs = view_specs()
         for spec in specs:
             if spec.tabify_with is None:
                 view = spec.create(self.state)
@@ -75,6 +80,8 @@ class MainWindow(QMainWindow):
             if spec.tabify_with is not None:
                 dock.visibilityChanged.connect(lambda visible, name=spec.object_name: visible and self.views.get(name))
             dock.setProperty("title_source", spec.title)
+            if spec.area == Qt.DockWidgetArea.TopDockWidgetArea:  # the pipeline: no title bar (its height is the map's)
+                dock.setTitleBarWidget(QWidget())
             if spec.below and spec.below in self.docks:
                 self.splitDockWidget(self.docks[spec.below], dock, Qt.Orientation.Vertical)
             elif spec.tabify_with and spec.tabify_with in self.docks:
@@ -86,35 +93,26 @@ class MainWindow(QMainWindow):
         # The side columns reach the bottom edge, so the pipeline gets the full width at the top.
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._default_sizes = [(self.docks[s.object_name], s.size, s.area) for s in specs if s.size and s.area is not None]
-        self._default_sizes += [(self.docks[s.object_name], s.height, Qt.DockWidgetArea.TopDockWidgetArea) for s in specs if s.height]
         for spec in specs:  # the first dock of each tab group is the one in front
             if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
 
     def apply_default_sizes(self) -> None:
-        """The default dock sizes, made for 1400×900, fitted to the window as it is: side columns narrower
-        on a laptop (never wider on a projector: the map takes the room), the bottom panels in proportion
-        to the height, so that the attention map stays the largest figure at every size."""
-        sx = min(1.0, self.width() / 1400)
-        for dock, size, area in self._default_sizes:
-            horizontal = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
-            if horizontal:
-                size = round(size * sx)
-            elif area == Qt.DockWidgetArea.BottomDockWidgetArea:  # a short screen takes its pixels from here
-                size = max(90, min(260, size - round((900 - self.height()) * 0.6)))
-            self.resizeDocks([dock], [size], Qt.Orientation.Horizontal if horizontal else Qt.Orientation.Vertical)
+        """The default layout for the window's present size (window_layout): the map in the middle, large;
+        the panels around it open or on their strips, sized to the window."""
+        window_layout.apply_default_layout(self, self.specs, keep=self._asked)
+
+    def open_panel(self, name: str) -> None:
+        """Bring a panel to the front, opening it if it is closed (a lesson step, the command line, a menu)."""
+        if not self._sized:
+            self._asked.add(name)  # asked for before the first show: the default layout keeps it open
+        window_layout.open_panel(self, name)
 
     def reset_layout(self) -> None:
-        """View → Reset layout: every panel back where and as large as it starts."""
+        """View → Reset layout: every panel back where it starts, open or on its strip as at the first start."""
         for dock in self.docks.values():
             dock.setFloating(False)
         self.restoreState(self._default_layout)
-        for dock in self.docks.values():
-            dock.show()
-        for name, dock in self.docks.items():  # the first panel of each tab group in front again
-            if name in ("selection", "identities"):
-                dock.raise_()
         self.apply_default_sizes()
 
     def showEvent(self, event) -> None:
@@ -122,7 +120,11 @@ class MainWindow(QMainWindow):
         if not self._sized:
             self._sized = True
             if not self._restored:  # after the first layout pass: sizes set before it are redistributed
-                QTimer.singleShot(0, self.apply_default_sizes)
+                QTimer.singleShot(0, self._first_layout)
+
+    def _first_layout(self) -> None:
+        self.apply_default_sizes()
+        self._asked.clear()  # a later Reset layout is the plain default
 
     def _wire(self) -> None:
         s, w = self.state, self.worker

@@ -22,6 +22,8 @@ from explorer.ui.views import tensor_controls
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
+GRID_SHARE = 0.24  # the grid of heads' share of the view's width (the large map takes the rest)
+
 
 class TensorView(View):
     def __init__(self, state, parent=None) -> None:
@@ -32,6 +34,7 @@ class TensorView(View):
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
+        self.focused = False  # Focus (F11): the map and its caption only
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
@@ -40,13 +43,28 @@ class TensorView(View):
     # ------------------------------------------------------------------ building
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
-        if self.state_window() is not None:  # presentation mode decides for its own copy
-            self.edge.setVisible(self.height() >= 420)
-            self.title.setVisible(self.height() >= 380)
+        self._fit_caption()
         if not self._split_moved:
             w = self.splitter.width()
-            self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
+            self.splitter.setSizes([round(w * GRID_SHARE), w - round(w * GRID_SHARE)])
+
+    def _fit_caption(self) -> None:
+        """The title and shape line repeat the pipeline's line above: shown where the map keeps its 45 % of the
+        window's height anyway (a tall window), and in Focus, where they are the map's caption."""
+        if self.state_window() is not None:  # presentation mode decides for its own copy
+            tall = self.focused or self.window().height() >= 1000
+            self.edge.setVisible(tall)
+            self.title.setVisible(tall)
+
+    def set_focused(self, on: bool) -> None:
+        """Focus: the map and its caption only (no controls, no grid of heads, no hover line)."""
+        self.focused = on
+        self.bar.setVisible(not on)
+        self.explanation.setVisible(not on)
+        self._fit_caption()
+        self._drawn = self._grid_drawn = None
+        if self.state.trace is not None:
+            self._refresh()
 
     def set_presentation(self, text_px: int) -> None:
         """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
@@ -100,6 +118,11 @@ class TensorView(View):
         self.tensor_combo.setToolTip(self.tr("This stage has several tensors: choose the one to draw"))
         self.row_spin.setToolTip(self.tr("Sentence of the batch (each line of the text is one sentence)"))
         self.grid.setToolTip(self.tr("Every head of the layer on one colour scale: click a map to show it large"))
+        for key, text in (
+            ("head+", self.tr("next head")), ("head-", self.tr("previous head")), ("token+", self.tr("next query token")),
+            ("token-", self.tr("previous query token")), ("layer+", self.tr("next layer")), ("layer-", self.tr("previous layer")),
+        ):
+            self._shortcuts[key].setWhatsThis(text)  # Help → Keyboard shortcuts reads it
         self.large.setToolTip("")
         self._hint()
         self._drawn = self._grid_drawn = None
@@ -215,7 +238,7 @@ class TensorView(View):
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
-        self.grid.setVisible(not one_head and not self.presenting)
+        self.grid.setVisible(not one_head and not self.presenting and not self.focused)
         baseline = self.state.baseline if mode != "intervened" else None
         grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None,
                     mode, baseline.serial if baseline is not None else None)
