@@ -56,7 +56,7 @@ class Actions(QObject):
         self.export_snapshot = self._act(lambda: file_ops.export_snapshot(w, s), QKeySequence.StandardKey.Save)
         self.export_view = self._act(lambda: file_ops.export_view(w, self._export_target()), "Ctrl+E")
         self.export_stages = self._act(lambda: file_ops.export_all_stages(w, s, self._export_target()), "Ctrl+Shift+E")
-        self.quit = self._act(w.close, QKeySequence.StandardKey.Quit)
+        self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.focus = self._act(lambda: w.focus_mode.toggle(), "F11", checkable=True)  # the map and the pipeline only
         w.focus_mode.toggled.connect(self.focus.setChecked)

@@ -46,7 +46,7 @@ class MainWindow(QMainWindow):
         self.retranslate()
         self._default_layout = self.saveState()  # what View → Reset layout goes back to
         self._sized = False  # default dock sizes are applied at the first show, for the size shown
-        self._asked: set[str] = set()  # panels opened before the first show (command line, lesson step)
+        self._asked: set[str] | None = set()  # panels opened before the first layout (command line, lesson step)
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
@@ -100,13 +100,14 @@ class MainWindow(QMainWindow):
     def apply_default_sizes(self) -> None:
         """The default layout for the window's present size (window_layout): the map in the middle, large;
         the panels around it open or on their strips, sized to the window."""
-        window_layout.apply_default_layout(self, self.specs, keep=self._asked)
+        window_layout.apply_default_layout(self, self.specs, keep=self._asked or ())
 
-    def open_panel(self, name: str) -> None:
-        """Bring a panel to the front, opening it if it is closed (a lesson step, the command line, a menu)."""
-        if not self._sized:
-            self._asked.add(name)  # asked for before the first show: the default layout keeps it open
-        window_layout.open_panel(self, name)
+    def open_panel(self, name: str, toggle: bool = False) -> None:
+        """Bring a panel to the front, opening it if it is closed (a lesson step, the command line, a strip
+        button; with ``toggle``, a panel already in front is closed)."""
+        if self._asked is not None:
+            self._asked.add(name)  # asked for before the first layout: the default layout keeps it open
+        window_layout.open_panel(self, name, toggle)
 
     def reset_layout(self) -> None:
         """View → Reset layout: every panel back where it starts, open or on its strip as at the first start."""
@@ -121,10 +122,12 @@ class MainWindow(QMainWindow):
             self._sized = True
             if not self._restored:  # after the first layout pass: sizes set before it are redistributed
                 QTimer.singleShot(0, self._first_layout)
+            else:
+                self._asked = None
 
     def _first_layout(self) -> None:
         self.apply_default_sizes()
-        self._asked.clear()  # a later Reset layout is the plain default
+        self._asked = None  # a later Reset layout is the plain default
 
     def _wire(self) -> None:
         s, w = self.state, self.worker

@@ -28,8 +28,7 @@ def build_strips(window, specs) -> dict[str, PanelStrip]:
     for area, tool_area in _STRIP_AREAS.items():
         docks = [window.docks[s.object_name] for s in specs if s.area == area]
         if docks:
-            opener = lambda key, toggle=False: open_panel(window, key, toggle)  # noqa: E731
-            strips[_NAMES[area]] = PanelStrip(window, _NAMES[area], tool_area, docks, opener)
+            strips[_NAMES[area]] = PanelStrip(window, _NAMES[area], tool_area, docks, window.open_panel)
     return strips
 
 

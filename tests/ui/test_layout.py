@@ -157,12 +157,18 @@ def test_the_map_is_whole_largest_and_labelled_at_every_size(big_window, state, 
     assert area(tv.large.graphics) > area(biggest), (area(tv.large.graphics), biggest.parent(), area(biggest))
 
 
-def test_the_explaining_panels_have_room_at_the_default_size(big_window, state, qtbot):
+def test_the_explaining_panels_have_room_once_opened(big_window, state, qtbot):
+    """At 1400×900 the map takes the room: the Selected token and Identities panels start on their strips.
+    One click on each opens it with room for what it explains."""
     window = big_window
     window.resize(1400, 900)
     window.apply_default_sizes()
     settle(qtbot)
     sel = window.views["selection"]
+    assert not sel.on_screen()  # closed to its strip at this width
+    window.strips["right"].button("selection").click()
+    window.strips["bottom"].button("identities").click()
+    settle(qtbot)
     assert sel.on_screen()
     for w in (sel.q, sel.keys, sel.bars_plot, sel.received):  # q, the keys, the weights, Σ a·v: no scrolling
         assert wholly_seen(w), w
@@ -175,12 +181,22 @@ def test_the_explaining_panels_have_room_at_the_default_size(big_window, state, 
 
 
 def test_reset_layout_brings_panels_back(window, qtbot):
-    window.docks["selection"].hide()
+    from explorer.ui.window_layout import default_open
+
+    window.docks["selection"].show()
+    window.docks["identities"].show()
     window.docks["identities"].setFloating(True)
+    window.docks["input"].hide()
     window.actions_.reset_layout.trigger()
     settle(qtbot)
-    assert window.docks["selection"].isVisible() and not window.docks["identities"].isFloating()
-    assert window.views["selection"].on_screen()
+    assert not any(d.isFloating() for d in window.docks.values())
+    opened = {name for name, d in window.docks.items() if not d.isHidden()}
+    assert opened == default_open(window, window.specs) and {"flow", "input", "controls"} <= opened
+    assert window.views["input"].on_screen() and not window.docks["identities"].isVisible()
+    window.resize(1920, 1080)
+    window.actions_.reset_layout.trigger()
+    settle(qtbot)
+    assert window.views["selection"].on_screen()  # a wide window has the room for it
 
 
 def labelled_heatmap(qtbot, C: int, size=(520, 440), word: str = "token") -> Heatmap:

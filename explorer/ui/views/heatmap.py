@@ -181,6 +181,15 @@ class Heatmap(QWidget):
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
 
+    def cells_rect(self) -> QRectF:
+        """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""
+        rows, cols = self.layers.shape
+        vb = self.plot.getViewBox()
+        scene = vb.mapViewToScene(QRectF(0, 0, cols, rows)).boundingRect()
+        shown = scene.intersected(vb.sceneBoundingRect())  # a zoomed-in map: only what is on screen
+        view = self.graphics
+        return QRectF(view.mapFromScene(shown).boundingRect()).translated(QPointF(view.mapTo(self, view.rect().topLeft())))
+
     def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
         self.layers.set_highlight(row, col)
         self.left.set_selected(row)  # past LABEL_ALL tokens the selected one is still labelled
