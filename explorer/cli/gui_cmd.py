@@ -146,8 +146,19 @@ def run(args: argparse.Namespace) -> int:
         cuts=parse_cut(args.cut) if args.cut else (),
     )
 
-    return launch(
+    code = launch(
         text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, stage=args.stage,
         language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
         presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
     )
+    _leave_now(code)
+    return code  # not reached
+
+
+def _leave_now(code: int) -> None:
+    """End the process as soon as the window has closed. Everything worth keeping is written by then (the
+    settings, the session, a screenshot); what is left is the interpreter's teardown of thousands of Qt
+    objects and the libraries' thread pools, which made Ctrl+Q take 3–5 s (issue 22)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -59,7 +59,10 @@ def launch(
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
-    _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
+    _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
+    for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
+        print(f"note: {note}", file=sys.stderr)
+        window.statusBar().showMessage(note, 15_000)
     if stage:
         state.select(stage=stage)
     if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front
@@ -137,7 +140,8 @@ def _generate_after_first_trace(window, state: AppState, count: int) -> None:
 
 
 def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) -> None:
-    """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it."""
+    """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it:
+    a --size, else the saved geometry, else the first-launch size, each made to fit the screen it is on."""
     if exact:
         if size:
             from PySide6.QtWidgets import QLayout
@@ -149,7 +153,7 @@ def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) ->
         return
     from explorer.ui.window_fit import fit_to_screen
 
-    if not fit_to_screen(window, restored, size):
+    if not fit_to_screen(window, restored and size is None, size) and size is not None:
         print(f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead", file=sys.stderr)
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
-from explorer.ui import settings, window_layout
+from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
 from explorer.ui.capture import LayerCapture
 from explorer.ui.focus_mode import FocusMode
@@ -31,6 +31,8 @@ class MainWindow(QMainWindow):
         self._latest = 0
         self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
+        self.geometry_restored = False  # a saved geometry was applied (app.py fits it to the screen)
+        self.restore_notes: list[str] = []  # saved values that could not be used, said once at the start
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
         self.strips = window_layout.build_strips(self, self.specs)  # a button per panel on each edge
@@ -191,16 +193,16 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def _restore_layout(self) -> None:
-        geometry = settings.get("window/geometry")
-        layout = settings.get("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if isinstance(layout, QByteArray):
-            self._restored = self.restoreState(layout)
+        """The saved geometry and panels (window_state): what cannot be used is noted in restore_notes."""
+        done = window_state.restore(self)
+        self._restored = done.layout
+        self.geometry_restored = done.geometry
+        self.restore_notes = done.notes
 
     def save_layout(self) -> None:
-        settings.put("window/geometry", self.saveGeometry())
-        settings.put("window/state", self.saveState())
+        if self.focus_mode.active:  # Focus is a moment, not a layout: the panels around it are saved
+            self.focus_mode.set_active(False)
+        window_state.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.persist:

@@ -15,6 +15,7 @@ from explorer.ui.views.base import View
 from explorer.session.token_edit import edit_token, editable_text, token_span
 from explorer.ui.views.token_chips import Chip, ChipCanvas
 from explorer.ui.views.token_editor import TokenEditor
+from explorer.present.token_parts import readable_tokens
 
 # The edits of one turn of the event loop (a paste, keys delivered together) become one request. Waiting
 # longer coalesces nothing a person types (keystrokes come ≥ 30 ms apart; a stale trace is cancelled by the
@@ -153,11 +154,12 @@ class InputView(View):
             rows = []
             for row in trace.rows:
                 chips = []
-                for i, (piece, token_id, unk) in enumerate(zip(row.tokens, row.ids, row.unknown)):
-                    tip = tip_template.format(i=i, piece=piece, id=token_id)
+                shown = readable_tokens(tuple(row.tokens))  # 私(1/3) for a character split over byte tokens
+                for i, (piece, read, token_id, unk) in enumerate(zip(row.tokens, shown, row.ids, row.unknown)):
+                    tip = tip_template.format(i=i, piece=piece if read == piece else f"{read} = {piece}", id=token_id)
                     if unk:
                         tip += "\n" + unknown_tip
-                    chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
+                    chips.append(Chip(visible(read), int(token_id), bool(unk), tip))
                 rows.append(chips)
             self.chips.set_rows(rows)
         total = sum(r.length for r in trace.rows)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from explorer import names
 from explorer.present import before_after, matrices
+from explorer.present.token_parts import token_label
 
 
 def draw_lookup(view, trace, sel) -> None:
@@ -31,7 +32,7 @@ def draw_lookup(view, trace, sel) -> None:
     view.ids_table.resizeColumnToContents(0)
     view.ids_table.selectRow(look.token)
     V, E = look.one_hot.shape[1], look.table.shape[1]
-    word = trace.token_label(sel.row, look.token)
+    word = token_label(trace, sel.row, look.token)
     vocab = [str(v) for v in range(V)]
     dims = [str(d) for d in range(E)]
     view.one_hot.set_axis_titles("", "", QCoreApplication.translate("TensorView", "one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))

@@ -7,18 +7,17 @@ cell explains, with the real numbers, how it was made; clicking selects its toke
 
 from __future__ import annotations
 
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtWidgets import QWidget
 
 from explorer.ui.stage_words import stage_words
 from explorer import names
 from explorer.present import before_after, matrices, stages
-from explorer.present.explain import explain_cell, explain_value, fmt
+from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
-from explorer.ui.views import tensor_controls
+from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
@@ -274,16 +273,6 @@ class TensorView(View):
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
-    def _trio_hovered(self, k: str, i: int, j: int) -> None:
-        if i < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        trace, sel = self.state.trace, self.state.selection
-        m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
-        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=trace.token_label(sel.row, i), j=m.columns[j])
-        self._show(f"{where}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], self._words())}")
-
     def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()
         self._grid_drawn = None
@@ -313,46 +302,18 @@ class TensorView(View):
     def _hint(self) -> None:
         self.explanation.setText(self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token."))
 
-    def _show(self, text: str) -> None:
-        self.explanation.setText(text)
-        QToolTip.showText(QCursor.pos(), text, self)
-
     def _large_hovered(self, i: int, j: int) -> None:
-        if i < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        sel = self.state.selection
-        self._show(self.cell_explanation(sel.head, i, j))
+        tensor_hover.hovered(self, self.state.selection.head, i, j)
 
     def _grid_hovered(self, head: int, i: int, j: int) -> None:
-        if head < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        self._show(self.cell_explanation(head, i, j))
+        tensor_hover.hovered(self, head, i, j)
+
+    def _trio_hovered(self, k: str, i: int, j: int) -> None:
+        tensor_hover.trio_hovered(self, k, i, j)
 
     def cell_explanation(self, head: int, i: int, j: int) -> str:
-        """Two lines: which cell, then how its number was made (explorer.present.explain)."""
-        trace, sel = self.state.trace, self.state.selection
-        tok = trace.token_label
-        if sel.stage in PAIRWISE_STAGE_KEYS:
-            where = self.tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(h=head, i=i, qi=tok(sel.row, i), j=j, kj=tok(sel.row, j))
-            how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, self._words())
-            shown = self._maps[0][head][i, j] if head in self._maps[0] else None
-            return f"{where}{self._shown_value(shown)}\n{how}"
-        m = self._matrix
-        if m is None:
-            return ""
-        col = m.columns[j]
-        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
-        return f"{where}{self._shown_value(m.data[i, j])}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
-
-    def _shown_value(self, value) -> str:
-        """Baseline or Difference drawn: the number of the drawn cell (the explanation below is the intervened run's)."""
-        if getattr(self, "_shown_mode", "intervened") == "intervened" or value is None:
-            return ""
-        return " · " + self.compare.prefix(self._shown_mode) + fmt(float(value)) + " · " + self.tr("below: the intervened run")
+        """Two lines: which cell and its number as the map prints it, then how it was made."""
+        return tensor_hover.cell_explanation(self, head, i, j)
 
     def intervention_menu(self, head: int, i: int = -1, j: int = -1):
         """Ablate a head / cut an edge (issue 15); only where the view shows a layer's per-head maps."""
