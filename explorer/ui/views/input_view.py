@@ -14,6 +14,7 @@ from explorer.analysis.token_text import visible
 from explorer.ui.views.base import View
 from explorer.session.token_edit import edit_token, editable_text, token_span
 from explorer.ui.views.token_chips import Chip, ChipCanvas
+from explorer.ui.views.language_hint import LanguageHint
 from explorer.ui.views.token_editor import TokenEditor
 from explorer.present.token_parts import readable_tokens
 
@@ -55,6 +56,8 @@ class InputView(View):
         lay.setSpacing(3)
         lay.addWidget(self.text)
         lay.addWidget(self.summary)
+        self.language_hint = LanguageHint(state)  # Japanese on a preset without it: the japanese preset, once
+        lay.addWidget(self.language_hint)
         lay.addWidget(self.scroll, 1)
 
         self.retranslate()  # also shows the chips of a trace that is already there
@@ -68,6 +71,8 @@ class InputView(View):
         self.chips.setToolTip("")  # each chip has its own tooltip
         self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step).")
                                + "\n" + self.tr("Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes)."))
+        if hasattr(self, "language_hint"):
+            self.language_hint.retranslate()
         if self.state.trace is not None:
             self._on_trace(self.state.trace)
 
@@ -167,6 +172,7 @@ class InputView(View):
         if unknown_count:
             summary += " · " + self.tr("{k} not in the vocabulary (dashed)").format(k=unknown_count)
         self.summary.setText(summary)
+        self.language_hint.on_trace(trace)
         self._on_selection(self.state.selection)
 
     def _on_selection(self, sel) -> None:
