@@ -68,3 +68,18 @@ def map_format(values) -> MapFormat:
         return MapFormat(scientific=True)
     magnitude = math.floor(math.log10(top))
     return MapFormat(max(0, SIGNIFICANT - 1 - magnitude))
+
+
+def scale_ticks(lo: float, hi: float, most: int = 5) -> list[float]:
+    """Values to number a colour bar from ``lo`` to ``hi``: both ends, and round steps (1, 2, 2.5 or 5 × 10ᵏ)
+    between them, at most ``most`` in all. Every scale shows at least its two ends (a bar once showed only
+    "0", issue 22)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [lo] if math.isfinite(lo) else []
+    most = max(2, most)
+    raw = (hi - lo) / (most - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    inner = [k * step for k in range(math.ceil(lo / step), math.floor(hi / step) + 1)]
+    ticks = [lo] + [v for v in inner if lo + step / 2 <= v <= hi - step / 2] + [hi]
+    return ticks[:1] + ticks[1:-1][: most - 2] + ticks[-1:]

@@ -29,6 +29,8 @@ def draw_lookup(view, trace, sel) -> None:
             item = QTableWidgetItem(text)
             item.setToolTip(text)
             view.ids_table.setItem(r, c, item)
+    if view.presenting:  # the slide's table as large as its figure's text (it was 12 px on a projector)
+        _table_px(view.ids_table, view.large.text_px())
     view.ids_table.resizeColumnToContents(0)
     view.ids_table.selectRow(look.token)
     V, E = look.one_hot.shape[1], look.table.shape[1]
@@ -51,7 +53,25 @@ def draw_lookup(view, trace, sel) -> None:
     for m in (view.one_hot, view.table_map, view.picked):
         m.title.setToolTip("params.embed.tok" if m is view.table_map else "")
         if view.presenting:
-            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
+            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)
+
+
+def present(view, px: int) -> None:
+    """Presentation mode: the Tokens stage's table at the slide's text size (its maps follow when drawn)."""
+    if view.ids_table is not None:
+        _table_px(view.ids_table, px)
+
+
+def _table_px(table, px: int) -> None:
+    from PySide6.QtGui import QFont
+
+    font = QFont(table.font())
+    font.setPixelSize(px)
+    table.setFont(font)
+    for header in (table.horizontalHeader(), table.verticalHeader()):
+        header.setFont(font)
+    table.verticalHeader().setDefaultSectionSize(round(px * 1.6))
+    table.setMaximumWidth(max(220, px * 14))
 
 
 def trio_names(trace, sel) -> tuple[str, str, str] | None:
@@ -83,4 +103,4 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
         heatmap.set_note("")
         heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
         if view.presenting:
-            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
+            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)

@@ -19,6 +19,7 @@ from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
 from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
+from explorer.ui.views import tensor_panels
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
 GRID_SHARE = 0.24  # the grid of heads' share of the view's width (the large map takes the rest)
@@ -73,7 +74,8 @@ class TensorView(View):
         self.compare.present(text_px)  # the one control a slide keeps: before / after
         self.explanation.hide()
         self.grid.hide()
-        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
+        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)), text_px)
+        tensor_panels.present(self, text_px)  # Q K V and the Tokens stage's lookup too
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
             self._refresh()

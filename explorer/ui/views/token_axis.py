@@ -47,6 +47,7 @@ class TokenAxis(pg.AxisItem):
         self.labels: tuple[str, ...] = ()
         self.selected: int | None = None
         self._px = base_px()
+        self.smallest = MIN_TICK_PX  # a crowded axis shrinks its labels down to this, never below
         self._widest = 0
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
         self._latch = _Latch()
@@ -68,7 +69,9 @@ class TokenAxis(pg.AxisItem):
             self.picture = None
             self.update()
 
-    def set_text_px(self, px: int) -> None:
+    def set_text_px(self, px: int, smallest: int = MIN_TICK_PX) -> None:
+        """Labels at ``px`` pixels, never smaller than ``smallest`` (a slide's labels keep their size)."""
+        self.smallest = min(smallest, px)
         if px != self._px:
             self._px = px
             self.setTickFont(self._font(px))
@@ -224,7 +227,7 @@ class TokenAxis(pg.AxisItem):
             if widest + 6 <= 2 * per_label:
                 return px, False, 2
             # upright, one band: a smaller font before a second band (height is what a map lacks most)
-            while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > per_label:
+            while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > per_label:
                 px -= 1
             if QFontMetrics(self._font(px)).height() + 1 <= per_label:
                 return px, True, 1
@@ -232,7 +235,7 @@ class TokenAxis(pg.AxisItem):
         elif line + 1 <= per_label:
             return px, False, 1
         # two staggered bands; a smaller font only when even two bands are too tight
-        while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
+        while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
             px -= 1
         return px, horizontal, 2
 
