@@ -10,6 +10,7 @@ from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
 from explorer.ui.capture import LayerCapture
 from explorer.ui.focus_mode import FocusMode
+from explorer.ui.wheel_guard import WheelGuard
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -45,6 +46,8 @@ class MainWindow(QMainWindow):
         self.focus_mode = FocusMode(self)  # F11: only the pipeline and the map
         self.actions_ = Actions(self)
         self._wire()
+        self.wheel_guard = WheelGuard(self)  # a control in a scrolling panel takes the wheel only when focused
+        self.wheel_guard.guard(self)
         self.retranslate()
         self._default_layout = self.saveState()  # what View → Reset layout goes back to
         self._sized = False  # default dock sizes are applied at the first show, for the size shown
@@ -150,6 +153,7 @@ class MainWindow(QMainWindow):
         view.setObjectName(f"view.{name}")
         placeholder = self.docks[name].widget()
         self.docks[name].setWidget(view)
+        self.wheel_guard.guard(view)
         if placeholder is not None:
             placeholder.deleteLater()  # QDockWidget.setWidget keeps the old widget as a child
         return view
@@ -181,6 +185,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("Attention Explorer"))
         for dock in self.docks.values():
             dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
+        for strip in self.strips.values():
+            strip.setWindowTitle(self.tr("Panels"))
+            for button in strip.buttons.values():
+                button.setToolTip(self.tr("Open this panel (or close it, when it is open and in front)"))
         self.actions_.retranslate()
         if hasattr(self, "lessons"):
             self.lessons.retranslate()
