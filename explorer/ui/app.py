@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -62,7 +62,7 @@ def launch(
     _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
     for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
         print(f"note: {note}", file=sys.stderr)
-        window.statusBar().showMessage(note, 15_000)
+        window.statusBar().showMessage(QCoreApplication.translate("WindowState", note), 15_000)
     if stage:
         state.select(stage=stage)
     if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front

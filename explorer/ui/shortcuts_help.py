@@ -40,13 +40,12 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
 
 
 def show_shortcuts(window) -> QDialog:
-    tr = lambda text: QCoreApplication.translate("Shortcuts", text)  # noqa: E731
     dialog = QDialog(window)
     dialog.setObjectName("ShortcutsDialog")
-    dialog.setWindowTitle(tr("Keyboard shortcuts"))
+    dialog.setWindowTitle(QCoreApplication.translate("Shortcuts", "Keyboard shortcuts"))
     rows = shortcut_rows(window)
     table = QTableWidget(len(rows), 2, dialog)
-    table.setHorizontalHeaderLabels([tr("Keys"), tr("What they do")])
+    table.setHorizontalHeaderLabels([QCoreApplication.translate("Shortcuts", "Keys"), QCoreApplication.translate("Shortcuts", "What they do")])
     table.verticalHeader().hide()
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     for r, (keys, text) in enumerate(rows):

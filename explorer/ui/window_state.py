@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QByteArray, QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray
 
 from explorer.ui import settings
 
@@ -26,11 +26,7 @@ MAX_BYTES = 64 * 1024  # a real layout is a few kB; anything larger is not one
 class Restored:
     geometry: bool = False  # a saved geometry was applied (it still has to fit the screen)
     layout: bool = False  # the saved panel layout was applied
-    notes: list[str] = field(default_factory=list)
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("WindowState", text)
+    notes: list[str] = field(default_factory=list)  # in English (stderr); the status bar translates them
 
 
 def _saved(key: str) -> tuple[QByteArray | None, bool]:
@@ -53,12 +49,12 @@ def restore(window) -> Restored:
     if geometry is not None and window.restoreGeometry(geometry):
         done.geometry = True
     elif bad or geometry is not None:
-        done.notes.append(_tr("the saved window position could not be used; the window fits the screen instead"))
+        done.notes.append(QT_TRANSLATE_NOOP("WindowState", "the saved window position could not be used; the window fits the screen instead"))
     layout, bad = _saved(LAYOUT_KEY)
     if layout is not None and window.restoreState(layout, LAYOUT_VERSION):
         done.layout = True
     elif bad or layout is not None:
-        done.notes.append(_tr("the saved panel layout is from another version or damaged; the default layout is used"))
+        done.notes.append(QT_TRANSLATE_NOOP("WindowState", "the saved panel layout is from another version or damaged; the default layout is used"))
     return done
 
 

@@ -76,6 +76,14 @@
         <translation>すべてのパネルを最初に起動したときの位置と大きさに戻す</translation>
     </message>
     <message>
+        <source>&amp;Focus</source>
+        <translation>フォーカス(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Only the pipeline and the map, as large as the window allows (F11 again brings the panels back)</source>
+        <translation>パイプラインとマップだけを、ウィンドウいっぱいに大きく表示します（もう一度 F11 でパネルが戻ります）</translation>
+    </message>
+    <message>
         <source>&amp;Presentation mode</source>
         <translation>プレゼンテーションモード(&amp;P)</translation>
     </message>
@@ -151,43 +159,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 
 自分でサイズを決めた Transformer の中を、すべてのテンソルが流れていく様子を観察できます。</translation>
     </message>
-    <message>
-        <source>presentation mode (Esc leaves)</source>
-        <translation>プレゼンテーションモード（Esc で終了）</translation>
-    </message>
-    <message>
-        <source>previous / next stage</source>
-        <translation>前 / 次のステージ</translation>
-    </message>
-    <message>
-        <source>play / pause the stages</source>
-        <translation>ステージの再生 / 一時停止</translation>
-    </message>
-    <message>
-        <source>open snapshot</source>
-        <translation>スナップショットを開く</translation>
-    </message>
-    <message>
-        <source>export snapshot</source>
-        <translation>スナップショットを書き出す</translation>
-    </message>
-    <message>
-        <source>export view as image</source>
-        <translation>ビューを画像で書き出す</translation>
-    </message>
-    <message>
-        <source>random weights on / off</source>
-        <translation>ランダムな重みのオン / オフ</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>キーボードショートカット</translation>
-    </message>
 </context>
 <context>
     <name>AttributionTab</name>
     <message>
-        <source>Direct attribution: what each head, each FFN and the embedding add to one token's logit through the residual stream, with the final norm's scale frozen at its value in this run. The parts and the constant terms (biases, the norm's shift) add up to the logit.</source>
+        <source>Direct attribution: what each head, each FFN and the embedding add to one token&apos;s logit through the residual stream, with the final norm&apos;s scale frozen at its value in this run. The parts and the constant terms (biases, the norm&apos;s shift) add up to the logit.</source>
         <translation>直接寄与: 各ヘッド・各 FFN・埋め込みが残差ストリームを通して 1 つのトークンのロジットに足す量（最終正規化のスケールはこの実行での値に固定）。各部分と定数項（バイアス、正規化のシフト）の和がロジットになります。</translation>
     </message>
     <message>
@@ -223,7 +199,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>位置 {i} の後の「{t}」のロジット</translation>
     </message>
     <message>
-        <source>sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}</source>
+        <source>sum of the parts {s} + constant {c} = {total}; the model&apos;s logit = {logit}</source>
         <translation>部分の和 {s} + 定数 {c} = {total}、モデルのロジット = {logit}</translation>
     </message>
 </context>
@@ -386,7 +362,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>H = {H} 個のヘッドがそれぞれ、各トークンの埋め込みベクトル x から D = {D} 次元のクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します：Q = x·W_q。</translation>
     </message>
     <message>
-        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.</source>
+        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i&apos;s query points the same way as token j&apos;s key. The result is C × C = {C} × {C}.</source>
         <translation>Step 1：すべてのクエリとすべてのキーの内積（類似度）を求めます。トークン i のクエリとトークン j のキーが同じ向きのとき、セル (i, j) は大きくなります。シェイプは C × C = {C} × {C} です。</translation>
     </message>
     <message>
@@ -414,7 +390,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {before} 個のトークンだけで、残りは −∞ です。</translation>
     </message>
     <message>
-        <source>Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
+        <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
         <translation>Step 3：各トークンの出力はバリューベクトルの重み付き和 A·V です。強く参照するトークンほど大きく寄与します。トークンとヘッドごとに {D_v} 次元の結果が得られます。</translation>
     </message>
     <message>
@@ -450,7 +426,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>最後の線形変換（Linear）で、各トークンのベクトルを語彙サイズと同じ次元数のスコアに変換します：C × V = {C} × {V}。</translation>
     </message>
     <message>
-        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.</source>
+        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
         <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
     </message>
     <message>
@@ -565,7 +541,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
     </message>
     <message>
-        <source>Only these layers' tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
+        <source>Only these layers&apos; tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
         <translation>深いモデルでも速く動くよう、これらのレイヤーのテンソルだけを残しています。別のレイヤーを選ぶとそのレイヤーをトレースします（モデル → 記録するレイヤー）</translation>
     </message>
 </context>
@@ -583,7 +559,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>チェックポイント</translation>
     </message>
     <message>
-        <source>Scrub through the run's saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
+        <source>Scrub through the run&apos;s saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
         <translation>保存したチェックポイントをたどります：すべてのビューがそのステップの重みを表示します（← → で 1 つずつ移動）</translation>
     </message>
     <message>
@@ -618,7 +594,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>どちらの実行も同じトークンを読みます</translation>
     </message>
     <message>
-        <source>the snapshot keeps only the baseline's logits and probabilities</source>
+        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
         <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
     </message>
     <message>
@@ -796,7 +772,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ランダム（学習前）</translation>
     </message>
     <message>
-        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them.</source>
+        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset&apos;s own sizes and its trained weights, when it has them.</source>
         <translation>オン：シードから作るランダムな重み（サイズを変えると常にランダムな重みになります）。オフ：プリセット本来のサイズと、あれば学習済みの重みに戻します。</translation>
     </message>
     <message>
@@ -804,7 +780,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>シード</translation>
     </message>
     <message>
-        <source>preset's</source>
+        <source>preset&apos;s</source>
         <translation>既定</translation>
     </message>
     <message>
@@ -816,7 +792,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>E（埋め込み）</translation>
     </message>
     <message>
-        <source>E: size of each token's vector</source>
+        <source>E: size of each token&apos;s vector</source>
         <translation>E：各トークンの埋め込みベクトルの次元数</translation>
     </message>
     <message>
@@ -824,7 +800,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D（クエリ・キー）</translation>
     </message>
     <message>
-        <source>D: size of each head's query and key vectors; scores are divided by √D</source>
+        <source>D: size of each head&apos;s query and key vectors; scores are divided by √D</source>
         <translation>D：各ヘッドのクエリ・キーの次元数。類似度は √D で除算されます</translation>
     </message>
     <message>
@@ -848,7 +824,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D_v（バリュー）</translation>
     </message>
     <message>
-        <source>D_v: size of each head's value vector (and of its output Rⁱ)</source>
+        <source>D_v: size of each head&apos;s value vector (and of its output Rⁱ)</source>
         <translation>D_v：各ヘッドのバリューベクトル（と出力 Rⁱ）の次元数</translation>
     </message>
     <message>
@@ -856,7 +832,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>F（FFN の幅）</translation>
     </message>
     <message>
-        <source>F: width of the feed-forward layer's hidden activations</source>
+        <source>F: width of the feed-forward layer&apos;s hidden activations</source>
         <translation>F：フィードフォワード層の中間層の次元数</translation>
     </message>
     <message>
@@ -896,7 +872,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>正規化</translation>
     </message>
     <message>
-        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block</source>
+        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note&apos;s bare block</source>
         <translation>アテンションの前・FFN の前・最後に行う正規化 (それぞれ独立した段階)。なし＋残差オフでノートの素のブロックになります</translation>
     </message>
     <message>
@@ -916,7 +892,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>x を足し戻す</translation>
     </message>
     <message>
-        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN</source>
+        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note&apos;s bare Attention then FFN</source>
         <translation>オン: 各ブロックはアテンションと FFN の出力を入力 x に足します。オフ (正規化なしと合わせて): ノートの素の「アテンション → FFN」</translation>
     </message>
     <message>
@@ -1101,6 +1077,18 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>これらのステージは各レイヤーで繰り返されます。矢印で表示するレイヤーを選びます</translation>
     </message>
     <message>
+        <source>previous stage</source>
+        <translation>前のステージ</translation>
+    </message>
+    <message>
+        <source>next stage</source>
+        <translation>次のステージ</translation>
+    </message>
+    <message>
+        <source>play / pause the stages</source>
+        <translation>ステージの再生 / 一時停止</translation>
+    </message>
+    <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 一時停止</translation>
     </message>
@@ -1149,8 +1137,8 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>&lt;b&gt;{title}&lt;/b&gt;&lt;br&gt;{edge}&lt;br&gt;&lt;i&gt;クリックでこのステージを表示&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>layer {n} of L = {L}  ·  the block repeats ×{L}</source>
-        <translation>レイヤー {n}（L = {L}）  ·  ブロックを ×{L} 回繰り返す</translation>
+        <source>layer {n} of L = {L}</source>
+        <translation>レイヤー {n}（L = {L}）</translation>
     </message>
     <message>
         <source>&lt;b&gt;{title}&lt;/b&gt; &amp;nbsp; &lt;code&gt;{edge}&lt;/code&gt; &amp;nbsp; &lt;span&gt;(stage {i} / {n})&lt;/span&gt;</source>
@@ -1220,7 +1208,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)</source>
+        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
         <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
     </message>
     <message>
@@ -1294,7 +1282,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>生成</translation>
     </message>
     <message>
-        <source>Show the generation's attention: the prompt's map and one row per new token</source>
+        <source>Show the generation&apos;s attention: the prompt&apos;s map and one row per new token</source>
         <translation>生成のアテンションを表示: プロンプトのマップと、新しいトークンごとに1行</translation>
     </message>
     <message>
@@ -1379,7 +1367,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>キー（列）</translation>
     </message>
     <message>
-        <source>layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step</source>
+        <source>layer {l}, head {h}: the prompt&apos;s {C}×{C} map (framed) and one new row per step</source>
         <translation>レイヤー {l}、ヘッド {h}: プロンプトの {C}×{C} マップ（枠内）と、ステップごとに1行ずつ増える新しい行</translation>
     </message>
     <message>
@@ -1413,7 +1401,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>大きい順に r 個の特異値を残します：W_v1 (E×r) · W_v2 (r×E) がランク r の最良の近似です</translation>
     </message>
     <message>
-        <source>Rows: tokens (query positions). Columns: the E numbers of each token's attention output.</source>
+        <source>Rows: tokens (query positions). Columns: the E numbers of each token&apos;s attention output.</source>
         <translation>行：トークン（クエリの位置）。列：各トークンの Attention 出力の E 個の値。</translation>
     </message>
     <message>
@@ -1433,11 +1421,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>埋め込みベクトルの次元（E）</translation>
     </message>
     <message>
-        <source>The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
+        <source>The note&apos;s example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
         <translation>ノートの例：E = 100、r = 10 でパラメータ数 {before} → {after}（{saving}）。</translation>
     </message>
     <message>
-        <source>This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum.</source>
+        <source>This model has no W_o (the note&apos;s single head with W_v of size E×E): there is nothing to sum.</source>
         <translation>このモデルには W_o がありません（ノートのシングルヘッドで W_v が E×E の形）。足し合わせるものはありません。</translation>
     </message>
     <message>
@@ -1445,7 +1433,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
     </message>
     <message>
-        <source>Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
+        <source>Layer {l}, sentence {b}: each head&apos;s output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
         <translation>レイヤー {l}、文 {b}：各ヘッドの出力 Rⁱ (C×{dv}) と W_o の対応する行 ({dv}×{e}) の積を {h} 個のヘッドで合計したものと、連結 (C×{hdv}) と W_o 全体 ({hdv}×{e}) の積を比べます。</translation>
     </message>
     <message>
@@ -1473,7 +1461,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
     </message>
     <message>
-        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
+        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note&apos;s W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
         <translation>レイヤー {l}：このモデルはバリューの経路を分解済みの形 W_v ({e}×{hdv}) · W_o ({hdv}×{e}) で持っています。ノートの W_v1 · W_v2 で r = H·D_v = {hdv} の場合です。下はその積を 1 つの {e}×{e} 行列とし、ランク r に切り詰めたものです。</translation>
     </message>
     <message>
@@ -1488,7 +1476,7 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InductionReadout</name>
     <message>
-        <source>Show this head's attention weights: each query should look at the token right after the previous occurrence of itself</source>
+        <source>Show this head&apos;s attention weights: each query should look at the token right after the previous occurrence of itself</source>
         <translation>このヘッドの Attention 重みを表示します：各クエリは、自分が前に出現した位置の直後のトークンを参照するはずです</translation>
     </message>
     <message>
@@ -1598,6 +1586,25 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>LanguageHint</name>
+    <message>
+        <source>This model has no Japanese words: each character became byte tokens.</source>
+        <translation>このモデルの語彙には日本語がありません。各文字がバイトのトークンに分かれました。</translation>
+    </message>
+    <message>
+        <source>Use the japanese preset</source>
+        <translation>japanese プリセットを使う</translation>
+    </message>
+    <message>
+        <source>Switch to the japanese preset, keeping this sentence</source>
+        <translation>この文のまま japanese プリセットに切り替えます</translation>
+    </message>
+    <message>
+        <source>Do not suggest it again</source>
+        <translation>今後は表示しない</translation>
+    </message>
+</context>
+<context>
     <name>LensTab</name>
     <message>
         <source>Reading layer {d} of {t}…</source>
@@ -1647,7 +1654,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>前のステップ</translation>
     </message>
     <message>
-        <source>Next step (from the lesson's state, whatever you changed)</source>
+        <source>Next step (from the lesson&apos;s state, whatever you changed)</source>
         <translation>次のステップ（途中で変更しても、レッスンの状態から続けます）</translation>
     </message>
     <message>
@@ -1795,7 +1802,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>このモデルの読み込みを中止し、表示中のモデルを使い続けます</translation>
     </message>
     <message>
-        <source>Reading and converting the model's weights</source>
+        <source>Reading and converting the model&apos;s weights</source>
         <translation>モデルの重みを読み込んで変換しています</translation>
     </message>
     <message>
@@ -1809,6 +1816,14 @@ parameters: {before} → {after}  ({saving})</source>
         <source>Attention Explorer</source>
         <translation>Attention Explorer</translation>
     </message>
+    <message>
+        <source>Panels</source>
+        <translation>パネル</translation>
+    </message>
+    <message>
+        <source>Open this panel (or close it, when it is open and in front)</source>
+        <translation>このパネルを開きます（開いて前面にあるときは閉じます）</translation>
+    </message>
 </context>
 <context>
     <name>MaskPainter</name>
@@ -1817,7 +1832,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>クエリ（行）がキー（列）を参照します。クリックやドラッグでセルを遮断・許可します。</translation>
     </message>
     <message>
-        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value.</source>
+        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell&apos;s new value.</source>
         <translation>色付き：許可。斜線：遮断。ドラッグすると、最初のセルの新しい値で複数のセルを塗ります。</translation>
     </message>
     <message>
@@ -1859,7 +1874,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>モデルのフォルダーを開く(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open a checkpoint folder, a training run's folder or a Hugging Face model folder</source>
+        <source>Open a checkpoint folder, a training run&apos;s folder or a Hugging Face model folder</source>
         <translation>チェックポイントのフォルダー、学習実行のフォルダー、または Hugging Face のモデルフォルダーを開きます</translation>
     </message>
     <message>
@@ -1903,7 +1918,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>全レイヤー(&amp;L)</translation>
     </message>
     <message>
-        <source>Keep every layer's tensors (uses the most memory)</source>
+        <source>Keep every layer&apos;s tensors (uses the most memory)</source>
         <translation>全レイヤーのテンソルを残します（メモリを最も多く使います）</translation>
     </message>
     <message>
@@ -1998,7 +2013,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>介入後</translation>
     </message>
     <message>
-        <source>Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
+        <source>Each token of either run&apos;s top k: baseline bar (grey) above the intervened run&apos;s; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
         <translation>どちらかの実行で上位 k に入るトークンごとに、ベースラインの棒(灰色)の下に介入後の棒;右に確率と順位の変化(↑ 上がった、↓ 下がった)</translation>
     </message>
     <message>
@@ -2203,7 +2218,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>レイヤー {l}、ヘッド {h}</translation>
     </message>
     <message>
-        <source>The prefill: the prompt's {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
+        <source>The prefill: the prompt&apos;s {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
         <translation>プレフィル: プロンプトの {C} トークンを1回のトレースで計算してキャッシュを満たす。{C}×{C} マップの最後の行が最初の新しいトークンを決める。</translation>
     </message>
     <message>
@@ -2250,7 +2265,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>Softmax が各行をどれだけ均等に配分するか：0 = one-hot（1 つのキーに全重み）</translation>
     </message>
     <message>
-        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
+        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax&apos;s rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
         <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
     </message>
     <message>
@@ -2309,7 +2324,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>取り込むバリュー vⱼ</translation>
     </message>
     <message>
-        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)</source>
+        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head&apos;s output Rⁱ)</source>
         <translation>受け取るもの：Σⱼ aᵢⱼ·vⱼ（ヘッドの出力 Rⁱ の行）</translation>
     </message>
     <message>
@@ -2317,7 +2332,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>選択したクエリの各キーに対する Attention 重み。棒をクリックするとそのキーを選択します</translation>
     </message>
     <message>
-        <source>The selected token's query vector in this head</source>
+        <source>The selected token&apos;s query vector in this head</source>
         <translation>このヘッドでの選択トークンのクエリベクトル</translation>
     </message>
     <message>
@@ -2351,6 +2366,21 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>q and k are shown after the rotary position embedding (RoPE)</source>
         <translation>q と k は回転位置埋め込み（RoPE）適用後の値です</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <source>What they do</source>
+        <translation>操作</translation>
     </message>
 </context>
 <context>
@@ -2472,7 +2502,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>パッチングスイープ</translation>
     </message>
     <message>
-        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
+        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence&apos;s run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
         <translation>壊した文を、きれいな文の実行から活性を 1 つ取り込んでセルごとに 1 回実行し、きれいな予測がどれだけ戻るかを見ます: 1 = すべて、0 = まったく戻らない、0 未満 = さらに遠ざかる。2 つの文のトークン数は同じである必要があります。</translation>
     </message>
     <message>
@@ -2616,6 +2646,30 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Every head of the layer on one colour scale: click a map to show it large</source>
         <translation>レイヤーの全ヘッドを共通のカラースケールで表示。マップをクリックすると大きく表示します</translation>
+    </message>
+    <message>
+        <source>next head</source>
+        <translation>次のヘッド</translation>
+    </message>
+    <message>
+        <source>previous head</source>
+        <translation>前のヘッド</translation>
+    </message>
+    <message>
+        <source>next query token</source>
+        <translation>次のクエリトークン</translation>
+    </message>
+    <message>
+        <source>previous query token</source>
+        <translation>前のクエリトークン</translation>
+    </message>
+    <message>
+        <source>next layer</source>
+        <translation>次のレイヤー</translation>
+    </message>
+    <message>
+        <source>previous layer</source>
+        <translation>前のレイヤー</translation>
     </message>
     <message>
         <source>Tokens → ids</source>
@@ -2884,7 +2938,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>まだ学習するものがありません：最初のトレースを待ってください</translation>
     </message>
     <message>
-        <source>only this app's own models can be trained here; choose a preset first</source>
+        <source>only this app&apos;s own models can be trained here; choose a preset first</source>
         <translation>ここで学習できるのはこのアプリのモデルだけです。先にプリセットを選んでください</translation>
     </message>
     <message>
@@ -2951,7 +3005,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>表示中の重みから始める</translation>
     </message>
     <message>
-        <source>Continue training the weights on screen (only when they use this corpus's vocabulary); off: start from random weights</source>
+        <source>Continue training the weights on screen (only when they use this corpus&apos;s vocabulary); off: start from random weights</source>
         <translation>画面の重みから学習を続けます（このデータの語彙を使う場合のみ）。オフ：ランダムな重みから始めます</translation>
     </message>
     <message>
@@ -2979,7 +3033,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>フォルダーを開く</translation>
     </message>
     <message>
-        <source>Show the run's folder (checkpoints and log.jsonl) in the file manager</source>
+        <source>Show the run&apos;s folder (checkpoints and log.jsonl) in the file manager</source>
         <translation>学習のフォルダー（チェックポイントと log.jsonl）をファイルマネージャーで表示します</translation>
     </message>
     <message>
@@ -3100,6 +3154,17 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Interventions</source>
         <translation>介入</translation>
+    </message>
+</context>
+<context>
+    <name>WindowState</name>
+    <message>
+        <source>the saved window position could not be used; the window fits the screen instead</source>
+        <translation>保存されたウィンドウの位置は使えませんでした。ウィンドウを画面に合わせます</translation>
+    </message>
+    <message>
+        <source>the saved panel layout is from another version or damaged; the default layout is used</source>
+        <translation>保存されたパネル配置は別のバージョンのものか壊れています。既定の配置を使います</translation>
     </message>
 </context>
 </TS>

@@ -18,10 +18,6 @@ from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.present.token_parts import token_label
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("TensorView", text)
-
-
 def show(view, text: str) -> None:
     view.explanation.setText(text)
     QToolTip.showText(QCursor.pos(), text, view)
@@ -44,7 +40,7 @@ def trio_hovered(view, k: str, i: int, j: int) -> None:
     trace, sel = view.state.trace, view.state.selection
     m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
     value = view.qkv[k].layers.number_format(m.data[i, j]) if k in view.qkv else ""
-    where = _tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=m.columns[j])
+    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=m.columns[j])
     show(view, f"{where} = {value}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], view._words())}")
 
 
@@ -60,7 +56,7 @@ def _printed(view, head: int, value) -> str:
 def cell_explanation(view, head: int, i: int, j: int) -> str:
     trace, sel = view.state.trace, view.state.selection
     if sel.stage in PAIRWISE_STAGE_KEYS:
-        where = _tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(
+        where = QCoreApplication.translate("TensorView", "head {h}: query {i} “{qi}” → key {j} “{kj}”").format(
             h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j))
         how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, view._words())
         shown = view._maps[0][head][i, j] if head in view._maps[0] else None
@@ -69,7 +65,7 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
     if m is None:
         return ""
     col = m.columns[j]
-    where = _tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=col)
+    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=col)
     how = explain_value(trace, m.name, head, sel.row, i, col, view._words())
     return f"{where}{_value(view, head, m.data[i, j])}\n{how}"
 
@@ -81,4 +77,4 @@ def _value(view, head: int, value) -> str:
     printed = _printed(view, head, value)
     if mode == "intervened" or not printed:
         return f" = {printed}" if printed else ""
-    return " · " + view.compare.prefix(mode) + printed + " · " + _tr("below: the intervened run")
+    return " · " + view.compare.prefix(mode) + printed + " · " + QCoreApplication.translate("TensorView", "below: the intervened run")
