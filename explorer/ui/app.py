@@ -93,8 +93,8 @@ def launch(
 
 def _open_window(text, preset, model, language, theme_name, fresh: bool):
     """Language and theme, the state (from the command line, else the saved session) and its main window."""
-    language = language or (None if fresh else settings.get("language")) or i18n.system_language()
-    theme_name = theme_name or (None if fresh else settings.get("theme")) or ("light" if fresh else "system")
+    language = language or (None if fresh else _saved_choice("language", i18n.LANGUAGES)) or i18n.system_language()
+    theme_name = theme_name or (None if fresh else _saved_choice("theme", theme.THEMES)) or ("light" if fresh else "system")
     theme.apply_theme(theme_name)
     i18n.install_language(language)
 
@@ -114,6 +114,15 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
     window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
     window.actions_.theme_actions[theme_name].setChecked(True)
     return window, state
+
+
+def _saved_choice(key: str, allowed) -> str | None:
+    """A saved language or theme, if it is one the window has; a damaged value is dropped with a note."""
+    value = settings.get(key)
+    if value is None or value in allowed:
+        return value
+    print(f"note: the saved {key} {str(value)[:40]!r} is not one of {', '.join(allowed)}; the default is used", file=sys.stderr)
+    return None
 
 
 def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
@@ -168,6 +177,9 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
         g, a = window.frameGeometry(), window.screen().availableGeometry()
         marks["window"] = [g.x(), g.y(), g.width(), g.height()]
         marks["available"] = [a.x(), a.y(), a.width(), a.height()]
+        hint, bar = window.minimumSizeHint(), window.statusBar()  # tests/e2e: it fits a 1280×700 screen
+        marks["minimum"] = [max(hint.width(), window.minimumWidth()), max(hint.height(), window.minimumHeight())]
+        marks["status_bar_bottom"] = bar.mapTo(window, bar.rect().bottomLeft()).y() if bar is not None else None
 
     def painted() -> None:
         marks["first_trace_painted"] = time.time()
