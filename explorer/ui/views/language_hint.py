@@ -8,7 +8,7 @@ taken, dismissed or no longer true, it does not come back.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from explorer.present.token_parts import japanese_without_vocabulary
 
@@ -26,11 +26,15 @@ class LanguageHint(QWidget):
         self.use.clicked.connect(self._take)
         self.dismiss = QToolButton(text="✕", autoRaise=True)
         self.dismiss.clicked.connect(self._close)
-        lay = QHBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(self.use)
+        row.addStretch(1)
+        row.addWidget(self.dismiss)
+        lay = QVBoxLayout(self)  # the words above, the buttons below: the Text panel is narrow
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.label, 1)
-        lay.addWidget(self.use)
-        lay.addWidget(self.dismiss)
+        lay.setSpacing(2)
+        lay.addWidget(self.label)
+        lay.addLayout(row)
         self.hide()
         self.retranslate()
 
