@@ -1381,6 +1381,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>−∞ (masked)</source>
         <translation>−∞（マスク）</translation>
     </message>
+    <message>
+        <source>more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)</source>
+        <translation>{n} トークンを超えるため、軸にはすべてのトークンを表示していません（セルにマウスを乗せるとトークンがわかります）</translation>
+    </message>
 </context>
 <context>
     <name>IdentitiesView</name>

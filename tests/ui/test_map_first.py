@@ -113,3 +113,18 @@ def test_f1_lists_every_shortcut_of_the_window(window, qtbot):
         if not action.shortcut().isEmpty() and action.text():
             assert any(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in k for k in keys), action.text()
     assert all(what for _k, what in rows)
+
+
+def test_past_32_tokens_the_map_says_not_every_token_is_labelled(qtbot):
+    import numpy as np
+
+    from explorer.ui.views.heatmap import Heatmap
+
+    h = Heatmap()
+    qtbot.addWidget(h)
+    for C, said in ((32, False), (40, True)):
+        labels = [f"{i} t{i}" for i in range(C)]
+        h.set_matrix(np.zeros((C, C), dtype=np.float32), labels, labels, False, square=True)
+        assert ("not every one is labelled" in h.note.text()) is said and h.note.isVisibleTo(h) is said
+    h.set_note("colours saturate above 0.5")
+    assert h.note.text().startswith("colours saturate above 0.5 · more than 32 tokens")

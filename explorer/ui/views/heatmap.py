@@ -176,6 +176,17 @@ class Heatmap(QWidget):
         self.legend_text.setText(text)
 
     def set_note(self, text: str) -> None:
+        self._view_note = text
+        self._show_note()
+
+    def _show_note(self) -> None:
+        """The owner's remark and, past LABEL_ALL tokens, that not every token is labelled (issue 22: up to 32
+        every token is; beyond, the labels are thinned to what fits, and the map says so)."""
+        thinned = self.left.label_all and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0) > self.left.label_all
+        parts = [getattr(self, "_view_note", "")]
+        if thinned:
+            parts.append(self.tr("more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)").format(n=self.left.label_all))
+        text = " · ".join(p for p in parts if p)
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
@@ -211,6 +222,7 @@ class Heatmap(QWidget):
             self._number_bar()
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
+        self._show_note()
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
