@@ -101,10 +101,6 @@ def readable_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
     return tuple("".join(parts) for parts in shown)
 
 
-def readable(tokens: tuple[str, ...], i: int) -> str:
-    return readable_tokens(tuple(tokens))[i]
-
-
 def _japanese(ch: str) -> bool:
     name = unicodedata.name(ch, "")
     return name.startswith(("HIRAGANA", "KATAKANA", "CJK UNIFIED IDEOGRAPH", "IDEOGRAPHIC", "HALFWIDTH KATAKANA"))

@@ -182,6 +182,9 @@ def test_toy_sizes_print_every_number(toy):
     assert view.large.layers.cell_texts()[0][1] == "0"  # weights: the blocked key gets 0
     state.select(stage="masked")
     assert view.large.layers.cell_texts()[0][1] == "−∞"  # masked: the blocked key is −∞
+    state.select(stage="weights", head=1, row=1)
+    for i, j in ((0, 0), (1, 0), (1, 1), (0, 1)):  # the hover says the number as its cell prints it
+        assert view.cell_explanation(1, i, j).split("\n")[0].endswith(" = " + view.large.layers.cell_texts()[i][j])
     state.select(stage="qkv")  # Q, K and V side by side (issue 11)
     for k in "qkv":
         assert view.qkv[k].layers.cell_texts() == one_voice(trace[f"layers.0.attn.{k}"][1, 1])
