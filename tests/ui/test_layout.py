@@ -402,7 +402,7 @@ def test_no_label_is_cut(big_window, qtbot, size):
     settle(qtbot)
     checked, bad = [], []
     for tab in TABS:  # every panel in front once, as a user clicking through the tabs sees it
-        window.docks[tab].raise_()
+        window.open_panel(tab)  # as its strip button does: the bottom and right panels start closed
         window.views.get(tab)
         settle(qtbot, 3)
         paint(window)
