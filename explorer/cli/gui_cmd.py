@@ -151,16 +151,16 @@ def run(args: argparse.Namespace) -> int:
         language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
         presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
     )
-    if args.screenshot and getattr(args, "whole_process", False):
-        _exit_now(code)
+    if getattr(args, "whole_process", False):  # not a caller in the same process (tests)
+        _leave_now(code)
     return code
 
 
-def _exit_now(code: int) -> None:
-    """End a ``--screenshot`` process as soon as its picture is written (synced and renamed) and the window
-    closed (its jobs stopped): the interpreter's teardown of Qt's and torch's objects took 3 of a 13-second
-    run on a busy machine (benchmarks/bench_start.py, start_process_vs_floor_ratio) and leaves nothing
-    behind that anyone reads."""
+def _leave_now(code: int) -> None:
+    """End the process as soon as the window has closed. Everything worth keeping is written by then (the
+    settings, the session, a screenshot); what is left is the interpreter's teardown of thousands of Qt
+    objects and the libraries' thread pools, which made Ctrl+Q take 3–5 s (issue 22) and 3 of a 13-second
+    ``--screenshot`` run on a busy machine (benchmarks/bench_start.py, start_process_vs_floor_ratio)."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)

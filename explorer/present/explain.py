@@ -24,6 +24,7 @@ from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk
 from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
+from explorer.present.token_parts import token_label
 
 __all__ = [
     "WORDS", "block_input", "cell_text", "explain_cell", "explain_value", "fmt", "kv_head", "qk_names", "sub",
@@ -60,12 +61,12 @@ def explain_value(
 
 
 def _tokens(trace, layer, head, row, i, j, value, w):
-    return f"“{trace.token_label(row, i)}” → id {int(value)}"
+    return f"“{token_label(trace, row, i)}” → id {int(value)}"
 
 
 def _embed_tok(trace, layer, head, row, i, j, value, w):
     tid = trace.rows[row].ids[i]
-    return f"W[{tid}, {j}] ({trace.token_label(row, i)}) = {fmt(value)}"
+    return f"W[{tid}, {j}] ({token_label(trace, row, i)}) = {fmt(value)}"
 
 
 def _embed_pos(trace, layer, head, row, i, j, value, w):

@@ -115,8 +115,10 @@ def blocked_cells(trace: Trace, row: int) -> np.ndarray | None:
 
 def token_labels(trace: Trace, row: int) -> tuple[str, ...]:
     """``"2 a"``: position and token, the label of a map's row and column."""
+    from explorer.present.token_parts import readable_tokens  # a character split over byte tokens reads as itself
+
     r = trace.rows[row]
-    return tuple(f"{i} {short(t)}" for i, t in enumerate(r.tokens))
+    return tuple(f"{i} {short(t)}" for i, t in enumerate(readable_tokens(tuple(r.tokens))))
 
 
 # ------------------------------------------------------------------------------------------ maps

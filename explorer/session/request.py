@@ -7,9 +7,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from explorer.config import RunOptions
+from explorer.config import MaskSpec, RunOptions
 from explorer.interventions.spec import Interventions
-from explorer.weights.presets import DEFAULT_PRESET, get_preset
+from explorer.weights.presets import DEFAULT_PRESET, PRESETS, get_preset
 
 # The text a model that is not a preset starts with (a preset brings its own example).
 DEFAULT_TEXT = "This is a pen ."
@@ -69,9 +69,16 @@ def first_request(text: str | None = None, source: ModelSource | None = None, op
     return TraceRequest(source, text, options or RunOptions())
 
 
-def preset_request(base: TraceRequest, name: str, keep_text: bool = False) -> TraceRequest:
-    """Switching to preset ``name``: its example (unless the text is kept) and the run options it starts with,
-    on top of ``base``'s other options."""
+def preset_request(base: TraceRequest, name: str, keep_text: bool | None = None) -> TraceRequest:
+    """Switching to preset ``name``: the run options it starts with, on top of ``base``'s other options, and
+    its example sentence, unless ``keep_text``. By default (None) a sentence the teacher typed is kept; only a
+    preset's own example (or no text) gives way to the new preset's example (issue 22). A hand-painted mask
+    belongs to the old tokens: it goes back to causal."""
     preset = get_preset(name)
+    if keep_text is None:
+        keep_text = bool(base.text.strip()) and base.text not in {p.example for p in PRESETS.values()}
     text = base.text if keep_text else preset.example
-    return TraceRequest(ModelSource("preset", name), text, dataclasses.replace(base.options, **preset.options))
+    options = dataclasses.replace(base.options, **preset.options)
+    if options.mask.kind == "explicit":
+        options = dataclasses.replace(options, mask=MaskSpec())
+    return TraceRequest(ModelSource("preset", name), text, options)

@@ -30,10 +30,14 @@ class Actions(QObject):
         self.help_menu = mb.addMenu("")
         self._make_actions()
         self._fill_menus()
+        # The tool bar sits in the menu bar's corner: a row of its own cost the map 30 px of a laptop's height.
         self.toolbar = QToolBar(window)
         self.toolbar.setObjectName("toolbar.main")
-        window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
-        for a in (self.open_snapshot, self.export_snapshot, self.export_view, None, self.presentation):
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.toolbar.setContentsMargins(0, 0, 0, 0)
+        self.toolbar.setStyleSheet("QToolButton { padding: 0px 4px; }")  # as tall as the menus beside it
+        mb.setCornerWidget(self.toolbar, Qt.Corner.TopRightCorner)
+        for a in (self.open_snapshot, self.export_snapshot, self.export_view, None, self.focus, self.presentation):
             self.toolbar.addSeparator() if a is None else self.toolbar.addAction(a)
 
     # ------------------------------------------------------------------ actions
@@ -52,9 +56,11 @@ class Actions(QObject):
         self.export_snapshot = self._act(lambda: file_ops.export_snapshot(w, s), QKeySequence.StandardKey.Save)
         self.export_view = self._act(lambda: file_ops.export_view(w, self._export_target()), "Ctrl+E")
         self.export_stages = self._act(lambda: file_ops.export_all_stages(w, s, self._export_target()), "Ctrl+Shift+E")
-        self.quit = self._act(w.close, QKeySequence.StandardKey.Quit)
+        self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
+        self.focus = self._act(lambda: w.focus_mode.toggle(), "F11", checkable=True)  # the map and the pipeline only
+        w.focus_mode.toggled.connect(self.focus.setChecked)
         self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)
         self.reset_sizes = self._act(lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source))
         self.about = self._act(self._about)
@@ -98,6 +104,7 @@ class Actions(QObject):
         v.addMenu(self.docks_menu)
         self.reset_layout = self._act(self.w.reset_layout)
         v.addAction(self.reset_layout)
+        v.addAction(self.focus)
         v.addAction(self.presentation)
         v.addAction(self.model_view)
         v.addSeparator()
@@ -134,6 +141,8 @@ class Actions(QObject):
         self.docks_menu.setTitle(self.tr("&Panels"))
         self.reset_layout.setText(self.tr("&Reset layout"))
         self.reset_layout.setToolTip(self.tr("Put every panel back where it was at the first start"))
+        self.focus.setText(self.tr("&Focus"))
+        self.focus.setToolTip(self.tr("Only the pipeline and the map, as large as the window allows (F11 again brings the panels back)"))
         self.presentation.setText(self.tr("&Presentation mode"))
         self.presentation.setToolTip(self.tr("Full screen, one stage at a time, large type (F5; Esc leaves)"))
         self.model_view.setText(self.tr("&Model view (every head)"))
@@ -177,6 +186,7 @@ class Actions(QObject):
 
     def _model_view(self) -> None:
         if "model_view" in self.w.docks:
+            self.w.open_panel("model_view")  # off its strip if the window is narrow, sized as the layout does
             self.w.views["model_view"].bring_forward()
 
     def set_language(self, code: str) -> None:
@@ -202,17 +212,9 @@ class Actions(QObject):
         )
 
     def _shortcuts(self) -> None:
-        rows = [
-            ("F5", self.tr("presentation mode (Esc leaves)")),
-            ("← →", self.tr("previous / next stage")),
-            ("Space", self.tr("play / pause the stages")),
-            ("Ctrl+O", self.tr("open snapshot")),
-            ("Ctrl+S", self.tr("export snapshot")),
-            ("Ctrl+E", self.tr("export view as image")),
-            ("Ctrl+Shift+M", self.tr("model view: every layer's heads")),
-            ("Ctrl+R", self.tr("random weights on / off")),
-        ]
-        QMessageBox.information(self.w, self.tr("Keyboard shortcuts"), "\n".join(f"{k}\t{v}" for k, v in rows))
+        from explorer.ui.shortcuts_help import show_shortcuts
+
+        show_shortcuts(self.w)
 
     # ------------------------------------------------------------------ session
     def save_session(self) -> None:

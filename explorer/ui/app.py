@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -59,12 +59,15 @@ def launch(
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
-    _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
+    _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
+    for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
+        print(f"note: {note}", file=sys.stderr)
+        window.statusBar().showMessage(QCoreApplication.translate("WindowState", note), 15_000)
     if stage:
         state.select(stage=stage)
     if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front
         state.set_interventions(interventions)
-        window.docks["interventions"].raise_()
+        window.open_panel("interventions")
     window.show()
     timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
     if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit
@@ -90,8 +93,8 @@ def launch(
 
 def _open_window(text, preset, model, language, theme_name, fresh: bool):
     """Language and theme, the state (from the command line, else the saved session) and its main window."""
-    language = language or (None if fresh else settings.get("language")) or i18n.system_language()
-    theme_name = theme_name or (None if fresh else settings.get("theme")) or ("light" if fresh else "system")
+    language = language or (None if fresh else _saved_choice("language", i18n.LANGUAGES)) or i18n.system_language()
+    theme_name = theme_name or (None if fresh else _saved_choice("theme", theme.THEMES)) or ("light" if fresh else "system")
     theme.apply_theme(theme_name)
     i18n.install_language(language)
 
@@ -119,6 +122,15 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
     return window, state
 
 
+def _saved_choice(key: str, allowed) -> str | None:
+    """A saved language or theme, if it is one the window has; a damaged value is dropped with a note."""
+    value = settings.get(key)
+    if value is None or value in allowed:
+        return value
+    print(f"note: the saved {key} {str(value)[:40]!r} is not one of {', '.join(allowed)}; the default is used", file=sys.stderr)
+    return None
+
+
 def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
     """Presentation mode (the lesson's slides when a lesson is open); a screenshot's slide gets its size."""
     window.lessons.present_lesson() if lesson else window.actions_.presentation.trigger()
@@ -133,7 +145,7 @@ def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
 def _generate_after_first_trace(window, state: AppState, count: int) -> None:
     def start(_trace) -> None:
         state.traceChanged.disconnect(start)
-        window.docks["generate"].raise_()
+        window.open_panel("generate")
         panel = window.views["generate"]
         panel.count.setValue(count)
         panel.greedy.setChecked(True)
@@ -143,7 +155,8 @@ def _generate_after_first_trace(window, state: AppState, count: int) -> None:
 
 
 def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) -> None:
-    """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it."""
+    """Screenshots get exactly the size asked for (no screen is involved); a window on a screen fits it:
+    a --size, else the saved geometry, else the first-launch size, each made to fit the screen it is on."""
     if exact:
         if size:
             from PySide6.QtWidgets import QLayout
@@ -155,7 +168,7 @@ def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) ->
         return
     from explorer.ui.window_fit import fit_to_screen
 
-    if not fit_to_screen(window, restored, size):
+    if not fit_to_screen(window, restored and size is None, size) and size is not None:
         print(f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead", file=sys.stderr)
 
 
@@ -170,6 +183,9 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
         g, a = window.frameGeometry(), window.screen().availableGeometry()
         marks["window"] = [g.x(), g.y(), g.width(), g.height()]
         marks["available"] = [a.x(), a.y(), a.width(), a.height()]
+        hint, bar = window.minimumSizeHint(), window.statusBar()  # tests/e2e: it fits a 1280×700 screen
+        marks["minimum"] = [max(hint.width(), window.minimumWidth()), max(hint.height(), window.minimumHeight())]
+        marks["status_bar_bottom"] = bar.mapTo(window, bar.rect().bottomLeft()).y() if bar is not None else None
 
     def painted() -> None:
         marks["first_trace_painted"] = time.time()

@@ -109,10 +109,8 @@ class LessonMenu(QObject):
 
     # ------------------------------------------------------------------ playing
     def show_panel(self, name: str) -> None:
-        dock = self.w.docks.get(name)
-        if dock is not None:
-            dock.show()
-            dock.raise_()
+        if name in self.w.docks:
+            self.w.open_panel(name)
 
     def open_lesson(self, source: str, step: int = 0) -> bool:
         """Open a file (or ``builtin``) and show ``step``; a bad file is one line in the status bar."""

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
-from explorer.ui import settings
+from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
 from explorer.ui.capture import LayerCapture
+from explorer.ui.focus_mode import FocusMode
+from explorer.ui.wheel_guard import WheelGuard
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -30,18 +32,26 @@ class MainWindow(QMainWindow):
         self._latest = 0
         self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
+        self.geometry_restored = False  # a saved geometry was applied (app.py fits it to the screen)
+        self.restore_notes: list[str] = []  # saved values that could not be used, said once at the start
         self.setDockOptions(QMainWindow.DockOption.AllowTabbedDocks | QMainWindow.DockOption.AnimatedDocks)
         self._build_views()
+        self.strips = window_layout.build_strips(self, self.specs)  # a button per panel on each edge
         self.setStatusBar(StatusBar(state, self))
+        self.statusBar().insertPermanentWidget(0, self.strips["bottom"])  # the bottom panels, left of the counts
         self.loading = ModelLoading(state, self.worker, self)  # File → Open model, progress, Cancel
         self.statusBar().addPermanentWidget(self.loading.widget)
         self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
+        self.focus_mode = FocusMode(self)  # F11: only the pipeline and the map
         self.actions_ = Actions(self)
         self._wire()
+        self.wheel_guard = WheelGuard(self)  # a control in a scrolling panel takes the wheel only when focused
+        self.wheel_guard.guard(self)
         self.retranslate()
         self._default_layout = self.saveState()  # what View → Reset layout goes back to
         self._sized = False  # default dock sizes are applied at the first show, for the size shown
+        self._asked: set[str] | None = set()  # panels opened before the first layout (command line, lesson step)
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
@@ -55,7 +65,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:
         central: QWidget | None = None
-        specs = view_specs()
+        specs = self.specs = view_specs()
         for spec in specs:
             if spec.tabify_with is None:
                 view = spec.create(self.state)
@@ -75,6 +85,8 @@ class MainWindow(QMainWindow):
             if spec.tabify_with is not None:
                 dock.visibilityChanged.connect(lambda visible, name=spec.object_name: visible and self.views.get(name))
             dock.setProperty("title_source", spec.title)
+            if spec.area == Qt.DockWidgetArea.TopDockWidgetArea:  # the pipeline: no title bar (its height is the map's)
+                dock.setTitleBarWidget(QWidget())
             if spec.below and spec.below in self.docks:
                 self.splitDockWidget(self.docks[spec.below], dock, Qt.Orientation.Vertical)
             elif spec.tabify_with and spec.tabify_with in self.docks:
@@ -86,8 +98,6 @@ class MainWindow(QMainWindow):
         # The side columns reach the bottom edge, so the pipeline gets the full width at the top.
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self._default_sizes = [(self.docks[s.object_name], s.size, s.area) for s in specs if s.size and s.area is not None]
-        self._default_sizes += [(self.docks[s.object_name], s.height, Qt.DockWidgetArea.TopDockWidgetArea) for s in specs if s.height]
         for spec in specs:  # the first dock of each tab group is the one in front
             if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
@@ -96,28 +106,22 @@ class MainWindow(QMainWindow):
             self.docks[name].hide()
 
     def apply_default_sizes(self) -> None:
-        """The default dock sizes, made for 1400×900, fitted to the window as it is: side columns narrower
-        on a laptop (never wider on a projector: the map takes the room), the bottom panels in proportion
-        to the height, so that the attention map stays the largest figure at every size."""
-        sx = min(1.0, self.width() / 1400)
-        for dock, size, area in self._default_sizes:
-            horizontal = area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
-            if horizontal:
-                size = round(size * sx)
-            elif area == Qt.DockWidgetArea.BottomDockWidgetArea:  # a short screen takes its pixels from here
-                size = max(90, min(260, size - round((900 - self.height()) * 0.6)))
-            self.resizeDocks([dock], [size], Qt.Orientation.Horizontal if horizontal else Qt.Orientation.Vertical)
+        """The default layout for the window's present size (window_layout): the map in the middle, large;
+        the panels around it open or on their strips, sized to the window."""
+        window_layout.apply_default_layout(self, self.specs, keep=self._asked or ())
+
+    def open_panel(self, name: str, toggle: bool = False) -> None:
+        """Bring a panel to the front, opening it if it is closed (a lesson step, the command line, a strip
+        button; with ``toggle``, a panel already in front is closed)."""
+        if self._asked is not None:
+            self._asked.add(name)  # asked for before the first layout: the default layout keeps it open
+        window_layout.open_panel(self, name, toggle)
 
     def reset_layout(self) -> None:
-        """View → Reset layout: every panel back where and as large as it starts."""
+        """View → Reset layout: every panel back where it starts, open or on its strip as at the first start."""
         for dock in self.docks.values():
             dock.setFloating(False)
         self.restoreState(self._default_layout)
-        for name, dock in self.docks.items():
-            dock.setVisible(name not in self._closed)
-        for name, dock in self.docks.items():  # the first panel of each tab group in front again
-            if name in ("selection", "identities"):
-                dock.raise_()
         self.apply_default_sizes()
 
     def showEvent(self, event) -> None:
@@ -125,7 +129,13 @@ class MainWindow(QMainWindow):
         if not self._sized:
             self._sized = True
             if not self._restored:  # after the first layout pass: sizes set before it are redistributed
-                QTimer.singleShot(0, self.apply_default_sizes)
+                QTimer.singleShot(0, self._first_layout)
+            else:
+                self._asked = None
+
+    def _first_layout(self) -> None:
+        self.apply_default_sizes()
+        self._asked = None  # a later Reset layout is the plain default
 
     def _wire(self) -> None:
         s, w = self.state, self.worker
@@ -139,19 +149,23 @@ class MainWindow(QMainWindow):
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
         # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
-        s.traceChanged.connect(lambda _t: self.views.pending() and QTimer.singleShot(300, self._build_deferred_views))
+        s.traceChanged.connect(lambda _t: self.views.pending() and QTimer.singleShot(300, self, self._build_deferred_views))
 
     def _build_view(self, name: str, spec) -> View:
         view = spec.create(self.state)
         view.setObjectName(f"view.{name}")
         placeholder = self.docks[name].widget()
         self.docks[name].setWidget(view)
+        self.wheel_guard.guard(view)
         if placeholder is not None:
             placeholder.deleteLater()  # QDockWidget.setWidget keeps the old widget as a child
         return view
 
     def _build_deferred_views(self) -> None:
-        self.views.build_all()
+        # One panel per turn of the event loop: built together (eleven plots and their menus) they held the
+        # GUI thread for most of a second, a freeze right after the first map appears.
+        if self.views.build_next():
+            QTimer.singleShot(0, self, self._build_deferred_views)  # dropped if the window is gone by then
 
     def start(self) -> None:
         """Start the worker and trace the opening request (so a first-time user sees maps at once)."""
@@ -177,6 +191,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("Attention Explorer"))
         for dock in self.docks.values():
             dock.setWindowTitle(QCoreApplication.translate("Views", dock.property("title_source")))
+        for strip in self.strips.values():
+            strip.setWindowTitle(self.tr("Panels"))
+            for button in strip.buttons.values():
+                button.setToolTip(self.tr("Open this panel (or close it, when it is open and in front)"))
         self.actions_.retranslate()
         if hasattr(self, "lessons"):
             self.lessons.retranslate()
@@ -189,16 +207,16 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def _restore_layout(self) -> None:
-        geometry = settings.get("window/geometry")
-        layout = settings.get("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if isinstance(layout, QByteArray):
-            self._restored = self.restoreState(layout)
+        """The saved geometry and panels (window_state): what cannot be used is noted in restore_notes."""
+        done = window_state.restore(self)
+        self._restored = done.layout
+        self.geometry_restored = done.geometry
+        self.restore_notes = done.notes
 
     def save_layout(self) -> None:
-        settings.put("window/geometry", self.saveGeometry())
-        settings.put("window/state", self.saveState())
+        if self.focus_mode.active:  # Focus is a moment, not a layout: the panels around it are saved
+            self.focus_mode.set_active(False)
+        window_state.save(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.persist:

@@ -104,10 +104,8 @@ class ModelMenu(QObject):
             self.loading.open(path)
 
     def show_train(self) -> None:
-        dock = self.w.docks.get("train")
-        if dock is not None:
-            dock.show()
-            dock.raise_()
+        if "train" in self.w.docks:
+            self.w.open_panel("train")
 
     def _capture_chosen(self, mode: str) -> None:
         if mode != "custom":

@@ -26,20 +26,23 @@ from explorer.ui.views.generation_details import GenerationDetails
 from explorer.ui.views.generation_map import selected_head
 from explorer.ui.views.tensor_view import TensorView
 
-TITLE_SCALE, EDGE_SCALE, CAPTION_SCALE, FOOTER_SCALE = 2.6, 1.6, 1.8, 1.1  # × the application's font size
-FIGURE_PX_AT_1080 = 20  # no text inside a figure smaller than this on a 1920×1080 projector
+# Every text of a slide in pixels, × the figure's text size (which follows the screen's height): on a
+# 1280×720 projector the title, captions and footer stayed at the desk's point sizes (issue 22).
+TITLE_SCALE, EDGE_SCALE, CAPTION_SCALE, FOOTER_SCALE = 2.0, 1.05, 1.25, 1.0
+# No text on a slide smaller than this on a 1920×1080 projector, in proportion elsewhere: 14 px at 720 lines.
+FIGURE_PX_AT_1080 = 21
 
 _NEXT = (Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown, Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _BACK = (Qt.Key.Key_Left, Qt.Key.Key_PageUp, Qt.Key.Key_Up, Qt.Key.Key_Backspace)
 _LEAVE = (Qt.Key.Key_Escape, Qt.Key.Key_F5)
 
 
-def _scaled(base: QFont, factor: float, bold: bool = False, mono: bool = False) -> QFont:
+def _scaled(base: QFont, px: float, bold: bool = False, mono: bool = False) -> QFont:
     font = QFont(base)
     if mono:
         font.setFamily("monospace")
         font.setStyleHint(QFont.StyleHint.Monospace)
-    font.setPointSizeF(base.pointSizeF() * factor)
+    font.setPixelSize(max(1, round(px)))
     font.setBold(bold)
     return font
 
@@ -67,29 +70,21 @@ class PresentationWindow(QWidget):
         self.setObjectName("PresentationWindow")
         self.state = state
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        base = self.font()
         self.title = QLabel()
-        self.title.setFont(_scaled(base, TITLE_SCALE, bold=True))
         self.where = QLabel()
-        self.where.setFont(_scaled(base, CAPTION_SCALE))
         self.where.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.leave = QToolButton(text="✕", autoRaise=True)
-        self.leave.setFont(_scaled(base, CAPTION_SCALE))
         self.leave.clicked.connect(self.close)
         self.edge = QLabel()
-        self.edge.setFont(_scaled(base, EDGE_SCALE, mono=True))
         self.edge.setWordWrap(True)
         self.caption = QLabel()
-        self.caption.setFont(_scaled(base, CAPTION_SCALE))
         self.caption.setWordWrap(True)
         self.tensor = TensorView(state)
-        self.tensor.setFont(_scaled(base, 1.3))
         self._figure_px = 0
         # Its own title and shape line repeat, in small type, what the slide says above.
         self.tensor.title.hide()
         self.tensor.edge.hide()
         self.footer = QLabel()
-        self.footer.setFont(_scaled(base, FOOTER_SCALE))
         self.footer.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.footer.setAlignment(Qt.AlignmentFlag.AlignCenter)
         # Every key belongs to the slides: the embedded view's boxes and maps are for the mouse only.
@@ -141,8 +136,21 @@ class PresentationWindow(QWidget):
         px = self.figure_px()
         if px != self._figure_px:
             self._figure_px = px
-            self.tensor.set_presentation(px)
-            self.details.set_text_px(px)
+            self._set_text_px(px)
+
+    def _set_text_px(self, px: int) -> None:
+        """Every text of the slide from ``px`` up: the figure's, and the title, lines and footer around it."""
+        from explorer.ui.views.heatmap import base_px
+
+        base, desk = self.font(), base_px()  # a small screen still gets type larger than the desk's
+        self.title.setFont(_scaled(base, max(px * TITLE_SCALE, 2 * desk), bold=True))
+        for label in (self.where, self.leave, self.caption):
+            label.setFont(_scaled(base, max(px * CAPTION_SCALE, 1.5 * desk)))
+        self.edge.setFont(_scaled(base, px * EDGE_SCALE, mono=True))
+        self.footer.setFont(_scaled(base, px * FOOTER_SCALE))
+        self.tensor.setFont(_scaled(base, px))
+        self.tensor.set_presentation(px)
+        self.details.set_text_px(px)
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:

@@ -157,7 +157,7 @@ class AppState(QObject):
     def set_sizes(self, **sizes: Any) -> None:
         self.set_source(dataclasses.replace(self.source.with_sizes(**sizes), random_weights=True))
 
-    def set_preset(self, name: str, keep_text: bool = False) -> None:
+    def set_preset(self, name: str, keep_text: bool | None = None) -> None:
         self._set_request(preset_request(self.live_request, name, keep_text), leaves_snapshot=True)
 
     def set_seed(self, seed: int | None) -> None:

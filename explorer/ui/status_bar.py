@@ -22,6 +22,8 @@ class StatusBar(QStatusBar):
     def __init__(self, state: AppState, parent=None) -> None:
         super().__init__(parent)
         self.state = state
+        self._said = ""  # the message this bar said itself (a snapshot's, a partial trace's), or ""
+        self._error: str | None = None  # the last error shown (said again on a language switch)
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)  # indeterminate while a trace computes
         self.busy.setMaximumWidth(90)
@@ -40,6 +42,30 @@ class StatusBar(QStatusBar):
         state.noticesChanged.connect(self._on_notices)
         state.errorRaised.connect(self._on_error)
 
+    def changeEvent(self, event) -> None:
+        """A language switch: the counts, and a message this bar said itself, again in the new language
+        (they stayed in the old one, issue 22). Notices from the core are the core's words."""
+        from PySide6.QtCore import QEvent
+
+        super().changeEvent(event)
+        if event.type() != QEvent.Type.LanguageChange or self.state.trace is None:
+            return
+        current = self.currentMessage()
+        self._counts(self.state.trace)
+        if current and current == self._said:
+            self._own_message(self.state.trace)
+        elif current and self._error is not None and current.endswith(self._error):
+            self.show_error(self._error)
+
+    def showMessage(self, message: str, timeout: int = 0) -> None:
+        self._said = ""
+        super().showMessage(message, timeout)
+
+    def _say(self, message: str) -> None:
+        """A message of this bar's own (said again in the new language on a switch)."""
+        super().showMessage(message)
+        self._said = message
+
     def _on_busy(self, busy: bool) -> None:
         if busy:
             self._show_busy.start()
@@ -48,6 +74,11 @@ class StatusBar(QStatusBar):
             self.busy.setVisible(False)
 
     def _on_trace(self, trace) -> None:
+        self._counts(trace)
+        if not self._own_message(trace) and not trace.notices:
+            self.clearMessage()
+
+    def _counts(self, trace) -> None:
         cfg = trace.config
         count = cfg.parameter_count()
         item = 8 if trace.options.dtype == "float64" else 4
@@ -56,16 +87,19 @@ class StatusBar(QStatusBar):
                 n=f"{count:,}", mem=human_bytes(count * item), tmem=human_bytes(trace.nbytes)
             )
         )
+
+    def _own_message(self, trace) -> bool:
         if trace.read_only:
-            self.showMessage(self.tr("Showing a saved snapshot (read-only): {path}").format(path=trace.origin))
+            self._say(self.tr("Showing a saved snapshot (read-only): {path}").format(path=trace.origin))
         elif trace.partial:
-            self.showMessage(
+            self._say(
                 self.tr("Layers up to {layer} are ready; the rest and the next-token output are still computing…").format(
                     layer=max(trace.layers, default=0)
                 )
             )
-        elif not trace.notices:
-            self.clearMessage()
+        else:
+            return False
+        return True
 
     def _on_notices(self, notices: tuple) -> None:
         if notices:
@@ -77,3 +111,4 @@ class StatusBar(QStatusBar):
     def show_error(self, message: str) -> None:
         """A one-line error, non-modal (also used by File → Open / Export when they fail)."""
         self.showMessage(self.tr("Error: {message}").format(message=message))
+        self._error = message

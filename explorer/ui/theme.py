@@ -46,4 +46,24 @@ def apply_theme(theme: str) -> bool:
     import pyqtgraph as pg
 
     pg.setConfigOptions(background=QColor(37, 37, 40) if dark else "w", foreground="#ddd" if dark else "k")
+    restyle_plots()
     return dark
+
+
+def restyle_plots() -> None:
+    """Give every plot already on screen the theme's background and text colours. pyqtgraph reads its
+    colours when a plot is made: a theme switch left white plots in dark mode and the grid's head titles
+    black on dark grey until a restart (issue 22)."""
+    import pyqtgraph as pg
+
+    background, foreground = pg.getConfigOption("background"), pg.getConfigOption("foreground")
+    for widget in QApplication.allWidgets():
+        if not isinstance(widget, pg.GraphicsView):
+            continue
+        widget.setBackground(background)
+        for item in widget.scene().items():
+            if isinstance(item, pg.AxisItem):
+                item.setPen(foreground)
+                item.setTextPen(foreground)
+            elif isinstance(item, pg.LabelItem):
+                item.setText(item.text, color=foreground)

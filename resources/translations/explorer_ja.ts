@@ -76,6 +76,14 @@
         <translation>すべてのパネルを最初に起動したときの位置と大きさに戻す</translation>
     </message>
     <message>
+        <source>&amp;Focus</source>
+        <translation>フォーカス(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Only the pipeline and the map, as large as the window allows (F11 again brings the panels back)</source>
+        <translation>パイプラインとマップだけを、ウィンドウいっぱいに大きく表示します（もう一度 F11 でパネルが戻ります）</translation>
+    </message>
+    <message>
         <source>&amp;Presentation mode</source>
         <translation>プレゼンテーションモード(&amp;P)</translation>
     </message>
@@ -158,42 +166,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>Attention Explorer {version}
 
 自分でサイズを決めた Transformer の中を、すべてのテンソルが流れていく様子を観察できます。</translation>
-    </message>
-    <message>
-        <source>presentation mode (Esc leaves)</source>
-        <translation>プレゼンテーションモード（Esc で終了）</translation>
-    </message>
-    <message>
-        <source>previous / next stage</source>
-        <translation>前 / 次のステージ</translation>
-    </message>
-    <message>
-        <source>play / pause the stages</source>
-        <translation>ステージの再生 / 一時停止</translation>
-    </message>
-    <message>
-        <source>open snapshot</source>
-        <translation>スナップショットを開く</translation>
-    </message>
-    <message>
-        <source>export snapshot</source>
-        <translation>スナップショットを書き出す</translation>
-    </message>
-    <message>
-        <source>export view as image</source>
-        <translation>ビューを画像で書き出す</translation>
-    </message>
-    <message>
-        <source>model view: every layer's heads</source>
-        <translation>モデルビュー: 全レイヤーのヘッド</translation>
-    </message>
-    <message>
-        <source>random weights on / off</source>
-        <translation>ランダムな重みのオン / オフ</translation>
-    </message>
-    <message>
-        <source>Keyboard shortcuts</source>
-        <translation>キーボードショートカット</translation>
     </message>
 </context>
 <context>
@@ -1237,6 +1209,18 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>これらのステージは各レイヤーで繰り返されます。矢印で表示するレイヤーを選びます</translation>
     </message>
     <message>
+        <source>previous stage</source>
+        <translation>前のステージ</translation>
+    </message>
+    <message>
+        <source>next stage</source>
+        <translation>次のステージ</translation>
+    </message>
+    <message>
+        <source>play / pause the stages</source>
+        <translation>ステージの再生 / 一時停止</translation>
+    </message>
+    <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 一時停止</translation>
     </message>
@@ -1285,8 +1269,8 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>&lt;b&gt;{title}&lt;/b&gt;&lt;br&gt;{edge}&lt;br&gt;&lt;i&gt;クリックでこのステージを表示&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>layer {n} of L = {L}  ·  the block repeats ×{L}</source>
-        <translation>レイヤー {n}（L = {L}）  ·  ブロックを ×{L} 回繰り返す</translation>
+        <source>layer {n} of L = {L}</source>
+        <translation>レイヤー {n}（L = {L}）</translation>
     </message>
     <message>
         <source>&lt;b&gt;{title}&lt;/b&gt; &amp;nbsp; &lt;code&gt;{edge}&lt;/code&gt; &amp;nbsp; &lt;span&gt;(stage {i} / {n})&lt;/span&gt;</source>
@@ -1529,6 +1513,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>−∞ (masked)</source>
         <translation>−∞（マスク）</translation>
     </message>
+    <message>
+        <source>more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)</source>
+        <translation>{n} トークンを超えるため、軸にはすべてのトークンを表示していません（セルにマウスを乗せるとトークンがわかります）</translation>
+    </message>
 </context>
 <context>
     <name>IdentitiesView</name>
@@ -1731,6 +1719,25 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Patching</source>
         <translation>パッチ</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageHint</name>
+    <message>
+        <source>This model has no Japanese words: each character became byte tokens.</source>
+        <translation>このモデルの語彙には日本語がありません。各文字がバイトのトークンに分かれました。</translation>
+    </message>
+    <message>
+        <source>Use the japanese preset</source>
+        <translation>japanese プリセットを使う</translation>
+    </message>
+    <message>
+        <source>Switch to the japanese preset, keeping this sentence</source>
+        <translation>この文のまま japanese プリセットに切り替えます</translation>
+    </message>
+    <message>
+        <source>Do not suggest it again</source>
+        <translation>今後は表示しない</translation>
     </message>
 </context>
 <context>
@@ -1944,6 +1951,14 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Attention Explorer</source>
         <translation>Attention Explorer</translation>
+    </message>
+    <message>
+        <source>Panels</source>
+        <translation>パネル</translation>
+    </message>
+    <message>
+        <source>Open this panel (or close it, when it is open and in front)</source>
+        <translation>このパネルを開きます（開いて前面にあるときは閉じます）</translation>
     </message>
 </context>
 <context>
@@ -2649,6 +2664,21 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>Shortcuts</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>キーボードショートカット</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <source>What they do</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotBanner</name>
     <message>
         <source>Snapshot {file}: read-only. These are the saved numbers; nothing is recomputed.</source>
@@ -2943,6 +2973,30 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Every head of the layer on one colour scale: click a map to show it large</source>
         <translation>レイヤーの全ヘッドを共通のカラースケールで表示。マップをクリックすると大きく表示します</translation>
+    </message>
+    <message>
+        <source>next head</source>
+        <translation>次のヘッド</translation>
+    </message>
+    <message>
+        <source>previous head</source>
+        <translation>前のヘッド</translation>
+    </message>
+    <message>
+        <source>next query token</source>
+        <translation>次のクエリトークン</translation>
+    </message>
+    <message>
+        <source>previous query token</source>
+        <translation>前のクエリトークン</translation>
+    </message>
+    <message>
+        <source>next layer</source>
+        <translation>次のレイヤー</translation>
+    </message>
+    <message>
+        <source>previous layer</source>
+        <translation>前のレイヤー</translation>
     </message>
     <message>
         <source>Tokens → ids</source>
@@ -3479,6 +3533,17 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Model view</source>
         <translation>モデルビュー</translation>
+    </message>
+</context>
+<context>
+    <name>WindowState</name>
+    <message>
+        <source>the saved window position could not be used; the window fits the screen instead</source>
+        <translation>保存されたウィンドウの位置は使えませんでした。ウィンドウを画面に合わせます</translation>
+    </message>
+    <message>
+        <source>the saved panel layout is from another version or damaged; the default layout is used</source>
+        <translation>保存されたパネル配置は別のバージョンのものか壊れています。既定の配置を使います</translation>
     </message>
 </context>
 </TS>

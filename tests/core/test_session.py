@@ -3,6 +3,8 @@ result into the next request, all without Qt."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 
 import numpy as np
@@ -127,16 +129,31 @@ def test_first_and_preset_requests_bring_the_preset_example_and_options():
     assert first.source == ModelSource() and first.text == get_preset(DEFAULT_PRESET).example
     assert first_request(source=ModelSource("path", "x")).text == "This is a pen ."  # a file model has no example
     assert first_request("mine").text == "mine"
-    base = first_request("typed", options=RunOptions(dtype="float64", scale=False))
+    base = first_request(get_preset(DEFAULT_PRESET).example, options=RunOptions(dtype="float64", scale=False))
     for name, preset in PRESETS.items():
-        switched = preset_request(base, name)
+        switched = preset_request(base, name)  # the old preset's example gives way to the new one's
         assert switched.source == ModelSource("preset", name) and switched.text == preset.example
         for field, value in preset.options.items():
             assert getattr(switched.options, field) == value  # the preset's own starting options
         untouched = {"dtype": "float64", "scale": False}.keys() - preset.options.keys()
         for field in untouched:
             assert getattr(switched.options, field) == getattr(base.options, field)  # the rest kept
-        assert preset_request(base, name, keep_text=True).text == "typed"
+        assert preset_request(base, name, keep_text=True).text == base.text
+        assert preset_request(dataclasses.replace(base, text="typed"), name).text == "typed"  # a teacher's sentence stays
+
+
+def test_a_preset_switch_keeps_a_typed_sentence_and_drops_a_painted_mask():
+    """Issue 22: choosing a preset silently replaced the teacher's sentence, and kept a mask painted for
+    43 tokens on seed-toy's 2."""
+    from explorer.config import MaskSpec
+    from explorer.session import first_request, preset_request
+
+    painted = MaskSpec("explicit", matrix=tuple(tuple(j <= i for j in range(43)) for i in range(43)))
+    base = first_request("私は学生です。", options=RunOptions(mask=painted))
+    switched = preset_request(base, "japanese")
+    assert switched.text == "私は学生です。" and switched.options.mask == MaskSpec()
+    assert preset_request(first_request("   "), "japanese").text == "これはペンです。"  # nothing typed: the example
+    assert preset_request(base, "seed-toy", keep_text=False).text == "This is\na pen"
 
 
 def test_a_sized_source_builds_its_config_once_and_the_model_uses_it(monkeypatch):

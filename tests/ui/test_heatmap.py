@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
-from explorer.present.explain import cell_text
 from explorer.ui.views.heatmap import Heatmap, TokenAxis, colour_map
 
 
@@ -117,8 +116,8 @@ def test_repeated_maps_reuse_what_did_not_change_and_redraw_what_did(heatmap):
 def test_numbers_printed_in_small_maps(heatmap):
     a = np.array([[1.0, 0.0], [0.4567, -np.inf]], dtype=np.float32)
     heatmap.set_matrix(a, ["x", "y"], ["x", "y"], signed=False, square=True)
-    assert heatmap.layers.cell_texts() == [["1", "0"], [cell_text(a[1, 0]), "−∞"]]
-    assert heatmap.layers.cell_texts()[1][0] == "0.46"
+    # one format for the map (issue 22): its largest magnitude, 1, with 3 significant digits sets 2 decimals
+    assert heatmap.layers.cell_texts() == [["1.00", "0"], ["0.46", "−∞"]]
     assert heatmap.layers.numbers.shown()  # 300-pixel cells: readable
     # white text on the dark end of viridis, black on the bright end
     dark, bright = heatmap.layers.numbers.colours()[1], heatmap.layers.numbers.colours()[0]

@@ -157,12 +157,18 @@ def test_the_map_is_whole_largest_and_labelled_at_every_size(big_window, state, 
     assert area(tv.large.graphics) > area(biggest), (area(tv.large.graphics), biggest.parent(), area(biggest))
 
 
-def test_the_explaining_panels_have_room_at_the_default_size(big_window, state, qtbot):
+def test_the_explaining_panels_have_room_once_opened(big_window, state, qtbot):
+    """At 1400×900 the map takes the room: the Selected token and Identities panels start on their strips.
+    One click on each opens it with room for what it explains."""
     window = big_window
     window.resize(1400, 900)
     window.apply_default_sizes()
     settle(qtbot)
     sel = window.views["selection"]
+    assert not sel.on_screen()  # closed to its strip at this width
+    window.strips["right"].button("selection").click()
+    window.strips["bottom"].button("identities").click()
+    settle(qtbot)
     assert sel.on_screen()
     for w in (sel.q, sel.keys, sel.bars_plot, sel.received):  # q, the keys, the weights, Σ a·v: no scrolling
         assert wholly_seen(w), w
@@ -175,12 +181,22 @@ def test_the_explaining_panels_have_room_at_the_default_size(big_window, state, 
 
 
 def test_reset_layout_brings_panels_back(window, qtbot):
-    window.docks["selection"].hide()
+    from explorer.ui.window_layout import default_open
+
+    window.docks["selection"].show()
+    window.docks["identities"].show()
     window.docks["identities"].setFloating(True)
+    window.docks["input"].hide()
     window.actions_.reset_layout.trigger()
     settle(qtbot)
-    assert window.docks["selection"].isVisible() and not window.docks["identities"].isFloating()
-    assert window.views["selection"].on_screen()
+    assert not any(d.isFloating() for d in window.docks.values())
+    opened = {name for name, d in window.docks.items() if not d.isHidden()}
+    assert opened == default_open(window, window.specs) and {"flow", "input", "controls"} <= opened
+    assert window.views["input"].on_screen() and not window.docks["identities"].isVisible()
+    window.resize(1920, 1080)
+    window.actions_.reset_layout.trigger()
+    settle(qtbot)
+    assert window.views["selection"].on_screen()  # a wide window has the room for it
 
 
 def labelled_heatmap(qtbot, C: int, size=(520, 440), word: str = "token") -> Heatmap:
@@ -226,7 +242,7 @@ def test_past_32_labels_follow_the_zoom_and_keep_the_selected_token(qtbot):
     import math
 
     lo, hi = sorted(vb.viewRange()[1])
-    on_screen = range(max(0, math.floor(lo)), min(200, math.ceil(hi)))
+    on_screen = range(max(0, math.ceil(lo - 0.5)), min(200, math.floor(hi - 0.5) + 1))  # cells whose centre is in view
     assert len(on_screen) <= 32  # the square cells may show a row or two more than asked
     assert [w for _r, _t, w in h.left.drawn()] == [f"{i} token{i}" for i in on_screen]  # every one of them
 
@@ -386,7 +402,7 @@ def test_no_label_is_cut(big_window, qtbot, size):
     settle(qtbot)
     checked, bad = [], []
     for tab in TABS:  # every panel in front once, as a user clicking through the tabs sees it
-        window.docks[tab].raise_()
+        window.open_panel(tab)  # as its strip button does: the bottom and right panels start closed
         window.views.get(tab)
         settle(qtbot, 3)
         paint(window)

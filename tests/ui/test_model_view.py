@@ -214,7 +214,9 @@ def test_the_panel_starts_closed_and_opens_from_the_view_menu(qtbot, window):
     assert action.shortcut().toString() == "Ctrl+Shift+M" and action in window.actions_.view_menu.actions()
     action.trigger()
     assert dock.isVisible() and window.views["model_view"].on_screen()
-    assert window.tabifiedDockWidgets(window.docks["selection"]).count(dock) == 1  # in the side column's tabs
+    from PySide6.QtCore import Qt
+
+    assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea  # in the side column (its tabs when open)
     view = window.views["model_view"]
     _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
     window.reset_layout()

@@ -26,9 +26,11 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
     window.actions_.presentation.trigger()  # F5
     slides = window.findChild(PresentationWindow)
     assert slides is not None and slides.isVisible() and slides.isFullScreen()
-    base = QApplication.font().pointSizeF()
-    assert slides.title.font().pointSizeF() >= 2 * base
-    assert slides.caption.font().pointSizeF() >= 1.5 * base
+    from PySide6.QtGui import QFontInfo
+
+    base = QFontInfo(QApplication.font()).pixelSize()  # a slide's type is in pixels, from the screen's height
+    assert QFontInfo(slides.title.font()).pixelSize() >= 2 * base
+    assert QFontInfo(slides.caption.font()).pixelSize() >= 1.5 * base
     assert slides.title.text() == "Similarity scores Q·Kᵀ"
     assert "Q (5, 16) · Kᵀ (16, 5) → S (5, 5)" in slides.edge.text()
     assert slides.footer.text().startswith("stage 5 / 18")  # the classroom model's pre-norm is stage 3

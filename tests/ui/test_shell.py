@@ -156,8 +156,8 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
     hidden = {"output", "scaling", "params", "tensors", "train", "generate", "model_view", "interventions"}  # behind "Selected token" and the bottom tabs
     assert {n for n in w.views if n not in {v.objectName().removeprefix("view.") for v in w.views.built()}} == hidden
     w.show()
-    # showing a tab builds its panel at once, into its dock
-    w.docks["params"].raise_()
+    # opening a panel (its button on the status bar's strip: the bottom panels start closed) builds it at once
+    w.strips["bottom"].button("params").click()
     qtbot.waitUntil(lambda: w.views.pending() == len(hidden) - 1, timeout=5000)
     assert isinstance(w.docks["params"].widget(), View) and w.docks["params"].widget() is w.views["params"]
     # the rest once the first trace is on screen, each showing it

@@ -154,21 +154,42 @@ def test_hover_explains_with_real_numbers(classroom, qtbot):
     assert "÷√16" in text
 
 
+def one_voice(m) -> list[list[str]]:
+    """The map's numbers as issue 22 asks: the decimals that give its largest magnitude 3 significant digits,
+    the same for every cell; a value that rounds to 0 prints "0"; −∞ prints "−∞". Written out here, apart
+    from explorer.present.number_format."""
+    import math
+
+    finite = [abs(float(v)) for v in np.ravel(m) if np.isfinite(v)]
+    d = max(0, 2 - math.floor(math.log10(max(finite))))
+
+    def one(v):
+        if np.isneginf(v):
+            return "−∞"
+        s = f"{float(v):.{d}f}"
+        return "0" if float(s) == 0 else s.replace("-", "−")
+
+    return [[one(v) for v in row] for row in m]
+
+
 def test_toy_sizes_print_every_number(toy):
     state, view = toy
     trace = state.trace
     for stage in ("scores", "masked", "weights"):
         state.select(stage=stage, head=1, row=1)
         m = trace.head_map(0, stage, 1, 1)
-        assert view.large.layers.cell_texts() == [[cell_text(v) for v in row] for row in m]
+        assert view.large.layers.cell_texts() == one_voice(m)
         assert view.large.layers.numbers.shown()
         assert view.row_spin.isVisibleTo(view)  # two sentences: the sentence selector is offered
     assert view.large.layers.cell_texts()[0][1] == "0"  # weights: the blocked key gets 0
     state.select(stage="masked")
     assert view.large.layers.cell_texts()[0][1] == "−∞"  # masked: the blocked key is −∞
+    state.select(stage="weights", head=1, row=1)
+    for i, j in ((0, 0), (1, 0), (1, 1), (0, 1)):  # the hover says the number as its cell prints it
+        assert view.cell_explanation(1, i, j).split("\n")[0].endswith(" = " + view.large.layers.cell_texts()[i][j])
     state.select(stage="qkv")  # Q, K and V side by side (issue 11)
     for k in "qkv":
-        assert view.qkv[k].layers.cell_texts() == [[cell_text(v) for v in row] for row in trace[f"layers.0.attn.{k}"][1, 1]]
+        assert view.qkv[k].layers.cell_texts() == one_voice(trace[f"layers.0.attn.{k}"][1, 1])
 
 
 def test_other_stages_draw_their_tensor(classroom):

@@ -70,35 +70,24 @@ class FlowView(View):
         self._diagram = self._build_diagram()
         controls = self._build_controls()
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 2, 4, 4)
-        lay.setSpacing(2)
+        lay.setContentsMargins(4, 0, 4, 2)
+        lay.setSpacing(1)
         lay.addWidget(self._diagram)
         lay.addLayout(controls)
         lay.addWidget(self.caption)
         lay.addStretch(1)
 
     def _build_group(self) -> FlowLayout:
-        """The framed group of the stages every layer repeats, with its layer header; returns its row."""
+        """The framed group of the stages every layer repeats; returns its row. Its layer header sits on the
+        controls' line (a line of its own cost the map 20 px of a laptop's height, issue 22)."""
         self.group = QFrame()
         self.group.setObjectName("layerGroup")
         self.group.setFrameShape(QFrame.Shape.StyledPanel)
         self.group.setBackgroundRole(QPalette.ColorRole.AlternateBase)
         self.group.setAutoFillBackground(True)
         g = QVBoxLayout(self.group)
-        g.setContentsMargins(4, 2, 4, 4)
-        g.setSpacing(2)
-        header = QHBoxLayout()
-        header.setSpacing(4)
-        self.prev_layer = QToolButton(text="‹", autoRaise=True)
-        self.next_layer = QToolButton(text="›", autoRaise=True)
-        self.prev_layer.clicked.connect(lambda: self._move_layer(-1))
-        self.next_layer.clicked.connect(lambda: self._move_layer(1))
-        self.layer_label = QLabel()
-        header.addWidget(self.prev_layer)
-        header.addWidget(self.layer_label)
-        header.addWidget(self.next_layer)
-        header.addStretch(1)
-        g.addLayout(header)
+        g.setContentsMargins(4, 2, 4, 2)
+        g.setSpacing(0)
         inner = FlowLayout(spacing=0, line_spacing=4)
         g.addLayout(inner)
         return inner
@@ -136,6 +125,11 @@ class FlowView(View):
         self.forward = QToolButton(text="▶")
         self.back.clicked.connect(lambda: self.step(-1))
         self.forward.clicked.connect(lambda: self.step(1))
+        self.prev_layer = QToolButton(text="‹", autoRaise=True)
+        self.next_layer = QToolButton(text="›", autoRaise=True)
+        self.prev_layer.clicked.connect(lambda: self._move_layer(-1))
+        self.next_layer.clicked.connect(lambda: self._move_layer(1))
+        self.layer_label = QLabel()
         self.detail = QLabel()
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
@@ -149,6 +143,9 @@ class FlowView(View):
         controls = QHBoxLayout()
         controls.setSpacing(4)
         for w in (self.play, self.back, self.forward):
+            controls.addWidget(w)
+        controls.addSpacing(8)
+        for w in (self.prev_layer, self.layer_label, self.next_layer):
             controls.addWidget(w)
         controls.addSpacing(8)
         controls.addWidget(self.detail, 1)
@@ -174,7 +171,12 @@ class FlowView(View):
         self.prev_layer.setToolTip(self.tr("Previous layer"))
         self.next_layer.setToolTip(self.tr("Next layer"))
         self.group.setToolTip(self.tr("These stages repeat in every layer; the arrows choose the layer shown"))
+        self.layer_label.setToolTip(self.group.toolTip())
         self._refresh()
+
+    def key_help(self) -> list[tuple[str, str]]:
+        """The keys this panel reads from the whole window (Help → Keyboard shortcuts lists them)."""
+        return [("Left", self.tr("previous stage")), ("Right", self.tr("next stage")), ("Space", self.tr("play / pause the stages"))]
 
     def _set_play_text(self) -> None:
         self.play.setText(self.tr("❚❚ Pause") if self.play.isChecked() else self.tr("▶ Play"))
@@ -220,7 +222,7 @@ class FlowView(View):
             box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
             box.setAccessibleName(captions.title(key))
         self.layer_label.setText(
-            self.tr("layer {n} of L = {L}  ·  the block repeats ×{L}").format(n=sel.layer, L=trace.config.L)
+            self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L)
         )
         self.prev_layer.setEnabled(sel.layer != layers[0])
         self.next_layer.setEnabled(sel.layer != layers[-1])

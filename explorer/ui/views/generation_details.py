@@ -78,7 +78,7 @@ class GenerationDetails(QWidget):
                 header.setFont(font)
             tables.fit_columns(table)
         if self.map is not None:
-            self.map.set_text_px(px, (px, round(px * 1.6)))
+            self.map.set_text_px(px, (px, round(px * 1.6)), px)
 
     def clear(self) -> None:
         self.text_label.setText(self.tr("Press Generate (or Step, or Play) to continue the first sentence of the text."))

@@ -120,7 +120,7 @@ class GenerationCentre(QObject):
         layer, head, _ = selected_head(g, v.state.selection)
         v.head_spin.setEnabled(g.trace.config.H > 1)
         if v.presenting:
-            self.map.set_text_px(v.large.text_px(), (v.large.layers.min_px, v.large.layers.max_px))
+            self.map.set_text_px(v.large.text_px(), (v.large.layers.min_px, v.large.layers.max_px), v.large.smallest_px)
         self.map.show_step(g, layer, head, self.gen.step)
         t, cfg, n = self.gen.step, g.trace.config, frames.positions(g, self.gen.step)
         v.title.setText(self.tr("Generation, step {t} of {T} — layer {l}").format(t=t + 1, T=len(g.steps), l=layer))

@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 # The names views and tests import from here, wherever they are defined.
+from explorer.present.number_format import map_format, scale_ticks
 from explorer.ui.views.map_layers import (  # noqa: F401
     MAX_FONT_PX,
     MIN_FONT_PX,
@@ -22,7 +23,7 @@ from explorer.ui.views.map_layers import (  # noqa: F401
     highlight_colour,
     mask_swatch,
 )
-from explorer.ui.views.token_axis import LABEL_ALL, TokenAxis, base_px  # noqa: F401
+from explorer.ui.views.token_axis import LABEL_ALL, MIN_TICK_PX, TokenAxis, base_px  # noqa: F401
 
 
 class Heatmap(QWidget):
@@ -78,6 +79,7 @@ class Heatmap(QWidget):
         lay.addWidget(self.legend)
         lay.addWidget(self.note)
         self._text_px = base_px()
+        self.smallest_px: int | None = None  # tick labels never smaller (set on a slide)
         self._axis_titles = ("", "")
         self._hovered: tuple[int, int] | None = None
         scene = self.graphics.scene()
@@ -101,17 +103,20 @@ class Heatmap(QWidget):
         self.legend.hide()
 
     # ------------------------------------------------------------------ text size
-    def set_text_px(self, px: int, cell_px: tuple[int, int] | None = None) -> None:
+    def set_text_px(self, px: int, cell_px: tuple[int, int] | None = None, smallest: int | None = None) -> None:
         """Every text of the figure from ``px`` pixels up: tick labels, axis titles, title, colour-bar ticks,
-        legend and note; cell numbers between ``cell_px`` (smallest, largest). Presentation mode raises it."""
+        legend and note; cell numbers between ``cell_px`` (smallest, largest). Tick labels of a crowded axis
+        shrink down to ``smallest`` (a slide passes ``px``: its labels keep their size). Presentation mode
+        raises it."""
         self._text_px = px
+        self.smallest_px = smallest
         font = QFont(QApplication.font())
         font.setPixelSize(px)
         for axis in (self.left, self.bottom):
-            axis.set_text_px(px)
+            axis.set_text_px(px, smallest if smallest is not None else MIN_TICK_PX)
         if self.bar is not None:
             self.bar.axis.setTickFont(font)
-            self.bar.axis.setStyle(tickTextWidth=px * 3)
+            self._bar_ticks = None  # numbered again for the new size
         for label in (self.legend_text, self.note):
             label.setFont(font)
         title = QFont(font)
@@ -120,10 +125,43 @@ class Heatmap(QWidget):
         self.title.setFont(title)
         self.swatch.setPixmap(mask_swatch(max(14, px)))
         self.layers.set_font_range(*(cell_px or (MIN_FONT_PX, MAX_FONT_PX)))
+        self._number_bar()
         self.set_axis_titles(*self._axis_titles, self.title.text())
 
     def text_px(self) -> int:
         return self._text_px
+
+    def _number_bar(self) -> None:
+        """The colour bar's numbers: both ends and round steps between, as many as its height has room for,
+        in one format (explorer.present.number_format). pyqtgraph's own choice could leave a bar with only
+        "0" on a slide (issue 22)."""
+        if self.bar is None or self._bar_shows is None:
+            return
+        lo, hi = self._bar_shows[1]
+        most = max(2, min(6, int(self.graphics.height() / (3 * self._text_px))))
+        key = (lo, hi, most)
+        if key != getattr(self, "_bar_ticks", None):
+            self._bar_ticks = key
+            ticks = scale_ticks(lo, hi, most)
+            number = map_format(ticks)
+            labels = [(v, number(v)) for v in ticks]
+            self.bar.axis.setTicks([labels, []])
+            # room for the widest number: pyqtgraph drops a label that does not fit its axis (a slide's bar
+            # once kept only "0")
+            font = self.bar.axis.style["tickFont"] or self.bar.axis.font()
+            widest = max(QFontMetrics(font).horizontalAdvance(t) for _v, t in labels)
+            axis = self.bar.axis
+            axis.setWidth(widest + 4 + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"]))  # pyqtgraph fixes 45
+
+    def bar_numbers(self) -> list[str]:
+        """The numbers the colour bar shows (empty without a bar)."""
+        if self.bar is None or self.bar.axis._tickLevels is None:
+            return []
+        return [label for _v, label in self.bar.axis._tickLevels[0]]
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._number_bar()
 
     # ------------------------------------------------------------------ content
     @property
@@ -138,6 +176,17 @@ class Heatmap(QWidget):
         self.legend_text.setText(text)
 
     def set_note(self, text: str) -> None:
+        self._view_note = text
+        self._show_note()
+
+    def _show_note(self) -> None:
+        """The owner's remark and, past LABEL_ALL tokens, that not every token is labelled (issue 22: up to 32
+        every token is; beyond, the labels are thinned to what fits, and the map says so)."""
+        thinned = self.left.label_all and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0) > self.left.label_all
+        parts = [getattr(self, "_view_note", "")]
+        if thinned:
+            parts.append(self.tr("more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)").format(n=self.left.label_all))
+        text = " · ".join(p for p in parts if p)
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
@@ -170,10 +219,10 @@ class Heatmap(QWidget):
             self._bar_shows = (signed, levels)
             self.bar.setColorMap(colour_map(signed))
             self.bar.setLevels(levels)
+            self._number_bar()
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
-        # a map's keys are its queries: when crowded, the key axis may show their indices only
-        self.bottom.set_short([str(j) for j in range(cols)] if tuple(row_labels) == tuple(col_labels) else ())
+        self._show_note()
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
@@ -182,6 +231,15 @@ class Heatmap(QWidget):
             vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
+
+    def cells_rect(self) -> QRectF:
+        """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""
+        rows, cols = self.layers.shape
+        vb = self.plot.getViewBox()
+        scene = vb.mapViewToScene(QRectF(0, 0, cols, rows)).boundingRect()
+        shown = scene.intersected(vb.sceneBoundingRect())  # a zoomed-in map: only what is on screen
+        view = self.graphics
+        return QRectF(view.mapFromScene(shown).boundingRect()).translated(QPointF(view.mapTo(self, view.rect().topLeft())))
 
     def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
         self.layers.set_highlight(row, col)

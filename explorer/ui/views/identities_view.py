@@ -18,6 +18,7 @@ from explorer import names
 from explorer.analysis import identities as ident
 from explorer.ui.views.base import View
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
+from explorer.present.token_parts import readable_tokens
 
 
 # Σᵢ Rⁱ·W_oⁱ = concat·W_o is shown for at most this many tokens of a sentence (C×E maps of thousands of
@@ -189,8 +190,9 @@ class IdentitiesView(View):
         )
         bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
         levels = (-bound, bound)  # symmetric: 0 is the middle of the diverging map
-        self.sum_plot.set_matrix(result.sum_form, levels, row.tokens[:n])
-        self.concat_plot.set_matrix(result.concat_form, levels, row.tokens[:n])
+        tokens = readable_tokens(tuple(row.tokens))[:n]
+        self.sum_plot.set_matrix(result.sum_form, levels, tokens)
+        self.concat_plot.set_matrix(result.concat_form, levels, tokens)
         self.colour_bar.setLevels(levels)
         verdict = self.tr("equal (only {dtype} rounding)").format(dtype=trace.options.dtype) if result.equal else self.tr("NOT equal")
         self.difference.setText(

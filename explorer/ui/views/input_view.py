@@ -15,7 +15,9 @@ from explorer.ui.views.base import View
 from explorer.session.token_edit import edit_token, editable_text, token_span
 from explorer.vocab import MASK_TEXT as MASK
 from explorer.ui.views.token_chips import Chip, ChipCanvas
+from explorer.ui.views.language_hint import LanguageHint
 from explorer.ui.views.token_editor import TokenEditor
+from explorer.present.token_parts import readable_tokens
 
 # The edits of one turn of the event loop (a paste, keys delivered together) become one request. Waiting
 # longer coalesces nothing a person types (keystrokes come ≥ 30 ms apart; a stale trace is cancelled by the
@@ -55,6 +57,8 @@ class InputView(View):
         lay.setSpacing(3)
         lay.addWidget(self.text)
         lay.addWidget(self.summary)
+        self.language_hint = LanguageHint(state)  # Japanese on a preset without it: the japanese preset, once
+        lay.addWidget(self.language_hint)
         lay.addWidget(self.scroll, 1)
 
         self.retranslate()  # also shows the chips of a trace that is already there
@@ -68,6 +72,8 @@ class InputView(View):
         self.chips.setToolTip("")  # each chip has its own tooltip
         self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step).")
                                + "\n" + self.tr("Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes)."))
+        if hasattr(self, "language_hint"):
+            self.language_hint.retranslate()
         if self.state.trace is not None:
             self._on_trace(self.state.trace)
 
@@ -164,11 +170,12 @@ class InputView(View):
             rows = []
             for row in trace.rows:
                 chips = []
-                for i, (piece, token_id, unk) in enumerate(zip(row.tokens, row.ids, row.unknown)):
-                    tip = tip_template.format(i=i, piece=piece, id=token_id)
+                shown = readable_tokens(tuple(row.tokens))  # 私(1/3) for a character split over byte tokens
+                for i, (piece, read, token_id, unk) in enumerate(zip(row.tokens, shown, row.ids, row.unknown)):
+                    tip = tip_template.format(i=i, piece=piece if read == piece else f"{read} = {piece}", id=token_id)
                     if unk:
                         tip += "\n" + unknown_tip
-                    chips.append(Chip(visible(piece), int(token_id), bool(unk), tip))
+                    chips.append(Chip(visible(read), int(token_id), bool(unk), tip))
                 rows.append(chips)
             self.chips.set_rows(rows)
             self._select_mask(trace)
@@ -177,6 +184,7 @@ class InputView(View):
         if unknown_count:
             summary += " · " + self.tr("{k} not in the vocabulary (dashed)").format(k=unknown_count)
         self.summary.setText(summary)
+        self.language_hint.on_trace(trace)
         self._on_selection(self.state.selection)
 
     def _select_mask(self, trace) -> None:

@@ -50,3 +50,9 @@ class LazyViews(Mapping[str, View]):
     def build_all(self) -> None:
         for name in list(self._pending):
             self[name]
+
+    def build_next(self) -> bool:
+        """Build the first pending view; True while others are left."""
+        for name in list(self._pending)[:1]:
+            self[name]
+        return bool(self._pending)

@@ -17,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
-from explorer.present.explain import cell_text
+from explorer.present.number_format import MapFormat, map_format
 from explorer.present.matrices import for_display
 from explorer.ui.views.cell_numbers import CellNumbers
 
@@ -111,6 +111,7 @@ class MapLayers:
         vb.addItem(self.numbers)
         self._numbers_of: tuple | None = None  # (data, levels, signed, blocked) whose numbers may be printed
         self._numbers_made: tuple | None = None  # (texts, dark, longest) of _numbers_of, made when first readable
+        self.number_format = MapFormat()  # how this map prints its numbers (cells, hover): one format per map
         self._font_px: int | None = None
         self._hatch_key = None
         self._signed: bool | None = None  # the colour map the image has: diverging (signed) or sequential
@@ -184,6 +185,8 @@ class MapLayers:
     def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray) -> None:
         rows, cols = data.shape
         small = rows <= self.text_limit and cols <= self.text_limit
+        if small or max(rows, cols) <= 1024:  # the hover reads it too (a large map's range: cheap below 1024²)
+            self.number_format = map_format(data)
         self._numbers_of = (data, levels, signed, blocked) if small else None
         self._numbers_made = None  # made when the cells are readable (not for the head grid's thumbnails)
         self._font_px = None
@@ -193,7 +196,7 @@ class MapLayers:
         """The cells' strings, whether each takes dark text (on a bright colour, or grey hatching), the longest."""
         if self._numbers_made is None:
             data, (lo, hi), signed, blocked = self._numbers_of
-            texts = [cell_text(v) for v in data.ravel()]
+            texts = [self.number_format(v) for v in data.ravel()]
             norm = np.clip((np.where(np.isfinite(data), data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
             rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
             lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
@@ -239,9 +242,8 @@ class MapLayers:
                 self._font_px = None
             return
         data = self._numbers_of[0]
-        if self._numbers_made is None:  # a cheap first look: 64 numbers tell whether any can be read
-            sample = max((len(cell_text(v)) for v in data.ravel()[:64]), default=1) or 1
-            if not self._readable_px(cell, sample):
+        if self._numbers_made is None:  # a cheap first look: the widest number tells whether any can be read
+            if not self._readable_px(cell, self.number_format.longest(data)):
                 self.numbers.clear()
                 self._font_px = None
                 return

@@ -15,6 +15,7 @@ from explorer.analysis.token_text import visible
 from explorer.config import MaskSpec
 from explorer.session import mask_growth
 from explorer.ui.views.base import View
+from explorer.present.token_parts import readable_tokens
 
 
 class MaskGrid(QWidget):
@@ -252,5 +253,5 @@ class MaskPainter(View):
             self._matrix = mask_paint.extend_causal(base, mask_paint.padded_size(C))
         sel = self.state.selection
         row = trace.rows[min(sel.row, trace.B - 1)]
-        labels = [visible(t) for t in row.tokens]
+        labels = [visible(t) for t in readable_tokens(tuple(row.tokens))]
         self.grid.set_data(self._matrix, labels, C, sel.token)

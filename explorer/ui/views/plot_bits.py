@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.analysis.token_text import visible
+from explorer.present.number_format import map_format
 
 # Two hues that stay distinct on white and on the dark theme's grey, and for red–green colour blindness.
 UNSCALED_COLOUR = (230, 97, 1)  # orange
@@ -93,10 +94,11 @@ class MatrixPlot:
         if img.size > TEXT_CELLS:
             return
         bound = max(abs(levels[0]), abs(levels[1]), 1e-12)
+        number = map_format(img)  # one format for the whole matrix (issue 22)
         for (i, j), v in np.ndenumerate(img):
             # Dark ends of the diverging map get white text, its pale middle black.
             colour = (255, 255, 255) if abs(v) / bound > 0.55 else (0, 0, 0)
-            t = pg.TextItem(f"{v:.2f}", color=colour, anchor=(0.5, 0.5))
+            t = pg.TextItem(number(v), color=colour, anchor=(0.5, 0.5))
             t.setPos(j + 0.5, i + 0.5)
             self.plot.addItem(t)
             self.texts.append(t)

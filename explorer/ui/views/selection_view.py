@@ -19,6 +19,7 @@ from explorer.present import matrices
 from explorer.present.explain import fmt, sub
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap, TokenAxis, highlight_colour
+from explorer.present.token_parts import token_label
 
 VECTOR_HEIGHT = 64  # a one-row heatmap (q_i, the received sum)
 MATRIX_HEIGHT = 120
@@ -139,7 +140,7 @@ class SelectionView(View):
             self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0"))
         else:
             self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
-        word = trace.token_label(sel.row, token)
+        word = token_label(trace, sel.row, token)
         heading = self.tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
         if sel.token is None:
             heading += "\n" + self.tr("(no token selected: showing the last one; click a token to choose)")

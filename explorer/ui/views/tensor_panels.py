@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from explorer import names
 from explorer.present import before_after, matrices
+from explorer.present.token_parts import token_label
 
 
 def draw_lookup(view, trace, sel) -> None:
@@ -28,10 +29,12 @@ def draw_lookup(view, trace, sel) -> None:
             item = QTableWidgetItem(text)
             item.setToolTip(text)
             view.ids_table.setItem(r, c, item)
+    if view.presenting:  # the slide's table as large as its figure's text (it was 12 px on a projector)
+        _table_px(view.ids_table, view.large.text_px())
     view.ids_table.resizeColumnToContents(0)
     view.ids_table.selectRow(look.token)
     V, E = look.one_hot.shape[1], look.table.shape[1]
-    word = trace.token_label(sel.row, look.token)
+    word = token_label(trace, sel.row, look.token)
     vocab = [str(v) for v in range(V)]
     dims = [str(d) for d in range(E)]
     view.one_hot.set_axis_titles("", "", QCoreApplication.translate("TensorView", "one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
@@ -50,7 +53,25 @@ def draw_lookup(view, trace, sel) -> None:
     for m in (view.one_hot, view.table_map, view.picked):
         m.title.setToolTip("params.embed.tok" if m is view.table_map else "")
         if view.presenting:
-            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
+            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)
+
+
+def present(view, px: int) -> None:
+    """Presentation mode: the Tokens stage's table at the slide's text size (its maps follow when drawn)."""
+    if view.ids_table is not None:
+        _table_px(view.ids_table, px)
+
+
+def _table_px(table, px: int) -> None:
+    from PySide6.QtGui import QFont
+
+    font = QFont(table.font())
+    font.setPixelSize(px)
+    table.setFont(font)
+    for header in (table.horizontalHeader(), table.verticalHeader()):
+        header.setFont(font)
+    table.verticalHeader().setDefaultSectionSize(round(px * 1.6))
+    table.setMaximumWidth(max(220, px * 14))
 
 
 def trio_names(trace, sel) -> tuple[str, str, str] | None:
@@ -82,4 +103,4 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
         heatmap.set_note("")
         heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
         if view.presenting:
-            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px))
+            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)

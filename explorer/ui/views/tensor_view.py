@@ -7,20 +7,22 @@ cell explains, with the real numbers, how it was made; clicking selects its toke
 
 from __future__ import annotations
 
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtWidgets import QWidget
 
 from explorer.ui.stage_words import stage_words
 from explorer import names
 from explorer.present import before_after, matrices, stages
-from explorer.present.explain import explain_cell, explain_value, fmt
+from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
 from explorer.ui.views.base import View
-from explorer.ui.views import tensor_controls
+from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
+from explorer.ui.views import tensor_panels
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
+
+GRID_SHARE = 0.24  # the grid of heads' share of the view's width (the large map takes the rest)
 
 
 class TensorView(View):
@@ -32,6 +34,7 @@ class TensorView(View):
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
+        self.focused = False  # Focus (F11): the map and its caption only
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
@@ -40,13 +43,28 @@ class TensorView(View):
     # ------------------------------------------------------------------ building
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        # On a short screen the shape line gives its room to the map (the pipeline above shows it too).
-        if self.state_window() is not None:  # presentation mode decides for its own copy
-            self.edge.setVisible(self.height() >= 420)
-            self.title.setVisible(self.height() >= 380)
+        self._fit_caption()
         if not self._split_moved:
             w = self.splitter.width()
-            self.splitter.setSizes([round(w * 0.28), w - round(w * 0.28)])
+            self.splitter.setSizes([round(w * GRID_SHARE), w - round(w * GRID_SHARE)])
+
+    def _fit_caption(self) -> None:
+        """The title and shape line repeat the pipeline's line above: shown where the map keeps its 45 % of the
+        window's height anyway (a tall window), and in Focus, where they are the map's caption."""
+        if self.state_window() is not None:  # presentation mode decides for its own copy
+            tall = self.focused or self.window().height() >= 1000
+            self.edge.setVisible(tall)
+            self.title.setVisible(tall)
+
+    def set_focused(self, on: bool) -> None:
+        """Focus: the map and its caption only (no controls, no grid of heads, no hover line)."""
+        self.focused = on
+        self.bar.setVisible(not on)
+        self.explanation.setVisible(not on)
+        self._fit_caption()
+        self._drawn = self._grid_drawn = None
+        if self.state.trace is not None:
+            self._refresh()
 
     def set_presentation(self, text_px: int) -> None:
         """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
@@ -56,7 +74,8 @@ class TensorView(View):
         self.compare.present(text_px)  # the one control a slide keeps: before / after
         self.explanation.hide()
         self.grid.hide()
-        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)))
+        self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)), text_px)
+        tensor_panels.present(self, text_px)  # Q K V and the Tokens stage's lookup too
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
             self._refresh()
@@ -100,6 +119,11 @@ class TensorView(View):
         self.tensor_combo.setToolTip(self.tr("This stage has several tensors: choose the one to draw"))
         self.row_spin.setToolTip(self.tr("Sentence of the batch (each line of the text is one sentence)"))
         self.grid.setToolTip(self.tr("Every head of the layer on one colour scale: click a map to show it large"))
+        for key, text in (
+            ("head+", self.tr("next head")), ("head-", self.tr("previous head")), ("token+", self.tr("next query token")),
+            ("token-", self.tr("previous query token")), ("layer+", self.tr("next layer")), ("layer-", self.tr("previous layer")),
+        ):
+            self._shortcuts[key].setWhatsThis(text)  # Help → Keyboard shortcuts reads it
         self.large.setToolTip("")
         self._hint()
         self._drawn = self._grid_drawn = None
@@ -226,7 +250,7 @@ class TensorView(View):
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
-        self.grid.setVisible(not one_head and not self.presenting)
+        self.grid.setVisible(not one_head and not self.presenting and not self.focused)
         baseline = self.state.baseline if mode != "intervened" else None
         grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None,
                     mode, baseline.serial if baseline is not None else None)
@@ -262,16 +286,6 @@ class TensorView(View):
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
 
-    def _trio_hovered(self, k: str, i: int, j: int) -> None:
-        if i < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        trace, sel = self.state.trace, self.state.selection
-        m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
-        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=trace.token_label(sel.row, i), j=m.columns[j])
-        self._show(f"{where}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], self._words())}")
-
     def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()
         self._grid_drawn = None
@@ -301,46 +315,18 @@ class TensorView(View):
     def _hint(self) -> None:
         self.explanation.setText(self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token."))
 
-    def _show(self, text: str) -> None:
-        self.explanation.setText(text)
-        QToolTip.showText(QCursor.pos(), text, self)
-
     def _large_hovered(self, i: int, j: int) -> None:
-        if i < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        sel = self.state.selection
-        self._show(self.cell_explanation(sel.head, i, j))
+        tensor_hover.hovered(self, self.state.selection.head, i, j)
 
     def _grid_hovered(self, head: int, i: int, j: int) -> None:
-        if head < 0:
-            self._hint()
-            QToolTip.hideText()
-            return
-        self._show(self.cell_explanation(head, i, j))
+        tensor_hover.hovered(self, head, i, j)
+
+    def _trio_hovered(self, k: str, i: int, j: int) -> None:
+        tensor_hover.trio_hovered(self, k, i, j)
 
     def cell_explanation(self, head: int, i: int, j: int) -> str:
-        """Two lines: which cell, then how its number was made (explorer.present.explain)."""
-        trace, sel = self.state.trace, self.state.selection
-        tok = trace.token_label
-        if sel.stage in PAIRWISE_STAGE_KEYS:
-            where = self.tr("head {h}: query {i} “{qi}” → key {j} “{kj}”").format(h=head, i=i, qi=tok(sel.row, i), j=j, kj=tok(sel.row, j))
-            how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, self._words())
-            shown = self._maps[0][head][i, j] if head in self._maps[0] else None
-            return f"{where}{self._shown_value(shown)}\n{how}"
-        m = self._matrix
-        if m is None:
-            return ""
-        col = m.columns[j]
-        where = self.tr("{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=tok(sel.row, i), j=col)
-        return f"{where}{self._shown_value(m.data[i, j])}\n{explain_value(trace, m.name, head, sel.row, i, col, self._words())}"
-
-    def _shown_value(self, value) -> str:
-        """Baseline or Difference drawn: the number of the drawn cell (the explanation below is the intervened run's)."""
-        if getattr(self, "_shown_mode", "intervened") == "intervened" or value is None:
-            return ""
-        return " · " + self.compare.prefix(self._shown_mode) + fmt(float(value)) + " · " + self.tr("below: the intervened run")
+        """Two lines: which cell and its number as the map prints it, then how it was made."""
+        return tensor_hover.cell_explanation(self, head, i, j)
 
     def intervention_menu(self, head: int, i: int = -1, j: int = -1):
         """Ablate a head / cut an edge (issue 15); only where the view shows a layer's per-head maps."""

@@ -1,8 +1,14 @@
 """The axes of a heatmap: one tick per row or column (the cell's centre), labelled with its token.
 
-Up to ``LABEL_ALL`` cells on screen every cell is labelled (staggered, upright or elided as needed); past it
-labels are thinned to what fits. The labels' layout is computed when the axis picture is regenerated (labels
-or range changed), not on every paint.
+Up to ``LABEL_ALL`` cells on screen every cell is labelled with its token (staggered or upright as needed,
+a very long token elided); past it labels are thinned to what fits. The labels' layout is computed when the
+axis picture is regenerated (labels or range changed), not on every paint.
+
+A layout that makes room for its labels changes the plot it labels: the map's square cells grow or shrink,
+which may call for another arrangement of the labels, which makes other room, and so on. The key axis once
+flipped between token labels and indices several times a second on an idle window (issue 22). An axis
+therefore never takes back room it reserved while nothing outside it changed (``_Latch``): the arrangement
+can only move towards more room, a finite walk that ends.
 """
 
 from __future__ import annotations
@@ -39,12 +45,12 @@ class TokenAxis(pg.AxisItem):
         super().__init__(orientation)
         self.label_all = label_all  # 0: an index axis (dimensions), thinned like any numeric axis
         self.labels: tuple[str, ...] = ()
-        self.short: tuple[str, ...] = ()  # labels to fall back on when the whole ones do not fit (indices)
         self.selected: int | None = None
         self._px = base_px()
+        self.smallest = MIN_TICK_PX  # a crowded axis shrinks its labels down to this, never below
         self._widest = 0
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
-        self._arranged: tuple | None = None
+        self._latch = _Latch()
         self.enableAutoSIPrefix(False)
         self.setStyle(autoExpandTextSpace=False)
         self.setTickFont(self._font(self._px))
@@ -57,21 +63,15 @@ class TokenAxis(pg.AxisItem):
         self.labels = labels
         self._measure()
 
-    def set_short(self, short) -> None:
-        """Shorter labels for a crowded axis (a map's key axis: its indices; the query axis names the tokens)."""
-        short = tuple(short)
-        if short != self.short:
-            self.short = short
-            self.picture = None
-            self.update()
-
     def set_selected(self, index: int | None) -> None:
         if index != self.selected:
             self.selected = index
             self.picture = None
             self.update()
 
-    def set_text_px(self, px: int) -> None:
+    def set_text_px(self, px: int, smallest: int = MIN_TICK_PX) -> None:
+        """Labels at ``px`` pixels, never smaller than ``smallest`` (a slide's labels keep their size)."""
+        self.smallest = min(smallest, px)
         if px != self._px:
             self._px = px
             self.setTickFont(self._font(px))
@@ -89,7 +89,6 @@ class TokenAxis(pg.AxisItem):
     def _measure(self) -> None:
         fm = QFontMetrics(self._font(self._px))
         self._widest = min(self._cap(fm), _widest(fm, self.labels)) if self.labels else 0
-        self._arranged = None
         if self.orientation in ("left", "right"):
             # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
             self._reserve(self._widest + 6)
@@ -160,36 +159,21 @@ class TokenAxis(pg.AxisItem):
             return []
         stride, values = ticks[0]
         along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
-        per_cell = abs(along(1.0) - along(0.0))
-        per_label = per_cell * stride
-        shown = self.labels
-        widest = self._widest
-        if horizontal and self.short and len(self.short) == len(self.labels) and self._widest + 6 > 2 * per_label:
-            shown = self.short  # e.g. key indices: the query axis beside names the same tokens in full
-            widest = _widest(QFontMetrics(self._font(self._px)), self.short)
-        px, upright, bands = self._arrange(per_label, horizontal, widest)
+        per_label = abs(along(1.0) - along(0.0)) * stride
+        outside = (self.labels, self._px, stride, _size(self.parentItem()))
+        px, upright, bands = self._latch.hold(outside, self._arrange(per_label, horizontal, self._widest), self._need(horizontal))
         font = self._font(px)
         if font != self.style["tickFont"]:
             self.style["tickFont"] = font
         fm = QFontMetrics(font)
         line = fm.height()
         gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
-        cap = self._cap(fm)
-        if horizontal and not upright:
-            room = min(cap, per_label * bands - 4)  # a staggered label may use two cells' width
-            depth = line
-        else:
-            # measured once per label set (set_labels), not per paint: a long input has a thousand labels
-            longest = self._widest if shown is self.labels else _widest(fm, shown)
-            room = min(cap, longest + 2)
-            if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
-                room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
-            depth = room + 4
-        self._reserve(depth * bands if horizontal else depth * bands)
+        room, depth = self._room(fm, vb, horizontal, upright, per_label, bands)
+        self._reserve(depth * bands)
         out = []
         for k, v in enumerate(values):
             whole = self.labels[int(v)]
-            text = fm.elidedText(shown[int(v)], Qt.TextElideMode.ElideRight, max(1, int(room)))
+            text = fm.elidedText(whole, Qt.TextElideMode.ElideRight, max(1, int(room)))
             pos = along(v)
             band = k % bands if stride == 1 else 0
             if horizontal and not upright:
@@ -204,6 +188,28 @@ class TokenAxis(pg.AxisItem):
                 flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             out.append((rect, flags, text, whole, horizontal and upright))
         return out
+
+    def _room(self, fm: QFontMetrics, vb, horizontal: bool, upright: bool, per_label: float, bands: int) -> tuple[float, float]:
+        """How long a label may be (along its own direction) and how deep one band of them is."""
+        cap = self._cap(fm)
+        if horizontal and not upright:
+            return min(cap, per_label * bands - 4), fm.height()  # a staggered label may use two cells' width
+        # measured once per label set (set_labels), not per paint: a long input has a thousand labels
+        room = min(cap, self._widest + 2)
+        if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
+            room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
+        return room, room + 4
+
+    def _need(self, horizontal: bool):
+        """The smallest label spacing (pixels) at which an arrangement (px, upright, bands) fits."""
+
+        def need(arrangement) -> float:
+            px, upright, bands = arrangement
+            if horizontal and not upright:
+                return (self._widest + 6) / bands
+            return (QFontMetrics(self._font(px)).height() + 1) / bands
+
+        return need
 
     def _along(self, vb, v: float, horizontal: bool) -> float:
         scene = vb.mapViewToScene(QPointF(v, v))
@@ -221,7 +227,7 @@ class TokenAxis(pg.AxisItem):
             if widest + 6 <= 2 * per_label:
                 return px, False, 2
             # upright, one band: a smaller font before a second band (height is what a map lacks most)
-            while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > per_label:
+            while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > per_label:
                 px -= 1
             if QFontMetrics(self._font(px)).height() + 1 <= per_label:
                 return px, True, 1
@@ -229,7 +235,7 @@ class TokenAxis(pg.AxisItem):
         elif line + 1 <= per_label:
             return px, False, 1
         # two staggered bands; a smaller font only when even two bands are too tight
-        while px > MIN_TICK_PX and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
+        while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
             px -= 1
         return px, horizontal, 2
 
@@ -271,6 +277,43 @@ class TokenAxis(pg.AxisItem):
             return
         whole = self.label_at(ev.pos())
         self.setToolTip(whole or "")
+
+
+class _Latch:
+    """Keeps an axis from chasing its own layout. While everything outside the axis is unchanged (its labels,
+    font, stride and the plot's size), each new arrangement was caused by the room the axis itself reserved
+    (or by its neighbour's). After ``MAX_CHANGES`` such changes the axis settles for the arrangement seen that
+    fits the smallest cells, and keeps it until something outside changes."""
+
+    MAX_CHANGES = 4
+
+    def __init__(self) -> None:
+        self.outside: tuple | None = None
+        self.arrangement: tuple | None = None
+        self.seen: list[tuple] = []
+        self.changes = 0  # arrangement changes since the last outside change (read by tests)
+        self.settled = False
+
+    def hold(self, outside: tuple, arrangement: tuple, need) -> tuple:
+        """The arrangement to draw; ``need(arrangement)``: the smallest cell (pixels) it fits."""
+        if outside != self.outside or self.arrangement is None:
+            self.outside, self.arrangement, self.seen, self.changes, self.settled = outside, arrangement, [arrangement], 0, False
+        elif arrangement != self.arrangement and not self.settled:
+            self.changes += 1
+            self.seen.append(arrangement)
+            if self.changes >= self.MAX_CHANGES:
+                self.settled = True
+                self.arrangement = min(self.seen, key=need)
+            else:
+                self.arrangement = arrangement
+        return self.arrangement
+
+
+def _size(item) -> tuple[int, int]:
+    if item is None:
+        return (0, 0)
+    size = item.size()
+    return (round(size.width()), round(size.height()))
 
 
 def _widest(fm: QFontMetrics, labels) -> int:

@@ -34,6 +34,7 @@ from explorer.interventions.spec import EdgeCut, HeadAblation, PatchSpec
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import fmt
+from explorer.present.token_parts import token_label
 
 TOP = 5  # tokens of either run's top k listed in the comparison table
 MAP_MODES = ("intervened", "baseline", "difference")
@@ -170,7 +171,7 @@ class CompareTab(View):
         before = np.asarray(trace["baseline.probs"][sel.row, pos])
         after = np.asarray(trace.probs_row(sel.row, pos))
         kl = kl_divergence(before, after)
-        token = visible(trace.rows[sel.row].tokens[pos])
+        token = visible(token_label(trace, sel.row, pos))
         self.kl_label.setText(self.tr("After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats").format(
             i=pos, t=token, kl=f"{kl:.4f}"))
         moves = token_moves(before, after, TOP)

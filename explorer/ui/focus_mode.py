@@ -1,0 +1,52 @@
+"""Focus (F11, and its button beside the menus): only the pipeline, the map and its caption.
+
+For the moment in a lesson when every eye should be on one map: the panels, their strips, the stage and head
+controls, the grid of heads and the hover line step aside, and the map takes the whole window. The same key
+(or button) brings back exactly what was there before. It is not a saved layout: a window closed in Focus
+saves the layout it had around it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+
+class FocusMode(QObject):
+    toggled = Signal(bool)
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.w = window
+        self.active = False
+        self._hidden: list = []  # what Focus hid, to show again (and only that)
+
+    def set_active(self, on: bool) -> None:
+        if on == self.active:
+            return
+        self.active = on
+        if on:
+            self._enter()
+        else:
+            self._leave()
+        self.toggled.emit(on)
+
+    def toggle(self) -> None:
+        self.set_active(not self.active)
+
+    def _enter(self) -> None:
+        w = self.w
+        parts = [d for name, d in w.docks.items() if name != "flow"] + list(w.strips.values())
+        lessons = getattr(w, "lessons", None)
+        if lessons is not None:
+            parts.append(lessons.toolbar)
+        self._hidden = [p for p in parts if not p.isHidden()]
+        for p in self._hidden:
+            p.hide()
+        w.docks["flow"].show()
+        w.views["tensor"].set_focused(True)
+
+    def _leave(self) -> None:
+        self.w.views["tensor"].set_focused(False)
+        for p in self._hidden:
+            p.show()
+        self._hidden = []

@@ -1,0 +1,145 @@
+"""Run under Xvfb by test_map_first_window.py: a real main window (xcb), measured from its widgets at the four
+sizes of issue 22, then left alone while the process's CPU time is read. Prints one JSON object.
+
+    DISPLAY=:N QT_QPA_PLATFORM=xcb python tests/e2e/window_probe.py [idle_seconds]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
+TEXTS = {
+    16: "The animal didn't cross the street because it was too tired.",
+    30: "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man.",
+    32: "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home .",
+}
+
+
+def wait_until(app, condition, timeout: float = 60.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.processEvents()
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def idle(app, seconds: float) -> float:
+    """Leave the window alone for ``seconds`` (its event loop running) and return the CPU seconds it used."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    before = time.process_time()  # every thread of the process
+    loop.exec()
+    return time.process_time() - before
+
+
+def settle(app, window, seconds: float = 0.6) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def set_text(app, state, text: str) -> None:
+    state.set_text(text)
+    wait_until(app, lambda: state.trace is not None and state.trace.rows[0].text == text)
+
+
+def measure_size(app, window, state, size) -> dict:
+    window.resize(*size)
+    window.apply_default_sizes()
+    out = {"size": list(size), "maps": {}}
+    for C, text in TEXTS.items():
+        set_text(app, state, text)
+        state.select(stage="weights", layer=0, head=0)
+        settle(app, window)
+        large = window.views["tensor"].large
+        cells = large.cells_rect()
+        out["maps"][str(C)] = {
+            "tokens": state.trace.rows[0].length, "window": [window.width(), window.height()],
+            "cells": [cells.width(), cells.height()],
+            "left": len(large.left.drawn()), "bottom": len(large.bottom.drawn()),
+        }
+    return out
+
+
+def focus_check(app, window) -> dict:
+    tv = window.views["tensor"]
+    before = tv.large.cells_rect().height()
+    window.actions_.focus.trigger()
+    settle(app, window)
+    shown = sorted(n for n, d in window.docks.items() if not d.isHidden())
+    got = {"docks": shown, "cells_before": before, "cells": tv.large.cells_rect().height(), "bar": tv.bar.isVisible()}
+    window.actions_.focus.trigger()
+    settle(app, window)
+    got["back"] = sorted(n for n, d in window.docks.items() if not d.isHidden())
+    return got
+
+
+def idle_check(app, window, state, seconds: float) -> dict:
+    from explorer.present.stages import STAGE_KEYS
+
+    per_stage = {}
+    for key in STAGE_KEYS:
+        state.select(stage=key)
+        settle(app, window, 0.8)
+        per_stage[key] = idle(app, 0.5) / 0.5
+    state.select(stage="weights")
+    settle(app, window, 1.0)
+    return {"stages": per_stage, "weights_long": idle(app, seconds) / seconds}
+
+
+def live_check(app, window) -> dict:
+    import pyqtgraph as pg
+
+    from explorer.ui import i18n, theme
+
+    window.actions_.set_theme("dark")
+    settle(app, window, 0.3)
+    backgrounds = {g.backgroundBrush().color().name() for g in window.findChildren(pg.GraphicsView)}
+    window.actions_.set_language("ja")
+    settle(app, window, 0.3)
+    status_ja = window.statusBar().params.text()
+    window.actions_.set_language("en")
+    window.actions_.set_theme("light")
+    settle(app, window, 0.3)
+    i18n.install_language("en")
+    theme.apply_theme("light")
+    return {"dark_backgrounds": sorted(backgrounds), "status_ja": status_ja, "status_en": window.statusBar().params.text()}
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
+    from explorer.ui import i18n, theme
+    from explorer.ui.app import create_application
+    from explorer.ui.main_window import MainWindow
+    from explorer.ui.state import AppState
+
+    app = create_application()
+    theme.apply_theme("light")
+    i18n.install_language("en")
+    state = AppState(TEXTS[16])
+    window = MainWindow(state, restore_layout=False)
+    window.persist = False
+    window.show()
+    window.start()
+    assert wait_until(app, lambda: state.trace is not None), "no first trace"
+    result = {"platform": app.platformName(), "sizes": [], "idle": {}}
+    for size in SIZES:
+        result["sizes"].append(measure_size(app, window, state, size))
+        set_text(app, state, TEXTS[16])
+        result["idle"]["x".join(map(str, size))] = idle_check(app, window, state, seconds)
+    result["focus"] = focus_check(app, window)
+    result["live"] = live_check(app, window)
+    print(json.dumps(result))
+    window.close()
+
+
+if __name__ == "__main__":
+    main()

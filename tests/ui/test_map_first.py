@@ -1,0 +1,130 @@
+"""The map is what the class looks at (issue 22): in the default layout at the four sizes the app is used
+at, the selected head's map has cells covering at least 45 % of the window's height, square, every token
+labelled on both axes; the other panels wait on their strips, one click away; Focus (F11) leaves the
+pipeline and the map. Measured from the laid-out widgets (offscreen; tests/e2e repeats it in a real window)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
+SIXTEEN = "The animal didn't cross the street because it was too tired."
+LONGER = "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
+LONG_32 = "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home ."
+
+
+def settle(qtbot, rounds: int = 6) -> None:
+    for _ in range(rounds):
+        QApplication.processEvents()
+        qtbot.wait(25)
+
+
+def laid_out(window, state, qtbot, size, text) -> None:
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_text(text)
+    state.select(stage="weights", layer=0, head=0)
+    window.resize(*size)
+    window.apply_default_sizes()
+    settle(qtbot)
+    window.grab()  # the axes lay their labels out when painted
+    settle(qtbot, 2)
+    window.grab()
+
+
+@pytest.mark.parametrize("text, C", [(SIXTEEN, 16), (LONGER, 30)], ids=["16 tokens", "30 tokens"])
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_maps_cells_take_45_percent_of_the_height_and_every_token_is_labelled(window, state, qtbot, size, text, C):
+    laid_out(window, state, qtbot, size, text)
+    assert (window.width(), window.height()) == size
+    assert state.trace.rows[0].length == C
+    large = window.views["tensor"].large
+    cells = large.cells_rect()
+    assert cells.height() >= 0.45 * size[1], (cells, size)
+    assert abs(cells.width() - cells.height()) <= 1.5  # square cells
+    labels = [f"{i} " for i in range(C)]
+    for axis in (large.left, large.bottom):
+        drawn = [whole for _rect, _text, whole in axis.drawn()]
+        assert len(drawn) == C and all(w.startswith(p) for w, p in zip(drawn, labels)), drawn
+    # the panels that gave way are one click away, on a strip that is on screen
+    for strip in window.strips.values():
+        assert strip.isVisible() and all(b.isVisible() for b in strip.buttons.values())
+    assert window.statusBar().isVisible() and window.statusBar().geometry().bottom() <= window.height()
+
+
+def test_32_tokens_are_each_labelled_on_both_axes(window, state, qtbot):
+    laid_out(window, state, qtbot, (1280, 720), LONG_32)
+    assert state.trace.rows[0].length == 32
+    large = window.views["tensor"].large
+    for axis in (large.left, large.bottom):
+        assert len(axis.drawn()) == 32
+    assert large.cells_rect().height() >= 0.45 * 720
+
+
+def test_every_panel_is_one_click_from_its_strip(window, state, qtbot):
+    laid_out(window, state, qtbot, (1366, 768), SIXTEEN)
+    strips = window.strips
+    named = {name for strip in strips.values() for name in strip.buttons}
+    assert named == set(window.docks) - {"flow"}  # the pipeline is always there
+    for strip in strips.values():
+        for name, button in strip.buttons.items():
+            if window.views[name].on_screen():  # open and in front: its button closes it, and opens it again
+                button.click()
+                settle(qtbot, 2)
+                assert window.docks[name].isHidden() and not button.isChecked(), name
+            button.click()
+            settle(qtbot, 2)
+            assert window.views[name].on_screen() and button.isChecked(), name
+
+
+def test_focus_leaves_the_pipeline_and_the_map_then_brings_everything_back(window, state, qtbot):
+    laid_out(window, state, qtbot, (1366, 768), SIXTEEN)
+    window.docks["identities"].show()
+    settle(qtbot, 2)
+    before = {name for name, d in window.docks.items() if not d.isHidden()}
+    tv = window.views["tensor"]
+    cells_before = tv.large.cells_rect().height()
+    window.actions_.focus.trigger()
+    settle(qtbot)
+    window.grab()
+    assert window.actions_.focus.isChecked()
+    assert {name for name, d in window.docks.items() if not d.isHidden()} == {"flow"}
+    assert not any(s.isVisible() for s in window.strips.values())
+    assert not tv.bar.isVisible() and not tv.grid.isVisible() and not tv.explanation.isVisible()
+    assert tv.title.isVisible() and "Attention weights" in tv.title.text()  # the map's caption
+    assert tv.large.cells_rect().height() > cells_before
+    window.actions_.focus.trigger()
+    settle(qtbot)
+    assert {name for name, d in window.docks.items() if not d.isHidden()} == before
+    assert tv.bar.isVisible() and tv.grid.isVisible() and all(s.isVisible() for s in window.strips.values())
+
+
+def test_f1_lists_every_shortcut_of_the_window(window, qtbot):
+    from PySide6.QtGui import QAction, QKeySequence
+
+    from explorer.ui.shortcuts_help import shortcut_rows
+
+    rows = shortcut_rows(window)
+    keys = {k for k, _ in rows}
+    text = lambda s: QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText)  # noqa: E731
+    for wanted in ("Ctrl+L", "Shift+F5", "Ctrl+Shift+A", "Ctrl+T", "Ctrl+Shift+E", "Ctrl+Q", "F5", "F11", "Ctrl+R", "Alt+Right", "Space"):
+        assert any(text(wanted) in k for k in keys), (wanted, sorted(keys))
+    for action in window.findChildren(QAction):  # every action with keys, by its own menu text
+        if not action.shortcut().isEmpty() and action.text():
+            assert any(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in k for k in keys), action.text()
+    assert all(what for _k, what in rows)
+
+
+def test_past_32_tokens_the_map_says_not_every_token_is_labelled(qtbot):
+    import numpy as np
+
+    from explorer.ui.views.heatmap import Heatmap
+
+    h = Heatmap()
+    qtbot.addWidget(h)
+    for C, said in ((32, False), (40, True)):
+        labels = [f"{i} t{i}" for i in range(C)]
+        h.set_matrix(np.zeros((C, C), dtype=np.float32), labels, labels, False, square=True)
+        assert ("not every one is labelled" in h.note.text()) is said and h.note.isVisibleTo(h) is said
+    h.set_note("colours saturate above 0.5")
+    assert h.note.text().startswith("colours saturate above 0.5 · more than 32 tokens")
