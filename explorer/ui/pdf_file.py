@@ -1,0 +1,105 @@
+"""PDF and PNG files written the one safe way (explorer/util/fileio.py): into a temporary file beside the
+target, checked, then renamed over it. A PDF's pages go to the file as they are painted (a lesson of a
+thousand steps never holds its pages in memory); a write that fails (a full disk) is an error naming the
+cause, and the old file stays whole."""
+
+from __future__ import annotations
+
+import errno
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from PySide6.QtCore import QBuffer, QByteArray, QFile, QIODevice, QMarginsF, QSizeF
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+
+from explorer.errors import SnapshotError
+from explorer.handouts.scene import PX_PER_INCH
+from explorer.util.fileio import atomic_path, describe_os_error
+
+RESOLUTION = 1200  # PDF device units per inch: coordinates and font sizes exact to a 1/1200 inch
+
+
+@dataclass
+class PdfPages:
+    writer: QPdfWriter
+    painter: QPainter
+    scale: float  # device units per CSS pixel
+
+    def new_page(self) -> None:
+        self.writer.newPage()
+
+
+def _file_error(qfile: QFile, path: Path) -> str | None:
+    if qfile.error() == QFile.FileError.NoError:
+        return None
+    reason = qfile.errorString()
+    if "No space" in reason:
+        return describe_os_error(OSError(errno.ENOSPC, reason), path)
+    return f"cannot write {path}: {reason}"
+
+
+def _finished(tmp: Path) -> bool:
+    """A PDF that ends with its trailer (a short write leaves it cut off)."""
+    try:
+        with open(tmp, "rb") as fh:
+            fh.seek(max(0, os.path.getsize(tmp) - 64))
+            return b"%%EOF" in fh.read()
+    except OSError:
+        return False
+
+
+@contextmanager
+def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explorer", error: type[Exception] = SnapshotError) -> Iterator[PdfPages]:
+    """A PDF with pages of ``page_px`` CSS pixels (1/96 inch), no margins; the painter draws in device units
+    (``scale`` per CSS pixel). The file replaces ``path`` only when every page is written."""
+    path = Path(path)
+    with atomic_path(path, error) as tmp:
+        qfile = QFile(str(tmp))
+        if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
+            raise error(_file_error(qfile, path) or f"cannot write {path}")
+        writer = QPdfWriter(qfile)
+        points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
+        writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+        writer.setResolution(RESOLUTION)
+        writer.setTitle(title)
+        writer.setCreator("Attention Explorer")
+        painter = QPainter()
+        if not painter.begin(writer):
+            qfile.close()
+            raise error(f"cannot write {path}: the PDF could not be started")
+        try:
+            yield PdfPages(writer, painter, RESOLUTION / PX_PER_INCH)
+        finally:
+            if painter.isActive():
+                painter.end()
+            qfile.flush()
+            problem = _file_error(qfile, path)
+            qfile.close()
+        if problem is None and not _finished(tmp):
+            problem = f"cannot write {path}: the PDF could not be finished"
+        if problem is not None:
+            raise error(problem)
+
+
+def image_bytes(image: QImage, fmt: str = "PNG") -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = image.save(buffer, fmt)
+    buffer.close()
+    if not ok:
+        raise SnapshotError("the picture could not be encoded")
+    return bytes(data.data())
+
+
+def save_image(image: QImage, path: str | Path, error: type[Exception] | None = None) -> Path:
+    """A PNG written by Python (so that a full disk is an error that names it), atomically."""
+    path = Path(path)
+    data = image_bytes(image)
+    with atomic_path(path, error or SnapshotError) as tmp:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+    return path
