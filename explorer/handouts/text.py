@@ -50,33 +50,41 @@ def elide(text: str, size: float, room: float, bold: bool = False) -> str:
     """``text`` cut with "…" to fit ``room`` pixels (at least its first character)."""
     if text_width(text, size, bold) <= room:
         return text
-    out = ""
-    for ch in text:
-        if text_width(out + ch + "…", size, bold) > room and out:
+    budget = room - char_em("…") * size
+    width, cut = 0.0, 0
+    for cut, ch in enumerate(text):
+        width += char_em(ch, bold) * size
+        if width > budget:
             break
-        out += ch
-    return out + "…"
+    return text[: max(1, cut)] + "…"
 
 
 def wrap(text: str, size: float, room: float, bold: bool = False, max_lines: int = 8) -> list[str]:
-    """Greedy word wrap for short texts in figures (titles, legends); a word wider than the room is cut
-    anywhere; past ``max_lines`` the last line ends in "…"."""
+    """Greedy line breaking in one pass: at the last space that fits, or anywhere in a run without spaces
+    (Japanese, a long word); line breaks in the text are kept. Past ``max_lines`` the last line ends in "…"."""
     lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if text_width(candidate, size, bold) <= room:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
-        while text_width(word, size, bold) > room and len(word) > 1:
-            cut = max(1, len(elide(word, size, room, bold)) - 1)
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    if line or not lines:
-        lines.append(line)
+    for para in text.split("\n"):
+        start, width, space = 0, 0.0, -1
+        for i, ch in enumerate(para):
+            w = char_em(ch, bold) * size
+            if width + w > room and i > start:
+                if space > start:
+                    lines.append(para[start:space])
+                    start = space + 1
+                    width = text_width(para[start:i], size, bold)
+                else:
+                    lines.append(para[start:i])
+                    start, width = i, 0.0
+                space = -1
+                if len(lines) > max_lines:
+                    break
+            if ch == " ":
+                space = i
+            width += w
+        else:
+            lines.append(para[start:])
+        if len(lines) > max_lines:
+            break
     if len(lines) > max_lines:
         lines = lines[:max_lines]
         lines[-1] = elide(lines[-1] + " …", size, room, bold)
