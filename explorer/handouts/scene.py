@@ -16,6 +16,7 @@ PX_PER_INCH = 96.0
 MM_PER_INCH = 25.4
 FONT_FAMILY = "DejaVu Sans"  # the window's own font here; Japanese falls back to IPA Gothic through fontconfig
 FALLBACK_FAMILIES = ("IPAGothic", "sans-serif")
+MONO_FAMILY = "DejaVu Sans Mono"
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Text:
     anchor: str = "start"  # start, middle, end
     bold: bool = False
     rotate: float = 0.0
+    mono: bool = False  # fixed-width digits (columns of numbers on a worksheet)
 
 
 @dataclass(frozen=True, eq=False)

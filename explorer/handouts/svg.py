@@ -11,9 +11,10 @@ from __future__ import annotations
 import base64
 
 from explorer.handouts.png import crisp_factor, png_bytes, upscaled
-from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, Image, Line, Rect, Scene, Text, px_to_mm
+from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, MONO_FAMILY, Image, Line, Rect, Scene, Text, px_to_mm
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
+_MONO = ", ".join((MONO_FAMILY, *FALLBACK_FAMILIES[:-1], "monospace"))
 
 
 def _n(v: float) -> str:
@@ -61,6 +62,8 @@ def _text(it: Text) -> str:
         attrs += f' text-anchor="{_ANCHOR[it.anchor]}"'
     if it.bold:
         attrs += ' font-weight="bold"'
+    if it.mono:
+        attrs += f' font-family="{_MONO}"'
     if it.rotate:
         attrs += f' transform="rotate({_n(it.rotate)} {_n(it.x)} {_n(it.y)})"'
     return f"<text {attrs}>{escape(it.text)}</text>"

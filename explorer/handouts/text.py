@@ -31,8 +31,13 @@ DESCENT = 0.236
 CENTRE_TO_BASELINE = 0.36  # a run vertically centred on y has its baseline at y + 0.36 em (digits, capitals)
 
 
-def char_em(ch: str, bold: bool = False) -> float:
+MONO_EM = 0.602  # DejaVu Sans Mono: every character
+
+
+def char_em(ch: str, bold: bool = False, mono: bool = False) -> float:
     o = ord(ch)
+    if mono and unicodedata.east_asian_width(ch) not in ("W", "F"):
+        return MONO_EM
     if 32 <= o < 127:
         return (_BOLD if bold else _REGULAR)[o - 32] / 1000.0
     if unicodedata.east_asian_width(ch) in ("W", "F"):
@@ -42,8 +47,8 @@ def char_em(ch: str, bold: bool = False) -> float:
     return 0.65
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    return size * sum(char_em(c, bold) for c in text)
+def text_width(text: str, size: float, bold: bool = False, mono: bool = False) -> float:
+    return size * sum(char_em(c, bold, mono) for c in text)
 
 
 def elide(text: str, size: float, room: float, bold: bool = False) -> str:

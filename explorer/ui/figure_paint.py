@@ -15,20 +15,20 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from explorer.handouts.png import crisp_factor, upscaled
-from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, PX_PER_INCH, Image, Line, Rect, Scene, Text
+from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, MONO_FAMILY, PX_PER_INCH, Image, Line, Rect, Scene, Text
 
 
 class _Fonts:
-    """QFonts by (pixel size, bold), made once per size. Sizes are device pixels (whole numbers for Qt)."""
+    """QFonts by (pixel size, bold, fixed width), made once per size. Sizes are device pixels (whole numbers for Qt)."""
 
     def __init__(self) -> None:
-        self._fonts: dict[tuple[int, bool], tuple[QFont, QFontMetricsF]] = {}
+        self._fonts: dict[tuple[int, bool, bool], tuple[QFont, QFontMetricsF]] = {}
 
-    def get(self, size: float, bold: bool) -> tuple[QFont, QFontMetricsF]:
-        key = (max(1, round(size)), bold)
+    def get(self, size: float, bold: bool, mono: bool = False) -> tuple[QFont, QFontMetricsF]:
+        key = (max(1, round(size)), bold, mono)
         if key not in self._fonts:
             font = QFont()
-            font.setFamilies([FONT_FAMILY, *FALLBACK_FAMILIES])
+            font.setFamilies([MONO_FAMILY if mono else FONT_FAMILY, *FALLBACK_FAMILIES])
             font.setPixelSize(key[0])
             font.setBold(bold)
             font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)  # the same shapes at every size
@@ -66,7 +66,7 @@ def paint_items(painter: QPainter, items, scale: float = 1.0, dx: float = 0.0, d
 
 
 def _text(painter: QPainter, it: Text, s: float, dx: float, dy: float, fonts: _Fonts) -> None:
-    font, metrics = fonts.get(it.size * s, it.bold)
+    font, metrics = fonts.get(it.size * s, it.bold, it.mono)
     painter.setFont(font)
     painter.setPen(QColor(it.colour))
     width = metrics.horizontalAdvance(it.text)
