@@ -41,6 +41,16 @@ class Exercise:
     params: dict = field(default_factory=dict)  # numbers the instructions name (i, j, D, e, token…)
 
 
+def worksheet_trace(text: str, seed: int | None = None):
+    """The trace a worksheet of ``text`` reads: the note's toy model (seed-toy), random from ``seed`` if given."""
+    from explorer.config import RunOptions
+    from explorer.session.open import open_source
+    from explorer.session.request import ModelSource
+    from explorer.trace import run_trace
+
+    return run_trace(open_source(ModelSource("preset", "seed-toy", seed=seed)), text, RunOptions())
+
+
 def parse_exercises(text: str | None) -> tuple[str, ...]:
     if not text:
         return EXERCISES
