@@ -60,7 +60,8 @@ def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLIS
     scene = Scene(frame.width, frame.height or 0.0, background=th.paper)
     head_items, top = header(trace, sel, frame.width, px, words, th)
     scene.extend(head_items)
-    box = Box(0.0, top, frame.width, None if frame.height is None else frame.height - top)
+    pad = px * 0.5  # the legend and the axis titles keep off the paper's edge
+    box = Box(pad, top, frame.width - 2 * pad, None if frame.height is None else frame.height - top - pad)
     items, bottom = panels(trace, sel, box, px, words, th)
     scene.extend(items)
     if frame.height is None:

@@ -3,7 +3,8 @@ stays text: searchable, selectable), a wide map as one PNG picture scaled with n
 
 Only what SVG Tiny 1.2 has is used, so Qt's renderer (QtSvg), librsvg (rsvg-convert, GNOME's viewers) and
 browsers draw it alike: no patterns, masks, clip paths, filters or CSS; text vertically placed by its
-baseline (no dominant-baseline), fonts named by family.
+baseline (no dominant-baseline), fonts named by family. Sizes are CSS pixels (1/96 inch): a 160 mm
+figure is 604.72px wide, printed at 160 mm.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import base64
 
 from explorer.handouts.png import crisp_factor, png_bytes, upscaled
-from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, MONO_FAMILY, Image, Line, Rect, Scene, Text, px_to_mm
+from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, MONO_FAMILY, Image, Line, Rect, Scene, Text
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
 _MONO = ", ".join((MONO_FAMILY, *FALLBACK_FAMILIES[:-1], "monospace"))
@@ -82,7 +83,7 @@ def svg_text(scene: Scene) -> str:
     head = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.2" '
-        f'baseProfile="tiny" width="{_n(px_to_mm(scene.width))}mm" height="{_n(px_to_mm(scene.height))}mm" '
+        f'baseProfile="tiny" width="{_n(scene.width)}px" height="{_n(scene.height)}px" '
         f'viewBox="0 0 {_n(scene.width)} {_n(scene.height)}" xml:space="preserve">\n'
         f"<title>{escape(scene.title)}</title>\n"
         f'<rect x="0" y="0" width="{_n(scene.width)}" height="{_n(scene.height)}" fill="{scene.background}"/>\n'

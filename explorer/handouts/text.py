@@ -53,7 +53,7 @@ def text_width(text: str, size: float, bold: bool = False, mono: bool = False) -
 
 def elide(text: str, size: float, room: float, bold: bool = False) -> str:
     """``text`` cut with "…" to fit ``room`` pixels (at least its first character)."""
-    if text_width(text, size, bold) <= room:
+    if text_width(text, size, bold) <= room + size * 1e-3:  # a label measured to fit exactly still fits
         return text
     budget = room - char_em("…") * size
     width, cut = 0.0, 0
