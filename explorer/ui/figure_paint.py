@@ -32,6 +32,8 @@ class _Fonts:
             font.setPixelSize(key[0])
             font.setBold(bold)
             font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)  # the same shapes at every size
+            for tag in ("liga", "clig"):  # "ff" stays two letters: a PDF's text is found by the words it says
+                font.setFeature(QFont.Tag(tag), 0)
             self._fonts[key] = (font, QFontMetricsF(font))
         return self._fonts[key]
 

@@ -52,10 +52,11 @@ def _finished(tmp: Path) -> bool:
 
 
 @contextmanager
-def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explorer", error: type[Exception] = SnapshotError) -> Iterator[PdfPages]:
+def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explorer", error: type[Exception] | None = None) -> Iterator[PdfPages]:
     """A PDF with pages of ``page_px`` CSS pixels (1/96 inch), no margins; the painter draws in device units
     (``scale`` per CSS pixel). The file replaces ``path`` only when every page is written."""
     path = Path(path)
+    error = error or SnapshotError
     with atomic_path(path, error) as tmp:
         qfile = QFile(str(tmp))
         if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
