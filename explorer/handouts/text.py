@@ -36,11 +36,11 @@ MONO_EM = 0.602  # DejaVu Sans Mono: every character
 
 def char_em(ch: str, bold: bool = False, mono: bool = False) -> float:
     o = ord(ch)
-    if mono and unicodedata.east_asian_width(ch) not in ("W", "F"):
+    if mono and not _wide(ch):
         return MONO_EM
     if 32 <= o < 127:
         return (_BOLD if bold else _REGULAR)[o - 32] / 1000.0
-    if unicodedata.east_asian_width(ch) in ("W", "F"):
+    if _wide(ch):
         return 1.0
     if unicodedata.combining(ch):
         return 0.0
@@ -64,27 +64,35 @@ def elide(text: str, size: float, room: float, bold: bool = False) -> str:
     return text[: max(1, cut)] + "…"
 
 
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
 def wrap(text: str, size: float, room: float, bold: bool = False, max_lines: int = 8) -> list[str]:
-    """Greedy line breaking in one pass: at the last space that fits, or anywhere in a run without spaces
-    (Japanese, a long word); line breaks in the text are kept. Past ``max_lines`` the last line ends in "…"."""
+    """Greedy line breaking in one pass: at the last space that fits, after any Japanese (wide) character,
+    or anywhere in a run without either (a long word); line breaks in the text are kept. Past
+    ``max_lines`` the last line ends in "…"."""
     lines: list[str] = []
     for para in text.split("\n"):
-        start, width, space = 0, 0.0, -1
+        start, width = 0, 0.0
+        end = resume = -1  # the last place a line may end, and where the next then starts
         for i, ch in enumerate(para):
             w = char_em(ch, bold) * size
             if width + w > room and i > start:
-                if space > start:
-                    lines.append(para[start:space])
-                    start = space + 1
+                if end > start:
+                    lines.append(para[start:end])
+                    start = resume
                     width = text_width(para[start:i], size, bold)
                 else:
                     lines.append(para[start:i])
                     start, width = i, 0.0
-                space = -1
+                end = -1
                 if len(lines) > max_lines:
                     break
             if ch == " ":
-                space = i
+                end, resume = i, i + 1
+            elif _wide(ch):
+                end = resume = i + 1
             width += w
         else:
             lines.append(para[start:])
