@@ -99,3 +99,18 @@ def test_session_is_remembered_across_starts(qtbot, open_window):
     qtbot.addWidget(again)
     assert again.docks["selection"].isHidden() and not again.docks["output"].isHidden()
     again.close()
+
+
+def test_worksheet_of_the_current_text(window, state, tmp_path, monkeypatch, qtbot):
+    import shutil
+    import subprocess
+
+    target = tmp_path / "class.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.worksheet.trigger()
+    key = tmp_path / "class-key.pdf"
+    qtbot.waitUntil(lambda: key.exists() and target.exists(), timeout=60_000)
+    assert target.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(key), "-"], capture_output=True, text=True, check=True).stdout
+        assert f"“{state.text}”" in text and "seed-toy" in text and text.count("Answer:") == 7
