@@ -11,7 +11,7 @@ from explorer.handouts import colours as col
 from explorer.handouts.hatching import blocked_runs, hatch_segments
 from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout
 from explorer.handouts.scene import Image, Line, Rect, Text
-from explorer.handouts.text import CENTRE_TO_BASELINE, elide, text_width
+from explorer.handouts.text import CENTRE_TO_BASELINE, elide
 from explorer.present.hover_format import cell_text
 
 VECTOR_LIMIT = 64  # cells as vector squares up to this many rows and columns; a picture beyond
