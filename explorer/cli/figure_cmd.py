@@ -51,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
         options = dataclasses.replace(options, layers_to_capture=(args.layer,))  # only the layer drawn
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
 
-    trace = run_trace(bundle, text, options)
+    from explorer.util.threads import threads_for
+
+    with threads_for(bundle.config.parameter_count() * len(text)):  # a small run on one thread (explorer/util/threads.py)
+        trace = run_trace(bundle, text, options)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     sel = Selection(stage=args.stage, layer=args.layer, head=args.head, row=args.row, token=args.token, key=args.key)

@@ -85,19 +85,18 @@ class Scene:
 
     def translated(self, dx: float, dy: float) -> list:
         """The items moved by (dx, dy): a figure placed inside a page."""
-        out = []
+        out: list = []
+        add = out.append
         for it in self.items:
-            if isinstance(it, Line):
-                out.append(Line(it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.colour, it.width))
-            elif isinstance(it, (Rect, Text, Image)):
-                out.append(_moved(it, dx, dy))
+            if isinstance(it, Rect):
+                add(Rect(it.x + dx, it.y + dy, it.w, it.h, it.fill, it.stroke, it.width))
+            elif isinstance(it, Line):
+                add(Line(it.x1 + dx, it.y1 + dy, it.x2 + dx, it.y2 + dy, it.colour, it.width))
+            elif isinstance(it, Text):
+                add(Text(it.x + dx, it.y + dy, it.text, it.size, it.colour, it.anchor, it.bold, it.rotate, it.mono))
+            elif isinstance(it, Image):
+                add(Image(it.x + dx, it.y + dy, it.w, it.h, it.pixels))
         return out
-
-
-def _moved(it, dx: float, dy: float):
-    import dataclasses
-
-    return dataclasses.replace(it, x=it.x + dx, y=it.y + dy)
 
 
 def mm_to_px(mm: float) -> float:
