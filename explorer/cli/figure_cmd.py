@@ -20,6 +20,7 @@ def add_parser(sub) -> None:
     p.add_argument("--row", type=int, default=0, help="sentence of the batch, from 0")
     p.add_argument("--token", type=int, help="the selected query token (its row is framed)")
     p.add_argument("--key", type=int, help="the selected key (its column is framed)")
+    p.add_argument("--tensor", metavar="NAME", help="one of the stage's tensors, e.g. embed.tok or layers.0.ffn.hidden (default its main one)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png|svg|pdf", help="the figure's file; its ending chooses the format")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--width-mm", type=float, metavar="W", help="width in millimetres; the height follows the figure (default 160)")
@@ -63,6 +64,6 @@ def run(args: argparse.Namespace) -> int:
     drawing_application(args.language)
     from explorer.ui.figure_export import write_figure
 
-    path, said = write_figure(trace, sel, args.output, size, theme=args.theme)
+    path, said = write_figure(trace, sel, args.output, size, theme=args.theme, tensor=args.tensor)
     print(f"wrote {path} ({said})")
     return 0

@@ -52,8 +52,10 @@ def check_selection(trace, sel: Selection) -> None:
             raise ConfigError(f"{what} {value} does not exist: sentence {sel.row} has {n} tokens (counted from 0)")
 
 
-def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLISH, theme: str = "light") -> Scene:
-    """The figure of ``sel.stage`` for this trace and selection."""
+def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLISH, theme: str = "light",
+                tensor: str | None = None) -> Scene:
+    """The figure of ``sel.stage`` for this trace and selection; ``tensor``: which of the stage's tensors
+    (embed.tok rather than embed.out, as the view's Tensor choice), else its main one."""
     check_selection(trace, sel)
     th = col.theme(theme)
     px = frame.text_px()
@@ -62,7 +64,7 @@ def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLIS
     scene.extend(head_items)
     pad = px * 0.5  # the legend and the axis titles keep off the paper's edge
     box = Box(pad, top, frame.width - 2 * pad, None if frame.height is None else frame.height - top - pad)
-    items, bottom = panels(trace, sel, box, px, words, th)
+    items, bottom = panels(trace, sel, box, px, words, th, tensor)
     scene.extend(items)
     if frame.height is None:
         scene.height = float(math.ceil(bottom + px * 0.6))  # whole pixels: every renderer makes the same size
@@ -95,13 +97,13 @@ def header(trace, sel: Selection, width: float, px: float, words: FigureWords, t
     return items, y + px * 0.8
 
 
-def panels(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme) -> tuple[list, float]:
+def panels(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme, tensor: str | None = None) -> tuple[list, float]:
     if sel.stage in names.PAIRWISE_STAGES:
         items, lay = draw_map(map_spec(trace, sel, words), box, px, th)
         return items, lay.bottom_y
-    if sel.stage == "qkv" and all(names.attn(sel.layer, k) in trace for k in "qkv"):
+    if sel.stage == "qkv" and tensor is None and all(names.attn(sel.layer, k) in trace for k in "qkv"):
         return _trio(trace, sel, box, px, words, th)
-    items, lay = draw_map(matrix_spec(trace, sel, words), box, px, th)
+    items, lay = draw_map(matrix_spec(trace, sel, words, tensor), box, px, th)
     return items, lay.bottom_y
 
 
@@ -123,11 +125,13 @@ def map_spec(trace, sel: Selection, words: FigureWords) -> MapSpec:
     )
 
 
-def matrix_spec(trace, sel: Selection, words: FigureWords) -> MapSpec:
-    name = matrices.stage_tensors(trace, sel.stage, sel.layer)
-    if not name:
+def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = None) -> MapSpec:
+    found = matrices.stage_tensors(trace, sel.stage, sel.layer)
+    if not found:
         raise ConfigError(f"this trace holds no tensor of stage {sel.stage!r} (layer {sel.layer})")
-    m = matrices.stage_matrix(trace, name[0], sel.head, sel.row)
+    if tensor is not None and tensor not in found:
+        raise ConfigError(f"stage {sel.stage} of layer {sel.layer} shows {', '.join(found)}; not {tensor}")
+    m = matrices.stage_matrix(trace, tensor or found[0], sel.head, sel.row)
     rows, cols = m.data.shape
     if m.subset:
         columns = words["subset"].format(shown=cols, total=m.total_columns)

@@ -14,13 +14,13 @@ from explorer.session.request import Selection
 
 
 def write_figure(trace, sel: Selection, path: str | Path, size: FigureSize, words: FigureWords | None = None,
-                 theme: str = "light") -> tuple[Path, str]:
+                 theme: str = "light", tensor: str | None = None) -> tuple[Path, str]:
     """Write the figure; returns the path and a few words on its size (for `wrote …`)."""
     from explorer.ui.figure_paint import write_pdf, write_png
     from explorer.ui.figure_words import figure_words
 
     kind = output_kind(path)
-    scene = stage_scene(trace, sel, size.frame, words or figure_words(), theme)
+    scene = stage_scene(trace, sel, size.frame, words or figure_words(), theme, tensor)
     path = Path(path)
     if kind == "png":
         w, h = size.png_pixels(scene.width, scene.height)

@@ -34,12 +34,22 @@ def export_view(parent: QWidget, state, path: str | None = None) -> Path | None:
     if Path(path).suffix.lower() not in (".png", ".svg", ".pdf"):
         path = str(Path(path).with_suffix(".png"))
     try:
-        out, _ = write_figure(state.trace, state.selection, path, figure_size())
+        out, _ = write_figure(state.trace, state.selection, path, figure_size(), tensor=_view_tensor(parent, state))
     except ExplorerError as exc:
         report_failure(parent, QCoreApplication.translate("FigureMenu", "Export view"), str(exc))
         return None
     settings.put("last_dir", str(Path(path).parent))
     return out
+
+
+def _view_tensor(parent: QWidget, state) -> str | None:
+    """The tensor the central view shows when its stage has several (its Tensor choice), else None."""
+    from explorer.present import matrices
+
+    view = parent.views.get("tensor") if hasattr(parent, "views") else None
+    chosen = view.current_tensor() if hasattr(view, "current_tensor") else None
+    found = matrices.stage_tensors(state.trace, state.selection.stage, state.selection.layer)
+    return chosen if chosen in found[1:] else None  # the main tensor (or the Q K V trio) is the default
 
 
 class StagesDialog(QDialog):

@@ -114,3 +114,15 @@ def test_worksheet_of_the_current_text(window, state, tmp_path, monkeypatch, qtb
     if shutil.which("pdftotext"):
         text = subprocess.run(["pdftotext", str(key), "-"], capture_output=True, text=True, check=True).stdout
         assert f"“{state.text}”" in text and "seed-toy" in text and text.count("Answer:") == 7
+
+
+def test_export_view_draws_the_tensor_the_view_shows(window, state, tmp_path, monkeypatch, qtbot):
+    state.select(stage="embed")
+    view = window.views["tensor"]
+    qtbot.waitUntil(lambda: view.tensor_combo.count() > 1, timeout=10_000)
+    view.tensor_combo.setCurrentIndex([view.tensor_combo.itemData(i) for i in range(view.tensor_combo.count())].index("embed.tok"))
+    target = tmp_path / "embed.svg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.export_view.trigger()
+    svg = target.read_text(encoding="utf-8")
+    assert "token embedding (row id of the table)" in svg and "x = token + position embedding" not in svg
