@@ -43,6 +43,8 @@ def check_selection(trace, sel: Selection) -> None:
     if not 0 <= sel.row < trace.B:
         raise ConfigError(f"sentence {sel.row} does not exist: the text has {trace.B} sentences (counted from 0)")
     if stages.stage(sel.stage).per_layer and sel.layer not in trace.layers:
+        if 0 <= sel.layer < trace.config.layers:
+            raise ConfigError(f"this trace holds no tensors of layer {sel.layer} (not captured, or a snapshot saved without them)")
         raise ConfigError(f"layer {sel.layer} does not exist: the model has layers 0 … {trace.config.layers - 1}")
     if not 0 <= sel.head < trace.config.H:
         raise ConfigError(f"head {sel.head} does not exist: the model has {trace.config.H} heads (counted from 0)")
@@ -64,7 +66,10 @@ def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLIS
     scene.extend(head_items)
     pad = px * 0.5  # the legend and the axis titles keep off the paper's edge
     box = Box(pad, top, frame.width - 2 * pad, None if frame.height is None else frame.height - top - pad)
-    items, bottom = panels(trace, sel, box, px, words, th, tensor)
+    try:
+        items, bottom = panels(trace, sel, box, px, words, th, tensor)
+    except KeyError as exc:  # a snapshot saved with --names holds only some tensors
+        raise ConfigError(f"this trace does not hold {exc.args[0] if exc.args else 'a tensor'} (a snapshot saved without it); draw another stage") from None
     scene.extend(items)
     if frame.height is None:
         scene.height = float(math.ceil(bottom + px * 0.6))  # whole pixels: every renderer makes the same size
