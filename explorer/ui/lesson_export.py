@@ -120,7 +120,7 @@ def _write_pngs(slides: _Slides, out: Path, note) -> int:
     from explorer.ui.pdf_file import image_bytes
 
     n = 0
-    with atomic_dir(out, LessonError) as tmp:
+    with atomic_dir(out, error=LessonError) as tmp:
         for stem, scene in slides.pages(note):
             data = image_bytes(render_image(scene))
             with open(tmp / f"{stem}.png", "xb") as fh:  # a fresh folder: "x" never follows anything there

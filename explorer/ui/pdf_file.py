@@ -57,7 +57,7 @@ def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explore
     (``scale`` per CSS pixel). The file replaces ``path`` only when every page is written."""
     path = Path(path)
     error = error or SnapshotError
-    with atomic_path(path, error) as tmp:
+    with atomic_path(path, error=error) as tmp:
         qfile = QFile(str(tmp))
         if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
             raise error(_file_error(qfile, path) or f"cannot write {path}")
@@ -100,7 +100,7 @@ def save_image(image: QImage, path: str | Path, error: type[Exception] | None = 
     """A PNG written by Python (so that a full disk is an error that names it), atomically."""
     path = Path(path)
     data = image_bytes(image)
-    with atomic_path(path, error or SnapshotError) as tmp:
+    with atomic_path(path, error=error or SnapshotError) as tmp:
         with open(tmp, "wb") as fh:
             fh.write(data)
     return path
