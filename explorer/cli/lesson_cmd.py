@@ -51,6 +51,9 @@ def run_export(args: argparse.Namespace) -> int:
         raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1920x1080; got {args.size!r}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
+    from explorer.handouts.targets import check_lesson_target
+
+    check_lesson_target(args.output)  # one `error:` line before Qt loads or any step is traced
     from explorer.ui.headless import drawing_application
 
     drawing_application(language)

@@ -10,7 +10,6 @@ becomes the target folder. Nothing else is created or changed.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Callable
 
@@ -22,10 +21,8 @@ from explorer.handouts.text import plain
 from explorer.lessons import Lesson
 from explorer.lessons.model import LANGUAGE_NAMES, LessonError
 from explorer.lessons.traces import selection_of, step_traces
-from explorer.util.fileio import atomic_dir, check_writable_target
-
-SLIDE_NAME = re.compile(r"^(title|step-\d+|answers-\d+)\.png$")
-
+from explorer.handouts.targets import check_lesson_target
+from explorer.util.fileio import atomic_dir
 
 def page_words() -> PageWords:
     from explorer.ui.figure_words import figure_words
@@ -93,10 +90,9 @@ def export_lesson(lesson: Lesson, out: str | Path, language: str, size: tuple[in
     Returns the path and the number of pages."""
     out = Path(out)
     words = page_words()
+    check_lesson_target(out)  # before any work
     if out.suffix.lower() == ".pdf":
-        check_writable_target(out)  # a FIFO, a device or a folder: refused before any work
         return out, _write_pdf(_Slides(lesson, language, Page(*A4_LANDSCAPE), answers, words), out, note)
-    check_slides_folder(out)
     return out, _write_pngs(_Slides(lesson, language, Page(*size), answers, words), out, note)
 
 
@@ -127,25 +123,3 @@ def _write_pngs(slides: _Slides, out: Path, note) -> int:
                 fh.write(data)
             n += 1
     return n
-
-
-def check_slides_folder(out: Path) -> None:
-    """The folder of PNG slides replaces ``out`` as a whole: ``out`` must be new, empty, or slides this
-    command wrote (names title.png, step-NN.png, answers-N.png); a path through a file is named as such."""
-    for parent in out.parents:
-        if parent.exists() or parent.is_symlink():
-            if not parent.is_dir():
-                raise LessonError(f"cannot write {out}: a part of the path is a file, not a folder")
-            break
-    if out.is_symlink():
-        raise LessonError(f"cannot write {out}: it is a symbolic link; give a folder")
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise LessonError(f"cannot write {out}: it exists and is not a folder; give a folder for PNG slides, or a .pdf file")
-    try:
-        others = [p.name for p in out.iterdir() if not SLIDE_NAME.match(p.name)]
-    except OSError as exc:
-        raise LessonError(f"cannot write {out}: {exc.strerror or exc}") from None
-    if others:
-        raise LessonError(f"cannot write {out}: the folder holds files that are not slides ({others[0]}…); give a new or empty folder")
