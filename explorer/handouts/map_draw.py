@@ -119,7 +119,7 @@ def _axes(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
             items.append(Text(x, base + tick + bottom.size * 0.95, label, bottom.size, theme.ink, "middle"))
     if spec.y_title:
         x = lay.x - left.depth - px * 0.35
-        items.append(Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 4)), px, theme.ink, "middle", rotate=-90))
+        items.append(Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 8)), px, theme.ink, "middle", rotate=-90))
     if spec.x_title:
         items.append(Text(lay.x + lay.w / 2, lay.below_y + px * 0.95, spec.x_title, px, theme.ink, "middle"))
     return items

@@ -42,6 +42,7 @@ class MapSpec:
     note: str = ""
     colour_bar: bool = True
     bar_room: bool = False  # keep the colour bar's room without drawing it (maps side by side, one bar)
+    title_room: int = 0  # lines kept for the title at least (maps side by side start level)
 
     def all_blocked(self) -> np.ndarray:
         b = np.isneginf(self.data)
@@ -144,15 +145,25 @@ def _cells(spec: MapSpec, room_w: float, room_h: float | None, px: float) -> tup
     return cell_w, cell_h
 
 
+def bar_width(spec: MapSpec, px: float) -> float:
+    """The room the colour bar and its tick labels take beside the map."""
+    ticks_w = max(text_width(tick_text(v), px) for v in (spec.levels[0], spec.levels[1], -abs(spec.levels[1])))
+    return px * 0.8 + px * 1.0 + px * 0.5 + ticks_w + px * 0.3
+
+
+def title_lines(spec: MapSpec, width: float, px: float) -> tuple[str, ...]:
+    return tuple(wrap(spec.title, px * 1.05, width, bold=True, max_lines=3)) if spec.title else ()
+
+
 def layout(spec: MapSpec, box: Box, px: float) -> MapLayout:
     rows, cols = spec.data.shape
-    title_lines = tuple(wrap(spec.title, px * 1.05, box.w, bold=True, max_lines=3)) if spec.title else ()
-    top = box.y + (len(title_lines) * px * 1.05 * LINE + px * 0.4 if title_lines else 0.0)
+    titles = title_lines(spec, box.w, px)
+    shown_lines = max(len(titles), spec.title_room if spec.title else 0)
+    top = box.y + (shown_lines * px * 1.05 * LINE + px * 0.4 if shown_lines else 0.0)
     y_title_w = px * LINE if spec.y_title else 0.0
     left_w = _label_width(spec.row_labels, px) + px * 0.6  # the row labels at full size (they only shrink)
-    ticks_w = max((text_width(tick_text(v), px) for v in (spec.levels[0], spec.levels[1], -abs(spec.levels[1]))), default=0.0)
     bar_w = px * 1.0
-    right_w = (px * 0.8 + bar_w + px * 0.5 + ticks_w + px * 0.3) if (spec.colour_bar or spec.bar_room) else px * 0.3
+    right_w = bar_width(spec, px) if (spec.colour_bar or spec.bar_room) else px * 0.3
     room_w = max(box.w - y_title_w - left_w - right_w, px)
     blocked = bool(spec.all_blocked().any())
     legend_lines = tuple(wrap(spec.legend, px, box.w - px * 1.8, max_lines=3)) if (spec.legend and blocked) else ()
@@ -174,7 +185,7 @@ def layout(spec: MapSpec, box: Box, px: float) -> MapLayout:
     below = top + map_h + bottom.depth
     end = below + under
     return MapLayout(
-        px=px, title_lines=title_lines, title_y=box.y + px * 1.05 * 0.95, x=x, y=top, cell_w=cell_w, cell_h=cell_h,
+        px=px, title_lines=titles, title_y=box.y + px * 1.05 * 0.95, x=x, y=top, cell_w=cell_w, cell_h=cell_h,
         rows=rows, cols=cols, left=left, bottom=bottom,
         bar_x=(x + cols * cell_w + px * 0.8) if spec.colour_bar else None, bar_w=bar_w,
         ticks=bar_ticks(spec, map_h, px) if spec.colour_bar else (), below_y=below,

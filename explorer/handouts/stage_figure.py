@@ -5,6 +5,7 @@ same core helpers (explorer/present/matrices.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from explorer import names
 from explorer.errors import ConfigError
 from explorer.handouts import colours as col
 from explorer.handouts.map_draw import draw_map
-from explorer.handouts.map_layout import LINE, Box, MapSpec
+from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width, title_lines
 from explorer.handouts.scene import Scene, Text
 from explorer.handouts.text import wrap
 from explorer.handouts.words import ENGLISH, FigureWords
@@ -152,21 +153,28 @@ def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = 
 
 
 def _trio(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme) -> tuple[list, float]:
-    """Q, K, V of the selected head side by side, on one colour scale (the colour bar beside V only)."""
+    """Q, K, V of the selected head side by side on one colour scale: maps of one size, one colour bar (beside
+    V) and one axis title (beside Q), their titles on a level."""
     shown = [matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row) for k in "qkv"]
     levels = matrices.levels([m.data for m in shown], True)
-    gap = px * 1.2
-    w = (box.w - 2 * gap) / 3
-    items: list = []
-    bottom = box.y
+    specs = []
     for k, (key, m) in enumerate(zip("qkv", shown)):
         rows, cols = m.data.shape
-        spec = MapSpec(
+        specs.append(MapSpec(
             data=m.data, row_labels=m.row_labels, col_labels=m.col_labels, signed=True, levels=levels,
             title=f"{words['trio ' + key].format(h=sel.head)}  ({rows}, {cols})", y_title=words["token axis"] if k == 0 else "",
-            x_title=f"x·W_{key}  ({cols})", highlight=(sel.token, None), colour_bar=k == 2, bar_room=True,
-        )
-        part, lay = draw_map(spec, Box(box.x + k * (w + gap), box.y, w, box.h), px, th)
+            x_title=f"x·W_{key}  ({cols})", highlight=(sel.token, None), colour_bar=k == 2,  # cells fill each third, as in the view
+        ))
+    gap = px * 1.2
+    extra = [px * LINE, 0.0, bar_width(specs[2], px) - px * 0.3]  # Q's axis title, V's colour bar
+    base = (box.w - 2 * gap - sum(extra)) / 3
+    widths = [base + e for e in extra]
+    room = max(len(title_lines(s, w, px)) for s, w in zip(specs, widths))
+    items: list = []
+    bottom, x = box.y, box.x
+    for spec, w in zip(specs, widths):
+        part, lay = draw_map(dataclasses.replace(spec, title_room=room), Box(x, box.y, w, box.h), px, th)
         items += part
         bottom = max(bottom, lay.bottom_y)
+        x += w + gap
     return items, bottom
