@@ -33,6 +33,13 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from explorer.cli.interrupts import noted_interrupts
+
+    with noted_interrupts():  # Ctrl-C while the model loads is "interrupted", never "damaged file"
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     import dataclasses
     from pathlib import Path
 

@@ -57,9 +57,11 @@ def run_export(args: argparse.Namespace) -> int:
     from explorer.ui.headless import drawing_application
 
     drawing_application(language)
+    from explorer.cli.interrupts import noted_interrupts
     from explorer.ui.lesson_export import export_lesson
 
-    path, pages = export_lesson(lesson, args.output, language, (w, h), answers=not args.no_answers,
-                                note=lambda m: print(f"note: {m}", file=sys.stderr))
+    with noted_interrupts():
+        path, pages = export_lesson(lesson, args.output, language, (w, h), answers=not args.no_answers,
+                                    note=lambda m: print(f"note: {m}", file=sys.stderr))
     print(f"wrote {path} ({pages} pages)")
     return 0

@@ -4,6 +4,8 @@ windows offscreen is what printed "This plugin does not support propagateSizeHin
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 
 from PySide6.QtCore import QCoreApplication
@@ -17,6 +19,9 @@ def drawing_application(language: str = "en") -> QCoreApplication:
     if app is None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a figure needs no screen, and none may be there
         app = QGuiApplication(["attention-explorer"])
+        # Qt objects an interrupted export left in a traceback's cycles go now, while the application still
+        # exists: collected at the interpreter's very end, after it, a font or painter crashed (SIGSEGV).
+        atexit.register(gc.collect)
     from explorer.ui import i18n
 
     i18n.install_language(language)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import shiboken6
 from PySide6.QtCore import QBuffer, QByteArray, QFile, QIODevice, QMarginsF, QSizeF
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -58,31 +60,62 @@ def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explore
     path = Path(path)
     error = error or SnapshotError
     with atomic_path(path, error=error) as tmp:
-        qfile = QFile(str(tmp))
-        if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
-            raise error(_file_error(qfile, path) or f"cannot write {path}")
-        writer = QPdfWriter(qfile)
-        points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
-        writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
-        writer.setResolution(RESOLUTION)
-        writer.setTitle(title)
-        writer.setCreator("Attention Explorer")
-        painter = QPainter()
-        if not painter.begin(writer):
-            qfile.close()
-            raise error(f"cannot write {path}: the PDF could not be started")
-        try:
+        qfile = writer = painter = None
+        problem = None
+        try:  # everything Qt makes is made inside: an interrupt at any point leaves nothing being painted
+            qfile = QFile(str(tmp))
+            if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
+                raise error(_file_error(qfile, path) or f"cannot write {path}")
+            writer = QPdfWriter(qfile)
+            points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
+            writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+            writer.setResolution(RESOLUTION)
+            writer.setTitle(title)
+            writer.setCreator("Attention Explorer")
+            painter = QPainter()
+            if not painter.begin(writer):
+                raise error(f"cannot write {path}: the PDF could not be started")
             yield PdfPages(writer, painter, RESOLUTION / PX_PER_INCH)
         finally:
-            if painter.isActive():
-                painter.end()
-            qfile.flush()
-            problem = _file_error(qfile, path)
-            qfile.close()
+            with _no_interrupt():
+                problem = _close(painter, writer, qfile, path)
+            del painter, writer, qfile
         if problem is None and not _finished(tmp):
             problem = f"cannot write {path}: the PDF could not be finished"
         if problem is not None:
             raise error(problem)
+
+
+@contextmanager
+def _no_interrupt() -> Iterator[None]:
+    """Ctrl-C waits until the block is done (then raises as usual): closing a PDF half way left Qt objects
+    that crashed the interpreter at its exit."""
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):  # no POSIX signals here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _close(painter, writer, qfile, path: Path) -> str | None:
+    """End the painting, close the file, and destroy the three now (not when an exception's traceback lets
+    go of them: after Ctrl-C that was at the interpreter's exit, after the application, and the process
+    died of SIGSEGV instead of exiting 130). Returns what went wrong with the file, if anything."""
+    problem = None
+    if painter is not None and painter.isActive():
+        painter.end()
+    if qfile is not None:
+        qfile.flush()
+        problem = _file_error(qfile, path)
+        qfile.close()
+    for obj in (painter, writer, qfile):
+        if obj is not None:
+            shiboken6.delete(obj)
+    return problem
 
 
 def image_bytes(image: QImage, fmt: str = "PNG") -> bytes:

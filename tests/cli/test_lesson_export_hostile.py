@@ -181,7 +181,7 @@ def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
                             stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 300
-        while not [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-")]:  # the pages are being written
+        while not [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]:  # pages written
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
@@ -189,6 +189,6 @@ def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130 and stderr == "interrupted\n" and "wrote" not in stdout, stderr
+    assert proc.returncode == 130 and stderr == "interrupted\n" and "wrote" not in stdout, (proc.returncode, stdout, stderr)
     assert out.read_bytes() == b"old"
     assert names_in(tmp_path) == ["l.toml", "o.pdf"]
