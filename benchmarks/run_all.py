@@ -26,6 +26,7 @@ SCRIPTS = [
     "bench_real_full_context",
     "bench_model_view",
     "bench_idle",
+    "bench_handouts",
 ]
 
 

@@ -1,13 +1,14 @@
 """``attention-explorer lesson check|export``: validate a lesson file, or render it as hand-outs.
 
-``check`` is headless. ``export`` renders every step with the real window offscreen (the Qt layer is
-imported only then, as ``gui`` does), one page per step in a PDF or one PNG per step in a folder.
+``check`` is headless. ``export`` computes every step's trace without a window and draws its page with the
+Qt painter (fonts, PDF), never a widget: a PDF of slides (title page, one page per step with its words as
+text and its figure as vectors, the answers at the end) or one PNG per slide in a folder.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import sys
 
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
@@ -19,11 +20,12 @@ def add_parser(sub) -> None:
     check = lsub.add_parser("check", help="validate a lesson: exit 0, or one error: line naming file, line and key")
     check.add_argument("file", metavar="FILE|builtin")
     check.set_defaults(func=run_check)
-    export = lsub.add_parser("export", help="one PDF page or one PNG per step: the figure and its caption")
+    export = lsub.add_parser("export", help="slides: a PDF (text and vector figures) or a folder of PNGs")
     export.add_argument("file", metavar="FILE|builtin")
-    export.add_argument("-o", "--output", required=True, metavar="OUT.pdf|DIR", help="a .pdf file, or a folder for PNGs")
+    export.add_argument("-o", "--output", required=True, metavar="OUT.pdf|DIR", help="a .pdf file, or a folder for PNG slides")
     export.add_argument("--language", choices=["en", "ja"], help="language of the captions (default: the lesson's first)")
-    export.add_argument("--size", metavar="WxH", default="1400x900", help="window size each step is rendered at")
+    export.add_argument("--size", metavar="WxH", default="1920x1080", help="pixels of each PNG slide (default 1920x1080; a PDF is A4 landscape)")
+    export.add_argument("--no-answers", action="store_true", help="leave out the answer pages at the end")
     export.set_defaults(func=run_export)
 
 
@@ -46,12 +48,20 @@ def run_export(args: argparse.Namespace) -> int:
         if not (320 <= w <= 7680 and 240 <= h <= 4320):
             raise ValueError
     except ValueError:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {args.size!r}") from None
+        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1920x1080; got {args.size!r}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
-    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # hand-outs need no screen, and no window flashing on one
+    from explorer.handouts.targets import check_lesson_target
+
+    check_lesson_target(args.output)  # one `error:` line before Qt loads or any step is traced
+    from explorer.ui.headless import drawing_application
+
+    drawing_application(language)
+    from explorer.cli.interrupts import noted_interrupts
     from explorer.ui.lesson_export import export_lesson
 
-    for path in export_lesson(lesson, args.output, language, (w, h)):
-        print(f"wrote {path}")
+    with noted_interrupts():
+        path, pages = export_lesson(lesson, args.output, language, (w, h), answers=not args.no_answers,
+                                    note=lambda m: print(f"note: {m}", file=sys.stderr))
+    print(f"wrote {path} ({pages} pages)")
     return 0

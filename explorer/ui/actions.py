@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
 
 from explorer import __version__
 from explorer.config import RunOptions
-from explorer.ui import file_ops, i18n, settings, theme
+from explorer.ui import figure_menu, file_ops, i18n, settings, theme
 from explorer.ui.model_menu import ModelMenu
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
@@ -54,8 +54,9 @@ class Actions(QObject):
         self.open_snapshot = self._act(lambda: file_ops.open_snapshot(w, s), QKeySequence.StandardKey.Open)
         self.open_model = self._act(self._open_model, "Ctrl+Shift+O")
         self.export_snapshot = self._act(lambda: file_ops.export_snapshot(w, s), QKeySequence.StandardKey.Save)
-        self.export_view = self._act(lambda: file_ops.export_view(w, self._export_target()), "Ctrl+E")
-        self.export_stages = self._act(lambda: file_ops.export_all_stages(w, s, self._export_target()), "Ctrl+Shift+E")
+        self.export_view = self._act(lambda: figure_menu.export_view(w, s), "Ctrl+E")
+        self.export_stages = self._act(lambda: figure_menu.export_all_stages(w, s), "Ctrl+Shift+E")
+        self.worksheet = self._act(lambda: figure_menu.worksheet(w, s))
         self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
@@ -94,7 +95,7 @@ class Actions(QObject):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         f.addMenu(self.recent_menu)
         f.addSeparator()
-        f.addActions([self.export_snapshot, self.export_view, self.export_stages])
+        f.addActions([self.export_snapshot, self.export_view, self.export_stages, self.worksheet])
         f.addSeparator()
         f.addAction(self.quit)
         v = self.view_menu
@@ -135,8 +136,11 @@ class Actions(QObject):
         self.export_snapshot.setText(self.tr("&Export snapshot…"))
         self.export_snapshot.setToolTip(self.tr("Save every tensor and parameter (npz, safetensors or pt)"))
         self.export_view.setText(self.tr("Export &view as image…"))
-        self.export_view.setToolTip(self.tr("Save the large view as PNG or SVG"))
+        self.export_view.setToolTip(self.tr("Save the large view's figure at print quality: PNG (300 dpi), SVG or PDF"))
         self.export_stages.setText(self.tr("Export &all stages as images…"))
+        self.export_stages.setToolTip(self.tr("Every stage of every layer (or of the layers you choose) as PNG, SVG or PDF, at the size you choose"))
+        self.worksheet.setText(self.tr("&Worksheet…"))
+        self.worksheet.setToolTip(self.tr("Exercises by hand with the current text's numbers on the note's toy model, and their key"))
         self.quit.setText(self.tr("&Quit"))
         self.docks_menu.setTitle(self.tr("&Panels"))
         self.reset_layout.setText(self.tr("&Reset layout"))
@@ -161,10 +165,6 @@ class Actions(QObject):
         self.models.retranslate()
 
     # ------------------------------------------------------------------ handlers
-    def _export_target(self):
-        central = self.w.centralWidget()
-        return central.export_widget() if hasattr(central, "export_widget") else central
-
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         self.models.fill_recent(self.recent_menu)

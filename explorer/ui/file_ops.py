@@ -1,6 +1,7 @@
-"""File menu work: open and export snapshots, export the current view or every stage as pictures.
+"""File menu work: open and export snapshots, and a widget's picture (gui --screenshot and tests).
 
-Writing snapshots and reading them are core calls; this module adds the dialogs and the progress.
+Writing snapshots and reading them are core calls; this module adds the dialogs and the progress. The
+figures of Export view / Export all stages / Worksheet… are drawn by explorer/ui/figure_menu.py.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressD
 from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.util.fileio import atomic_path
-from explorer.present.stages import stage_keys_for
 from explorer.ui import settings
 from explorer.ui.render_queue import render_queue
 
@@ -108,46 +108,3 @@ def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
     settings.add_recent(str(path))
     state.set_trace(trace, editable_sizes=False)
     return True
-
-
-def export_view(parent: QWidget, widget: QWidget) -> Path | None:
-    path, _ = QFileDialog.getSaveFileName(
-        parent, QCoreApplication.translate("FileOps", "Export view"), str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
-        QCoreApplication.translate("FileOps", "PNG image (*.png);;SVG drawing (*.svg)"),
-    )
-    if not path:
-        return None
-    try:
-        out = save_view_image(widget, path)
-    except ExplorerError as exc:
-        report_failure(parent, QCoreApplication.translate("FileOps", "Export view"), str(exc))
-        return None
-    settings.put("last_dir", str(Path(path).parent))
-    return out
-
-
-def export_all_stages(parent: QWidget, state, widget: QWidget, folder: str | None = None) -> list[Path]:
-    """One PNG per stage of the selected layer, numbered in pipeline order, for slides."""
-    if folder is None:
-        folder = QFileDialog.getExistingDirectory(parent, QCoreApplication.translate("FileOps", "Export all stages into folder"), settings.get("last_dir", str(Path.home())))
-        if not folder:
-            return []
-    original = state.selection.stage
-    keys = stage_keys_for(state.trace.config if state.trace is not None else None)  # no norm stages for a bare model
-    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Exporting stages…"), QCoreApplication.translate("FileOps", "Cancel"), 0, len(keys), parent)
-    dialog.setMinimumDuration(300)
-    written = []
-    try:
-        for i, key in enumerate(keys):
-            if dialog.wasCanceled():
-                break
-            state.select(stage=key)
-            QApplication.processEvents()
-            written.append(save_view_image(widget, Path(folder) / f"{i + 1:02d}-{key}.png"))
-            dialog.setValue(i + 1)
-    except ExplorerError as exc:
-        report_failure(parent, QCoreApplication.translate("FileOps", "Export all stages"), str(exc))
-    finally:
-        dialog.close()
-        state.select(stage=original)
-    return written

@@ -1,182 +1,125 @@
-"""Hand-outs: a lesson as slides, rendered by the real window offscreen. One page per step in a PDF (Qt's
-QPdfWriter) or one PNG per step, each with the step's title, caption, question and answer above the window
-as the step shows it. Used by ``attention-explorer lesson export``."""
+"""Hand-outs of a lesson: a PDF of slides, or one PNG per slide in a folder. Each step's trace is computed
+without a window (explorer/lessons/traces.py) and its page drawn from a scene (explorer/handouts/
+lesson_page.py): the step's title, caption and question as text, the figure of its stage as vectors, page
+numbers, the lesson's title page and the answers at the end. Used by ``attention-explorer lesson export``.
+
+Everything goes through the one safe writer (explorer/util/fileio.py): a PDF's pages stream into a temporary
+file that replaces the target only when it is whole; PNG slides are written into a temporary folder that
+becomes the target folder. Nothing else is created or changed.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Callable
 
-from PySide6.QtCore import QEventLoop, QMarginsF, QRect, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QRectF, QSizeF
+from PySide6.QtGui import QColor
 
-from explorer.util.fileio import describe_os_error
+from explorer.handouts.lesson_page import A4_LANDSCAPE, Page, PageWords, StepText, answer_pages, step_page, title_page
+from explorer.handouts.text import plain
 from explorer.lessons import Lesson
-from explorer.lessons.model import LessonError
+from explorer.lessons.model import LANGUAGE_NAMES, LessonError
+from explorer.lessons.traces import selection_of, step_traces
+from explorer.handouts.targets import check_lesson_target
+from explorer.util.fileio import atomic_dir
 
-STEP_TIMEOUT_MS = 120_000
+def page_words() -> PageWords:
+    from explorer.ui.figure_words import figure_words
 
-
-def _wait_for_step(app: QApplication, window, go) -> None:
-    """Show a step and wait until its trace (if it needs one) is on screen and every view has drawn."""
-    from explorer.ui.render_queue import render_queue
-
-    state = window.state
-    before, had_trace = state.request, state.trace
-    failed: list[str] = []
-    loop = QEventLoop()
-    on_trace = lambda _t: loop.quit()  # noqa: E731
-    on_error = lambda m: (failed.append(m), loop.quit())  # noqa: E731
-    state.traceChanged.connect(on_trace)
-    state.errorRaised.connect(on_error)
-    try:
-        go()
-        if state.request != before or had_trace is None:
-            QTimer.singleShot(STEP_TIMEOUT_MS, loop.quit)
-            loop.exec()
-    finally:
-        state.traceChanged.disconnect(on_trace)
-        state.errorRaised.disconnect(on_error)
-    if failed:
-        raise LessonError(f"step {window.lessons.player.index + 1} cannot be shown: {failed[0]}")
-    app.processEvents()
-    render_queue().flush()
-    app.processEvents()
+    text = {
+        "question": QCoreApplication.translate("LessonExport", "Question:"),
+        "answer": QCoreApplication.translate("LessonExport", "Answer:"),
+        "answers": QCoreApplication.translate("LessonExport", "Answers"),
+        "step": QCoreApplication.translate("LessonExport", "Step {n} of {total}"),
+        "page": QCoreApplication.translate("LessonExport", "{n} / {total}"),
+        "steps": QCoreApplication.translate("LessonExport", "{n} steps"),
+        "not shown": QCoreApplication.translate("LessonExport", "The figure of this step cannot be drawn here."),
+        "no answers": QCoreApplication.translate("LessonExport", "(no question in this lesson)"),
+    }
+    return PageWords(text, figure_words())
 
 
-def _words_html(words: dict[str, str], labels: dict[str, str]) -> str:
-    import html
-
-    parts = [f"<h2>{html.escape(words['title'])}</h2>", f"<p>{html.escape(words['caption'])}</p>"]
-    if words["question"]:
-        parts.append(f"<p><b>{labels['question']}</b> {html.escape(words['question'])}</p>")
-    if words["answer"]:
-        parts.append(f"<p><b>{labels['answer']}</b> {html.escape(words['answer'])}</p>")
-    if words["notes"]:
-        parts.append(f"<p style='color:#666'><i>{html.escape(words['notes'])}</i></p>")
-    return "".join(parts)
-
-
-def _draw_page(painter: QPainter, rect: QRect, html: str, picture: QImage | None, font: QFont) -> None:
-    doc = QTextDocument()
-    doc.setDefaultFont(font)
-    doc.setTextWidth(rect.width())
-    doc.setHtml(html)
-    painter.save()
-    painter.translate(rect.topLeft())
-    doc.drawContents(painter)
-    painter.restore()
-    top = rect.top() + int(doc.size().height()) + rect.height() // 60
-    if picture is None or picture.isNull():
-        return
-    room = QRect(rect.left(), top, rect.width(), rect.bottom() - top)
-    scaled = picture.size().scaled(room.size(), Qt.AspectRatioMode.KeepAspectRatio)
-    target = QRect(room.left() + (room.width() - scaled.width()) // 2, room.top(), scaled.width(), scaled.height())
-    painter.drawImage(target, picture)
+def step_text(step, language: str) -> StepText:
+    """The step's words in ``language`` (another language's where it has none, with a note): plain text."""
+    words, notes = {}, []
+    for what in ("title", "caption", "question", "answer"):
+        text, note = step.words(what, language)
+        words[what] = plain(text)
+        if note and what == "caption":
+            other = next(iter(step.caption))
+            notes.append(QCoreApplication.translate("LessonExport", "This step has no caption in {language}: it is shown in {other}.").format(
+                language=LANGUAGE_NAMES.get(language, language), other=LANGUAGE_NAMES.get(other, other)))
+    return StepText(notes="; ".join(notes), **words)
 
 
-def export_lesson(lesson: Lesson, out: str | Path, language: str, size: tuple[int, int] = (1400, 900)) -> list[Path]:
-    """Write ``out`` (a .pdf: one page per step) or one PNG per step into the folder ``out``. Returns the
-    files written."""
-    from explorer.lessons import DEFAULT_START
-    from explorer.ui import i18n, theme
-    from explorer.ui.app import create_application
-    from explorer.ui.lesson_bar import step_words
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+class _Slides:
+    """The pages of one export, in order, with their numbers; each drawn and handed on one at a time."""
 
+    def __init__(self, lesson: Lesson, language: str, page: Page, answers: bool, words: PageWords) -> None:
+        self.lesson, self.language, self.page, self.words = lesson, language, page, words
+        self.title = plain(lesson.title_in(language), 500)
+        self.texts = [step_text(s, language) for s in lesson.steps]
+        for i, t in enumerate(self.texts):
+            if not t.title:
+                self.texts[i] = StepText(f"{self.title} — {i + 1}", t.caption, t.question, t.answer, t.notes)
+        qa = [(i + 1, t.title, t.question, t.answer) for i, t in enumerate(self.texts) if t.question or t.answer]
+        self.qa = qa if answers else None
+        first = 2 + len(self.texts)
+        count = len(answer_pages(self.title, qa, page, first, None, words)) if answers else 0
+        self.total = first - 1 + count
+
+    def pages(self, note: Callable[[str], None] | None = None):
+        """(file stem, scene) of every page, in order; a step's trace is made just before its page."""
+        description = plain(self.lesson.description.get(self.language, next(iter(self.lesson.description.values()), "")))
+        yield "title", title_page(self.title, description, [t.title for t in self.texts], self.page, self.total, self.words)
+        for st in step_traces(self.lesson):
+            if st.note and note is not None:
+                note(f"step {st.index + 1}: {st.note}")
+            text = self.texts[st.index]
+            yield f"step-{st.index + 1:02d}", step_page(self.title, text, st.trace, selection_of(st.state), st.index, len(self.texts),
+                                                       self.page, st.index + 2, self.total, self.words, st.note)
+        if self.qa is not None:
+            for k, scene in enumerate(answer_pages(self.title, self.qa, self.page, 2 + len(self.texts), self.total, self.words)):
+                yield f"answers-{k + 1}", scene
+
+
+def export_lesson(lesson: Lesson, out: str | Path, language: str, size: tuple[int, int] = (1920, 1080), answers: bool = True,
+                  note: Callable[[str], None] | None = None) -> tuple[Path, int]:
+    """Write ``out`` (a .pdf: A4 landscape slides) or a folder ``out`` of PNG slides of ``size`` pixels.
+    Returns the path and the number of pages."""
     out = Path(out)
-    pdf = out.suffix.lower() == ".pdf"
-    if pdf and not out.parent.is_dir():
-        raise LessonError(f"cannot write {out}: the folder does not exist")
-    if not pdf:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise LessonError(describe_os_error(exc, out)) from None
-    app = create_application()
-    theme.apply_theme("light")  # paper is white
-    i18n.install_language(language)
-    state = AppState()
-    window = MainWindow(state, restore_layout=False)
-    window.persist = False
-    window.resize(*size)
-    window.actions_.language_actions[language].setChecked(True)
-    window.lessons.retranslate()
-    window.show()
-    player = window.lessons.player
-    labels = {"question": app.translate("LessonExport", "Question:"), "answer": app.translate("LessonExport", "Answer:")}
-    written: list[Path] = []
-    try:
-        _wait_for_step(app, window, window.start)
-        pages = []
-        for i in range(len(lesson.steps)):
-            if i == 0:  # folded over the default start, as `lesson check` validated it
-                _wait_for_step(app, window, lambda: player.open(lesson, 0, DEFAULT_START))
-                window.lessons.toolbar.hide()  # the page says the words above the picture, once
-            else:
-                _wait_for_step(app, window, lambda i=i: player.go(i))
-            words = step_words(player, language)
-            if not words["title"]:
-                words["title"] = f"{lesson.title_in(language)} — {i + 1}"
-            picture = None if player.note else window.grab().toImage()
-            pages.append((_words_html(words, labels), picture))
-        if pdf:
-            written = [_write_pdf(out, pages, window.font())]
-        else:
-            for i, (html, picture) in enumerate(pages):
-                path = out / f"step-{i + 1:02d}.png"
-                _write_png(path, html, picture, window.font(), size)
-                written.append(path)
-    finally:
-        window.close()
-    return written
+    words = page_words()
+    check_lesson_target(out)  # before any work
+    if out.suffix.lower() == ".pdf":
+        return out, _write_pdf(_Slides(lesson, language, Page(*A4_LANDSCAPE), answers, words), out, note)
+    return out, _write_pngs(_Slides(lesson, language, Page(*size), answers, words), out, note)
 
 
-def _write_pdf(out: Path, pages, font: QFont) -> Path:
-    tmp = out.with_name(f".{out.name}.part")
-    writer = QPdfWriter(str(tmp))
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape, QMarginsF(12, 12, 12, 12)))
-    writer.setResolution(150)
-    writer.setTitle("Attention Explorer lesson")
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise LessonError(f"cannot write {out}: the PDF could not be started")
-    page_font = QFont(font)
-    page_font.setPointSizeF(11)
-    try:
-        for n, (html, picture) in enumerate(pages):
+def _write_pdf(slides: _Slides, out: Path, note) -> int:
+    from explorer.ui.figure_paint import paint_items
+    from explorer.ui.pdf_file import pdf_pages
+
+    n = 0
+    with pdf_pages(out, QSizeF(slides.page.width, slides.page.height), slides.title, LessonError) as pdf:
+        for _stem, scene in slides.pages(note):
             if n:
-                writer.newPage()
-            _draw_page(painter, painter.viewport(), html, picture, page_font)
-    finally:
-        painter.end()
-    try:
-        os.replace(tmp, out)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise LessonError(describe_os_error(exc, out)) from None
-    return out
+                pdf.new_page()
+            pdf.painter.fillRect(QRectF(0, 0, scene.width * pdf.scale, scene.height * pdf.scale), QColor(scene.background))
+            paint_items(pdf.painter, scene.items, pdf.scale, crisp_images=True)
+            n += 1
+    return n
 
 
-def _write_png(path: Path, html: str, picture: QImage | None, font: QFont, size: tuple[int, int]) -> None:
-    width = (picture.width() if picture is not None else size[0]) + 48  # the window at its own pixels: sharp
-    doc = QTextDocument()
-    page_font = QFont(font)
-    page_font.setPointSizeF(font.pointSizeF() * 1.3)
-    doc.setDefaultFont(page_font)
-    doc.setTextWidth(width - 48)
-    doc.setHtml(html)
-    text_h = int(doc.size().height()) + 24
-    pic_h = picture.height() * width // max(1, picture.width()) if picture is not None else 0
-    image = QImage(QSize(width, text_h + pic_h + 24), QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    try:
-        _draw_page(painter, QRect(24, 12, width - 48, image.height() - 24), html, picture, page_font)
-    finally:
-        painter.end()
-    if not image.save(str(path), "PNG"):
-        raise LessonError(f"cannot write {path}")
+def _write_pngs(slides: _Slides, out: Path, note) -> int:
+    from explorer.ui.figure_paint import render_image
+    from explorer.ui.pdf_file import image_bytes
 
+    n = 0
+    with atomic_dir(out, error=LessonError) as tmp:
+        for stem, scene in slides.pages(note):
+            data = image_bytes(render_image(scene))
+            with open(tmp / f"{stem}.png", "xb") as fh:  # a fresh folder: "x" never follows anything there
+                fh.write(data)
+            n += 1
+    return n

@@ -52,12 +52,24 @@
         <translation>ビューを画像で書き出す(&amp;V)…</translation>
     </message>
     <message>
-        <source>Save the large view as PNG or SVG</source>
-        <translation>中央の大きなビューを PNG または SVG で保存します</translation>
+        <source>Save the large view's figure at print quality: PNG (300 dpi), SVG or PDF</source>
+        <translation>中央のビューの図を印刷品質で保存します：PNG（300 dpi）、SVG、PDF</translation>
     </message>
     <message>
         <source>Export &amp;all stages as images…</source>
         <translation>全ステージを画像で書き出す(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Every stage of every layer (or of the layers you choose) as PNG, SVG or PDF, at the size you choose</source>
+        <translation>すべてのレイヤー（または選んだレイヤー）の全ステージを、選んだ大きさの PNG・SVG・PDF で書き出します</translation>
+    </message>
+    <message>
+        <source>&amp;Worksheet…</source>
+        <translation>ワークシート(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Exercises by hand with the current text's numbers on the note's toy model, and their key</source>
+        <translation>今のテキストの数値を使い、ノートの小さなモデルで手計算する演習と、その解答</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1124,6 +1136,73 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>FigureMenu</name>
+    <message>
+        <source>Export view</source>
+        <translation>ビューを書き出す</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 画像 (*.png);;SVG 図 (*.svg);;PDF 文書 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export all stages</source>
+        <translation>全ステージを書き出す</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>選択…</translation>
+    </message>
+    <message>
+        <source>all, or layer numbers such as 0,2 or 1-3</source>
+        <translation>all（すべて）、または 0,2 や 1-3 のようなレイヤー番号</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>フォルダー</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>レイヤー</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>形式</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>幅</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>解像度</translation>
+    </message>
+    <message>
+        <source>Export all stages into folder</source>
+        <translation>全ステージの書き出し先フォルダー</translation>
+    </message>
+    <message>
+        <source>Exporting stages…</source>
+        <translation>ステージを書き出し中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Worksheet</source>
+        <translation>ワークシート</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文書 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Wrote {sheet} and {key}</source>
+        <translation>{sheet} と {key} を書き出しました</translation>
+    </message>
+</context>
+<context>
     <name>FileOps</name>
     <message>
         <source>SVG export needs the QtSvg module</source>
@@ -1168,18 +1247,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 画像 (*.png);;SVG 図 (*.svg)</translation>
-    </message>
-    <message>
-        <source>Export all stages into folder</source>
-        <translation>全ステージの書き出し先フォルダー</translation>
-    </message>
-    <message>
-        <source>Exporting stages…</source>
-        <translation>ステージを書き出し中…</translation>
-    </message>
-    <message>
-        <source>Export all stages</source>
-        <translation>全ステージを書き出す</translation>
     </message>
 </context>
 <context>
@@ -1819,6 +1886,34 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Answer:</source>
         <translation>答え：</translation>
+    </message>
+    <message>
+        <source>Answers</source>
+        <translation>解答</translation>
+    </message>
+    <message>
+        <source>Step {n} of {total}</source>
+        <translation>ステップ {n} / {total}</translation>
+    </message>
+    <message>
+        <source>{n} / {total}</source>
+        <translation>{n} / {total}</translation>
+    </message>
+    <message>
+        <source>{n} steps</source>
+        <translation>{n} ステップ</translation>
+    </message>
+    <message>
+        <source>The figure of this step cannot be drawn here.</source>
+        <translation>このステップの図はここでは描けません。</translation>
+    </message>
+    <message>
+        <source>(no question in this lesson)</source>
+        <translation>（このレッスンには質問がありません）</translation>
+    </message>
+    <message>
+        <source>This step has no caption in {language}: it is shown in {other}.</source>
+        <translation>このステップには{language}のキャプションがないため、{other}で表示しています。</translation>
     </message>
 </context>
 <context>
@@ -3544,6 +3639,93 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>the saved panel layout is from another version or damaged; the default layout is used</source>
         <translation>保存されたパネル配置は別のバージョンのものか壊れています。既定の配置を使います</translation>
+    </message>
+</context>
+<context>
+    <name>Worksheet</name>
+    <message>
+        <source>Attention by hand</source>
+        <translation>手で計算する Attention</translation>
+    </message>
+    <message>
+        <source>Attention by hand — answers</source>
+        <translation>手で計算する Attention — 解答</translation>
+    </message>
+    <message>
+        <source>Text: “{text}” · model {model}, seed {seed} · E = {E}, D = {D}, H = {H} · sentence {row}, head {head}</source>
+        <translation>テキスト：「{text}」・モデル {model}、シード {seed}・E = {E}、D = {D}、H = {H}・文 {row}、ヘッド {head}</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名前：</translation>
+    </message>
+    <message>
+        <source>Answer:</source>
+        <translation>答え：</translation>
+    </message>
+    <message>
+        <source>{n} / {total}</source>
+        <translation>{n} / {total}</translation>
+    </message>
+    <message>
+        <source>The dot product of query {i} and key {j} (head {head}): multiply the two vectors term by term and add. Two decimals.</source>
+        <translation>クエリ {i} とキー {j} の内積（ヘッド {head}）：2 つのベクトルを成分ごとに掛けて足します。小数第 2 位まで。</translation>
+    </message>
+    <message>
+        <source>Scale the score of cell ({i}, {j}): divide it by √D. Two decimals.</source>
+        <translation>セル ({i}, {j}) のスコアをスケーリングします：√D で割ります。小数第 2 位まで。</translation>
+    </message>
+    <message>
+        <source>This run does not scale: S/√D is S itself. Write it with two decimals.</source>
+        <translation>この実行ではスケーリングしません：S/√D は S そのものです。小数第 2 位まで書きましょう。</translation>
+    </message>
+    <message>
+        <source>Apply the mask ({mask}) to row {i}: keep the cells the mask allows (1), write −∞ where it blocks (0). Two decimals.</source>
+        <translation>{i} 行目にマスク（{mask}）を適用します：マスクが許すセル（1）はそのまま、遮るセル（0）には −∞ を書きます。小数第 2 位まで。</translation>
+    </message>
+    <message>
+        <source>The softmax of row {i}: e^x for each cell (e^−∞ = 0), then divide each by their sum. Three decimals.</source>
+        <translation>{i} 行目の Softmax：各セルの e^x を求め（e^−∞ = 0）、それぞれをその合計で割ります。小数第 3 位まで。</translation>
+    </message>
+    <message>
+        <source>Row {i} of A·V (head {head}): the weights of row {i} times the value vectors v₀, v₁ …, added. Two decimals.</source>
+        <translation>A·V の {i} 行目（ヘッド {head}）：{i} 行目の重みをバリューベクトル v₀, v₁ … に掛けて足します。小数第 2 位まで。</translation>
+    </message>
+    <message>
+        <source>Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of W_o, added. Two decimals.</source>
+        <translation>concat·W_o の ({i}, {e}) 成分：トークン {i} の各ヘッドの出力を並べたものと W_o の {e} 列目を成分ごとに掛けて足します。小数第 2 位まで。</translation>
+    </message>
+    <message>
+        <source>The probability that “{token}” comes next: p = e^(l/T) / Z, where Z adds e^(l/T) over all {V} tokens of the vocabulary (given). Three decimals.</source>
+        <translation>次に「{token}」が来る確率：p = e^(l/T) / Z。Z は語彙の全 {V} トークンについての e^(l/T) の合計です（与えられています）。小数第 3 位まで。</translation>
+    </message>
+    <message>
+        <source>q·k for one cell</source>
+        <translation>1 つのセルの q·k</translation>
+    </message>
+    <message>
+        <source>Scaling by √D</source>
+        <translation>√D でのスケーリング</translation>
+    </message>
+    <message>
+        <source>The mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Softmax of one row</source>
+        <translation>1 行の Softmax</translation>
+    </message>
+    <message>
+        <source>One row of A·V</source>
+        <translation>A·V の 1 行</translation>
+    </message>
+    <message>
+        <source>One entry of concat·W_o</source>
+        <translation>concat·W_o の 1 成分</translation>
+    </message>
+    <message>
+        <source>The next token's probability</source>
+        <translation>次トークンの確率</translation>
     </message>
 </context>
 </TS>

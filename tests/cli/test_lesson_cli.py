@@ -1,5 +1,5 @@
 """``attention-explorer lesson check|export`` and ``gui --lesson``: exit codes, one `error:` line, a PDF with
-one page per step (read back with pypdf), one PNG per step, and a screenshot of a lesson step."""
+slides with their words as text (read back with pypdf), one PNG per slide, and a screenshot of a lesson step."""
 
 from __future__ import annotations
 
@@ -64,26 +64,34 @@ def test_check_notes_missing_captions(capsys, tmp_path):
     assert code == 0 and "note: no ja caption in steps 2, 3" in out
 
 
-def test_export_pdf_has_one_page_per_step(tmp_path):
+def test_export_pdf_is_slides_with_text(tmp_path):
     pypdf = pytest.importorskip("pypdf")
     path = tmp_path / "three.toml"
     path.write_text(THREE, encoding="utf-8")
     out = tmp_path / "handout.pdf"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--language", "en", "--size", "1280x720"],
+    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--language", "en"],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no stray Qt messages
     reader = pypdf.PdfReader(str(out))
-    assert len(reader.pages) == 3
+    assert len(reader.pages) == 5  # the title page, one page per step, the answers
     texts = [" ".join(p.extract_text().split()) for p in reader.pages]
-    assert "The attention map of head 1." in texts[0] and "None: each row sums to 1." in texts[0]
-    assert "No scaling, D = 128." in texts[1] and "The toy." in texts[2]
-    assert all(p.images for p in reader.pages)  # each page carries the window's picture
+    assert "Three steps" in texts[0]
+    assert "The attention map of head 1." in texts[1] and "Which row is the longest?" in texts[1]
+    assert "None: each row sums to 1." not in texts[1] and "None: each row sums to 1." in texts[4]  # answers at the end
+    assert "No scaling, D = 128." in texts[2] and "The toy." in texts[3]
+    assert "query (row) attends to key (column) — head 1" in texts[1]  # the figure's own words are text too
+    assert [f"{n} / 5" in t for n, t in enumerate(texts, 1)] == [True] * 5
+    assert not any(p.images for p in reader.pages)  # figures as vectors, not pictures of the window
     box = reader.pages[0].mediabox
     assert float(box.width) > float(box.height)  # landscape, like the screen
+    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--no-answers"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0 and len(pypdf.PdfReader(str(out)).pages) == 4
 
 
-def test_export_pngs_one_per_step_in_japanese(tmp_path):
+def test_export_pngs_one_per_slide_in_japanese(tmp_path):
     from PySide6.QtGui import QImage
 
     out = tmp_path / "slides"
@@ -91,10 +99,10 @@ def test_export_pngs_one_per_step_in_japanese(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", "builtin", "-o", str(out), "--language", "ja"],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    files = sorted(out.glob("step-*.png"))
-    assert [f.name for f in files] == [f"step-{i:02d}.png" for i in range(1, 15)]
-    image = QImage(str(files[0]))
-    assert image.width() == 1400 + 48 and image.height() > 900  # the window at its own pixels, the caption above it
+    names = sorted(f.name for f in out.iterdir())
+    assert names == ["answers-1.png", *[f"step-{i:02d}.png" for i in range(1, 15)], "title.png"]
+    image = QImage(str(out / "step-01.png"))
+    assert (image.width(), image.height()) == (1920, 1080)
 
 
 def test_export_refuses_a_folder_that_is_a_file(capsys, tmp_path):

@@ -1,5 +1,5 @@
 """File menu: export a snapshot, reopen it read-only in every view, export the view and all stages as
-pictures; and the session (text, model, options, layout) remembered across starts."""
+figures at print quality; and the session (text, model, options, layout) remembered across starts."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from explorer import names
 from explorer.export.snapshot import read_snapshot
-from explorer.present.stages import STAGE_KEYS, stage_keys_for
+from explorer.present.stages import STAGE_KEYS, stage, stage_keys_for
 
 
 def _distinct_colours(path) -> int:
@@ -50,22 +50,32 @@ def test_open_snapshot_from_the_menu_shows_it_read_only_in_every_view(window, st
     assert "read-only" in window.statusBar().currentMessage()
 
 
-def test_export_view_png_and_svg_and_all_stages(window, state, tmp_path, monkeypatch):
-    png, svg = tmp_path / "view.png", tmp_path / "view.svg"
-    for target in (png, svg):
+def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeypatch):
+    from explorer.ui import figure_menu
+
+    png, svg, pdf = tmp_path / "view.png", tmp_path / "view.svg", tmp_path / "view.pdf"
+    for target in (png, svg, pdf):
         monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, t=target, **k: (str(t), ""))
         window.actions_.export_view.trigger()
         assert target.is_file() and target.stat().st_size > 1000
     assert _distinct_colours(png) > 30
-    assert "<svg" in svg.read_text(encoding="utf-8")[:2000]
+    assert QImage(str(png)).width() == round(160 / 25.4 * 300)  # print quality: 160 mm at 300 dpi, not the widget's size
+    assert "<svg" in svg.read_text(encoding="utf-8")[:2000] and pdf.read_bytes().startswith(b"%PDF")
     folder = tmp_path / "slides"
-    folder.mkdir()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
+    asked = {"folder": str(folder), "layers": "all", "kind": "png", "width_mm": 60.0, "dpi": 96.0}
+    monkeypatch.setattr(figure_menu, "ask_stages", lambda parent: asked)
     window.actions_.export_stages.trigger()
     pngs = sorted(p.name for p in folder.glob("*.png"))
-    keys = stage_keys_for(state.trace.config)  # a real family's own stages are not this model's
-    assert len(pngs) == len(keys) and pngs[0].startswith("01-") and pngs[-1].endswith(f"-{keys[-1]}.png")
-    assert state.selection.stage == "weights"  # back where the user was
+    keys = stage_keys_for(state.trace.config)
+    layered = [k for k in keys if stage(k).per_layer]
+    assert len(pngs) == len(keys) + (len(state.trace.layers) - 1) * len(layered)  # every stage of every layer
+    assert pngs[0] == "01-tokens.png" and pngs[-1].endswith(f"-{keys[-1]}.png")
+    assert any("-layer1-weights" in n for n in pngs)
+    assert state.selection.stage == "weights"  # the window's selection is not touched
+    for old in folder.glob("*.png"):
+        old.unlink()
+    figure_menu.export_all_stages(window, state, {**asked, "layers": "1", "kind": "svg"})
+    assert sorted(p.name for p in folder.glob("*.svg")) and all("layer0" not in p.name for p in folder.glob("*.svg"))
 
 
 def test_session_is_remembered_across_starts(qtbot, open_window):
@@ -79,6 +89,7 @@ def test_session_is_remembered_across_starts(qtbot, open_window):
         state.set_options(mask=__import__("explorer.config", fromlist=["MaskSpec"]).MaskSpec.parse("window:2"))
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_text("The cat sees a dog .")
+    w.open_panel("output")  # an open panel stays open (a narrow window starts with the side panels on their strip)
     w.docks["selection"].close()  # a closed panel stays closed
     w.close()
     text, source, options = restore_session()
@@ -89,3 +100,30 @@ def test_session_is_remembered_across_starts(qtbot, open_window):
     qtbot.addWidget(again)
     assert again.docks["selection"].isHidden() and not again.docks["output"].isHidden()
     again.close()
+
+
+def test_worksheet_of_the_current_text(window, state, tmp_path, monkeypatch, qtbot):
+    import shutil
+    import subprocess
+
+    target = tmp_path / "class.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.worksheet.trigger()
+    key = tmp_path / "class-key.pdf"
+    qtbot.waitUntil(lambda: key.exists() and target.exists(), timeout=60_000)
+    assert target.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", str(key), "-"], capture_output=True, text=True, check=True).stdout
+        assert f"“{state.text}”" in text and "seed-toy" in text and text.count("Answer:") == 7
+
+
+def test_export_view_draws_the_tensor_the_view_shows(window, state, tmp_path, monkeypatch, qtbot):
+    state.select(stage="embed")
+    view = window.views["tensor"]
+    qtbot.waitUntil(lambda: view.tensor_combo.count() > 1, timeout=10_000)
+    view.tensor_combo.setCurrentIndex([view.tensor_combo.itemData(i) for i in range(view.tensor_combo.count())].index("embed.tok"))
+    target = tmp_path / "embed.svg"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.export_view.trigger()
+    svg = target.read_text(encoding="utf-8")
+    assert "token embedding (row id of the table)" in svg and "x = token + position embedding" not in svg

@@ -194,10 +194,9 @@ class Monkey:
             self.exported.append(out)
 
     def export_image(self):
-        from explorer.ui import file_ops
+        from explorer.ui import figure_menu
 
-        target = self.w.actions_._export_target()
-        file_ops.save_view_image(target, self.tmp / f"view.{self.rng.choice(['png', 'svg'])}")
+        figure_menu.export_view(self.w, self.state, str(self.tmp / f"view.{self.rng.choice(['png', 'svg', 'pdf'])}"))
 
     def open_snapshot(self):
         from explorer.ui import file_ops

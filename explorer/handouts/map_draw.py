@@ -1,0 +1,159 @@
+"""One map or matrix as drawing primitives, laid out by ``map_layout``: cells (vector squares up to
+``VECTOR_LIMIT`` a side, one nearest-neighbour picture beyond), the hatching of blocked cells as clipped
+segments, the numbers where they fit, the selected row and column, axes, colour bar, legend and note.
+The rules are the window's (explorer/ui/views/map_layers.py): the same colours, limits and text sizes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.handouts import colours as col
+from explorer.handouts.hatching import blocked_runs, hatch_segments
+from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout
+from explorer.handouts.scene import Image, Line, Rect, Text
+from explorer.handouts.text import CENTRE_TO_BASELINE, elide
+from explorer.present.hover_format import cell_text
+
+VECTOR_LIMIT = 64  # cells as vector squares up to this many rows and columns; a picture beyond
+HATCH_LIMIT = 64  # the window hatches maps up to this size; bigger ones show the plain grey
+TEXT_LIMIT = 16  # numbers in the cells up to this many rows and columns (the window's limit)
+BAR_STEPS = 128
+
+
+def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list, MapLayout]:
+    """The primitives of one map, and its layout (``bottom_y`` says how much of the box it used)."""
+    lay = layout(spec, box, px)
+    items: list = []
+    for k, line in enumerate(lay.title_lines):
+        items.append(Text(box.x + box.w / 2, lay.title_y + k * px * 1.05 * LINE, line, px * 1.05, theme.ink, "middle", bold=True))
+    blocked = spec.all_blocked()
+    rgb = col.colours(spec.data, spec.levels, spec.signed)
+    items += _cells(lay, rgb, blocked)
+    if blocked.any() and max(blocked.shape) <= HATCH_LIMIT:
+        spacing = max(px * 0.35, min(px * 0.7, min(lay.cell_w, lay.cell_h) / 3))
+        width = max(0.5, px * 0.07)
+        items += [Line(*s, col.MASK_HATCH, width) for s in hatch_segments(blocked_runs(blocked), lay.x, lay.y, lay.cell_w, lay.cell_h, spacing)]
+    items += _numbers(spec, lay, rgb, blocked)
+    items += _highlight(spec, lay)
+    items += _axes(spec, lay, theme)
+    if lay.bar_x is not None:
+        items += _colour_bar(spec, lay, theme)
+    items += _below(spec, lay, box, theme)
+    return items, lay
+
+
+def _cells(lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
+    rows, cols = blocked.shape
+    if rows > VECTOR_LIMIT or cols > VECTOR_LIMIT:
+        pixels = np.array(rgb, dtype=np.uint8, copy=True)
+        pixels[blocked] = (200, 200, 204)
+        return [Image(lay.x, lay.y, lay.w, lay.h, pixels)]
+    # each square reaches a little into its right and lower neighbours (drawn after it): anti-aliased edges
+    # of touching squares would otherwise let the paper show through as hairlines
+    over_w, over_h = lay.cell_w * 0.04, lay.cell_h * 0.04
+    items = []
+    for i in range(rows):
+        for j in range(cols):
+            fill = col.MASK_FILL if blocked[i, j] else col.hex_colour(rgb[i, j])
+            w = lay.cell_w + (over_w if j < cols - 1 else 0.0)
+            h = lay.cell_h + (over_h if i < rows - 1 else 0.0)
+            items.append(Rect(lay.x + j * lay.cell_w, lay.y + i * lay.cell_h, w, h, fill))
+    return items
+
+
+def _numbers(spec: MapSpec, lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
+    rows, cols = spec.data.shape
+    if rows > TEXT_LIMIT or cols > TEXT_LIMIT:
+        return []
+    texts = [[cell_text(v) for v in row] for row in spec.data]
+    longest = max((len(t) for row in texts for t in row), default=1) or 1
+    size = min(lay.px * 1.2, lay.cell_h * 0.45, lay.cell_w / (0.62 * longest + 0.4))
+    if size < lay.px * 0.55:
+        return []  # too small to read: the window prints none either
+    dark = col.dark_text(rgb) | blocked
+    items = []
+    for i in range(rows):
+        for j in range(cols):
+            cx = lay.x + (j + 0.5) * lay.cell_w
+            cy = lay.y + (i + 0.5) * lay.cell_h + CENTRE_TO_BASELINE * size
+            items.append(Text(cx, cy, texts[i][j], size, "#000000" if dark[i, j] else "#ffffff", "middle"))
+    return items
+
+
+def _highlight(spec: MapSpec, lay: MapLayout) -> list:
+    """The selected row (query token) and column (key): a dark frame with a white core, as in the window."""
+    items = []
+    row, column = spec.highlight
+    outer, inner = max(1.0, lay.px * 0.3), max(0.5, lay.px * 0.14)
+    rects = []
+    if row is not None and 0 <= row < lay.rows:
+        rects.append((lay.x, lay.y + row * lay.cell_h, lay.w, lay.cell_h))
+    if column is not None and 0 <= column < lay.cols:
+        rects.append((lay.x + column * lay.cell_w, lay.y, lay.cell_w, lay.h))
+    for width, colour in ((outer, "#000000"), (inner, "#ffffff")):
+        items += [Rect(x, y, w, h, None, colour, width) for x, y, w, h in rects]
+    return items
+
+
+def _axes(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
+    px = lay.px
+    tick = px * 0.3
+    items: list = [
+        Line(lay.x, lay.y, lay.x, lay.y + lay.h, theme.axis, max(0.5, px * 0.06)),
+        Line(lay.x, lay.y + lay.h, lay.x + lay.w, lay.y + lay.h, theme.axis, max(0.5, px * 0.06)),
+    ]
+    left, bottom = lay.left, lay.bottom
+    room = left.depth - px * 0.6
+    for i, label in zip(left.cells, left.texts):
+        y = lay.y + (i + 0.5) * lay.cell_h
+        items.append(Line(lay.x - tick, y, lay.x, y, theme.axis, max(0.5, px * 0.06)))
+        items.append(Text(lay.x - tick - px * 0.2, y + CENTRE_TO_BASELINE * left.size, elide(label, left.size, room), left.size, theme.ink, "end"))
+    base = lay.y + lay.h
+    for j, label in zip(bottom.cells, bottom.texts):
+        x = lay.x + (j + 0.5) * lay.cell_w
+        items.append(Line(x, base, x, base + tick, theme.axis, max(0.5, px * 0.06)))
+        if bottom.upright:  # reads bottom to top, its end at the axis
+            text = elide(label, bottom.size, bottom.depth - px * 0.6)
+            items.append(Text(x + CENTRE_TO_BASELINE * bottom.size, base + tick + px * 0.2, text, bottom.size, theme.ink, "end", rotate=-90))
+        else:
+            items.append(Text(x, base + tick + bottom.size * 0.95, label, bottom.size, theme.ink, "middle"))
+    if spec.y_title:
+        x = lay.x - left.depth - px * 0.35
+        items.append(Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 8)), px, theme.ink, "middle", rotate=-90))
+    if spec.x_title:
+        items.append(Text(lay.x + lay.w / 2, lay.below_y + px * 0.95, spec.x_title, px, theme.ink, "middle"))
+    return items
+
+
+def _colour_bar(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
+    lo, hi = spec.levels
+    x, w, top, h = lay.bar_x, lay.bar_w, lay.y, lay.h
+    step = h / BAR_STEPS
+    values = hi - (np.arange(BAR_STEPS) + 0.5) * (hi - lo) / BAR_STEPS  # top: the highest value
+    rgb = col.colours(values, spec.levels, spec.signed)
+    items: list = [Rect(x, top + k * step, w, step + (step * 0.5 if k < BAR_STEPS - 1 else 0.0), col.hex_colour(rgb[k])) for k in range(BAR_STEPS)]
+    items.append(Rect(x, top, w, h, None, theme.axis, max(0.5, lay.px * 0.06)))
+    for v, label in lay.ticks:
+        y = top + (hi - v) / ((hi - lo) or 1.0) * h
+        items.append(Line(x + w, y, x + w + lay.px * 0.3, y, theme.axis, max(0.5, lay.px * 0.06)))
+        items.append(Text(x + w + lay.px * 0.5, y + CENTRE_TO_BASELINE * lay.px, label, lay.px, theme.ink, "start"))
+    return items
+
+
+def _below(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
+    px = lay.px
+    y = lay.below_y + (px * LINE if spec.x_title else 0.0) + px * 0.4
+    items: list = []
+    if lay.legend_lines:
+        s = px
+        items.append(Rect(box.x, y, s, s, col.MASK_FILL))
+        runs = [(0, 0, 1)]
+        items += [Line(*seg, col.MASK_HATCH, max(0.5, px * 0.07)) for seg in hatch_segments(runs, box.x, y, s, s, s / 3)]
+        items.append(Rect(box.x, y, s, s, None, col.MASK_HATCH, max(0.5, px * 0.06)))
+        for k, line in enumerate(lay.legend_lines):
+            items.append(Text(box.x + s * 1.6, y + k * px * LINE + px * 0.85, line, px, theme.ink))
+        y += len(lay.legend_lines) * px * LINE
+    for k, line in enumerate(lay.note_lines):
+        items.append(Text(box.x, y + k * px * LINE + px * 0.85, line, px, theme.faint))
+    return items
+

@@ -1,0 +1,62 @@
+"""The words a figure prints, in English. The window and the commands pass translated ones
+(explorer/ui/figure_words.py builds them with the same source texts as the central view, so a figure and
+the view say the same thing in both languages)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+WORDS = {
+    "step": "Step {n} of {total}: {title}",
+    "layer": "layer {layer}",
+    "map title": "query (row) attends to key (column) — head {h}",
+    "query axis": "query (row)",
+    "key axis": "key (column)",
+    "token axis": "token (row)",
+    "legend weights": "blocked by the mask (−∞ before softmax): weight 0",
+    "legend masked": "−∞ (masked): the mask blocks this key, so its weight becomes 0",
+    "clipped": "colours saturate above {v} (a long sentence spreads attention thin)",
+    "subset": "the {shown} most likely of {total} tokens",
+    "of head": "{axis} ({n}) of head {h}",
+    "trio q": "Queries Q — head {h}",
+    "trio k": "Keys K — head {h}",
+    "trio v": "Values V — head {h}",
+}
+
+STAGE_TITLES = {
+    "tokens": "Tokens → ids", "embed": "Embedding", "norm_attn": "Norm before attention", "qkv": "Queries, keys, values",
+    "scores": "Scores Q·Kᵀ", "scaled": "Scaled ÷√D", "masked": "Mask", "weights": "Attention weights (softmax)",
+    "heads": "Head outputs A·V", "concat": "Heads side by side", "out": "Output projection ·W_o",
+    "residual": "Residual + x", "norm_ffn": "Norm before the FFN", "ffn": "Feed-forward network", "block": "Block output",
+    "final_norm": "Final norm", "logits": "Scores over the vocabulary", "probs": "Next-token probabilities",
+}
+
+TENSOR_TITLES = {
+    "tokens": "token ids", "embed.tok": "token embedding (row id of the table)", "embed.pos": "position embedding",
+    "embed.out": "x = token + position embedding", "attn.in": "what attention reads (after the norm)",
+    "attn.q": "queries Q = x·W_q", "attn.k": "keys K = x·W_k", "attn.v": "values V = x·W_v",
+    "attn.heads": "head outputs A·V", "attn.concat": "heads side by side", "attn.out": "attention output ·W_o",
+    "mid": "stream after attention (x + attention)", "ffn.in": "what the FFN reads (after the norm)",
+    "ffn.hidden": "FFN hidden activations",
+}
+
+
+def _tensor_title(name: str) -> str:
+    key = re.sub(r"^layers\.\d+\.", "", name)
+    return TENSOR_TITLES.get(key, name)
+
+
+@dataclass(frozen=True)
+class FigureWords:
+    text: dict[str, str] = field(default_factory=lambda: dict(WORDS))
+    stage_titles: dict[str, str] = field(default_factory=lambda: dict(STAGE_TITLES))
+    tensor_title: Callable[[str], str] = _tensor_title
+    edge_words: dict[str, str] | None = None  # explorer.present.stages.edge_label's words
+
+    def __getitem__(self, key: str) -> str:
+        return self.text.get(key, WORDS[key])
+
+
+ENGLISH = FigureWords()
