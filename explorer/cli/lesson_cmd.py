@@ -11,6 +11,7 @@ import os
 
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
+from explorer.util.printable import quoted
 
 
 def add_parser(sub) -> None:
@@ -46,7 +47,7 @@ def run_export(args: argparse.Namespace) -> int:
         if not (320 <= w <= 7680 and 240 <= h <= 4320):
             raise ValueError
     except ValueError:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {args.size!r}") from None
+        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {quoted(args.size)}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # hand-outs need no screen, and no window flashing on one

@@ -23,6 +23,7 @@ from explorer.util.paths import resource
 from explorer.present.stages import STAGE_KEYS
 from explorer.weights.catalog import REAL_MODELS
 from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
+from explorer.util.printable import quoted
 
 BUILTIN = "builtin"
 MAX_BYTES = 1024 * 1024  # a lesson of hundreds of steps is a few hundred kB; anything larger is not one
@@ -101,10 +102,10 @@ class _Reader:
                 raise self.fail(None, key, f"unknown key (a lesson has {', '.join(TOP_KEYS)})")
         version = data.get("format", FORMAT_VERSION)
         if version != FORMAT_VERSION:
-            raise self.fail(None, "format", f"this app reads lesson format {FORMAT_VERSION}, got {version!r}")
+            raise self.fail(None, "format", f"this app reads lesson format {FORMAT_VERSION}, got {quoted(version)}")
         languages = data.get("languages", ["en"])
         if not isinstance(languages, list) or not languages or any(l not in LANGUAGES for l in languages):
-            raise self.fail(None, "languages", f"must be a list of {' and '.join(LANGUAGES)}, got {languages!r}")
+            raise self.fail(None, "languages", f"must be a list of {' and '.join(LANGUAGES)}, got {quoted(languages)}")
         if "title" not in data:
             raise self.fail(None, "title", "missing: a lesson has a title")
         title = self.words(None, "title", data["title"], languages)
@@ -121,12 +122,12 @@ class _Reader:
         if isinstance(value, str):
             return {languages[0]: value}
         if not isinstance(value, dict):
-            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {value!r}")
+            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {quoted(value)}")
         for lang, text in value.items():
             if lang not in LANGUAGES:
                 raise self.fail(step, f"{key}.{lang}", f"unknown language (use {', '.join(LANGUAGES)})")
             if not isinstance(text, str):
-                raise self.fail(step, f"{key}.{lang}", f"must be text, got {text!r}")
+                raise self.fail(step, f"{key}.{lang}", f"must be text, got {quoted(text)}")
         return dict(value)
 
     def step(self, i: int, raw: dict[str, Any], languages: list[str]) -> Step:
@@ -152,7 +153,7 @@ class _Reader:
     def setting(self, i: int, key: str, v: Any) -> dict[str, Any]:
         def need(ok: bool, what: str) -> None:
             if not ok:
-                raise self.fail(i, key, f"must be {what}, got {v!r}")
+                raise self.fail(i, key, f"must be {what}, got {quoted(v)}")
 
         def whole(lo: int, hi: int) -> int:
             need(isinstance(v, int) and not isinstance(v, bool), "a whole number")
