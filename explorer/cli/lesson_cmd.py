@@ -11,7 +11,7 @@ import os
 
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
-from explorer.util.printable import quoted
+from explorer.util.printable import one_line
 
 
 def add_parser(sub) -> None:
@@ -36,8 +36,9 @@ def run_check(args: argparse.Namespace) -> int:
         if missing:
             notes.append(f"no {language} caption in steps {', '.join(map(str, missing))}: they show another language's")
     for note in notes:
-        print(f"note: {note}")
-    print(f"ok: {lesson.title_in(lesson.languages[0])} — {len(lesson.steps)} steps, languages {', '.join(lesson.languages)}")
+        print(f"note: {one_line(note)}")
+    title = one_line(lesson.title_in(lesson.languages[0]))  # the lesson's own words: one line, nothing a terminal acts on
+    print(f"ok: {title} — {len(lesson.steps)} steps, languages {', '.join(lesson.languages)}")
     return 0
 
 
@@ -47,7 +48,7 @@ def run_export(args: argparse.Namespace) -> int:
         if not (320 <= w <= 7680 and 240 <= h <= 4320):
             raise ValueError
     except ValueError:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {quoted(args.size)}") from None
+        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {args.size!r}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # hand-outs need no screen, and no window flashing on one

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from explorer import names
 from explorer.present import before_after, matrices
+from explorer.ui.plain_text import plain_tip
 
 
 def draw_lookup(view, trace, sel) -> None:
@@ -26,7 +27,7 @@ def draw_lookup(view, trace, sel) -> None:
     for r, (label, i) in enumerate(zip(labels, look.ids)):
         for c, text in enumerate((label, str(i))):
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(plain_tip(text))
             view.ids_table.setItem(r, c, item)
     view.ids_table.resizeColumnToContents(0)
     view.ids_table.selectRow(look.token)

@@ -21,6 +21,7 @@ from explorer.ui.views.base import View
 from explorer.ui.views import tensor_controls
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
+from explorer.ui.plain_text import plain_tip
 
 
 class TensorView(View):
@@ -292,7 +293,7 @@ class TensorView(View):
 
     def _show(self, text: str) -> None:
         self.explanation.setText(text)
-        QToolTip.showText(QCursor.pos(), text, self)
+        QToolTip.showText(QCursor.pos(), plain_tip(text), self)
 
     def _large_hovered(self, i: int, j: int) -> None:
         if i < 0:
