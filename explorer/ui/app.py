@@ -150,7 +150,7 @@ def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) ->
         return
     from explorer.ui.window_fit import fit_to_screen
 
-    if not fit_to_screen(window, restored, size):
+    if not fit_to_screen(window, restored, size) and size:  # a remembered window is fitted without a word
         print(f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead", file=sys.stderr)
 
 
