@@ -160,7 +160,8 @@ def check_kind_tensors(manifest, infos: dict[str, Any], where: Where) -> None:
     """Headers: what the kind needs is there, and nothing of another kind is."""
     missing = [n for n in required_tensors(manifest, where) if n not in infos]
     if missing:
-        raise where.fail(f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which a {manifest.kind} snapshot holds")
+        article = "an intervened" if manifest.kind == "intervened" else f"a {manifest.kind}"
+        raise where.fail(f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which {article} snapshot holds")
     if manifest.kind != "intervened":
         stray = [n for n in infos if n.startswith("baseline.")]
         if stray:
