@@ -40,7 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from explorer.errors import SnapshotError
+from explorer.errors import ExplorerError, SnapshotError
 from explorer.util.printable import shown
 from explorer.util.temporaries import (
     TEMP_NAME, TEMP_TAG, Terminated, cleanup_on_sigterm, host_tag, remove_stale_temporaries, sigterm_held, temp_prefix,
@@ -52,7 +52,7 @@ _temp_prefix = temp_prefix
 _sigterm_held = sigterm_held
 _cleanup_on_sigterm = cleanup_on_sigterm
 __all__ = [
-    "TEMP_NAME", "TEMP_TAG", "Terminated", "atomic_dir", "atomic_file", "atomic_path", "atomic_write_bytes",
+    "TEMP_NAME", "TEMP_TAG", "Terminated", "as_os_error", "atomic_dir", "atomic_file", "atomic_path", "atomic_write_bytes",
     "check_writable_folder", "check_writable_target", "describe_os_error", "mode_for", "remove_stale_temporaries",
 ]
 
@@ -163,14 +163,33 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
                 os.close(fd)
             yield tmp
             _commit(tmp, target, error)
-        except OSError as exc:
+        except BaseException as exc:
+            failure = as_os_error(exc, target.parent)  # judged before the temporary frees its space
             if tmp is not None:
                 tmp.unlink(missing_ok=True)
-            raise error(describe_os_error(exc, target)) from None
-        except BaseException:
-            if tmp is not None:
-                tmp.unlink(missing_ok=True)
+            if failure is not None:
+                raise error(describe_os_error(failure, target)) from None
             raise
+
+
+def as_os_error(exc: BaseException, folder: Path) -> OSError | None:
+    """The system error behind a writer's failure. Libraries that write by name report a full disk in their
+    own words (safetensors: "I/O error: No space left on device (os error 28)", torch: "basic_ios::clear:
+    iostream error"); those are read here, and a folder left without a free block counts as a full disk.
+    None: not a writing failure (a bug, Ctrl-C, the app's own error), raised as it is."""
+    if isinstance(exc, OSError):
+        return exc
+    if not isinstance(exc, Exception) or isinstance(exc, ExplorerError):
+        return None
+    said = str(exc)
+    for code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EIO):
+        if os.strerror(code) in said or f"os error {code})" in said:
+            return OSError(code, os.strerror(code))
+    try:
+        full = os.statvfs(folder).f_bavail == 0
+    except OSError:
+        full = False
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)) if full else None
 
 
 def _commit(tmp: Path, target: Path, error: type[Exception]) -> None:
@@ -257,11 +276,10 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError, paren
                 os.replace(tmp, target)
                 if old is not None:
                     _remove(old)
-        except OSError as exc:
+        except BaseException as exc:
+            failure = as_os_error(exc, target.parent)
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
-            raise error(describe_os_error(exc, target)) from None
-        except BaseException:
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
+            if failure is not None:
+                raise error(describe_os_error(failure, target)) from None
             raise
