@@ -1022,10 +1022,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>SVG の書き出しには QtSvg モジュールが必要です</translation>
     </message>
     <message>
-        <source>cannot write {path}</source>
-        <translation>{path} に書き込めません</translation>
-    </message>
-    <message>
         <source>Export snapshot</source>
         <translation>スナップショットを書き出す</translation>
     </message>
