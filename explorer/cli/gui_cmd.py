@@ -142,8 +142,13 @@ def run(args: argparse.Namespace) -> int:
 
         shot = Path(args.screenshot)
         check_writable_target(shot)  # before the start-up and the first trace, not after
-        if not shot.parent.is_dir():
-            raise SnapshotError(f"cannot write {shot}: the folder does not exist")
+        if not shot.parent.is_dir():  # `afile/x.png` names the file in the way, not a missing folder
+            import errno
+
+            from explorer.util.fileio import describe_os_error
+
+            missing = not any(p.exists() and not p.is_dir() for p in shot.parents)
+            raise SnapshotError(describe_os_error(OSError(errno.ENOENT if missing else errno.ENOTDIR, ""), shot))
     check_display()
     lesson, step = None, (args.step if args.step is not None else 1) - 1
     if args.lesson:  # read before any window exists: a bad file is the command's one `error:` line

@@ -89,8 +89,10 @@ class _Store:
         self.changed.clear()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8"), SettingsError)
-        except (ExplorerError, OSError) as exc:
+            # ASCII with escapes: a path or a text holding a byte that is not UTF-8 (a lone surrogate) is kept as
+            # \udcff and read back as it was; UTF-8 could not encode it.
+            atomic_write_bytes(self.path, (json.dumps(data, ensure_ascii=True, indent=1) + "\n").encode("ascii"), SettingsError)
+        except (ExplorerError, OSError, ValueError) as exc:  # said, never raised: it runs from the event loop or at exit
             log.warning("the settings were not saved: %s", exc)
 
 

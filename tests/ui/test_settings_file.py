@@ -167,3 +167,15 @@ def test_a_saved_text_past_the_limit_is_cut_where_a_trace_cuts_it(tmp_path):
     _fresh(tmp_path)
     settings.put("session/text", "a" * (MAX_TEXT_CHARS + 10))
     assert len(settings.get("session/text")) == MAX_TEXT_CHARS
+
+
+def test_undecodable_paths_and_text_are_kept_as_they_were(tmp_path):
+    import os
+
+    odd = os.fsdecode(b"/data/\xff\xfe.npz")
+    _fresh(tmp_path)
+    settings.add_recent(odd)
+    settings.put("session/text", "caf\udce9 講義")
+    settings.flush()
+    settings._stores.clear()
+    assert settings.recent_files() == [odd] and settings.get("session/text") == "caf\udce9 講義"
