@@ -179,3 +179,4 @@ def test_undecodable_paths_and_text_are_kept_as_they_were(tmp_path):
     settings.flush()
     settings._stores.clear()
     assert settings.recent_files() == [odd] and settings.get("session/text") == "caf\udce9 講義"
+
