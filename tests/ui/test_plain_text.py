@@ -58,9 +58,17 @@ def test_lesson_words_are_plain_text_in_every_widget(open_window, state, qtbot, 
     image.save(str(png))
     lesson = parse_lesson(hostile_lesson(str(png)), "hostile.toml", check_runs=False)
     window = open_window(state)
-    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
-        window.lessons.player.open(lesson, 0)
-    window.lessons.present_lesson()
+    try:
+        with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+            window.lessons.player.open(lesson, 0)
+        window.lessons.present_lesson()
+        _check_every_widget(window, lesson)
+    finally:  # closed before the fixture puts the style back (a re-polish of open windows is not this test's)
+        window.lessons.player.close()
+        window.close()
+
+
+def _check_every_widget(window, lesson) -> None:
     bar = window.lessons.bar
     step = lesson.steps[0]
     assert bar.caption.text() == step.caption["en"] and bar.answer.text() == step.answer["en"]
