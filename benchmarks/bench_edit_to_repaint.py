@@ -56,7 +56,6 @@ class BareEdits:
 
 
 def main(edits: int = 40) -> None:
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QPlainTextEdit
 
     from explorer.ui.app import create_application
@@ -64,7 +63,9 @@ def main(edits: int = 40) -> None:
     from explorer.ui.state import AppState
 
     app = create_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    from explorer.ui import settings
+
+    settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     state = AppState(text="This is a big red pen and that is a dog .")  # 12 tokens
     window = MainWindow(state, restore_layout=False)
     window.show()

@@ -21,14 +21,15 @@ CONTEXT = 4096
 
 def child(folder: str, out: str) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
 
     from explorer.ui.app import create_application
     from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState, ModelSource
 
     app = create_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    from explorer.ui import settings
+
+    settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     text, _ = random_text(CONTEXT)
     state = AppState(text=text, source=ModelSource("path", folder))
     window = MainWindow(state, restore_layout=False)

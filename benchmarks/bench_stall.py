@@ -94,7 +94,6 @@ def _smollm2_text(bundle, context: int) -> str | None:
 
 
 def main(context: int = 1024, smollm2_context: int = 2048) -> None:
-    from PySide6.QtCore import QSettings
 
     from explorer.session.open import open_source
     from explorer.ui.app import create_application
@@ -103,7 +102,9 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
     from explorer.weights.installed import locate_smollm2
 
     app = create_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    from explorer.ui import settings
+
+    settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     with tempfile.TemporaryDirectory() as tmp:
         _, bundle = gpt2_small_bundle(Path(tmp))
     text, _ = random_text(context)

@@ -14,6 +14,10 @@ from explorer import __version__
 from explorer.errors import Cancelled, ExplorerError
 
 from explorer.cli import attribute_cmd, export_cmd, generate_cmd, info_cmd
+from explorer.cli.terminal import (
+    OutputLost, current_folder_missing, flush_stdout, guarded_streams, output_lost_message, reader_left, say,
+)
+from explorer.util.printable import one_line
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd]
@@ -30,8 +34,24 @@ def _optional_commands():
     return mods
 
 
+MAX_ARGUMENTS = 1000  # far above any real command line; argparse's time grows with the square of the count
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose own errors are one line too: a value it quotes (an unknown option, a bad choice) may
+    hold a newline or an escape sequence."""
+
+    def _print_message(self, message: str, file=None) -> None:
+        if message:  # argparse swallows a failed write (the --version of `| head` was lost, exit 0): main says it
+            (file or sys.stderr).write(message)
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="attention-explorer",
         description="Watch every tensor flow through a Transformer: trace, export, inspect, train, generate.",
     )
@@ -47,7 +67,7 @@ class _NoteHandler(logging.Handler):
     like every other notice of the command. sys.stderr is looked up at each line, not kept."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        print(f"note: {record.getMessage()}", file=sys.stderr)
+        say("note", record.getMessage())
 
 
 def _show_warnings_as_notes() -> None:
@@ -58,32 +78,50 @@ def _show_warnings_as_notes() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every way it can end is an exit code and at most one `error:` line."""
+    with guarded_streams():
+        try:
+            code = _main(sys.argv[1:] if argv is None else list(argv))
+            flush_stdout()
+        except BrokenPipeError:  # `attention-explorer info x.npz | head`: the reader left; stop quietly
+            return reader_left()
+        except OutputLost as exc:  # `info > /dev/full`: the output is lost, and the exit code says so
+            say("error", output_lost_message(exc))
+            return 2
+        return code
+
+
+def _main(argv: list[str]) -> int:
     _show_warnings_as_notes()
+    if len(argv) > MAX_ARGUMENTS:
+        say("error", f"too many arguments ({len(argv):,}); a command takes at most {MAX_ARGUMENTS:,}")
+        return 2
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        if any(m.__name__.endswith("gui_cmd") for m in _optional_commands()):
-            args = parser.parse_args(["gui", *(argv or [])])
-        else:
-            parser.print_help()
-            return 0
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            if any(m.__name__.endswith("gui_cmd") for m in _optional_commands()):
+                args = parser.parse_args(["gui", *(argv or [])])
+            else:
+                parser.print_help()
+                return 0
+    except SystemExit as exc:  # --help, --version, a usage error: what argparse printed is flushed by main
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     args.whole_process = argv is None  # the real command line, not a caller in the same process (tests)
+    if current_folder_missing():
+        say("error", "the current folder no longer exists (it was deleted or moved): change to a folder that exists")
+        return 2
     try:
         return int(args.func(args) or 0)
     except Cancelled as exc:
-        print(f"cancelled: {exc}", file=sys.stderr)
+        say("cancelled", str(exc))
         return exc.exit_code
     except ExplorerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say("error", str(exc))
         return exc.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `attention-explorer info x.npz | head`: the reader left; stop quietly
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
-        return 141
     except MemoryError:
-        print("error: out of memory: make the model or the text smaller", file=sys.stderr)
+        say("error", "out of memory: make the model or the text smaller")
         return 3

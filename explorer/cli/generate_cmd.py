@@ -13,6 +13,7 @@ import sys
 
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
 from explorer.errors import ConfigError
+from explorer.util.printable import quoted
 
 
 def add_parser(sub) -> None:
@@ -66,11 +67,11 @@ def _stop_ids(args: argparse.Namespace, tokenizer) -> tuple[int, ...]:
     ids = []
     display = tokenizer.display_vocab()
     for token in args.stop:
-        i = tokenizer.hf.token_to_id(token)
+        i = tokenizer.token_id(token)
         if i is None and token in display:
             i = display.index(token)
         if i is None:
-            raise ConfigError(f"--stop takes a token of the vocabulary; {token!r} is not one")
+            raise ConfigError(f"--stop takes a token of the vocabulary; {quoted(token)} is not one")
         ids.append(i)
     return tuple(ids)
 

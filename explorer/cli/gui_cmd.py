@@ -16,6 +16,7 @@ from pathlib import Path
 
 from explorer.errors import ConfigError, SnapshotError
 from explorer.present.stages import STAGE_KEYS
+from explorer.util.printable import quoted
 
 MAX_SIDE = 16_384  # px: beyond what any screen shows; a larger window is a typo and gigabytes of pixels
 MAX_PIXELS = 8_192 * 8_192  # one grab of the window is 4 bytes a pixel: at most 256 MiB
@@ -57,7 +58,7 @@ def parse_size(text: str) -> tuple[int, int]:
     """``1600x1000`` → (1600, 1000); anything else, or a size no screen or memory can hold, is refused."""
     m = _SIZE.match(text or "")
     if not m:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT, e.g. 1600x1000; got {text!r}")
+        raise ConfigError(f"--size takes WIDTHxHEIGHT, e.g. 1600x1000; got {quoted(text)}")
     w, h = int(m.group(1)), int(m.group(2))
     if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE) or w * h > MAX_PIXELS:
         raise ConfigError(
@@ -118,15 +119,36 @@ def check_display(env: dict[str, str] | None = None) -> None:
     raise ConfigError(NO_DISPLAY)
 
 
+TIMEOUT_ENV = "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS"
+MAX_TIMEOUT_MS = 24 * 3600 * 1000  # Qt's timers take 32-bit milliseconds; a day is past any first trace
+
+
+def check_screenshot_timeout(env: dict[str, str] | None = None) -> None:
+    """The screenshot's time limit from the environment: a whole number of milliseconds, checked before Qt
+    starts (``abc`` was a traceback, then Qt aborted the process: exit code 134)."""
+    raw = (os.environ if env is None else env).get(TIMEOUT_ENV)
+    if raw is None:
+        return
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_TIMEOUT_MS):
+        raise ConfigError(f"{TIMEOUT_ENV} must be a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS:,}, got {quoted(raw)}")
+
+
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
     if args.screenshot:
+        check_screenshot_timeout()
         from explorer.util.fileio import check_writable_target
 
         shot = Path(args.screenshot)
         check_writable_target(shot)  # before the start-up and the first trace, not after
-        if not shot.parent.is_dir():
-            raise SnapshotError(f"cannot write {shot}: the folder does not exist")
+        if not shot.parent.is_dir():  # `afile/x.png` names the file in the way, not a missing folder
+            import errno
+
+            from explorer.util.fileio import describe_os_error
+
+            missing = not any(p.exists() and not p.is_dir() for p in shot.parents)
+            raise SnapshotError(describe_os_error(OSError(errno.ENOENT if missing else errno.ENOTDIR, ""), shot))
     check_display()
     lesson, step = None, (args.step if args.step is not None else 1) - 1
     if args.lesson:  # read before any window exists: a bad file is the command's one `error:` line

@@ -12,6 +12,7 @@ import sys
 
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
+from explorer.util.printable import one_line
 
 
 def add_parser(sub) -> None:
@@ -37,8 +38,9 @@ def run_check(args: argparse.Namespace) -> int:
         if missing:
             notes.append(f"no {language} caption in steps {', '.join(map(str, missing))}: they show another language's")
     for note in notes:
-        print(f"note: {note}")
-    print(f"ok: {lesson.title_in(lesson.languages[0])} — {len(lesson.steps)} steps, languages {', '.join(lesson.languages)}")
+        print(f"note: {one_line(note)}")
+    title = one_line(lesson.title_in(lesson.languages[0]))  # the lesson's own words: one line, nothing a terminal acts on
+    print(f"ok: {title} — {len(lesson.steps)} steps, languages {', '.join(lesson.languages)}")
     return 0
 
 

@@ -12,6 +12,7 @@ from explorer.errors import ConfigError, InputError
 from explorer.session import ModelSource
 from explorer.session.open import open_source, resolve_run_folder
 from explorer.weights.presets import DEFAULT_PRESET, PRESETS
+from explorer.util.printable import quoted
 
 if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
     from explorer.weights.bundle import ModelBundle
@@ -100,7 +101,7 @@ def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:
         try:
             layers = tuple(int(x) for x in args.layers_to_capture.split(",") if x.strip())
         except ValueError:
-            raise ConfigError(f"--layers-to-capture takes layer numbers like 0,5,11, got {args.layers_to_capture!r}") from None
+            raise ConfigError(f"--layers-to-capture takes layer numbers like 0,5,11, got {quoted(args.layers_to_capture)}") from None
     return RunOptions(
         mask=MaskSpec.parse(args.mask) if args.mask else MaskSpec("none" if getattr(config, "bidirectional", False) else "causal"),
         scale=not args.no_scale,

@@ -13,6 +13,7 @@ from explorer.config.memory import (
     ATTENTION_CHUNK_BYTES,
     DEFAULT_MEMORY_BUDGET_BYTES,
     MemoryEstimate,
+    check_generation_memory,
     check_memory,
     check_training_memory,
     estimate_memory,
@@ -33,6 +34,6 @@ from explorer.vocab import ACTIVATIONS, DTYPES, MASK_KINDS, MAX_HEADS, MAX_LAYER
 __all__ = [
     "ACTIVATIONS", "ATTENTION_CHUNK_BYTES", "DEFAULT_MEMORY_BUDGET_BYTES", "DTYPES", "MASK_KINDS", "MAX_DIM",
     "MAX_HEADS", "MAX_LAYERS", "MAX_SEED", "MAX_SENTENCES", "MAX_TEXT_CHARS", "MAX_TRACE_TOKENS", "NORMS",
-    "POSITIONS", "MaskSpec", "MemoryEstimate", "ModelConfig", "RunOptions", "check_memory",
+    "POSITIONS", "MaskSpec", "MemoryEstimate", "ModelConfig", "RunOptions", "check_generation_memory", "check_memory",
     "check_training_memory", "check_seed", "estimate_memory", "memory_budget_bytes",
 ]

@@ -99,3 +99,37 @@ def check_training_memory(config: ModelConfig, batch: int, context: int, budget:
         )
     return est
 
+
+
+def estimate_generation(config: ModelConfig, prompt_tokens: int, new_tokens: int, options: RunOptions | None = None, use_cache: bool = True) -> MemoryEstimate:
+    """What a generation holds at its peak once its prompt is traced: the prompt's trace, every step's logits
+    and attention rows (twice: kept, then assembled into the snapshot's arrays), the KV cache and its copy,
+    and the largest decode step (without the cache, a whole forward pass over every token so far)."""
+    options = options or RunOptions()
+    item = 8 if options.dtype == "float64" else 4
+    T, total = new_tokens, prompt_tokens + new_tokens
+    L, H, Hkv, D, Dv, V = config.layers, config.H, config.H_kv, config.D, config.D_v, config.V
+    prompt = estimate_memory(config, 1, prompt_tokens, options)
+    kept = 2 * (T * V + L * H * T * total) * item
+    cache = 2 * L * Hkv * total * (D + Dv) * item if use_cache else 0
+    if use_cache:  # one new query against every key so far
+        step = (L * (H * total * 4 + Hkv * (D + Dv) + config.E * 8) + V * 2) * item
+    else:
+        whole = estimate_memory(config, 1, total, options)
+        step = whole.peak_bytes - whole.params_bytes
+    return MemoryEstimate(prompt.params_bytes, prompt.trace_bytes + kept + cache, prompt.params_bytes + prompt.trace_bytes + kept + cache + step)
+
+
+def check_generation_memory(config: ModelConfig, prompt_tokens: int, new_tokens: int, options: RunOptions | None = None,
+                            use_cache: bool = True, budget: int | None = None) -> MemoryEstimate:
+    """Refuse a generation past the budget before its first decode step (``generate --no-cache`` of many
+    tokens after a long prompt ran a whole forward pass per token with no bound)."""
+    est = estimate_generation(config, prompt_tokens, new_tokens, options, use_cache)
+    budget = memory_budget_bytes() if budget is None else budget
+    if est.peak_bytes > budget:
+        advice = "fewer new tokens, the KV cache (drop --no-cache)" if not use_cache else "fewer new tokens"
+        raise MemoryBudgetError(
+            f"generating {new_tokens} tokens after a prompt of {prompt_tokens} token{'' if prompt_tokens == 1 else 's'} would need about {_gib(est.peak_bytes)} "
+            f"({est.describe()}), more than the {_gib(budget)} budget; ask for {advice}, a shorter prompt, or raise the budget"
+        )
+    return est

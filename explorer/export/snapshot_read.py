@@ -282,7 +282,7 @@ def read_snapshot(path: str | Path) -> Trace:
         labels={n: e["labels"] for n, e in m.names.items()},
         model_name=raw.get("model_name") or "",
         tokenizer_kind=raw.get("tokenizer_kind") or "",
-        interventions=raw.get("interventions") if isinstance(raw.get("interventions"), dict) else None,
+        interventions=m.interventions,  # checked (explorer/export/snapshot_kinds.py)
         app_version=raw.get("app_version") or "",
         origin=str(path),
     )

@@ -18,6 +18,7 @@ import numpy as np
 from explorer import names
 from explorer.config import MAX_SENTENCES, ModelConfig, RunOptions
 from explorer.errors import ConfigError, SnapshotError
+from explorer.export.snapshot_kinds import check_generation, check_interventions, check_kind_tensors, check_kind_values, kind_of
 from explorer.util.schema import Where, flag, listing, mapping, model_config, number, optional, text, valid_unicode, whole
 
 MAX_TOKENS_PER_ROW = 1 << 20
@@ -46,6 +47,9 @@ class Manifest:
     vocab: tuple[str, ...] | None
     notices: tuple[str, ...]
     seed: int | None
+    kind: str = "plain"  # "plain", "intervened" or "generation" (explorer/export/snapshot_kinds.py)
+    interventions: dict[str, Any] | None = None  # checked: every entry points at a layer, head, position there is
+    generation: dict[str, Any] | None = None  # checked: {"steps": [...], "use_cache": bool}
 
 
 def _row(value: Any, field: str, where: Where):
@@ -123,16 +127,10 @@ def check_manifest(raw: Any, where: Where) -> Manifest:
             raise where.fail(f"vocab has {len(vocab)} entries but the config's V is {config.vocab_size}")
     notices = tuple(listing(m.get("notices", []), "notices", where, text, 10_000))
     seed = optional(whole)(m.get("seed"), "seed", where, 0, 2**63 - 1)
-    return Manifest(m, rows, config, options, entries, vocab, notices, seed)
-
-
-def _generated_steps(manifest: Manifest, where: Where) -> int | None:
-    """T, the number of steps of a generation snapshot (its manifest's ``generation`` field), else None."""
-    generation = manifest.raw.get("generation")
-    if generation is None:
-        return None
-    steps = mapping(generation, "generation", where).get("steps")
-    return len(listing(steps, "generation.steps", where, lambda v, f, w: v, 1_000_000))
+    C = max(len(r[2]) for r in rows)
+    interventions = check_interventions(m, config, C, where)
+    generation = check_generation(m, config, C, len(rows), where)
+    return Manifest(m, rows, config, options, entries, vocab, notices, seed, kind_of(m), interventions, generation)
 
 
 def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
@@ -142,7 +140,7 @@ def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
         "F": cfg.F, "V": cfg.V, "P": cfg.max_positions, "S": cfg.segments,
         "N_q": cfg.qk_norm_width(cfg.H), "N_k": cfg.qk_norm_width(cfg.H_kv),
     }
-    T = _generated_steps(manifest, where)
+    T = len(manifest.generation["steps"]) if manifest.generation is not None else None
     if T is not None:  # a generation: step t's query sees C + t keys; the cache holds every token fed so far
         dims.update(T=T, C_total=max(C, C + T - 1))
     return dims
@@ -191,6 +189,7 @@ def check_tensors(manifest: Manifest, infos: dict[str, TensorInfo], where: Where
                 raise where.fail(f"names[{name!r}] has {len(entry['labels'])} labels for {len(info.shape)} dimensions")
             if entry["shape"] is not None and entry["shape"] != info.shape:
                 raise where.fail(f"names[{name!r}] says shape {entry['shape']}, the tensor has {info.shape}")
+    check_kind_tensors(manifest, infos, where)
 
 
 def _chunks(a: np.ndarray, size: int = 1 << 22):
@@ -218,3 +217,4 @@ def check_values(manifest: Manifest, arrays: dict[str, np.ndarray], where: Where
             bad = np.isnan(part).any() or (np.isposinf(part).any() if masked else not np.isfinite(part).all())
             if bad:
                 raise where.fail(f"{name} holds NaN or infinite values; a snapshot of a trace never does")
+    check_kind_values(manifest, arrays, where)

@@ -19,7 +19,7 @@ import numpy as np
 import torch
 
 from explorer import names
-from explorer.config import RunOptions
+from explorer.config import RunOptions, check_generation_memory
 from explorer.errors import ConfigError, InputError
 from explorer.generation.result import Generation, Step
 from explorer.generation.sampling import Sampling, choose
@@ -110,6 +110,10 @@ def generate(
     started = time.perf_counter()
     prefill = run_trace(bundle, sentence, options, cancel)  # the prompt's full trace, C×C maps and all
     prefill_ms = (time.perf_counter() - started) * 1000
+    # Every token this generation may add, counted before the first decode step (the prompt's own trace
+    # was counted by run_trace): the model's context stops it at max_positions.
+    room = max(0, min(gen.max_new_tokens, bundle.config.max_positions - prefill.C))
+    check_generation_memory(bundle.config, prefill.C, room, prefill.options, gen.use_cache)
     run = _Decoding(bundle, prefill, gen, cancel, on_step)
     run.loop(prefill_ms)
 

@@ -48,9 +48,18 @@ class Sampling:
 
 
 def softmax(logits_row: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    """softmax(logits / T) in float64 (the distribution a token is drawn from)."""
-    z = np.asarray(logits_row, dtype=np.float64) / temperature
-    z = z - np.max(z)
+    """softmax(logits / T) in float64 (the distribution a token is drawn from).
+
+    The largest logit is taken away before dividing by T, so that a tiny T (5e-324) gives 0 for the best
+    token and -inf for the others (a one-hot row) instead of inf - inf = NaN everywhere; a logit that is not
+    finite counts as impossible."""
+    z = np.asarray(logits_row, dtype=np.float64)
+    z = np.where(np.isfinite(z), z, -np.inf)
+    top = np.max(z)
+    if not np.isfinite(top):  # no finite logit at all: nothing is more likely than anything else
+        return np.full(z.shape, 1.0 / max(z.shape[0], 1))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        z = (z - top) / temperature  # ≤ 0: -inf where the gap over T overflows, never NaN
     e = np.exp(z)
     return e / e.sum()
 
@@ -86,4 +95,4 @@ END_TOKENS = ("<|endoftext|>", "</s>", "<|im_end|>", "<|end_of_text|>", "<eos>")
 
 def end_token_ids(tokenizer) -> tuple[int, ...]:
     """The ids of the vocabulary's end-of-text tokens (none for this app's word and character vocabularies)."""
-    return tuple(i for t in END_TOKENS if (i := tokenizer.hf.token_to_id(t)) is not None)
+    return tuple(i for t in END_TOKENS if (i := tokenizer.token_id(t)) is not None)

@@ -23,6 +23,7 @@ from explorer.errors import ConfigError, InputError
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
 from explorer.weights.bundle import ModelBundle
+from explorer.util.printable import quoted
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def resolve_target(bundle: ModelBundle, token: str | None, token_id: int | None)
     enc = bundle.tokenizer.encode(token)
     if len(enc) != 1 or any(enc.unknown):
         pieces = " ".join(enc.tokens) if len(enc) else "nothing"
-        raise InputError(f"--target {token!r} is not one token of this model's vocabulary (it reads as: {pieces}); use --target-id ID")
+        raise InputError(f"--target {quoted(token)} is not one token of this model's vocabulary (it reads as: {pieces}); use --target-id ID")
     return enc.ids[0]
 
 

@@ -22,6 +22,7 @@ from explorer.model.capture import CaptureSink, capturing
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
 from explorer.weights.bundle import ModelBundle
+from explorer.util.printable import quoted
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ def window_target(bundle: ModelBundle, text: str) -> int:
     if len(enc) == 1 and not any(enc.unknown):
         return enc.ids[0]
     pieces = " ".join(enc.tokens) if len(enc) else "nothing"
-    raise InputError(f"{text!r} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as the output view lists it, or #ID")
+    raise InputError(f"{quoted(text)} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as the output view lists it, or #ID")
 
 
 def explain_logit(bundle: ModelBundle, trace: Trace, position: int, target: str | None = None, b: int = 0) -> LogitExplanation:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from explorer.config import RunOptions
-from explorer.errors import ConfigError, InputError
+from explorer.config import RunOptions, estimate_memory, memory_budget_bytes
+from explorer.errors import ConfigError, InputError, MemoryBudgetError
 from explorer.interventions.patches import build_patches
 from explorer.interventions.spec import Interventions
 from explorer.trace.run import AUTO_LAZY_BYTES, _pairwise_bytes, run_trace
@@ -40,6 +40,24 @@ def source_trace(bundle: ModelBundle, text: str | Sequence[str], baseline: Trace
     return source
 
 
+def check_intervened_memory(bundle: ModelBundle, baseline: Trace, options: RunOptions, patching: bool) -> None:
+    """Everything an intervened run holds at once, counted before its second trace: the baseline it keeps, the
+    patch source (derived maps only) and the intervened run at its peak. Each trace alone was within the budget
+    while the three together were not."""
+    B, C, cfg = baseline.B, baseline.C, bundle.config
+    run = estimate_memory(cfg, B, C, options)
+    source = estimate_memory(cfg, B, C, options.replace(layers_to_capture=None, lazy_pairwise=True)).trace_bytes if patching else 0
+    need = run.peak_bytes + baseline.nbytes + source + B * C * cfg.V * 8  # + the baseline's logits and probs in the result
+    budget = memory_budget_bytes()
+    if need > budget:
+        gib = lambda n: f"{n / 1024**3:.2f} GiB"  # noqa: E731
+        raise MemoryBudgetError(
+            f"an intervened run keeps the baseline{', the patch source' if patching else ''} and the intervened trace at once: "
+            f"about {gib(need)}, more than the {gib(budget)} budget; use a shorter text or fewer layers (--layers-to-capture), "
+            "or raise the budget"
+        )
+
+
 def run_intervened(
     bundle: ModelBundle,
     text: str | Sequence[str],
@@ -57,6 +75,7 @@ def run_intervened(
         raise ConfigError("--patch needs --patch-from TEXT2: the text whose activations are patched in")
     if interventions.patch_from is not None and not interventions.patches:
         raise ConfigError("--patch-from needs --patch NAME[@POSITIONS][#HEADS]: which activations to take from it")
+    check_intervened_memory(bundle, baseline, options, bool(interventions.patches))
     source = source_trace(bundle, interventions.patch_from, baseline, options, cancel) if interventions.patches else None
     patches = build_patches(interventions, bundle.config, _lengths(baseline), baseline.C, source)
     run_options = baseline.options

@@ -9,8 +9,13 @@ from typing import Any
 
 from explorer import names
 from explorer.errors import ConfigError
+from explorer.util.printable import quoted, shown
 
 ABLATE_MODES = ("zero", "mean")
+# No layer (≤ 256), head (≤ 256) or position (≤ 8,192 in one trace) reaches this: a larger number is a typo, and
+# a range up to it (`@0-300000000` once built a list of 12 GB) or a 5000-digit number (int() refused it with a
+# traceback) is refused before anything is built.
+MAX_INDEX = 65_535
 
 # Public names that are only recorded (the maps are derived, probs follows logits) or are inputs: replacing
 # them would change nothing downstream, so patching them is refused rather than silently ignored.
@@ -81,8 +86,11 @@ class Interventions:
 
 
 def _int(text: str, what: str, spelled: str) -> int:
-    if not re.fullmatch(r"\d+", text.strip()):
-        raise ConfigError(f"{what} {spelled!r}: expected whole numbers, e.g. {_EXAMPLES[what]}")
+    text = text.strip()
+    if not re.fullmatch(r"\d+", text, flags=re.ASCII):
+        raise ConfigError(f"{what} {quoted(spelled)}: expected whole numbers, e.g. {_EXAMPLES[what]}")
+    if len(text.lstrip("0")) > len(str(MAX_INDEX)) or int(text) > MAX_INDEX:
+        raise ConfigError(f"{what} {quoted(spelled)}: {shown(text, 20)} is larger than any layer, head or position (at most {MAX_INDEX:,})")
     return int(text)
 
 
@@ -93,12 +101,12 @@ _EXAMPLES = {"--ablate": "--ablate 0.1,1.3 (layer.head)", "--cut": "--cut 0.1:3:
 def parse_ablate(text: str, mode: str = "zero") -> tuple[HeadAblation, ...]:
     """``"0.1,1.3"`` → heads 1 of layer 0 and 3 of layer 1."""
     if mode not in ABLATE_MODES:
-        raise ConfigError(f"--ablate-mode must be zero or mean, got {mode!r}")
+        raise ConfigError(f"--ablate-mode must be zero or mean, got {quoted(mode)}")
     out = []
     for item in (s for s in text.split(",") if s.strip()):
         layer, dot, head = item.strip().partition(".")
         if not dot:
-            raise ConfigError(f"--ablate {item.strip()!r}: expected layer.head, e.g. {_EXAMPLES['--ablate']}")
+            raise ConfigError(f"--ablate {quoted(item.strip())}: expected layer.head, e.g. {_EXAMPLES['--ablate']}")
         out.append(HeadAblation(_int(layer, "--ablate", item), _int(head, "--ablate", item), mode))
     return tuple(out)
 
@@ -107,10 +115,10 @@ def parse_cut(text: str) -> tuple[EdgeCut, ...]:
     """``"0.1:3:2"`` → in layer 0, head 1, query 3 may not see key 2."""
     out = []
     for item in (s.strip() for s in text.split(",") if s.strip()):
-        m = re.fullmatch(r"(\d+)\.(\d+):(\d+):(\d+)", item)
+        m = re.fullmatch(r"(\d+)\.(\d+):(\d+):(\d+)", item, flags=re.ASCII)
         if not m:
-            raise ConfigError(f"--cut {item!r}: expected layer.head:query:key, e.g. {_EXAMPLES['--cut']}")
-        out.append(EdgeCut(*(int(g) for g in m.groups())))
+            raise ConfigError(f"--cut {quoted(item)}: expected layer.head:query:key, e.g. {_EXAMPLES['--cut']}")
+        out.append(EdgeCut(*(_int(g, "--cut", item) for g in m.groups())))
     return tuple(out)
 
 
@@ -120,7 +128,7 @@ def _numbers(text: str, spelled: str) -> list[int]:
     if dash:
         a, b = _int(lo, "--patch", spelled), _int(hi, "--patch", spelled)
         if b < a:
-            raise ConfigError(f"--patch {spelled!r}: the range {text} runs backwards")
+            raise ConfigError(f"--patch {quoted(spelled)}: the range {text} runs backwards")
         return list(range(a, b + 1))
     return [_int(text, "--patch", spelled)]
 
@@ -132,17 +140,17 @@ def parse_patch(text: str) -> tuple[PatchSpec, ...]:
     for raw in (s.strip() for s in text.split(",") if s.strip()):
         if raw[0].isdigit():
             if not items or items[-1][3] is None:
-                raise ConfigError(f"--patch {text!r}: numbers must follow a name's @ or #, e.g. {_EXAMPLES['--patch']}")
+                raise ConfigError(f"--patch {quoted(text)}: numbers must follow a name's @ or #, e.g. {_EXAMPLES['--patch']}")
             more, hash_, heads = raw.partition("#")  # "4#1": the last position, then the heads
             if hash_ and items[-1][3] != 1:
-                raise ConfigError(f"--patch {text!r}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}")
+                raise ConfigError(f"--patch {quoted(text)}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}")
             items[-1][items[-1][3]].extend(_numbers(more, raw))
             if hash_:
                 items[-1][2], items[-1][3] = _numbers(heads, raw), 2
             continue
         m = re.fullmatch(r"([A-Za-z0-9_.]+)(?:@([0-9-]+))?(?:#([0-9-]+))?", raw)
         if not m:
-            raise ConfigError(f"--patch {raw!r}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}")
+            raise ConfigError(f"--patch {quoted(raw)}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}")
         name, pos, heads = m.groups()
         positions = _numbers(pos, raw) if pos else None
         head_list = _numbers(heads, raw) if heads else None

@@ -9,7 +9,9 @@ painted mask that covers the text, and the memory budget.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -23,11 +25,16 @@ from explorer.util.paths import resource
 from explorer.present.stages import STAGE_KEYS
 from explorer.weights.catalog import REAL_MODELS
 from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
+from explorer.util.printable import quoted, shown
+from explorer.util.reading import kind_of
 
 BUILTIN = "builtin"
 MAX_BYTES = 1024 * 1024  # a lesson of hundreds of steps is a few hundred kB; anything larger is not one
 MAX_STEPS = 1000
 MAX_TEXT = 10_000  # characters of a step's text (the window cuts traced text far later; a lesson has no need)
+MAX_WORDS = 2_000  # characters of a title, caption, question or answer (the built-in lesson's longest: 245)
+MAX_KEY_DEPTH = 16  # parts of a dotted key (a lesson's deepest: caption.en); tomllib takes O(n²) in them
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
 LESSON_MAX_DIM = 4096  # E and D a step may ask for: beyond this a class waits, and nothing new is seen
 FORMAT_VERSION = 1
 
@@ -48,37 +55,91 @@ def read_lesson(path: str | Path, check_runs: bool = True) -> Lesson:
     """Open ``path`` (or ``builtin``) and validate it; LessonError with one line otherwise."""
     if str(path) == BUILTIN:
         return parse_lesson(builtin_path().read_text(encoding="utf-8"), BUILTIN, check_runs)
-    p = Path(path)
-    if p.is_dir():
-        raise LessonError(f"{p}: is a folder; a lesson is one .toml file")
+    return parse_lesson(_lesson_text(Path(path)), str(path), check_runs)
+
+
+def _lesson_text(p: Path) -> str:
+    """The file's text: a regular file only (a FIFO waited forever, /dev/zero never ended), at most MAX_BYTES."""
+    name = shown(str(p))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        with open(p, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+        fd = os.open(p, flags)
+    except IsADirectoryError:
+        raise LessonError(f"{name}: is a folder; a lesson is one .toml file") from None
     except OSError as exc:
-        raise LessonError(f"{p}: cannot read the lesson: {exc.strerror or exc}") from None
+        raise LessonError(f"{name}: cannot read the lesson: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise LessonError(f"{name}: is a folder; a lesson is one .toml file")
+        raise LessonError(f"{name}: not a lesson file ({kind_of(mode)}, not a regular file)")
+    os.set_blocking(fd, True)
+    with os.fdopen(fd, "rb") as fh:
+        try:
+            data = fh.read(MAX_BYTES + 1)
+        except OSError as exc:
+            raise LessonError(f"{name}: cannot read the lesson: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
-        raise LessonError(f"{p}: larger than {MAX_BYTES // 1024} kB; a lesson is a small text file")
+        raise LessonError(f"{name}: larger than {MAX_BYTES // 1024} kB; a lesson is a small text file")
     if b"\x00" in data:
-        raise LessonError(f"{p}: not a lesson file (binary data, not TOML text)")
+        raise LessonError(f"{name}: not a lesson file (binary data, not TOML text)")
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise LessonError(f"{p}: not a lesson file (not UTF-8 text)") from None
-    return parse_lesson(text, str(p), check_runs)
+        raise LessonError(f"{name}: not a lesson file (not UTF-8 text)") from None
 
 
 def parse_lesson(text: str, filename: str = "<lesson>", check_runs: bool = True) -> Lesson:
+    line = _deep_key_line(text)
+    if line:
+        raise LessonError(f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have at most 2 (caption.en)")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         where = line.group(1) if line else "1"
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)).strip() or "not TOML"
-        raise LessonError(f"{filename}:{where}: not valid TOML: {reason}") from None
+        raise LessonError(f"{shown(filename)}:{where}: not valid TOML: {reason}") from None
+    except RecursionError:  # [[[[…]]]] 20,000 deep was a RecursionError traceback
+        raise LessonError(f"{shown(filename)}:1: not valid TOML: lists or tables nested too deeply") from None
     lesson = _Reader(text, filename).lesson(data)
     if check_runs:
         check_steps_run(lesson, text)
     return lesson
+
+
+def _deep_key_line(text: str) -> int | None:
+    """The first line whose key has more than MAX_KEY_DEPTH dotted parts, found before tomllib sees it (it
+    takes time and memory growing with the square of the parts: 30,000 took 40 s and 5 GB). A key starts its
+    line (``a.b.c = 1`` or ``[a.b.c]``); the scan is linear."""
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.count(".") < MAX_KEY_DEPTH:
+            continue
+        i, depth, end = len(line) - len(line.lstrip(" \t[")), 0, len(line)
+        while i < end:
+            if line[i] in "\"'":
+                close = line.find(line[i], i + 1)
+                if close < 0:
+                    break
+                i = close + 1
+            else:
+                m = _BARE.match(line, i)
+                if not m:
+                    break
+                i = m.end()
+            while i < end and line[i] in " \t":
+                i += 1
+            if i < end and line[i] == ".":
+                depth += 1
+                i += 1
+                while i < end and line[i] in " \t":
+                    i += 1
+                continue
+            if depth >= MAX_KEY_DEPTH and i < end and line[i] in "=]":
+                return n
+            break
+    return None
 
 
 class _Reader:
@@ -91,8 +152,8 @@ class _Reader:
     # ------------------------------------------------------------------ errors with a line
     def fail(self, step: int | None, key: str, message: str) -> LessonError:
         line = key_line(self.lines, self.headers, step, key)
-        where = f"step {step + 1}: {key}" if step is not None else key
-        return LessonError(f"{self.filename}:{line}: {where}: {message}")
+        where = f"step {step + 1}: {shown(key)}" if step is not None else shown(key)
+        return LessonError(f"{shown(self.filename)}:{line}: {where}: {message}")
 
     # ------------------------------------------------------------------ structure
     def lesson(self, data: dict[str, Any]) -> Lesson:
@@ -101,10 +162,10 @@ class _Reader:
                 raise self.fail(None, key, f"unknown key (a lesson has {', '.join(TOP_KEYS)})")
         version = data.get("format", FORMAT_VERSION)
         if version != FORMAT_VERSION:
-            raise self.fail(None, "format", f"this app reads lesson format {FORMAT_VERSION}, got {version!r}")
+            raise self.fail(None, "format", f"this app reads lesson format {FORMAT_VERSION}, got {quoted(version)}")
         languages = data.get("languages", ["en"])
         if not isinstance(languages, list) or not languages or any(l not in LANGUAGES for l in languages):
-            raise self.fail(None, "languages", f"must be a list of {' and '.join(LANGUAGES)}, got {languages!r}")
+            raise self.fail(None, "languages", f"must be a list of {' and '.join(LANGUAGES)}, got {quoted(languages)}")
         if "title" not in data:
             raise self.fail(None, "title", "missing: a lesson has a title")
         title = self.words(None, "title", data["title"], languages)
@@ -118,15 +179,18 @@ class _Reader:
 
     def words(self, step: int | None, key: str, value: Any, languages: list[str]) -> dict[str, str]:
         """A string (in the lesson's first language) or a table of language → string."""
-        if isinstance(value, str):
-            return {languages[0]: value}
+        plain = isinstance(value, str)  # `caption = "…"`: a mistake in it is said of `caption`, on its line
+        if plain:
+            value = {languages[0]: value}
         if not isinstance(value, dict):
-            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {value!r}")
+            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {quoted(value)}")
         for lang, text in value.items():
             if lang not in LANGUAGES:
                 raise self.fail(step, f"{key}.{lang}", f"unknown language (use {', '.join(LANGUAGES)})")
             if not isinstance(text, str):
-                raise self.fail(step, f"{key}.{lang}", f"must be text, got {text!r}")
+                raise self.fail(step, f"{key}.{lang}", f"must be text, got {quoted(text)}")
+            if len(text) > MAX_WORDS:  # a 1 MB caption crashed QPainter (exit 139)
+                raise self.fail(step, key if plain else f"{key}.{lang}", f"at most {MAX_WORDS:,} characters, got {len(text):,}")
         return dict(value)
 
     def step(self, i: int, raw: dict[str, Any], languages: list[str]) -> Step:
@@ -152,7 +216,7 @@ class _Reader:
     def setting(self, i: int, key: str, v: Any) -> dict[str, Any]:
         def need(ok: bool, what: str) -> None:
             if not ok:
-                raise self.fail(i, key, f"must be {what}, got {v!r}")
+                raise self.fail(i, key, f"must be {what}, got {quoted(v)}")
 
         def whole(lo: int, hi: int) -> int:
             need(isinstance(v, int) and not isinstance(v, bool), "a whole number")

@@ -89,7 +89,17 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return self.hf.get_vocab_size(with_added_tokens=True)
 
+    def token_id(self, token: str) -> int | None:
+        """The id of one vocabulary entry spelled as the tokenizer file stores it, or None (also for text that
+        is not valid Unicode: an argument's undecodable byte is never an entry, and Rust refuses it)."""
+        try:
+            token.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
+        return self.hf.token_to_id(token)
+
     def encode(self, text: str) -> Encoded:
+        text = _valid_unicode(text)  # an undecodable byte of an argument: U+FFFD, as the traced text gets it
         if self.specials:
             from explorer.tokenize.pairs import encode_with_specials
 
@@ -169,6 +179,16 @@ class Tokenizer:
 # A tokenizer.json comes from anywhere: its regexes can backtrack for minutes on 200,000 characters without
 # ever reaching the regex engine's retry limit (which turns the worst cases into a panic, caught above).
 ENCODE_SECONDS = 10.0
+
+
+def _valid_unicode(text: str) -> str:
+    """Lone surrogates (bytes of an argument that were not UTF-8) as U+FFFD: the tokenizer library refused
+    them with a TypeError that read as a damaged tokenizer.json."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
 def _encode_bounded(hf: tokenizers.Tokenizer, text, add_special: bool = False):

@@ -16,6 +16,7 @@ from explorer.ui import figure_menu, file_ops, i18n, settings, theme
 from explorer.ui.model_menu import ModelMenu
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
+from explorer.ui.plain_text import menu_text
 
 
 class Actions(QObject):
@@ -171,7 +172,7 @@ class Actions(QObject):
         if settings.recent_files() and settings.recent_models():
             self.recent_menu.addSection(self.tr("Snapshots"))
         for path in settings.recent_files():
-            a = self.recent_menu.addAction(path)
+            a = self.recent_menu.addAction(menu_text(path))
             a.triggered.connect(partial(file_ops.open_snapshot, self.w, self.state, path))
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction(self.tr("Nothing opened yet")).setEnabled(False)

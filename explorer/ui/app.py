@@ -10,10 +10,11 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from explorer.errors import ExplorerError, SnapshotError
-from explorer.util.fileio import atomic_path
+from explorer.errors import ExplorerError
+from explorer.util.printable import one_line, shown
 from explorer.util.paths import resource
 from explorer.ui import i18n, settings, theme
+from explorer.ui.qt_output import save_image
 from explorer.ui.render_queue import render_queue
 from explorer.ui.state import AppState, ModelSource
 
@@ -215,21 +216,20 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
             # A display that scales (device pixel ratio 2) grabs twice the pixels: the PNG is the size asked for.
             picture = picture.scaled(*size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
         try:
-            # Written as snapshots are: beside the target, synced, renamed; a link is replaced, not written
-            # through, and on failure the old picture stays whole and nothing says "wrote".
-            with atomic_path(path) as tmp:
-                if not picture.save(str(tmp), "PNG"):
-                    raise SnapshotError(f"cannot write {path}: the picture could not be saved")
+            # The one safe writer (explorer.ui.qt_output): beside the target, synced, renamed; a link is replaced,
+            # not written through; a name that is not UTF-8 is written as named; on failure (a full disk) the old
+            # picture stays whole and nothing says "wrote".
+            save_image(picture, path)
         except ExplorerError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {one_line(str(exc))}", file=sys.stderr)
             result["code"] = exc.exit_code
         else:
-            print(f"wrote {path}")
+            print(f"wrote {shown(str(path))}")
             result["code"] = 0
         _close_then_quit(app, window)
 
     def on_error(message: str, code: int = 2) -> None:  # 2: the user's to fix, as the command's other errors
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {one_line(message)}", file=sys.stderr)
         result["code"] = code
         _close_then_quit(app, window)
 
@@ -241,9 +241,15 @@ def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Pat
     else:
         state.traceChanged.connect(lambda _t: QTimer.singleShot(400, shoot))
         state.errorRaised.connect(on_error)
-    QTimer.singleShot(int(os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "120000")), lambda: on_error("timed out waiting for the first trace", 1))
+    QTimer.singleShot(_timeout_ms(), lambda: on_error("timed out waiting for the first trace", 1))
     app.exec()
     return result["code"]
+
+
+def _timeout_ms(default: int = 120_000) -> int:
+    """ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS (the command checked it); anything unusable is the default."""
+    raw = os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 9 else default
 
 
 def _close_then_quit(app: QApplication, window) -> None:

@@ -16,6 +16,7 @@ from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.util.fileio import atomic_path
 from explorer.ui import settings
+from explorer.ui.qt_output import atomic_device, save_image
 from explorer.ui.render_queue import render_queue
 
 
@@ -38,10 +39,10 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
             from PySide6.QtSvg import QSvgGenerator
         except ImportError as exc:  # pragma: no cover - PySide6-Essentials ships QtSvg
             raise ExplorerError(QCoreApplication.translate("FileOps", "SVG export needs the QtSvg module")) from exc
-        # Written beside the target, then renamed: a failed export never leaves half a picture (fileio).
-        with atomic_path(path) as tmp:
+        # Written beside the target, then renamed: a failed export never leaves half a picture (qt_output).
+        with atomic_device(path) as device:
             gen = QSvgGenerator()
-            gen.setFileName(str(tmp))
+            gen.setOutputDevice(device)
             gen.setSize(widget.size())
             gen.setViewBox(widget.rect())
             gen.setTitle("Attention Explorer")
@@ -51,9 +52,7 @@ def save_view_image(widget: QWidget, path: str | Path) -> Path:
     else:
         if path.suffix.lower() != ".png":
             path = path.with_suffix(".png")
-        with atomic_path(path) as tmp:
-            if not widget.grab().save(str(tmp), "PNG"):
-                raise ExplorerError(QCoreApplication.translate("FileOps", "cannot write {path}").format(path=path))
+        save_image(widget.grab(), path, error=ExplorerError)
     return path
 
 

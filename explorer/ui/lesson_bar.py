@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from explorer.ui.i18n import LANGUAGES as LANGUAGE_NAMES_LOCAL  # each language named in its own script
 from explorer.ui.lesson_player import LessonPlayer
+from explorer.ui.plain_text import plain_label  # a lesson's words are text, never HTML
 
 
 def step_words(player: LessonPlayer, language: str) -> dict[str, str]:
@@ -39,26 +40,26 @@ class LessonBar(QWidget):
         self.forward = QToolButton(text="→", autoRaise=True)
         self.back.clicked.connect(player.previous)
         self.forward.clicked.connect(player.next)
-        self.counter = QLabel()
-        self.title = QLabel()
+        self.counter = plain_label()
+        self.title = plain_label()
         font = QFont(self.font())
         font.setPointSizeF(font.pointSizeF() * 1.25)
         font.setBold(True)
         self.title.setFont(font)
         self.close_button = QToolButton(text="✕", autoRaise=True)
         self.close_button.clicked.connect(player.close)
-        self.caption = QLabel()
+        self.caption = plain_label()
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note = QLabel()
+        self.note = plain_label()
         self.note.setWordWrap(True)
         self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.question = QLabel()
+        self.question = plain_label()
         self.question.setWordWrap(True)
         self.question.setForegroundRole(QPalette.ColorRole.Link)
         self.show_answer = QPushButton()
         self.show_answer.clicked.connect(self._reveal)
-        self.answer = QLabel()
+        self.answer = plain_label()
         self.answer.setWordWrap(True)
 
         # Two rows, so that the views keep their room on a 720-pixel screen: the step and its question on

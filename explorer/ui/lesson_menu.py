@@ -19,6 +19,8 @@ from explorer.lessons.model import recorded_settings
 from explorer.ui import lesson_state, settings
 from explorer.ui.lesson_bar import LessonBar
 from explorer.ui.lesson_player import LessonPlayer
+from explorer.ui.plain_text import menu_text
+from explorer.util.printable import escaped
 
 RECENT_KEY = "lessons/recent"
 MAX_RECENT = 8
@@ -136,7 +138,7 @@ class LessonMenu(QObject):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in recent_lessons():
-            self.recent_menu.addAction(path).triggered.connect(partial(self.open_lesson, path))
+            self.recent_menu.addAction(menu_text(path)).triggered.connect(partial(self.open_lesson, path))
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction(self.tr("Nothing opened yet")).setEnabled(False)
 
@@ -250,7 +252,7 @@ class StepsDialog(QDialog):
         language = self.menu.language()
         for i, step in enumerate(lesson.steps):
             title = step.words("title", language)[0] or step.words("caption", language)[0]
-            self.list.addItem(f"{i + 1}. {title[:80]}")
+            self.list.addItem(f"{i + 1}. {escaped(title[:80])}")
         self.list.setCurrentRow(max(0, min(current, self.list.count() - 1)))
 
     def _move(self, delta: int) -> None:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QKeyEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from explorer.ui.lesson_bar import LessonBar, step_words
 from explorer.ui.lesson_player import LessonPlayer
+from explorer.ui.plain_text import plain_label  # a lesson's words are text, never HTML
 from explorer.ui.views.tensor_view import TensorView
 
 TITLE_SCALE, CAPTION_SCALE, SMALL_SCALE = 2.4, 1.7, 1.2  # × the application's font size
@@ -43,26 +44,26 @@ class LessonPresentation(QWidget):
         self.player, self.bar = player, bar  # the bar knows the language the lesson is played in
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         base = self.font()
-        self.title = QLabel()
+        self.title = plain_label()
         self.title.setFont(_font(base, TITLE_SCALE, bold=True))
         self.title.setWordWrap(True)
-        self.counter = QLabel()
+        self.counter = plain_label()
         self.counter.setFont(_font(base, CAPTION_SCALE))
         self.counter.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.leave = QToolButton(text="✕", autoRaise=True)
         self.leave.setFont(_font(base, CAPTION_SCALE))
         self.leave.clicked.connect(self.close)
-        self.caption = QLabel()
+        self.caption = plain_label()
         self.caption.setFont(_font(base, CAPTION_SCALE))
         self.caption.setWordWrap(True)
-        self.question = QLabel()
+        self.question = plain_label()
         self.question.setFont(_font(base, CAPTION_SCALE))
         self.question.setWordWrap(True)
-        self.answer = QLabel()
+        self.answer = plain_label()
         self.answer.setFont(_font(base, CAPTION_SCALE))
         self.answer.setWordWrap(True)
         self.answer.setForegroundRole(QPalette.ColorRole.Link)
-        self.note = QLabel()
+        self.note = plain_label()
         self.note.setFont(_font(base, SMALL_SCALE))
         self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.tensor = TensorView(player.state)

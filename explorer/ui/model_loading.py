@@ -20,6 +20,7 @@ from explorer.ui import settings
 from explorer.ui.state import AppState, TraceRequest
 from explorer.weights import catalog
 from explorer.weights.presets import PRESETS
+from explorer.ui.plain_text import plain_tip
 
 SHOW_AFTER_MS = 300  # quick loads (a small checkpoint) never flash the progress
 
@@ -177,7 +178,7 @@ class LoadProgress(QWidget):
     def _set_label(self, what: str) -> None:
         text = self.tr("Loading {name}…").format(name=model_label(self.loading.state.source.name))
         self.label.setText(f"{text} {what}" if what else text)
-        self.label.setToolTip(self.loading.state.source.name)
+        self.label.setToolTip(plain_tip(self.loading.state.source.name))
 
     def _on_loading(self, loading: bool) -> None:
         if loading:

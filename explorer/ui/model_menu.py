@@ -15,6 +15,8 @@ from explorer.ui import settings
 from explorer.ui.model_loading import model_label
 from explorer.weights import catalog
 from explorer.weights.presets import PRESETS
+from explorer.ui.plain_text import menu_text, plain_tip
+from explorer.util.printable import escaped
 
 # Labels of the named real models, so that lupdate offers them for translation.
 _LABELS = (QT_TRANSLATE_NOOP("Catalog", "SmolLM2-135M (real model)"),)
@@ -136,8 +138,8 @@ class ModelMenu(QObject):
             return
         menu.addSection(self.tr("Models"))
         for name in models:
-            act = menu.addAction(model_label(name))
-            act.setToolTip(name)
+            act = menu.addAction(menu_text(model_label(name)))
+            act.setToolTip(plain_tip(escaped(name)))
             act.setData(name)
             act.triggered.connect(partial(self.loading.open, name))
 

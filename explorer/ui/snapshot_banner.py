@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
 
 from explorer.ui.state import AppState
+from explorer.ui.plain_text import plain_tip
 
 
 class SnapshotBanner(QFrame):
@@ -51,7 +52,7 @@ class SnapshotBanner(QFrame):
         self.back.setText(self.tr("Return to the live model"))
         self.back.setToolTip(self.tr("Trace the model that was shown before the snapshot was opened"))
         self.message.setText(self.text())
-        self.message.setToolTip(self.state.snapshot or "")
+        self.message.setToolTip(plain_tip(self.state.snapshot or ""))
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:

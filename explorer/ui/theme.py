@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from explorer.ui.plain_text import PlainTextStyle
+
 THEMES = ("system", "light", "dark")
 
 
@@ -41,7 +43,7 @@ def apply_theme(theme: str) -> bool:
     """Apply a theme; returns True when the result is dark (views pick plot colours from it)."""
     app = QApplication.instance()
     dark = is_dark(theme)
-    app.setStyle("Fusion")
+    app.setStyle(PlainTextStyle("Fusion"))  # Fusion, and labels plain text unless made rich (explorer.ui.plain_text)
     app.setPalette(_dark_palette() if dark else app.style().standardPalette())
     import pyqtgraph as pg
 

@@ -11,6 +11,7 @@ import traceback
 
 from PySide6.QtCore import QThread, Signal
 
+from explorer.config import memory_budget_bytes
 from explorer.errors import Cancelled, ExplorerError
 from explorer.session import ModelSource, TraceRequest
 from explorer.session.capture import capturable
@@ -111,6 +112,7 @@ class TraceWorker(QThread):
             return cached
         with self._cond:
             self._loading = source
+            self._trim_cache(memory_budget_bytes() // 4)  # the models kept are counted against the budget too
         try:
             bundle = build_bundle(source, progress=lambda d, t, w: self.progress.emit(d, t, w), cancel=cancel)
         finally:
@@ -122,9 +124,19 @@ class TraceWorker(QThread):
             # Keep a few models: switching back and forth between presets stays instant.
             if len(self._bundles) >= 4:
                 self._bundles.pop(next(iter(self._bundles)))
+            self._trim_cache(memory_budget_bytes() // 4)
             self._bundles[source] = bundle
         self.bundleReady.emit(bundle)
         return bundle
+
+    def _trim_cache(self, keep_bytes: int) -> None:
+        """Forget the oldest kept models until those left hold at most ``keep_bytes`` of parameters (a lesson
+        walking through large models kept four of them, past the memory budget its traces were checked by)."""
+        def held() -> int:
+            return sum(b.config.parameter_count() * 4 for b in self._bundles.values())
+
+        while self._bundles and held() > keep_bytes:
+            self._bundles.pop(next(iter(self._bundles)))
 
     def _intervened(self, generation: int, bundle, request: TraceRequest, options, cancel):
         """The baseline and the intervened run (explorer.interventions); the baseline goes to the state first."""

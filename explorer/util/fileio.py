@@ -12,53 +12,73 @@ What else every write here promises (issues 11 and 13):
   such as /dev/null, a FIFO, a socket) is refused: renaming over it would replace the device itself.
 - **Symbolic links.** A target that is a link to a regular file is replaced by the new file; the file the
   link points to is never written through the link (the documented choice: docs/errors.md).
-- **No stray temporary files.** Temporary names are ``.NAME.ae-HOST-PID-RANDOM.part``: a later write beside
-  the same target removes those of this machine whose process is gone (killed with SIGKILL, power cut). SIGTERM during a write
-  on the main thread removes the temporary file before the process ends (exit code 143).
+- **No stray temporary files.** Temporary names are ``.NAME.ae-HOST-PID-RANDOM.part`` (unique; NAME stands
+  in for a name that is not printable UTF-8, such as ``\xff.png``): a later write beside the same target
+  removes those of this machine whose process is gone (killed with SIGKILL, power cut). SIGTERM during a
+  write on the main thread removes the temporary file before the process ends (exit code 143).
+  (explorer.util.temporaries.)
+- **Failures are errors.** A full disk, a read-only folder, a name too long: one line (``describe_os_error``),
+  the old target whole. Writers that do not report their own failures write through ``atomic_file`` (a
+  Python file whose every write raises) or, for Qt's writers, ``explorer.ui.qt_output`` (a QIODevice over it).
+- **Folders** (``atomic_dir``: checkpoints, caches, folders of pictures) follow the same rules: only a folder
+  is ever replaced, and the new one gets the ordinary mode (0777 & ~umask) or the replaced folder's.
+
+Every writer of the project goes through here: snapshots, checkpoints and run folders, lessons, the settings
+file, caches, screenshots, pictures and PDFs (tests/core/test_every_writer.py holds them all to these rules).
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
-import re
 import secrets
 import shutil
-import signal
-import socket
 import stat
 import sys
 import tempfile
-import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
-from explorer.errors import SnapshotError
+from explorer.errors import ExplorerError, SnapshotError
+from explorer.util.printable import shown
+from explorer.util.temporaries import (
+    TEMP_NAME, TEMP_TAG, Terminated, cleanup_on_sigterm, host_tag, remove_stale_temporaries, sigterm_held, temp_prefix,
+)
 
-TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-HOST-PID-RANDOM.part
-TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.%s-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
-
-
-def _host_tag() -> str:
-    """Six hex digits of this machine's name: a pid says nothing about a write from another machine to a
-    shared (network) folder, so only this machine's temporaries are judged by their pid."""
-    return hashlib.sha1(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+# Re-exported: the names callers and tests have always imported from here.
+_host_tag = host_tag
+_temp_prefix = temp_prefix
+_sigterm_held = sigterm_held
+_cleanup_on_sigterm = cleanup_on_sigterm
+__all__ = [
+    "TEMP_NAME", "TEMP_TAG", "Terminated", "as_os_error", "atomic_dir", "atomic_file", "atomic_path", "atomic_write_bytes",
+    "check_writable_folder", "check_writable_target", "describe_os_error", "mode_for", "remove_stale_temporaries",
+]
 
 
 def describe_os_error(exc: OSError, path: Path | str) -> str:
-    if exc.errno == errno.ENOSPC:
+    path = shown(str(path))
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return f"cannot write {path}: the disk is full"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"cannot write {path}: permission denied (choose a folder you can write to)"
     if exc.errno == errno.ENOTDIR:
         return f"cannot write {path}: a part of the path is a file, not a folder"
+    if exc.errno == errno.ENAMETOOLONG:
+        return f"cannot write {path}: the name is too long"
     if exc.errno == errno.ENOENT:
-        if Path(path).parent.is_dir():  # e.g. /proc: the folder is there but takes no new files
+        if _parent_is_dir(path):  # e.g. /proc: the folder is there but takes no new files
             return f"cannot write {path}: that folder does not take new files (choose a folder you can write to)"
         return f"cannot write {path}: the folder does not exist"
     return f"cannot write {path}: {exc.strerror or exc}"
+
+
+def _parent_is_dir(path: str) -> bool:
+    try:
+        return Path(path).parent.is_dir()
+    except OSError:
+        return False
 
 
 # ------------------------------------------------------------------------------------------- permissions
@@ -78,18 +98,18 @@ def current_umask() -> int:
     return mask
 
 
-def mode_for(target: Path) -> int:
-    """The mode a written ``target`` gets: an existing file's own, else 0666 & ~umask."""
+def mode_for(target: Path, folder: bool = False) -> int:
+    """The mode a written ``target`` gets: an existing file's (folder's) own, else 0666 (0777) & ~umask."""
     try:
         st = os.stat(target)
-        if stat.S_ISREG(st.st_mode):
+        if (stat.S_ISDIR if folder else stat.S_ISREG)(st.st_mode):
             return stat.S_IMODE(st.st_mode)
     except OSError:
         pass
-    return 0o666 & ~current_umask()
+    return (0o777 if folder else 0o666) & ~current_umask()
 
 
-def check_writable_target(target: Path) -> None:
+def check_writable_target(target: Path | str, error: type[Exception] = SnapshotError) -> None:
     """Refuse a target that exists and is not a regular file (or a link to one): a folder, a device node
     (/dev/null), a FIFO or a socket. os.replace would put a regular file in its place."""
     try:
@@ -101,113 +121,25 @@ def check_writable_target(target: Path) -> None:
     if stat.S_ISREG(st.st_mode):
         return
     if stat.S_ISDIR(st.st_mode):
-        raise SnapshotError(f"cannot write {target}: it is a folder; give a file name")
-    raise SnapshotError(
-        f"cannot write {target}: it exists and is not a regular file (a device, pipe or socket); give a file name"
+        raise error(f"cannot write {shown(str(target))}: it is a folder; give a file name")
+    raise error(
+        f"cannot write {shown(str(target))}: it exists and is not a regular file (a device, pipe or socket); give a file name"
     )
 
 
-# --------------------------------------------------------------------------------- temporary file names
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+def check_writable_folder(target: Path | str, error: type[Exception] = SnapshotError) -> None:
+    """The same for a folder written whole (atomic_dir): what exists there must be a folder (or a link to
+    one). A file, a FIFO or a device in its place was moved aside and deleted."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: alive, someone else's
-        return True
-    return True
-
-
-def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path]:
-    """Remove the temporary files and folders this app left in ``folder`` (for ``name`` only, when given)
-    whose writing process is gone. Nothing that does not carry the app's temporary name is touched."""
-    removed = []
-    host = _host_tag()
-    try:
-        children = list(Path(folder).iterdir())
+        st = os.stat(target)
+    except FileNotFoundError:
+        return
     except OSError:
-        return removed
-    for child in children:
-        m = TEMP_NAME.match(child.name)
-        if not m or (name is not None and m.group("name") != name) or m.group("host") != host:
-            continue
-        if _pid_alive(int(m.group("pid"))):
-            continue
-        try:
-            if child.is_dir() and not child.is_symlink():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-            removed.append(child)
-        except OSError:
-            pass
-    return removed
-
-
-def _temp_prefix(target: Path) -> str:
-    return f".{target.name}.{TEMP_TAG}-{_host_tag()}-{os.getpid()}-"
-
-
-class Terminated(SystemExit):
-    """SIGTERM arrived during a write: the temporary file is removed, then the process ends (143)."""
-
-    def __init__(self) -> None:
-        super().__init__(128 + signal.SIGTERM)
-
-
-_held = 0  # > 0 while a step that must not be cut in half runs (making a temporary, the final renames)
-_pending = False  # SIGTERM came while held: raised as Terminated when the step is done
-
-
-def _on_sigterm(signum, frame):
-    global _pending
-    if _held:
-        _pending = True
         return
-    raise Terminated()
-
-
-@contextmanager
-def _sigterm_held() -> Iterator[None]:
-    """Defer a SIGTERM that arrives inside the block to its end. Python runs a handler between any two
-    bytecodes, so without this a SIGTERM between mkstemp creating the file and the name reaching the
-    ``try`` that removes it would leave the temporary behind."""
-    global _held, _pending
-    _held += 1
-    try:
-        yield
-    finally:
-        _held -= 1
-        if not _held and _pending:  # also when the block failed: the SIGTERM still ends the process
-            _pending = False
-            raise Terminated()  # noqa: B012 - on purpose: it replaces the block's own exception
-
-
-@contextmanager
-def _cleanup_on_sigterm() -> Iterator[None]:
-    """While a write is under way on the main thread, SIGTERM raises Terminated (a SystemExit) so that the
-    ``except BaseException`` below removes the temporary file; the previous handler is put back after."""
-    # get_ident, not current_thread(): that would register a dummy thread for a QThread calling in (and keep it)
-    if threading.get_ident() != threading.main_thread().ident:
-        yield
+    if stat.S_ISDIR(st.st_mode):
         return
-    try:
-        previous = signal.getsignal(signal.SIGTERM)
-    except (ValueError, OSError):  # pragma: no cover - no signals here
-        yield
-        return
-    if previous not in (signal.SIG_DFL, None):  # someone else handles it (the GUI, a test runner)
-        yield
-        return
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    kind = "a file" if stat.S_ISREG(st.st_mode) else "a device, pipe or socket"
+    raise error(f"cannot write {shown(str(target))}: it exists and is {kind}, not a folder; give a folder name")
 
 
 # ------------------------------------------------------------------------------------------------ writes
@@ -215,33 +147,72 @@ def _cleanup_on_sigterm() -> Iterator[None]:
 
 @contextmanager
 def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> Iterator[Path]:
-    """Yields a temporary path beside ``target``; on success it replaces ``target`` in one step."""
+    """Yields a temporary path beside ``target``; on success it replaces ``target`` in one step.
+
+    The writer must write the yielded path (and report its own failures: a writer that ignores a full disk
+    should write through ``atomic_file`` or, in the window, ``explorer.ui.qt_output``)."""
     target = Path(target)
-    check_writable_target(target)
+    check_writable_target(target, error)
     remove_stale_temporaries(target.parent, target.name)
-    with _cleanup_on_sigterm():
+    with cleanup_on_sigterm():
         tmp: Path | None = None
         try:
-            with _sigterm_held():
-                fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent)
+            with sigterm_held():
+                fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".part", dir=target.parent)
                 tmp = Path(tmp_name)
                 os.close(fd)
             yield tmp
-            mode = mode_for(target)
-            with open(tmp, "rb+") as fh:
-                os.fchmod(fh.fileno(), mode)  # the writer may have made the file anew: set it on what is there
-                os.fsync(fh.fileno())
-            check_writable_target(target)  # it may have become a device or folder meanwhile
-            os.replace(tmp, target)
-            _fsync_folder(target.parent)
-        except OSError as exc:
+            _commit(tmp, target, error)
+        except BaseException as exc:
+            failure = as_os_error(exc, target.parent)  # judged before the temporary frees its space
             if tmp is not None:
                 tmp.unlink(missing_ok=True)
-            raise error(describe_os_error(exc, target)) from None
-        except BaseException:
-            if tmp is not None:
-                tmp.unlink(missing_ok=True)
+            if failure is not None:
+                raise error(describe_os_error(failure, target)) from None
             raise
+
+
+def as_os_error(exc: BaseException, folder: Path) -> OSError | None:
+    """The system error behind a writer's failure. Libraries that write by name report a full disk in their
+    own words (safetensors: "I/O error: No space left on device (os error 28)", torch: "basic_ios::clear:
+    iostream error"); those are read here, and a folder left without a free block counts as a full disk.
+    None: not a writing failure (a bug, Ctrl-C, the app's own error), raised as it is."""
+    if isinstance(exc, OSError):
+        return exc
+    if not isinstance(exc, Exception) or isinstance(exc, ExplorerError):
+        return None
+    said = str(exc)
+    for code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EIO):
+        if os.strerror(code) in said or f"os error {code})" in said:
+            return OSError(code, os.strerror(code))
+    try:
+        full = os.statvfs(folder).f_bavail == 0
+    except OSError:
+        full = False
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)) if full else None
+
+
+def _commit(tmp: Path, target: Path, error: type[Exception]) -> None:
+    """The written temporary becomes ``target``: its mode, its bytes on disk, then the rename."""
+    st = os.lstat(tmp)
+    if not stat.S_ISREG(st.st_mode):  # a writer that replaced its path with something else
+        raise error(f"cannot write {shown(str(target))}: the writer did not leave a file")
+    with open(tmp, "rb+") as fh:
+        os.fchmod(fh.fileno(), mode_for(target))  # the writer may have made the file anew: set it on what is there
+        os.fsync(fh.fileno())
+    check_writable_target(target, error)  # it may have become a device or folder meanwhile
+    os.replace(tmp, target)
+    _fsync_folder(target.parent)
+
+
+@contextmanager
+def atomic_file(target: str | Path, error: type[Exception] = SnapshotError) -> Iterator[BinaryIO]:
+    """A binary file open for writing that becomes ``target`` when the block succeeds: every write's failure
+    (a full disk) is the block's error, and the old ``target`` stays whole."""
+    with atomic_path(target, error) as tmp:
+        with open(tmp, "wb") as fh:
+            yield fh
+            fh.flush()
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -260,13 +231,13 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(target: str | Path, data: bytes) -> None:
-    with atomic_path(target) as tmp:
-        tmp.write_bytes(data)
+def atomic_write_bytes(target: str | Path, data: bytes, error: type[Exception] = SnapshotError) -> None:
+    with atomic_file(target, error) as fh:
+        fh.write(data)
 
 
 def _remove(path: Path) -> None:
-    """Remove what an atomic_dir moved aside: a folder, or a link or file (rmtree refuses links)."""
+    """Remove what an atomic_dir moved aside: a folder, or a link (rmtree refuses links)."""
     if path.is_symlink() or not path.is_dir():
         path.unlink(missing_ok=True)
     else:
@@ -274,37 +245,41 @@ def _remove(path: Path) -> None:
 
 
 @contextmanager
-def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError) -> Iterator[Path]:
+def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError, parents: bool = True) -> Iterator[Path]:
     """A temporary folder beside ``target`` that becomes ``target`` when the block succeeds.
 
-    An existing ``target`` is moved aside first and removed only after the new folder is in place. Callers
-    replace only folders they wrote (a training run checks that its run folder is its own: explorer.train.runs).
-    """
+    An existing folder ``target`` is moved aside first and removed only after the new folder is in place;
+    anything else in its place (a file, a FIFO, a device) is refused. Callers replace only folders they wrote
+    (a training run checks that its run folder is its own: explorer.train.runs). ``parents``: create the
+    folders above it (the app's own caches); a user's output names a folder that exists."""
     target = Path(target)
+    check_writable_folder(target, error)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if parents:
+            target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise error(describe_os_error(exc, target)) from None
     remove_stale_temporaries(target.parent, target.name)
-    with _cleanup_on_sigterm():
+    with cleanup_on_sigterm():
         tmp: Path | None = None
         try:
-            with _sigterm_held():
-                tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target), suffix=".part", dir=target.parent))
+            with sigterm_held():
+                tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(target), suffix=".part", dir=target.parent))
             yield tmp
-            with _sigterm_held():  # the old folder is moved aside and removed in one piece
+            os.chmod(tmp, mode_for(target, folder=True))  # mkdtemp's 0700 would hide it from everyone else
+            with sigterm_held():  # the old folder is moved aside and removed in one piece
+                check_writable_folder(target, error)
                 old = None
                 if os.path.lexists(target):
-                    old = target.parent / f"{_temp_prefix(target)}{secrets.token_hex(4)}.old"
+                    old = target.parent / f"{temp_prefix(target)}{secrets.token_hex(4)}.old"
                     os.replace(target, old)
                 os.replace(tmp, target)
                 if old is not None:
                     _remove(old)
-        except OSError as exc:
+        except BaseException as exc:
+            failure = as_os_error(exc, target.parent)
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
-            raise error(describe_os_error(exc, target)) from None
-        except BaseException:
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
+            if failure is not None:
+                raise error(describe_os_error(failure, target)) from None
             raise

@@ -24,6 +24,11 @@ MAX_JSON_BYTES = 64 * 1024**2  # config.json, model.safetensors.index.json, meta
 MAX_TOKENIZER_BYTES = 256 * 1024**2  # tokenizer.json (real ones: 2–35 MB)
 
 
+def kind_of(mode: int) -> str:
+    """What a path that is not a regular file is, in words ("a named pipe (FIFO)")."""
+    return _kind(mode)
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"

@@ -9,8 +9,12 @@ from PySide6.QtCore import QSettings
 
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path, qapp):
+    from explorer.ui import settings
+
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    settings.set_folder(tmp_path / "settings")  # the app's settings file (explorer/ui/settings.py)
     yield
+    settings.flush()  # what the test changed is written into its own folder now, not at the next test's
 
 
 @pytest.fixture

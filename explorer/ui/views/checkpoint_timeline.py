@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
 
 from explorer.train.runs import checkpoint_step_of, list_checkpoints, run_dir_of
 from explorer.ui.state import AppState
+from explorer.ui.plain_text import plain_tip
 
 PLAY_INTERVAL_MS = 700  # long enough to see each map before the next
 
@@ -98,7 +99,7 @@ class CheckpointTimeline(QWidget):
             return
         i = self.slider.value()
         self.label.setText(self.tr("step {step} ({i}/{n})").format(step=self.checkpoints[i][0], i=i + 1, n=len(self.checkpoints)))
-        self.label.setToolTip(str(self.checkpoints[i][1]))
+        self.label.setToolTip(plain_tip(str(self.checkpoints[i][1])))
 
     def current_step(self) -> int | None:
         return self.checkpoints[self.slider.value()][0] if self.checkpoints else None

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from explorer.present.before_after import MODES, comparable
+from explorer.ui.plain_text import plain_tip
 
 SHOWN = ("baseline", "intervened", "difference")  # the buttons' order, left to right: before, after, change
 
@@ -68,7 +69,7 @@ class CompareSwitch(QWidget):
         for m in ("baseline", "difference"):
             self.buttons[m].setEnabled(available)
         self.note.setText("" if available else why)
-        self.note.setToolTip(self.note.text())
+        self.note.setToolTip(plain_tip(self.note.text()))
 
     def present(self, text_px: int) -> None:
         """Presentation mode: the switch stays above the figure (the control bar is hidden), its type at least

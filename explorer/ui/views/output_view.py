@@ -33,6 +33,7 @@ from explorer.generation.choose import append_token, argmax, join_tokens, sample
 from explorer.interventions.compare import kl_divergence, token_moves
 from explorer.ui.views.base import View
 from explorer.ui.views.compare_bars import CompareBars, PairedBar
+from explorer.ui.plain_text import plain_tip
 
 TABLE_TOP = 3  # next-token guesses printed per row of the table
 MAX_TABLE_ROWS = 64  # each row is a softmax over the whole vocabulary (50,257 for GPT-2): a long text shows its
@@ -332,7 +333,7 @@ class OutputView(View):
         self.table.setHorizontalHeaderLabels(headers)
         for c, i in enumerate(id_cols):
             if i is not None:
-                self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i)))
+                self.table.horizontalHeaderItem(2 + c).setToolTip(plain_tip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i))))
             else:
                 self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("ids 2 … {last}: the rest of the vocabulary of {V}").format(last=V - 2, V=V))
         block = trace.probs_rows(row, 0, n)  # (n, V), one softmax call for the whole table
@@ -345,7 +346,7 @@ class OutputView(View):
             cells = [context, guesses] + ["……" if i is None else fmt_prob(float(p[i])) for i in id_cols]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)  # a narrow panel elides the cell: the whole text on hover
+                item.setToolTip(plain_tip(text))  # a narrow panel elides the cell: the whole text on hover
                 if c >= 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(pos, c, item)

@@ -94,6 +94,7 @@ class ScalingView(View):
         # The legend is a line of text under the plots, not a box inside them: in a narrow panel a box
         # covered the curves and ran out of its plot.
         self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)  # coloured swatches; the words are escaped
         self.legend.setWordWrap(True)
         sym = dict(symbol="o", symbolSize=5)
         self.var_raw_curve = self.var_plot.plot(dims, sw.var_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym)

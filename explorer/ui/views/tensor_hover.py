@@ -16,11 +16,12 @@ from explorer.present.explain import explain_cell, explain_value
 from explorer.present.number_format import map_format
 from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.present.token_parts import token_label
+from explorer.ui.plain_text import plain_tip
 
 
 def show(view, text: str) -> None:
     view.explanation.setText(text)
-    QToolTip.showText(QCursor.pos(), text, view)
+    QToolTip.showText(QCursor.pos(), plain_tip(text), view)  # a token like <b> is shown, not read as HTML
 
 
 def hovered(view, head: int, i: int, j: int) -> None:

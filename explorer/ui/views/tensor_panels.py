@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 from explorer import names
 from explorer.present import before_after, matrices
 from explorer.present.token_parts import token_label
+from explorer.ui.plain_text import plain_tip
 
 
 def draw_lookup(view, trace, sel) -> None:
@@ -27,7 +28,7 @@ def draw_lookup(view, trace, sel) -> None:
     for r, (label, i) in enumerate(zip(labels, look.ids)):
         for c, text in enumerate((label, str(i))):
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(plain_tip(text))
             view.ids_table.setItem(r, c, item)
     if view.presenting:  # the slide's table as large as its figure's text (it was 12 px on a projector)
         _table_px(view.ids_table, view.large.text_px())

@@ -20,6 +20,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
+from explorer.ui.plain_text import plain_tip
+
 # Up to this many rows or columns on screen, every one is labelled (rotated, staggered or elided as needed);
 # past it, labels are thinned to what fits, follow the zoom, and the selected token is always among them.
 LABEL_ALL = 32
@@ -276,7 +278,7 @@ class TokenAxis(pg.AxisItem):
             self.setToolTip("")
             return
         whole = self.label_at(ev.pos())
-        self.setToolTip(whole or "")
+        self.setToolTip(plain_tip(whole or ""))
 
 
 class _Latch:

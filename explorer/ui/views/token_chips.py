@@ -13,6 +13,8 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from explorer.ui.plain_text import plain_tip
+
 # Unknown tokens: an amber that reads on light and dark backgrounds alike (drawn translucent over Base).
 UNKNOWN_COLOUR = QColor(230, 140, 0)
 
@@ -223,6 +225,6 @@ class ChipCanvas(QWidget):
                 event.ignore()
             else:
                 b, i = hit
-                QToolTip.showText(event.globalPos(), self._rows[b][i].tooltip, self, self._rects[b][i])
+                QToolTip.showText(event.globalPos(), plain_tip(self._rows[b][i].tooltip), self, self._rects[b][i])
             return True
         return super().event(event)

@@ -36,6 +36,7 @@ from explorer.ui.views.base import View, scrolling_body
 from explorer.ui.views.checkpoint_timeline import CheckpointTimeline, shown_run
 from explorer.ui.views.induction_readout import InductionReadout, shown_corpus
 from explorer.ui.views.loss_curve import LossCurve
+from explorer.ui.plain_text import plain_tip
 
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
 # explorer.train.corpora.NAMES, spelled out: that module imports torch, which the window must not wait for.
@@ -279,7 +280,7 @@ class TrainView(View):
         if not done and self.controller.running:
             parts.append(self.tr("about {eta} left").format(eta=format_duration(eta_seconds(p.step, p.total_steps, p.elapsed_s))))
         self.stats.setText("  ·  ".join(parts))
-        self.stats.setToolTip(self.stats.text())
+        self.stats.setToolTip(plain_tip(self.stats.text()))
 
     def _show_run(self) -> None:
         run = self._curve_run
@@ -289,7 +290,7 @@ class TrainView(View):
             self.run_label.setToolTip("")
         else:
             self.run_label.setText(self.tr("Run: {name}").format(name=run.name))
-            self.run_label.setToolTip(str(run))
+            self.run_label.setToolTip(plain_tip(str(run)))
 
     def _follow_source(self) -> None:
         """A checkpoint of another run is shown (opened, or picked in the timeline): draw that run's curve."""

@@ -35,6 +35,7 @@ from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import fmt
 from explorer.present.token_parts import token_label
+from explorer.ui.plain_text import plain_tip
 
 TOP = 5  # tokens of either run's top k listed in the comparison table
 MAP_MODES = ("intervened", "baseline", "difference")
@@ -138,7 +139,7 @@ class CompareTab(View):
         self.list.clear()
         for item in self._items:
             row = QListWidgetItem(self.describe(item))
-            row.setToolTip(row.text())  # a patch's source sentence may run past the dock's edge
+            row.setToolTip(plain_tip(row.text()))  # a patch's source sentence may run past the dock's edge
             self.list.addItem(row)
         if not self._items:
             self.list.addItem(QListWidgetItem(self.tr("(none: the model runs unchanged)")))

@@ -7,6 +7,7 @@ check it; the worker runs it."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from explorer.errors import ConfigError
@@ -18,6 +19,7 @@ class PatchForm(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.plain_text)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.name = QComboBox()

@@ -7,7 +7,7 @@ explorer.interventions.sweep computes it on ui.sweep_job's thread, with progress
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QScrollArea, QVBoxLayout, QWidget,
 )
@@ -30,6 +30,7 @@ class SweepPanel(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.plain_text)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.clean = QLineEdit()

@@ -1,0 +1,85 @@
+"""The one rule for putting a user's string (a path, a key of a file, a typed option) into a line we print.
+
+A string is shown as it is when every character in it prints (Python's ``str.isprintable``: letters, digits,
+punctuation, symbols, spaces and any script, Japanese included). Otherwise it is shown quoted, with every
+character that does not print written as an escape: ``'a\\nb'``, ``'\\x1b[31m'``, ``'\\u202e'``, and a byte a
+file name or an argument held that was not UTF-8 as ``\\xff`` (Python keeps it as the surrogate U+DCFF).
+
+Why: a newline in a key or a path split an ``error:`` line in two (a second, forged ``error:`` line), an
+escape sequence in a lesson key changed the terminal, and an undecodable byte in an argument was a
+UnicodeEncodeError traceback on the way out. ``one_line`` is the net under every message the command prints:
+whatever a message was built from, it leaves as one line with nothing a terminal acts on.
+"""
+
+from __future__ import annotations
+
+MAX_SHOWN = 200  # characters of a user's string quoted in a message; the rest is said as a count
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): the byte itself
+        return f"\\x{code - 0xDC00:02x}"
+    if ch == "\n":
+        return "\\n"
+    if ch == "\r":
+        return "\\r"
+    if ch == "\t":
+        return "\\t"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with every character that does not print escaped (except those in ``keep``)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch in keep else _escape(ch) for ch in text)
+
+
+def shown(value: object, limit: int = MAX_SHOWN) -> str:
+    """A user's string as it goes into a message: itself when it prints, else quoted with escapes; cut after
+    ``limit`` characters (a 30,000-level dotted key is not repeated whole)."""
+    text = value if isinstance(value, str) else str(value)
+    cut = ""
+    if len(text) > limit:
+        cut = f"… ({len(text):,} characters)"
+        text = text[:limit]
+    if text.isprintable() and not (text[:1].isspace() or text[-1:].isspace()):
+        return text + cut
+    inner = escaped(text).replace("'", "\\'")
+    return f"'{inner}'{cut}"
+
+
+def quoted(value: object, limit: int = MAX_SHOWN) -> str:
+    """Like ``repr`` for the messages that quote what was typed (``--stop '\\xff' is not one``): always in
+    quotes, escapes as ``shown`` writes them, cut after ``limit`` characters. Non-strings are their repr."""
+    if not isinstance(value, str):
+        text = repr(value)
+        return escaped(text[:limit]) + (f"… ({len(text):,} characters)" if len(text) > limit else "")
+    cut = f"… ({len(value):,} characters)" if len(value) > limit else ""
+    return "'" + escaped(value[:limit]).replace("'", "\\'") + "'" + cut
+
+
+def one_line(message: str) -> str:
+    """A whole message made safe for one terminal line: nothing that does not print gets through."""
+    return escaped(message)
+
+
+def terminal_text(text: str) -> str:
+    """Output meant for a terminal that may span lines (a generated text, a table): line breaks and tabs
+    are kept, every other control character (an escape sequence's ESC, a carriage return) is escaped, and
+    undecodable bytes are written as ``\\xNN``."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in "\n\t" or not (code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000):
+            out.append(ch)
+        else:
+            out.append(_escape(ch))
+    return "".join(out)
