@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
@@ -49,9 +50,26 @@ def run_export(args: argparse.Namespace) -> int:
         raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1400x900; got {args.size!r}") from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
+    _check_output(Path(args.output))
     os.environ["QT_QPA_PLATFORM"] = "offscreen"  # hand-outs need no screen, and no window flashing on one
     from explorer.ui.lesson_export import export_lesson
 
     for path in export_lesson(lesson, args.output, language, (w, h)):
         print(f"wrote {path}")
     return 0
+
+
+def _check_output(out: Path) -> None:
+    """A target that cannot be written is the command's one `error:` line before Qt loads (a PDF's folder must
+    exist; a folder of PNGs is made)."""
+    from explorer.lessons.model import LessonError
+    from explorer.util.fileio import describe_os_error
+
+    if out.suffix.lower() == ".pdf":
+        if not out.parent.is_dir():
+            raise LessonError(f"cannot write {out}: the folder does not exist")
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LessonError(describe_os_error(exc, out)) from None

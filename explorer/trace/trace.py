@@ -302,9 +302,7 @@ class Trace(Mapping[str, np.ndarray]):
         return names.layer_of(name), name.rsplit(".", 1)[1]  # type: ignore[return-value]
 
     def _qk_names(self, layer: int) -> tuple[str, str]:
-        if self.config.positions == "rope":
-            return names.attn(layer, "q_rot"), names.attn(layer, "k_rot")
-        return names.attn(layer, "q"), names.attn(layer, "k")
+        return names.qk(layer, self.config.positions)
 
     def _can_derive(self, layer: int) -> bool:
         if "mask" not in self._arrays:

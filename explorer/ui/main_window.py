@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from explorer.ui import settings
 from explorer.ui.actions import Actions
-from explorer.ui.capture import LayerCapture
+from explorer.ui.capture_status import LayerCapture
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -35,7 +35,7 @@ class MainWindow(QMainWindow):
         self.setStatusBar(StatusBar(state, self))
         self.loading = ModelLoading(state, self.worker, self)  # File → Open model, progress, Cancel
         self.statusBar().addPermanentWidget(self.loading.widget)
-        self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
+        self.capture = LayerCapture(state, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
         self.actions_ = Actions(self)
         self._wire()
@@ -131,6 +131,9 @@ class MainWindow(QMainWindow):
         w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
+        # A model's depth is known as soon as it is loaded, before its first (full) trace ends: a deep one
+        # switches to capturing one layer now, which cancels that trace instead of waiting for every layer.
+        w.bundleReady.connect(lambda bundle: s.on_model(bundle.config.layers))
         s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
         s.modelWithdrawn.connect(w.forget_bundle)
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))

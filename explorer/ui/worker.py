@@ -13,7 +13,7 @@ from PySide6.QtCore import QThread, Signal
 
 from explorer.errors import Cancelled, ExplorerError
 from explorer.session import ModelSource, TraceRequest
-from explorer.session.capture import capturable
+from explorer.session.capture_policy import capturable
 from explorer.session.open import open_source
 from explorer.util.threads import threads_for
 

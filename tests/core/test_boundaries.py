@@ -93,3 +93,12 @@ def test_core_and_headless_cli_work_with_qt_unimportable(tmp_path):
                              timeout=300, cwd=tmp_path)
         assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "pen.npz").stat().st_size > 0
+
+
+def test_every_core_test_runs_with_qt_unimportable():
+    """tests/conftest.py runs every test of tests/core and tests/cli with Qt hidden and blocked, even in a
+    worker that ran a window test before (pytest-qt itself imports PySide6 when the session starts)."""
+    for name in ("PySide6", "PySide6.QtCore", "shiboken6", "pyqtgraph"):
+        assert name not in sys.modules
+        with pytest.raises(ImportError, match="blocked"):
+            __import__(name)

@@ -21,16 +21,10 @@ from explorer.export.snapshot import read_manifest_and_arrays, read_snapshot, wr
 from explorer.util.paths import resource
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import preset_tokenizer
 
 REPO = Path(__file__).resolve().parents[2]
 FORMATS = ("npz", "safetensors", "pt")
 TEXT = "This is a pen .\nThe cat sat"
-
-
-@pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
 
 
 @pytest.fixture(scope="module")

@@ -162,7 +162,7 @@ def test_induction_readout_points_out_the_best_head(window, qtbot):
 
 def test_real_models_cannot_be_trained_here(window, qtbot, runs_root, monkeypatch):
     state, panel = window.state, window.views["train"]
-    monkeypatch.setattr(type(state), "config", property(lambda self: self._cur.config.replace(family="llama")))
+    monkeypatch.setattr(state.session, "config", state.config.replace(family="llama"))
     _configure(panel)
     assert not panel.start_training()
     assert "only this app's own models" in panel.message.text()
@@ -173,7 +173,7 @@ def test_the_panel_offers_every_corpus_of_the_core():
     from explorer.train.corpora import NAMES
     from explorer.ui.views.train_view import CORPORA
 
-    assert CORPORA == NAMES  # spelled out in the view so that the window starts without torch
+    assert CORPORA == NAMES  # one list (explorer.vocab), read by the view without importing torch
 
 
 def test_start_from_the_shown_weights_continues_the_trained_preset(window, qtbot, runs_root):

@@ -288,7 +288,7 @@ class ControlsView(View):
     def _mask_changed(self) -> None:
         kind = self.mask.currentData()
         self._show_mask_parts(kind)
-        if kind in ("window", "prefix"):
+        if kind in vocab.SIZED_MASKS:
             spec = MaskSpec(kind, self.mask_size.value())
         elif kind == "explicit":
             spec = self.painter.spec()
@@ -297,7 +297,7 @@ class ControlsView(View):
         self.state.set_options(mask=spec)
 
     def _show_mask_parts(self, kind: str) -> None:
-        sized = kind in ("window", "prefix")
+        sized = kind in vocab.SIZED_MASKS
         self.mask_size.setVisible(sized)
         self.mask_size_label.setVisible(sized)
         self.mask_size_label.setText("W" if kind == "window" else "P")

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ConfigError
+from explorer.vocab import CORPORA
 from explorer.train.runs import eta_seconds, format_duration, read_log
 from explorer.ui import settings
 from explorer.ui.train_controller import TrainController
@@ -38,9 +39,6 @@ from explorer.ui.views.induction_readout import InductionReadout, shown_corpus
 from explorer.ui.views.loss_curve import LossCurve
 
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
-# explorer.train.corpora.NAMES, spelled out: that module imports torch, which the window must not wait for.
-# tests/ui/test_train_panel.py checks that the two lists agree.
-CORPORA = ("tiny-en", "tiny-ja", "english", "copy", "reverse", "sort", "induction")
 
 
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:
