@@ -267,15 +267,4 @@ def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None
         for l, kv in enumerate(cache.layers):
             arrays[f"cache.layers.{l}.k"] = kv.k.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D), not a view of the buffer
             arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
-    return Trace(
-        arrays,
-        rows=prefill.rows,
-        config=prefill.config,
-        options=prefill.options,
-        source=prefill.source,
-        seed=prefill.seed,
-        vocab=prefill.vocab,
-        notices=tuple(notices),
-        model_name=prefill.model_name,
-        tokenizer_kind=prefill.tokenizer_kind,
-    )
+    return prefill.replace(arrays, notices=tuple(notices), partial=False, labels=None, interventions=None)

@@ -16,7 +16,7 @@ from explorer.errors import Cancelled, InputError
 from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
-from explorer.trace.trace import Row, Trace
+from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.vocab import itemsize
 from explorer.weights.bundle import ModelBundle
 
@@ -245,17 +245,9 @@ def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options,
     arrays = {name: tensor.detach().cpu().numpy() for name, tensor in tensors.items()}
     for name, p in model.named_parameters():
         arrays[f"params.{name}"] = p.detach().cpu().numpy()
-    return Trace(
-        arrays,
-        rows=tuple(rows),
-        config=bundle.config,
-        options=options,
-        source=bundle.source,
-        seed=bundle.seed,
-        vocab=bundle.tokenizer.display_vocab(),
-        notices=tuple(notices),
-        model_name=bundle.name,
-        tokenizer_kind=bundle.tokenizer.kind,
-        partial=partial,
-        continues=continues,
+    info = TraceInfo(
+        rows=tuple(rows), config=bundle.config, options=options, source=bundle.source, seed=bundle.seed,
+        vocab=bundle.tokenizer.display_vocab(), notices=tuple(notices), model_name=bundle.name,
+        tokenizer_kind=bundle.tokenizer.kind, partial=partial,
     )
+    return Trace(arrays, info, continues=continues)

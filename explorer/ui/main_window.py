@@ -16,6 +16,7 @@ from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
 from explorer.ui.views.lazy import LazyViews
 from explorer.ui.views.registry import view_specs
+from explorer.ui.jobs import JobRunner
 from explorer.ui.worker import TraceWorker
 
 
@@ -24,7 +25,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.state = state
-        self.worker = worker or TraceWorker(self)
+        self.runner = JobRunner(self, models=worker.models if worker is not None else None)  # all background work
+        self.worker = worker or self.runner.traces
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
@@ -133,9 +135,8 @@ class MainWindow(QMainWindow):
         w.busyChanged.connect(s.set_busy)
         # A model's depth is known as soon as it is loaded, before its first (full) trace ends: a deep one
         # switches to capturing one layer now, which cancels that trace instead of waiting for every layer.
-        w.bundleReady.connect(lambda bundle: s.on_model(bundle.config.layers))
-        s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
-        s.modelWithdrawn.connect(w.forget_bundle)
+        w.modelReady.connect(lambda config: s.on_model(config.layers))
+        s.modelWithdrawn.connect(self.runner.models.forget)  # read from disk if it is shown again
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
         # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
@@ -208,5 +209,6 @@ class MainWindow(QMainWindow):
             shutdown = getattr(view, "shutdown", None)
             if shutdown is not None:
                 shutdown()
+        self.runner.stop()
         self.worker.stop()
         super().closeEvent(event)

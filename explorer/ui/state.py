@@ -57,7 +57,7 @@ class AppState(QObject):
     noticesChanged = Signal(tuple)  # plain-words remarks from the last trace (truncation, unknown words…)
     errorRaised = Signal(str)  # one-line message of a failed request; the last good trace stays shown
     modelInfoChanged = Signal(object, bool)  # (ModelConfig, sizes editable)
-    modelPublished = Signal(object, object)  # (ModelSource, handle): a model built outside the runner (training)
+    modelPublished = Signal(object)  # ModelSource: a model built outside the trace queue (a training checkpoint)
     modelWithdrawn = Signal(object)  # ModelSource whose published model the runner may drop (it reloads from disk)
     requestReverted = Signal(object)  # TraceRequest: back to the shown model after a failed or cancelled load
     layerWanted = Signal(int)  # a layer of the model that the trace did not capture was selected
@@ -108,10 +108,10 @@ class AppState(QObject):
     set_busy, set_baseline = _acts("set_busy"), _acts("on_baseline")
     set_trace, report_error, on_model = _acts("on_trace"), _acts("on_error"), _acts("on_model")
 
-    def publish_model(self, source: ModelSource, bundle: Any, show: bool = True, text: str | None = None) -> None:
-        """Offer a model built here (a training checkpoint) under ``source``; with ``show``, trace it (and
-        ``text``, when given) in one request."""
-        self.modelPublished.emit(source, bundle)  # connected directly: the runner has it before the request
+    def publish_model(self, source: ModelSource, show: bool = True, text: str | None = None) -> None:
+        """A model built outside the trace queue (a training checkpoint, already in the job runner's model
+        cache) under ``source``; with ``show``, trace it (and ``text``, when given) in one request."""
+        self.modelPublished.emit(source)
         self.session.publish(source, show, text)
         self.emit_changes()
 
