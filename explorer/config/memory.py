@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 
 from explorer.config.model_config import ModelConfig
-from explorer.config.run import RunOptions
+from explorer.config.run_options import RunOptions
 from explorer.errors import ConfigError, MemoryBudgetError
 from explorer.vocab import itemsize
 

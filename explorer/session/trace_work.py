@@ -55,7 +55,7 @@ def compute_trace(models: ModelCache, request: TraceRequest, cancel: threading.E
 
 def _intervened(bundle: Any, request: TraceRequest, options, cancel: threading.Event, hooks: TraceHooks) -> Trace:
     """The baseline and the intervened run (explorer.interventions); the baseline is reported first."""
-    from explorer.interventions.run import run_intervened
+    from explorer.interventions.intervened_run import run_intervened
     from explorer.trace.run import run_trace
 
     baseline = run_trace(bundle, request.text, options, cancel=cancel)
