@@ -33,7 +33,7 @@ FRAME_TARGET = "≤ 5"
 def _show_model(app, window, state, source, bundle) -> None:
     """The model on screen first (a short sentence), drawn and settled."""
     n = len(window._arrived)
-    window.worker.put_bundle(source, bundle)
+    window.runner.models.put(source, bundle)
     state.set_source(source)
     wait_until(app, lambda: len(window._arrived) > n, 600)
     until = time.perf_counter() + 1.0

@@ -165,6 +165,19 @@ def attn(layer: int, stage: str) -> str:
     return f"layers.{layer}.attn.{stage}"
 
 
+def qk_stages(positions: str) -> tuple[str, str]:
+    """The q and k stages whose dot products are a model's scores: the rotated ones (``q_rot``, ``k_rot``)
+    for a RoPE model, else ``q`` and ``k``. Defined once: the trace's derivation, the hovers and generation
+    all read the scores' operands through it."""
+    return ("q_rot", "k_rot") if positions == "rope" else ("q", "k")
+
+
+def qk(layer: int, positions: str) -> tuple[str, str]:
+    """``qk(0, "rope") == ("layers.0.attn.q_rot", "layers.0.attn.k_rot")``: see ``qk_stages``."""
+    q, k = qk_stages(positions)
+    return attn(layer, q), attn(layer, k)
+
+
 def kv_head_of(h: int, heads: int, kv_heads: int) -> int:
     """Grouped-query attention: the key/value head that query head ``h`` reads, h // (H / H_kv).
 

@@ -1,5 +1,7 @@
-"""One definition of each vocabulary a user chooses from: positions, norms, activations, dtypes, mask kinds,
-and the size options (-E -D -H -L …) with their ranges.
+"""One definition of each vocabulary a user chooses from: positions, norms, activations, dtypes (and their
+item sizes), mask kinds (which take a size, which generation can decode with, the sliding window's rule),
+the size options (-E -D -H -L …) with their ranges, the corpora, the panels, and the file names of a
+checkpoint and a run folder.
 
 ModelConfig validates against these tuples, every CLI command builds its options from them
 (explorer/cli/model_options.py), and the window's controls list them (explorer/ui/views/controls_view.py).
@@ -22,7 +24,11 @@ NORM_PLACEMENTS = ("pre", "post", "sandwich", "output")
 # Query/key RMSNorm before the scores: none, over each head's D numbers (Qwen 3, Gemma 3), or over all H·D (OLMo 2).
 QK_NORMS = ("none", "head", "all")
 DTYPES = ("float32", "float64")
+ITEMSIZE = {"float32": 4, "float64": 8}  # bytes per number of each dtype (memory estimates, cost figures)
 MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
+SIZED_MASKS = ("window", "prefix")  # the kinds written kind:N (W for the window, P for the prefix)
+# The kinds generation can decode with: a query never sees a later key (prefix's first P see each other).
+DECODING_MASKS = ("causal", "window")
 # The mask kinds a user can type (an explicit mask is painted in the window or read from a file).
 TYPED_MASKS = "causal, none, window:W or prefix:P"
 
@@ -32,19 +38,32 @@ TYPED_MASKS = "causal, none, window:W or prefix:P"
 WINDOW_FIRST_KEY = "i−W+1"  # the first key query i sees, as the window's texts write it
 
 
+def window_first_key(i, W):
+    """The first key query ``i`` sees through a sliding window of ``W`` (i − W + 1; may be below 0). Plain
+    arithmetic, so that the model applies it to a tensor of positions and the texts to one number."""
+    return i - W + 1
+
+
 def window_keys(i: int, W: int) -> range:
     """The keys query ``i`` sees through a sliding window of ``W``: i−W+1 … i, none before key 0."""
-    return range(max(0, i - W + 1), i + 1)
+    return range(max(0, window_first_key(i, W)), i + 1)
 
 
 def window_keys_before(W: int) -> int:
     """How many keys before itself a query sees at most through a window of ``W`` (W − 1)."""
     return len(window_keys(W, W)) - 1
 
+
 # What a user types for an encoder's masked position (BERT's [MASK]; RoBERTa's <mask> is typed the same way),
 # and what parts two sentences in one line (explorer/tokenize/pairs.py; a tab works too).
 MASK_TEXT = "[MASK]"
 SENTENCE_SEPARATOR = "[SEP]"
+
+
+def itemsize(dtype: str) -> int:
+    """Bytes per number of a run in ``dtype`` (float32 unless float64)."""
+    return ITEMSIZE.get(dtype, 4)
+
 
 MAX_HEADS = 256
 MAX_LAYERS = 256
@@ -74,3 +93,22 @@ SIZE_OPTIONS: tuple[SizeOption, ...] = (
 # What each norm means, for help texts (the window has its own translated words).
 NORM_HELP = "layernorm (GPT-2), rmsnorm (Llama) or none (the note's bare block)"
 POSITIONS_HELP = "none, sinusoidal, learned or rope (rotary: D must be even)"
+
+# The corpora a model can be trained on by name (explorer.train.corpora builds them; the window lists them
+# without importing torch). A UTF-8 text file's path is accepted besides.
+SHIPPED_CORPORA = ("tiny-en", "tiny-ja", "english")
+TASK_CORPORA = ("copy", "reverse", "sort", "induction")
+CORPORA = SHIPPED_CORPORA + TASK_CORPORA
+
+# The window's panels by object name, in the registry's order (explorer/ui/views/registry.py builds one dock
+# per name; a lesson step's ``panel`` names one of these).
+PANELS = ("tensor", "flow", "input", "controls", "selection", "output", "identities", "scaling", "params", "tensors",
+          "train", "generate", "interventions", "model_view")
+
+# The files of a checkpoint folder (explorer/weights/checkpoint.py writes them; the loaders, run folders and
+# the window recognise a checkpoint by them) and of a run folder (explorer/train/runs.py).
+WEIGHTS_FILE = "model.safetensors"
+CONFIG_FILE = "config.json"
+TOKENIZER_FILE = "tokenizer.json"
+METRICS_FILE = "metrics.json"  # a shipped preset's held-out figures
+RUN_FILE = "run.json"

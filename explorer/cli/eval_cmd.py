@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from explorer.cli.model_options import checkpoint_of
+from explorer.cli.model_options import open_model
 from explorer.errors import ConfigError
 from explorer.train.corpora import NAMES
-from explorer.weights.presets import PRESETS, get_preset, load_preset
+from explorer.session import ModelSource
+from explorer.weights.presets import PRESETS, get_preset
 
 
 def add_parser(sub) -> None:
@@ -41,11 +42,10 @@ def run(args: argparse.Namespace) -> int:
         preset = get_preset(args.preset)
         if not preset.has_trained_weights():
             raise ConfigError(f"preset {args.preset} has no trained weights to evaluate (it is random by design or not built: run `make presets`)")
-        bundle = load_preset(args.preset)
+        source = ModelSource("preset", args.preset)
     else:
-        from explorer.weights.checkpoint import load_checkpoint
-
-        bundle = load_checkpoint(checkpoint_of(args.checkpoint))
+        source = ModelSource("path", args.checkpoint)
+    bundle = open_model(source)  # the one opening path (explorer.session.open), as export and the window
     corpus = get_corpus(args.corpus, word_level=args.word_level) if args.corpus else None
     device, _ = resolve_device(args.device)
     result = evaluate_bundle(bundle, corpus, context=args.context, device=device)

@@ -161,18 +161,27 @@ def run(args: argparse.Namespace) -> int:
     if args.generate is not None and not 1 <= args.generate <= 256:
         raise ConfigError(f"--generate takes a number of new tokens from 1 to 256, got {args.generate}")
     from explorer.interventions.spec import Interventions, parse_ablate, parse_cut
-    from explorer.ui.app import launch
+    from explorer.session.launch import LaunchOptions
 
     interventions = Interventions(
         ablations=parse_ablate(args.ablate, args.ablate_mode) if args.ablate else (),
         cuts=parse_cut(args.cut) if args.cut else (),
     )
+    opened = None
+    if args.snapshot:
+        # Read before any window exists (and before Qt loads): a damaged snapshot is the command's one-line
+        # `error:` (exit 2); read later, its message went to the status bar of a window that closed at once.
+        from explorer.export.snapshot import read_snapshot
 
-    code = launch(
-        text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, stage=args.stage,
-        language=args.language, theme_name=args.theme, screenshot=args.screenshot, size=size,
+        opened = read_snapshot(args.snapshot)
+    options = LaunchOptions(
+        text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, opened=opened, stage=args.stage,
+        language=args.language, theme=args.theme, screenshot=args.screenshot, size=size,
         presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
     )
+    from explorer.ui.app import launch
+
+    code = launch(options)
     if getattr(args, "whole_process", False):  # not a caller in the same process (tests)
         _leave_now(code)
     return code

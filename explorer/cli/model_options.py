@@ -10,7 +10,7 @@ from explorer import vocab
 from explorer.config import MaskSpec, RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.session import ModelSource
-from explorer.session.open import open_source, resolve_run_folder
+from explorer.session.open import open_source
 from explorer.weights.presets import DEFAULT_PRESET, PRESETS
 from explorer.util.printable import quoted
 
@@ -82,16 +82,17 @@ def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
         if not (args.memory_budget > 0 and args.memory_budget != float("inf")):  # nan and inf too
             raise ConfigError(f"--memory-budget must be a positive number of GB, got {args.memory_budget}")
         os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = str(args.memory_budget)
-    return open_source(source_from_args(args), note=_note)
+    return open_model(source_from_args(args))
+
+
+def open_model(source: ModelSource) -> ModelBundle:
+    """The one way a command opens a model (explorer.session.open.open_source, the window's too); a run folder
+    stands for its latest complete checkpoint, and a ``note:`` line on stderr says which."""
+    return open_source(source, note=_note)
 
 
 def _note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
-
-
-def checkpoint_of(path: str) -> str:
-    """A run folder stands for its latest complete checkpoint (a ``note:`` line on stderr says which)."""
-    return resolve_run_folder(path, note=_note)
 
 
 def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:

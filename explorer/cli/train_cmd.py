@@ -23,21 +23,14 @@ from typing import TYPE_CHECKING
 from explorer.cli.model_options import _sizes, add_size_options
 from explorer.errors import Cancelled, ConfigError
 from explorer.train.corpora import NAMES, TEACHES, get_corpus
+from explorer.train.settings import default_recipe
 from explorer.weights.presets import PRESETS, preset_config
 
 if TYPE_CHECKING:
     from explorer.train.loop import TrainProgress
 
-# Recipes that work for each corpus with the default sizes (a few minutes on one CPU core at most).
-DEFAULTS = {
-    "tiny-en": dict(steps=2000, batch_size=64, lr=3e-3),
-    "tiny-ja": dict(steps=2000, batch_size=64, lr=3e-3),
-    "copy": dict(steps=800, batch_size=64, lr=1e-3),
-    "reverse": dict(steps=800, batch_size=64, lr=1e-3),
-    "sort": dict(steps=2000, batch_size=64, lr=1e-3),
-    "induction": dict(steps=2500, batch_size=64, lr=2e-3),
-    "file": dict(steps=2000, batch_size=32, lr=3e-3),
-}
+# The recipe for each corpus (steps, batch size, learning rate) is explorer.train.settings.default_recipe, the
+# one the window's Train panel starts from too.
 
 
 def add_parser(sub) -> None:
@@ -132,7 +125,7 @@ def settings_from(args: argparse.Namespace, corpus):
     """TrainSettings from the command line, the corpus's default recipe filling what was not given."""
     from explorer.train.loop import TrainSettings  # torch loads here
 
-    recipe = DEFAULTS.get(corpus.name if corpus.name in DEFAULTS else "file", DEFAULTS["file"])
+    recipe = default_recipe(corpus.name)
     steps = args.steps if args.steps is not None else recipe["steps"]
     if steps is not None and steps < 1:
         raise ConfigError(f"--steps must be at least 1, got {steps}")

@@ -28,7 +28,7 @@ from explorer.config.model_config import (
     ModelConfig,
     check_seed,
 )
-from explorer.config.run import MaskSpec, RunOptions
+from explorer.config.run_options import MaskSpec, RunOptions
 from explorer.vocab import ACTIVATIONS, DTYPES, MASK_KINDS, MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS
 
 __all__ = [

@@ -8,8 +8,9 @@ import os
 from dataclasses import dataclass
 
 from explorer.config.model_config import ModelConfig
-from explorer.config.run import RunOptions
+from explorer.config.run_options import RunOptions
 from explorer.errors import ConfigError, MemoryBudgetError
+from explorer.vocab import itemsize
 
 # Refuse a configuration whose estimate exceeds this before allocating anything. 4 GiB leaves room for the
 # window and the OS on an 8 GB laptop; override with ATTENTION_EXPLORER_MEMORY_GB or --memory-budget.
@@ -50,7 +51,7 @@ def _gib(n: int) -> str:
 def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None) -> MemoryEstimate:
     """A conservative estimate of what tracing (batch × context) tokens will hold at its peak."""
     options = options or RunOptions()
-    item = 8 if options.dtype == "float64" else 4
+    item = itemsize(options.dtype)
     B, C = batch, context
     E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
     params = config.parameter_count() * item

@@ -23,7 +23,7 @@ from explorer.errors import ExplorerError, SnapshotError
 from explorer.export.snapshot_schema import Manifest, TensorInfo, check_manifest, check_tensors, check_values
 from explorer.util.reading import check_regular, open_regular, parse_json
 from explorer.util.schema import Where
-from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace
+from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace, TraceInfo
 
 MAX_MANIFEST_BYTES = 64 * 1024**2
 MAX_SAFETENSORS_HEADER = 100_000_000  # the safetensors library's own limit
@@ -270,22 +270,14 @@ def read_snapshot(path: str | Path) -> Trace:
     path = Path(path)
     m, arrays = _read(path)
     raw = m.raw
-    return Trace(
-        arrays,
-        rows=tuple(Row(*r) for r in m.rows),
-        config=m.config,
-        options=m.options,
-        source=raw.get("weights_source") or "",
-        seed=m.seed,
-        vocab=m.vocab,
-        notices=m.notices,
-        labels={n: e["labels"] for n, e in m.names.items()},
-        model_name=raw.get("model_name") or "",
-        tokenizer_kind=raw.get("tokenizer_kind") or "",
+    info = TraceInfo(
+        rows=tuple(Row(*r) for r in m.rows), config=m.config, options=m.options, source=raw.get("weights_source") or "",
+        seed=m.seed, vocab=m.vocab, notices=m.notices, labels={n: e["labels"] for n, e in m.names.items()},
+        model_name=raw.get("model_name") or "", tokenizer_kind=raw.get("tokenizer_kind") or "",
         interventions=m.interventions,  # checked (explorer/export/snapshot_kinds.py)
-        app_version=raw.get("app_version") or "",
-        origin=str(path),
+        app_version=raw.get("app_version") or "", origin=str(path),
     )
+    return Trace(arrays, info)
 
 
 __all__ = ["read_header", "read_manifest_and_arrays", "read_snapshot", "sniff_format", "TensorInfo"]

@@ -30,6 +30,7 @@ from explorer.model.mask import base_mask
 from explorer.trace.run import run_trace, split_batch
 from explorer.trace.trace import Trace
 from explorer.util.threads import threads_for
+from explorer.vocab import DECODING_MASKS
 from explorer.weights.bundle import ModelBundle
 
 MAX_NEW_TOKENS = 4096  # one generation; the model's context usually stops it sooner
@@ -67,7 +68,7 @@ class _LastRowSink(CaptureSink):
 def _check(options: RunOptions, prompt: str, config=None) -> str:
     if getattr(config, "mlm_head", False):
         raise ConfigError("an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by token")
-    if options.mask.kind not in ("causal", "window"):
+    if options.mask.kind not in DECODING_MASKS:
         raise ConfigError(
             f"generation writes left to right: it needs the causal mask or a sliding window, not {options.mask.kind!r}"
         )
@@ -137,7 +138,7 @@ def _prefilled_cache(prefill: Trace, device: torch.device) -> KVCache:
     """A cache holding the prompt's keys (after RoPE for a RoPE model) and values, from its trace."""
     cfg = prefill.config
     cache = KVCache(cfg.layers)
-    k_name = "k_rot" if cfg.positions == "rope" else "k"
+    k_name = names.qk_stages(cfg.positions)[1]
     for l, kv in enumerate(cache.layers):
         kv.extend(
             torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
@@ -226,9 +227,9 @@ def _last_row(prefill: Trace, layer: int) -> np.ndarray:
     from explorer.model.attention import attention_maps, repeat_kv
 
     cfg = prefill.config
-    q_name, k_name = ("q_rot", "k_rot") if cfg.positions == "rope" else ("q", "k")
-    q = torch.from_numpy(np.array(prefill[names.attn(layer, q_name)][:, :, -1:]))  # (1, H, 1, D)
-    k = repeat_kv(torch.from_numpy(np.array(prefill[names.attn(layer, k_name)])), cfg.H // cfg.H_kv)  # (1, H, C, D)
+    q_name, k_name = names.qk(layer, cfg.positions)
+    q = torch.from_numpy(np.array(prefill[q_name][:, :, -1:]))  # (1, H, 1, D)
+    k = repeat_kv(torch.from_numpy(np.array(prefill[k_name])), cfg.H // cfg.H_kv)  # (1, H, C, D)
     allowed = torch.from_numpy(np.array(prefill["mask"][:, -1:]))  # (1, 1, C)
     with torch.inference_mode():
         weights = attention_maps(q, k, allowed, prefill.options.scale)[3]  # (1, H, 1, C)
@@ -274,15 +275,4 @@ def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None
         for l, kv in enumerate(cache.layers):
             arrays[f"cache.layers.{l}.k"] = kv.k.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D), not a view of the buffer
             arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
-    return Trace(
-        arrays,
-        rows=prefill.rows,
-        config=prefill.config,
-        options=prefill.options,
-        source=prefill.source,
-        seed=prefill.seed,
-        vocab=prefill.vocab,
-        notices=tuple(notices),
-        model_name=prefill.model_name,
-        tokenizer_kind=prefill.tokenizer_kind,
-    )
+    return prefill.replace(arrays, notices=tuple(notices), partial=False, labels=None, interventions=None)

@@ -15,7 +15,7 @@ __all__ = [
     "parse_ablate", "parse_cut", "parse_patch", "run_intervened", "SWEEP_KINDS", "SweepResult", "patching_sweep",
 ]
 
-_LAZY = {"run_intervened": "run", "SWEEP_KINDS": "sweep", "SweepResult": "sweep", "patching_sweep": "sweep"}
+_LAZY = {"run_intervened": "intervened_run", "SWEEP_KINDS": "sweep", "SweepResult": "sweep", "patching_sweep": "sweep"}
 
 
 def __getattr__(name: str):

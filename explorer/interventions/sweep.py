@@ -21,7 +21,7 @@ from explorer import names
 from explorer.config import RunOptions
 from explorer.errors import Cancelled, ConfigError
 from explorer.interventions.patches import build_patches
-from explorer.interventions.run import source_trace
+from explorer.interventions.intervened_run import source_trace
 from explorer.interventions.spec import Interventions, PatchSpec
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import ModelBundle
@@ -48,13 +48,21 @@ def _cells(kind: str, L: int, H: int, C: int) -> list[tuple[int, int, PatchSpec]
     return [(l, h, PatchSpec(names.attn(l, "heads"), None, (h,))) for l in range(L) for h in range(H)]
 
 
+@dataclass(frozen=True)
+class Measured:
+    """Where the sweep reads the logit it compares: ``token``'s at ``position`` (None: the clean run's own
+    prediction; the last position)."""
+
+    token: int | None = None
+    position: int | None = None
+
+
 def patching_sweep(
     bundle: ModelBundle,
     clean: str,
     corrupted: str,
     kind: str = "resid",
-    target: int | None = None,
-    position: int | None = None,
+    measured: Measured = Measured(),
     options: RunOptions | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: threading.Event | None = None,
@@ -62,6 +70,7 @@ def patching_sweep(
     """Patch each cell of ``clean``'s run into ``corrupted``'s run (the first sentence of each; both of the
     same length in tokens). ``progress(done, total)`` is called after every cell; ``cancel`` stops between
     cells and inside a run (raising Cancelled)."""
+    target, position = measured.token, measured.position
     if kind not in SWEEP_KINDS:
         raise ConfigError(f"the patching sweep is over resid or heads, got {kind!r}")
     # Nothing but the logits is kept from the patched runs: every layer is computed, none is stored.

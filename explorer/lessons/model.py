@@ -13,15 +13,16 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from explorer import vocab
 from explorer.errors import ExplorerError
 from explorer.weights.presets import DEFAULT_PRESET, get_preset
 
 LANGUAGES = ("en", "ja")
 LANGUAGE_NAMES = {"en": "English", "ja": "Japanese"}
 
-# The window's panels a step can bring to the front (the object names of explorer/ui/views/registry.py;
-# tests/ui/test_lessons_window.py checks the two lists agree).
-PANELS = ("tensor", "flow", "input", "controls", "selection", "output", "identities", "scaling", "params", "tensors", "train", "generate", "interventions", "model_view")
+# The window's panels a step can bring to the front: explorer.vocab.PANELS (the object names of
+# explorer/ui/views/registry.py; tests/ui/test_lessons_window.py checks the two lists agree).
+PANELS = vocab.PANELS
 
 # Size keys as the note writes them → ModelConfig fields.
 SIZE_FIELDS = {"E": "embed_dim", "D": "key_dim", "H": "heads", "L": "layers"}

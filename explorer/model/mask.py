@@ -11,6 +11,7 @@ import torch
 
 from explorer.config import MaskSpec
 from explorer.errors import ConfigError, MaskTooSmall
+from explorer.vocab import window_first_key
 
 
 def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> torch.Tensor:
@@ -22,7 +23,7 @@ def base_mask(spec: MaskSpec, C: int, device: torch.device | str = "cpu") -> tor
     if spec.kind == "none":
         return torch.ones(C, C, dtype=torch.bool, device=device)
     if spec.kind == "window":
-        return (j <= i) & (j > i - spec.size)  # query i sees keys i−W+1 … i (explorer.vocab.window_keys)
+        return (j <= i) & (j >= window_first_key(i, spec.size))  # query i sees keys i−W+1 … i
     if spec.kind == "prefix":
         return (j <= i) | ((i < spec.size) & (j < spec.size))  # the first P see each other
     if spec.kind == "explicit":

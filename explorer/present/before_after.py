@@ -12,7 +12,7 @@ import dataclasses
 
 import numpy as np
 
-from explorer import names
+from explorer import __version__, names
 from explorer.interventions.compare import difference
 from explorer.present import matrices
 from explorer.trace import Trace
@@ -28,9 +28,7 @@ def stored_baseline(trace: Trace) -> Trace | None:
     if "baseline.logits" not in have:
         return None
     arrays = {"tokens": trace["tokens"], **{plain: trace[kept] for plain, kept in STORED.items() if kept in have}}
-    return Trace(arrays, rows=trace.rows, config=trace.config, options=trace.options, source=trace.source,
-                 seed=trace.seed, vocab=trace.vocab, model_name=trace.model_name, tokenizer_kind=trace.tokenizer_kind,
-                 origin=trace.origin)
+    return trace.replace(arrays, notices=(), labels=None, partial=False, interventions=None, app_version=__version__)
 
 
 def comparable(baseline: Trace | None, name: str | None) -> bool:

@@ -174,9 +174,12 @@ def _attn_out(trace, layer, head, row, i, j, value, w):
     return _matmul(None if x is None else x[row, i], W, j, f"concat{sub(i)}", "W_o", value, b, "b_o")
 
 
-def _sum_of(first: str, second: str, a_s: str, b_s: str, residual: bool, w, row, i, j, value, trace):
+def _sum_of(trace: Trace, parts: tuple[tuple[str, str], tuple[str, str]], cell: tuple[int, int, int], value, w):
+    """A residual sum's hover: ``parts`` are (tensor name, symbol) of what is added, ``cell`` (row, i, j)."""
+    (first, a_s), (second, b_s) = parts
+    row, i, j = cell
     a, b = stored(trace, first), stored(trace, second)
-    if not residual:
+    if not trace.config.residual:
         return f"{b_s}{sub(i)}[{j}] = {fmt(value)} ({w['no residual']})"
     if a is None or b is None:
         return ""
@@ -184,11 +187,11 @@ def _sum_of(first: str, second: str, a_s: str, b_s: str, residual: bool, w, row,
 
 
 def _mid(trace, layer, head, row, i, j, value, w):
-    return _sum_of(block_input(layer), names.attn(layer, "out"), "x", "attn", trace.config.residual, w, row, i, j, value, trace)
+    return _sum_of(trace, ((block_input(layer), "x"), (names.attn(layer, "out"), "attn")), (row, i, j), value, w)
 
 
 def _block_out(trace, layer, head, row, i, j, value, w):
-    return _sum_of(f"layers.{layer}.mid", f"layers.{layer}.ffn.out", "mid", "ffn", trace.config.residual, w, row, i, j, value, trace)
+    return _sum_of(trace, ((f"layers.{layer}.mid", "mid"), (f"layers.{layer}.ffn.out", "ffn")), (row, i, j), value, w)
 
 
 def _norm_input(trace: Trace, stage: str, layer: int | None) -> tuple[str, str]:

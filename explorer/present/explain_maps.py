@@ -27,9 +27,7 @@ def uses_rope(trace: Trace, layer: int) -> bool:
 
 def qk_names(trace: Trace, layer: int) -> tuple[str, str]:
     """The q and k whose dot products are the scores (rotated ones for RoPE models)."""
-    if uses_rope(trace, layer):
-        return names.attn(layer, "q_rot"), names.attn(layer, "k_rot")
-    return names.attn(layer, "q"), names.attn(layer, "k")
+    return names.qk(layer, "rope" if uses_rope(trace, layer) else "none")
 
 
 def kv_head(trace: Trace, head: int) -> int:

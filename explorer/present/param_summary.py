@@ -12,11 +12,7 @@ from dataclasses import dataclass
 
 from explorer import names
 from explorer.config import ModelConfig
-
-
-def itemsize(dtype: str) -> int:
-    """Bytes per number of a trace dtype ("float32" or "float64")."""
-    return 8 if dtype == "float64" else 4
+from explorer.vocab import itemsize  # bytes per number of a trace dtype (defined once); callers read it here too
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from explorer.present.row_facts import blocked_rows, row_length  # noqa: F401 - re-exported (captions read them here)
 from explorer.present.stages import main_tensor, stage
 from explorer.trace import Trace
-
-
-def row_length(trace: Trace, row: int) -> int:
-    """C of one sentence (its real tokens, without the padding of a batch)."""
-    return trace.rows[row].length if trace.rows else trace.C
 
 
 def stage_numbers(trace: Trace, layer: int = 0, row: int = 0) -> dict[str, Any]:
@@ -49,19 +45,6 @@ def stage_numbers(trace: Trace, layer: int = 0, row: int = 0) -> dict[str, Any]:
         "blocked_rows": blocked_rows(trace, row),
         "unfactored": cfg.unfactored_value,
     }
-
-
-def blocked_rows(trace: Trace, row: int = 0) -> int:
-    """How many queries of one sentence may see no key at all: their attention weights are all 0, not a
-    distribution (a hand-painted mask with an empty row, a prefix/window that excludes the query itself)."""
-    n = row_length(trace, row)
-    stored = trace.stored_names()
-    if "mask.empty_rows" in stored:  # (B, C), computed once by the trace
-        return int(trace["mask.empty_rows"][row, :n].sum())
-    if "mask" not in stored:
-        return 0
-    allowed = trace["mask"][row, :n, :n]  # (C, C) of this sentence's real tokens
-    return int((~allowed.any(axis=-1)).sum())
 
 
 def stage_shape(key: str, trace: Trace, layer: int = 0, row: int = 0) -> tuple[str, int]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from explorer.names import PAIRWISE_STAGES
+from explorer.present.row_facts import blocked_rows
 
 if TYPE_CHECKING:
     from explorer.trace import Trace
@@ -175,8 +176,6 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "masked":
         return f"{_t(C, C)} + mask {trace.options.mask}: {w['where blocked']}"
     if key == "weights":
-        from explorer.present.stage_facts import blocked_rows  # stage_facts imports this module
-
         blocked = blocked_rows(trace, row)
         if blocked >= C:
             return f"{w['softmax over keys']} → A {_t(C, C)}, " + w["all rows blocked"]

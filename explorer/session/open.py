@@ -1,7 +1,9 @@
 """The one way any model source becomes a model: a preset (with size overrides, seed, random weights), a
 checkpoint folder, a run folder (its newest complete checkpoint), a Hugging Face folder or a GGUF file.
-The CLI (explorer/cli/model_options.py) and the window's worker (explorer/ui/worker.py) both call
-``open_source``, so a model opened in one is the model opened in the other.
+The CLI (explorer/cli/model_options.py, every command that opens a model: export, eval, generate, attribute,
+train --init), the window's job runner (explorer/ui/worker.py) and training's starting weights all call
+``open_source``, so a model opened in one is the model opened in the other; File → Open model resolves the
+chosen path with ``model_path`` first, so that the window names the checkpoint it shows.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.session.request import ModelSource
+from explorer.vocab import CONFIG_FILE, RUN_FILE
 from explorer.weights.presets import load_preset, preset_config
 
 if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait for it at start
@@ -41,18 +44,37 @@ def preset_source_config(source: ModelSource) -> ModelConfig:
     return preset_config(source.name, **source.size_overrides())
 
 
+def model_path(path: str) -> str:
+    """What a chosen path opens, without raising (File → Open model, before the load): a config.json, or any
+    file inside a model folder that is not a GGUF file, means its folder; a run folder means its newest
+    complete checkpoint; anything else (a GGUF file, a named model) is returned as given."""
+    p = Path(path).expanduser()
+    if p.is_file() and p.suffix.lower() != ".gguf" and (p.parent / CONFIG_FILE).is_file():
+        return str(p.parent)
+    if p.is_dir() and not (p / CONFIG_FILE).is_file():
+        from explorer.train.runs import latest_checkpoint
+
+        latest = latest_checkpoint(p)
+        if latest is not None:
+            return str(latest)
+    return str(path)
+
+
 def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> str:
     """A run folder written by ``train --out runs/x`` stands for its latest complete checkpoint (a ``step-N``
-    folder with its config and weights); ``note`` hears which. Anything else is returned as given, for the
-    loaders to open or to refuse."""
+    folder with its config and weights); ``note`` hears which; one without a complete checkpoint yet is
+    refused. A file inside a model folder means that folder (as ``model_path`` says). Anything else is
+    returned as given, for the loaders to open or to refuse."""
     p = Path(path).expanduser()
-    if not p.is_dir() or (p / "config.json").is_file():
+    if p.is_file() and p.suffix.lower() != ".gguf" and (p.parent / CONFIG_FILE).is_file():
+        return str(p.parent)
+    if not p.is_dir() or (p / CONFIG_FILE).is_file():
         return path
     from explorer.train.runs import checkpoint_step_of, latest_checkpoint
 
     latest = latest_checkpoint(p)
     if latest is None:
-        if (p / "run.json").is_file() or any(checkpoint_step_of(c) is not None for c in p.iterdir()):
+        if (p / RUN_FILE).is_file() or any(checkpoint_step_of(c) is not None for c in p.iterdir()):
             raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
         return path
     if note is not None:

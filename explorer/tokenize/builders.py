@@ -1,4 +1,4 @@
-"""Build the three kinds of vocabulary from text. The shipped ones are built by ``build_resources``."""
+"""Build the three kinds of vocabulary from text. The shipped ones are built by explorer/train/build_tokenizers.py."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@
 ``run_trace`` is imported on first use.
 """
 
-from explorer.trace.trace import FORMAT_VERSION, Row, Trace
+from explorer.trace.trace import FORMAT_VERSION, Row, Trace, TraceInfo
 
-__all__ = ["run_trace", "split_batch", "Trace", "Row", "FORMAT_VERSION"]
+__all__ = ["run_trace", "split_batch", "Trace", "TraceInfo", "Row", "FORMAT_VERSION"]
 
 
 def __getattr__(name: str):

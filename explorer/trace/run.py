@@ -17,7 +17,8 @@ from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.util.threads import threads_for
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
-from explorer.trace.trace import Row, Trace
+from explorer.trace.trace import Row, Trace, TraceInfo
+from explorer.vocab import itemsize
 from explorer.weights.bundle import ModelBundle
 
 
@@ -28,7 +29,7 @@ AUTO_LAZY_BYTES = 256 * 1024**2
 def _pairwise_bytes(cfg, B: int, C: int, options: RunOptions) -> int:
     """Bytes of the maps a full trace stores: scores and weights (scaled and masked are derived)."""
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else cfg.layers
-    return 2 * B * cfg.H * C * C * layers * (8 if options.dtype == "float64" else 4)
+    return 2 * B * cfg.H * C * C * layers * itemsize(options.dtype)
 
 
 def split_batch(text: str | Sequence[str]) -> list[str]:
@@ -130,7 +131,7 @@ def run_trace(
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)
-    transients = 4 * B * cfg.H * C * C * (8 if options.dtype == "float64" else 4)  # four (C, C) maps per head
+    transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
     ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)  # (B, C)
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
@@ -265,17 +266,9 @@ def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options,
     arrays = {name: tensor.detach().cpu().numpy() for name, tensor in tensors.items()}
     for name, p in model.named_parameters():
         arrays[f"params.{name}"] = p.detach().cpu().numpy()
-    return Trace(
-        arrays,
-        rows=tuple(rows),
-        config=bundle.config,
-        options=options,
-        source=bundle.source,
-        seed=bundle.seed,
-        vocab=bundle.tokenizer.display_vocab(),
-        notices=tuple(notices),
-        model_name=bundle.name,
-        tokenizer_kind=bundle.tokenizer.kind,
-        partial=partial,
-        continues=continues,
+    info = TraceInfo(
+        rows=tuple(rows), config=bundle.config, options=options, source=bundle.source, seed=bundle.seed,
+        vocab=bundle.tokenizer.display_vocab(), notices=tuple(notices), model_name=bundle.name,
+        tokenizer_kind=bundle.tokenizer.kind, partial=partial,
     )
+    return Trace(arrays, info, continues=continues)

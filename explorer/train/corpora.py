@@ -26,6 +26,8 @@ in ``corpora_tasks``.
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 from explorer.errors import ConfigError
@@ -43,38 +45,44 @@ from explorer.train.corpora_text import (  # noqa: F401
 _CACHE: dict[tuple, Corpus] = {}
 
 
-def get_corpus(
-    name: str,
-    *,
-    word_level: bool = False,
-    split_seed: int = SPLIT_SEED,
-    min_len: int | None = None,
-    max_len: int | None = None,
-    min_alphabet: int | None = None,
-    max_prefix: int | None = None,
-    distinct: float | None = None,
-    mode: str = "auto",
-    tokenizer: str | None = None,
-) -> Corpus:
+@dataclass(frozen=True)
+class CorpusOptions:
+    """How a corpus is built beyond its name. A text file: word-level or characters, its split seed, its
+    mode; a shipped corpus: another vocabulary of resources/tokenizers/; a task: its lengths, alphabet,
+    prefix and distinctness (None: the task's own)."""
+
+    word_level: bool = False
+    split_seed: int = SPLIT_SEED
+    min_len: int | None = None
+    max_len: int | None = None
+    min_alphabet: int | None = None
+    max_prefix: int | None = None
+    distinct: float | None = None
+    mode: str = "auto"
+    tokenizer: str | None = None
+
+
+def get_corpus(name: str, options: CorpusOptions = CorpusOptions(), **changes: Any) -> Corpus:
     """``tiny-en``, ``tiny-ja``, ``english``, ``copy``, ``reverse``, ``sort``, ``induction``, or a text file's
-    path. ``tokenizer``: another vocabulary file of resources/tokenizers/ for a shipped corpus."""
-    key = (name, word_level, split_seed, min_len, max_len, min_alphabet, max_prefix, distinct, mode, tokenizer)
+    path, built as ``options`` say (with ``changes``: CorpusOptions fields, e.g. ``word_level=True``)."""
+    o = dataclasses.replace(options, **changes) if changes else options
+    key = (name, o)
     if key in _CACHE:
         return _CACHE[key]
     if name in SHIPPED:
-        corpus: Corpus = _shipped(name, tokenizer)
+        corpus: Corpus = _shipped(name, o.tokenizer)
     elif name in TASKS:
         lo, hi = TASK_LENGTHS[name]
         corpus = TaskCorpus(
             name,
-            lo if min_len is None else min_len,
-            hi if max_len is None else max_len,
-            TASK_MIN_ALPHABET[name] if min_alphabet is None else min_alphabet,
-            TASK_MAX_PREFIX[name] if max_prefix is None else max_prefix,
-            TASK_DISTINCT[name] if distinct is None else distinct,
+            lo if o.min_len is None else o.min_len,
+            hi if o.max_len is None else o.max_len,
+            TASK_MIN_ALPHABET[name] if o.min_alphabet is None else o.min_alphabet,
+            TASK_MAX_PREFIX[name] if o.max_prefix is None else o.max_prefix,
+            TASK_DISTINCT[name] if o.distinct is None else o.distinct,
         )
     else:
-        corpus = file_corpus(name, word_level=word_level, split_seed=split_seed, mode=mode)
+        corpus = file_corpus(name, word_level=o.word_level, split_seed=o.split_seed, mode=o.mode)
     if len(_CACHE) > 16:
         _CACHE.clear()
     _CACHE[key] = corpus
@@ -108,6 +116,7 @@ def describe_corpora() -> list[tuple[str, str]]:
 
 
 __all__ = [
+    "CorpusOptions",
     "IGNORE", "NAMES", "TASKS", "SHIPPED", "TEACHES", "Sequence", "Batch", "Corpus", "SentenceCorpus", "StreamCorpus",
     "TaskCorpus", "get_corpus", "corpus_from_spec", "file_corpus", "make_batch", "batches_of", "task_tokenizer",
     "describe_corpora", "read_lines", "SHIPPED_FILES", "MAX_CORPUS_CHARS", "TASK_SEPARATOR", "HELDOUT_SEED",

@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from explorer.tokenize import Tokenizer
+from explorer.vocab import CORPORA, SHIPPED_CORPORA, TASK_CORPORA
 
 if TYPE_CHECKING:  # torch loads on first batch: the CLI parser and the window import these names
     import torch
 
 IGNORE = -100  # target id that the loss skips (padding, and the question part of a task when asked)
 
-SHIPPED = ("tiny-en", "tiny-ja", "english")
-TASKS = ("copy", "reverse", "sort", "induction")
-NAMES = SHIPPED + TASKS
+SHIPPED = SHIPPED_CORPORA  # the names are defined once, in explorer.vocab (the window lists them without torch)
+TASKS = TASK_CORPORA
+NAMES = CORPORA
 
 TASK_SEPARATOR = "|"
 HELDOUT_SEED = 1_000_003  # held-out task sequences: never a training seed (those start at 0)

@@ -15,6 +15,7 @@ from explorer.errors import ConfigError
 from explorer.train.baselines import NGramBaselines
 from explorer.train.corpora import SHIPPED, Corpus, corpus_from_spec, get_corpus
 from explorer.train.losses import context_for, evaluate
+from explorer.vocab import CONFIG_FILE
 from explorer.weights.bundle import ModelBundle
 
 _BASELINES: dict[tuple, dict[str, float]] = {}
@@ -40,13 +41,13 @@ def train_info(bundle: ModelBundle) -> dict[str, Any]:
         from explorer.weights.presets import preset_dir
 
         folder = preset_dir(src.split(":", 1)[1])
-    if folder is None or not (folder / "config.json").is_file():
+    if folder is None or not (folder / CONFIG_FILE).is_file():
         return {}
     from explorer.errors import ExplorerError
     from explorer.util.reading import read_json
 
     try:
-        meta = read_json(folder / "config.json", ExplorerError)  # bounded; deep nesting is an error, not a crash
+        meta = read_json(folder / CONFIG_FILE, ExplorerError)  # bounded; deep nesting is an error, not a crash
     except ExplorerError:
         return {}
     info = meta.get("train", {}) if isinstance(meta, dict) else {}

@@ -26,6 +26,7 @@ from explorer.util.paths import resource
 from explorer.train.corpora import get_corpus
 from explorer.train.evaluate import baselines_for
 from explorer.train.loop import Trainer, TrainSettings, evaluate
+from explorer.vocab import METRICS_FILE
 from explorer.weights.presets import get_preset, preset_config
 
 
@@ -84,7 +85,7 @@ def build(name: str, out_root: Path, log=print) -> dict:
         heldout=figures["heldout_loss"],
         elapsed=result.elapsed_s,
         tokens=result.tokens_seen,
-        extra_files={"metrics.json": json.dumps(metrics, ensure_ascii=False, indent=2) + "\n"},
+        extra_files={METRICS_FILE: json.dumps(metrics, ensure_ascii=False, indent=2) + "\n"},
     )
     size = sum(f.stat().st_size for f in folder.iterdir())
     log(

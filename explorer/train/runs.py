@@ -22,6 +22,7 @@ import numpy as np
 from explorer import __version__
 from explorer.errors import ConfigError, SnapshotError
 from explorer.util.fileio import TEMP_NAME, atomic_write_bytes, describe_os_error, remove_stale_temporaries
+from explorer.vocab import CONFIG_FILE, RUN_FILE, WEIGHTS_FILE
 
 # The checkpoint folder pattern, defined once: written by checkpoint_name, read by STEP_NAME.
 STEP_NAME = re.compile(r"^step-(\d+)$")
@@ -32,7 +33,6 @@ def checkpoint_name(step: int) -> str:
     return f"step-{step:06d}"
 
 
-RUN_FILE = "run.json"
 RUN_FORMAT = "attention-explorer-run"
 RUN_VERSION = 1
 LOG_FILE = "log.jsonl"
@@ -125,7 +125,7 @@ def list_checkpoints(run_dir: str | Path) -> list[tuple[int, Path]]:
     found = []
     for child in run_dir.iterdir():
         m = STEP_NAME.match(child.name)
-        if m and child.is_dir() and (child / "config.json").is_file() and (child / "model.safetensors").is_file():
+        if m and child.is_dir() and (child / CONFIG_FILE).is_file() and (child / WEIGHTS_FILE).is_file():
             found.append((int(m.group(1)), child))
     return sorted(found)
 
@@ -159,23 +159,10 @@ def latest_checkpoint(run_dir: str | Path) -> Path | None:
     return found[-1][1] if found else None
 
 
-def resolve_model_path(path: str | Path) -> str:
-    """What File → Open model should open for a chosen path: a config.json (or any file inside a model
-    folder that is not a GGUF file) means its folder; a run folder means its newest checkpoint."""
-    p = Path(path)
-    if p.is_file() and p.suffix.lower() != ".gguf" and (p.parent / "config.json").is_file():
-        p = p.parent
-    if p.is_dir() and not (p / "config.json").is_file():
-        latest = latest_checkpoint(p)
-        if latest is not None:
-            p = latest
-    return str(p)
-
-
 def checkpoint_corpus(path: str | Path) -> str | None:
     """The corpus a checkpoint folder was trained on (its config.json's ``train.corpus.name``), or None."""
     try:
-        meta = json.loads((Path(path) / "config.json").read_text(encoding="utf-8"))
+        meta = json.loads((Path(path) / CONFIG_FILE).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     corpus = meta.get("train", {}).get("corpus") if isinstance(meta, dict) and isinstance(meta.get("train"), dict) else None
@@ -240,6 +227,6 @@ def nearest_index(steps: list[int], step: int | None) -> int:
 
 __all__ = [
     "RUN_FILE", "RUN_FORMAT", "RUN_VERSION", "read_run_manifest", "is_run_dir", "check_run_dir", "claim_run_dir", "write_run_manifest",
-    "checkpoint_name", "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "resolve_model_path", "checkpoint_corpus",
+    "checkpoint_name", "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "checkpoint_corpus",
     "new_run_name", "unique_run_dir", "eta_seconds", "format_duration", "best_heads", "nearest_index",
 ]

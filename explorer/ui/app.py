@@ -16,6 +16,7 @@ from explorer.util.paths import resource
 from explorer.ui import i18n, settings, theme
 from explorer.ui.qt_output import save_image
 from explorer.ui.render_queue import render_queue
+from explorer.session.launch import LaunchOptions
 from explorer.ui.state import AppState, ModelSource
 
 
@@ -34,26 +35,14 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def launch(
-    text: str | None = None,
-    preset: str | None = None,
-    model: str | None = None,
-    snapshot: str | None = None,
-    stage: str | None = None,
-    language: str | None = None,
-    theme_name: str | None = None,
-    screenshot: str | None = None,
-    size: tuple[int, int] | None = None,
-    presentation: bool = False,
-    lesson=None,
-    step: int = 0,
-    interventions=None,
-    generate: int | None = None,
-) -> int:
-    opened = None
-    if snapshot:
-        # Read before any window exists: a damaged snapshot is the command's one-line `error:` (exit 2). Read
-        # later, its message went to the status bar of a window that closed at once, and nothing was said.
+def launch(options: LaunchOptions | None = None) -> int:
+    """Open the window as ``options`` say (explorer/session/launch.py); returns the exit code."""
+    o = options or LaunchOptions()
+    text, preset, model, snapshot, stage, language = o.text, o.preset, o.model, o.snapshot, o.stage, o.language
+    theme_name, screenshot, size, presentation, lesson, step = o.theme, o.screenshot, o.size, o.presentation, o.lesson, o.step
+    interventions, generate, opened = o.interventions, o.generate, o.opened
+    if snapshot and opened is None:
+        # Read before any window exists: a damaged snapshot is one `error:` line (gui_cmd reads it earlier still).
         from explorer.export.snapshot import read_snapshot
 
         opened = read_snapshot(snapshot)

@@ -144,7 +144,7 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> li
 def worksheet(parent: QWidget, state, path: str | None = None):
     """The current text as a worksheet on the note's toy model (seed-toy, the window's seed when it shows
     seed-toy) and its key beside it (NAME-key.pdf). The trace runs off the GUI thread; returns the job."""
-    from explorer.ui.core_job import CoreJob
+    from explorer.ui.jobs import runner_of
 
     if path is None:
         path, _ = QFileDialog.getSaveFileName(
@@ -178,7 +178,7 @@ def worksheet(parent: QWidget, state, path: str | None = None):
         if bar is not None:
             bar.showMessage(QCoreApplication.translate("FigureMenu", "Wrote {sheet} and {key}").format(sheet=sheet, key=key), 8000)
 
-    job = CoreJob(work, parent)
+    job = runner_of(parent).job(work, parent)
     job.succeeded.connect(write)
     job.failed.connect(lambda message: report_failure(parent, title, message))
     job.finished.connect(job.deleteLater)

@@ -1,12 +1,16 @@
-"""The window's generation: the latest finished Generation, the step shown, and whether the centre shows it.
+"""The window's generation, as signals: a thin QObject over the Session's GenerationPosition
+(explorer/session/generation_position.py), which holds the latest finished Generation, the step shown,
+whether the centre shows it, and the steps chosen while one runs, with the rules that move them.
 
-The Generate panel's job hands its result here (``set_generation``); the panel's slider, presentation mode's
-arrow keys and the centre's Generation button change the step or the showing here; every view that draws the
+The Generate panel hands its result here (``set_generation``); the panel's slider, presentation mode's arrow
+keys and the centre's Generation button change the step or the showing here; every view that draws the
 generation (the panel, the centre's generation map, presentation mode) follows the signals. Views never call
 each other: this is the one place a generation lives, next to the trace in AppState.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -19,50 +23,29 @@ class GenerationState(QObject):
 
     def __init__(self, state) -> None:
         super().__init__(state)
-        self.generation = None
-        self.step = 0
-        self.shown = False
-        self.live: tuple = ()
-        self._stage = state.selection.stage
-        # Choosing a stage (stage list, flow diagram, the arrow keys) brings the centre back to the stages;
-        # editing the text or the model makes the generation belong to another prompt.
-        state.selectionChanged.connect(self._selected)
-        state.requestChanged.connect(lambda _r: self.show(False))
+        self._state = state
+        self._position = state.session.generation
 
-    @property
-    def active(self) -> bool:
-        """A generation with at least one step is there to show."""
-        return self.generation is not None and len(self.generation.steps) > 0
+    generation = property(lambda self: self._position.generation)
+    step = property(lambda self: self._position.step)
+    shown = property(lambda self: self._position.shown)
+    live = property(lambda self: self._position.live)
+    active = property(lambda self: self._position.active, doc="A generation with at least one step is there to show.")
+    last = property(lambda self: self._position.last)
 
-    @property
-    def last(self) -> int:
-        return len(self.generation.steps) - 1 if self.active else 0
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> None:
+        getattr(self._position, name)(*args, **kwargs)
+        self._state.emit_changes()
 
     def set_generation(self, generation, step: int | None = None, show: bool = True) -> None:
         """A new generation (None: none), shown at ``step`` (default its last); ``show``: in the centre too."""
-        self.generation = generation
-        self.live = ()
-        self.step = self.last if step is None else max(0, min(step, self.last))
-        self.changed.emit(generation)  # listeners read the step too
-        self.show(show and self.active)
+        self._call("set_generation", generation, step, show)
 
     def set_step(self, step: int) -> None:
-        step = max(0, min(step, self.last))
-        if step != self.step:
-            self.step = step
-            self.stepChanged.emit(step)
+        self._call("set_step", step)
 
     def show(self, on: bool) -> None:
-        on = bool(on) and self.active
-        if on != self.shown:
-            self.shown = on
-            self.shownChanged.emit(on)
+        self._call("show", on)
 
     def set_live(self, steps: tuple) -> None:
-        self.live = tuple(steps)
-        self.liveChanged.emit(self.live)
-
-    def _selected(self, selection) -> None:
-        if selection.stage != self._stage:
-            self._stage = selection.stage
-            self.show(False)
+        self._call("set_live", steps)

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from explorer.errors import ExplorerError
 from explorer.lessons import BUILTIN, Lesson, Step, read_lesson, save_lesson
 from explorer.lessons.model import recorded_settings
-from explorer.ui import lesson_state, settings
+from explorer.ui import settings
 from explorer.ui.lesson_bar import LessonBar
 from explorer.ui.lesson_player import LessonPlayer
 from explorer.ui.plain_text import menu_text
@@ -165,7 +165,7 @@ class LessonMenu(QObject):
         panel = self._front_panel()
         step = Step(
             caption={language: caption}, title={language: title} if title else {},
-            settings=recorded_settings(lesson_state.capture(self.state, panel)),
+            settings=recorded_settings(self.state.read_lesson_step(panel)),
         )
         lesson = current.with_steps((*current.steps, step))
         self.player.replace_lesson(lesson, len(lesson.steps) - 1)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QWidget
 
 from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
-from explorer.ui.capture import LayerCapture
+from explorer.ui.capture_status import LayerCapture
 from explorer.ui.focus_mode import FocusMode
 from explorer.ui.wheel_guard import WheelGuard
 from explorer.ui.model_loading import ModelLoading
@@ -18,6 +18,7 @@ from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
 from explorer.ui.views.lazy import LazyViews
 from explorer.ui.views.registry import view_specs
+from explorer.ui.jobs import JobRunner
 from explorer.ui.worker import TraceWorker
 
 
@@ -26,7 +27,8 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.state = state
-        self.worker = worker or TraceWorker(self)
+        self.runner = JobRunner(self, models=worker.models if worker is not None else None)  # all background work
+        self.worker = worker or self.runner.traces
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
         self._latest = 0
@@ -41,7 +43,7 @@ class MainWindow(QMainWindow):
         self.statusBar().insertPermanentWidget(0, self.strips["bottom"])  # the bottom panels, left of the counts
         self.loading = ModelLoading(state, self.worker, self)  # File → Open model, progress, Cancel
         self.statusBar().addPermanentWidget(self.loading.widget)
-        self.capture = LayerCapture(state, self.worker, self)  # which layers a trace holds
+        self.capture = LayerCapture(state, self)  # which layers a trace holds
         self.statusBar().addPermanentWidget(self.capture.widget)
         self.focus_mode = FocusMode(self)  # F11: only the pipeline and the map
         self.actions_ = Actions(self)
@@ -144,8 +146,10 @@ class MainWindow(QMainWindow):
         w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
-        s.modelPublished.connect(w.put_bundle)  # training hands its checkpoints over without a disk read
-        s.modelWithdrawn.connect(w.forget_bundle)
+        # A model's depth is known as soon as it is loaded, before its first (full) trace ends: a deep one
+        # switches to capturing one layer now, which cancels that trace instead of waiting for every layer.
+        w.modelReady.connect(lambda config: s.on_model(config.layers))
+        s.modelWithdrawn.connect(self.runner.models.forget)  # read from disk if it is shown again
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
         # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
@@ -226,5 +230,6 @@ class MainWindow(QMainWindow):
             shutdown = getattr(view, "shutdown", None)
             if shutdown is not None:
                 shutdown()
+        self.runner.stop()
         self.worker.stop()
         super().closeEvent(event)

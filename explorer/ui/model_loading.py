@@ -1,23 +1,19 @@
 """Opening models (File → Open model, the named models, recent models) and what a long load looks like:
-progress and a Cancel button in the status bar, the window never blocked. The load itself runs in the trace
-worker; this controller only asks for it, follows it, and, when it fails or is cancelled, goes back to the
-model whose trace is still shown (so that the next sentence typed is traced by that model, not by the file
-that could not be opened).
+progress and a Cancel button in the status bar, the window never blocked. The load itself runs in the job
+runner; the Session follows it and, when it fails or is cancelled, goes back to the model whose trace is
+still shown (explorer/session/model_opening.py); this controller asks, and shows the progress.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
 
-from explorer.config import MaskSpec
-from explorer.train.runs import checkpoint_step_of, resolve_model_path
 from explorer.ui import settings
-from explorer.ui.state import AppState, TraceRequest
+from explorer.ui.state import AppState
 from explorer.weights import catalog
 from explorer.weights.presets import PRESETS
 from explorer.ui.plain_text import plain_tip
@@ -35,6 +31,9 @@ def model_label(name: str) -> str:
 
 
 class ModelLoading(QObject):
+    """Asks the Session to open a model and shows the load's progress; the Session decides what is shown and
+    what is gone back to (explorer/session/model_opening.py)."""
+
     loadingChanged = Signal(bool)  # a model (not just a trace) is being loaded
     progressed = Signal(int, int, str)  # done, total, what
 
@@ -42,17 +41,16 @@ class ModelLoading(QObject):
         super().__init__(parent)
         self.state = state
         self.worker = worker
-        self._shown: TraceRequest | None = None  # the request whose trace is on screen
-        self._opening: str | None = None  # what the user opened, added to recent models once it shows
-        self._note: tuple[str, str] | None = None  # (checkpoint, words): a run folder stood for its checkpoint
         self._loading = False
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
         self._delay.setInterval(SHOW_AFTER_MS)
         self._delay.timeout.connect(self._check_loading)
-        state.traceChanged.connect(self._on_trace)
-        state.errorRaised.connect(self._on_error)
+        state.traceChanged.connect(lambda _t: self._set_loading(False))
+        state.errorRaised.connect(lambda _m: self._set_loading(False))
         state.busyChanged.connect(self._on_busy)
+        state.modelOpened.connect(settings.add_recent_model)
+        state.runFolderShown.connect(self._say_run_folder)
         worker.progress.connect(self._on_progress)
         self.widget = LoadProgress(self)
 
@@ -60,20 +58,12 @@ class ModelLoading(QObject):
     def open(self, path_or_name: str) -> None:
         """Open a checkpoint / Hugging Face folder, a GGUF file, a run folder (its newest checkpoint), or a
         named model such as ``smollm2``."""
-        name = resolve_model_path(path_or_name)
-        self._opening = name
-        self._note = None
-        if Path(name).parent == Path(path_or_name) and checkpoint_step_of(name) is not None:
-            # the CLI says this in a note: line; the window says it in the status bar once the model shows
-            self._note = (name, self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(
-                run=Path(path_or_name).name, step=Path(name).name
-            ))
-        self.state.open_model(name)
+        self.state.open_model(path_or_name)
 
     def cancel(self) -> None:
         """Stop the load in progress and keep showing the model that was shown before."""
         self.worker.cancel_current()
-        self._revert()
+        self.state.cancel_load()
         self._set_loading(False)
 
     @property
@@ -81,42 +71,12 @@ class ModelLoading(QObject):
         return self._loading
 
     # ------------------------------------------------------------------ following
-    def _is_model_change(self) -> bool:
-        shown = self._shown
-        return shown is not None and self.state.source != shown.source
-
-    def _revert(self) -> None:
-        """Back to the shown model, keeping what else changed meanwhile (the text, the options)."""
-        if self._is_model_change():
-            self._opening = None
-            self.state.revert_request(dataclasses.replace(self.state.request, source=self._shown.source))
-
-    def _on_trace(self, trace) -> None:
-        if self._note is not None and self.state.source.name == self._note[0] and not trace.read_only:
-            note, self._note = self._note[1], None
-            window = self.parent()
-            if isinstance(window, QMainWindow):  # after the status bar has shown the trace's own notices
-                QTimer.singleShot(0, lambda: window.statusBar().showMessage(note))
-        if not trace.read_only:
-            self._shown = self.state.request
-            if self._opening is not None and self.state.source.name == self._opening:
-                settings.add_recent_model(self._opening)
-                self._opening = None
-                self._own_mask(trace)
-        self._set_loading(False)
-
-    def _own_mask(self, trace) -> None:
-        """A newly opened model starts with its own mask: none for an encoder (BERT), causal for a decoder;
-        a mask the user chose otherwise (a window, a prefix, a painted one) stays."""
-        own = "none" if trace.config.bidirectional else "causal"
-        if self.state.options.mask.kind in ("causal", "none") and self.state.options.mask.kind != own:
-            self.state.set_options(mask=MaskSpec(own))
-
-    def _on_error(self, _message: str) -> None:
-        # Only a model that could not be opened is gone back from; sizes that cannot work stay as typed.
-        if self._is_model_change() and self.state.source.kind == "path":
-            self._revert()
-        self._set_loading(False)
+    def _say_run_folder(self, shown) -> None:
+        # the CLI says this in a note: line; the window says it in the status bar, after the trace's own notices
+        note = self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(run=shown.run, step=shown.step)
+        window = self.parent()
+        if isinstance(window, QMainWindow):
+            QTimer.singleShot(0, lambda: window.statusBar().showMessage(note))
 
     def _on_busy(self, busy: bool) -> None:
         if busy:
@@ -126,7 +86,7 @@ class ModelLoading(QObject):
             self._set_loading(False)
 
     def _check_loading(self) -> None:
-        if self.state.busy and (self._is_model_change() or self._shown is None):
+        if self.state.loading_model:
             self._set_loading(True)
 
     def _on_progress(self, done: int, total: int, what: str) -> None:

@@ -1,4 +1,4 @@
-"""The Model view's work off the GUI thread, as one plain ``Work`` function for a JobSlot (core_job.py).
+"""The Model view's work off the GUI thread, as one plain ``Work`` function for a JobSlot (jobs.py).
 
 Every layer's maps are derived, shrunk and coloured in the job's thread (explorer.present.model_view); each
 finished layer crosses to the GUI thread as one queued signal of the relay, so the grid fills in layer by
@@ -56,9 +56,9 @@ def _yield_to_the_window() -> None:
 
 
 def model_view_work(request: ModelViewRequest, relay: ModelViewRelay):
-    """work(progress, cancel) for JobSlot.submit: every layer to ``relay.heads``, then the induction scores."""
+    """work(report, cancel) for JobSlot.submit: every layer to ``relay.heads``, then the induction scores."""
 
-    def work(progress, cancel) -> int:
+    def work(report, cancel) -> int:
         from explorer.present import model_view as mv  # torch loads (when it must) here, in the job's thread
 
         _yield_to_the_window()
@@ -69,7 +69,7 @@ def model_view_work(request: ModelViewRequest, relay: ModelViewRelay):
         def on_heads(heads) -> None:
             relay.heads.emit(req.ticket, heads)
             done[0] += 1
-            progress(done[0], total)
+            report.progress(done[0], total)
 
         if req.bundle is None or mv.holds_every_layer(req.trace):
             n = mv.trace_layers(req.trace, req.stage, req.row, req.lut, on_heads, cancel)

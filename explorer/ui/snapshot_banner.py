@@ -90,13 +90,7 @@ def install_snapshot_banner(window: QMainWindow) -> SnapshotBanner:
 
 
 def _disable_retracing_controls(window: QMainWindow, snapshot: bool) -> None:
-    views = getattr(window, "views", {})
-    if "controls" in views:
-        views["controls"].setEnabled(not snapshot)  # model, sizes, mask, scaling, dtype, device: all re-trace
-    if "input" in views:
-        box = getattr(views["input"], "text", None)
-        if box is not None and hasattr(box, "setReadOnly"):
-            box.setReadOnly(snapshot)  # the snapshot's text stays readable and selectable
+    """The actions that would re-trace (the panels follow ``snapshotChanged`` themselves)."""
     actions = getattr(window, "actions_", None)
     for name in ("random_weights", "reset_sizes"):
         action = getattr(actions, name, None)

@@ -6,6 +6,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from explorer.ui.state import AppState
+from explorer.vocab import itemsize
 
 BUSY_AFTER_MS = 250  # work shorter than this shows no busy bar
 
@@ -81,7 +82,7 @@ class StatusBar(QStatusBar):
     def _counts(self, trace) -> None:
         cfg = trace.config
         count = cfg.parameter_count()
-        item = 8 if trace.options.dtype == "float64" else 4
+        item = itemsize(trace.options.dtype)
         self.params.setText(
             self.tr("{n} parameters · {mem} · trace {tmem}").format(
                 n=f"{count:,}", mem=human_bytes(count * item), tmem=human_bytes(trace.nbytes)

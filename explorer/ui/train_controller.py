@@ -1,8 +1,9 @@
 """Training from the window: start a run of the shown configuration, follow it, and show its checkpoints.
 
-Each checkpoint the run writes is published to the trace worker under the checkpoint folder's path (a
-ModelSource of kind "path"), so every view redraws from the newest weights while training goes on, and a
-checkpoint that the worker has dropped is simply read back from disk. If the user moves away (the timeline
+The run is background work (explorer/session/training_run.py) on the window's job runner. Each checkpoint it
+writes goes into the runner's model cache under the checkpoint folder's path (a ModelSource of kind "path")
+and is published to the state by that name, so every view redraws from the newest weights while training
+goes on, and a checkpoint that the cache has dropped is simply read back from disk. If the user moves away (the timeline
 to an older step, another model), the views stay there; coming back to the newest checkpoint follows again.
 """
 
@@ -13,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
+from explorer.session.training_run import CheckpointSaved, TrainPrepared, TrainRequest, training_work
 from explorer.train.runs import unique_run_dir
+from explorer.ui.jobs import Job, runner_of
 from explorer.ui.state import AppState, ModelSource
-from explorer.ui.train_job import TrainJob, TrainPrepared, TrainRequest
 
 if TYPE_CHECKING:
     from explorer.train.loop import TrainSettings
@@ -38,7 +40,7 @@ class TrainController(QObject):
     def __init__(self, state: AppState, parent=None) -> None:
         super().__init__(parent)
         self.state = state
-        self.job: TrainJob | None = None
+        self.job: Job | None = None
         self.run_dir: Path | None = None
         self._published: ModelSource | None = None  # the newest checkpoint handed to the worker
         self._follow = True
@@ -73,10 +75,9 @@ class TrainController(QObject):
         self._published = None
         self._follow = True
         self._example = None
-        job = TrainJob(request, self)
-        job.prepared.connect(self._on_prepared)
-        job.progressed.connect(self.progressed)
-        job.checkpointReady.connect(self._on_checkpoint)
+        runner = runner_of(self.parent())
+        job = runner.job(training_work(request, runner.models), self, memory_hint="batch")
+        job.sent.connect(self._on_sent)
         job.succeeded.connect(self._on_succeeded)
         job.failed.connect(self._on_failed)
         job.finished.connect(self._on_thread_finished)
@@ -113,16 +114,21 @@ class TrainController(QObject):
             return self._follow
         return self.state.source == self._published
 
-    def _on_checkpoint(self, step: int, folder: str, bundle) -> None:
+    def _on_sent(self, value) -> None:
         if self.job is None or self.sender() is not self.job:
             return  # a previous run's late signal
-        self._publish(ModelSource("path", folder), bundle)
+        if isinstance(value, TrainPrepared):
+            self._on_prepared(value)
+        elif isinstance(value, CheckpointSaved):
+            self._publish(ModelSource("path", value.folder))
+        else:
+            self.progressed.emit(value)  # list[TrainProgress]
 
-    def _publish(self, source: ModelSource, bundle) -> None:
+    def _publish(self, source: ModelSource) -> None:
         follow = self._showing_run()
         previous, self._published = self._published, source
         text, self._example = self._example, None
-        self.state.publish_model(source, bundle, show=follow, text=text if follow else None)
+        self.state.publish_model(source, show=follow, text=text if follow else None)
         if previous is not None and previous != source:
             self.state.withdraw_model(previous)  # the worker reads it from disk if it is shown again
 
@@ -131,7 +137,7 @@ class TrainController(QObject):
             return
         # A cancelled run saves where it stopped after the last callback: show that checkpoint too.
         if result.checkpoint is not None and (self._published is None or Path(self._published.name) != Path(result.checkpoint)):
-            self._publish(ModelSource("path", str(result.checkpoint)), result.bundle)
+            self._publish(ModelSource("path", str(result.checkpoint)))
         if result.cancelled:
             self.message.emit(QCoreApplication.translate("TrainController", "Cancelled at step {step}; its checkpoints are kept.").format(step=result.steps))
         self.finished.emit(result)

@@ -1,30 +1,31 @@
-"""Runs the model off the GUI thread. The newest request wins: a request that arrives while another is
-computing cancels it (at its next capture point) and is computed next; requests in between are dropped.
+"""The trace queue: runs trace requests off the GUI thread (explorer/session/trace_work.py computes one). The
+newest request wins: a request that arrives while another is computing cancels it (at its next capture
+point) and is computed next; requests in between are dropped. Its models are the job runner's
+(explorer/ui/jobs.py), and it reports failures by the one error policy (explorer/ui/job_failure.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import threading
-import traceback
 
 from PySide6.QtCore import QThread, Signal
 
-from explorer.config import memory_budget_bytes
-from explorer.errors import Cancelled, ExplorerError
-from explorer.session import ModelSource, TraceRequest
-from explorer.session.capture import capturable
+from explorer.errors import ExplorerError
+from explorer.ui.job_failure import failure
+from explorer.session import TraceRequest
+from explorer.session.model_cache import ModelCache
 from explorer.session.open import open_source
-from explorer.util.threads import threads_for
-
-if TYPE_CHECKING:
-    from explorer.weights.bundle import ModelBundle
+from explorer.session.trace_work import TraceHooks, compute_trace
 
 
 # The one function that opens any model source (the CLI calls it too); a module name of its own so that the
-# cache below wraps it and tests can stand in for it.
+# worker's cache calls it through this name and tests can stand in for it.
 build_bundle = open_source
+
+
+def build_model(source, progress=None, cancel=None):
+    """What every job's model cache opens a source with (through ``build_bundle``)."""
+    return build_bundle(source, progress=progress, cancel=cancel)
 
 
 class TraceWorker(QThread):
@@ -32,18 +33,18 @@ class TraceWorker(QThread):
     traceFailed = Signal(int, str, object)  # generation, one-line message, the ExplorerError (its fields) or None
     busyChanged = Signal(bool)
     progress = Signal(int, int, str)  # done, total, what (loading a large model)
-    bundleReady = Signal(object)  # ModelBundle, when a new model was built or loaded
+    modelReady = Signal(object)  # the ModelConfig of a model just built or loaded (the model stays here)
     baselineReady = Signal(int, object)  # generation, the run without interventions (just before traceReady)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, models: ModelCache | None = None) -> None:
+        """``models``: the cache shared with the window's other jobs (explorer/ui/jobs.py's JobRunner)."""
         super().__init__(parent)
         self._cond = threading.Condition()
         self._pending: tuple[int, TraceRequest] | None = None
         self._cancel_current: threading.Event | None = None
         self._generation = 0
         self._stopping = False
-        self._bundles: dict[ModelSource, ModelBundle] = {}
-        self._loading: ModelSource | None = None  # the source whose model is being built right now
+        self.models = models or ModelCache(build_model)
         self._prefetch: tuple[str, int, int, int] | None = None  # (stage, layer, row, head) on screen
 
     # ------------------------------------------------------------------ GUI thread
@@ -53,7 +54,7 @@ class TraceWorker(QThread):
             self._pending = (self._generation, request)
             # The running trace is stale: stop it. A model that is still loading for the same source is not
             # (a sentence typed during a long load would otherwise start the load over); it is used next.
-            if self._cancel_current is not None and self._loading != request.source:
+            if self._cancel_current is not None and not self.models.is_loading(request.source):
                 self._cancel_current.set()
             self._cond.notify()
             return self._generation
@@ -69,20 +70,6 @@ class TraceWorker(QThread):
 
             prefetch_maps(trace, *hint)
         self.traceReady.emit(generation, trace, editable)
-
-    def put_bundle(self, source: ModelSource, bundle: ModelBundle) -> None:
-        """Offer a model built elsewhere (training) under a source, so requests naming it use it."""
-        with self._cond:
-            self._bundles[source] = bundle
-
-    def cached_bundle(self, source: ModelSource) -> ModelBundle | None:
-        """The model already built for ``source``, if any (the Generate panel reuses it instead of loading again)."""
-        with self._cond:
-            return self._bundles.get(source)
-
-    def forget_bundle(self, source: ModelSource) -> None:
-        with self._cond:
-            self._bundles.pop(source, None)
 
     def cancel_current(self) -> None:
         """Stop the running request (a long model load) at its next check, and drop any waiting one."""
@@ -105,48 +92,18 @@ class TraceWorker(QThread):
         return self._generation
 
     # ------------------------------------------------------------------ worker thread
-    def _bundle(self, source: ModelSource, cancel: threading.Event) -> ModelBundle:
-        with self._cond:
-            cached = self._bundles.get(source)
-        if cached is not None:
-            return cached
-        with self._cond:
-            self._loading = source
-            self._trim_cache(memory_budget_bytes() // 4)  # the models kept are counted against the budget too
-        try:
-            bundle = build_bundle(source, progress=lambda d, t, w: self.progress.emit(d, t, w), cancel=cancel)
-        finally:
+    def _hooks(self, generation: int, cancel: threading.Event) -> TraceHooks:
+        def model_ready(config) -> None:
             with self._cond:
-                self._loading = None
-        with self._cond:
-            if self._pending is not None:
-                cancel.set()  # a newer request came during the load: trace that one, not this one
-            # Keep a few models: switching back and forth between presets stays instant.
-            if len(self._bundles) >= 4:
-                self._bundles.pop(next(iter(self._bundles)))
-            self._trim_cache(memory_budget_bytes() // 4)
-            self._bundles[source] = bundle
-        self.bundleReady.emit(bundle)
-        return bundle
+                if self._pending is not None:
+                    cancel.set()  # a newer request came during the load: trace that one, not this one
+            self.modelReady.emit(config)
 
-    def _trim_cache(self, keep_bytes: int) -> None:
-        """Forget the oldest kept models until those left hold at most ``keep_bytes`` of parameters (a lesson
-        walking through large models kept four of them, past the memory budget its traces were checked by)."""
-        def held() -> int:
-            return sum(b.config.parameter_count() * 4 for b in self._bundles.values())
-
-        while self._bundles and held() > keep_bytes:
-            self._bundles.pop(next(iter(self._bundles)))
-
-    def _intervened(self, generation: int, bundle, request: TraceRequest, options, cancel):
-        """The baseline and the intervened run (explorer.interventions); the baseline goes to the state first."""
-        from explorer.interventions.run import run_intervened
-        from explorer.trace.run import run_trace
-
-        baseline = run_trace(bundle, request.text, options, cancel=cancel)
-        trace = run_intervened(bundle, request.text, request.interventions, options, cancel=cancel, baseline=baseline)
-        self.baselineReady.emit(generation, baseline)
-        return trace
+        return TraceHooks(
+            progress=lambda d, t, w: self.progress.emit(d, t, w), model_ready=model_ready,
+            partial=lambda trace, editable: self._ready(generation, trace, editable),
+            baseline=lambda baseline: self.baselineReady.emit(generation, baseline),
+        )
 
     def run(self) -> None:  # noqa: D401 - QThread entry point
         while True:
@@ -161,32 +118,14 @@ class TraceWorker(QThread):
                 self._cancel_current = cancel
             self.busyChanged.emit(True)
             try:
-                from explorer.trace.run import run_trace  # torch loads here, off the GUI thread
-
-                bundle = self._bundle(request.source, cancel)
-                options = capturable(request.options, bundle.config.layers)
-                with threads_for(_macs(bundle, request.text)):
-                    if not request.interventions.empty:
-                        trace = self._intervened(generation, bundle, request, options, cancel)
-                    else:
-                        first = _first_layer_to_show(bundle, request.text, options)
-                        trace = run_trace(
-                            bundle, request.text, options, cancel=cancel, partial_after=first,
-                            on_partial=lambda partial: self._ready(generation, partial, bundle.editable_sizes),
-                        )
-            except Cancelled:
-                pass
-            except ExplorerError as exc:
-                self.traceFailed.emit(generation, str(exc), exc)
-            except MemoryError:
-                self.traceFailed.emit(generation, self.tr("out of memory: make the model or the text smaller"), None)
-            except BaseException as exc:  # noqa: BLE001 - a bug, or a library's Rust panic (PanicException is a
-                # BaseException): say so in one line and keep serving; a worker that died silently left the
-                # window waiting forever. Details go to stderr.
-                traceback.print_exc()
-                self.traceFailed.emit(generation, self.tr("internal error ({kind}: {message}); please report it").format(kind=type(exc).__name__, message=exc), None)
+                trace, editable = compute_trace(self.models, request, cancel, self._hooks(generation, cancel))
+            except BaseException as exc:  # noqa: BLE001 - the window's one error policy (explorer/ui/job_failure.py):
+                # one line, and the worker keeps serving; a worker that died silently left the window waiting
+                message = failure(exc)
+                if message is not None:  # None: cancelled, a newer request is on its way
+                    self.traceFailed.emit(generation, message, exc if isinstance(exc, ExplorerError) else None)
             else:
-                self._ready(generation, trace, bundle.editable_sizes)
+                self._ready(generation, trace, editable)
             finally:
                 with self._cond:
                     self._cancel_current = None
@@ -198,22 +137,3 @@ class TraceWorker(QThread):
 # From this many tokens in a sentence the maps on screen are derived in the worker before a trace is handed
 # over (below, they take a few milliseconds wherever they are computed).
 PREFETCH_TOKENS = 256
-
-# Above this many multiply-adds a trace takes seconds here: show the first captured layer as soon as it is
-# done, then the rest (a 4096-token GPT-2 trace takes minutes on two cores; its first maps, seconds).
-PROGRESSIVE_MACS = 2e10
-
-
-def _macs(bundle, text: str) -> float:
-    """About how many multiply-adds a trace of ``text`` takes (tokens × parameters), from a cheap guess at
-    the token count that is never below the real one."""
-    tokens = len(text.split()) if bundle.tokenizer.kind == "word" else len(text)
-    return tokens * bundle.config.parameter_count()
-
-
-def _first_layer_to_show(bundle, text: str, options) -> int | None:
-    """The layer whose maps are worth handing over early, or None for a trace that will be quick."""
-    if _macs(bundle, text) < PROGRESSIVE_MACS:
-        return None
-    captured = options.layers_to_capture
-    return min(captured) if captured else 0

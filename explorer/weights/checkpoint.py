@@ -32,13 +32,11 @@ from explorer.tokenize import Tokenizer
 from explorer.weights.bundle import ModelBundle
 from explorer.util.reading import is_regular, read_json
 from explorer.util.schema import Where, model_config
+from explorer.vocab import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE  # the file names, defined once
 from explorer.weights.real_models import check_fits, check_weights
 
 CHECKPOINT_FORMAT = "attention-explorer-checkpoint"  # config.json's "format": how the loaders know the folder
 FORMAT_VERSION = 1
-WEIGHTS_FILE = "model.safetensors"
-CONFIG_FILE = "config.json"
-TOKENIZER_FILE = "tokenizer.json"
 
 
 def _tensors(model: nn.Module) -> dict[str, torch.Tensor]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from explorer.errors import ModelLoadError
+from explorer.vocab import CONFIG_FILE
 from explorer.weights import catalog
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.checkpoint import CHECKPOINT_FORMAT, load_checkpoint
@@ -39,7 +40,7 @@ def detect_kind(path: Path) -> str:
                 return "gguf"
         raise ModelLoadError(f"{path.name} is not a model: expected a GGUF file or a model folder")
     if stat.S_ISDIR(mode):
-        config = path / "config.json"
+        config = path / CONFIG_FILE
         if not is_regular(config, ModelLoadError):
             raise ModelLoadError(f"{path} has no config.json: not a checkpoint or Hugging Face folder")
         data = read_json(config, ModelLoadError)

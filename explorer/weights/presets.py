@@ -15,6 +15,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ConfigError
 from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer
+from explorer.vocab import WEIGHTS_FILE
 
 if TYPE_CHECKING:
     from explorer.weights.bundle import ModelBundle
@@ -32,7 +33,7 @@ class Preset:
     options: dict[str, Any] = field(default_factory=dict)  # RunOptions fields this preset starts with
 
     def has_trained_weights(self) -> bool:
-        return self.checkpoint is not None and (resource("presets", self.checkpoint) / "model.safetensors").is_file()
+        return self.checkpoint is not None and (resource("presets", self.checkpoint) / WEIGHTS_FILE).is_file()
 
 
 PRESETS: dict[str, Preset] = {

@@ -1125,17 +1125,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
-    <name>CoreJob</name>
-    <message>
-        <source>out of memory: make the model or the text smaller</source>
-        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
-    </message>
-    <message>
-        <source>internal error ({kind}: {message}); please report it</source>
-        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
-    </message>
-</context>
-<context>
     <name>FigureMenu</name>
     <message>
         <source>Export view</source>
@@ -1786,6 +1775,21 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Patching</source>
         <translation>パッチ</translation>
+    </message>
+</context>
+<context>
+    <name>Jobs</name>
+    <message>
+        <source>out of memory: make the model or the batch smaller</source>
+        <translation>メモリ不足：モデルかバッチを小さくしてください</translation>
+    </message>
+    <message>
+        <source>out of memory: make the model or the text smaller</source>
+        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
+    </message>
+    <message>
+        <source>internal error ({kind}: {message}); please report it</source>
+        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
     </message>
 </context>
 <context>
@@ -3388,17 +3392,6 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>{name}: token {i} “{ti}”, column {j}</source>
         <translation>{name}：トークン {i}「{ti}」、列 {j}</translation>
-    </message>
-</context>
-<context>
-    <name>TraceWorker</name>
-    <message>
-        <source>out of memory: make the model or the text smaller</source>
-        <translation>メモリ不足：モデルかテキストを小さくしてください</translation>
-    </message>
-    <message>
-        <source>internal error ({kind}: {message}); please report it</source>
-        <translation>内部エラー（{kind}：{message}）。報告をお願いします</translation>
     </message>
 </context>
 <context>

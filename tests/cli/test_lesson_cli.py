@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from explorer.cli import main
+from tests.cli.png_size import png_size
 
 THREE = """\
 title.en = "Three steps"
@@ -92,8 +94,6 @@ def test_export_pdf_is_slides_with_text(tmp_path):
 
 
 def test_export_pngs_one_per_slide_in_japanese(tmp_path):
-    from PySide6.QtGui import QImage
-
     out = tmp_path / "slides"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", "builtin", "-o", str(out), "--language", "ja"],
@@ -101,8 +101,7 @@ def test_export_pngs_one_per_slide_in_japanese(tmp_path):
     assert proc.returncode == 0, proc.stderr
     names = sorted(f.name for f in out.iterdir())
     assert names == ["answers-1.png", *[f"step-{i:02d}.png" for i in range(1, 15)], "title.png"]
-    image = QImage(str(out / "step-01.png"))
-    assert (image.width(), image.height()) == (1920, 1080)
+    assert png_size(out / "step-01.png") == (1920, 1080)
 
 
 def test_export_refuses_a_folder_that_is_a_file(capsys, tmp_path):
@@ -113,14 +112,12 @@ def test_export_refuses_a_folder_that_is_a_file(capsys, tmp_path):
 
 
 def test_gui_lesson_step_screenshot(tmp_path):
-    from PySide6.QtGui import QImage
-
     shot = tmp_path / "step.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run([sys.executable, "-m", "explorer", "gui", "--lesson", "builtin", "--step", "11", "--size", "1400x900", "--screenshot", str(shot)],
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert QImage(str(shot)).width() == 1400
+    assert png_size(shot)[0] == 1400
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -15,7 +15,7 @@ from safetensors.numpy import load_file
 
 from explorer import vocab
 from explorer.cli import build_parser, main
-from explorer.train.runs import resolve_model_path
+from explorer.session.open import model_path
 
 SMALL = ["-E", "8", "-D", "4", "-H", "2", "-L", "1"]
 
@@ -59,7 +59,7 @@ def test_a_run_folder_with_a_manifest_is_a_model_too(run_dir, tmp_path, capsys):
     (copy / "run.json").write_text(json.dumps({"format": "attention-explorer-run"}), encoding="utf-8")
     assert main(["eval", str(copy)]) == 0
     assert "step-000004" in capsys.readouterr().err
-    assert resolve_model_path(copy).endswith("step-000004")  # the window's File → Open
+    assert model_path(str(copy)).endswith("step-000004")  # the window's File → Open
 
 
 def test_a_run_folder_without_a_complete_checkpoint_is_refused_in_one_line(tmp_path, capsys):

@@ -25,7 +25,7 @@ import transformers  # noqa: E402
 from transformer_lens import HookedTransformerConfig  # noqa: E402
 from transformer_lens.pretrained.weight_conversions.gpt2 import convert_gpt2_weights  # noqa: E402
 
-from test_hf_oracle import make_gpt2, train_tokenizer  # noqa: E402 - the same tiny GPT-2 folder as the HF oracle
+from test_hf_oracle import make_gpt2  # noqa: E402 - the same tiny GPT-2 folder as the HF oracle
 
 from explorer.interventions.attribution import direct_attribution  # noqa: E402
 from explorer.trace.run import run_trace  # noqa: E402
@@ -35,8 +35,8 @@ TEXT = "The cat sat on the mat because it was tired ."
 
 
 @pytest.fixture(scope="module")
-def models(tmp_path_factory):
-    folder = make_gpt2(tmp_path_factory.mktemp("gpt2"), train_tokenizer().to_str())
+def models(tmp_path_factory, tokenizer_json):
+    folder = make_gpt2(tmp_path_factory.mktemp("gpt2"), tokenizer_json)
     hf = transformers.GPT2LMHeadModel.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
     c = hf.config
     cfg = HookedTransformerConfig(

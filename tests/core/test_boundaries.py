@@ -43,13 +43,65 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
         f.write("\nfrom explorer.cli import main  # the core reaching up into the CLI\n")
     with open(tmp_path / "explorer" / "weights" / "checkpoint.py", "a") as f:
         f.write("\n\ndef _upward():\n    from explorer.weights import catalog  # the old loop, hidden in a function\n")
+    with open(tmp_path / "explorer" / "tokenize" / "builders.py", "a") as f:
+        f.write("\n\ndef _upward():\n    from explorer.train import corpora  # the old package loop, hidden in a function\n")
     run = _lint(tmp_path)
     assert run.returncode != 0
     assert "explorer.weights.checkpoint is not allowed to import explorer.weights.catalog" in run.stdout
+    assert "explorer.tokenize is not allowed to import explorer.train" in run.stdout  # the packages' layers
     assert "explorer.present.stages is not allowed to import explorer.cli" in run.stdout
     assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
     assert "explorer.ui.captions is not allowed to import torch" in run.stdout
     assert "explorer.ui.captions is not allowed to import explorer.model" in run.stdout
+
+
+def _cycles(graph) -> list[list[str]]:
+    """The groups of modules that import each other, directly or not (Tarjan's strongly connected components)."""
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for m in sorted(edges):
+        if m not in index:
+            visit(m)
+    return found
+
+
+def test_no_module_imports_itself_back_not_even_inside_a_function(tmp_path):
+    """The layers contract keeps the packages apart; inside a package, no two modules may import each other
+    either (present/stages.py ↔ stage_facts.py did, through an import inside a function)."""
+    grimp = pytest.importorskip("grimp")
+    assert _cycles(grimp.build_graph("explorer", cache_dir=None)) == []
+    shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
+    with open(tmp_path / "explorer" / "present" / "row_facts.py", "a") as f:
+        f.write("\n\ndef _back():\n    from explorer.present import stages  # a loop hidden in a function\n")
+    code = ("import sys, test_boundaries as t, grimp; "
+            "print(t._cycles(grimp.build_graph('explorer', cache_dir=None)))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).parent)])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert "explorer.present.row_facts" in out.stdout and "explorer.present.stages" in out.stdout, out.stderr[-2000:]
 
 
 BLOCK_QT = textwrap.dedent("""
@@ -93,3 +145,12 @@ def test_core_and_headless_cli_work_with_qt_unimportable(tmp_path):
                              timeout=300, cwd=tmp_path)
         assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "pen.npz").stat().st_size > 0
+
+
+def test_every_core_test_runs_with_qt_unimportable():
+    """tests/conftest.py runs every test of tests/core and tests/cli with Qt hidden and blocked, even in a
+    worker that ran a window test before (pytest-qt itself imports PySide6 when the session starts)."""
+    for name in ("PySide6", "PySide6.QtCore", "shiboken6", "pyqtgraph"):
+        assert name not in sys.modules
+        with pytest.raises(ImportError, match="blocked"):
+            __import__(name)

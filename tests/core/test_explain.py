@@ -15,7 +15,7 @@ from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.present.explain import cell_text, explain_cell, explain_value, fmt, sub
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import load_preset, preset_tokenizer
+from explorer.weights.presets import load_preset
 
 NUMBER = r"−?\d+(?:\.\d+)?(?:e[+−-]?\d+)?"
 
@@ -39,11 +39,6 @@ def close(shown: float, exact: float) -> bool:
 @pytest.fixture(scope="module")
 def toy():
     return run_trace(load_preset("seed-toy"), "This is\na pen")
-
-
-@pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
 
 
 @pytest.fixture(scope="module")

@@ -17,15 +17,10 @@ from explorer.weights.loaders import load_model
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 transformers = pytest.importorskip("transformers")
 
-from test_hf_oracle import make_gpt2, make_llama, oracle, oracle_ids, train_tokenizer  # noqa: E402
+from test_hf_oracle import make_gpt2, make_llama, oracle, oracle_ids  # noqa: E402
 
 PROMPT = "The cat sat on the"
 N = 8
-
-
-@pytest.fixture(scope="module")
-def tokenizer_json():
-    return train_tokenizer().to_str()
 
 
 def hf_greedy(folder, ids: list[int]):

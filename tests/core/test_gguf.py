@@ -28,7 +28,7 @@ transformers = pytest.importorskip("transformers")
 transformers.utils.logging.disable_progress_bar()
 transformers.utils.logging.set_verbosity_error()
 
-from test_hf_oracle import BATCH, TEXT, compare, make_llama, train_tokenizer  # noqa: E402
+from test_hf_oracle import BATCH, TEXT, compare, make_llama  # noqa: E402
 
 Q = gguf.GGMLQuantizationType
 
@@ -154,11 +154,6 @@ def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "cache"))
     monkeypatch.delenv("ATTENTION_EXPLORER_NO_CACHE", raising=False)
-
-
-@pytest.fixture(scope="module")
-def tokenizer_json():
-    return train_tokenizer().to_str()
 
 
 @pytest.fixture(scope="module")

@@ -24,11 +24,6 @@ TEXT = "This is a pen .\nThe cat is on the mat .\nA dog"
 
 
 @pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
-
-
-@pytest.fixture(scope="module")
 def bundle(words):
     cfg = ModelConfig(words.vocab_size, embed_dim=12, key_dim=4, heads=3, layers=2, value_dim=5, bias=True)
     return random_bundle(cfg, words, 42)

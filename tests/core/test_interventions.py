@@ -14,7 +14,6 @@ from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.interventions import EdgeCut, HeadAblation, Interventions, PatchSpec, parse_ablate, parse_cut, parse_patch, run_intervened
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import load_preset
 
 TEXT = "the cat sat on the dog ."
 TEXT2 = "a dog ran to the cat ."  # the same number of word tokens
@@ -26,11 +25,6 @@ CONFIGS = {
     "llama-like": dict(positions="rope", norm="rmsnorm", kv_heads=2, ffn_activation="silu_gated", value_dim=8),
     "bare": dict(norm="none", residual=False),
 }
-
-
-@pytest.fixture(scope="module")
-def tokenizer():
-    return load_preset("classroom").tokenizer
 
 
 def make(tokenizer, seed=7, **over):

@@ -12,7 +12,6 @@ from explorer.errors import ConfigError, InputError
 from explorer.interventions.attribution import attribute, resolve_target
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import load_preset
 
 TEXT = "the cat sat on the dog ."
 
@@ -23,11 +22,6 @@ CONFIGS = {
     "no-norm": dict(norm="none"),
     "unfactored": dict(unfactored_value=True, heads=1),
 }
-
-
-@pytest.fixture(scope="module")
-def tokenizer():
-    return load_preset("classroom").tokenizer
 
 
 def make(tokenizer, **over):

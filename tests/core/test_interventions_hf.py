@@ -11,18 +11,13 @@ import numpy as np
 import pytest
 from safetensors.torch import load_file, save_file
 
-from test_hf_oracle import make_gpt2, make_llama, train_tokenizer  # the same tiny folders as the HF oracle
+from test_hf_oracle import make_gpt2, make_llama  # the same tiny folders as the HF oracle
 
 from explorer.interventions import HeadAblation, Interventions, run_intervened
 from explorer.trace.run import run_trace
 from explorer.weights.loaders import load_model
 
 TEXT = "The cat sat on the mat because it was tired ."
-
-
-@pytest.fixture(scope="module")
-def tokenizer_json():
-    return train_tokenizer().to_str()
 
 
 def zero_head_on_disk(src, dst, key_end: str, rows: slice, transpose: bool) -> None:

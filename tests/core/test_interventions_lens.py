@@ -13,14 +13,8 @@ from explorer.config import RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.interventions.lens import explain_logit, lens_grid, window_target
 from explorer.trace.run import run_trace
-from explorer.weights.presets import load_preset
 
 TEXT = "the cat sat on the dog ."
-
-
-@pytest.fixture(scope="module")
-def tokenizer():
-    return load_preset("classroom").tokenizer
 
 
 def _numpy_lens(trace, bundle, l):

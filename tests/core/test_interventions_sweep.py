@@ -12,7 +12,7 @@ import torch
 
 from explorer.config import ModelConfig, RunOptions
 from explorer.errors import Cancelled, ConfigError, InputError
-from explorer.interventions.sweep import patching_sweep
+from explorer.interventions.sweep import Measured, patching_sweep
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset
@@ -66,7 +66,7 @@ def test_residual_sweep_cells(bundle):
 
 
 def test_head_sweep_cell_by_hand(bundle):
-    res = patching_sweep(bundle, CLEAN, CORRUPT, "heads", target=5, position=4)
+    res = patching_sweep(bundle, CLEAN, CORRUPT, "heads", Measured(token=5, position=4))
     assert res.recovered.shape == (2, 4) and res.columns == ("head 0", "head 1", "head 2", "head 3")
     src = torch.from_numpy(np.array(run_trace(bundle, CLEAN, SAME_PATH)["layers.1.attn.heads"]))
 
@@ -101,4 +101,4 @@ def test_refusals(bundle):
     with pytest.raises(ConfigError, match="resid or heads"):
         patching_sweep(bundle, CLEAN, CORRUPT, "layers")
     with pytest.raises(ConfigError, match="--position 7 does not exist"):
-        patching_sweep(bundle, CLEAN, CORRUPT, position=7)
+        patching_sweep(bundle, CLEAN, CORRUPT, measured=Measured(position=7))

@@ -15,17 +15,11 @@ from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.tokenize import word_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import preset_tokenizer
 
 from oracle_np import assert_matches, recompute, sinusoid
 
 TEXT = "This is a pen .\nThe cat is on the mat ."
 TOL = {"float32": 1e-5, "float64": 1e-10}
-
-
-@pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
 
 
 def randomize(bundle, seed: int = 123):

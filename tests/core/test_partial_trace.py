@@ -68,7 +68,7 @@ def test_the_full_trace_reuses_the_maps_derived_from_the_partial_one(bundle):
     eager = run_trace(bundle, TEXT)
     for stage in ("weights", "scores", "scaled", "masked"):  # scaled and masked follow from the kept scores
         assert np.array_equal(full.head_map(0, stage, 1, 2), eager["layers.0.attn." + stage][1, 2]), stage
-    kept = {k[1] for k in partial[0]._head_cache}
+    kept = {k[1] for k in partial[0]._derived._head_cache}
     assert kept == {"scores", "weights"}  # not four maps per head looked at
 
 

@@ -31,17 +31,19 @@ def test_run_dir_and_latest_checkpoint(tmp_path):
     assert runs.checkpoint_corpus(tmp_path) is None
 
 
-def test_resolve_model_path(tmp_path):
+def test_model_path_opens_a_run_folders_newest_checkpoint(tmp_path):
+    from explorer.session.open import model_path
+
     run = tmp_path / "run"
     latest = _fake_checkpoint(run / "step-000010")
     _fake_checkpoint(run / "step-000005")
-    assert runs.resolve_model_path(run) == str(latest)  # a run folder opens its newest checkpoint
-    assert runs.resolve_model_path(latest / "config.json") == str(latest)
-    assert runs.resolve_model_path(latest / "model.safetensors") == str(latest)
+    assert model_path(str(run)) == str(latest)  # a run folder opens its newest checkpoint
+    assert model_path(str(latest / "config.json")) == str(latest)
+    assert model_path(str(latest / "model.safetensors")) == str(latest)
     gguf = tmp_path / "m.gguf"
     gguf.write_bytes(b"GGUF")
-    assert runs.resolve_model_path(gguf) == str(gguf)
-    assert runs.resolve_model_path("smollm2") == "smollm2"  # names pass through
+    assert model_path(str(gguf)) == str(gguf)
+    assert model_path("smollm2") == "smollm2"  # names pass through
 
 
 def test_run_names_are_unique_and_sortable(tmp_path):

@@ -17,7 +17,8 @@ from explorer.cli.model_options import source_from_args
 from explorer.config import MaskSpec, RunOptions
 from explorer.errors import ConfigError, MaskTooSmall, ModelLoadError
 from explorer.model.mask import base_mask
-from explorer.session import ModelSource, capture, mask_growth
+from explorer.session import ModelSource, mask_growth
+from explorer.session import capture_policy as capture
 from explorer.session.open import open_source, resolve_run_folder
 from explorer.weights.checkpoint import save_checkpoint
 from explorer.weights.presets import DEFAULT_PRESET, load_preset
@@ -27,7 +28,7 @@ def test_the_session_imports_no_qt():
     # Every module of the package, imported in a fresh interpreter: none of them may pull Qt in.
     import subprocess
 
-    code = ("import sys, explorer.session, explorer.session.open, explorer.session.capture, explorer.session.mask_growth;"
+    code = ("import sys, explorer.session, explorer.session.open, explorer.session.capture_policy, explorer.session.mask_growth, explorer.session.session;"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -30,11 +30,6 @@ TEXT = "This is a pen .\nThe cat sat"
 
 
 @pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
-
-
-@pytest.fixture(scope="module")
 def trace(words):
     cfg = ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=2, value_dim=3, bias=True)
     return run_trace(random_bundle(cfg, words, 17), TEXT, RunOptions(mask=MaskSpec.parse("window:3"), temperature=0.7))

@@ -96,7 +96,7 @@ def test_japanese_pieces_are_whole_characters_and_unseen_kanji_fall_back_to_byte
 
 def test_the_shipped_vocabularies_equal_a_fresh_build():
     from explorer.util.paths import resource
-    from explorer.tokenize.build_resources import build_all
+    from explorer.train.build_tokenizers import build_all
 
     built = build_all()
     for name in ("bpe-english.json", "bpe-ja.json"):

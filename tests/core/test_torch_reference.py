@@ -15,14 +15,8 @@ import torch.nn.functional as F
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import preset_tokenizer
 
 TEXT = "This is a pen .\nThe cat is on the mat .\nA dog"
-
-
-@pytest.fixture(scope="module")
-def words():
-    return preset_tokenizer("words-en.json")
 
 
 def _sdpa_heads(trace, layer: int) -> tuple[torch.Tensor, np.ndarray]:

@@ -28,7 +28,7 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
     """Wire ``state`` to a worker as the main window does, and wait for the first trace."""
     worker = TraceWorker()
     for name in ("classroom", "seed-toy"):
-        worker.put_bundle(ModelSource("preset", name), preset_bundle(name))
+        worker.models.put(ModelSource("preset", name), preset_bundle(name))
     latest = {"g": 0}
 
     def submit(request):

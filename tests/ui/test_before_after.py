@@ -10,7 +10,7 @@ import pytest
 
 from explorer.export.snapshot import read_snapshot, write_snapshot
 from explorer.interventions import Interventions
-from explorer.interventions.run import run_intervened
+from explorer.interventions.intervened_run import run_intervened
 from explorer.interventions.spec import HeadAblation
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource

@@ -122,13 +122,14 @@ def test_save_and_reopen_read_only(qtbot, view, tmp_path):
 def test_in_the_window_it_reuses_the_model_the_worker_built(qtbot, window, state):
     window.docks["generate"].raise_()
     view = window.views["generate"]
-    built = window.worker.cached_bundle(state.source)
-    assert built is not None
+    models = window.runner.models
+    assert models.has(state.source)
+    built = models.loads
     view.count.setValue(2)
     view.run_button.click()
-    assert view.job.bundle is built
     qtbot.waitUntil(lambda: view.job is None and view.generation is not None, timeout=60_000)
     assert len(view.generation.steps) == 2
+    assert models.loads == built  # the trace's model, not a second one
 
 
 def test_step_before_any_generation_shows_the_first_step(qtbot, view):

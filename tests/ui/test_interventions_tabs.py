@@ -9,11 +9,9 @@ import re
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
 
 from explorer.interventions import Interventions, PatchSpec, patching_sweep, run_intervened
 from explorer.analysis.token_text import visible
-from explorer.ui.sweep_job import SweepJob
 from explorer.ui.views.interventions import sweep_panel
 from tests.ui.live_state import wait_trace
 
@@ -21,14 +19,14 @@ OTHER = "This is a cat ."  # as many tokens as the default "This is a pen ."
 
 
 def _panel(window, tab: int):
-    window.docks["interventions"].raise_()
+    window.open_panel("interventions")  # a narrow window starts with the side panels on their strip
     panel = window.views.get("interventions")
     panel.tabs.setCurrentIndex(tab)
     return panel
 
 
 def _bundle(window):
-    return window.worker.cached_bundle(window.state.source)
+    return window.runner.models.get(window.state.source)  # the model the window traced with (kept, not rebuilt)
 
 
 def test_logit_lens_last_layer_is_the_models_output(window, qtbot):
@@ -109,24 +107,33 @@ def test_sweep_with_texts_of_different_lengths_says_so(window, qtbot):
 
 
 def test_cancel_stops_the_sweep_and_leaves_the_panel_usable(window, qtbot, monkeypatch):
-    class CancelAfterOne(SweepJob):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.cells = []
-            # Direct: runs in the sweep's thread right after cell 1, so the sweep cannot finish before Cancel.
-            self.progressed.connect(lambda d, t: (self.cells.append(d), d == 1 and self.cancel()), Qt.ConnectionType.DirectConnection)
+    real, cells = sweep_panel.sweep_work, []
+
+    def cancel_after_one(*args):
+        work = real(*args)
+
+        class Report:  # in the sweep's thread, right after cell 1: the sweep cannot finish before Cancel
+            def __init__(self, report, cancel):
+                self.report, self.cancel = report, cancel
+
+            def progress(self, done, total, what=""):
+                cells.append(done)
+                self.report.progress(done, total, what)
+                if done == 1:
+                    self.cancel.set()
+
+        return lambda report, cancel: work(Report(report, cancel), cancel)
 
     sweep = _panel(window, 3).sweep
-    monkeypatch.setattr(sweep_panel, "SweepJob", CancelAfterOne)
+    monkeypatch.setattr(sweep_panel, "sweep_work", cancel_after_one)
     sweep.corrupted.setText(OTHER)
     sweep.run_button.click()
-    job = sweep.job
     qtbot.waitUntil(lambda: sweep.job is None, timeout=60_000)
-    assert job.cells == [1] and sweep.result is None and not sweep.map.isVisible()
+    assert cells == [1] and sweep.result is None and not sweep.map.isVisible()
     assert "cancelled" in sweep.message.text()
     assert sweep.run_button.isEnabled() and not sweep.cancel_button.isEnabled() and not sweep.progress.isVisible()
 
-    monkeypatch.setattr(sweep_panel, "SweepJob", SweepJob)
+    monkeypatch.setattr(sweep_panel, "sweep_work", real)
     _run_sweep(qtbot, sweep, OTHER, 1)  # the panel still runs a whole sweep
     assert sweep.result is not None and sweep.map.isVisible()
 

@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 
 from explorer.lessons import DEFAULT_START, read_lesson, resolve
 from explorer.lessons.model import PANELS
-from explorer.ui import lesson_state
 
 SIZE_KEYS = {"E": "embed_dim", "D": "key_dim", "H": "heads", "L": "layers"}
 
@@ -59,16 +58,16 @@ def test_every_builtin_step_leaves_the_state_it_names(window, state, qtbot):
     assert menu.menu.title().replace("&", "") == "Lesson"
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert titles.index("Lesson") == titles.index("Help") - 1
-    before = lesson_state.capture(state)
+    before = state.read_lesson_step()
     menu.player.open(lesson, 0, DEFAULT_START)
     assert menu.toolbar.isVisible()
     for i in range(len(lesson.steps)):
-        shown = lesson_state.capture(state)
+        shown = state.read_lesson_step()
         settle(qtbot, window, i)
         target = resolve(lesson, i)
         if target.model is not None and menu.player.note:  # the real model is not installed: skipped
             assert "not installed" in menu.player.note and menu.bar.note.isVisible()
-            assert dataclasses.replace(lesson_state.capture(state), panel=None) == dataclasses.replace(shown, panel=None)
+            assert dataclasses.replace(state.read_lesson_step(), panel=None) == dataclasses.replace(shown, panel=None)
             continue
         assert_state_is(state, target)
         if target.panel not in (None, "tensor"):
@@ -145,7 +144,7 @@ def test_record_save_open_gives_the_same_states(window, state, qtbot, tmp_path):
 
     def record(caption: str) -> None:
         qtbot.waitUntil(lambda: not state.busy and state.trace is not None, timeout=30_000)
-        recorded.append(lesson_state.capture(state))
+        recorded.append(state.read_lesson_step())
         menu.add_step(caption)
 
     state.select(stage="scores", token=3, key=1)
@@ -173,7 +172,7 @@ def test_record_save_open_gives_the_same_states(window, state, qtbot, tmp_path):
     assert [s.caption["en"] for s in menu.player.lesson.steps] == ["no scaling", "painted"]
     for i, want in enumerate(expected):
         settle(qtbot, window, i)
-        got = lesson_state.capture(state)
+        got = state.read_lesson_step()
         assert dataclasses.replace(got, panel=None) == dataclasses.replace(want, panel=None)
 
 
@@ -237,7 +236,9 @@ def test_a_lesson_bar_left_open_does_not_come_back_empty(qtbot, state):
     assert first.lessons.open_lesson("builtin") and first.lessons.toolbar.isVisible()
     first.save_layout()
     first.close()
-    second = MainWindow(state)
+    from explorer.ui.state import AppState
+
+    second = MainWindow(AppState())  # the next start: a new session (the lesson played is the session's)
     qtbot.addWidget(second)
     second.show()
     assert not second.lessons.toolbar.isVisible() and second.lessons.player.lesson is None

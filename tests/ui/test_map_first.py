@@ -26,10 +26,18 @@ def laid_out(window, state, qtbot, size, text) -> None:
     state.select(stage="weights", layer=0, head=0)
     window.resize(*size)
     window.apply_default_sizes()
-    settle(qtbot)
-    window.grab()  # the axes lay their labels out when painted
-    settle(qtbot, 2)
-    window.grab()
+    large = window.views["tensor"].large
+    seen: list = []
+
+    def steady() -> bool:
+        # The axes lay their labels out when painted; a busy machine delays the layout and the redraws, so the
+        # picture is awaited until two paints in a row agree, not for a fixed number of event-loop turns.
+        settle(qtbot, 2)
+        window.grab()
+        seen.append((large.cells_rect(), len(large.left.drawn()), len(large.bottom.drawn())))
+        return len(seen) >= 2 and seen[-1] == seen[-2]
+
+    qtbot.waitUntil(steady, timeout=20_000)
 
 
 @pytest.mark.parametrize("text, C", [(SIXTEEN, 16), (LONGER, 30)], ids=["16 tokens", "30 tokens"])

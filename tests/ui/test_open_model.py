@@ -144,7 +144,7 @@ def test_a_deep_model_captures_the_selected_layer_only(window, qtbot, deep_check
 
 
 def test_capture_policy(state):
-    from explorer.ui.capture import LayerCapture
+    from explorer.ui.capture_status import LayerCapture
 
     capture = LayerCapture(state)
     assert not capture.lazy(2, 5_000)  # two layers: both kept even for a long text

@@ -99,10 +99,7 @@ def test_append_most_likely_appends_the_argmax_and_retraces(qtbot, traced):
 def test_append_is_off_for_a_snapshot(view, state, trace):
     from explorer.trace.trace import Trace
 
-    snapshot = Trace(
-        {n: trace[n] for n in trace.stored_names()}, rows=trace.rows, config=trace.config, options=trace.options,
-        source=trace.source, seed=trace.seed, vocab=trace.vocab, origin="/tmp/saved.npz",
-    )
+    snapshot = trace.replace({n: trace[n] for n in trace.stored_names()}, origin="/tmp/saved.npz")
     state.set_trace(snapshot)
     assert not view.append_best.isEnabled() and not view.append_sampled.isEnabled()
     assert view.table.rowCount() == 5

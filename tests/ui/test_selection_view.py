@@ -82,6 +82,7 @@ def test_window_links_tensor_view_and_selection(window, state):
     """In the real window: selecting token 2 highlights row 2 of every map and moves the dock."""
     tv, sel = window.views["tensor"], window.views["selection"]
     assert window.centralWidget() is tv
+    window.open_panel("selection")  # a narrow window starts with the side panels on their strip
     state.select(stage="weights", token=2)
     assert tv.large.layers.highlighted()[0] == 2
     assert all(layers.highlighted()[0] == 2 for layers in tv.grid.maps)

@@ -58,9 +58,9 @@ def test_closing_leaves_no_thread(open_window, state):
 
 def test_long_work_shows_the_first_layer_before_the_rest(window, state, qtbot, monkeypatch):
     """Above PROGRESSIVE_MACS the worker hands over the first captured layer, then the full trace."""
-    from explorer.ui import worker as worker_module
+    from explorer.session import trace_work
 
-    monkeypatch.setattr(worker_module, "PROGRESSIVE_MACS", 1)  # every trace counts as long
+    monkeypatch.setattr(trace_work, "PROGRESSIVE_MACS", 1)  # every trace counts as long
     seen = []
     state.traceChanged.connect(lambda t: seen.append(t))
     with qtbot.waitSignal(state.busyChanged, check_params_cb=lambda busy: not busy, timeout=30_000):

@@ -162,7 +162,7 @@ def test_induction_readout_points_out_the_best_head(window, qtbot):
 
 def test_real_models_cannot_be_trained_here(window, qtbot, runs_root, monkeypatch):
     state, panel = window.state, window.views["train"]
-    monkeypatch.setattr(type(state), "config", property(lambda self: self._cur.config.replace(family="llama")))
+    monkeypatch.setattr(state.session, "config", state.config.replace(family="llama"))
     _configure(panel)
     assert not panel.start_training()
     assert "only this app's own models" in panel.message.text()
@@ -173,7 +173,7 @@ def test_the_panel_offers_every_corpus_of_the_core():
     from explorer.train.corpora import NAMES
     from explorer.ui.views.train_view import CORPORA
 
-    assert CORPORA == NAMES  # spelled out in the view so that the window starts without torch
+    assert CORPORA == NAMES  # one list (explorer.vocab), read by the view without importing torch
 
 
 def test_start_from_the_shown_weights_continues_the_trained_preset(window, qtbot, runs_root):
@@ -189,3 +189,20 @@ def test_start_from_the_shown_weights_continues_the_trained_preset(window, qtbot
     assert np.array_equal(start.model.state_dict()["embed.tok"].numpy(), shown)
     assert panel.message.text() == ""  # same vocabulary: nothing was rebuilt, the text stays
     assert state.text == "This is a pen ."
+
+
+def test_the_panel_starts_from_the_same_recipe_as_the_train_command(window):
+    from explorer.cli import build_parser
+    from explorer.cli.train_cmd import settings_from
+    from explorer.train.corpora import get_corpus
+    from explorer.train.settings import default_recipe
+
+    panel = window.views["train"]
+    for corpus in ("copy", "induction"):
+        i = panel.corpus.findData(corpus)
+        panel.corpus.setCurrentIndex(i)
+        panel.corpus.activated.emit(i)  # the user's choice
+        window_settings = panel.train_settings()
+        cli = settings_from(build_parser().parse_args(["train", "--corpus", corpus]), get_corpus(corpus))
+        assert (window_settings.steps, window_settings.batch_size, window_settings.lr) == (cli.steps, cli.batch_size, cli.lr)
+        assert window_settings.checkpoint_every == cli.checkpoint_every == default_recipe(corpus)["checkpoint_every"]

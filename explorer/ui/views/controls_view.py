@@ -87,6 +87,9 @@ class ControlsView(View):
         state.modelInfoChanged.connect(lambda _c, _e: self._sync())
         state.traceChanged.connect(self._on_trace)
         state.errorRaised.connect(self._on_error)
+        # model, sizes, mask, scaling, dtype, device: all re-trace, so none can change while a snapshot is shown
+        state.snapshotChanged.connect(lambda path: self.setEnabled(path is None))
+        self.setEnabled(state.snapshot is None)
         self._sync()
 
     # ------------------------------------------------------------------ building
@@ -288,16 +291,13 @@ class ControlsView(View):
     def _mask_changed(self) -> None:
         kind = self.mask.currentData()
         self._show_mask_parts(kind)
-        if kind in ("window", "prefix"):
-            spec = MaskSpec(kind, self.mask_size.value())
-        elif kind == "explicit":
-            spec = self.painter.spec()
-        else:
-            spec = MaskSpec(kind)
-        self.state.set_options(mask=spec)
+        if kind == "explicit":
+            self.state.paint()  # the Session's painting (from causal when nothing is painted yet), grown to the text
+            return
+        self.state.set_options(mask=MaskSpec(kind, self.mask_size.value()) if kind in vocab.SIZED_MASKS else MaskSpec(kind))
 
     def _show_mask_parts(self, kind: str) -> None:
-        sized = kind in ("window", "prefix")
+        sized = kind in vocab.SIZED_MASKS
         self.mask_size.setVisible(sized)
         self.mask_size_label.setVisible(sized)
         self.mask_size_label.setText("W" if kind == "window" else "P")

@@ -1,7 +1,7 @@
 """Generate: write token by token and watch the KV cache.
 
-Generate runs the core's generation in a worker thread (GenerateJob) and hands the result to the window's
-state (``state.generation``), which the central view and presentation mode show too; the panel then shows
+Generate runs the core's generation on a background job (explorer.session.background.generation_work) and
+hands the result to the window's state (``state.generation``), which the central view and presentation mode show too; the panel then shows
 step t, chosen with Step, Play (one step at a time, for a class), or the slider (scrub back): the attention
 the selected layer and head has seen so far (the prefill's C×C map with each decode step's row beneath it),
 the K and V cache of that head's key/value head with the rows written at step t highlighted, the chosen
@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QFrame, QLabel, QMainWindow, QScrollArea, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
+from explorer.session.background import generation_work
+from explorer.ui.jobs import runner_of
 from explorer.ui.views.base import View
 from explorer.ui.views.generate_controls import GenerateControls
 from explorer.ui.views.generation_details import GenerationDetails
@@ -127,13 +129,11 @@ class GenerateView(View):
             return
         self._live = []
         self.message.setText(self.tr("Generating…"))
-        worker = getattr(self.window(), "worker", None)  # the main window's trace worker keeps the models it built
-        bundle = worker.cached_bundle(self.state.source) if hasattr(worker, "cached_bundle") else None
-        self.job = GenerateJobFactory.make(
-            self.state.source, self._prompt(), self.state.options, self.count.value(), self.controls.sampling(),
-            self.use_cache.isChecked(), self, bundle,
-        )
-        self.job.stepped.connect(self._on_step)
+        runner = runner_of(self)  # it keeps the models built: the one that traced the text is used
+        how = dict(max_new_tokens=self.count.value(), sampling=self.controls.sampling(), use_cache=self.use_cache.isChecked())
+        work = generation_work(runner.models, self.state.source, self._prompt(), self.state.options, how)
+        self.job = runner.job(work, self)
+        self.job.sent.connect(self._on_step)
         self.job.succeeded.connect(lambda g: self._on_done(g, then))
         self.job.failed.connect(self._on_failed)
         self.job.finished.connect(self._job_finished)
@@ -269,13 +269,3 @@ class _NoHeightForWidth(QVBoxLayout):
 
     def hasHeightForWidth(self) -> bool:
         return False
-
-
-class GenerateJobFactory:
-    """Where the panel gets its worker thread (a test can hand it another)."""
-
-    @staticmethod
-    def make(*args):
-        from explorer.ui.generate_job import GenerateJob
-
-        return GenerateJob(*args)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from explorer import vocab
 from explorer.generation.cost import step_cost
 
 
@@ -22,7 +23,7 @@ def cost_lines(generation, t: int) -> list[str]:
     """One to three lines: what step t cost, what the cache holds, what grouped-query heads save."""
     cfg = generation.trace.config
     step = generation.steps[t]
-    itemsize = 8 if generation.trace.options.dtype == "float64" else 4
+    itemsize = vocab.itemsize(generation.trace.options.dtype)
     cost = step_cost(cfg, step.keys, itemsize)
     if step.cached:
         how = QCoreApplication.translate("GenerationCost", "with the cache")

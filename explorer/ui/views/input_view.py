@@ -65,6 +65,9 @@ class InputView(View):
         state.requestChanged.connect(self._on_request)
         state.traceChanged.connect(self.staggered(self._on_trace))  # 1,000 chips measured: 20 ms, a turn of its own
         state.selectionChanged.connect(self._on_selection)
+        # a snapshot's text stays readable and selectable, but typing would re-trace
+        state.snapshotChanged.connect(lambda path: self.text.setReadOnly(path is not None))
+        self.text.setReadOnly(state.snapshot is not None)
 
     def retranslate(self) -> None:
         self.text.setPlaceholderText(self.tr("Type a sentence. Each line is one sentence of the batch."))

@@ -1,6 +1,6 @@
 """The hand-painted mask: a C×C grid (rows = queries, columns = keys) where clicking or dragging toggles
 cells between allowed and blocked. The painting goes to the state as an explicit MaskSpec when the mouse
-is released; it grows causally with the text so that typing more keeps what was painted.
+is released; the Session grows it causally with the text so that typing more keeps what was painted.
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from explorer.analysis import mask_paint
 from explorer.analysis.token_text import visible
 from explorer.config import MaskSpec
-from explorer.session import mask_growth
 from explorer.ui.views.base import View
 from explorer.present.token_parts import readable_tokens
 
@@ -151,11 +149,11 @@ class MaskGrid(QWidget):
 
 
 class MaskPainter(View):
-    """Grid plus "start from causal", "allow all", "clear". Sends ``mask=MaskSpec.explicit(matrix)``."""
+    """Grid plus "start from causal", "allow all", "clear". The painting lives in the Session (with its growth
+    rules, explorer/session/mask_growth.py); this view draws it and sends what is painted."""
 
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
-        self._matrix: np.ndarray | None = None  # N×N, N ≥ C: what is (or will be) sent
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.grid = MaskGrid()
@@ -163,9 +161,9 @@ class MaskPainter(View):
         self.causal_button = QPushButton()
         self.allow_button = QPushButton()
         self.clear_button = QPushButton()
-        self.causal_button.clicked.connect(lambda: self._reset(mask_paint.causal))
-        self.allow_button.clicked.connect(lambda: self._reset(mask_paint.all_allowed))
-        self.clear_button.clicked.connect(lambda: self._reset(mask_paint.all_blocked))
+        self.causal_button.clicked.connect(lambda: self._paint(start="causal"))
+        self.allow_button.clicked.connect(lambda: self._paint(start="all_allowed"))
+        self.clear_button.clicked.connect(lambda: self._paint(start="all_blocked"))
         buttons = QGridLayout()  # two rows: the controls dock is narrow
         buttons.addWidget(self.causal_button, 0, 0, 1, 2)
         buttons.addWidget(self.allow_button, 1, 0)
@@ -176,11 +174,9 @@ class MaskPainter(View):
         lay.addWidget(self.grid)
         lay.addLayout(buttons)
         self.retranslate()
-        state.requestChanged.connect(self._on_request)
-        state.traceChanged.connect(self._on_trace)
+        state.maskPainted.connect(lambda _m: self._refresh())  # adopted from a request (a session, a lesson)
+        state.traceChanged.connect(lambda _t: self._refresh())
         state.selectionChanged.connect(lambda _s: self._refresh())
-        state.errorRaised.connect(self._on_error)
-        self._on_request(state.request)
 
     def retranslate(self) -> None:
         self.caption.setText(self.tr("Query (row) attends to key (column). Click or drag to block or allow cells."))
@@ -192,66 +188,27 @@ class MaskPainter(View):
         self.clear_button.setText(self.tr("Clear"))
         self.clear_button.setToolTip(self.tr("Block every cell, then paint the ones to allow (a row with nothing allowed gets weights 0)"))
 
-    # ------------------------------------------------------------------ the matrix
-    def _C(self) -> int:
-        trace = self.state.trace
-        return trace.C if trace is not None else 1
-
+    # ------------------------------------------------------------------ the matrix (the Session's)
     def matrix(self) -> np.ndarray | None:
-        return self._matrix
+        return self.state.session.painted
 
     def spec(self) -> MaskSpec:
         """The painted mask as a spec to send (starting from causal when nothing is painted yet)."""
-        if self._matrix is None or len(self._matrix) < self._C():
-            base = self._matrix if self._matrix is not None else mask_paint.causal(0)
-            self._matrix = mask_paint.extend_causal(base, mask_paint.padded_size(self._C()))
-        return MaskSpec.explicit(self._matrix)
+        return MaskSpec.explicit(self.state.painted_for_trace())
 
     def _send(self) -> None:
-        self.state.set_options(mask=self.spec())
+        self._paint(matrix=self.grid.matrix())
+
+    def _paint(self, **how) -> None:
+        self.state.paint(**how)
         self._refresh()
-
-    def _reset(self, make) -> None:
-        self._matrix = make(mask_paint.padded_size(self._C()))
-        self._send()
-
-    def _grow_to(self, n: int) -> None:
-        """The text has (or will have) n tokens: extend the painting causally and send it again."""
-        grown = mask_growth.grown(self._matrix, n)
-        if grown is not None:
-            self._matrix = grown
-            self._send()
-
-    # ------------------------------------------------------------------ state → painter
-    def _on_request(self, request) -> None:
-        mask = request.options.mask
-        if mask.kind == "explicit":
-            m = np.array(mask.matrix, dtype=bool)
-            if self._matrix is None or m.shape != self._matrix.shape or not np.array_equal(m, self._matrix):
-                self._matrix = m  # painted elsewhere (a restored session): adopt it
-                self._refresh()
-
-    def _on_trace(self, trace) -> None:
-        if trace.options.mask.kind == "explicit" and not trace.read_only:
-            needed = mask_growth.tokens_after_trace(len(trace.options.mask.matrix), trace.C)
-            if needed is not None:  # about to run out: make room before the next token
-                self._grow_to(needed)
-        self._refresh()
-
-    def _on_error(self, _message: str) -> None:
-        needed = mask_growth.tokens_after_error(self.state.error)
-        if needed is not None and self.state.options.mask.kind == "explicit":
-            self._grow_to(needed)  # a paste made the text longer than the painting: extend it causally
 
     def _refresh(self) -> None:
         trace = self.state.trace
         if trace is None:
             return
-        C = trace.C
-        if self._matrix is None or len(self._matrix) < C:
-            base = self._matrix if self._matrix is not None else mask_paint.causal(0)
-            self._matrix = mask_paint.extend_causal(base, mask_paint.padded_size(C))
+        matrix = self.state.painted_for_trace()
         sel = self.state.selection
         row = trace.rows[min(sel.row, trace.B - 1)]
         labels = [visible(t) for t in readable_tokens(tuple(row.tokens))]
-        self.grid.set_data(self._matrix, labels, C, sel.token)
+        self.grid.set_data(matrix.copy(), labels, trace.C, sel.token)  # the grid edits its own copy

@@ -14,7 +14,7 @@ from explorer import names
 from explorer.analysis import head_scores
 from explorer.errors import ExplorerError
 from explorer.present import model_view as mv
-from explorer.ui.core_job import JobSlot
+from explorer.ui.jobs import JobSlot, runner_of
 from explorer.ui.model_view_job import ModelViewRelay, ModelViewRequest, model_view_work
 from explorer.ui.views.base import View
 from explorer.ui.views.head_mosaic import HeadMosaic
@@ -108,8 +108,7 @@ class ModelView(View):
     def _bundle(self):
         if self.state.read_only:
             return None
-        worker = getattr(self.window(), "worker", None)
-        return worker.cached_bundle(self.state.source) if hasattr(worker, "cached_bundle") else None
+        return runner_of(self).models.peek(self.state.source)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ConfigError
+from explorer.train.settings import default_recipe
+from explorer.vocab import CORPORA
 from explorer.train.runs import eta_seconds, format_duration, read_log
 from explorer.ui import settings
 from explorer.ui.train_controller import TrainController
@@ -39,9 +41,6 @@ from explorer.ui.views.loss_curve import LossCurve
 from explorer.ui.plain_text import plain_tip
 
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
-# explorer.train.corpora.NAMES, spelled out: that module imports torch, which the window must not wait for.
-# tests/ui/test_train_panel.py checks that the two lists agree.
-CORPORA = ("tiny-en", "tiny-ja", "english", "copy", "reverse", "sort", "induction")
 
 
 def _spin(lo: int, hi: int, value: int) -> QSpinBox:
@@ -80,14 +79,14 @@ class TrainView(View):
             self.corpus.addItem(name, name)
         self.corpus.addItem("", FILE_ITEM)
         self.corpus.setCurrentIndex(self.corpus.findData("copy"))
-        self.steps = _spin(1, 1_000_000, 1000)
-        self.batch = _spin(1, 4096, 32)
+        self.steps = _spin(1, 1_000_000, 1)
+        self.batch = _spin(1, 4096, 1)
         self.lr = QDoubleSpinBox()
         self.lr.setDecimals(5)
         self.lr.setRange(0.00001, 1.0)
         self.lr.setSingleStep(0.0005)
-        self.lr.setValue(0.003)
-        self.every = _spin(1, 1_000_000, 100)
+        self.every = _spin(1, 1_000_000, 1)
+        self._use_recipe("copy")
         self.continue_weights = QCheckBox()
         self.start = QPushButton()
         self.cancel = QPushButton()
@@ -185,8 +184,17 @@ class TrainView(View):
         self._show_run()
 
     # ------------------------------------------------------------------ starting
+    def _use_recipe(self, corpus: str) -> None:
+        """The corpus's default recipe (explorer.train.settings.default_recipe, the train command's too)."""
+        recipe = default_recipe(corpus)
+        self.steps.setValue(recipe["steps"])
+        self.batch.setValue(recipe["batch_size"])
+        self.lr.setValue(recipe["lr"])
+        self.every.setValue(recipe["checkpoint_every"])
+
     def _corpus_chosen(self, index: int) -> None:
         if self.corpus.itemData(index) != FILE_ITEM:
+            self._use_recipe(self.corpus.itemData(index))
             return
         path, _ = QFileDialog.getOpenFileName(
             self, self.tr("Train on a text file"), settings.get("last_dir", str(Path.home())),
@@ -198,6 +206,7 @@ class TrainView(View):
         self.choose_file(path)
 
     def choose_file(self, path: str) -> None:
+        self._use_recipe(path)
         settings.put("last_dir", str(Path(path).parent))
         i = self.corpus.findData(path)
         if i < 0:

@@ -18,6 +18,7 @@ from explorer.tokenize import Tokenizer
 from explorer.util.fileio import atomic_dir
 from explorer.util.paths import user_cache_dir
 from explorer.util.reading import read_json
+from explorer.vocab import TOKENIZER_FILE, WEIGHTS_FILE
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, report
 
 log = logging.getLogger(__name__)
@@ -55,11 +56,11 @@ def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thre
         return None
     check_fits(cfg, path.name)  # too big for the budget is the user's to know, not a damaged entry
     try:
-        tokenizer = Tokenizer.from_file(folder / "tokenizer.json", kind="hf")
+        tokenizer = Tokenizer.from_file(folder / TOKENIZER_FILE, kind="hf")
         from safetensors import safe_open
 
         filler = Filler(cfg, path.name)
-        with safe_open(str(folder / "model.safetensors"), framework="pt") as f:
+        with safe_open(str(folder / WEIGHTS_FILE), framework="pt") as f:
             keys = list(f.keys())
             total = len(keys)
             for done, key in enumerate(keys, 1):
@@ -87,8 +88,8 @@ def write_cache(folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer
         "config": cfg.to_dict(),
     }
     with atomic_dir(folder) as tmp:
-        save_file(state, str(tmp / "model.safetensors"))
-        tokenizer.save(tmp / "tokenizer.json")
+        save_file(state, str(tmp / WEIGHTS_FILE))
+        tokenizer.save(tmp / TOKENIZER_FILE)
         (tmp / "meta.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     # Older entries of the same file (it was modified since) are dead weight: remove them.
     prefix = folder.name.rsplit("-", 1)[0] + "-"

@@ -11,19 +11,11 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.ui.views.interventions.common import JobTab, bar_plot, live_bundle
+from explorer.session.background import attribution_work
+from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
 from explorer.ui.views.plot_bits import set_axis_title
 
 POSITIVE, NEGATIVE = (64, 120, 220), (230, 97, 1)  # the plot_bits hues: distinct for red–green colour blindness
-
-
-def _attribution_work(bundle, trace, position, target, row):
-    def work(_progress, _cancel):
-        from explorer.interventions.lens import explain_logit  # torch: loaded on the job's thread
-
-        return explain_logit(bundle, trace, position, target, row)
-
-    return work
 
 
 def short_name(component: str) -> str:
@@ -94,15 +86,15 @@ class AttributionTab(JobTab):
         key = (trace, self.state.selection.row, self._position(trace), self.target.text())
         if self.result is not None and self._for == key:
             return
-        bundle = live_bundle(self)
-        if bundle is None:
+        model = live_model(self)
+        if model is None:
             self.result = None
             self.status.setText(self.tr("Attribution needs the model that made this trace (a snapshot shows only what it holds)."))
             self._draw()
             return
         self.status.setText(self.tr("Computing…"))
         self._asked = key
-        self.slot.submit(_attribution_work(bundle, trace, key[2], key[3] or None, key[1]))
+        self.slot.submit(attribution_work(*model, trace, key[2], key[3] or None, key[1]))
 
     def _done(self, explanation) -> None:
         self.result, self._for = explanation, self._asked

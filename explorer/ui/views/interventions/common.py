@@ -1,4 +1,4 @@
-"""Small pieces the Interventions tabs share: the model behind the shown trace, colours for probabilities,
+"""Small pieces the Interventions tabs share: where the model behind the shown trace is, colours for probabilities,
 how numbers are printed, a fixed-height bar plot, and the wiring of a tab that computes on a background job."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
-from explorer.ui.core_job import JobSlot
+from explorer.ui.jobs import JobSlot, runner_of
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import colour_map
 
@@ -16,13 +16,13 @@ def fmt(p: float) -> str:
     return f"{p:.3f}" if abs(p) >= 0.001 or p == 0 else f"{p:.1e}"
 
 
-def live_bundle(view):
-    """The model that traced the shown trace (the worker keeps the models it built), or None for a snapshot
-    opened read-only or a model not built yet."""
+def live_model(view):
+    """(the job runner's model cache, the source of the model that traced the shown trace), or None for a
+    snapshot opened read-only (its model is not there) or before the first trace. The model itself is found
+    or built in the job's thread: a view never holds one."""
     if view.state.read_only or view.state.trace is None:
         return None
-    worker = getattr(view.window(), "worker", None)
-    return worker.cached_bundle(view.state.source) if hasattr(worker, "cached_bundle") else None
+    return runner_of(view).models, view.state.source
 
 
 def prob_colours(p: float) -> tuple[QColor, QColor]:

@@ -11,17 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_bundle, prob_colours
+from explorer.session.background import lens_work
+from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_model, prob_colours
 from explorer.ui.views.plot_bits import set_axis_title
-
-
-def _lens_work(bundle, trace, row):
-    def work(progress, cancel):
-        from explorer.interventions.lens import lens_grid  # torch: loaded on the job's thread
-
-        return lens_grid(bundle, trace, row, progress, cancel)
-
-    return work
 
 
 class LensTab(JobTab):
@@ -74,15 +66,15 @@ class LensTab(JobTab):
         key = (trace, self.state.selection.row)
         if trace is None or (self.result is not None and self._for is not None and self._for[0] is trace and self._for[1] == key[1]):
             return
-        bundle = live_bundle(self)
-        if bundle is None:
+        model = live_model(self)
+        if model is None:
             self.result, self._for = None, None
             self.status.setText(self.tr("The logit lens needs the model that made this trace (a snapshot shows only what it holds)."))
             self._draw()
             return
         self.status.setText(self.tr("Reading the layers…"))
         self._pending = key
-        self.slot.submit(_lens_work(bundle, trace, self.state.selection.row))
+        self.slot.submit(lens_work(*model, trace, self.state.selection.row))
 
     def _done(self, grid) -> None:
         self.result, self._for = grid, self._pending

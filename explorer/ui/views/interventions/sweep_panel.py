@@ -2,7 +2,8 @@
 length, patch each (layer, position) of the residual stream, or each (layer, head), from the clean run into
 the corrupted run, and draw how much of the clean prediction comes back as a diverging heatmap.
 
-explorer.interventions.sweep computes it on ui.sweep_job's thread, with progress per cell and Cancel."""
+explorer.interventions.sweep computes it on a background job (explorer.session.background.sweep_work), with
+progress per cell and Cancel."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.analysis.token_text import visible
-from explorer.ui.sweep_job import SweepJob
+from explorer.session.background import sweep_work
+from explorer.ui.jobs import Job, runner_of
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
-from explorer.ui.views.interventions.common import live_bundle
+from explorer.ui.views.interventions.common import live_model
 
 KINDS = ("resid", "heads")
 
@@ -66,7 +68,7 @@ class SweepPanel(View):
         lay.addLayout(buttons)
         lay.addWidget(self.message)
         lay.addWidget(self.map, 1)
-        self.job: SweepJob | None = None
+        self.job: Job | None = None
         self.result = None  # the SweepResult drawn
         self._text = None
         self.run_button.clicked.connect(self.run)
@@ -108,15 +110,16 @@ class SweepPanel(View):
     def run(self) -> None:
         if self.job is not None:
             return
-        bundle = live_bundle(self)
-        if bundle is None:
+        model = live_model(self)
+        if model is None:
             self.message.setText(self.tr("The sweep needs the model that made this trace (a snapshot shows only what it holds)."))
             return
         clean, corrupted = self.clean.text().strip(), self.corrupted.text().strip()
         if not clean or not corrupted:
             self.message.setText(self.tr("Type both sentences: the clean one and the corrupted one."))
             return
-        self.job = SweepJob(bundle, clean, corrupted, KINDS[max(0, self.kind.currentIndex())], self.state.options, self)
+        work = sweep_work(*model, clean, corrupted, KINDS[max(0, self.kind.currentIndex())], self.state.options)
+        self.job = runner_of(self).job(work, self)
         self.job.progressed.connect(self._progressed)
         self.job.succeeded.connect(self._done)
         self.job.cancelled.connect(lambda: self.message.setText(self.tr("Sweep cancelled.")))

@@ -10,7 +10,7 @@ from typing import Any
 
 from explorer.config.model_config import positive_int
 from explorer.errors import ConfigError
-from explorer.vocab import DTYPES, MASK_KINDS
+from explorer.vocab import DTYPES, MASK_KINDS, SIZED_MASKS
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class MaskSpec:
     def __post_init__(self) -> None:
         if self.kind not in MASK_KINDS:
             raise ConfigError(f"unknown mask {self.kind!r}: use causal, none, window:W, prefix:P or an explicit matrix")
-        if self.kind in ("window", "prefix"):
+        if self.kind in SIZED_MASKS:
             if self.size is None:
                 raise ConfigError(f"mask {self.kind} needs a size, e.g. {self.kind}:3")
             object.__setattr__(self, "size", positive_int(self.size, f"{self.kind} size"))
@@ -45,7 +45,7 @@ class MaskSpec:
         """``causal``, ``none``, ``window:W`` or ``prefix:P``."""
         raw = str(text).strip().lower()
         kind, _, arg = raw.partition(":")
-        if kind in ("window", "prefix"):
+        if kind in SIZED_MASKS:
             if not arg.strip():
                 raise ConfigError(f"mask {kind} needs a size, e.g. {kind}:3")
             try:
@@ -64,7 +64,7 @@ class MaskSpec:
         return cls("explicit", matrix=tuple(tuple(bool(v) for v in row) for row in matrix))
 
     def __str__(self) -> str:
-        if self.kind in ("window", "prefix"):
+        if self.kind in SIZED_MASKS:
             return f"{self.kind}:{self.size}"
         if self.kind == "explicit":
             return f"explicit:{len(self.matrix or ())}x{len(self.matrix or ())}"

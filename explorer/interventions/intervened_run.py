@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from explorer import __version__
 from explorer.config import RunOptions, estimate_memory, memory_budget_bytes
 from explorer.errors import ConfigError, InputError, MemoryBudgetError
 from explorer.interventions.patches import build_patches
@@ -99,8 +100,4 @@ def with_baseline(run: Trace, baseline: Trace, interventions: Interventions) -> 
     arrays["baseline.logits"] = logits
     with torch.inference_mode():  # the trace's own expression for probs, so both runs' rows compare exactly
         arrays["baseline.probs"] = torch.softmax(torch.from_numpy(np.array(logits)) / baseline.options.temperature, dim=-1).numpy()
-    return Trace(
-        arrays, rows=run.rows, config=run.config, options=run.options, source=run.source, seed=run.seed,
-        vocab=run.vocab, notices=run.notices, model_name=run.model_name, tokenizer_kind=run.tokenizer_kind,
-        interventions=interventions.to_dict(),
-    )
+    return run.replace(arrays, interventions=interventions.to_dict(), partial=False, labels=None, app_version=__version__)

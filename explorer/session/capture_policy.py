@@ -1,5 +1,5 @@
-"""Which layers a trace captures: the policy as plain functions (the window's LayerCapture in
-explorer/ui/capture.py only wires them to the state).
+"""Which layers a trace captures: the policy as plain functions, and the user's choice (``CaptureChoice``:
+the mode, a custom list, a layer picked before it was captured) that the Session holds.
 
 A 30-layer model on a long text would hold every layer's tensors; by default ("auto") a deep model, or a long
 text on a model of three layers or more, captures only the selected layer, and picking another layer traces
@@ -7,6 +7,8 @@ that one. The user can also ask for all layers, only the selected one, or a list
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from explorer.config import RunOptions
 
@@ -51,3 +53,39 @@ def capturable(options: RunOptions, layers: int) -> RunOptions:
         return options
     kept = tuple(l for l in options.layers_to_capture if 0 <= l < layers)
     return options if kept == options.layers_to_capture else options.replace(layers_to_capture=kept or (0,))
+
+
+@dataclass
+class CaptureChoice:
+    """The user's choice (Model → Layers to capture) and a layer picked before any trace held it."""
+
+    mode: str = "auto"
+    custom: tuple[int, ...] = ()
+    wanted: int | None = None  # select it once a trace holds it
+
+    def set_mode(self, mode: str, layers: tuple[int, ...] | None = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown capture mode {mode!r}")
+        self.mode = mode
+        if mode == "custom":
+            self.custom = tuple(sorted(set(layers or ())))
+
+    def lazy(self, layers: int, tokens: int) -> bool:
+        """Capture one layer at a time?"""
+        return one_layer_at_a_time(self.mode, layers, tokens)
+
+    def wanted_capture(self, layers: int, tokens: int, layer: int) -> tuple[int, ...] | None:
+        return layers_to_capture(self.mode, self.custom, layers, tokens, layer)
+
+    def want(self, layer: int) -> tuple[int, ...] | None:
+        """``layer`` was picked but not captured: remember it, and say what to capture now."""
+        self.wanted = layer
+        self.custom, capture = on_layer_wanted(self.mode, self.custom, layer)
+        return capture
+
+    def on_model(self, layers: int, current: tuple[int, ...] | None, layer: int) -> tuple[int, ...] | None | bool:
+        """A model of ``layers`` layers was loaded (before its first trace ends): the capture to switch to
+        now, or False to keep ``current`` (so that a deep model's full first trace is cancelled early)."""
+        if self.mode in ("auto", "selected") and self.lazy(layers, 0) and current is None:
+            return self.wanted_capture(layers, 0, layer)
+        return False

@@ -1,6 +1,6 @@
 """Build the shipped vocabularies in resources/tokenizers/ from the shipped corpora.
 
-    python -m explorer.tokenize.build_resources
+    python -m explorer.train.build_tokenizers
 
 Word and character vocabularies are ordered by frequency (ties alphabetically), so the build is
 reproducible; a test checks that the committed files equal a fresh build.

@@ -1,0 +1,27 @@
+"""What the window opens with, from the command line (``attention-explorer gui …``): one frozen record
+instead of fourteen keyword arguments, built by explorer/cli/gui_cmd.py without Qt and read by
+explorer/ui/app.py's ``launch``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    text: str | None = None  # None: the saved session's text, or the preset's example
+    preset: str | None = None
+    model: str | None = None  # a path or a named model
+    snapshot: str | None = None  # a snapshot file shown read-only
+    opened: Any = None  # that snapshot's Trace, read by the command before any window exists (None: read it then)
+    stage: str | None = None
+    language: str | None = None
+    theme: str | None = None
+    screenshot: str | None = None  # save the window as this PNG and quit
+    size: tuple[int, int] | None = None
+    presentation: bool = False
+    lesson: Any = None  # a Lesson read (and checked) by the command
+    step: int = 0  # its step shown first, 0-based
+    interventions: Any = None  # Interventions (gui --ablate / --cut)
+    generate: int | None = None  # gui --generate N: N greedy tokens after the first trace

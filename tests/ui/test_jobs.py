@@ -1,0 +1,110 @@
+"""The one way the window runs work off the GUI thread (explorer/ui/jobs.py): the sweep run as a Job gives
+the core's numbers with progress per cell, Cancel stops it without a result, and every way a job can end is
+exactly one signal with one line (the one error policy), whatever the work raised."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from explorer.errors import Cancelled, ConfigError
+from explorer.interventions.sweep import patching_sweep
+from explorer.session import ModelSource
+from explorer.session.background import sweep_work
+from explorer.session.model_cache import ModelCache
+from explorer.ui.jobs import Job, JobRunner, JobSlot
+from tests.ui.live_state import preset_bundle
+
+CLEAN, CORRUPT = "This is a pen .", "This is a cat ."
+SOURCE = ModelSource("preset", "classroom")
+
+
+@pytest.fixture
+def models():
+    cache = ModelCache()
+    cache.put(SOURCE, preset_bundle("classroom"))
+    return cache
+
+
+def _run(qtbot, job: Job) -> list:
+    outcome: list = []
+    job.succeeded.connect(lambda r: outcome.append(("done", r)))
+    job.cancelled.connect(lambda: outcome.append(("cancelled", None)))
+    job.failed.connect(lambda m: outcome.append(("failed", m)))
+    with qtbot.waitSignal(job.finished, timeout=60_000):
+        job.start()
+    qtbot.waitUntil(lambda: bool(outcome))
+    return outcome
+
+
+def test_the_sweep_as_a_job_reports_progress_and_the_cores_numbers(qtbot, models):
+    job = Job(sweep_work(models, SOURCE, CLEAN, CORRUPT, "heads", None))
+    steps = []
+    job.progressed.connect(lambda d, t: steps.append((d, t)))
+    [(kind, result)] = _run(qtbot, job)
+    bundle = preset_bundle("classroom")
+    expected = patching_sweep(bundle, CLEAN, CORRUPT, "heads")
+    np.testing.assert_allclose(result.recovered, expected.recovered, atol=1e-6)
+    total = bundle.config.layers * bundle.config.H
+    assert kind == "done" and steps[-1] == (total, total) and len(steps) == total
+    assert models.loads == 0  # the model kept in the cache, not built again
+
+
+def test_cancel_stops_the_sweep_cleanly(qtbot, models):
+    job = Job(sweep_work(models, SOURCE, CLEAN, CORRUPT, "resid", None))
+    steps = []
+    job.progressed.connect(lambda d, t: steps.append((d, t)))
+    # Direct: runs in the sweep's thread right after cell 1, so the sweep cannot finish before Cancel lands.
+    job.progressed.connect(lambda d, t: d == 1 and job.cancel(), Qt.ConnectionType.DirectConnection)
+    assert _run(qtbot, job) == [("cancelled", None)] and not job.isRunning()
+    assert all(d <= 1 for d, _t in steps)  # no cell after the one that cancelled
+
+
+@pytest.mark.parametrize("raised, expected", [
+    (ConfigError("sizes do not fit: make E smaller"), "sizes do not fit: make E smaller"),
+    (MemoryError(), "out of memory: make the model or the text smaller"),
+    (KeyboardInterrupt(), "internal error (KeyboardInterrupt: ); please report it"),  # a BaseException too
+    (RuntimeError("boom"), "internal error (RuntimeError: boom); please report it"),
+])
+def test_every_failure_is_one_line_and_the_error_keeps_its_fields(qtbot, raised, expected):
+    def work(_report, _cancel):
+        raise raised
+
+    job = Job(work)
+    assert _run(qtbot, job) == [("failed", expected)]
+    assert job.error is (raised if isinstance(raised, ConfigError) else None)
+
+
+def test_a_cancelled_core_call_is_cancelled_not_failed(qtbot):
+    def work(_report, _cancel):
+        raise Cancelled()
+
+    assert _run(qtbot, Job(work)) == [("cancelled", None)]
+
+
+def test_a_slot_runs_the_newest_request_only(qtbot):
+    slot = JobSlot()
+    results: list = []
+    slot.succeeded.connect(results.append)
+
+    def slow(value):
+        def work(_report, cancel):
+            cancel.wait(2.0)  # until asked again
+            return value
+
+        return work
+
+    slot.submit(slow("first"))
+    slot.submit(lambda _r, _c: "second")
+    qtbot.waitUntil(lambda: not slot.busy, timeout=10_000)
+    assert results == ["second"]  # the first one's result, stale, never arrived
+
+
+def test_the_runner_stops_its_jobs_when_the_window_closes(qtbot):
+    runner = JobRunner()
+    job = runner.job(lambda _r, cancel: cancel.wait(30.0))
+    job.start()
+    qtbot.waitUntil(job.isRunning, timeout=5_000)
+    runner.stop()
+    assert job.isFinished()
