@@ -22,6 +22,9 @@ NORM_PLACEMENTS = ("pre", "post", "sandwich", "output")
 # Query/key RMSNorm before the scores: none, over each head's D numbers (Qwen 3, Gemma 3), or over all H·D (OLMo 2).
 QK_NORMS = ("none", "head", "all")
 DTYPES = ("float32", "float64")
+# The colour palettes of every map, colour bar and bar chart (explorer/present/palettes.py): the default
+# viridis and blue–white–red, cividis with a blue–white–yellow, a high-contrast pair, greyscale for printing.
+PALETTES = ("standard", "cividis", "high-contrast", "greyscale")
 MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
 # The mask kinds a user can type (an explicit mask is painted in the window or read from a file).
 TYPED_MASKS = "causal, none, window:W or prefix:P"
