@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
 from explorer import __version__
 from explorer.config import RunOptions
 from explorer.ui import file_ops, i18n, settings, theme
+from explorer.ui.access_menu import AccessMenu, with_every_action
 from explorer.ui.model_menu import ModelMenu
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
@@ -30,6 +31,7 @@ class Actions(QObject):
         self.help_menu = mb.addMenu("")
         self._make_actions()
         self._fill_menus()
+        self.access = AccessMenu(self)  # View → Colours, Text size, As table (issue 27)
         self.toolbar = QToolBar(window)
         self.toolbar.setObjectName("toolbar.main")
         window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
@@ -150,6 +152,7 @@ class Actions(QObject):
         self.about.setText(self.tr("&About Attention Explorer"))
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
         self.models.retranslate()
+        self.access.retranslate()
 
     # ------------------------------------------------------------------ handlers
     def _export_target(self):
@@ -202,6 +205,10 @@ class Actions(QObject):
         )
 
     def _shortcuts(self) -> None:
+        QMessageBox.information(self.w, self.tr("Keyboard shortcuts"), "\n".join(f"{k}\t{v}" for k, v in self.shortcut_rows()))
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """What F1 lists: the keys below, then every other action of the window that has a shortcut."""
         rows = [
             ("F5", self.tr("presentation mode (Esc leaves)")),
             ("← →", self.tr("previous / next stage")),
@@ -212,7 +219,7 @@ class Actions(QObject):
             ("Ctrl+Shift+M", self.tr("model view: every layer's heads")),
             ("Ctrl+R", self.tr("random weights on / off")),
         ]
-        QMessageBox.information(self.w, self.tr("Keyboard shortcuts"), "\n".join(f"{k}\t{v}" for k, v in rows))
+        return with_every_action(self.w, rows + self.access.shortcut_rows())
 
     # ------------------------------------------------------------------ session
     def save_session(self) -> None:

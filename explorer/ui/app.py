@@ -48,6 +48,8 @@ def launch(
     step: int = 0,
     interventions=None,
     generate: int | None = None,
+    palette: str | None = None,
+    text_scale: float | None = None,
 ) -> int:
     opened = None
     if snapshot:
@@ -58,6 +60,7 @@ def launch(
         opened = read_snapshot(snapshot)
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
+    _restore_access(palette, text_scale, fresh)
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
     _place(window, size, restored=not fresh and settings.get("window/geometry") is not None, exact=screenshot is not None)
     if stage:
@@ -117,6 +120,20 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
     window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
     window.actions_.theme_actions[theme_name].setChecked(True)
     return window, state
+
+
+def _restore_access(palette: str | None, text_scale: float | None, fresh: bool) -> None:
+    """The palette and the text size (issue 27), before any widget exists: every widget is built with them.
+    A screenshot uses what the command asks for, else the defaults, never a user's saved choice."""
+    from explorer.present import palettes
+    from explorer.ui import palette_choice, text_size
+
+    if fresh:
+        palettes.set_current(palette or palettes.DEFAULT)
+        text_size.apply(text_scale or text_size.DEFAULT, remember=False)
+    else:
+        palette_choice.restore(palette)
+        text_size.restore(text_scale)
 
 
 def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:

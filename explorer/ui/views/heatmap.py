@@ -22,6 +22,7 @@ from explorer.ui.views.map_layers import (  # noqa: F401
     highlight_colour,
     mask_swatch,
 )
+from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.token_axis import LABEL_ALL, TokenAxis, base_px  # noqa: F401
 
 
@@ -86,6 +87,7 @@ class Heatmap(QWidget):
         self.graphics.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the owner builds the menu
         self.graphics.customContextMenuRequested.connect(self._context)
         self.set_legend_text(self.tr("−∞ (masked)"))
+        self.access = MapAccess(self)  # the keyboard's cell, what a screen reader says, the numbers for a table
 
     def _build_legend(self) -> None:
         """The −∞ legend under the map: a hatched swatch and its words (shown when the map has −∞ cells)."""
@@ -124,6 +126,11 @@ class Heatmap(QWidget):
 
     def text_px(self) -> int:
         return self._text_px
+
+    def text_size_changed(self, old_px: int, new_px: int, scale: float) -> None:
+        """View → Text size: a figure that follows the window's text (not presentation mode's) follows it."""
+        if self._text_px == old_px:
+            self.set_text_px(new_px, (round(MIN_FONT_PX * scale), round(MAX_FONT_PX * scale)))
 
     # ------------------------------------------------------------------ content
     @property
@@ -172,6 +179,7 @@ class Heatmap(QWidget):
             self.bar.setLevels(levels)
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
+        self.access.set_matrix(data, row_labels, col_labels)
         # a map's keys are its queries: when crowded, the key axis may show their indices only
         self.bottom.set_short([str(j) for j in range(cols)] if tuple(row_labels) == tuple(col_labels) else ())
         vb = self.plot.getViewBox()
@@ -182,6 +190,12 @@ class Heatmap(QWidget):
             vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
+
+    def palette_changed(self) -> None:
+        """View → Colours chose another palette: the map and its colour bar in the new colours."""
+        self.layers.recolour()
+        if self.bar is not None and self._bar_shows is not None:
+            self.bar.setColorMap(colour_map(self._bar_shows[0]))
 
     def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
         self.layers.set_highlight(row, col)
