@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAccessible
+
+from explorer.ui import keyboard_order
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QAbstractScrollArea,
     QAbstractSlider,
     QAbstractSpinBox,
     QComboBox,
@@ -35,9 +38,11 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QLineEdit,
+    QMainWindow,
     QPlainTextEdit,
     QScrollBar,
     QTabBar,
+    QTabWidget,
     QTextEdit,
     QWidget,
 )
@@ -63,15 +68,20 @@ def _names() -> dict[tuple[str, str], str]:
         ("GenerationDetails", "top_table"): t("Next-token choices"),
         ("QMainWindow", "tab bar"): t("Panels in this place"),
         ("TokenEditor", ""): t("Edit the token"),
+        ("ChipCanvas", ""): t("The tokens of the text: arrow keys choose one, Delete removes it"),
     }
 
 
 def is_internal(w: QWidget) -> bool:
     """Parts of a composite control (a spin box's field, a combo box's list, scroll bars, headers)."""
-    if isinstance(w, (QScrollBar, QHeaderView)) or w.objectName().startswith("qt_"):
+    if isinstance(w, QTabWidget):
+        return True  # its tab bar is the control (Tab stops there, the tabs are named)
+    if isinstance(w, (QScrollBar, QHeaderView)) or (w.objectName().startswith("qt_") and not isinstance(w, QTabBar)):
         return True
     if isinstance(w.parentWidget(), QTabBar):  # a tab bar's scroll arrows
         return True
+    if isinstance(w.parentWidget(), QAbstractScrollArea) and w.parentWidget().viewport() is w:
+        return True  # a view's drawing surface: the view is the control
     parent = w.parentWidget()
     while parent is not None:
         if isinstance(parent, (QAbstractSpinBox, QComboBox)) or type(parent).__name__ == "QComboBoxPrivateContainer":
@@ -81,7 +91,9 @@ def is_internal(w: QWidget) -> bool:
 
 
 def controls(root: QWidget) -> list[QWidget]:
-    return [w for w in root.findChildren(QWidget) if isinstance(w, CONTROLS) and not is_internal(w)]
+    """Every control under ``root``: the kinds above, and any other widget Tab stops at (a map, the chips)."""
+    return [w for w in root.findChildren(QWidget)
+            if (isinstance(w, CONTROLS) or w.focusPolicy() & Qt.FocusPolicy.TabFocus) and not is_internal(w)]
 
 
 def spoken(w: QWidget, which=QAccessible.Text.Name) -> str:
@@ -136,8 +148,9 @@ def _owner_key(w: QWidget) -> tuple[str, str]:
 
 def _phrase(text: str) -> str:
     """The first phrase of a tooltip: up to the first colon, dash, bracket or full stop."""
-    plain = re.sub(r"<[^>]+>", "", text).strip()
-    first = re.split(r"[:;(.—–。：（]| - ", plain, maxsplit=1)[0].strip()
+    plain = re.sub(r"<br\s*/?>|</?p>", "\n", text)
+    plain = re.sub(r"<[^>]+>", "", plain).strip()
+    first = re.split(r"[:;(.—–。：（\n]| - ", plain, maxsplit=1)[0].strip()
     return first or plain
 
 
@@ -176,7 +189,7 @@ def name_control(w: QWidget, names: dict, buddied: set) -> None:
     if not name or _guessed(w, name, buddied):
         key = _owner_key(w) if not isinstance(w, QTabBar) else ("QMainWindow", "tab bar")
         text = names.get(key) or names.get((type(w).__name__, ""))
-        text = text or _phrase(w.toolTip()) or getattr(w, "placeholderText", lambda: "")()
+        text = text or _phrase(w.toolTip()) or getattr(w, "placeholderText", lambda: "")() or _panel(w)
         if text:
             w.setAccessibleName(text)
             made.append("name")
@@ -217,6 +230,8 @@ class _Watcher(QObject):
     def _run(self) -> None:
         self._pending = False
         name_controls(self.window)
+        if isinstance(self.window, QMainWindow):
+            keyboard_order.arrange(self.window)
 
     def eventFilter(self, obj, event) -> bool:
         if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded, QEvent.Type.Show):
@@ -227,4 +242,7 @@ class _Watcher(QObject):
 def install(window: QWidget) -> None:
     """Name the window's controls now, and again when panels are built later or the language changes."""
     name_controls(window)
+    if isinstance(window, QMainWindow):
+        keyboard_order.arrange(window)
+        window.focus_helper = keyboard_order.FocusHelper(window)
     window.accessible_watcher = _Watcher(window)

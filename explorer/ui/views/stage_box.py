@@ -101,6 +101,12 @@ class StageBox(QAbstractButton):
             y += fm.height()
         p.end()
 
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter shows the stage, as Space does
+            self.click()
+            return
+        super().keyPressEvent(event)
+
     def enterEvent(self, event) -> None:
         self.update()
         super().enterEvent(event)
