@@ -225,7 +225,7 @@ class _Watcher(QObject):
     def schedule(self) -> None:
         if not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self._run)
+            QTimer.singleShot(0, self, self._run)  # dropped if the window is gone by then
 
     def _run(self) -> None:
         self._pending = False

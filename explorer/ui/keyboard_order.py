@@ -16,14 +16,10 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
     QApplication,
-    QCheckBox,
-    QComboBox,
     QDockWidget,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
-    QPushButton,
-    QRadioButton,
     QScrollArea,
     QStatusBar,
     QTabBar,
@@ -132,9 +128,10 @@ def _with_parts(ordered: list[QWidget], parts: list[QWidget]) -> list[QWidget]:
     return full
 
 
-# Controls whose own style draws their focus (Fusion: a highlighted frame or a focus rectangle); every other
-# control that takes focus (maps, plots, the pipeline's boxes, the token chips, tables) gets the ring below.
-_STYLED = (QPushButton, QCheckBox, QRadioButton, QAbstractSpinBox, QComboBox, QLineEdit, QTextEdit, QPlainTextEdit, QTabBar)
+# Fields whose own frame turns the highlight colour when focused (Fusion); every other control that takes
+# focus gets the ring below (Fusion marks a focused button, box or tab only faintly, or not at all, and a
+# map, a plot, the pipeline's boxes or the chips not at all).
+_STYLED = (QAbstractSpinBox, QLineEdit, QTextEdit, QPlainTextEdit)
 
 
 class FocusRing(QWidget):
