@@ -55,8 +55,8 @@ def announce_cell(
     """The words for cell (i, j). A map (rows and columns are the same tokens) names a query and a key; a
     matrix names a row (a token) and a column (its label when it is more than its index)."""
     w = {**WORDS, **words}
-    row = row_labels[i] if i < len(row_labels) else str(i)
-    col = col_labels[j] if j < len(col_labels) else str(j)
+    row = " ".join(row_labels[i].split()) if i < len(row_labels) else str(i)  # "3  pen" (a leading space) reads "3 pen"
+    col = " ".join(col_labels[j].split()) if j < len(col_labels) else str(j)
     value = float(data[i, j])
     pairwise = data.shape[0] == data.shape[1] and tuple(row_labels) == tuple(col_labels)
     weights = pairwise and is_weights(data)

@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QTabBar,
     QTabWidget,
     QTextEdit,
+    QToolButton,
     QWidget,
 )
 
@@ -208,7 +209,18 @@ def name_controls(root: QWidget) -> int:
     found = controls(root)
     for w in found:
         name_control(w, names, buddied)
+    _name_overflow_buttons(root)
     return len(found)
+
+
+def _name_overflow_buttons(root: QWidget) -> None:
+    """The » buttons a toolbar or the menu bar shows when it is too narrow (Qt names them nothing)."""
+    tr = lambda text: QCoreApplication.translate("Accessible", text)  # noqa: E731
+    for button in root.findChildren(QToolButton):
+        kind = button.objectName()
+        if kind in ("qt_toolbar_ext_button", "qt_menubar_ext_button"):
+            button.setAccessibleName(tr("More tools") if kind == "qt_toolbar_ext_button" else tr("More menus"))
+            button.setAccessibleDescription(tr("The entries that do not fit the window's width"))
 
 
 class _Watcher(QObject):
