@@ -55,21 +55,20 @@ AUTO = "a11y_auto"  # a name or description this module made (made again after a
 
 def _names() -> dict[tuple[str, str], str]:
     """(class of the widget's owner, the owner's attribute) → name, for controls with no label or tooltip."""
-    t = lambda text: QCoreApplication.translate("Accessible", text)  # noqa: E731
     return {
-        ("LossCurve", "plot"): t("Training loss curve"),
-        ("AttributionTab", "plot_widget"): t("Attribution bars"),
-        ("LensTab", "plot_widget"): t("Logit lens bars"),
-        ("LensTab", "grid"): t("Logit lens table"),
-        ("TensorListView", "tree"): t("Every tensor of the trace"),
-        ("CompareTab", "list"): t("Tokens that changed most"),
-        ("CompareTab", "table"): t("Before and after"),
-        ("GenerationDetails", "k_table"): t("Cached keys"),
-        ("GenerationDetails", "v_table"): t("Cached values"),
-        ("GenerationDetails", "top_table"): t("Next-token choices"),
-        ("QMainWindow", "tab bar"): t("Panels in this place"),
-        ("TokenEditor", ""): t("Edit the token"),
-        ("ChipCanvas", ""): t("The tokens of the text: arrow keys choose one, Delete removes it"),
+        ("LossCurve", "plot"): QCoreApplication.translate("Accessible", "Training loss curve"),
+        ("AttributionTab", "plot_widget"): QCoreApplication.translate("Accessible", "Attribution bars"),
+        ("LensTab", "plot_widget"): QCoreApplication.translate("Accessible", "Logit lens bars"),
+        ("LensTab", "grid"): QCoreApplication.translate("Accessible", "Logit lens table"),
+        ("TensorListView", "tree"): QCoreApplication.translate("Accessible", "Every tensor of the trace"),
+        ("CompareTab", "list"): QCoreApplication.translate("Accessible", "Tokens that changed most"),
+        ("CompareTab", "table"): QCoreApplication.translate("Accessible", "Before and after"),
+        ("GenerationDetails", "k_table"): QCoreApplication.translate("Accessible", "Cached keys"),
+        ("GenerationDetails", "v_table"): QCoreApplication.translate("Accessible", "Cached values"),
+        ("GenerationDetails", "top_table"): QCoreApplication.translate("Accessible", "Next-token choices"),
+        ("QMainWindow", "tab bar"): QCoreApplication.translate("Accessible", "Panels in this place"),
+        ("TokenEditor", ""): QCoreApplication.translate("Accessible", "Edit the token"),
+        ("ChipCanvas", ""): QCoreApplication.translate("Accessible", "The tokens of the text: arrow keys choose one, Delete removes it"),
     }
 
 
@@ -196,8 +195,10 @@ def name_control(w: QWidget, names: dict, buddied: set) -> None:
             made.append("name")
     if not spoken(w, QAccessible.Text.Description):
         panel = _panel(w)
-        tr = lambda text: QCoreApplication.translate("Accessible", text)  # noqa: E731
-        w.setAccessibleDescription(tr("In the {panel} panel").format(panel=panel) if panel else tr("In the central view"))
+        if panel:
+            w.setAccessibleDescription(QCoreApplication.translate("Accessible", "In the {panel} panel").format(panel=panel))
+        else:
+            w.setAccessibleDescription(QCoreApplication.translate("Accessible", "In the central view"))
         made.append("description")
     w.setProperty(AUTO, made)
 
@@ -215,12 +216,14 @@ def name_controls(root: QWidget) -> int:
 
 def _name_overflow_buttons(root: QWidget) -> None:
     """The » buttons a toolbar or the menu bar shows when it is too narrow (Qt names them nothing)."""
-    tr = lambda text: QCoreApplication.translate("Accessible", text)  # noqa: E731
     for button in root.findChildren(QToolButton):
         kind = button.objectName()
         if kind in ("qt_toolbar_ext_button", "qt_menubar_ext_button"):
-            button.setAccessibleName(tr("More tools") if kind == "qt_toolbar_ext_button" else tr("More menus"))
-            button.setAccessibleDescription(tr("The entries that do not fit the window's width"))
+            if kind == "qt_toolbar_ext_button":
+                button.setAccessibleName(QCoreApplication.translate("Accessible", "More tools"))
+            else:
+                button.setAccessibleName(QCoreApplication.translate("Accessible", "More menus"))
+            button.setAccessibleDescription(QCoreApplication.translate("Accessible", "The entries that do not fit the window's width"))
 
 
 class _Watcher(QObject):

@@ -10,6 +10,7 @@ panels are built and when the window is shown. tests/ui/test_keyboard.py walks t
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -148,7 +149,7 @@ class FocusRing(QWidget):
         self.hide()
 
     def follow(self, target: QWidget | None) -> None:
-        if self.target is not None:
+        if self.target is not None and shiboken6.isValid(self.target):
             self.target.removeEventFilter(self)
             self.target.destroyed.disconnect(self._orphan)
         self.target = target if target is not None and not isinstance(target, _STYLED) else None
@@ -193,6 +194,8 @@ class FocusHelper(QObject):
         QApplication.instance().focusChanged.connect(self.changed)  # disconnected when the window goes
 
     def changed(self, _old, new) -> None:
+        if not shiboken6.isValid(self.ring):  # deleted with a control it sat on (a panel rebuilt)
+            self.ring = FocusRing()
         if new is None or new.window() is not self.window or new is self.ring:
             self.ring.follow(None)
             return

@@ -18,12 +18,11 @@ SETTING = "palette"
 
 def labels() -> dict[str, str]:
     """Each palette's name in the menu, translated."""
-    tr = lambda text: QCoreApplication.translate("Palettes", text)  # noqa: E731
     return {
-        "standard": tr("Standard (viridis, blue–white–red)"),
-        "cividis": tr("Colour-blind safe (cividis, blue–white–yellow)"),
-        "high-contrast": tr("High contrast (inferno, dark blue–white–dark red)"),
-        "greyscale": tr("Greyscale (for printing)"),
+        "standard": QCoreApplication.translate("Palettes", "Standard (viridis, blue–white–red)"),
+        "cividis": QCoreApplication.translate("Palettes", "Colour-blind safe (cividis, blue–white–yellow)"),
+        "high-contrast": QCoreApplication.translate("Palettes", "High contrast (inferno, dark blue–white–dark red)"),
+        "greyscale": QCoreApplication.translate("Palettes", "Greyscale (for printing)"),
     }
 
 

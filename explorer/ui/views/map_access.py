@@ -52,11 +52,10 @@ class MapAccess(QObject):
 
     # ------------------------------------------------------------------ words
     def words(self) -> dict[str, str]:
-        tr = self.tr
         return {
-            "query": tr("query"), "key": tr("key"), "row": tr("row"), "column": tr("column"),
-            "weight": tr("weight"), "value": tr("value"), "row sum": tr("row sum"),
-            "masked": tr("masked, minus infinity"),
+            "query": self.tr("query"), "key": self.tr("key"), "row": self.tr("row"), "column": self.tr("column"),
+            "weight": self.tr("weight"), "value": self.tr("value"), "row sum": self.tr("row sum"),
+            "masked": self.tr("masked, minus infinity"),
         }
 
     def retranslate(self) -> None:
