@@ -34,9 +34,9 @@ class AccessMenu(QObject):
             self.colours_menu.addAction(a)
             self.palette_actions[key] = a
         self.text_menu = QMenu(w)
-        self.larger = self._act(lambda: text_size.step(+1), [LARGER, "Ctrl++", QKeySequence.StandardKey.ZoomIn])
-        self.smaller = self._act(lambda: text_size.step(-1), [SMALLER, QKeySequence.StandardKey.ZoomOut])
-        self.reset_text = self._act(lambda: text_size.step(0), [RESET])
+        self.larger = self._act(lambda: self.text_step(+1), [LARGER, "Ctrl++", QKeySequence.StandardKey.ZoomIn])
+        self.smaller = self._act(lambda: self.text_step(-1), [SMALLER, QKeySequence.StandardKey.ZoomOut])
+        self.reset_text = self._act(lambda: self.text_step(0), [RESET])
         self.text_menu.addActions([self.larger, self.smaller, self.reset_text])
         self.as_table = self._act(self.show_table, [AS_TABLE])
         v = actions.view_menu
@@ -58,6 +58,10 @@ class AccessMenu(QObject):
         a.setShortcuts(unique)
         a.triggered.connect(slot)
         return a
+
+    def text_step(self, direction: int) -> None:
+        """One text size larger (+1), smaller (−1) or back to 100 % (0), remembered."""
+        text_size.step(direction, remember=getattr(self.w, "persist", True))
 
     def set_palette(self, key: str) -> None:
         palette_choice.apply(key, remember=getattr(self.w, "persist", True))

@@ -47,12 +47,12 @@ def restore(value: float | None = None) -> float:
     return apply(value, remember=False)
 
 
-def step(direction: int) -> float:
+def step(direction: int, remember: bool = True) -> float:
     """One step larger (+1) or smaller (−1); 0 goes back to 100 %."""
     if direction == 0:
-        return apply(DEFAULT)
+        return apply(DEFAULT, remember)
     i = STEPS.index(_nearest(_scale))
-    return apply(STEPS[max(0, min(len(STEPS) - 1, i + direction))])
+    return apply(STEPS[max(0, min(len(STEPS) - 1, i + direction))], remember)
 
 
 def apply(value: float, remember: bool = True) -> float:
