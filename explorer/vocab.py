@@ -25,6 +25,9 @@ NORM_PLACEMENTS = ("pre", "post", "sandwich", "output")
 QK_NORMS = ("none", "head", "all")
 DTYPES = ("float32", "float64")
 ITEMSIZE = {"float32": 4, "float64": 8}  # bytes per number of each dtype (memory estimates, cost figures)
+# The colour palettes of every map, colour bar and bar chart (explorer/present/palettes.py): the default
+# viridis and blue–white–red, cividis with a blue–white–yellow, a high-contrast pair, greyscale for printing.
+PALETTES = ("standard", "cividis", "high-contrast", "greyscale")
 MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
 SIZED_MASKS = ("window", "prefix")  # the kinds written kind:N (W for the window, P for the prefix)
 # The kinds generation can decode with: a query never sees a later key (prefix's first P see each other).

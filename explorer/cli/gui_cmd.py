@@ -14,6 +14,7 @@ import socket
 import sys
 from pathlib import Path
 
+from explorer import vocab
 from explorer.errors import ConfigError, SnapshotError
 from explorer.present.stages import STAGE_KEYS
 from explorer.util.printable import quoted
@@ -41,6 +42,10 @@ def add_parser(sub) -> None:
     p.add_argument("--stage", choices=STAGE_KEYS, help="stage to show first")
     p.add_argument("--language", choices=["en", "ja"], help="interface language (default: remembered, else the system's)")
     p.add_argument("--theme", choices=["system", "light", "dark"], help="colour theme")
+    p.add_argument("--palette", choices=vocab.PALETTES, help="colours of the maps, colour bars and bar charts "
+                   "(default: remembered, else standard; cividis and greyscale for colour-blind readers and printing)")
+    p.add_argument("--text-size", type=int, metavar="PERCENT", help="every text and figure at this size, "
+                   "80 to 300 (default: remembered, else 100)")
     p.add_argument("--screenshot", metavar="PATH", help="wait for the first trace, save the window as PNG, exit")
     p.add_argument("--size", metavar="WxH", help=f"window size, e.g. 1600x1000 (at most {MAX_SIDE} px a side)")
     p.add_argument("--ablate", metavar="L.H[,L.H…]", help="start with these heads ablated (as in export)")
@@ -158,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         resolve(lesson, step)  # a step past the end is refused here too
     elif args.step is not None:
         raise ConfigError("--step needs --lesson")
+    if args.text_size is not None and not 80 <= args.text_size <= 300:
+        raise ConfigError(f"--text-size takes a percentage from 80 to 300, got {args.text_size}")
     if args.generate is not None and not 1 <= args.generate <= 256:
         raise ConfigError(f"--generate takes a number of new tokens from 1 to 256, got {args.generate}")
     from explorer.interventions.spec import Interventions, parse_ablate, parse_cut
@@ -178,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
         text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, opened=opened, stage=args.stage,
         language=args.language, theme=args.theme, screenshot=args.screenshot, size=size,
         presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
+        palette=args.palette, text_scale=args.text_size / 100 if args.text_size is not None else None,
     )
     from explorer.ui.app import launch
 

@@ -25,3 +25,5 @@ class LaunchOptions:
     step: int = 0  # its step shown first, 0-based
     interventions: Any = None  # Interventions (gui --ablate / --cut)
     generate: int | None = None  # gui --generate N: N greedy tokens after the first trace
+    palette: str | None = None  # gui --palette: the maps' colours (explorer/present/palettes.py)
+    text_scale: float | None = None  # gui --text-size: every text's size, 1.0 = 100 %

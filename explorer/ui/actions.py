@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
 from explorer import __version__
 from explorer.config import RunOptions
 from explorer.ui import figure_menu, file_ops, i18n, settings, theme
+from explorer.ui.access_menu import AccessMenu
 from explorer.ui.model_menu import ModelMenu
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
@@ -31,6 +32,7 @@ class Actions(QObject):
         self.help_menu = mb.addMenu("")
         self._make_actions()
         self._fill_menus()
+        self.access = AccessMenu(self)  # View → Colours, Text size, As table (issue 27)
         # The tool bar sits in the menu bar's corner: a row of its own cost the map 30 px of a laptop's height.
         self.toolbar = QToolBar(window)
         self.toolbar.setObjectName("toolbar.main")
@@ -164,6 +166,7 @@ class Actions(QObject):
         self.about.setText(self.tr("&About Attention Explorer"))
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
         self.models.retranslate()
+        self.access.retranslate()
 
     # ------------------------------------------------------------------ handlers
     def _fill_recent(self) -> None:

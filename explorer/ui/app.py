@@ -41,6 +41,7 @@ def launch(options: LaunchOptions | None = None) -> int:
     text, preset, model, snapshot, stage, language = o.text, o.preset, o.model, o.snapshot, o.stage, o.language
     theme_name, screenshot, size, presentation, lesson, step = o.theme, o.screenshot, o.size, o.presentation, o.lesson, o.step
     interventions, generate, opened = o.interventions, o.generate, o.opened
+    palette, text_scale = o.palette, o.text_scale
     if snapshot and opened is None:
         # Read before any window exists: a damaged snapshot is one `error:` line (gui_cmd reads it earlier still).
         from explorer.export.snapshot import read_snapshot
@@ -48,6 +49,7 @@ def launch(options: LaunchOptions | None = None) -> int:
         opened = read_snapshot(snapshot)
     app = create_application()
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
+    _restore_access(palette, text_scale, fresh)
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
     _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
     for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
@@ -119,6 +121,20 @@ def _saved_choice(key: str, allowed) -> str | None:
         return value
     print(f"note: the saved {key} {str(value)[:40]!r} is not one of {', '.join(allowed)}; the default is used", file=sys.stderr)
     return None
+
+
+def _restore_access(palette: str | None, text_scale: float | None, fresh: bool) -> None:
+    """The palette and the text size (issue 27), before any widget exists: every widget is built with them.
+    A screenshot uses what the command asks for, else the defaults, never a user's saved choice."""
+    from explorer.present import palettes
+    from explorer.ui import palette_choice, text_size
+
+    if fresh:
+        palettes.set_current(palette or palettes.DEFAULT)
+        text_size.apply(text_scale or text_size.DEFAULT, remember=False)
+    else:
+        palette_choice.restore(palette)
+        text_size.restore(text_scale)
 
 
 def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:

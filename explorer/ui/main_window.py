@@ -63,6 +63,9 @@ class MainWindow(QMainWindow):
 
         # Built after the saved layout is restored: a lesson bar left open last time must not come back empty.
         self.lessons = LessonMenu(self)
+        from explorer.ui import accessible  # names and descriptions for a screen reader (issue 27)
+
+        accessible.install(self)
 
     # ------------------------------------------------------------------ building
     def _build_views(self) -> None:

@@ -15,6 +15,7 @@ import dataclasses
 import math
 from typing import Any, Callable
 
+from explorer import vocab
 from explorer.config import MAX_TEXT_CHARS, ModelConfig
 from explorer.errors import ConfigError
 from explorer.weights.presets import PRESETS, preset_config
@@ -26,6 +27,7 @@ MAX_STATE_BYTES = 256 * 1024  # QMainWindow.saveState: a few kB
 MAX_OPTION_KEYS = 64
 THEMES = ("system", "light", "dark")
 LANGUAGE_CODES = ("en", "ja")
+TEXT_SCALES = (0.8, 3.0)  # View → Text size's range (explorer/ui/text_size.py clamps to it too)
 _SIZE_FIELDS = {f.name: f for f in dataclasses.fields(ModelConfig) if f.name not in ("vocab_size", "family")}
 
 
@@ -135,6 +137,15 @@ def source(value: Any) -> dict[str, Any]:
     return {"kind": kind, "name": name, "sizes": [list(p) for p in pairs], "seed": seed, "random_weights": random_weights}
 
 
+def text_scale(value: Any) -> float:
+    """View → Text size: a finite number within the range the menu offers."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise Unusable("a number expected")
+    if not TEXT_SCALES[0] <= value <= TEXT_SCALES[1]:
+        raise Unusable(f"a text size from {TEXT_SCALES[0]:g} to {TEXT_SCALES[1]:g} expected")
+    return float(value)
+
+
 def options(value: Any) -> dict[str, Any]:
     """The run options (RunOptions.from_dict checks their values when the session is restored)."""
     if not isinstance(value, dict) or len(value) > MAX_OPTION_KEYS or not all(isinstance(k, str) for k in value):
@@ -145,6 +156,8 @@ def options(value: Any) -> dict[str, Any]:
 SCHEMA: dict[str, Callable[[Any], Any]] = {
     "language": choice(LANGUAGE_CODES),
     "theme": choice(THEMES),
+    "palette": choice(vocab.PALETTES),
+    "text_scale": text_scale,
     "last_dir": path,
     "recent_files": recent,
     "recent_models": recent,

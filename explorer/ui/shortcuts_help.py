@@ -33,6 +33,11 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
         add(action.shortcuts(), _words(action.text() or action.toolTip()))
     for shortcut in window.findChildren(QShortcut):
         add([shortcut.key()], shortcut.whatsThis())
+    access = getattr(getattr(window, "actions_", None), "access", None)
+    for keys, text in access.shortcut_rows() if access is not None else []:  # Tab and a map's arrow keys
+        if (keys, text) not in seen:
+            seen.add((keys, text))
+            rows.append((keys, text))
     for view in getattr(window, "views", {}).built() if hasattr(getattr(window, "views", None), "built") else []:
         for keys, text in getattr(view, "key_help", lambda: [])():
             add([QKeySequence(keys)] if isinstance(keys, str) else keys, text)

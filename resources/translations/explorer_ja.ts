@@ -2,6 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja" sourcelanguage="en">
 <context>
+    <name>AccessMenu</name>
+    <message>
+        <source>&amp;Colours</source>
+        <translation>色(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The colours of every map, colour bar and bar chart, for colour-blind readers and for printing</source>
+        <translation>すべてのマップ・カラーバー・棒グラフの配色（色覚の多様な人のため、印刷のため）</translation>
+    </message>
+    <message>
+        <source>Text si&amp;ze</source>
+        <translation>文字の大きさ(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>&amp;Larger text</source>
+        <translation>文字を大きく(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Smaller text</source>
+        <translation>文字を小さく(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Normal size (100 %)</source>
+        <translation>標準の大きさ（100 %）(&amp;N)</translation>
+    </message>
+    <message>
+        <source>As &amp;table…</source>
+        <translation>表で表示(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>The numbers of the focused map (else the large map) as a table a screen reader can read</source>
+        <translation>フォーカスのあるマップ（なければ中央の大きなマップ）の数値を、スクリーンリーダーで読める表で表示します</translation>
+    </message>
+    <message>
+        <source>next control (Shift+Tab: the one before)</source>
+        <translation>次のコントロールへ（Shift+Tab で前へ）</translation>
+    </message>
+    <message>
+        <source>in a map: move from cell to cell (the explanation follows)</source>
+        <translation>マップ内: セルからセルへ移動（説明も追従）</translation>
+    </message>
+    <message>
+        <source>in a map: first / last cell of the row</source>
+        <translation>マップ内: 行の最初 / 最後のセルへ</translation>
+    </message>
+    <message>
+        <source>in a map: select the cell's token</source>
+        <translation>マップ内: セルのトークンを選択</translation>
+    </message>
+</context>
+<context>
+    <name>Accessible</name>
+    <message>
+        <source>Training loss curve</source>
+        <translation>学習の損失曲線</translation>
+    </message>
+    <message>
+        <source>Attribution bars</source>
+        <translation>寄与の棒グラフ</translation>
+    </message>
+    <message>
+        <source>Logit lens bars</source>
+        <translation>ロジットレンズの棒グラフ</translation>
+    </message>
+    <message>
+        <source>Logit lens table</source>
+        <translation>ロジットレンズの表</translation>
+    </message>
+    <message>
+        <source>Every tensor of the trace</source>
+        <translation>トレースのすべてのテンソル</translation>
+    </message>
+    <message>
+        <source>Tokens that changed most</source>
+        <translation>最も変化したトークン</translation>
+    </message>
+    <message>
+        <source>Before and after</source>
+        <translation>介入前と介入後</translation>
+    </message>
+    <message>
+        <source>Cached keys</source>
+        <translation>キャッシュされたキー</translation>
+    </message>
+    <message>
+        <source>Cached values</source>
+        <translation>キャッシュされたバリュー</translation>
+    </message>
+    <message>
+        <source>Next-token choices</source>
+        <translation>次のトークンの候補</translation>
+    </message>
+    <message>
+        <source>Panels in this place</source>
+        <translation>この場所のパネル</translation>
+    </message>
+    <message>
+        <source>Edit the token</source>
+        <translation>トークンを編集</translation>
+    </message>
+    <message>
+        <source>The tokens of the text: arrow keys choose one, Delete removes it</source>
+        <translation>テキストのトークン: 矢印キーで選び、Delete で削除します</translation>
+    </message>
+    <message>
+        <source>In the {panel} panel</source>
+        <translation>「{panel}」パネル内</translation>
+    </message>
+    <message>
+        <source>In the central view</source>
+        <translation>中央のビュー内</translation>
+    </message>
+    <message>
+        <source>More tools</source>
+        <translation>その他のツール</translation>
+    </message>
+    <message>
+        <source>More menus</source>
+        <translation>その他のメニュー</translation>
+    </message>
+    <message>
+        <source>The entries that do not fit the window's width</source>
+        <translation>ウィンドウの幅に収まらない項目</translation>
+    </message>
+</context>
+<context>
     <name>Actions</name>
     <message>
         <source>&amp;File</source>
@@ -2061,6 +2187,68 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>MapAccess</name>
+    <message>
+        <source>query</source>
+        <translation>クエリ</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>キー</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>重み</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <source>row sum</source>
+        <translation>行の和</translation>
+    </message>
+    <message>
+        <source>masked, minus infinity</source>
+        <translation>マスク済み、マイナス無限大</translation>
+    </message>
+    <message>
+        <source>Arrow keys move from cell to cell, Home and End go to the row's ends, Enter selects the cell's token; View → As table lists every number.</source>
+        <translation>矢印キーでセルからセルへ移動し、Home と End で行の端へ、Enter でセルのトークンを選択します。表示 → 表で表示 ですべての数値を一覧できます。</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>マップ</translation>
+    </message>
+    <message>
+        <source>Map: {title}</source>
+        <translation>マップ: {title}</translation>
+    </message>
+</context>
+<context>
+    <name>MapTable</name>
+    <message>
+        <source>{title} — as a table</source>
+        <translation>{title} — 表</translation>
+    </message>
+    <message>
+        <source>The numbers of the map “{title}”: one row per row of the map, one column per column; Tab moves into the table, the arrow keys from cell to cell.</source>
+        <translation>マップ「{title}」の数値: マップの 1 行が表の 1 行、1 列が 1 列です。Tab で表に入り、矢印キーでセルからセルへ移動します。</translation>
+    </message>
+    <message>
+        <source>Numbers of the map</source>
+        <translation>マップの数値</translation>
+    </message>
+</context>
+<context>
     <name>MaskPainter</name>
     <message>
         <source>Query (row) attends to key (column). Click or drag to block or allow cells.</source>
@@ -2461,6 +2649,25 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>(first {n} shown)</source>
         <translation>（最初の {n} 行を表示）</translation>
+    </message>
+</context>
+<context>
+    <name>Palettes</name>
+    <message>
+        <source>Standard (viridis, blue–white–red)</source>
+        <translation>標準（viridis、青–白–赤）</translation>
+    </message>
+    <message>
+        <source>Colour-blind safe (cividis, blue–white–yellow)</source>
+        <translation>色覚に配慮（cividis、青–白–黄）</translation>
+    </message>
+    <message>
+        <source>High contrast (inferno, dark blue–white–dark red)</source>
+        <translation>高コントラスト（inferno、濃い青–白–濃い赤）</translation>
+    </message>
+    <message>
+        <source>Greyscale (for printing)</source>
+        <translation>グレースケール（印刷用）</translation>
     </message>
 </context>
 <context>

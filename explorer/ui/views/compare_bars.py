@@ -13,6 +13,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from explorer.ui.palette_choice import bar_colour
+
 BASELINE_COLOUR = QColor(140, 140, 140)  # the run without interventions: neutral grey on light and dark themes
 
 
@@ -45,6 +47,9 @@ class CompareBars(QWidget):
         self.legend = ("baseline", "intervened")  # the view sets translated words
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
+    def palette_changed(self) -> None:
+        self.update()
+
     def set_items(self, items: list[PairedBar]) -> None:
         self.items = items
         self.updateGeometry()
@@ -68,7 +73,7 @@ class CompareBars(QWidget):
 
     def _colours(self) -> tuple[QColor, QColor, QColor]:
         pal = self.palette()
-        return BASELINE_COLOUR, pal.color(QPalette.ColorRole.Highlight), pal.color(QPalette.ColorRole.Text)
+        return BASELINE_COLOUR, bar_colour(), pal.color(QPalette.ColorRole.Text)
 
     def paintEvent(self, event) -> None:
         if not self.items:

@@ -35,7 +35,7 @@ from explorer.present.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui import captions
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout
-from explorer.ui.views.stage_box import BOX_SCALES, Diagram, StageBox, arrow
+from explorer.ui.views.stage_box import Diagram, StageBox, arrow, box_scales
 
 PLAY_INTERVAL_MS = 1500
 
@@ -151,10 +151,14 @@ class FlowView(View):
         controls.addWidget(self.detail, 1)
         return controls
 
+    def text_size_changed(self, *_sizes) -> None:
+        """View → Text size: the boxes are measured again (one row if the box scales allow it)."""
+        self._diagram.fit()
+
     def _shrink_to(self, width: int) -> None:
-        """The largest of BOX_SCALES at which the whole pipeline fits one row of ``width`` (the smallest if
-        none does: the row then wraps and the diagram grows)."""
-        for scale in BOX_SCALES:
+        """The largest of the box scales (stage_box.box_scales) at which the whole pipeline fits one row of
+        ``width`` (the smallest if none does: the row then wraps and the diagram grows)."""
+        for scale in box_scales():
             for box in self.boxes.values():
                 box.set_scale(scale)
             self.group.layout().invalidate()  # the layer group's width follows its boxes now, not later

@@ -39,6 +39,11 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the tensor view builds the menu
         self.customContextMenuRequested.connect(self._context)
 
+    def palette_changed(self) -> None:
+        """View → Colours chose another palette: every thumbnail in the new colours."""
+        for layers in self.maps:
+            layers.recolour()
+
     def _build(self, heads: int) -> None:
         """(Re)create one ViewBox per head, in a near-square grid."""
         self.clear()

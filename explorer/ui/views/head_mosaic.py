@@ -17,9 +17,12 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from explorer.ui.palette_choice import accent_colour
+
 GAP = 2  # pixels between maps
 MIN_TILE = 4
 OUTLINE = QColor(230, 40, 40)  # the notable heads: red stands apart from viridis and the blue–red map's middle
+# (the outline is the chosen palette's accent colour: explorer/ui/palette_choice.py; this is the standard one)
 
 
 class HeadMosaic(QWidget):
@@ -211,7 +214,7 @@ class HeadMosaic(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         for layer, head in self.marked:
             if layer < self.layers and head < self.heads:
-                p.setPen(QPen(OUTLINE, 2))
+                p.setPen(QPen(accent_colour(), 2))
                 p.drawRect(self._rect(geometry, layer, self.column_of(layer, head)).adjusted(-1, -1, 1, 1))
         if self.selected is not None and self.selected[0] < self.layers and self.selected[1] < self.heads:
             r = self._rect(geometry, self.selected[0], self.column_of(*self.selected)).adjusted(-1, -1, 1, 1)

@@ -23,6 +23,7 @@ from explorer.ui.views.map_layers import (  # noqa: F401
     highlight_colour,
     mask_swatch,
 )
+from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.token_axis import LABEL_ALL, MIN_TICK_PX, TokenAxis, base_px  # noqa: F401
 
 
@@ -88,6 +89,7 @@ class Heatmap(QWidget):
         self.graphics.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the owner builds the menu
         self.graphics.customContextMenuRequested.connect(self._context)
         self.set_legend_text(self.tr("−∞ (masked)"))
+        self.access = MapAccess(self)  # the keyboard's cell, what a screen reader says, the numbers for a table
 
     def _build_legend(self) -> None:
         """The −∞ legend under the map: a hatched swatch and its words (shown when the map has −∞ cells)."""
@@ -163,6 +165,11 @@ class Heatmap(QWidget):
         super().resizeEvent(event)
         self._number_bar()
 
+    def text_size_changed(self, old_px: int, new_px: int, scale: float) -> None:
+        """View → Text size: a figure that follows the window's text (not presentation mode's) follows it."""
+        if self._text_px == old_px:
+            self.set_text_px(new_px, (round(MIN_FONT_PX * scale), round(MAX_FONT_PX * scale)))
+
     # ------------------------------------------------------------------ content
     @property
     def image(self) -> pg.ImageItem:
@@ -223,6 +230,7 @@ class Heatmap(QWidget):
         self.left.set_labels(row_labels)
         self.bottom.set_labels(col_labels)
         self._show_note()
+        self.access.set_matrix(data, row_labels, col_labels)
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
@@ -240,6 +248,12 @@ class Heatmap(QWidget):
         shown = scene.intersected(vb.sceneBoundingRect())  # a zoomed-in map: only what is on screen
         view = self.graphics
         return QRectF(view.mapFromScene(shown).boundingRect()).translated(QPointF(view.mapTo(self, view.rect().topLeft())))
+
+    def palette_changed(self) -> None:
+        """View → Colours chose another palette: the map and its colour bar in the new colours."""
+        self.layers.recolour()
+        if self.bar is not None and self._bar_shows is not None:
+            self.bar.setColorMap(colour_map(self._bar_shows[0]))
 
     def set_highlight(self, row: int | None = None, col: int | None = None) -> None:
         self.layers.set_highlight(row, col)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollAre
 from explorer import names
 from explorer.analysis import identities as ident
 from explorer.ui.views.base import View
+from explorer.ui.views.map_layers import colour_map
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
 from explorer.present.token_parts import readable_tokens
 
@@ -57,7 +58,7 @@ class IdentitiesView(View):
         self.maps = pg.GraphicsLayoutWidget()
         self.sum_plot = MatrixPlot(self.maps.addPlot(row=0, col=0))
         self.concat_plot = MatrixPlot(self.maps.addPlot(row=0, col=1))
-        self.colour_bar = pg.ColorBarItem(colorMap=pg.colormap.get("CET-D1"), interactive=False, width=12)
+        self.colour_bar = pg.ColorBarItem(colorMap=colour_map(True), interactive=False, width=12)
         self.colour_bar.setImageItem([self.sum_plot.image, self.concat_plot.image])
         self.maps.addItem(self.colour_bar, row=0, col=2)
         self.difference = QLabel()
@@ -141,6 +142,12 @@ class IdentitiesView(View):
             )
         )
         self._key = self._svd_key = None
+        self._refresh()
+
+    def palette_changed(self) -> None:
+        """View → Colours: the two maps and their colour bar in the new palette, numbers recoloured."""
+        self.colour_bar.setColorMap(colour_map(True))
+        self._key = None
         self._refresh()
 
     # ------------------------------------------------------------------ computing

@@ -18,6 +18,8 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
 from explorer.present.number_format import MapFormat, map_format
+from explorer.present.explain import cell_text
+from explorer.present import palettes
 from explorer.present.matrices import for_display
 from explorer.ui.views.cell_numbers import CellNumbers
 
@@ -35,10 +37,16 @@ MASK_HATCH = QColor(90, 90, 96)
 HATCH_LIMIT = 64
 
 
-@lru_cache(maxsize=2)
 def colour_map(signed: bool) -> pg.ColorMap:
-    """Diverging (blue–white–red, centred on 0 by symmetric levels) for signed data; sequential for ≥ 0."""
-    return pg.colormap.get("CET-D1") if signed else pg.colormap.get("viridis")
+    """The chosen palette's (View → Colours, explorer/present/palettes.py) diverging map for signed data
+    (centred on 0 by symmetric levels: blue–white–red by default), its sequential map for ≥ 0 (viridis)."""
+    return _colour_map(signed, palettes.current().key)
+
+
+@lru_cache(maxsize=16)
+def _colour_map(signed: bool, key: str) -> pg.ColorMap:
+    table = np.rint(palettes.stops(signed, key) * 255).astype(np.uint8)
+    return pg.ColorMap(np.linspace(0.0, 1.0, len(table)), table, name=f"{key}-{'diverging' if signed else 'sequential'}")
 
 
 def _overlay_lut() -> np.ndarray:
@@ -181,6 +189,15 @@ class MapLayers:
             self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
         self._set_text(data, levels, signed, blocked)
         self._place_highlight()
+
+    def recolour(self) -> None:
+        """The palette changed (View → Colours): the same data in the new colours, and each cell number
+        dark or light again for its new background."""
+        if self._signed is not None:
+            self.image.setColorMap(colour_map(self._signed))
+        self._numbers_made = None
+        self._font_px = None
+        self.fit_text()
 
     def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray) -> None:
         rows, cols = data.shape

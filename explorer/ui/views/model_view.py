@@ -177,6 +177,12 @@ class ModelView(View):
         self.status.setText(message)
 
     @property
+    def palette_changed(self) -> None:
+        """View → Colours: the maps are coloured by the job; run it again with the new palette's table."""
+        self._key = None
+        if self.on_screen():
+            self._refresh()
+
     def complete(self) -> bool:
         """Every layer's maps are in (for a trace that holds only some layers: every one it holds)."""
         L = self._shape[0]

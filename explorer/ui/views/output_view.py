@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from explorer.analysis.token_text import visible
 from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
 from explorer.interventions.compare import kl_divergence, token_moves
+from explorer.ui.palette_choice import bar_colour
 from explorer.ui.views.base import View
 from explorer.ui.views.compare_bars import CompareBars, PairedBar
 from explorer.ui.plain_text import plain_tip
@@ -52,6 +53,9 @@ class TopKBars(QWidget):
         super().__init__(parent)
         self.items: list[tuple[int, str, float]] = []  # (id, label, probability), most likely first
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def palette_changed(self) -> None:
+        self.update()
 
     def set_items(self, items: list[tuple[int, str, float]]) -> None:
         self.items = items
@@ -78,7 +82,7 @@ class TopKBars(QWidget):
         num_w = fm.horizontalAdvance("0.000e-00") + 6
         bar_w = max(10, self.width() - label_w - num_w - 8)
         top = max(prob for _, _, prob in self.items) or 1.0  # bars relative to the likeliest; numbers say the rest
-        bar = pal.color(QPalette.ColorRole.Highlight)
+        bar = bar_colour()  # the chosen palette's (View → Colours)
         faint = QColor(bar)
         faint.setAlpha(150)
         text = pal.color(QPalette.ColorRole.Text)

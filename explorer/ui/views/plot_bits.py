@@ -10,6 +10,7 @@ import pyqtgraph as pg
 
 from explorer.analysis.token_text import visible
 from explorer.present.number_format import map_format
+from explorer.present import palettes
 
 # Two hues that stay distinct on white and on the dark theme's grey, and for red–green colour blindness.
 UNSCALED_COLOUR = (230, 97, 1)  # orange
@@ -93,11 +94,12 @@ class MatrixPlot:
         self.texts = []
         if img.size > TEXT_CELLS:
             return
-        bound = max(abs(levels[0]), abs(levels[1]), 1e-12)
+        lo, hi = levels
         number = map_format(img)  # one format for the whole matrix (issue 22)
+        # White text on the dark colours of the palette's diverging map, black on its light ones.
+        dark = palettes.is_dark(palettes.colours((img - lo) / ((hi - lo) or 1.0), signed=True))
         for (i, j), v in np.ndenumerate(img):
-            # Dark ends of the diverging map get white text, its pale middle black.
-            colour = (255, 255, 255) if abs(v) / bound > 0.55 else (0, 0, 0)
+            colour = (255, 255, 255) if dark[i, j] else (0, 0, 0)
             t = pg.TextItem(number(v), color=colour, anchor=(0.5, 0.5))
             t.setPos(j + 0.5, i + 0.5)
             self.plot.addItem(t)

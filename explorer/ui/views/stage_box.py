@@ -12,6 +12,16 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QSizePolicy, QWidget
 BOX_SCALES = (1.0, 0.93, 0.86, 0.8, 0.74)
 
 
+def box_scales() -> tuple[float, ...]:
+    """BOX_SCALES, and under large type (View → Text size above 100 %) smaller ones, down to the boxes' size
+    at 100 %: the pipeline keeps one row and its height goes to the map, never smaller than it was."""
+    from explorer.ui import text_size
+
+    floor = BOX_SCALES[-1] / max(1.0, text_size.scale())
+    extra = tuple(round(BOX_SCALES[-1] * 0.92 ** k, 3) for k in range(1, 12))
+    return BOX_SCALES + tuple(s for s in extra if s >= floor - 1e-9) + ((round(floor, 3),) if floor < BOX_SCALES[-1] else ())
+
+
 class StageBox(QAbstractButton):
     """One stage: its symbol, its shape, and a short note (heads, scaling, mask). Drawn with the palette so
     both themes work; the selected stage is filled with the highlight colour."""
@@ -100,6 +110,12 @@ class StageBox(QAbstractButton):
             p.drawText(QRectF(0, y, self.width(), fm.height()), Qt.AlignmentFlag.AlignCenter, text_line)
             y += fm.height()
         p.end()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter shows the stage, as Space does
+            self.click()
+            return
+        super().keyPressEvent(event)
 
     def enterEvent(self, event) -> None:
         self.update()

@@ -13,9 +13,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 from explorer.analysis.token_text import visible
 from explorer.session.background import attribution_work
 from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
+from explorer.ui.palette_choice import signed_colours
 from explorer.ui.views.plot_bits import set_axis_title
 
-POSITIVE, NEGATIVE = (64, 120, 220), (230, 97, 1)  # the plot_bits hues: distinct for red–green colour blindness
+# The bars' colours are the chosen palette's positive and negative (explorer/present/palettes.py): apart for
+# every colour vision (tests/core/test_palettes_cvd.py).
 
 
 def short_name(component: str) -> str:
@@ -106,6 +108,9 @@ class AttributionTab(JobTab):
         self.status.setText(message)
         self._draw()
 
+    def palette_changed(self) -> None:
+        self._draw()
+
     def _draw(self) -> None:
         e = self.result
         if e is None:
@@ -114,8 +119,9 @@ class AttributionTab(JobTab):
             self.plot_title.setText("")
             return
         heights = e.values
+        positive, negative = signed_colours()
         self.bars.setOpts(x0=np.zeros(len(heights)), y=np.arange(len(heights)), width=heights, height=0.7,
-                          brushes=[pg.mkBrush(POSITIVE if v >= 0 else NEGATIVE) for v in heights])
+                          brushes=[pg.mkBrush(positive if v >= 0 else negative) for v in heights])
         names = [short_name(c) for c in e.components]
         step = max(1, len(names) // 40)  # every k-th label when there are many components (GPT-2: 157)
         self.plot.getAxis("left").setTicks([[(i, n) for i, n in enumerate(names) if i % step == 0]])

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidg
 from explorer.analysis.token_text import visible
 from explorer.session.background import lens_work
 from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_model, prob_colours
+from explorer.ui.palette_choice import bar_colour
 from explorer.ui.views.plot_bits import set_axis_title
 
 
@@ -28,7 +29,7 @@ class LensTab(JobTab):
         self.grid.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.grid.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=(64, 120, 220))
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7, brush=bar_colour())
         self.plot_widget, self.plot, self.plot_title = bar_plot(220, self.bars)
         self.plot.setYRange(0, 1, padding=0.02)
         lay = QVBoxLayout(self)
@@ -106,6 +107,10 @@ class LensTab(JobTab):
                 self.grid.setItem(r, c, item)
         self._fit_height()
         self._draw_position()
+
+    def palette_changed(self) -> None:
+        """View → Colours: the bars in the new palette's bar colour."""
+        self.bars.setOpts(brush=bar_colour())
 
     def _fit_height(self) -> None:
         """As tall as its rows (up to a dozen layers), so the bars below stay in view; more rows scroll."""
