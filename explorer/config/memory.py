@@ -107,7 +107,7 @@ def estimate_generation(config: ModelConfig, prompt_tokens: int, new_tokens: int
     and attention rows (twice: kept, then assembled into the snapshot's arrays), the KV cache and its copy,
     and the largest decode step (without the cache, a whole forward pass over every token so far)."""
     options = options or RunOptions()
-    item = 8 if options.dtype == "float64" else 4
+    item = itemsize(options.dtype)
     T, total = new_tokens, prompt_tokens + new_tokens
     L, H, Hkv, D, Dv, V = config.layers, config.H, config.H_kv, config.D, config.D_v, config.V
     prompt = estimate_memory(config, 1, prompt_tokens, options)

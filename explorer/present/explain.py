@@ -20,8 +20,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from explorer import names
+from explorer.present.explain_arch import arch_handler
 from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, stored, uses_rope
 from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
+from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated, silu
 from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
 from explorer.present.token_parts import token_label
@@ -50,8 +52,6 @@ def explain_value(
         value = float(a[row, i, j])
     else:  # tokens (B, C)
         value = float(a[row, i])
-    from explorer.present.explain_arch import arch_handler  # it builds on the helpers here
-
     handler = arch_handler(trace.config, pattern) or _HANDLERS.get(pattern)
     if handler is not None:
         out = handler(trace, layer, head, row, i, j, value, w)
@@ -87,22 +87,6 @@ def _embed_out(trace, layer, head, row, i, j, value, w):
     return f"W[{tid}, {j}] + PE[{i}, {j}] = {sum_text(float(tok[row, i, j]), float(pos[row, i, j]), value)}"
 
 
-def _matmul(x: np.ndarray | None, W: np.ndarray | None, col: int, xs: str, Ws: str, value: float, bias=None, bias_s=""):
-    """``x₂ · W_q[:, 5] + b_q[5] = Σ… = value``: the row vector times one column of the (in, out) weight."""
-    text = f"{xs} · {Ws}[:, {col}]"
-    b = float(bias[col]) if bias is not None else None
-    if bias is not None:
-        text += f" + {bias_s}[{col}]"
-    printed = fmt(value)
-    if x is not None and W is not None:
-        terms, printed = dot_terms(x.astype(np.float64), W[:, col].astype(np.float64), value, b)
-        if terms:
-            text += f" = {terms}"
-        elif b is not None:
-            text += f" ({bias_s}[{col}] = {fmt(b)})"
-    return f"{text} = {printed}"
-
-
 def _projection(letter: str):
     def handler(trace, layer, head, row, i, j, value, w):
         cfg = trace.config
@@ -112,36 +96,7 @@ def _projection(letter: str):
         x = stored(trace, names.attn(layer, "in"))
         W = stored(trace, f"params.layers.{layer}.attn.W_{letter}")
         b = stored(trace, f"params.layers.{layer}.attn.b_{letter}")
-        return _matmul(None if x is None else x[row, i], W, col, f"x{sub(i)}", f"W_{letter}", value, b, f"b_{letter}")
-
-    return handler
-
-
-def _rotated(letter: str):
-    """RoPE rotates the pair (j, j + D/2) of q (or k) at position i by the angle i·θ^(−2j/D) ("rotate half")."""
-
-    def handler(trace, layer, head, row, i, j, value, w):
-        cfg = trace.config
-        source = stored(trace, names.attn(layer, letter))
-        if source is None:
-            return f"RoPE({letter}{sub(i)})[{j}] = {fmt(value)} ({w['after RoPE']})"
-        h = head if letter == "q" else kv_head(trace, head)
-        vec = source[row, h, i].astype(np.float64)
-        D = vec.shape[0]
-        half = D // 2
-        pair = j % half
-        angle = i * cfg.rope_theta ** (-2.0 * pair / D)
-        if j < half:  # q̃[j] = q[j]·cos − q[j + D/2]·sin
-            ops, combine, sign = [vec[j], angle, vec[j + half]], (lambda v: v[0] * math.cos(v[1]) - v[2] * math.sin(v[1])), "−"
-            other = j + half
-        else:  # q̃[j] = q[j]·cos + q[j − D/2]·sin
-            ops, combine, sign = [vec[j], angle, vec[j - half]], (lambda v: v[0] * math.cos(v[1]) + v[2] * math.sin(v[1])), "+"
-            other = j - half
-        (a, t, b), printed = adding_up([float(x) for x in ops], combine, value, fmt)
-        return (
-            f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}]·cos(θ) {sign} {letter}{sub(i)}[{other}]·sin(θ), "
-            f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D}); {term(a)}·cos({t}) {sign} {term(b)}·sin({t}) = {printed}"
-        )
+        return matmul_text(None if x is None else x[row, i], W, col, f"x{sub(i)}", f"W_{letter}", value, b, f"b_{letter}")
 
     return handler
 
@@ -171,7 +126,7 @@ def _attn_out(trace, layer, head, row, i, j, value, w):
         return f"R{sub(i)}[{j}] = {fmt(value)}"
     x = stored(trace, names.attn(layer, "concat"))
     b = stored(trace, f"params.layers.{layer}.attn.b_o")
-    return _matmul(None if x is None else x[row, i], W, j, f"concat{sub(i)}", "W_o", value, b, "b_o")
+    return matmul_text(None if x is None else x[row, i], W, j, f"concat{sub(i)}", "W_o", value, b, "b_o")
 
 
 def _sum_of(trace: Trace, parts: tuple[tuple[str, str], tuple[str, str]], cell: tuple[int, int, int], value, w):
@@ -216,34 +171,9 @@ def _normed(symbol: str, stage: str):
         gamma, beta = stored(trace, f"{prefix}.weight"), stored(trace, f"{prefix}.bias")
         if x is None or gamma is None:
             return f"{w['norm']}({xs})[{j}] = {fmt(value)} ({cfg.norm})"
-        return norm_text(cfg.norm, float(cfg.norm_eps), x[row, i], gamma, beta, j, value, xs, w)
+        return norm_text(Norm(cfg.norm, float(cfg.norm_eps), gamma, beta), x[row, i], j, value, xs, w)
 
     return handler
-
-
-def norm_text(kind: str, eps: float, vec: np.ndarray, gamma: np.ndarray, beta, j: int, value: float, xs: str, w) -> str:
-    """``LayerNorm: μ = … ; (x[j] − μ) / √(σ² + ε) · γ[j] + β[j] = …`` (or RMSNorm's) with the row's numbers."""
-    vec = vec.astype(np.float64)
-    eps_s = f"{eps:g}".replace("-", "−")
-    E = vec.shape[0]
-    if kind == "rmsnorm":
-        ms = float(np.mean(vec**2))
-        (xj, ms_s, g), printed = adding_up(
-            [float(vec[j]), ms, float(gamma[j])], lambda v: v[0] / math.sqrt(v[1] + eps) * v[2], value, fmt
-        )
-        return (
-            f"RMSNorm: {w['mean']}({xs}²) = {ms_s} ({E} {w['dims']}); "
-            f"{xs}[{j}] / √({w['mean']}({xs}²) + ε) · γ[{j}] = {xj} / √({ms_s} + {eps_s}) · {term(g)} = {printed}"
-        )
-    mean, var = float(vec.mean()), float(vec.var())
-    b = float(beta[j]) if beta is not None else 0.0
-    (xj, m, v2, g, bb), printed = adding_up(
-        [float(vec[j]), mean, var, float(gamma[j]), b], lambda v: (v[0] - v[1]) / math.sqrt(v[2] + eps) * v[3] + v[4], value, fmt
-    )
-    return (
-        f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "
-        f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + {term(bb)} = {printed}"
-    )
 
 
 def _ffn_hidden(trace, layer, head, row, i, j, value, w):
@@ -259,31 +189,19 @@ def _ffn_hidden(trace, layer, head, row, i, j, value, w):
         if W_g is None:
             return ""
         g = float(x[row, i].astype(np.float64) @ W_g[:, j].astype(np.float64))
-        (g_s, up_s), printed = adding_up([g, up], lambda v: _silu(v[0]) * v[1], value, fmt)
+        (g_s, up_s), printed = adding_up([g, up], lambda v: silu(v[0]) * v[1], value, fmt)
         return f"SiLU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = SiLU({g_s}) · {term(up_s)} = {printed}"
     name = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU"}[act]
-    f = {"gelu": _gelu, "gelu_tanh": _gelu_tanh, "relu": lambda z: max(z, 0.0)}[act]
+    f = {"gelu": gelu, "gelu_tanh": gelu_tanh, "relu": lambda z: max(z, 0.0)}[act]
     (up_s,), printed = adding_up([up], lambda v: f(v[0]), value, fmt)
     return f"{name}(x{sub(i)} · W_in[:, {j}]) = {name}({up_s}) = {printed}"
-
-
-def _gelu(z: float) -> float:
-    return 0.5 * z * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
-def _gelu_tanh(z: float) -> float:
-    return 0.5 * z * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (z + 0.044715 * z**3)))
-
-
-def _silu(z: float) -> float:
-    return z / (1.0 + math.exp(-z)) if z > -700 else 0.0
 
 
 def _ffn_out(trace, layer, head, row, i, j, value, w):
     h = stored(trace, f"layers.{layer}.ffn.hidden")
     W = stored(trace, f"params.layers.{layer}.ffn.W_out")
     b = stored(trace, f"params.layers.{layer}.ffn.b_out")
-    return _matmul(None if h is None else h[row, i], W, j, f"h{sub(i)}", "W_out", value, b, "b_out")
+    return matmul_text(None if h is None else h[row, i], W, j, f"h{sub(i)}", "W_out", value, b, "b_out")
 
 
 def _token_word(trace: Trace, tid: int) -> str:
@@ -297,7 +215,7 @@ def _logits(trace, layer, head, row, i, j, value, w):
     if W is None and trace.config.tie_embeddings and stored(trace, "params.embed.tok") is not None:
         W, symbol = stored(trace, "params.embed.tok").T, "Wᵀ"
     b = stored(trace, "params.unembed.b_u")
-    text = _matmul(None if x is None else x[row, i], W, j, f"h{sub(i)}", symbol, value, b, "b_u")
+    text = matmul_text(None if x is None else x[row, i], W, j, f"h{sub(i)}", symbol, value, b, "b_u")
     return f"{text} (“{_token_word(trace, j)}”)"
 
 
@@ -331,8 +249,8 @@ _HANDLERS = {
     "layers.{l}.attn.q": _projection("q"),
     "layers.{l}.attn.k": _projection("k"),
     "layers.{l}.attn.v": _projection("v"),
-    "layers.{l}.attn.q_rot": _rotated("q"),
-    "layers.{l}.attn.k_rot": _rotated("k"),
+    "layers.{l}.attn.q_rot": rotated("q"),
+    "layers.{l}.attn.k_rot": rotated("k"),
     "layers.{l}.attn.heads": _heads,
     "layers.{l}.attn.concat": _concat,
     "layers.{l}.attn.out": _attn_out,

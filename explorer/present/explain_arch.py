@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from explorer import names
-from explorer.present import explain as base
+from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated
 from explorer.present.explain_maps import block_input, kv_head, stored
 from explorer.present.hover_format import adding_up, fmt, sub, sum_text, term
 
@@ -27,7 +27,7 @@ def _norm_of(source: str, prefix: str, symbol: str, kind: str | None = None):
         gamma, beta = stored(trace, f"{prefix.format(l=layer)}.weight"), stored(trace, f"{prefix.format(l=layer)}.bias")
         if x is None or gamma is None:
             return ""
-        return base.norm_text(kind or cfg.norm, float(cfg.norm_eps), x[row, i], gamma, beta, j, value, f"{symbol}{sub(i)}", w)
+        return norm_text(Norm(kind or cfg.norm, float(cfg.norm_eps), gamma, beta), x[row, i], j, value, f"{symbol}{sub(i)}", w)
 
     return handler
 
@@ -96,10 +96,10 @@ def _qk_normed(letter: str):
             return ""
         h = head if letter == "q" else kv_head(trace, head)
         if cfg.qk_norm == "head":  # each head's D numbers on their own
-            return base.norm_text("rmsnorm", float(cfg.norm_eps), raw[row, h, i], gamma, None, j, value, f"{letter}{sub(i)}", w)
+            return norm_text(Norm("rmsnorm", float(cfg.norm_eps), gamma, None), raw[row, h, i], j, value, f"{letter}{sub(i)}", w)
         flat = raw[row, :, i].reshape(-1)  # (heads·D,): every head of the position together
         col = h * raw.shape[-1] + j
-        return base.norm_text("rmsnorm", float(cfg.norm_eps), flat, gamma, None, col, value, f"[{letter}¹…]{sub(i)}", w)
+        return norm_text(Norm("rmsnorm", float(cfg.norm_eps), gamma, None), flat, col, value, f"[{letter}¹…]{sub(i)}", w)
 
     return handler
 
@@ -130,7 +130,7 @@ def _logits_from(source: str):
         if W is None and stored(trace, "params.embed.tok") is not None:
             W, symbol = stored(trace, "params.embed.tok").T, "Wᵀ"
         b = stored(trace, "params.unembed.b_u")
-        return base._matmul(None if x is None else x[row, i], W, j, f"h{sub(i)}", symbol, value, b, "b_u")
+        return matmul_text(None if x is None else x[row, i], W, j, f"h{sub(i)}", symbol, value, b, "b_u")
 
     return handler
 
@@ -140,7 +140,7 @@ def _mlm_hidden(trace, layer, head, row, i, j, value, w):
     if x is None or W is None:
         return ""
     pre = float(x[row, i].astype(np.float64) @ W[:, j].astype(np.float64)) + (float(b[j]) if b is not None else 0.0)
-    f = {"gelu": base._gelu, "gelu_tanh": base._gelu_tanh, "relu": lambda z: max(z, 0.0)}.get(trace.config.ffn_activation, base._gelu)
+    f = {"gelu": gelu, "gelu_tanh": gelu_tanh, "relu": lambda z: max(z, 0.0)}.get(trace.config.ffn_activation, gelu)
     (pre_s,), printed = adding_up([pre], lambda v: f(v[0]), value, fmt)
     return f"GELU(h{sub(i)} · W_t[:, {j}] + b_t[{j}]) = GELU({pre_s}) = {printed}"
 
@@ -152,14 +152,14 @@ def _geglu(trace, layer, head, row, i, j, value, w):
         return ""
     xi = x[row, i].astype(np.float64)
     g, up = float(xi @ W_g[:, j].astype(np.float64)), float(xi @ W_in[:, j].astype(np.float64))
-    (g_s, up_s), printed = adding_up([g, up], lambda v: base._gelu_tanh(v[0]) * v[1], value, fmt)
+    (g_s, up_s), printed = adding_up([g, up], lambda v: gelu_tanh(v[0]) * v[1], value, fmt)
     return f"GELU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = GELU({g_s}) · {term(up_s)} = {printed}"
 
 
 def _rope(letter: str):
     """RoPE as real families apply it: to the normed q and k (q/k norm), to the first R dimensions only (GPT-NeoX;
     the others pass unchanged), with a local base in Gemma 3's sliding layers."""
-    full = base._rotated(letter)
+    full = rotated(letter)
 
     def handler(trace, layer, head, row, i, j, value, w):
         cfg = trace.config

@@ -9,14 +9,23 @@ tab. ``[MASK]`` in the text is the mask token (RoBERTa's ``<mask>`` too). The to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from explorer.errors import InputError
 from explorer.vocab import MASK_TEXT, SENTENCE_SEPARATOR
 from explorer.tokenize.quiet import rust_panics_quiet
 
+from explorer.tokenize.encoding import Encoded, encode_bounded
+
 if TYPE_CHECKING:
-    from explorer.tokenize.tokenizer import Encoded, Tokenizer
+    import tokenizers
+
+
+class Tokenizer(Protocol):
+    """What this module needs of explorer.tokenize.tokenizer.Tokenizer (which calls it: no import back)."""
+
+    hf: tokenizers.Tokenizer
+
 
 MASK = MASK_TEXT  # what a user types for the masked position, whatever the model's own mask token
 SEPARATORS = (SENTENCE_SEPARATOR, "</s>", "\t")
@@ -43,15 +52,13 @@ def split_pair(text: str) -> tuple[str, str | None]:
 
 def encode_with_specials(tokenizer: Tokenizer, text: str) -> Encoded:
     """The ids, the pieces (special tokens as themselves) and the segments of one line of an encoder's text."""
-    from explorer.tokenize.tokenizer import Encoded, _encode_bounded
-
     mask = mask_token(tokenizer)
     if mask is not None and mask != MASK:
         text = text.replace(MASK, mask)
     first, second = split_pair(text)
     try:
         with rust_panics_quiet():
-            enc = _encode_bounded(tokenizer.hf, (first, second) if second is not None else first, add_special=True)
+            enc = encode_bounded(tokenizer.hf, (first, second) if second is not None else first, add_special=True)
     except (KeyboardInterrupt, SystemExit, InputError):
         raise
     except BaseException as exc:  # a Rust panic included, as Tokenizer.encode says

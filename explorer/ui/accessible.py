@@ -22,6 +22,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAccessible
 
 from explorer.ui import keyboard_order
+from explorer.ui.keyboard_order import is_internal  # noqa: F401 - also this module's word for it
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -70,24 +71,6 @@ def _names() -> dict[tuple[str, str], str]:
         ("TokenEditor", ""): QCoreApplication.translate("Accessible", "Edit the token"),
         ("ChipCanvas", ""): QCoreApplication.translate("Accessible", "The tokens of the text: arrow keys choose one, Delete removes it"),
     }
-
-
-def is_internal(w: QWidget) -> bool:
-    """Parts of a composite control (a spin box's field, a combo box's list, scroll bars, headers)."""
-    if isinstance(w, QTabWidget):
-        return True  # its tab bar is the control (Tab stops there, the tabs are named)
-    if isinstance(w, (QScrollBar, QHeaderView)) or (w.objectName().startswith("qt_") and not isinstance(w, QTabBar)):
-        return True
-    if isinstance(w.parentWidget(), QTabBar):  # a tab bar's scroll arrows
-        return True
-    if isinstance(w.parentWidget(), QAbstractScrollArea) and w.parentWidget().viewport() is w:
-        return True  # a view's drawing surface: the view is the control
-    parent = w.parentWidget()
-    while parent is not None:
-        if isinstance(parent, (QAbstractSpinBox, QComboBox)) or type(parent).__name__ == "QComboBoxPrivateContainer":
-            return True
-        parent = parent.parentWidget()
-    return False
 
 
 def controls(root: QWidget) -> list[QWidget]:

@@ -15,15 +15,20 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QAbstractSpinBox,
     QApplication,
+    QComboBox,
     QDockWidget,
+    QHeaderView,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
     QScrollArea,
+    QScrollBar,
     QStatusBar,
     QTabBar,
+    QTabWidget,
     QTextEdit,
     QWidget,
 )
@@ -86,6 +91,24 @@ def _rank(w: QWidget, window: QMainWindow, docks: list[QDockWidget]) -> tuple:
     return (_region_of_point(w.mapTo(window, w.rect().center()), c), AFTER_PANELS, *reading)
 
 
+def is_internal(w: QWidget) -> bool:
+    """Parts of a composite control (a spin box's field, a combo box's list, scroll bars, headers)."""
+    if isinstance(w, QTabWidget):
+        return True  # its tab bar is the control (Tab stops there, the tabs are named)
+    if isinstance(w, (QScrollBar, QHeaderView)) or (w.objectName().startswith("qt_") and not isinstance(w, QTabBar)):
+        return True
+    if isinstance(w.parentWidget(), QTabBar):  # a tab bar's scroll arrows
+        return True
+    if isinstance(w.parentWidget(), QAbstractScrollArea) and w.parentWidget().viewport() is w:
+        return True  # a view's drawing surface: the view is the control
+    parent = w.parentWidget()
+    while parent is not None:
+        if isinstance(parent, (QAbstractSpinBox, QComboBox)) or type(parent).__name__ == "QComboBoxPrivateContainer":
+            return True
+        parent = parent.parentWidget()
+    return False
+
+
 def arrange(window: QMainWindow) -> list[QWidget]:
     """Order the window's Tab chain by where things stand; returns the widgets Tab visits, in order."""
     for view in window.findChildren(QAbstractItemView):
@@ -97,8 +120,6 @@ def arrange(window: QMainWindow) -> list[QWidget]:
         inner = area.widget()
         if inner is not None and any(takes_tab(c) for c in inner.findChildren(QWidget)):
             area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its controls take focus, and scroll it into view
-    from explorer.ui.accessible import is_internal
-
     taking = [w for w in chain(window) if takes_tab(w) and w.window() is window]
     stops = [w for w in taking if not is_internal(w)]
     # The window's own order of its panels (the registry's); findChildren's changes with every raise_().

@@ -1,5 +1,5 @@
 """Hand-outs of a lesson: a PDF of slides, or one PNG per slide in a folder. Each step's trace is computed
-without a window (explorer/lessons/traces.py) and its page drawn from a scene (explorer/handouts/
+without a window (explorer/handouts/lesson_traces.py) and its page drawn from a scene (explorer/handouts/
 lesson_page.py): the step's title, caption and question as text, the figure of its stage as vectors, page
 numbers, the lesson's title page and the answers at the end. Used by ``attention-explorer lesson export``.
 
@@ -20,7 +20,7 @@ from explorer.handouts.lesson_page import A4_LANDSCAPE, Page, PageWords, StepTex
 from explorer.handouts.text import plain
 from explorer.lessons import Lesson
 from explorer.lessons.model import LANGUAGE_NAMES, LessonError
-from explorer.lessons.traces import selection_of, step_traces
+from explorer.handouts.lesson_traces import selection_of, step_traces
 from explorer.handouts.targets import check_lesson_target
 from explorer.util.fileio import atomic_dir
 

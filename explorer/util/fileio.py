@@ -167,9 +167,23 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
             failure = as_os_error(exc, target.parent)  # judged before the temporary frees its space
             if tmp is not None:
                 tmp.unlink(missing_ok=True)
+            ended = _terminated_behind(exc)
+            if ended is not None:  # a library's cleanup (zipfile's close) raised over the SIGTERM: it still ends
+                raise ended from None
             if failure is not None:
                 raise error(describe_os_error(failure, target)) from None
             raise
+
+
+def _terminated_behind(exc: BaseException) -> Terminated | None:
+    """The Terminated (SIGTERM) that ``exc`` is, or that it was raised while handling, else None."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Terminated):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__context__
+    return None
 
 
 def as_os_error(exc: BaseException, folder: Path) -> OSError | None:
@@ -280,6 +294,9 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError, paren
             failure = as_os_error(exc, target.parent)
             if tmp is not None:
                 shutil.rmtree(tmp, ignore_errors=True)
+            ended = _terminated_behind(exc)
+            if ended is not None:
+                raise ended from None
             if failure is not None:
                 raise error(describe_os_error(failure, target)) from None
             raise

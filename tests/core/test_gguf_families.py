@@ -19,7 +19,7 @@ gguf = pytest.importorskip("gguf")
 transformers = pytest.importorskip("transformers")
 
 from test_hf_families import DECODER_TEXT, build, compare  # noqa: E402
-from test_hf_oracle import train_tokenizer  # noqa: E402
+from tiny_bpe import train_tokenizer  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

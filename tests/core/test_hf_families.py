@@ -28,7 +28,8 @@ transformers = pytest.importorskip("transformers")
 transformers.utils.logging.disable_progress_bar()
 transformers.utils.logging.set_verbosity_error()
 
-from test_hf_oracle import sharpen, train_tokenizer  # noqa: E402
+from test_hf_oracle import sharpen  # noqa: E402
+from tiny_bpe import train_tokenizer  # noqa: E402
 
 ATTN_TOL = 1e-5
 LOGITS_REL = 1e-4

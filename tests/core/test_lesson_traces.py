@@ -1,4 +1,4 @@
-"""A lesson's steps traced without a window (explorer/lessons/traces.py): the model, text and options of
+"""A lesson's steps traced without a window (explorer/handouts/lesson_traces.py): the model, text and options of
 each folded step, one trace shared by steps that only change the selection, the memory budget checked
 before a step's model is built, and the note of a step whose model is not installed."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from explorer.lessons import DEFAULT_START, Step, read_lesson, resolve_all
 from explorer.lessons.model import Lesson, LessonError
-from explorer.lessons import traces as lt
+from explorer.handouts import lesson_traces as lt
 
 
 def test_the_builtin_lessons_steps_are_the_windows():

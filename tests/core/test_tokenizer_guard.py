@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from explorer.errors import InputError, ModelLoadError
-from explorer.tokenize import tokenizer as tokenizer_module
+from explorer.tokenize import encoding as encoding_module
 from explorer.tokenize import Tokenizer
 from explorer.util.paths import resource
 
@@ -53,7 +53,7 @@ def test_a_very_slow_tokenizer_is_given_up(catastrophic, monkeypatch):
     start = time.monotonic()
     catastrophic.encode(piece * 10)
     ten_pieces = time.monotonic() - start  # measured here: a busy machine slows this and the give-up alike
-    monkeypatch.setattr(tokenizer_module, "ENCODE_SECONDS", 0.3)
+    monkeypatch.setattr(encoding_module, "ENCODE_SECONDS", 0.3)
     start = time.monotonic()
     with pytest.raises(InputError, match=r"took more than 0\.3 s on this text"):
         catastrophic.encode(piece * 2000)  # 200 times the ten pieces: minutes on a quiet machine

@@ -143,8 +143,8 @@ def test_settings_from_a_large_screen_open_cleanly_on_a_projector(desk, projecto
         if desk_run.poll() is None:
             desk_run.kill()
     assert desk_run.returncode == 0 and "Traceback" not in err, err[-2000:]
-    saved = (cfg / "AttentionExplorer" / "attention-explorer.ini").read_text()
-    assert "geometry" in saved and "state" in saved
+    saved = json.loads((cfg / "AttentionExplorer" / "attention-explorer.json").read_text())  # explorer/ui/settings.py
+    assert "window/geometry" in saved and "window/state" in saved
     marks = tmp_path / "marks.json"
     res = subprocess.run([sys.executable, "-m", "explorer", "gui"], env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
                          capture_output=True, text=True, timeout=180)
@@ -167,7 +167,8 @@ def test_damaged_settings_are_dropped_with_a_note(projector, tmp_path):
     res = subprocess.run([sys.executable, "-m", "explorer", "gui"], env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
                          capture_output=True, text=True, timeout=180)
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
-    assert "note: the saved window position could not be used" in res.stderr
+    assert "note: the setting window/geometry was dropped" in res.stderr  # the schema: explorer/ui/settings_schema.py
+    assert "note: the setting theme was dropped" in res.stderr
     assert "note: the saved panel layout is from another version or damaged" in res.stderr
     x, y, w, h = json.loads(marks.read_text())["window"]
     assert w <= 1280 and h <= 720

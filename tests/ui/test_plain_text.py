@@ -98,8 +98,7 @@ def test_the_lesson_bar_shows_any_words_as_written(state, qtbot, app_style, word
     bar = LessonBar(player)
     qtbot.addWidget(bar)
     bar.show()
-    player.lesson = Lesson(title={"en": words}, steps=(Step(caption={"en": words}, question={"en": words}, answer={"en": words}),), languages=("en",))
-    player.index = 0
+    player.open(Lesson(title={"en": words}, steps=(Step(caption={"en": words}, question={"en": words}, answer={"en": words}),), languages=("en",)))
     bar.refresh()
     for label in (bar.title, bar.caption, bar.answer):
         assert label.textFormat() == Qt.TextFormat.PlainText and label.text() == words

@@ -3,38 +3,16 @@ what qwen2, qwen3, gemma, gemma2, gemma3 and phi3 add in ``explorer/weights/gguf
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.util.schema import Where, number, whole
+from explorer.weights.gguf.families import ARCHITECTURES, family_fields
+from explorer.weights.gguf.fields import real, size
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
 from explorer.weights.real_models import make_config
 
-# Every metadata field this importer reads, checked in one place (explorer/util/schema.py): a head count of 0 once
-# ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
-# in NaN probabilities.
-
-
-def _need(meta: dict, key: str, origin: str) -> Any:
-    if key not in meta:
-        raise ModelLoadError(f"{origin}: metadata {key} is missing")
-    return meta[key]
-
-
-def size(meta: dict, key: str, origin: str, default: int | None = None) -> int:
-    value = _need(meta, key, origin) if default is None else meta.get(key, default)
-    return whole(value, key, Where(origin, ModelLoadError), lo=1)
-
-
-def real(meta: dict, key: str, origin: str, default: float, hi: float = math.inf) -> float:
-    return number(meta.get(key, default), key, Where(origin, ModelLoadError), positive=True, hi=hi)
-
-
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
-    from explorer.weights.gguf.families import ARCHITECTURES, family_fields
-
     arch = meta.get("general.architecture")
     if arch not in ARCHITECTURES:
         raise ModelLoadError(

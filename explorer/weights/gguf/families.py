@@ -12,7 +12,7 @@ from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.weights.gguf.config import real, size
+from explorer.weights.gguf.fields import real, size
 
 ARCHITECTURES = ("llama", "qwen2", "qwen3", "gemma", "gemma2", "gemma3", "phi3")
 _DEFAULT_PATTERN = {"gemma2": 2, "gemma3": 6}  # llama.cpp's: every 2nd / every 6th layer is a full one

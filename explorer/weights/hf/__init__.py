@@ -25,7 +25,8 @@ import torch
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.weights.bundle import ModelBundle
-from explorer.weights.hf.config import SUPPORTED, config_from_hf, llama_biases, rope_settings, text_field
+from explorer.weights.hf.config import SUPPORTED, llama_biases, rope_settings, text_field
+from explorer.weights.hf.config_types import config_from_hf
 from explorer.weights.hf.files import TensorFiles, read_config_json
 from explorer.weights.hf.sources import Source, gpt2_sources, llama_sources, source_shape, transform
 from explorer.weights.hf.tokenizer import load_hf_tokenizer

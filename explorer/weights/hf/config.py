@@ -54,23 +54,7 @@ def bool_field(data: dict, key: str, default: bool, origin: str) -> bool:
     return flag(data[key], key, Where(origin, ModelLoadError))
 
 
-def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelConfig:
-    """Our ModelConfig for a Hugging Face config.json; ModelLoadError for what the traced model cannot do."""
-    model_type = text_field(data, "model_type", "", origin)
-    if model_type == "gpt2":
-        return _gpt2_config(data, origin)
-    if model_type in ("llama", "mistral", "qwen2"):
-        return _llama_config(data, origin)
-    from explorer.weights.hf.config_families import FAMILIES  # they build on the helpers here
-
-    if model_type in FAMILIES:
-        return FAMILIES[model_type](data, origin)
-    raise ModelLoadError(
-        f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
-    )
-
-
-def _gpt2_config(data: dict, origin: str) -> ModelConfig:
+def gpt2_config(data: dict, origin: str) -> ModelConfig:
     act = text_field(data, "activation_function", "gelu_new", origin)
     if act not in _GPT2_ACTIVATIONS:
         raise ModelLoadError(f"{origin}: GPT-2 activation {act!r} is not supported (use gelu_new, gelu or relu)")
@@ -159,7 +143,7 @@ def _sliding_window(data: dict, origin: str) -> int | None:
     return size(data, "sliding_window", origin=origin)
 
 
-def _llama_config(data: dict, origin: str) -> ModelConfig:
+def llama_config(data: dict, origin: str) -> ModelConfig:
     """Llama and its plain relatives (Mistral, Qwen 2): RoPE, RMSNorm, SiLU-gated FFN, grouped-query attention."""
     act = text_field(data, "hidden_act", "silu", origin)
     if act != "silu":
