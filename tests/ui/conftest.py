@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QFont
 
 
 @pytest.fixture(autouse=True)
@@ -15,6 +16,20 @@ def isolated_settings(tmp_path, qapp):
     settings.set_folder(tmp_path / "settings")  # the app's settings file (explorer/ui/settings.py)
     yield
     settings.flush()  # what the test changed is written into its own folder now, not at the next test's
+
+
+@pytest.fixture(autouse=True)
+def default_palette_and_text_size(qapp):
+    """Each test starts at the default palette and 100 % text: both are process-wide (View → Colours, Text
+    size), and a test that changed them once made the next test's map smaller or its colours another's."""
+    from explorer.present import palettes
+    from explorer.ui import text_size
+
+    palettes.set_current(palettes.DEFAULT)
+    text_size.apply(text_size.DEFAULT, remember=False)
+    font = QFont(qapp.font())
+    yield
+    qapp.setFont(font)  # a test that left the application font larger (presentation, text size) leaves it here
 
 
 @pytest.fixture

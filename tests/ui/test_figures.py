@@ -23,18 +23,31 @@ rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="librsvg'
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils are not installed")
 
 
-def test_colour_tables_are_the_windows():
+@pytest.mark.parametrize("key", ["standard", "cividis", "high-contrast", "greyscale"])
+def test_colour_tables_are_the_windows_in_every_palette(key):
+    """A figure is coloured with the palette the window shows (View → Colours), entry for entry."""
+    from explorer.present import palettes
     from explorer.ui.views.map_layers import colour_map
 
-    for signed in (False, True):
-        assert np.array_equal(col.lookup_table(signed), colour_map(signed).getLookupTable(nPts=256)[:, :3])
+    before = palettes.current().key
+    palettes.set_current(key)
+    try:
+        for signed in (False, True):
+            assert np.array_equal(col.lookup_table(signed), colour_map(signed).getLookupTable(nPts=256)[:, :3])
+        if key == "greyscale":
+            table = col.lookup_table(False)
+            assert np.array_equal(table[:, 0], table[:, 1]) and np.array_equal(table[:, 1], table[:, 2])
+    finally:
+        palettes.set_current(before)
 
 
 def test_cell_colours_are_those_the_window_draws():
     """pyqtgraph's ImageItem (the central view's map) and the figure's table give every cell the same colour."""
     data = np.random.default_rng(2).uniform(-0.2, 1.2, (9, 11)).astype(np.float32)
     item = pg.ImageItem(axisOrder="row-major")
-    item.setColorMap(pg.colormap.get("viridis"))
+    from explorer.ui.views.map_layers import colour_map
+
+    item.setColorMap(colour_map(False))  # the window's map of the chosen palette (View → Colours)
     item.setImage(data, levels=(0.0, 1.0), autoLevels=False)
     item.render()
     shown = np.array([[item.qimage.pixelColor(x, y).getRgb()[:3] for x in range(11)] for y in range(9)])
