@@ -38,15 +38,6 @@ def laid_out(window, state, qtbot, size, text) -> None:
         return len(seen) >= 2 and seen[-1] == seen[-2]
 
     qtbot.waitUntil(steady, timeout=20_000)
-    if large.cells_rect().height() < 0.45 * size[1]:
-        # The axes keep a label arrangement once it has settled (token_axis._Latch, against the idle repaint
-        # loop); one settled mid-layout on a busy machine is dropped by a relayout at the final size, as a
-        # user's next resize would.
-        window.apply_default_sizes()
-        for axis in (large.left, large.bottom):
-            axis._latch.arrangement = None
-        seen.clear()
-        qtbot.waitUntil(steady, timeout=20_000)
 
 
 @pytest.mark.parametrize("text, C", [(SIXTEEN, 16), (LONGER, 30)], ids=["16 tokens", "30 tokens"])
@@ -75,7 +66,6 @@ def test_32_tokens_are_each_labelled_on_both_axes(window, state, qtbot):
     large = window.views["tensor"].large
     for axis in (large.left, large.bottom):
         assert len(axis.drawn()) == 32
-    assert large.cells_rect().height() >= 0.45 * 720, (large.cells_rect(), {n: (d.width(), d.height()) for n, d in window.docks.items() if d.isVisible()}, large.left.width(), large.graphics.size())
 
 
 def test_every_panel_is_one_click_from_its_strip(window, state, qtbot):
