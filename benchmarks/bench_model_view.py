@@ -108,7 +108,7 @@ def main() -> None:
     state = AppState(text=text, source=source)
     window = MainWindow(state, restore_layout=False)
     window.persist = False
-    window.worker.put_bundle(source, bundle)
+    window.runner.models.put(source, bundle)  # the model already open: the figure is the view, not the load
     window.resize(*(int(v) for v in args.size.split("x")))
     window.show()
     traces = []

@@ -119,7 +119,8 @@ class MapLayers:
         vb.addItem(self.numbers)
         self._numbers_of: tuple | None = None  # (data, levels, signed, blocked) whose numbers may be printed
         self._numbers_made: tuple | None = None  # (texts, dark, longest) of _numbers_of, made when first readable
-        self.number_format = MapFormat()  # how this map prints its numbers (cells, hover): one format per map
+        self._format_of: np.ndarray | None = None  # the data whose format is asked for when first needed
+        self._format: MapFormat | None = None
         self._font_px: int | None = None
         self._hatch_key = None
         self._signed: bool | None = None  # the colour map the image has: diverging (signed) or sequential
@@ -202,12 +203,19 @@ class MapLayers:
     def _set_text(self, data: np.ndarray, levels: tuple[float, float], signed: bool, blocked: np.ndarray) -> None:
         rows, cols = data.shape
         small = rows <= self.text_limit and cols <= self.text_limit
-        if small or max(rows, cols) <= 1024:  # the hover reads it too (a large map's range: cheap below 1024²)
-            self.number_format = map_format(data)
+        self._format_of, self._format = data, None  # found when cells are printed or a cell is hovered
         self._numbers_of = (data, levels, signed, blocked) if small else None
         self._numbers_made = None  # made when the cells are readable (not for the head grid's thumbnails)
         self._font_px = None
         self.fit_text()
+
+    @property
+    def number_format(self) -> MapFormat:
+        """How this map prints its numbers (cells, hover): one format per map (explorer.present.number_format),
+        found once per matrix when first needed: a map too dense for numbers never pays for it."""
+        if self._format is None:
+            self._format = map_format(self._format_of) if self._format_of is not None else MapFormat()
+        return self._format
 
     def _make_numbers(self) -> tuple[list[str], list[bool], int]:
         """The cells' strings, whether each takes dark text (on a bright colour, or grey hatching), the longest."""
