@@ -135,3 +135,22 @@ def test_past_32_tokens_the_map_says_not_every_token_is_labelled(qtbot):
         assert ("not every one is labelled" in h.note.text()) is said and h.note.isVisibleTo(h) is said
     h.set_note("colours saturate above 0.5")
     assert h.note.text().startswith("colours saturate above 0.5 · more than 32 tokens")
+
+
+def test_at_twice_the_text_size_the_map_is_still_there(window, state, qtbot):
+    """Issue 27: View → Text size at 200 % on a laptop screen: the map keeps a useful size (the side panels
+    scroll), every token of a 16-token sentence is labelled and the status bar stays on screen."""
+    from explorer.ui import text_size
+
+    large = window.views["tensor"].large
+    px0 = large.text_px()
+    text_size.apply(2.0, remember=False)
+    try:
+        laid_out(window, state, qtbot, (1366, 768), SIXTEEN)
+        assert large.text_px() >= 1.8 * px0  # the figure's text follows the setting
+        assert large.cells_rect().height() >= 0.2 * 768, large.cells_rect()
+        for axis in (large.left, large.bottom):
+            assert len(axis.drawn()) == 16
+        assert window.statusBar().geometry().bottom() <= window.height()
+    finally:
+        text_size.apply(1.0, remember=False)
