@@ -2635,12 +2635,20 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>次のトークンの候補</translation>
     </message>
     <message>
+        <source>likeliest tokens at i</source>
+        <translation>位置 i で確率の高いトークン</translation>
+    </message>
+    <message>
         <source>probability of token id {i} ({token})</source>
         <translation>トークン ID {i}（{token}）の確率</translation>
     </message>
     <message>
         <source>ids 2 … {last}: the rest of the vocabulary of {V}</source>
         <translation>ID 2 … {last}：語彙 {V} 個の残り</translation>
+    </message>
+    <message>
+        <source>All {C} rows (C × V = {C} × {V}): row i predicts the token at i, seeing every token</source>
+        <translation>全 {C} 行（C × V = {C} × {V}）：行 i はすべてのトークンを見て、位置 i のトークンを予測</translation>
     </message>
     <message>
         <source>All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”</source>

@@ -47,6 +47,9 @@ def test_an_encoder_opens_with_its_own_mask_and_selects_the_mask(window, qtbot, 
     output.resize(420, 700)
     output.show()
     qtbot.waitUntil(lambda: "The token at position" in output.heading.text(), timeout=10_000)
+    # the C × V table says what an encoder's rows are: the token at i, not the one after
+    assert "predicts the token at i" in output.table_title.text() and "token after" not in output.table_title.text()
+    assert output.table.horizontalHeaderItem(1).text() == "likeliest tokens at i"
 
 
 def test_ctrl_m_masks_the_selected_token(window, qtbot, bert_folder):

@@ -331,7 +331,8 @@ class OutputView(View):
         self.table.clear()
         self.table.setRowCount(n)
         self.table.setColumnCount(2 + len(id_cols))
-        headers = [self.tr("context"), self.tr("likeliest next tokens")]
+        encoder = bool(getattr(trace.config, "mlm_head", False))  # it predicts the token at i (a [MASK]), not the next
+        headers = [self.tr("context"), self.tr("likeliest tokens at i") if encoder else self.tr("likeliest next tokens")]
         for i in id_cols:
             headers.append("……" if i is None else f"{i}\n{self._label(trace, i)}")
         self.table.setHorizontalHeaderLabels(headers)
@@ -358,8 +359,10 @@ class OutputView(View):
         self.table.resizeColumnsToContents()
         self.table.setUpdatesEnabled(True)
         self.table.blockSignals(False)
+        title = (self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token at i, seeing every token")
+                 if encoder else self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”"))
         self.table_title.setText(
-            self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”").format(C=len(tokens), V=V)
+            title.format(C=len(tokens), V=V)
             + ("" if n == len(tokens) else " " + self.tr("(first {n} shown)").format(n=n))
         )
 
