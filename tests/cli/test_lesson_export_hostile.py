@@ -172,7 +172,8 @@ def test_the_memory_budget_is_checked_before_a_steps_work(tmp_path):
     src = lesson(tmp_path / "l.toml", ['caption = "small"', 'caption = "large"\nE = 4096\nD = 512\nH = 8\nL = 4'])
     code, _, err, rss = run_cli(tmp_path, "lesson", "export", src, "-o", tmp_path / "o.pdf", env={"ATTENTION_EXPLORER_MEMORY_GB": "0.5"})
     assert code == 2 and "MiB budget" in one_error(err) and "step 2" in one_error(err)
-    assert rss < 1 * GiB and not (tmp_path / "o.pdf").exists()
+    # torch, Qt and the small first step hold about 1 GB; the large step alone would have taken 4.8 GB
+    assert rss < 1.5 * GiB and not (tmp_path / "o.pdf").exists()
 
 
 def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
