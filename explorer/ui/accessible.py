@@ -230,9 +230,16 @@ class _Watcher(QObject):
         name_controls(self.window)
         if isinstance(self.window, QMainWindow):
             keyboard_order.arrange(self.window)
+        for tabs in self.window.findChildren(QTabWidget):  # a page shown by its tab joins the Tab order
+            if not tabs.property("access_watched"):
+                tabs.setProperty("access_watched", True)
+                tabs.currentChanged.connect(lambda _i: self.schedule())
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded, QEvent.Type.Show):
+        kind = event.type()
+        if kind == QEvent.Type.ChildAdded and not isinstance(event.child(), QWidget):
+            return False  # the style's animations are added as children on every busy change: no new control
+        if kind in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded, QEvent.Type.Show):
             self.schedule()
         return False
 

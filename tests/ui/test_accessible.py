@@ -167,3 +167,22 @@ def test_every_heatmap_speaks(full_window):
     assert len(maps) > 5
     for m in maps:
         assert accessible.spoken(m.graphics)
+
+
+def test_the_naming_pass_runs_for_new_controls_not_for_the_styles_animations(full_window, qtbot):
+    """The style adds an animation object to each panel on every busy change: the pass over every control
+    (20–25 ms) ran six times while one long trace was drawn, the window's longest stall (issue 28)."""
+    from PySide6.QtCore import QPropertyAnimation
+    from PySide6.QtWidgets import QPushButton
+
+    w = full_window
+    runs = []
+    watcher = w.accessible_watcher
+    original = watcher._run
+    watcher._run = lambda: (runs.append(1), original())
+    dock = w.docks["input"]
+    QPropertyAnimation(dock)  # a child that is not a widget
+    QApplication.processEvents()
+    assert runs == []
+    QPushButton("new", dock)  # a new control: the pass runs at the next turn of the event loop
+    qtbot.waitUntil(lambda: bool(runs), timeout=5_000)
