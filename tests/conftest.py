@@ -8,6 +8,11 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as explorer/__init__ does, before numpy loads
+# The suite's two workers (and the processes the tests start) share the machine's cores: torch's OpenMP threads
+# spinning after each parallel region took the core another worker needed. tests/core on 2 cores: 89-93 s of
+# CPU and 52-55 s, against 66-70 s and 41-43 s waiting passively. The app keeps libgomp's default, which
+# measured better there (a single trace at C = 256: 0.27 s against 0.29 s). Set before torch loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
