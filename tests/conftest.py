@@ -47,3 +47,14 @@ def _run_without_qt(item):
 pytest_runtest_setup = pytest.hookimpl(hookwrapper=True, trylast=True)(_run_without_qt)
 pytest_runtest_call = pytest.hookimpl(hookwrapper=True, trylast=True)(_run_without_qt)
 pytest_runtest_teardown = pytest.hookimpl(hookwrapper=True, trylast=True)(_run_without_qt)
+
+
+def pytest_collection_modifyitems(items):
+    """The long files first: pytest-xdist hands out files in this order, and a file of a minute (the real
+    window's probe, the monkey) handed out last kept one worker busy while the other had nothing left to do
+    (the suite's last 80 s on one core). e2e first (their wait is mostly a window at rest, the other worker
+    runs meanwhile), then the slow ones, then the rest in their order."""
+    def rank(item) -> int:
+        return 0 if item.get_closest_marker("e2e") else 1 if item.get_closest_marker("slow") else 2
+
+    items.sort(key=rank)  # stable: within a rank, the files and tests keep their order

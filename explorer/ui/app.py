@@ -10,12 +10,9 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from explorer.errors import ExplorerError
-from explorer.util.printable import one_line, shown
 from explorer.util.paths import resource
 from explorer.ui import i18n, settings, theme
-from explorer.ui.qt_output import save_image
-from explorer.ui.render_queue import render_queue
+from explorer.ui.screenshot import screenshot_when_ready
 from explorer.session.launch import LaunchOptions
 from explorer.ui.state import AppState, ModelSource
 
@@ -79,7 +76,7 @@ def launch(options: LaunchOptions | None = None) -> int:
         _generate_after_first_trace(window, state, generate)
     if screenshot:
         ready = state.generation.changed if generate else None  # the picture waits for the generation
-        return _screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
+        return screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
     return app.exec()
 
 
@@ -199,67 +196,3 @@ def _record_start_timings(app: QApplication, state: AppState, path: Path) -> Non
         app.quit()
 
     state.traceChanged.connect(lambda _t: QTimer.singleShot(0, painted))  # after the views have drawn it
-
-
-def _screenshot_when_ready(app: QApplication, window, state: AppState, path: Path, already_shown: bool, size: tuple[int, int] | None = None, ready=None) -> int:
-    """Wait until a trace is on screen (or ``ready`` fires: a generation is done), let the views paint, save the
-    window as PNG, and quit."""
-    result = {"code": 1}
-
-    def shoot() -> None:
-        from explorer.ui.views.base import View
-
-        # A panel raised before the window was shown can report an empty visible region offscreen and keep its
-        # redraw back: every visible view draws the current trace before the picture is taken.
-        for view in window.findChildren(View):
-            view.flush_deferred()
-        render_queue().flush()  # every view drawn, a long input's too
-        app.processEvents()
-        target = app.activeWindow() if app.activeWindow() is not None else window
-        picture = target.grab()
-        if size is not None and target is window and (picture.width(), picture.height()) != size:
-            # A display that scales (device pixel ratio 2) grabs twice the pixels: the PNG is the size asked for.
-            picture = picture.scaled(*size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
-        try:
-            # The one safe writer (explorer.ui.qt_output): beside the target, synced, renamed; a link is replaced,
-            # not written through; a name that is not UTF-8 is written as named; on failure (a full disk) the old
-            # picture stays whole and nothing says "wrote".
-            save_image(picture, path)
-        except ExplorerError as exc:
-            print(f"error: {one_line(str(exc))}", file=sys.stderr)
-            result["code"] = exc.exit_code
-        else:
-            print(f"wrote {shown(str(path))}")
-            result["code"] = 0
-        _close_then_quit(app, window)
-
-    def on_error(message: str, code: int = 2) -> None:  # 2: the user's to fix, as the command's other errors
-        print(f"error: {one_line(message)}", file=sys.stderr)
-        result["code"] = code
-        _close_then_quit(app, window)
-
-    if ready is not None:
-        ready.connect(lambda *_a: QTimer.singleShot(400, shoot))
-        state.errorRaised.connect(on_error)
-    elif already_shown:
-        QTimer.singleShot(400, shoot)
-    else:
-        state.traceChanged.connect(lambda _t: QTimer.singleShot(400, shoot))
-        state.errorRaised.connect(on_error)
-    QTimer.singleShot(_timeout_ms(), lambda: on_error("timed out waiting for the first trace", 1))
-    app.exec()
-    return result["code"]
-
-
-def _timeout_ms(default: int = 120_000) -> int:
-    """ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS (the command checked it); anything unusable is the default."""
-    raw = os.environ.get("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS", "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 9 else default
-
-
-def _close_then_quit(app: QApplication, window) -> None:
-    """Close the window while the event loop still runs, as a user's close does: its jobs (a generation, a
-    sweep) stop and their threads' last signals are delivered. Closed after the loop had ended, a window that
-    had generated crashed in Qt's teardown one run in three (exit 139, after the picture was written)."""
-    window.close()
-    QTimer.singleShot(0, app.quit)
