@@ -8,13 +8,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cli_zygote import run_completed
 from tests.cli.png_size import png_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +27,7 @@ def cli(tmp_path: Path, *argv, timeout: float = 300) -> subprocess.CompletedProc
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     env.pop("QT_QPA_PLATFORM", None)  # the commands need no screen, and must not ask for one
     env.pop("DISPLAY", None)
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, argv)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=timeout)
+    return run_completed(list(argv), env, tmp_path, timeout)  # a process forked from a zygote (tests/cli_zygote.py)
 
 
 def pdftext(path: Path) -> str:

@@ -10,8 +10,6 @@ import io
 import json
 import os
 import struct
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -22,34 +20,19 @@ PEN = "This is a pen ."
 
 # --------------------------------------------------------------------------------- a child that measures itself
 
-_CHILD = """
-import os, resource, sys
-code = 1
-try:
-    from explorer.cli import main
-    code = main(sys.argv[1:])
-finally:
-    with open(os.environ["H13_RSS_FILE"], "w") as fh:
-        fh.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
-sys.exit(code)
-"""
-
-
 def run_cli(tmp_path: Path, *argv, env: dict | None = None, timeout: float = 120):
     """``attention-explorer ARGV`` as a real process: (exit code, stdout, stderr, peak RSS in bytes of that
-    process, measured inside it). A hang fails the test through TimeoutExpired."""
-    rss_file = tmp_path / f".rss-{os.getpid()}-{len(list(tmp_path.glob('.rss-*')))}"
+    process, measured inside it). A hang fails the test through TimeoutExpired. The process is forked from a
+    zygote that has imported torch once (tests/cli_zygote.py)."""
+    from cli_zygote import run_forked
+
     full_env = {
         **os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / ".config"),
-        "XDG_CACHE_HOME": str(tmp_path / ".cache"), "H13_RSS_FILE": str(rss_file),
+        "XDG_CACHE_HOME": str(tmp_path / ".cache"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
         "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000", **(env or {}),
     }
-    r = subprocess.run([sys.executable, "-c", _CHILD, *map(str, argv)], capture_output=True, text=True,
-                       timeout=timeout, env=full_env, cwd=tmp_path)
-    rss = int(rss_file.read_text()) if rss_file.exists() else -1
-    rss_file.unlink(missing_ok=True)
-    return r.returncode, r.stdout, r.stderr, rss
+    return run_forked([str(a) for a in argv], full_env, tmp_path, timeout)
 
 
 def one_error(err: str) -> str:
