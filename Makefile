@@ -25,7 +25,7 @@ run: setup
 	$(VENV)/bin/attention-explorer gui
 
 test: setup
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 3 --dist loadfile
 
 # The suite on a busy machine: `make test` with two CPU-bound processes running beside it (issue 28). The
 # suite must pass so, equalities and timings included; the two are ended however the tests end.
