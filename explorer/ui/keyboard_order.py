@@ -158,7 +158,10 @@ _STYLED = (QAbstractSpinBox, QLineEdit, QTextEdit, QPlainTextEdit)
 
 class FocusRing(QWidget):
     """A dashed ring in the highlight colour around the control that has the keyboard focus, drawn on top
-    of it: focus is always visible, on a map or a plot as on a button."""
+    of what is around it: focus is always visible, on a map or a plot as on a button. The ring lies just
+    outside the control (drawn inside it, its white band covered the edge of a pipeline box's text)."""
+
+    MARGIN = 3  # pixels between the control's edge and the ring's outer edge
 
     def __init__(self) -> None:
         super().__init__()
@@ -177,12 +180,21 @@ class FocusRing(QWidget):
         if self.target is None:
             self.hide()
             return
-        self.setParent(self.target)
+        # Beside the control, on its parent (a window has none: the ring is then drawn inside it).
+        self.setParent(self.target.parentWidget() or self.target)
         self.target.installEventFilter(self)
         self.target.destroyed.connect(self._orphan)
-        self.setGeometry(self.target.rect())
+        self._place()
         self.show()
         self.raise_()
+
+    def _place(self) -> None:
+        t, m = self.target, self.MARGIN
+        if self.parentWidget() is t:
+            self.setGeometry(t.rect())
+        else:  # where the control fills its parent, that side of the ring falls on the control's edge
+            self.setGeometry(t.geometry().adjusted(-m, -m, m, m).intersected(self.parentWidget().rect()))
+        self.setVisible(t.isVisible())
 
     def _orphan(self, *_args) -> None:
         """The control is being deleted: the ring leaves it first (or it would be deleted with it)."""
@@ -191,16 +203,19 @@ class FocusRing(QWidget):
         self.setParent(None)
 
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.target and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self.target.rect())
+        if obj is self.target and event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show, QEvent.Type.Hide):
+            self._place()
+            self.raise_()
         return False
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
         colour = self.palette().color(QPalette.ColorRole.Highlight)
-        for pen in (QPen(QColor(255, 255, 255), 4), QPen(colour, 2, Qt.PenStyle.DashLine)):
+        inner = self.parentWidget() is self.target  # a window: the ring inside its edge
+        edge = self.rect().adjusted(2, 2, -3, -3) if inner else self.rect().adjusted(1, 1, -2, -2)
+        for pen in (QPen(QColor(255, 255, 255), 3), QPen(colour, 2, Qt.PenStyle.DashLine)):
             p.setPen(pen)
-            p.drawRect(self.rect().adjusted(2, 2, -3, -3))
+            p.drawRect(edge)
         p.end()
 
 

@@ -111,8 +111,10 @@ def test_tab_reaches_every_control_in_the_order_the_panels_stand(big_window):
 
 
 def _picture(widget: QWidget) -> QImage:
+    """The control and the few pixels around it, where the focus ring is drawn."""
     QApplication.processEvents()
-    return widget.grab().toImage()
+    parent = widget.parentWidget()
+    return parent.grab(widget.geometry().adjusted(-4, -4, 4, 4)).toImage() if parent is not None else widget.grab().toImage()
 
 
 def test_focus_is_visible_on_every_kind_of_control(big_window):
@@ -141,6 +143,20 @@ def test_focus_is_visible_on_every_kind_of_control(big_window):
         assert widget.hasFocus() or widget.isAncestorOf(QApplication.focusWidget()), kind
         after = _picture(widget)
         assert before != after, f"focus on the {kind} changes nothing on screen"
+
+
+def test_the_focus_ring_lies_around_a_pipeline_box_not_over_its_text(big_window):
+    from explorer.ui.keyboard_order import FocusRing
+
+    box = big_window.findChildren(StageBox)[0]
+    box.setFocus(Qt.FocusReason.TabFocusReason)
+    QApplication.processEvents()
+    ring = big_window.focus_helper.ring
+    assert ring.isVisible() and ring.target is box and ring.parentWidget() is box.parentWidget()
+    room = box.parentWidget().rect()
+    wanted = box.geometry().adjusted(-FocusRing.MARGIN, -FocusRing.MARGIN, FocusRing.MARGIN, FocusRing.MARGIN)
+    assert ring.geometry() == wanted.intersected(room)
+    assert ring.geometry().contains(box.geometry())  # the box's own border and text are not painted over
 
 
 def weights_of(state) -> np.ndarray:
