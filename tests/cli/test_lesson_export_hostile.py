@@ -176,24 +176,47 @@ def test_the_memory_budget_is_checked_before_a_steps_work(tmp_path):
     assert rss < 1.5 * GiB and not (tmp_path / "o.pdf").exists()
 
 
-def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
-    steps = [f'caption = "step {i}"\ntext = "This is a pen number {i} ."\nstage = "weights"' for i in range(400)]
-    src = lesson(tmp_path / "l.toml", steps)
-    out = tmp_path / "o.pdf"
-    out.write_bytes(b"old")
+def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str] | None:
+    """Export a lesson of ``steps`` steps and press Ctrl+C (SIGINT) once its pages are being written: (exit
+    code, stdout, stderr), or None when it had finished before it could be stopped (a busy machine let the
+    whole export run between two looks). The process is stopped (SIGSTOP) the moment pages are seen, so the
+    interrupt lands before the file is complete, whatever the machine's load."""
+    src = lesson(tmp_path / "l.toml", [f'caption = "step {i}"\ntext = "This is a pen number {i} ."\nstage = "weights"' for i in range(steps)])
+    (tmp_path / "o.pdf").write_bytes(b"old")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(out)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    partial = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]  # noqa: E731
     try:
         deadline = time.monotonic() + 300
-        while not [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]:  # pages written
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        while not partial() and proc.poll() is None:
+            assert time.monotonic() < deadline, "no page was written in 300 s"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGSTOP)
+        if proc.poll() is not None or not partial():  # it finished (or was renaming) before it was stopped
+            proc.send_signal(signal.SIGCONT)
+            proc.communicate(timeout=120)
+            return None
+        proc.send_signal(signal.SIGINT)  # pending until it runs again
+        proc.send_signal(signal.SIGCONT)
         stdout, stderr = proc.communicate(timeout=120)
+        return proc.returncode, stdout, stderr
     finally:
         if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)
             proc.kill()
-    assert proc.returncode == 130 and stderr == "interrupted\n" and "wrote" not in stdout, (proc.returncode, stdout, stderr)
-    assert out.read_bytes() == b"old"
+
+
+def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
+    for steps in (400, 1600, 6400):  # a longer lesson where a busy machine ran a short one to its end
+        for p in tmp_path.iterdir():
+            p.unlink()
+        ended = _interrupt_while_writing(tmp_path, steps)
+        if ended is not None:
+            break
+    else:
+        pytest.fail("the export always ended before Ctrl+C could reach it")
+    code, stdout, stderr = ended
+    assert code == 130 and stderr == "interrupted\n" and "wrote" not in stdout, ended
+    assert (tmp_path / "o.pdf").read_bytes() == b"old"
     assert names_in(tmp_path) == ["l.toml", "o.pdf"]
