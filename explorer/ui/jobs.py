@@ -83,6 +83,18 @@ class Job(QThread):
                 self.succeeded.emit(result)
 
 
+# Jobs whose panel closed before they ended (the wait ran out on a busy machine): kept here, out of their
+# panel's ownership, until they finish. Qt aborts the process when a QThread is destroyed while it runs, and the
+# panel's deletion would destroy it (seen once in `make test-loaded`: a Model view job outliving its window).
+_still_running: set[Job] = set()
+
+
+def _keep_until_finished(job: Job) -> None:
+    job.setParent(None)
+    _still_running.add(job)
+    job.finished.connect(lambda: _still_running.discard(job))
+
+
 class JobSlot(QObject):
     """At most one Job at a time for one panel; results of a cancelled or superseded call never arrive."""
 
@@ -95,12 +107,15 @@ class JobSlot(QObject):
         super().__init__(parent)
         self.job: Job | None = None
         self._next: Work | None = None
+        self._closed = False
 
     @property
     def busy(self) -> bool:
         return self.job is not None
 
     def submit(self, work: Work) -> None:
+        if self._closed:  # the panel is closing: a request that arrives now (a last trace) starts nothing
+            return
         if self.job is not None:
             self._next = work
             self.job.cancel()
@@ -128,11 +143,13 @@ class JobSlot(QObject):
         else:
             self.busyChanged.emit(False)
 
-    def shutdown(self) -> None:
-        """The window is closing: stop and wait."""
+    def shutdown(self, wait_ms: int = 10_000) -> None:
+        """The window is closing: stop, wait, and start nothing more. A job still running after ``wait_ms``
+        is kept alive apart from the panel until it ends."""
+        self._closed = True
         self.cancel()
-        if self.job is not None:
-            self.job.wait(10_000)
+        if self.job is not None and not self.job.wait(wait_ms):
+            _keep_until_finished(self.job)
 
 
 class JobRunner(QObject):

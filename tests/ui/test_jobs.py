@@ -4,6 +4,8 @@ exactly one signal with one line (the one error policy), whatever the work raise
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -108,3 +110,34 @@ def test_the_runner_stops_its_jobs_when_the_window_closes(qtbot):
     qtbot.waitUntil(job.isRunning, timeout=5_000)
     runner.stop()
     assert job.isFinished()
+
+
+def test_a_closed_slot_starts_nothing_and_a_job_outliving_it_is_not_destroyed_while_it_runs(qtbot):
+    """A panel closing while its job still runs (the wait ran out on a busy machine) must not destroy the
+    running thread with it: Qt aborts the whole process then. And a request arriving after the close starts
+    nothing."""
+    import shiboken6
+
+    from explorer.ui import jobs
+
+    release, started, ended = threading.Event(), threading.Event(), []
+    slot = JobSlot()
+
+    def stubborn(_report, _cancel):  # ignores cancel, as a long core call between its checks does
+        started.set()
+        release.wait(30.0)
+        ended.append(True)
+        return "late"
+
+    slot.submit(stubborn)
+    assert started.wait(10.0)
+    job = slot.job
+    slot.shutdown(wait_ms=50)
+    assert job.isRunning() and job in jobs._still_running
+    slot.submit(lambda _r, _c: "after the close")
+    assert slot.job is job  # nothing new was started
+    shiboken6.delete(slot)  # the panel is gone; its running job must survive it
+    assert shiboken6.isValid(job) and job.isRunning()
+    release.set()
+    qtbot.waitUntil(lambda: job not in jobs._still_running, timeout=10_000)
+    assert ended == [True]
