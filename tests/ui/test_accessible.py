@@ -185,4 +185,4 @@ def test_the_naming_pass_runs_for_new_controls_not_for_the_styles_animations(ful
     QApplication.processEvents()
     assert runs == []
     QPushButton("new", dock)  # a new control: the pass runs at the next turn of the event loop
-    qtbot.waitUntil(lambda: bool(runs), timeout=5_000)
+    qtbot.waitUntil(lambda: bool(runs), timeout=30_000)

@@ -78,9 +78,9 @@ def test_play_advances_through_every_layer_and_stops_at_the_end(view, state, qtb
     state.select(stage="block", layer=0)
     qtbot.mouseClick(view.play, Qt.MouseButton.LeftButton)
     assert view.play.isChecked() and view.timer.isActive()
-    qtbot.waitUntil(lambda: state.selection.stage == "qkv", timeout=2000)
+    qtbot.waitUntil(lambda: state.selection.stage == "qkv", timeout=30_000)
     assert state.selection.layer == 1  # block out of layer 1 leads into layer 2
-    qtbot.waitUntil(lambda: not view.play.isChecked(), timeout=5000)
+    qtbot.waitUntil(lambda: not view.play.isChecked(), timeout=30_000)
     assert state.selection.stage == "probs" and not view.timer.isActive()
 
 
@@ -172,10 +172,10 @@ def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, 
         flow.layout().addWidget(field)
         field.show()
     window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=2000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=30_000)
     for field in fields:
         field.setFocus()
-        qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=2000)
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=30_000)
         qtbot.keyClick(field, Qt.Key.Key_End)
         qtbot.keyClick(field, Qt.Key.Key_Right)  # a combo box lets it through to the window: still no step
         assert state.selection.stage == "masked"

@@ -75,7 +75,7 @@ def test_scrub_back_and_play(qtbot, view):
     assert g.steps[0].token.replace(" ", "␣") in top
     view._play.setInterval(20)
     view.play_button.click()
-    qtbot.waitUntil(lambda: view.slider.value() == 3 and not view._play.isActive(), timeout=5_000)
+    qtbot.waitUntil(lambda: view.slider.value() == 3 and not view._play.isActive(), timeout=30_000)
     view.step_once()  # at the end: stays
     assert view.slider.value() == 3
 

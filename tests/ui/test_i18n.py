@@ -149,7 +149,7 @@ def test_language_switch_at_run_time(window, qtbot, english_after):
     assert english["file menu"] == "&File" and english["pipeline dock"] == "Pipeline"
 
     window.actions_.language_actions["ja"].trigger()  # View → Language → 日本語
-    qtbot.waitUntil(lambda: window.actions_.file_menu.title() != "&File", timeout=5_000)
+    qtbot.waitUntil(lambda: window.actions_.file_menu.title() != "&File", timeout=30_000)
     shown = _shown_texts(window)
     assert shown["file menu"][1] == "ファイル(&F)"
     assert shown["view menu"][1] == "表示(&V)"
@@ -165,7 +165,7 @@ def test_language_switch_at_run_time(window, qtbot, english_after):
     assert settings.get("language") == "ja"
 
     window.actions_.set_language("en")
-    qtbot.waitUntil(lambda: window.actions_.file_menu.title() == "&File", timeout=5_000)
+    qtbot.waitUntil(lambda: window.actions_.file_menu.title() == "&File", timeout=30_000)
     assert {k: text for k, (_, text) in _shown_texts(window).items()} == english
     assert settings.get("language") == "en"
 

@@ -107,7 +107,7 @@ def test_the_runner_stops_its_jobs_when_the_window_closes(qtbot):
     runner = JobRunner()
     job = runner.job(lambda _r, cancel: cancel.wait(30.0))
     job.start()
-    qtbot.waitUntil(job.isRunning, timeout=5_000)
+    qtbot.waitUntil(job.isRunning, timeout=30_000)
     runner.stop()
     assert job.isFinished()
 

@@ -96,7 +96,7 @@ def test_the_window_stays_live_and_next_continues_from_the_lesson(window, state,
     qtbot.waitUntil(lambda: state.trace is not None and state.trace.rows[0].length == 5 and not state.busy, timeout=20_000)
     assert state.text == "I like the dog ."
     qtbot.keyClick(menu.bar.forward, Qt.Key.Key_Space)  # → in the bar
-    qtbot.waitUntil(lambda: menu.player.index == 3, timeout=5_000)
+    qtbot.waitUntil(lambda: menu.player.index == 3, timeout=30_000)
     qtbot.waitUntil(lambda: state.selection.stage == "scaled" and not state.busy, timeout=30_000)
     assert state.text == "This is a pen ." and state.options.scale is True and dict(state.source.sizes) == {"key_dim": 256}
     menu.bar.back.click()

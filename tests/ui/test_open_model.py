@@ -167,5 +167,5 @@ def test_opening_a_run_folder_shows_its_latest_complete_checkpoint_and_says_whic
     window.loading.open(str(run))
     qtbot.waitUntil(lambda: state.trace.config == cfg, timeout=20_000)
     assert state.source.name == str(run / "step-000004")
-    qtbot.waitUntil(lambda: "step-000004" in window.statusBar().currentMessage(), timeout=5_000)
+    qtbot.waitUntil(lambda: "step-000004" in window.statusBar().currentMessage(), timeout=30_000)
     assert "run folder" in window.statusBar().currentMessage()

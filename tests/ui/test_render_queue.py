@@ -27,7 +27,7 @@ def test_one_job_per_turn_latest_wins_and_deleted_owners_are_skipped(qtbot):
     assert ran == []  # nothing runs inside post
     QCoreApplication.processEvents()
     assert ran == ["a2"]  # one job per turn: the event loop gets in between
-    qtbot.waitUntil(lambda: queue.pending() == 0, timeout=2000)
+    qtbot.waitUntil(lambda: queue.pending() == 0, timeout=30_000)
     assert ran == ["a2", "b"]
     queue.post(a, "draw", lambda: ran.append("flushed"))
     queue.flush()
@@ -54,7 +54,7 @@ def test_a_long_trace_is_drawn_in_later_turns_with_pooled_thumbnails(qtbot, long
     state.set_trace(long_trace)
     assert view.large.image.image is None  # not drawn inside the signal: the window stays responsive
     n = long_trace.rows[0].length
-    qtbot.waitUntil(lambda: view.large.image.image is not None, timeout=5000)
+    qtbot.waitUntil(lambda: view.large.image.image is not None, timeout=30_000)
     assert np.array_equal(view.large.image.image, long_trace.head_map(0, "weights", 0, 0)[:n, :n])
     # thumbnails of a map larger than THUMB_CELLS are its block maxima, drawn over the full matrix's cells
     for h, layers in enumerate(view.grid.maps):

@@ -158,12 +158,12 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
     w.show()
     # opening a panel (its button on the status bar's strip: the bottom panels start closed) builds it at once
     w.strips["bottom"].button("params").click()
-    qtbot.waitUntil(lambda: w.views.pending() == len(hidden) - 1, timeout=5000)
+    qtbot.waitUntil(lambda: w.views.pending() == len(hidden) - 1, timeout=30_000)
     assert isinstance(w.docks["params"].widget(), View) and w.docks["params"].widget() is w.views["params"]
     # the rest once the first trace is on screen, each showing it
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         w.start()
-    qtbot.waitUntil(lambda: w.views.pending() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: w.views.pending() == 0, timeout=30_000)
     assert w.views["params"].rows and w.views["tensors"].tree.topLevelItemCount() > 0
     assert all(isinstance(w.docks[n].widget(), View) for n in hidden)
     w.close()

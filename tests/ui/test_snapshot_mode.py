@@ -121,7 +121,7 @@ def test_exported_pictures_get_ordinary_modes(window, tmp_path):
 
 def test_a_restored_layout_does_not_show_the_banner_without_a_snapshot(window, state, qtbot):
     window.snapshot_bar.setVisible(True)  # as a restoreState of a layout saved in snapshot mode would
-    qtbot.waitUntil(lambda: not window.snapshot_bar.isVisible(), timeout=2_000)
+    qtbot.waitUntil(lambda: not window.snapshot_bar.isVisible(), timeout=30_000)
 
 
 def test_a_window_opened_on_a_snapshot_can_return_to_the_live_model(qtbot, snapshot_file):
