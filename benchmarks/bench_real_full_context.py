@@ -4,14 +4,16 @@ tokens, its whole context.
 Ours: the request (tokenize, mask, forward) until the first head's map exists, as the window shows it: the
 trace captures one layer with its maps derived when looked at (the app's policy for a deep model), layer 0
 is handed over as soon as it is done and one head's map is derived from its q and k. The remaining layers
-and the logits are still computed and timed (full_trace_s). The peer: transformers' LlamaForCausalLM forward
+and the next-token distribution after the last token (the block of logits holding it: a trace derives its
+logits from final.out when read, explorer/trace/logits.py) are still computed and timed (full_trace_s). The peer: transformers' LlamaForCausalLM forward
 of the same weights and ids with its default SDPA attention and no attentions returned, the fastest path
 that shows nothing. Both models are loaded beforehand; runs alternate in one process and medians are
 compared. The peak resident memory is measured in a fresh process that loads the model and runs our side
 once, the full trace included.
 
 real_full_trace_vs_peer: the whole trace a user can read everything from: every layer captured with its maps
-derived when looked at (lazy), request → logits, against the same peer forward; the three alternate.
+derived when looked at (lazy), request → every row's logits (all of them read, as the peer returns them),
+against the same peer forward; the three alternate.
 The lazy trace's attention runs PyTorch's fused kernel (model/attention_fused.py); its logits are compared
 with the peer's (relative error in the detail).
 
@@ -61,6 +63,7 @@ def ours_once(bundle, text: str) -> dict:
         marks["first_map"] = time.perf_counter() - t0
 
     trace = run_trace(bundle, text, RunOptions(layers_to_capture=(0,)), on_partial=first_map, partial_after=0)
+    trace.probs_row(0, trace.C - 1)  # the distribution the window shows first
     marks["full"] = time.perf_counter() - t0
     assert CONTEXT <= trace.C <= CONTEXT + 2, trace.C  # exactly CONTEXT at the model's own context (8192)
     return marks
@@ -76,14 +79,15 @@ def ours_every_layer(bundle, text: str):
     try:
         t0 = time.perf_counter()
         trace = run_trace(bundle, text, RunOptions(lazy_pairwise=True))
+        logits = trace["logits"]  # every row, derived from final.out (explorer/trace/logits.py)
         seconds = time.perf_counter() - t0
     finally:
         if budget is None:
             os.environ.pop("ATTENTION_EXPLORER_MEMORY_GB")
         else:
             os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = budget
-    assert trace.layers == tuple(range(bundle.config.layers)) and "logits" in trace.stored_names()
-    return seconds, trace["logits"]
+    assert trace.layers == tuple(range(bundle.config.layers)) and logits.shape[:2] == (1, trace.C)
+    return seconds, logits
 
 
 def peer_model(path, attention: str = "sdpa"):

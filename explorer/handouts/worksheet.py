@@ -152,13 +152,13 @@ def _wo(trace, b, h, i) -> Exercise:
 def _prob(trace, b, h, i) -> Exercise:
     n = trace.rows[b].length
     ids = trace.rows[b].ids
-    logits = np.asarray(trace["logits"][b, i], dtype=np.float64)
+    logits = np.asarray(trace.logits_rows(b, i, i + 1)[0], dtype=np.float64)
     t = int(ids[i + 1]) if i + 1 < n else int(np.argmax(logits))
     T = float(trace.options.temperature)
     z = float(np.sum(np.exp((logits - logits.max()) / T)) * math.exp(logits.max() / T))
     token = trace.vocab[t] if trace.vocab is not None and t < len(trace.vocab) else str(t)
     return Exercise("prob", (Quantity(f"l{sub(i)}[{token}]", _row(logits[t])), Quantity("T", np.array(T), 2), Quantity("Z", np.array(z), 4)),
-                    Quantity(f"p{sub(i)}[{token}]", _row(trace["probs"][b, i, t]), 3),
+                    Quantity(f"p{sub(i)}[{token}]", _row(trace.probs_row(b, i)[t]), 3),
                     "probs", (b, i, t), {"i": i, "token": token, "id": t, "V": int(logits.shape[0]), "next": i + 1 < n})
 
 

@@ -103,7 +103,7 @@ def direct_attribution(trace: Trace, target: int, position: int, b: int = 0) -> 
         if b_o is not None:
             constant += read(b_o.astype(np.float64))
         parts.append({"component": f"layers.{l}.ffn", "value": read(f64(f"layers.{l}.ffn.out")[b, position])})
-    return parts, constant, float(trace["logits"][b, position, target])
+    return parts, constant, float(trace.logits_rows(b, position, position + 1)[0, target])
 
 
 def logit_lens(bundle: ModelBundle, trace: Trace, target: int, position: int, b: int = 0) -> list[LensRow]:

@@ -130,7 +130,7 @@ def explain_logit(bundle: ModelBundle, trace: Trace, position: int, target: str 
     if not 0 <= position < n:
         raise ConfigError(f"position {position} does not exist: the text has positions 0 … {n - 1}")
     if target is None or not target.strip():
-        target_id = int(np.asarray(trace["logits"][b, position]).argmax())
+        target_id = int(np.asarray(trace.logits_rows(b, position, position + 1)[0]).argmax())
     else:
         target_id = window_target(bundle, target)
     parts, constant, logit = direct_attribution(trace, target_id, position, b)

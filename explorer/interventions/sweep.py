@@ -82,10 +82,10 @@ def patching_sweep(
         position = C - 1
     if not 0 <= position < C:
         raise ConfigError(f"--position {position} does not exist: the text has positions 0 … {C - 1}")
-    clean_logits = clean_run["logits"][0, position]
+    clean_logits = clean_run.logits_rows(0, position, position + 1)[0]
     if target is None:
         target = int(clean_logits.argmax())
-    l_clean, l_corrupt = float(clean_logits[target]), float(corrupt["logits"][0, position, target])
+    l_clean, l_corrupt = float(clean_logits[target]), float(corrupt.logits_rows(0, position, position + 1)[0, target])
     cfg = bundle.config
     cells = _cells(kind, cfg.layers, cfg.H, C)
     shape = (cfg.layers + 1, C) if kind == "resid" else (cfg.layers, cfg.H)
@@ -97,7 +97,7 @@ def patching_sweep(
             raise Cancelled("the patching sweep was cancelled")
         patches = build_patches(Interventions(patches=(spec,), patch_from=clean), cfg, lengths, corrupt.C, clean_run)
         run = run_trace(bundle, corrupted, options, cancel, patches=patches)
-        patched = float(run["logits"][0, position, target])
+        patched = float(run.logits_rows(0, position, position + 1)[0, target])
         recovered[r, c] = (patched - l_corrupt) / spread if spread != 0 else 0.0
         if progress is not None:
             progress(done, len(cells))

@@ -36,6 +36,9 @@ class CaptureSink:
     # True for a trace that derives its (C, C) maps from q and k when they are looked at (a lazy trace): its
     # attention may then use PyTorch's fused kernel, equal to the reference to rounding (model.attention).
     derives_maps = False
+    # True for a trace that derives its logits from final.out when they are read (explorer/trace/logits.py):
+    # the model then stops after final.out.
+    derives_logits = False
 
     def __init__(self, wants: Callable[[str], bool] | None = None, patches: Mapping[str, Patch] | None = None) -> None:
         self._wants = wants

@@ -68,6 +68,7 @@ class Transformer(Captured):
         segments: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """Logits (B, C, V). ``allowed`` (B, C, C) defaults to causal; ``layers`` stops early (None: all).
+        Under a trace that derives its logits (explorer/trace/logits.py), final.out (B, C, E) instead.
 
         With ``cache`` (generation), ``ids`` are the new tokens only, at positions cache.length …; their
         keys and values are appended to the cache and ``allowed`` is (B, C, cache.length + C). ``empty``
@@ -98,6 +99,8 @@ class Transformer(Captured):
         if self.ln_final is not None:
             x = self.ln_final(x)
         x = self.capture("final.out", x)
+        if self._sink is not None and self._sink.derives_logits:
+            return x  # (B, C, E): the trace computes final.out · W_u when read (explorer/trace/logits.py)
         if self.mlm is not None:  # an encoder's masked-LM head
             x = self.mlm(x)  # (B, C, E)
         logits = affine(x, self.W_u(), self.unembed.b_u)  # (B, C, E) · (E, V) → (B, C, V)

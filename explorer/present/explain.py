@@ -220,12 +220,11 @@ def _logits(trace, layer, head, row, i, j, value, w):
 
 
 def _probs(trace, layer, head, row, i, j, value, w):
-    logits = stored(trace, "logits")
     T = trace.options.temperature
     word = _token_word(trace, j)
-    if logits is None:
+    if "logits" not in trace:
         return f"P({w['next']} = “{word}”) = {fmt(value)}"
-    zrow = logits[row, i].astype(np.float64) / T
+    zrow = trace.logits_rows(row, i, i + 1)[0].astype(np.float64) / T  # one row (derived alone when it can be)
     z = float(zrow[j])
     given = f"P({w['next']} = “{word}” | 0…{i})"
     if np.abs(zrow).max() > 80:  # e^z would not fit a readable number: subtract the row's largest first

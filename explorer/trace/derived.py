@@ -14,6 +14,7 @@ import numpy as np
 
 from explorer import names
 from explorer.config import ModelConfig, RunOptions
+from explorer.trace.logits import LogitBlocks, derives_logits
 
 HEAD_CACHE = 64  # derived (C, C) maps of single heads kept for quick re-display …
 HEAD_CACHE_BYTES = 384 * 1024**2  # … within this many bytes (a 4096-token map is 64 MB)
@@ -36,6 +37,8 @@ class Derivations:
         self._head_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._layer_cache: OrderedDict[tuple, np.ndarray] = OrderedDict()
         self._memo: OrderedDict[tuple, object] = OrderedDict()
+        # The logits, when the trace kept final.out instead (explorer/trace/logits.py); None: stored or absent.
+        self.logits = LogitBlocks(arrays, config, options) if derives_logits(arrays, config) else None
 
     def inherit(self, other: Derivations, layers: Mapping[int, int]) -> None:
         """The maps ``other`` (a partial trace this one completes) derived for ``layers``: the same numbers."""
@@ -73,17 +76,30 @@ class Derivations:
         return derive_maps(self._arrays, self._config, self._options.scale, self.qk_names(layer), layer, b, h, steps)
 
     # ------------------------------------------------------------------ derived values
+    def has_logits(self) -> bool:
+        return "logits" in self._arrays or self.logits is not None
+
+    def all_logits(self) -> np.ndarray:
+        return self._arrays["logits"] if self.logits is None else self.logits.whole()
+
+    def logits_rows(self, b: int, start: int, stop: int) -> np.ndarray:
+        """(stop − start, V): the logits after tokens start … stop−1 of sentence b, derived only for them."""
+        if self.logits is None:
+            return self._arrays["logits"][b, start:stop]
+        return self.logits.rows(b, start, stop)
+
     def probs(self) -> np.ndarray:
+        logits = self.all_logits()  # outside the lock: deriving them takes the blocks' own lock
         with self._lock:
             if "probs" not in self._layer_cache:
-                self._layer_cache["probs"] = self.softmax(self._arrays["logits"])
+                self._layer_cache["probs"] = self.softmax(logits)
             return self._layer_cache["probs"]
 
     def probs_row(self, b: int, i: int) -> np.ndarray:
         with self._lock:
             if "probs" in self._layer_cache:
                 return self._layer_cache["probs"][b, i]
-        return self.softmax(self._arrays["logits"][b, i : i + 1])[0]
+        return self.softmax(self.logits_rows(b, i, i + 1))[0]
 
     def softmax(self, logits: np.ndarray) -> np.ndarray:
         # The model's own expression, so a row derived here equals the row of a full computation.

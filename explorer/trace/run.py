@@ -17,6 +17,7 @@ from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.util.threads import threads_for
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
+from explorer.trace.logits import derivable
 from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.vocab import itemsize
 from explorer.weights.bundle import ModelBundle
@@ -152,6 +153,7 @@ def run_trace(
 
     sink = _CancellableSink(_wants(options), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
+    sink.derives_logits = derivable(cfg, str(device)) and not any(n.startswith("logits") for n in sink.patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.

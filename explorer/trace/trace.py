@@ -124,6 +124,8 @@ class Trace(Mapping[str, np.ndarray]):
     def shape(self, name: str) -> tuple[int, ...]:
         if name in self._arrays:
             return tuple(self._arrays[name].shape)
+        if name in ("logits", "probs") and self._derived.logits is not None:
+            return self._derived.logits.shape
         if name == "probs":
             return tuple(self._arrays["logits"].shape)
         pairwise_parts(name)
@@ -138,7 +140,9 @@ class Trace(Mapping[str, np.ndarray]):
         derivable = [
             names.attn(l, s) for l in self.layers if self._derived.can_derive(l) for s in names.PAIRWISE_STAGES
         ]
-        if "logits" in self._arrays:
+        if self._derived.logits is not None:
+            derivable.append("logits")
+        if self._derived.has_logits():
             derivable.append("probs")
         extra = [n for n in derivable if n not in self._arrays]
         return tuple(sorted((*self._arrays, *extra), key=_order_key))
@@ -152,8 +156,8 @@ class Trace(Mapping[str, np.ndarray]):
     def __contains__(self, name: object) -> bool:
         if name in self._arrays:
             return True
-        if name == "probs":
-            return "logits" in self._arrays
+        if name in ("logits", "probs"):
+            return self._derived.has_logits() if name == "probs" else self._derived.logits is not None
         try:
             layer, _ = pairwise_parts(name)  # type: ignore[arg-type]
         except (KeyError, TypeError, ValueError):
@@ -163,7 +167,9 @@ class Trace(Mapping[str, np.ndarray]):
     def __getitem__(self, name: str) -> np.ndarray:
         if name in self._arrays:
             return self._arrays[name]
-        if name == "probs" and "logits" in self._arrays:
+        if name == "logits" and self._derived.logits is not None:
+            return self._derived.logits.whole()
+        if name == "probs" and self._derived.has_logits():
             return self._derived.probs()
         try:
             layer, stage = pairwise_parts(name)
@@ -190,7 +196,12 @@ class Trace(Mapping[str, np.ndarray]):
         """Next-token distributions after tokens start … stop−1 of sentence b: (stop − start, V)."""
         if "probs" in self._arrays:
             return self._arrays["probs"][b, start:stop]
-        return self._derived.softmax(self._arrays["logits"][b, start:stop])
+        return self._derived.softmax(self._derived.logits_rows(b, start, stop))
+
+    def logits_rows(self, b: int, start: int, stop: int) -> np.ndarray:
+        """Scores over the vocabulary after tokens start … stop−1 of sentence b: (stop − start, V). A trace
+        that derives its logits (explorer/trace/logits.py) computes only the blocks holding these rows."""
+        return self._derived.logits_rows(b, start, stop)
 
     # ------------------------------------------------------------------ convenience
     def params(self) -> dict[str, np.ndarray]:

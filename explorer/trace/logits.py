@@ -1,0 +1,134 @@
+"""A trace's scores over the vocabulary, derived from ``final.out`` when they are read.
+
+The unembedding final.out · W_u is the largest product of a trace and its result the largest array: for
+GPT-2 small at 256 tokens 10 of 33 billion multiply-adds (90 of 290 ms on two cores) and 51 MB; for SmolLM2
+at 8,192 tokens 1.6 GB. The window shows one row of it at a time (the next-token distribution after the
+selected token). So a trace whose model ends in a plain unembedding keeps final.out, and its logits are
+computed when read, with the model's own expression (``affine``, explorer/model/linear.py).
+
+They are computed in blocks of ROWS rows of the B·C rows of final.out, and every value comes from the product
+of its own block, with the thread count of the run (explorer/util/threads.py). So a row is the same number
+however it was asked for: alone, with its block, or as part of the whole (B, C, V) (a matrix product's last
+bits may depend on how many rows it multiplies at once; tests/core/test_trace_logits.py). A trace of at most
+ROWS tokens has one block: the very product the model would have made.
+
+Not derived (the model computes them in its forward pass, as before): encoders' masked-LM head and Gemma 2's
+soft-capped logits (more than one product), a run that patches the logits, and a run on a GPU (a derivation
+on the CPU would not be the GPU's numbers).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+
+import numpy as np
+
+from explorer.config import ModelConfig, RunOptions
+
+ROWS = 64  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
+BLOCK_CACHE = 8  # blocks kept for re-display (8 × 64 × 50,257 floats: 103 MB at most)
+
+
+def derivable(config: ModelConfig, device: str = "cpu") -> bool:
+    """True when a trace of this model can leave its logits to be derived (see above)."""
+    return not config.mlm_head and config.logit_softcap is None and str(device).startswith("cpu")
+
+
+def derives_logits(arrays: Mapping[str, np.ndarray], config: ModelConfig) -> bool:
+    """True for a trace that kept final.out and not its logits (and has the unembedding to derive them)."""
+    if "logits" in arrays or "final.out" not in arrays or not derivable(config):
+        return False
+    return "params.embed.tok" in arrays if config.tie_embeddings else "params.unembed.W_u" in arrays
+
+
+class LogitBlocks:
+    """The derived logits of one trace: blocks computed once, the whole (B, C, V) when asked for."""
+
+    def __init__(self, arrays: Mapping[str, np.ndarray], config: ModelConfig, options: RunOptions) -> None:
+        self._arrays, self._config, self._options = arrays, config, options
+        self._lock = threading.Lock()
+        self._blocks: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._whole: np.ndarray | None = None
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        B, C, _ = self._arrays["final.out"].shape
+        return (B, C, self._config.V)
+
+    def rows(self, b: int, start: int, stop: int) -> np.ndarray:
+        """Logits after tokens start … stop−1 of sentence b: (stop − start, V), read-only."""
+        B, C, V = self.shape
+        if self._whole is not None:
+            return self._whole[b, start:stop]
+        first, last = b * C + start, b * C + stop  # rows of the flattened (B·C, V)
+        parts = [self._block(k) for k in range(first // ROWS, (max(last, first + 1) - 1) // ROWS + 1)]
+        joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        offset = (first // ROWS) * ROWS
+        return joined[first - offset : last - offset]
+
+    def whole(self) -> np.ndarray:
+        """(B, C, V): every block, in order (each the same numbers as when derived alone)."""
+        with self._lock:
+            if self._whole is not None:
+                return self._whole
+        B, C, V = self.shape
+        out = np.empty((B * C, V), dtype=self._arrays["final.out"].dtype)
+        for k in range(-(-B * C // ROWS)):
+            out[k * ROWS : (k + 1) * ROWS] = self._block(k, keep=False)
+        out = out.reshape(B, C, V)
+        out.flags.writeable = False
+        with self._lock:
+            self._whole = out
+            self._blocks.clear()
+        return out
+
+    def _block(self, k: int, keep: bool = True) -> np.ndarray:
+        with self._lock:
+            if k in self._blocks:
+                self._blocks.move_to_end(k)
+                return self._blocks[k]
+        block = self._compute(k)
+        if keep:
+            with self._lock:
+                self._blocks[k] = block
+                while len(self._blocks) > BLOCK_CACHE:
+                    self._blocks.popitem(last=False)
+        return block
+
+    def _compute(self, k: int) -> np.ndarray:
+        """Rows k·ROWS … of final.out times W_u (+ b_u): the model's expression, on the run's thread count."""
+        import torch  # here: reading a trace needs numpy alone
+
+        from explorer.model.linear import affine
+        from explorer.util.threads import threads_for
+
+        final = self._arrays["final.out"]
+        B, C, E = final.shape
+        x = _tensor(final.reshape(B * C, E)[k * ROWS : (k + 1) * ROWS])  # (≤ ROWS, E)
+        if self._config.tie_embeddings:
+            W_u = _tensor(self._arrays["params.embed.tok"]).T  # (V, E) → (E, V), as the model's W_u()
+        else:
+            W_u = _tensor(self._arrays["params.unembed.W_u"])  # (E, V)
+        bias = self._arrays.get("params.unembed.b_u")
+        b_u = _tensor(bias) if bias is not None else None  # (V,)
+        with torch.inference_mode(), threads_for(B * C * self._config.parameter_count()):
+            out = affine(x, W_u, b_u).numpy()  # (≤ ROWS, E) · (E, V) → (≤ ROWS, V)
+        out.flags.writeable = False
+        return out
+
+
+def _tensor(a: np.ndarray):
+    """A torch view of a trace's read-only array, without copying it (a 50,257 × 768 table is 154 MB): the
+    product only reads it. Copied where the memory itself is read-only (a snapshot mapped from a file)."""
+    import torch
+
+    if not a.flags.writeable:
+        view = a.view()
+        try:
+            view.flags.writeable = True
+        except ValueError:
+            view = np.array(a)
+        a = view
+    return torch.from_numpy(a)
