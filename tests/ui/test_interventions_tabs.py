@@ -162,6 +162,14 @@ def test_a_patch_added_from_the_form_is_the_cores_patched_run(window, qtbot):
     np.testing.assert_allclose(back["probs"], expected["baseline.probs"], atol=1e-6)
 
 
+def test_the_form_offers_the_logits_which_the_trace_derives(window, qtbot):
+    form = _panel(window, 3).patch_form
+    trace = window.state.trace
+    offered = [form.name.itemText(i) for i in range(form.name.count())]
+    assert "logits" not in trace.stored_names() and "logits" in trace  # derived from final.out when read
+    assert offered[-1] == "logits" and offered.count("logits") == 1
+
+
 def test_a_malformed_patch_is_refused_in_the_form(window, qtbot):
     form = _panel(window, 3).patch_form
     form.positions.setText("two")

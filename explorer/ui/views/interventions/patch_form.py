@@ -68,11 +68,14 @@ class PatchForm(View):
         self.add_button.setText(self.tr("Add patch"))
 
     def _names(self, trace) -> None:
-        """The patchable public names this trace holds, in the model's order."""
+        """The patchable public names this trace holds, in the model's order (the logits too when the trace
+        derives them from final.out: a run that patches them computes them in its forward pass)."""
         if trace is None:
             return
         current = self.name.currentText()
         wanted = [n for n in trace.stored_names() if patchable(n)]
+        if "logits" not in wanted and "logits" in trace and patchable("logits"):
+            wanted.append("logits")  # last: the model's order
         if wanted != [self.name.itemText(i) for i in range(self.name.count())]:
             self.name.clear()
             self.name.addItems(wanted)
