@@ -176,6 +176,12 @@ def test_the_memory_budget_is_checked_before_a_steps_work(tmp_path):
     assert rss < 1.5 * GiB and not (tmp_path / "o.pdf").exists()
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """The child gets SIGINT's default action back: a runner started in the background (`make test-loaded &`
+    from a script) ignores SIGINT, and a child inherits that; Ctrl-C in a terminal is never ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str] | None:
     """Export a lesson of ``steps`` steps and press Ctrl+C (SIGINT) once its pages are being written: (exit
     code, stdout, stderr), or None when it had finished before it could be stopped (a busy machine let the
@@ -185,7 +191,8 @@ def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str]
     (tmp_path / "o.pdf").write_bytes(b"old")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     partial = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]  # noqa: E731
     try:
         deadline = time.monotonic() + 300
@@ -218,5 +225,47 @@ def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
         pytest.fail("the export always ended before Ctrl+C could reach it")
     code, stdout, stderr = ended
     assert code == 130 and stderr == "interrupted\n" and "wrote" not in stdout, ended
+    assert (tmp_path / "o.pdf").read_bytes() == b"old"
+    assert names_in(tmp_path) == ["l.toml", "o.pdf"]
+
+
+# The export, with the PDF's closing step made slow and announced (a marker file), so that Ctrl-C lands in it.
+SLOW_CLOSE = """
+import sys, time
+from pathlib import Path
+import explorer.ui.pdf_file as pdf_file
+real = pdf_file._close
+def slow(*args):
+    Path(sys.argv[1]).write_text("closing")
+    time.sleep(2)
+    return real(*args)
+pdf_file._close = slow
+from explorer.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_ctrl_c_while_the_pdf_is_being_closed_is_exit_130_and_nothing_is_left(tmp_path):
+    """Closing the PDF is done before the interrupt is raised (closing it half way crashed the interpreter:
+    with SIGINT blocked in the main thread the kernel handed it to another thread, and the export died of
+    SIGSEGV with "Cannot destroy paint device that is being painted"); then exit 130 and nothing is left."""
+    src = small(tmp_path, 3)
+    (tmp_path / "o.pdf").write_bytes(b"old")
+    marker = tmp_path.parent / f"{tmp_path.name}.closing"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_CLOSE, str(marker), "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
+    try:
+        deadline = time.monotonic() + 300
+        while not marker.exists() and proc.poll() is None:
+            assert time.monotonic() < deadline, "the export never reached its closing step in 300 s"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)  # within the 2 s the closing step now takes
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, stderr, stdout) == (130, "interrupted\n", "")
     assert (tmp_path / "o.pdf").read_bytes() == b"old"
     assert names_in(tmp_path) == ["l.toml", "o.pdf"]
