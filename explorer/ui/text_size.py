@@ -10,6 +10,11 @@ application font too, so it grows with the choice.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontInfo
 from PySide6.QtWidgets import QApplication
@@ -75,14 +80,58 @@ def apply(value: float, remember: bool = True) -> float:
         font.setPixelSize(max(1, round(_base.pixelSize() * value)))
     app.setFont(font)
     new_px = base_px()
-    for widget in QApplication.allWidgets():
-        if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont) and widget.font().resolveMask() & _SIZE_RESOLVED:
-            widget.setFont(_scaled(widget.font(), ratio))
-    for widget in QApplication.allWidgets():
-        changed = getattr(widget, "text_size_changed", None)
-        if callable(changed):
-            changed(old_px, new_px, value)
+    with _no_collection():
+        _walk(QApplication.allWidgets(), lambda w: _own_size(w, ratio))
+        _walk(QApplication.allWidgets(), lambda w: _figure_texts(w, old_px, new_px, value))
     return _scale
+
+
+def _own_size(widget, ratio: float) -> bool:
+    if widget.testAttribute(Qt.WidgetAttribute.WA_SetFont) and widget.font().resolveMask() & _SIZE_RESOLVED:
+        widget.setFont(_scaled(widget.font(), ratio))
+        return True
+    return False
+
+
+def _figure_texts(widget, old_px: int, new_px: int, value: float) -> bool:
+    changed = getattr(widget, "text_size_changed", None)
+    if callable(changed):
+        changed(old_px, new_px, value)
+        return True
+    return False
+
+
+def _walk(widgets: list, act: Callable[[object], bool]) -> None:
+    """``act`` on each of ``widgets`` that still exists when its turn comes (``act`` returns True when it
+    changed something). Setting one widget's font, or a figure's text sizes, can delete another (a panel
+    that rebuilds its children); touching a deleted widget through the list taken before crashed the
+    process (once, under load, in the suite). The widgets that exist are listed again after each change."""
+    alive: set[int] | None = None  # C++ addresses of the widgets that exist, since the last change
+    changed = False
+    for widget in widgets:
+        if changed:
+            alive = {shiboken6.getCppPointer(w)[0] for w in QApplication.allWidgets()}
+            changed = False
+        if alive is not None:
+            try:
+                if not shiboken6.isValid(widget) or shiboken6.getCppPointer(widget)[0] not in alive:
+                    continue
+            except RuntimeError:  # shiboken knows it was deleted
+                continue
+        changed = act(widget)
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """No garbage collection meanwhile: collecting a cycle that holds a panel would delete its widgets while
+    they are being walked."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _point_size(value: float) -> float:
