@@ -5,8 +5,6 @@ asked for, the way snapshots are written (atomically, never through a link, the 
 from __future__ import annotations
 
 import os
-import resource
-import signal
 import stat
 import subprocess
 import sys
@@ -21,11 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def _gui(tmp_path: Path, *args: str, env: dict | None = None, preexec=None, timeout: int = 180) -> subprocess.CompletedProcess:
+def _gui(tmp_path: Path, *args: str, env: dict | None = None, prelude: str = "", umask: int = -1,
+         timeout: int = 180) -> subprocess.CompletedProcess:
+    """``python -m explorer gui ARGS``; ``prelude``: Python run in the child first (a resource limit). Not a
+    preexec_fn: that runs Python between fork and exec, which can deadlock in a process with threads (the
+    test worker's torch and Qt threads), and Popen itself would then wait for ever."""
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     base.update(PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    return subprocess.run([sys.executable, "-m", "explorer", "gui", *args], env={**base, **(env or {})},
-                          capture_output=True, text=True, timeout=timeout, cwd=tmp_path, preexec_fn=preexec)
+    command = [sys.executable, "-m", "explorer"] if not prelude else \
+        [sys.executable, "-c", f"{prelude}\nimport runpy\nrunpy.run_module('explorer', run_name='__main__', alter_sys=True)"]
+    return subprocess.run([*command, "gui", *args], env={**base, **(env or {})}, umask=umask,
+                          capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
 
 
 def _one_error_line(res: subprocess.CompletedProcess) -> str:
@@ -90,7 +94,7 @@ def test_size_parsing():
 def test_a_screenshot_has_exactly_the_size_asked_for_and_ordinary_permissions(tmp_path):
     out = tmp_path / "small.png"
     res = _gui(tmp_path, "--screenshot", str(out), "--size", "640x400", "--preset", "seed-toy",
-               env={"QT_QPA_PLATFORM": "offscreen"}, preexec=lambda: os.umask(0o022))
+               env={"QT_QPA_PLATFORM": "offscreen"}, umask=0o022)
     assert res.returncode == 0, res.stderr[-2000:]
     assert _png_size(out) == (640, 400)  # smaller than the docks' minimum: the window is not enlarged
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
@@ -116,12 +120,11 @@ def test_a_failed_screenshot_keeps_the_old_file_says_no_wrote_and_fails(tmp_path
     old = PNG_MAGIC + b"old picture" * 10
     out.write_bytes(old)
 
-    def limit_file_size():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
-        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
-
+    limit_file_size = ("import resource, signal\n"
+                       "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"  # a write past the limit fails (EFBIG) instead of killing
+                       "resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))")
     res = _gui(tmp_path, "--screenshot", str(out), "--size", "1400x900", "--preset", "seed-toy",
-               env={"QT_QPA_PLATFORM": "offscreen"}, preexec=limit_file_size)
+               env={"QT_QPA_PLATFORM": "offscreen"}, prelude=limit_file_size)
     assert res.returncode != 0
     assert "wrote" not in res.stdout
     assert "error: cannot write" in res.stderr and "Traceback" not in res.stderr

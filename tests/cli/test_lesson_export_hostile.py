@@ -12,6 +12,8 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -176,10 +178,23 @@ def test_the_memory_budget_is_checked_before_a_steps_work(tmp_path):
     assert rss < 1.5 * GiB and not (tmp_path / "o.pdf").exists()
 
 
-def _ctrl_c_as_in_a_terminal() -> None:
-    """The child gets SIGINT's default action back: a runner started in the background (`make test-loaded &`
-    from a script) ignores SIGINT, and a child inherits that; Ctrl-C in a terminal is never ignored."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+@contextmanager
+def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
+    """A child started meanwhile gets SIGINT's default action: a runner started in the background (`make
+    test-loaded &` from a script) ignores SIGINT, and a child inherits that; Ctrl-C in a terminal is never
+    ignored. Set here around the start (a handler is reset to the default at exec), not in a preexec_fn:
+    Python between fork and exec can deadlock in a process with threads, and Popen would wait for ever."""
+    try:
+        ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        if ignored:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:  # not the main thread: nothing to change
+        ignored = False
+    try:
+        yield
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str] | None:
@@ -190,9 +205,9 @@ def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str]
     src = lesson(tmp_path / "l.toml", [f'caption = "step {i}"\ntext = "This is a pen number {i} ."\nstage = "weights"' for i in range(steps)])
     (tmp_path / "o.pdf").write_bytes(b"old")
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                            preexec_fn=_ctrl_c_as_in_a_terminal)
+    with _ctrl_c_as_in_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     partial = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]  # noqa: E731
     try:
         deadline = time.monotonic() + 300
@@ -253,9 +268,9 @@ def test_ctrl_c_while_the_pdf_is_being_closed_is_exit_130_and_nothing_is_left(tm
     (tmp_path / "o.pdf").write_bytes(b"old")
     marker = tmp_path.parent / f"{tmp_path.name}.closing"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen([sys.executable, "-c", SLOW_CLOSE, str(marker), "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                            preexec_fn=_ctrl_c_as_in_a_terminal)
+    with _ctrl_c_as_in_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-c", SLOW_CLOSE, str(marker), "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 300
         while not marker.exists() and proc.poll() is None:

@@ -38,9 +38,9 @@ def _mode(path: Path) -> int:
 
 def _cli(*args: str, cwd: Path, umask: int | None = None, **kw) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    pre = (lambda: os.umask(umask)) if umask is not None else None
+    # umask=, not a preexec_fn: Python between fork and exec can deadlock in a process with threads
     return subprocess.run([sys.executable, "-m", "explorer", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120, preexec_fn=pre, **kw)
+                          text=True, timeout=120, umask=-1 if umask is None else umask, **kw)
 
 
 @pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
