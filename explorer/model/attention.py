@@ -28,7 +28,7 @@ from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
 from explorer.model.attention_chunked import attend_chunked, attention_maps, mask_scores, scale_scores
 from explorer.model.attention_fused import fused_heads, is_causal
 from explorer.model.capture import Captured
-from explorer.model.head_matmul import head_matmul
+from explorer.model.head_matmul import head_av, head_qk
 from explorer.model.kv_cache import LayerKV
 from explorer.model.linear import affine
 from explorer.model.mask import empty_rows, per_head
@@ -74,7 +74,7 @@ def attention(
         K, V = kv.extend(K, V)  # (B, H_kv, C_k, D), C_k = earlier + C
     K, V = repeat_kv(K, groups), repeat_kv(V, groups)  # (B, H, C_k, D): a key head serves `groups` query heads
     if mix is None:
-        S = see("scores", head_matmul(Q, K.transpose(-2, -1)))  # step 1, Qⁱ·Kⁱᵀ: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
+        S = see("scores", head_qk(Q, K))  # step 1, Qⁱ·Kⁱᵀ: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
         S_scaled = S / math.sqrt(D) if scale else S  # ÷√D keeps the scores' variance near 1
         if w.cap is not None:  # Gemma 2 (explorer/model/score_transforms.py): c·tanh(s / c) before the mask
             S_scaled = see("capped", soft_cap(S_scaled, w.cap))  # (B, H, C, C_k)
@@ -83,7 +83,7 @@ def attention(
         if empty is not None:  # a query that sees no key: softmax gave 0/0; its row is defined as all 0
             A = A.masked_fill(empty, 0.0)
         A = see("weights", A)  # (B, H, C, C_k)
-        R = head_matmul(A, V)  # step 3, Rⁱ = Aⁱ·Vⁱ: (B, H, C, C_k) · (B, H, C_k, D_v) → (B, H, C, D_v)
+        R = head_av(A, V)  # step 3, Rⁱ = Aⁱ·Vⁱ: (B, H, C, C_k) · (B, H, C_k, D_v) → (B, H, C, D_v)
     else:
         R = mix(Q, K, V)  # the same Rⁱ: (B, H, C, D_v)
     R = see("heads", R)  # (B, H, C, D_v)

@@ -13,7 +13,7 @@ import math
 import torch
 
 from explorer.config import ATTENTION_CHUNK_BYTES
-from explorer.model.head_matmul import head_matmul
+from explorer.model.head_matmul import head_av, head_qk
 from explorer.model.mask import empty_rows, per_head
 from explorer.model.score_transforms import soft_cap
 
@@ -37,7 +37,7 @@ def attention_maps(
     Q (B, h, C, D), K (B, h, C_k, D) already repeated for grouped-query heads; allowed (B, C, C_k) or
     (B, h, C, C_k); empty (B, 1 or h, C, 1) as ``mask.empty_rows`` gives it (computed here when None);
     ``cap``: Gemma 2's soft-cap, applied to S/√D before the mask (masked then holds the capped scores)."""
-    S = head_matmul(Q, K.transpose(-2, -1))  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
+    S = head_qk(Q, K)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
     S_scaled = scale_scores(S, Q.shape[-1], scale)
     S_masked = mask_scores(S_scaled if cap is None else soft_cap(S_scaled, cap), allowed)
     A = torch.softmax(S_masked, dim=-1)  # (B, h, C, C_k)
@@ -53,7 +53,7 @@ def scores_and_weights(
     (two when S is not kept: S/√D and the −∞ are then written into S itself, and S comes back as None).
 
     blocked (B, 1 or h, C, C_k): ~allowed; empty (B, 1 or h, C, 1) or None."""
-    S = head_matmul(Q, K.transpose(-2, -1))  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
+    S = head_qk(Q, K)  # (B, h, C, D) · (B, h, D, C_k) → (B, h, C, C_k)
     if keep_S:
         S_masked = S / math.sqrt(Q.shape[-1]) if scale else S.clone()
     else:
@@ -92,7 +92,7 @@ def attend_chunked(
         b = blocked if shared else blocked[:, heads]
         e = empty if shared or empty is None else empty[:, heads]
         S, A = scores_and_weights(Q[:, heads], K[:, heads], b, scale, e, keep_S=keep_maps, cap=cap)
-        R.append(head_matmul(A, V[:, heads]))  # (B, h, C, C_k) · (B, h, C_k, D_v) → (B, h, C, D_v)
+        R.append(head_av(A, V[:, heads]))  # (B, h, C, C_k) · (B, h, C_k, D_v) → (B, h, C, D_v)
         if keep_maps:
             S_kept.append(S)
             A_kept.append(A)
