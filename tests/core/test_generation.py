@@ -22,6 +22,8 @@ from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset, preset_tokenizer
 
 TOL = 1e-5
+# A cached step multiplies one query row where the full pass multiplies all C: the same sums, whose last bits
+# may differ on some CPUs, so logits (tens in size) agree to TOL of their row's largest magnitude, not 1e-5 flat.
 PROMPT = "the cat sat on the"
 
 
@@ -71,7 +73,7 @@ def test_greedy_equals_successive_full_traces_appending_argmax(bundle):
         full = full_pass(bundle, ids)
         last = full["logits"][0, -1]
         assert step.token_id == int(np.argmax(last)), f"step {t}"
-        np.testing.assert_allclose(g.trace["gen.logits"][0, t], last, atol=TOL, rtol=0)
+        np.testing.assert_allclose(g.trace["gen.logits"][0, t], last, atol=TOL * max(1.0, float(np.abs(last).max())), rtol=0)
         for l in range(L):
             row = g.trace[f"gen.layers.{l}.attn.weights"][0, :, t]  # (H, C_total)
             np.testing.assert_allclose(row[:, : len(ids)], full[names.attn(l, "weights")][0, :, -1], atol=TOL, rtol=0)
