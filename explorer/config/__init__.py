@@ -12,11 +12,14 @@ from __future__ import annotations
 from explorer.config.memory import (
     ATTENTION_CHUNK_BYTES,
     DEFAULT_MEMORY_BUDGET_BYTES,
+    LOGIT_BLOCKS,
+    LOGIT_ROWS,
     MemoryEstimate,
     check_generation_memory,
     check_memory,
     check_training_memory,
     estimate_memory,
+    logits_derived,
     memory_budget_bytes,
 )
 from explorer.config.model_config import (
@@ -32,8 +35,9 @@ from explorer.config.run_options import MaskSpec, RunOptions
 from explorer.vocab import ACTIVATIONS, DTYPES, MASK_KINDS, MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS
 
 __all__ = [
-    "ACTIVATIONS", "ATTENTION_CHUNK_BYTES", "DEFAULT_MEMORY_BUDGET_BYTES", "DTYPES", "MASK_KINDS", "MAX_DIM",
+    "ACTIVATIONS", "ATTENTION_CHUNK_BYTES", "DEFAULT_MEMORY_BUDGET_BYTES", "DTYPES", "LOGIT_BLOCKS", "LOGIT_ROWS",
+    "MASK_KINDS", "MAX_DIM",
     "MAX_HEADS", "MAX_LAYERS", "MAX_SEED", "MAX_SENTENCES", "MAX_TEXT_CHARS", "MAX_TRACE_TOKENS", "NORMS",
     "POSITIONS", "MaskSpec", "MemoryEstimate", "ModelConfig", "RunOptions", "check_generation_memory", "check_memory",
-    "check_training_memory", "check_seed", "estimate_memory", "memory_budget_bytes",
+    "check_training_memory", "check_seed", "estimate_memory", "logits_derived", "memory_budget_bytes",
 ]

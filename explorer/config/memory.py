@@ -19,6 +19,18 @@ DEFAULT_MEMORY_BUDGET_BYTES = 4 * 1024**3
 # The attention computes a few heads at a time so that their transient (C, C) maps stay under this.
 ATTENTION_CHUNK_BYTES = 192 * 1024**2
 
+# A trace on the CPU derives its logits from final.out when they are read (explorer/trace/logits.py), in
+# blocks of LOGIT_ROWS rows, of which it keeps the last LOGIT_BLOCKS for re-display.
+LOGIT_ROWS = 64
+LOGIT_BLOCKS = 8
+
+
+def logits_derived(config: ModelConfig, device: str = "cpu") -> bool:
+    """True when a trace of this model leaves its logits to be derived when read: a plain unembedding (not an
+    encoder's masked-LM head, not Gemma 2's soft-capped logits: more than one product) on the CPU (derived on
+    the CPU, a GPU run's logits would not be the GPU's numbers)."""
+    return not config.mlm_head and config.logit_softcap is None and str(device).startswith("cpu")
+
 
 def memory_budget_bytes() -> int:
     env = os.environ.get("ATTENTION_EXPLORER_MEMORY_GB")
@@ -48,8 +60,11 @@ def _gib(n: int) -> str:
     return f"{n / 1024**3:.2f} GiB" if n >= 1024**3 else f"{n / 1024**2:.1f} MiB"
 
 
-def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None) -> MemoryEstimate:
-    """A conservative estimate of what tracing (batch × context) tokens will hold at its peak."""
+def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None,
+                    logits_kept: bool | None = None) -> MemoryEstimate:
+    """A conservative estimate of what tracing (batch × context) tokens will hold at its peak. ``logits_kept``:
+    whether the trace stores every row of its logits (None: unless it derives them, ``logits_derived``; a
+    run that patches the logits stores them); else it holds a few blocks of them at a time."""
     options = options or RunOptions()
     item = itemsize(options.dtype)
     B, C = batch, context
@@ -64,7 +79,10 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
         + B * C * F
         + pairwise
     )
-    trace = (B * C * E * 4 + layers * per_layer + B * C * V) * item + B * C * C  # probs are derived from logits
+    if logits_kept is None:
+        logits_kept = not logits_derived(config, options.device)
+    logit_rows = B * C if logits_kept else min(B * C, LOGIT_ROWS * LOGIT_BLOCKS)
+    trace = (B * C * E * 4 + layers * per_layer + logit_rows * V) * item + B * C * C  # probs are derived from logits
     # The attention computes a few heads at a time, but never less than one: a single head's scores, masked
     # scores and weights (3·B·C² numbers) are alive together however small the chunk. Capping the transient
     # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.
@@ -74,8 +92,9 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
     return MemoryEstimate(params, trace, params + trace + transient)
 
 
-def check_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None, budget: int | None = None) -> MemoryEstimate:
-    est = estimate_memory(config, batch, context, options)
+def check_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None, budget: int | None = None,
+                 logits_kept: bool | None = None) -> MemoryEstimate:
+    est = estimate_memory(config, batch, context, options, logits_kept)
     budget = memory_budget_bytes() if budget is None else budget
     if est.peak_bytes > budget:
         raise MemoryBudgetError(

@@ -25,15 +25,13 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from explorer.config import ModelConfig, RunOptions
+from explorer.config import LOGIT_BLOCKS, LOGIT_ROWS, ModelConfig, RunOptions
+from explorer.config import logits_derived as derivable  # the memory estimate counts on the same rule
 
-ROWS = 64  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
-BLOCK_CACHE = 8  # blocks kept for re-display (8 × 64 × 50,257 floats: 103 MB at most)
+__all__ = ["ROWS", "BLOCK_CACHE", "LogitBlocks", "derivable", "derives_logits"]
 
-
-def derivable(config: ModelConfig, device: str = "cpu") -> bool:
-    """True when a trace of this model can leave its logits to be derived (see above)."""
-    return not config.mlm_head and config.logit_softcap is None and str(device).startswith("cpu")
+ROWS = LOGIT_ROWS  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
+BLOCK_CACHE = LOGIT_BLOCKS  # blocks kept for re-display (8 × 64 × 50,257 floats: 103 MB at most)
 
 
 def derives_logits(arrays: Mapping[str, np.ndarray], config: ModelConfig) -> bool:

@@ -128,7 +128,7 @@ def run_trace(
         raise InputError("there is no text to trace: type a sentence (each line is one sentence of the batch)")
     sentences, notices = limit_text(sentences)
     rows = tokenize_rows(bundle, sentences, notices)
-    options, device = _settle_options(cfg, rows, options or RunOptions(), notices)
+    options, device = _settle_options(cfg, rows, options or RunOptions(), notices, _patches_logits(patches))
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)
@@ -153,7 +153,7 @@ def run_trace(
 
     sink = _CancellableSink(_wants(options), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
-    sink.derives_logits = derivable(cfg, str(device)) and not any(n.startswith("logits") for n in sink.patches)
+    sink.derives_logits = derivable(cfg, str(device)) and not _patches_logits(patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
@@ -246,7 +246,12 @@ def _unknown_notices(bundle: ModelBundle, rows: list[Row], notices: list[str]) -
         )
 
 
-def _settle_options(cfg, rows: list[Row], options: RunOptions, notices: list[str]) -> tuple[RunOptions, torch.device]:
+def _patches_logits(patches: Mapping[str, Patch] | None) -> bool:
+    """True for a run that patches the logits: it computes and stores every row of them."""
+    return any(name.startswith("logits") for name in (patches or {}))
+
+
+def _settle_options(cfg, rows: list[Row], options: RunOptions, notices: list[str], logits_patched: bool = False) -> tuple[RunOptions, torch.device]:
     """The options this trace really runs with (lazy maps for large inputs, the device found), checked
     against the memory budget; what changed becomes a notice."""
     B, C = len(rows), max(r.length for r in rows)
@@ -254,7 +259,7 @@ def _settle_options(cfg, rows: list[Row], options: RunOptions, notices: list[str
         # Storing every (C, C) map would dwarf the rest of the trace; derive them per head instead.
         # Nothing a user sees changes: the maps are computed by the same per-head code on demand.
         options = options.replace(lazy_pairwise=True)
-    check_memory(cfg, B, C, options)
+    check_memory(cfg, B, C, options, logits_kept=True if logits_patched else None)
     device, device_notice = resolve_device(options.device)
     if device_notice:
         notices.append(device_notice)
