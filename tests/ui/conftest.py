@@ -3,9 +3,24 @@ a state answered by the real engine at once, and main windows that have shown th
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QFont
+
+
+@pytest.fixture(autouse=True)
+def collect_on_the_gui_thread(qapp):
+    """No automatic garbage collection while a GUI test runs, one on this thread after it, as the app does
+    (explorer/ui/app.py collect_on_gui_thread): run in a worker thread, a collection destroyed Qt objects
+    held in cycles there, which aborts the process ("pure virtual method called")."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    yield
+    gc.collect()
+    if was_enabled:
+        gc.enable()
 
 
 @pytest.fixture(autouse=True)

@@ -188,3 +188,4 @@ def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
     qtbot.waitUntil(bar.busy.isVisible, timeout=BUSY_AFTER_MS + 1000)
     state.set_busy(False)
     assert not bar.busy.isVisible()
+

@@ -1,0 +1,39 @@
+"""Python's garbage collection on the GUI thread only.
+
+The collector runs in whichever thread happens to allocate when a generation's count passes its threshold.
+Run in the trace worker, it destroyed Qt objects held in reference cycles there: "QBasicTimer::start: Timers
+cannot be started from another thread", then "pure virtual method called" and an abort (seen in
+benchmarks/bench_stall.py, one run in two). pyqtgraph's GarbageCollector has the cure and collects from a
+1 s timer; a timer wakes a window left alone and lands its collections in the quiet after a click. Here the
+automatic collector is off and the GUI thread collects, by the same generation thresholds, each time its
+event loop is about to wait: at the end of every burst of work, and never while the window is idle.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QAbstractEventDispatcher, QObject
+
+
+class GuiThreadCollector(QObject):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.threshold = gc.get_threshold()  # (gen 0 allocations, gen 0 runs per gen 1, gen 1 runs per gen 2)
+        gc.disable()
+        QAbstractEventDispatcher.instance().aboutToBlock.connect(self.collect_due)
+
+    def collect_due(self) -> None:
+        """The collections the automatic collector would have made by now, oldest generation last."""
+        counts = gc.get_count()
+        if counts[0] > self.threshold[0]:
+            generation = 2 if counts[1] > self.threshold[1] and counts[2] > self.threshold[2] else int(counts[1] > self.threshold[1])
+            gc.collect(generation)
+
+
+def collect_on_gui_thread(app) -> GuiThreadCollector:
+    """Install the collector once for ``app`` (a QApplication, on its own thread)."""
+    collector = getattr(app, "_gui_thread_gc", None)
+    if collector is None:
+        collector = app._gui_thread_gc = GuiThreadCollector(app)
+    return collector
