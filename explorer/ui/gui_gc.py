@@ -32,8 +32,10 @@ class GuiThreadCollector(QObject):
 
 
 def collect_on_gui_thread(app) -> GuiThreadCollector:
-    """Install the collector once for ``app`` (a QApplication, on its own thread)."""
+    """Install the collector once for ``app`` (a QApplication, on its own thread); the automatic collector is
+    turned off at every call, whoever turned it on meanwhile."""
     collector = getattr(app, "_gui_thread_gc", None)
     if collector is None:
         collector = app._gui_thread_gc = GuiThreadCollector(app)
+    gc.disable()
     return collector
