@@ -20,7 +20,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from common import emit, figure, median, p95  # noqa: E402
-from gui_probe import PaintRecorder, wait_until  # noqa: E402
+from gui_probe import PaintRecorder, wait_until, main_window  # noqa: E402
 
 WORDS = ["dog", "cat", "pen", "book", "car", "bird", "apple", "ball"]
 QUIET_S = 0.15  # no view painted for this long: the edit is drawn
@@ -59,7 +59,6 @@ def main(edits: int = 40) -> None:
     from PySide6.QtWidgets import QPlainTextEdit
 
     from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState
 
     app = create_application()
@@ -67,7 +66,7 @@ def main(edits: int = 40) -> None:
 
     settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     state = AppState(text="This is a big red pen and that is a dog .")  # 12 tokens
-    window = MainWindow(state, restore_layout=False)
+    window = main_window(state)
     window.show()
     window.start()
     box = window.views["input"].findChild(QPlainTextEdit)

@@ -15,6 +15,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from common import emit, figure  # noqa: E402
+from gui_probe import main_window  # noqa: E402
 
 
 def _run_loop(ms: int) -> None:
@@ -29,13 +30,12 @@ def main(seconds: float = 10.0) -> None:
     from PySide6.QtCore import QSettings
 
     from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState
 
     create_application()
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
     state = AppState(text="This is a pen .")
-    window = MainWindow(state, restore_layout=False)
+    window = main_window(state)
     window.resize(1366, 768)
     window.show()
     got = []

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from common import emit, figure, random_text
+from gui_probe import main_window
 
 CONTEXT = 4096
 
@@ -23,7 +24,6 @@ def child(folder: str, out: str) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
     from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState, ModelSource
 
     app = create_application()
@@ -32,7 +32,7 @@ def child(folder: str, out: str) -> None:
     settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     text, _ = random_text(CONTEXT)
     state = AppState(text=text, source=ModelSource("path", folder))
-    window = MainWindow(state, restore_layout=False)
+    window = main_window(state)
     window.show()
     view = window.views["tensor"]
     marks: dict[str, float] = {}

@@ -20,7 +20,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from common import emit, figure, skipped  # noqa: E402
-from gui_probe import StallMeter, wait_until  # noqa: E402
+from gui_probe import StallMeter, wait_until, main_window  # noqa: E402
 
 TOKENS = 64
 FILL_TARGET, STALL_TARGET = "< 10 s", "≤ 50 ms"
@@ -97,7 +97,6 @@ def main() -> None:
 
     from explorer.session.open import open_source
     from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState, ModelSource
 
     app = create_application()
@@ -106,7 +105,7 @@ def main() -> None:
     bundle = open_source(source)  # the first open dequantises into the cache: not part of the figure
     text = _text(bundle, TOKENS)
     state = AppState(text=text, source=source)
-    window = MainWindow(state, restore_layout=False)
+    window = main_window(state)
     window.persist = False
     window.runner.models.put(source, bundle)  # the model already open: the figure is the view, not the load
     window.resize(*(int(v) for v in args.size.split("x")))

@@ -25,7 +25,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import numpy as np  # noqa: E402
 
 from common import emit, figure, gpt2_small_bundle, median, random_text, skipped  # noqa: E402
-from gui_probe import StallMeter, wait_until  # noqa: E402
+from gui_probe import StallMeter, wait_until, main_window  # noqa: E402
 
 TARGET = "≤ 50 ms"
 # The quiet machine's figures of round two: a 36 ms stall, a 1024-token map set and painted in 6.8 ms.
@@ -115,7 +115,6 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
 
     from explorer.session.open import open_source
     from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
     from explorer.ui.state import AppState, ModelSource
     from explorer.weights.installed import locate_smollm2
 
@@ -127,7 +126,7 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
         _, bundle = gpt2_small_bundle(Path(tmp))
     text, _ = random_text(context)
     state = AppState(text="This is a pen .")
-    window = MainWindow(state, restore_layout=False)
+    window = main_window(state)
     window.show()
     window._arrived = []
     window.worker.traceReady.connect(lambda g, t, e: window._arrived.append(time.perf_counter()))

@@ -45,27 +45,36 @@ def create_application(argv: list[str] | None = None) -> QApplication:
 def launch(options: LaunchOptions | None = None) -> int:
     """Open the window as ``options`` say (explorer/session/launch.py); returns the exit code."""
     o = options or LaunchOptions()
-    text, preset, model, snapshot, stage, language = o.text, o.preset, o.model, o.snapshot, o.stage, o.language
-    theme_name, screenshot, size, presentation, lesson, step = o.theme, o.screenshot, o.size, o.presentation, o.lesson, o.step
-    interventions, generate, opened = o.interventions, o.generate, o.opened
-    palette, text_scale = o.palette, o.text_scale
-    if snapshot and opened is None:
+    opened = o.opened
+    if o.snapshot and opened is None:
         # Read before any window exists: a damaged snapshot is one `error:` line (gui_cmd reads it earlier still).
         from explorer.export.snapshot import read_snapshot
 
-        opened = read_snapshot(snapshot)
+        opened = read_snapshot(o.snapshot)
     app = create_application()
+    collector = collect_on_gui_thread(app)
+    collector.hold_until_started()  # nothing collected while the window is built and torch imported
+    try:
+        return _run(app, o, opened, collector)
+    finally:
+        collector.started()  # however the window ended, collection goes on
+
+
+def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
+    text, preset, model, snapshot, stage, language = o.text, o.preset, o.model, o.snapshot, o.stage, o.language
+    theme_name, screenshot, size, presentation, lesson, step = o.theme, o.screenshot, o.size, o.presentation, o.lesson, o.step
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
-    _restore_access(palette, text_scale, fresh)
+    _restore_access(o.palette, o.text_scale, fresh)
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
+    collector.start_after_first(state.traceChanged, state.errorRaised)
     _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
     for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
         print(f"note: {note}", file=sys.stderr)
         window.statusBar().showMessage(QCoreApplication.translate("WindowState", note), 15_000)
     if stage:
         state.select(stage=stage)
-    if interventions is not None and not interventions.empty:  # gui --ablate/--cut: the panel in front
-        state.set_interventions(interventions)
+    if o.interventions is not None and not o.interventions.empty:  # gui --ablate/--cut: the panel in front
+        state.set_interventions(o.interventions)
         window.open_panel("interventions")
     window.show()
     timings = os.environ.get("ATTENTION_EXPLORER_TIMINGS")
@@ -82,10 +91,10 @@ def launch(options: LaunchOptions | None = None) -> int:
         window.start()
     if presentation:
         _present(window, lesson is not None, size if screenshot else None)
-    if generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
-        _generate_after_first_trace(window, state, generate)
+    if o.generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
+        _generate_after_first_trace(window, state, o.generate)
     if screenshot:
-        ready = state.generation.changed if generate else None  # the picture waits for the generation
+        ready = state.generation.changed if o.generate else None  # the picture waits for the generation
         return screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
     return app.exec()
 

@@ -18,6 +18,7 @@ def collect_on_the_gui_thread(qapp):
     was_enabled = gc.isenabled()
     gc.disable()
     yield
+    gc.unfreeze()  # what a launch() froze at its start (explorer/ui/gui_gc.py) is collectable again
     gc.collect()
     if was_enabled:
         gc.enable()

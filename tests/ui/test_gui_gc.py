@@ -70,3 +70,60 @@ def test_a_window_left_alone_never_collects(app_policies, qtbot):
     before = gc.get_count()
     qtbot.wait(300)  # the loop blocks and wakes; nothing allocated past a threshold, nothing collected
     assert _Cycle.died_in == [] and gc.get_count()[0] <= before[0] + gc.get_threshold()[0]
+
+
+def _cycles_in_a_worker(count: int) -> None:
+    thread = threading.Thread(target=lambda: [_Cycle() for _ in range(count)])
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive()
+
+
+def test_start_up_collects_nothing_then_freezes_what_it_made(app_policies, qtbot):
+    """While the window starts nothing is collected (start-up scanning torch's objects cost 0.15 s); at the
+    first trace what start-up made is frozen, never scanned again, and collection goes on for what follows."""
+    from PySide6.QtCore import QObject, Signal
+
+    class FirstTrace(QObject):
+        traceChanged = Signal(object)
+        errorRaised = Signal(str)
+
+    collector, first = app_policies._gui_thread_gc, FirstTrace()
+    gc.collect()
+    _Cycle.died_in.clear()
+    frozen = gc.get_freeze_count()
+    collector.hold_until_started()
+    collector.start_after_first(first.traceChanged, first.errorRaised)
+    try:
+        _cycles_in_a_worker(5 * gc.get_threshold()[0])
+        collector.collect_due()  # what the loop does before it waits
+        assert _Cycle.died_in == [] and collector.starting
+        first.traceChanged.emit(object())
+        qtbot.waitUntil(lambda: not collector.starting, timeout=30_000)
+        assert gc.get_freeze_count() > frozen + 5 * gc.get_threshold()[0]  # the start's cycles among them
+        collector.collect_due()
+        assert _Cycle.died_in == []  # frozen: never collected (they are what start-up leaves, once)
+        _cycles_in_a_worker(5 * gc.get_threshold()[0])
+        qtbot.waitUntil(lambda: len(_Cycle.died_in) > 0, timeout=30_000)  # made after the start: collected
+        assert set(_Cycle.died_in) == {threading.get_ident()}
+    finally:
+        collector.started()
+        gc.unfreeze()
+
+
+def test_an_error_before_any_trace_also_ends_the_start(app_policies, qtbot):
+    from PySide6.QtCore import QObject, Signal
+
+    class FirstError(QObject):
+        traceChanged = Signal(object)
+        errorRaised = Signal(str)
+
+    collector, first = app_policies._gui_thread_gc, FirstError()
+    collector.hold_until_started()
+    collector.start_after_first(first.traceChanged, first.errorRaised)
+    try:
+        first.errorRaised.emit("no such model")
+        qtbot.waitUntil(lambda: not collector.starting, timeout=30_000)
+    finally:
+        collector.started()
+        gc.unfreeze()
