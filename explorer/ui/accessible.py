@@ -209,24 +209,29 @@ def _name_overflow_buttons(root: QWidget) -> None:
             button.setAccessibleDescription(QCoreApplication.translate("Accessible", "The entries that do not fit the window's width"))
 
 
+NAMING_DELAY_MS = 40
+
+
 class _Watcher(QObject):
     """Names the window's controls again when a panel is built late or the language changes."""
 
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self.window = window
-        self._pending = False
+        self._timer = QTimer(self)  # a child: gone with the window
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(lambda: self._run())  # looked up when it fires (tests replace it)
         window.installEventFilter(self)
         for dock in window.findChildren(QDockWidget):
             dock.installEventFilter(self)
 
-    def schedule(self) -> None:
-        if not self._pending:
-            self._pending = True
-            QTimer.singleShot(0, self, self._run)  # dropped if the window is gone by then
+    def schedule(self, delay_ms: int = 0) -> None:
+        """The pass at the next turn of the event loop, or after ``delay_ms`` (whichever asked is sooner)."""
+        if not self._timer.isActive() or self._timer.remainingTime() > delay_ms:
+            self._timer.start(delay_ms)
 
     def _run(self) -> None:
-        self._pending = False
+        self._timer.stop()
         name_controls(self.window)
         if isinstance(self.window, QMainWindow):
             keyboard_order.arrange(self.window)
@@ -239,7 +244,9 @@ class _Watcher(QObject):
         kind = event.type()
         if kind == QEvent.Type.ChildAdded and not isinstance(event.child(), QWidget):
             return False  # the style's animations are added as children on every busy change: no new control
-        if kind in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded, QEvent.Type.Show):
+        if kind == QEvent.Type.Show:  # a panel opening: apart from its layout and first paint, not in the same
+            self.schedule(NAMING_DELAY_MS)  # turn of the event loop (together: the Model view's opening stall, 45–49 ms)
+        elif kind in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded):
             self.schedule()
         return False
 

@@ -230,3 +230,27 @@ def test_a_sentence_too_long_for_the_grid_is_said_not_drawn(qtbot, state, view, 
     state.set_trace(trace)
     assert view.mosaic.filled() == 0 and not view.slot.busy  # no job started
     assert f"has {trace.C} tokens" in view.status.text()
+
+
+def test_the_maps_are_asked_for_only_after_the_panel_has_painted(qtbot, window):
+    """Asked for at the panel's Show, the model's pass ran in the worker while the window laid out and
+    painted the opening panel, and shared the interpreter with it: the opening stalled 51–69 ms (issue 28)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    view = window.views["model_view"]
+    order: list[str] = []
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() == QEvent.Type.Paint and "paint" not in order:
+                order.append("paint")
+            return False
+
+    watcher = FirstPaint()
+    view.mosaic.installEventFilter(watcher)
+    submit = view.slot.submit
+    view.slot.submit = lambda job: (order.append("job"), submit(job))[1]
+    window.actions_.model_view.trigger()
+    assert "job" not in order  # not at the Show
+    _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
+    assert order[:2] == ["paint", "job"]

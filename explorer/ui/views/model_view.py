@@ -7,7 +7,7 @@ induction heads of a real model. Export: PNG or SVG of the grid."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from explorer import names
@@ -57,6 +57,8 @@ class ModelView(View):
         self.best = QLabel()
         self.best.setWordWrap(True)
         self.mosaic = HeadMosaic()
+        self._after_paint = False  # the maps are asked for after the panel's first paint (showEvent)
+        self.mosaic.installEventFilter(self)
         self.mosaic.tip = self._tip
         self.mosaic.headClicked.connect(self._open)
         # Two short rows: the panel shares the side column's width (a wider minimum would squeeze the map).
@@ -112,7 +114,16 @@ class ModelView(View):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        self._refresh()  # built after the trace came, or shown again after the text changed while hidden
+        # Built after the trace came, or shown again after the text changed while hidden: the maps are asked
+        # for once the panel has painted, so that the worker's Python does not slow its opening down (begun at
+        # once, the opening's longest stall was 51–69 ms: the window's thread shared the interpreter with it).
+        self._after_paint = True
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.mosaic and event.type() == QEvent.Type.Paint and self._after_paint:
+            self._after_paint = False
+            QTimer.singleShot(0, self, self._refresh)
+        return False
 
     def _refresh(self) -> None:
         trace = self.state.trace
