@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from explorer.errors import ExplorerError
 from explorer.session.model_cache import ModelCache
@@ -86,13 +86,34 @@ class Job(QThread):
 # Jobs whose panel closed before they ended (the wait ran out on a busy machine): kept here, out of their
 # panel's ownership, until they finish. Qt aborts the process when a QThread is destroyed while it runs, and the
 # panel's deletion would destroy it (seen once in `make test-loaded`: a Model view job outliving its window).
-_still_running: set[Job] = set()
+# Let go on the GUI thread: a slot run by ``finished`` in the job's own thread dropped the last reference
+# there, and a QThread destroyed by itself crashes.
+class _Keeper(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: set[Job] = set()
+
+    def keep(self, job: Job) -> None:
+        job.setParent(None)
+        self.jobs.add(job)
+        job.finished.connect(self.release)  # a QObject's method: queued to this (the GUI) thread
+
+    @Slot()
+    def release(self) -> None:
+        job = self.sender()
+        self.jobs.discard(job)
+        if job is not None:
+            job.deleteLater()
+
+
+_keeper: _Keeper | None = None
 
 
 def _keep_until_finished(job: Job) -> None:
-    job.setParent(None)
-    _still_running.add(job)
-    job.finished.connect(lambda: _still_running.discard(job))
+    global _keeper
+    if _keeper is None:
+        _keeper = _Keeper()
+    _keeper.keep(job)
 
 
 class JobSlot(QObject):

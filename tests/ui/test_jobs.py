@@ -133,11 +133,13 @@ def test_a_closed_slot_starts_nothing_and_a_job_outliving_it_is_not_destroyed_wh
     assert started.wait(10.0)
     job = slot.job
     slot.shutdown(wait_ms=50)
-    assert job.isRunning() and job in jobs._still_running
+    assert job.isRunning() and job in jobs._keeper.jobs
     slot.submit(lambda _r, _c: "after the close")
     assert slot.job is job  # nothing new was started
     shiboken6.delete(slot)  # the panel is gone; its running job must survive it
     assert shiboken6.isValid(job) and job.isRunning()
     release.set()
-    qtbot.waitUntil(lambda: job not in jobs._still_running, timeout=10_000)
+    qtbot.waitUntil(lambda: job not in jobs._keeper.jobs, timeout=10_000)
     assert ended == [True]
+    # let go on this (the GUI) thread once it ended: deleted here, never by its own thread
+    qtbot.waitUntil(lambda: not shiboken6.isValid(job), timeout=10_000)

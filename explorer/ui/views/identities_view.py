@@ -8,14 +8,13 @@ The arithmetic lives in explorer.analysis.identities; this view only slices the 
 
 from __future__ import annotations
 
-import threading
-
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QSlider, QSpinBox, QVBoxLayout, QWidget
 
 from explorer import names
 from explorer.analysis import identities as ident
+from explorer.ui.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.map_layers import colour_map
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
@@ -31,12 +30,12 @@ SYNC_SVD_SIZE = 256
 
 
 class IdentitiesView(View):
-    _rankComputed = Signal(object)  # from the SVD thread: (token, LowRank, config, layer, unfactored)
 
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
         self._svd_token = None
-        self._rankComputed.connect(self._on_rank_computed)
+        self._svd = JobSlot(self)  # the large SVDs, off the GUI thread
+        self._svd.succeeded.connect(self._on_rank_computed)
         self._key: tuple | None = None  # (trace id, layer, row) last computed
         self._svd_key: tuple | None = None
         self._lowrank: ident.LowRank | None = None
@@ -121,6 +120,14 @@ class IdentitiesView(View):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+
+    def shutdown(self) -> None:
+        """The window is closing: a running SVD is waited for, or kept alive apart from the panel."""
+        self._svd.shutdown()
+
+    def closeEvent(self, event) -> None:  # a panel shown alone (a test) closes without the window's shutdown
+        self._svd.shutdown()
+        super().closeEvent(event)
 
     def retranslate(self) -> None:
         self.heads_group.setTitle(self.tr("Multi-head: the sum of heads equals the concatenation"))
@@ -226,12 +233,9 @@ class IdentitiesView(View):
         token = object()
         self._svd_token = token
         unfactored = W_o is None
-
-        def work() -> None:
-            result = ident.low_rank(M)
-            self._rankComputed.emit((token, result, cfg, layer, unfactored))
-
-        threading.Thread(target=work, name="low-rank SVD", daemon=True).start()
+        # A job of the panel's own slot (explorer/ui/jobs.py), never a bare thread holding the panel: that thread
+        # dropped the last reference to a closed panel, and a widget destroyed off the GUI thread crashes Qt.
+        self._svd.submit(lambda _report, _cancel: (token, ident.low_rank(M), cfg, layer, unfactored))
 
     def _on_rank_computed(self, payload) -> None:
         token, result, cfg, layer, unfactored = payload
