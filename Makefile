@@ -24,8 +24,11 @@ setup: $(STAMP)
 run: setup
 	$(VENV)/bin/attention-explorer gui
 
+# worksteal, not loadfile: with a file-scoped distribution pytest-xdist 3.8 waits for ever once a worker has
+# crashed or been ended by pytest-timeout (its issue #1378; CI stopped for an hour so); worksteal reports that
+# test as failed and goes on. It also ends the run sooner (4 min 53 s against 5 min 3-11 s on 2 cores).
 test: setup
-	$(PY) -m pytest -q -n 3 --dist loadfile
+	$(PY) -m pytest -q -n 3 --dist worksteal
 
 # The suite on a busy machine: `make test` with two CPU-bound processes running beside it (issue 28). The
 # suite must pass so, equalities and timings included; the two are ended however the tests end.

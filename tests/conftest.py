@@ -16,6 +16,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# The suite starts a few hundred Python processes (the CLI, the app's screenshots, probes); with
+# PYTHONDONTWRITEBYTECODE set (as on the machines this project is built on) each compiled the app's modules
+# again. Written once here, as an installed app's are, they are read by every process after.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 sys.path.insert(0, str(Path(__file__).parent))
 from qt_blocker import qt_unimportable  # noqa: E402
 
