@@ -154,3 +154,38 @@ def test_at_twice_the_text_size_the_map_is_still_there(window, state, qtbot):
         assert window.statusBar().geometry().bottom() <= window.height()
     finally:
         text_size.apply(1.0, remember=False)
+
+
+def test_a_two_line_note_is_laid_out_once_with_its_map(qtbot):
+    """The note under a long sentence's map wraps to two lines. Laid out one line high first (its words set in
+    two steps, or measured in a font not yet its own), it grew a layout pass later: the map under it shrank and
+    was set and painted twice, the longest stall while a 1,024-token trace arrived (issue 28)."""
+    import numpy as np
+    from PySide6.QtCore import QEvent, QObject
+
+    from explorer.ui.views.heatmap import Heatmap
+
+    h = Heatmap()
+    qtbot.addWidget(h)
+    h.resize(770, 640)
+    h.show()
+    qtbot.waitExposed(h)
+    short = ["a", "b", "c"]
+    h.set_matrix(np.zeros((3, 3), dtype=np.float32), short, short, False, square=True, note="")
+    resizes = []
+
+    class Count(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() == QEvent.Type.Resize:
+                resizes.append(event.size().height())
+            return False
+
+    counter = Count()
+    h.graphics.installEventFilter(counter)
+    labels = [f"{i} t{i}" for i in range(40)]
+    note = "colours saturate above 0.01 (a long sentence spreads attention thin)"
+    h.set_matrix(np.zeros((40, 40), dtype=np.float32), labels, labels, False, square=True, note=note)
+    qtbot.waitUntil(lambda: h.note.height() == h.note.heightForWidth(h.note.width()), timeout=10_000)
+    QApplication.processEvents()
+    assert h.note.text().startswith(note) and h.note.height() >= 2 * h.note.fontMetrics().lineSpacing()
+    assert len(resizes) == 1, resizes  # the map shrank once, to its final height

@@ -214,8 +214,13 @@ class Heatmap(QWidget):
         levels: tuple[float, float] | None = None,
         square: bool = False,
         blocked: np.ndarray | None = None,
+        note: str | None = None,
     ) -> None:
-        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own."""
+        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own.
+        ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
+        words are laid out once: set apart, the map was laid out, set and painted twice."""
+        if note is not None:
+            self._view_note = note
         if levels is None:
             from explorer.present.matrices import levels as data_levels
 

@@ -279,12 +279,11 @@ class TensorView(View):
         note = self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else ""
         if one_head:
             note = (note + " · " if note else "") + self.tr("long input: one head at a time (Alt+← / Alt+→ for the others)")
-        self.large.set_note(note)
         if sel.stage == "weights":
             self.large.set_legend_text(self.tr("blocked by the mask (−∞ before softmax): weight 0"))
         else:
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
-        self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked)
+        self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked, note=note)
 
     def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()
