@@ -23,7 +23,11 @@ def view(qtbot, state):
 
 
 def _filled(qtbot, view, count: int) -> None:
-    qtbot.waitUntil(lambda: view.complete and view.mosaic.filled() == count, timeout=30_000)
+    try:
+        qtbot.waitUntil(lambda: view.complete and view.mosaic.filled() == count, timeout=30_000)
+    except qtbot.TimeoutError:  # say what the view was doing (a loaded run once timed out here)
+        raise AssertionError(f"filled {view.mosaic.filled()} of {count}; status {view.status.text()!r}; key {view._key}; "
+                             f"busy {view.slot.busy}; on screen {view.on_screen()}; layers {sorted(view._layers)}") from None
 
 
 def _block_max(m: np.ndarray, cells: int) -> np.ndarray:
