@@ -24,6 +24,24 @@ def collect_on_the_gui_thread(qapp):
         gc.enable()
 
 
+_STILL_RUNNING = []  # default runners whose trace thread outlived the wait: kept, never destroyed running
+
+
+@pytest.fixture(autouse=True)
+def fresh_default_runner(qapp):
+    """Panels built on their own share the process's job runner (explorer/ui/jobs.py runner_of) and the models
+    it has built. Each test ends it: a model an earlier test left there made the Model view run that model
+    instead of reading the trace (test_a_snapshot_missing_layers_says_so, in the order another worker ran)."""
+    yield
+    from explorer.ui import jobs
+
+    runner, jobs._DEFAULT = jobs._DEFAULT, None
+    if runner is not None:
+        runner.stop()
+        if runner.traces.isRunning():
+            _STILL_RUNNING.append(runner)
+
+
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path, qapp):
     from explorer.ui import settings
