@@ -9,7 +9,7 @@ automatic collector is off and the GUI thread collects, by the same generation t
 event loop is about to wait: at the end of every burst of work, and never while the window is idle.
 
 Start-up collects nothing: what it makes (the libraries' modules and the window) lives as long as the
-process, and scanning it cost the start 0.15 s (38 collections, one of 72 ms, while torch was imported in the
+process, and scanning it cost the start 0.15 s (102 collections, one of 72 ms, while torch was imported in the
 worker). Once the first trace is shown, ``started`` moves all of it into the collector's permanent generation
 (``gc.freeze``), so that no later collection scans it again: a full collection scanned torch's objects too.
 """
@@ -26,6 +26,7 @@ class GuiThreadCollector(QObject):
         super().__init__(parent)
         self.threshold = gc.get_threshold()  # (gen 0 allocations, gen 0 runs per gen 1, gen 1 runs per gen 2)
         self.starting = False
+        self._first: list = []  # the signals whose first emission ends the start
         gc.disable()
         QAbstractEventDispatcher.instance().aboutToBlock.connect(self.collect_due)
 
@@ -35,6 +36,12 @@ class GuiThreadCollector(QObject):
 
     def started(self) -> None:
         """Start-up is over: what it made is frozen (never scanned again), collections by threshold begin."""
+        for signal in self._first:  # once is enough: not a timer for every trace after
+            try:
+                signal.disconnect(self._first_came)
+            except (RuntimeError, TypeError):  # its object is gone (a window closed before its first trace)
+                pass
+        self._first = []
         if self.starting:
             self.starting = False
             gc.freeze()
@@ -42,7 +49,11 @@ class GuiThreadCollector(QObject):
     def start_after_first(self, *signals) -> None:
         """``started`` once the first of ``signals`` has been handled (the first trace drawn, or an error said)."""
         for signal in signals:
-            signal.connect(lambda *_: QTimer.singleShot(0, self.started))
+            signal.connect(self._first_came)
+            self._first.append(signal)
+
+    def _first_came(self, *_args) -> None:
+        QTimer.singleShot(0, self, self.started)  # after the slots that draw it
 
     def collect_due(self) -> None:
         """The collections the automatic collector would have made by now, oldest generation last."""
