@@ -14,6 +14,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 
 from explorer.present import matrices
 from explorer.ui.views.heatmap import MapLayers
+from explorer.ui.views.settle import settle
 
 # Thumbnails print numbers only for the tiniest maps (the note's toy sizes), and only when they fit.
 GRID_TEXT_LIMIT = 4
@@ -79,6 +80,7 @@ class HeadGrid(pg.GraphicsLayoutWidget):
             rows, cols = m.shape
             layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame
         self._frame()
+        settle(self)
 
     def set_selected(self, head: int) -> None:
         self.selected = head

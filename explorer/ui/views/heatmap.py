@@ -24,6 +24,7 @@ from explorer.ui.views.map_layers import (  # noqa: F401
     mask_swatch,
 )
 from explorer.ui.views.map_access import MapAccess
+from explorer.ui.views.settle import settle
 from explorer.ui.views.token_axis import LABEL_ALL, MIN_TICK_PX, TokenAxis, base_px  # noqa: F401
 
 
@@ -244,6 +245,8 @@ class Heatmap(QWidget):
             vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
+        if max(rows, cols) > self.layers.text_limit:  # painted once (views/settle.py); a map that prints its
+            settle(self.graphics)  # numbers fits them to its laid-out cells: settled early, it painted 3 times, not 1
 
     def cells_rect(self) -> QRectF:
         """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""

@@ -16,6 +16,7 @@ from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
+from explorer.ui.render_queue import is_long, render_queue
 from explorer.ui.views.base import View
 from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
@@ -265,13 +266,9 @@ class TensorView(View):
             self._maps = before_after.shown_maps(trace, baseline, sel.stage, sel.layer, sel.row, heads, mode,
                                                  None if mask is None else ~mask)
             if not one_head:
-                maps = list(self._maps[0].values())
-                thumbs = None
-                if mode == "intervened":  # the trace's own maps: shrunk once, often by the worker already
-                    thumbs = ([matrices.head_thumbnail(trace, sel.stage, sel.layer, sel.row, h) for h in heads],
-                              matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None)
-                self.grid.set_maps(maps, self._maps[1][:2], signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))],
-                                   blocked, thumbs)
+                self._post_grid(trace, sel, mode, signed, blocked, heads)
+            else:
+                render_queue().cancel(self.grid, "maps")
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
         title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
@@ -284,6 +281,24 @@ class TensorView(View):
         else:
             self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
         self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked, note=note)
+
+    def _post_grid(self, trace, sel, mode: str, signed: bool, blocked, heads) -> None:
+        """Every head's thumbnail. A long input's grid is drawn in the turn after the big map (render_queue):
+        drawn in one job, the two and their repaints blocked the window for 10–16 ms of a 1024-token trace."""
+        maps, levels = list(self._maps[0].values()), self._maps[1][:2]
+
+        def draw() -> None:
+            thumbs = None
+            if mode == "intervened":  # the trace's own maps: shrunk once, often by the worker already
+                thumbs = ([matrices.head_thumbnail(trace, sel.stage, sel.layer, sel.row, h) for h in heads],
+                          matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None)
+            self.grid.set_maps(maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked, thumbs)
+
+        if is_long(trace) and self.window().isVisible():
+            render_queue().post(self.grid, "maps", draw)
+        else:
+            render_queue().cancel(self.grid, "maps")  # a short trace overtook a long one's pending grid
+            draw()
 
     def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()

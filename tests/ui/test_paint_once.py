@@ -1,0 +1,116 @@
+"""A new map is painted once, and a long input's map and head grid are drawn in separate turns (issue 28).
+
+pyqtgraph lays its items out and fits its ViewBoxes in later turns of the event loop; each moved items the
+window had just painted, and the 1024-token map was painted three times, the head grid twice, in one stall."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
+
+from explorer.trace import run_trace
+from explorer.ui.render_queue import STAGGER_TOKENS, RenderQueue
+from explorer.ui.state import AppState, ModelSource
+from explorer.ui.views.head_grid import HeadGrid
+from explorer.ui.views.heatmap import Heatmap
+from explorer.weights.presets import load_preset
+
+
+class Paints(QObject):
+    def __init__(self, widget) -> None:
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def _drain() -> None:
+    """Run every chain of posted events to its end: layout requests, the scenes' queued item updates and the
+    repaints they ask for post one another, with no timer between (so no waiting on the clock)."""
+    for _ in range(30):
+        QCoreApplication.sendPostedEvents()
+        QCoreApplication.processEvents()
+
+
+def _labels(n: int) -> list[str]:
+    return [f"tok{i}" for i in range(n)]
+
+
+@pytest.mark.parametrize("n", [300, 1024])
+def test_a_new_large_map_is_painted_once(qtbot, n):
+    h = Heatmap()
+    qtbot.addWidget(h)
+    h.resize(760, 600)
+    h.show()
+    qtbot.waitExposed(h)
+    rng = np.random.default_rng(0)
+    h.set_matrix(rng.random((40, 40)), _labels(40), _labels(40), signed=False, levels=(0.0, 1.0), square=True)
+    _drain()
+    paints = Paints(h.graphics.viewport())
+    h.set_matrix(rng.random((n, n)), _labels(n), _labels(n), signed=False, levels=(0.0, 1.0), square=True,
+                 blocked=np.triu(np.ones((n, n), dtype=bool), 1), note="a remark")
+    _drain()
+    assert paints.count == 1
+
+
+def test_a_new_set_of_head_maps_is_painted_once(qtbot):
+    grid = HeadGrid()
+    qtbot.addWidget(grid)
+    grid.resize(260, 640)
+    grid.show()
+    qtbot.waitExposed(grid)
+    rng = np.random.default_rng(1)
+    grid.set_maps([rng.random((20, 20)) for _ in range(12)], (0.0, 1.0), False, [f"head {h}" for h in range(12)])
+    _drain()
+    paints = Paints(grid.viewport())
+    grid.set_maps([rng.random((400, 400)) for _ in range(12)], (0.0, 1.0), False, [f"head {h}" for h in range(12)])
+    _drain()
+    assert paints.count == 1
+
+
+def test_a_long_inputs_map_comes_first_and_its_head_grid_in_a_later_turn(qtbot, monkeypatch):
+    """Drawn in one job, the map and the grid with their repaints held the window for 10–16 ms."""
+    from explorer.ui.views.tensor_view import TensorView
+
+    running = {"job": None}
+    numbers = itertools.count()
+    post = RenderQueue.post
+
+    def numbered(self, owner, slot, job):
+        def run():
+            running["job"] = next(numbers)
+            try:
+                job()
+            finally:
+                running["job"] = None
+
+        post(self, owner, slot, run)
+
+    monkeypatch.setattr(RenderQueue, "post", numbered)
+    words = "the big dog runs to the park and a cat sees it".split()
+    trace = run_trace(load_preset("classroom"), " ".join(words[i % len(words)] for i in range(STAGGER_TOKENS + 20)))
+    state = AppState(source=ModelSource("preset", "classroom"))
+    view = TensorView(state)
+    qtbot.addWidget(view)
+    view.resize(1200, 700)
+    view.show()
+    qtbot.waitExposed(view)
+    drawn = []
+    for name, widget, method in (("map", view.large, "set_matrix"), ("grid", view.grid, "set_maps")):
+        original = getattr(widget, method)
+        monkeypatch.setattr(widget, method, lambda *a, _o=original, _n=name, **k: (drawn.append((_n, running["job"])), _o(*a, **k)))
+    state.set_trace(trace)
+    qtbot.waitUntil(lambda: {n for n, _ in drawn} == {"map", "grid"}, timeout=60_000)
+    (first, map_job), (second, grid_job) = drawn[:2]
+    assert (first, second) == ("map", "grid")
+    assert map_job is not None and grid_job is not None and grid_job > map_job
+    n = trace.rows[0].length
+    assert np.array_equal(view.large.image.image, trace.head_map(0, "weights", 0, 0)[:n, :n])
+    assert all(layers.shape == (n, n) for layers in view.grid.maps)
