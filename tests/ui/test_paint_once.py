@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
+from PySide6.QtGui import QFontMetrics
 
 from explorer.trace import run_trace
 from explorer.ui.render_queue import STAGGER_TOKENS, RenderQueue
@@ -114,3 +115,28 @@ def test_a_long_inputs_map_comes_first_and_its_head_grid_in_a_later_turn(qtbot, 
     n = trace.rows[0].length
     assert np.array_equal(view.large.image.image, trace.head_map(0, "weights", 0, 0)[:n, :n])
     assert all(layers.shape == (n, n) for layers in view.grid.maps)
+
+
+def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
+    """The key labels of a classroom sentence are staggered on two lines; a new sentence's labels used to
+    reset the axis to one line until the next paint arranged them again: the plot was resized twice, the map
+    jumped 14 px and was painted twice on every edit."""
+    h = Heatmap()
+    qtbot.addWidget(h)
+    h.resize(600, 600)
+    h.show()
+    qtbot.waitExposed(h)
+    rng = np.random.default_rng(2)
+    words = ["attention", "classroom", "sentences", "transform", "embedding", "positions"]
+    first = [f"{words[i % 6]}{i}" for i in range(12)]
+    h.set_matrix(rng.random((12, 12)), first, first, signed=False, levels=(0.0, 1.0), square=True)
+    _drain()
+    depth = h.bottom.style["tickTextHeight"]
+    assert depth >= 2 * QFontMetrics(h.bottom.style["tickFont"]).height() - 2  # staggered on two lines: the case at stake
+    paints = Paints(h.graphics.viewport())
+    second = [f"{words[(i + 1) % 6]}{i}" for i in range(12)]
+    h.set_matrix(rng.random((12, 12)), second, second, signed=False, levels=(0.0, 1.0), square=True)
+    assert h.bottom.style["tickTextHeight"] == depth  # before the paint
+    _drain()
+    assert h.bottom.style["tickTextHeight"] == depth
+    assert paints.count == 1

@@ -51,6 +51,7 @@ class TokenAxis(pg.AxisItem):
         self._px = base_px()
         self.smallest = MIN_TICK_PX  # a crowded axis shrinks its labels down to this, never below
         self._widest = 0
+        self._arranged_depth = 0  # what the last paint's arrangement of key labels reserved (_layout)
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
         self._latch = _Latch()
         self.enableAutoSIPrefix(False)
@@ -95,7 +96,10 @@ class TokenAxis(pg.AxisItem):
             # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
             self._reserve(self._widest + 6)
         else:
-            self._reserve(fm.height())
+            # at least a line; more stays until the paint arranges the new labels (_layout): reset to one line
+            # here, every new sentence resized the plot twice (one line, then two staggered bands) and the
+            # map jumped 14 px and was painted again
+            self._reserve(max(fm.height(), self._arranged_depth))
         self.picture = None
         self.update()
 
@@ -171,6 +175,7 @@ class TokenAxis(pg.AxisItem):
         line = fm.height()
         gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
         room, depth = self._room(fm, vb, horizontal, upright, per_label, bands)
+        self._arranged_depth = math.ceil(depth * bands)
         self._reserve(depth * bands)
         out = []
         for k, v in enumerate(values):
