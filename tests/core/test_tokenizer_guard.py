@@ -72,10 +72,13 @@ def test_a_tokenizer_json_that_is_not_a_file(tmp_path, kind):
         if not path.exists():
             pytest.skip("no /dev/zero here")
         said = "character device"
-    start = time.monotonic()
-    with pytest.raises(ModelLoadError, match=said):
-        Tokenizer.from_file(path)  # reading it would block until a writer came (FIFO) or never end (device)
-    refused = time.monotonic() - start
-    start = time.monotonic()
-    Tokenizer.from_file(resource("tokenizers", "words-en.json"))  # reading a real one, measured here
-    assert refused < 5 * (time.monotonic() - start)  # refused from what the file is, before any reading
+    refused, read = [], []
+    for _ in range(3):  # the fastest of three: one sample of a busy machine was preempted for 4 ms
+        start = time.monotonic()
+        with pytest.raises(ModelLoadError, match=said):
+            Tokenizer.from_file(path)  # reading it would block until a writer came (FIFO) or never end (device)
+        refused.append(time.monotonic() - start)
+        start = time.monotonic()
+        Tokenizer.from_file(resource("tokenizers", "words-en.json"))  # reading a real one, measured here
+        read.append(time.monotonic() - start)
+    assert min(refused) < 5 * min(read)  # refused from what the file is, before any reading
