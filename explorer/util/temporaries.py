@@ -17,6 +17,7 @@ import re
 import shutil
 import signal
 import socket
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -91,10 +92,20 @@ def remove_stale_temporaries(folder: Path, name: str | None = None) -> list[Path
 
 
 class Terminated(SystemExit):
-    """SIGTERM arrived during a write: the temporary file is removed, then the process ends (143)."""
+    """SIGTERM arrived during a write: the temporary file is removed, then the process ends (143).
+
+    Raised between any two bytecodes, it can cut an object's ``__init__`` in half (numpy's ZipFile, under
+    load): that object's finalizer then fails as the process ends and Python printed its traceback as
+    "Exception ignored in …". The process is ending on the user's word; those finalizers are kept quiet."""
 
     def __init__(self) -> None:
         super().__init__(128 + signal.SIGTERM)
+        sys.unraisablehook = _ending_quietly
+
+
+def _ending_quietly(unraisable) -> None:
+    """The unraisable-exception hook once a SIGTERM ends the process: a half-built object's failing
+    finalizer is not the user's concern (nothing to report, nothing left to save)."""
 
 
 _held = 0  # > 0 while a step that must not be cut in half runs (making a temporary, the final renames)
