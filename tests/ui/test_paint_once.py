@@ -44,13 +44,17 @@ def _labels(n: int) -> list[str]:
     return [f"tok{i}" for i in range(n)]
 
 
+def _on_screen(qtbot, widget, width: int, height: int):
+    qtbot.addWidget(widget)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
 @pytest.mark.parametrize("n", [300, 1024])
 def test_a_new_large_map_is_painted_once(qtbot, n):
-    h = Heatmap()
-    qtbot.addWidget(h)
-    h.resize(760, 600)
-    h.show()
-    qtbot.waitExposed(h)
+    h = _on_screen(qtbot, Heatmap(), 760, 600)
     rng = np.random.default_rng(0)
     h.set_matrix(rng.random((40, 40)), _labels(40), _labels(40), signed=False, levels=(0.0, 1.0), square=True)
     _drain()
@@ -62,11 +66,7 @@ def test_a_new_large_map_is_painted_once(qtbot, n):
 
 
 def test_a_new_set_of_head_maps_is_painted_once(qtbot):
-    grid = HeadGrid()
-    qtbot.addWidget(grid)
-    grid.resize(260, 640)
-    grid.show()
-    qtbot.waitExposed(grid)
+    grid = _on_screen(qtbot, HeadGrid(), 260, 640)
     rng = np.random.default_rng(1)
     grid.set_maps([rng.random((20, 20)) for _ in range(12)], (0.0, 1.0), False, [f"head {h}" for h in range(12)])
     _drain()
@@ -121,11 +121,7 @@ def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
     """The key labels of a classroom sentence are staggered on two lines; a new sentence's labels used to
     reset the axis to one line until the next paint arranged them again: the plot was resized twice, the map
     jumped 14 px and was painted twice on every edit."""
-    h = Heatmap()
-    qtbot.addWidget(h)
-    h.resize(600, 600)
-    h.show()
-    qtbot.waitExposed(h)
+    h = _on_screen(qtbot, Heatmap(), 600, 600)
     rng = np.random.default_rng(2)
     words = ["attention", "classroom", "sentences", "transform", "embedding", "positions"]
     first = [f"{words[i % 6]}{i}" for i in range(12)]
