@@ -16,7 +16,7 @@ from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.views import generation_map
-from explorer.ui.render_queue import is_long, render_queue
+from explorer.ui.render_queue import render_queue
 from explorer.ui.views.base import View
 from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
@@ -268,7 +268,7 @@ class TensorView(View):
             if not one_head:
                 self._post_grid(trace, sel, mode, signed, blocked, heads)
             else:
-                render_queue().cancel(self.grid, "maps")
+                render_queue().cancel(self, self._draw_grid)
         maps, (lo, hi, clipped) = self._maps
         labels = matrices.token_labels(trace, sel.row)
         title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
@@ -294,11 +294,10 @@ class TensorView(View):
                           matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None)
             self.grid.set_maps(maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked, thumbs)
 
-        if is_long(trace) and self.window().isVisible():
-            render_queue().post(self.grid, "maps", draw)
-        else:
-            render_queue().cancel(self.grid, "maps")  # a short trace overtook a long one's pending grid
-            draw()
+        self.staggered(self._draw_grid)(draw)  # a short trace draws at once and drops a pending long grid
+
+    def _draw_grid(self, draw) -> None:
+        draw()
 
     def _draw_matrix(self, trace, sel, mode: str = "intervened") -> None:
         self.grid.hide()
