@@ -136,3 +136,45 @@ def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
     _drain()
     assert h.bottom.style["tickTextHeight"] == depth
     assert paints.count == 1
+
+
+@pytest.mark.parametrize("second", ["This is a big red apple and that is a dog .", "This is a big red pen and that is a cat and a bird ."])
+def test_a_classroom_edit_paints_the_tensor_views_map_once(qtbot, second):
+    """A map that prints its numbers (a classroom sentence) fits them to its laid-out cells; laid out in the
+    turns after the edit, it was painted two or three times per edit in the window (a word or the length changed)."""
+    from explorer.ui.views.tensor_view import TensorView
+
+    model = load_preset("classroom")
+    state = AppState(source=ModelSource("preset", "classroom"))
+    view = _on_screen(qtbot, TensorView(state), 1000, 640)
+    state.set_trace(run_trace(model, "This is a big red pen and that is a dog ."))
+    _drain()
+    assert view.large.layers.cell_font_px()  # the case at stake: the cells print their numbers
+    paints = Paints(view.large.graphics.viewport())
+    trace = run_trace(model, second)
+    state.set_trace(trace)
+    _drain()
+    assert paints.count == 1
+    n = trace.rows[0].length
+    assert view.large.layers.shape == (n, n)
+
+
+@pytest.mark.parametrize("rows, height", [(12, 600), (30, 330)])
+def test_a_new_sentence_keeps_the_query_axis_width_and_is_painted_once(qtbot, rows, height):
+    """The query axis reserved its width when the labels were set and again, differently, when the paint
+    arranged them: 2 px more for a label long enough to be elided, one column where the paint staggered
+    them in two. Each difference moved the map after its first paint and painted it two more times."""
+    h = _on_screen(qtbot, Heatmap(), 600, height)
+    rng = np.random.default_rng(3)
+    words = ["representation", "classroom", "tokenisation", "transformer", "embedding", "positional"]
+    first = [f"{words[i % 6]}{i}" for i in range(rows)]
+    h.set_matrix(rng.random((rows, rows)), first, first, signed=False, levels=(0.0, 1.0), square=True)
+    _drain()
+    width = h.left.style["tickTextWidth"]
+    paints = Paints(h.graphics.viewport())
+    second = [f"{words[(i + 1) % 6]}{i}" for i in range(rows)]
+    h.set_matrix(rng.random((rows, rows)), second, second, signed=False, levels=(0.0, 1.0), square=True)
+    assert h.left.style["tickTextWidth"] == width  # before the paint
+    _drain()
+    assert h.left.style["tickTextWidth"] == width
+    assert paints.count == 1

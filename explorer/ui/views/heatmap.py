@@ -82,7 +82,7 @@ class Heatmap(QWidget):
         lay.addWidget(self.note)
         self._text_px = base_px()
         self.smallest_px: int | None = None  # tick labels never smaller (set on a slide)
-        self._axis_titles = ("", "")
+        self._axis_titles, self._titles_set = ("", ""), None
         self._hovered: tuple[int, int] | None = None
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
@@ -199,7 +199,9 @@ class Heatmap(QWidget):
         self.note.setVisible(bool(text))
 
     def set_axis_titles(self, left: str, bottom: str, title: str = "") -> None:
-        self._axis_titles = (left, bottom)
+        if (left, bottom, title, self._text_px) == self._titles_set:  # set again, each lays the plot out again
+            return
+        self._axis_titles, self._titles_set = (left, bottom), (left, bottom, title, self._text_px)
         style = {"font-size": f"{self._text_px}px"}
         self.plot.setLabel("left", left, **style)
         self.plot.setLabel("bottom", bottom, **style)
@@ -245,8 +247,7 @@ class Heatmap(QWidget):
             vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
-        if max(rows, cols) > self.layers.text_limit:  # painted once (views/settle.py); a map that prints its
-            settle(self.graphics)  # numbers fits them to its laid-out cells: settled early, it painted 3 times, not 1
+        settle(self.graphics)  # painted once (views/settle.py): laid out later, an edit painted it 2–3 times
 
     def cells_rect(self) -> QRectF:
         """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""

@@ -52,6 +52,7 @@ class TokenAxis(pg.AxisItem):
         self.smallest = MIN_TICK_PX  # a crowded axis shrinks its labels down to this, never below
         self._widest = 0
         self._arranged_depth = 0  # what the last paint's arrangement of key labels reserved (_layout)
+        self._arranged_bands, self._arranged_px = 1, 0  # and in how many columns, at what size, the query labels
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
         self._latch = _Latch()
         self.enableAutoSIPrefix(False)
@@ -76,7 +77,7 @@ class TokenAxis(pg.AxisItem):
         """Labels at ``px`` pixels, never smaller than ``smallest`` (a slide's labels keep their size)."""
         self.smallest = min(smallest, px)
         if px != self._px:
-            self._px = px
+            self._px, self._arranged_px = px, 0  # the last arrangement's size was for the old text size
             self.setTickFont(self._font(px))
             self._measure()
 
@@ -93,8 +94,10 @@ class TokenAxis(pg.AxisItem):
         fm = QFontMetrics(self._font(self._px))
         self._widest = min(self._cap(fm), _widest(fm, self.labels)) if self.labels else 0
         if self.orientation in ("left", "right"):
-            # reserve the room now: pyqtgraph would only widen the axis after a first, clipped paint
-            self._reserve(self._widest + 6)
+            # reserve the room now, as the paint will (_layout, _room): pyqtgraph would only widen the axis
+            # after a first, clipped paint, and 2 px less for a capped label moved the map after its paint
+            arranged = QFontMetrics(self._font(self._arranged_px or self._px))
+            self._reserve((min(self._cap(arranged), self._widest + 2) + 4) * self._arranged_bands)
         else:
             # at least a line; more stays until the paint arranges the new labels (_layout): reset to one line
             # here, every new sentence resized the plot twice (one line, then two staggered bands) and the
@@ -175,7 +178,7 @@ class TokenAxis(pg.AxisItem):
         line = fm.height()
         gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
         room, depth = self._room(fm, vb, horizontal, upright, per_label, bands)
-        self._arranged_depth = math.ceil(depth * bands)
+        self._arranged_depth, self._arranged_bands, self._arranged_px = math.ceil(depth * bands), bands, px
         self._reserve(depth * bands)
         out = []
         for k, v in enumerate(values):
