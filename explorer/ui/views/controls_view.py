@@ -34,6 +34,7 @@ from explorer.ui.state import ModelSource
 from explorer.ui.status_bar import human_bytes
 from explorer.ui.views.base import View
 from explorer.ui.views.mask_painter import MaskPainter
+from explorer.ui.views.only_changes import set_value
 from explorer.session.open import preset_source_config
 from explorer.weights.presets import PRESETS, get_preset
 
@@ -327,10 +328,10 @@ class ControlsView(View):
         self.preset.setCurrentIndex(index)
         self.preset.setPlaceholderText(src.name.replace("\\", "/").rsplit("/", 1)[-1] if index < 0 else "")
         self.random_weights.setChecked(src.random_weights or src.seed is not None or bool(src.sizes))
-        self.seed.setValue(-1 if src.seed is None else _shown(src.seed, self.seed))  # 2**40 overflowed the box
+        set_value(self.seed, -1 if src.seed is None else _shown(src.seed, self.seed))  # 2**40 overflowed the box
         sizes = self.displayed_sizes()
         for name, spin in self.sizes.items():
-            spin.setValue(_shown(sizes.get(name), spin))
+            set_value(spin, _shown(sizes.get(name), spin))
             spin.setEnabled(editable)
         self.positions.setCurrentIndex(max(0, self.positions.findData(sizes.get("positions", "sinusoidal"))))
         self.positions.setEnabled(editable)
@@ -342,9 +343,9 @@ class ControlsView(View):
             w.setEnabled(editable)
         self.mask.setCurrentIndex(self.mask.findData(opts.mask.kind))
         if opts.mask.size is not None:
-            self.mask_size.setValue(opts.mask.size)
+            set_value(self.mask_size, opts.mask.size)
         self.scale.setChecked(opts.scale)
-        self.temperature.setValue(opts.temperature)
+        set_value(self.temperature, opts.temperature)
         self.dtype.setCurrentIndex(self.dtype.findData(opts.dtype))
         self.device.setCurrentIndex(self.device.findData(opts.device))
         del blockers

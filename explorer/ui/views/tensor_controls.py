@@ -9,14 +9,15 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from explorer.present import matrices, stages
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
+from explorer.ui.views.only_changes import set_range, set_value
 
 
 def number_stages(view, config) -> None:
     """Number the stages as the model runs them: a model without norms has no norm stages (hidden)."""
-    keys = stages.stage_keys_for(config)
+    keys, titles = stages.stage_keys_for(config), view.stage_titles()  # translated once, not once per stage
     for i, key in enumerate(STAGE_KEYS):
         n = keys.index(key) + 1 if key in keys else None
-        text = f"{n}. {view.stage_title(key)}" if n else view.stage_title(key)
+        text = f"{n}. {titles[key]}" if n else titles[key]
         if view.stage_combo.itemText(i) != text:  # a new text resizes the combo: the window lays out again
             view.stage_combo.setItemText(i, text)
         if view.stage_combo.view().isRowHidden(i) != (n is None):
@@ -30,12 +31,12 @@ def sync_controls(view, trace, sel) -> None:
     view.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
     layers = view.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it
     set_range(view.layer_spin, min(layers), max(layers))
-    view.layer_spin.setValue(sel.layer)
+    set_value(view.layer_spin, sel.layer)
     view.layer_spin.setEnabled(per_layer and len(layers) > 1)
     set_range(view.head_spin, 0, trace.config.H - 1)
-    view.head_spin.setValue(sel.head)
+    set_value(view.head_spin, sel.head)
     set_range(view.row_spin, 0, trace.B - 1)
-    view.row_spin.setValue(sel.row)
+    set_value(view.row_spin, sel.row)
     for w in (view.row_label, view.row_spin):
         w.setVisible(trace.B > 1)
     tensors = () if sel.stage in PAIRWISE_STAGE_KEYS else matrices.stage_tensors(trace, sel.stage, sel.layer)
@@ -51,9 +52,3 @@ def sync_controls(view, trace, sel) -> None:
         w.setVisible(len(tensors) > 1)
     view.tensor_combo.setToolTip(view.current_tensor() or "")
     del blockers
-
-
-def set_range(spin, lo: int, hi: int) -> None:
-    """setRange even with the same bounds makes a spin box ask for a new layout; only a real change does here."""
-    if (spin.minimum(), spin.maximum()) != (lo, hi):
-        spin.setRange(lo, hi)
