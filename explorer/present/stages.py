@@ -64,6 +64,7 @@ STAGES: tuple[Stage, ...] = (
 STAGE_KEYS = tuple(s.key for s in STAGES)
 PAIRWISE_STAGE_KEYS = PAIRWISE_STAGES  # the (C, C) stages: defined once, with the tensor names
 NORM_STAGE_KEYS = tuple(s.key for s in STAGES if s.norm)
+_FAMILY_STAGES = frozenset(s.key for s in STAGES if s.needs)  # the stages only some real families have
 
 
 def shown(key: str, config) -> bool:
@@ -216,20 +217,19 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
     cfg = trace.config
     E, D, H, V = cfg.E, cfg.D, cfg.H, cfg.V
     post, out_norms = getattr(cfg, "post_norms", False), getattr(cfg, "out_norms", False)
-    labels = {
-        "segment": f"{w['sentence A/B']}: S{_t(cfg.segments, E)}[seg] → {_t(C, E)}",
-        "parallel": f"x {_t(C, E)} → {w['norm']} → {_t(C, E)}: {w['parallel']}",
-        "qk_norm": f"Q, K {_t(C, D)} → RMSNorm ({w['each head'] if cfg.qk_norm == 'head' else w['all heads']}) · γ → {_t(C, D)}",
-        "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
-        "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
-        "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),
-        "ffn_out_norm": _norm_formula("FFN", cfg.norm, C, E, w),
-        "post_norm_ffn": _norm_formula("mid + FFN", cfg.norm, C, E, w),
-        "mlm": f"{_t(C, E)} · W_t {_t(E, E)} → GELU → {w['norm']} → {_t(C, E)}",
-        "logit_cap": f"{cfg.logit_softcap or 0:g} · tanh({w['scores']} / {cfg.logit_softcap or 0:g}) → {_t(C, V)}",
-    }
-    if key in labels:
-        return labels[key]
+    if key in _FAMILY_STAGES:  # built only for the stage asked (all ten were formatted for every box)
+        return {
+            "segment": f"{w['sentence A/B']}: S{_t(cfg.segments, E)}[seg] → {_t(C, E)}",
+            "parallel": f"x {_t(C, E)} → {w['norm']} → {_t(C, E)}: {w['parallel']}",
+            "qk_norm": f"Q, K {_t(C, D)} → RMSNorm ({w['each head'] if cfg.qk_norm == 'head' else w['all heads']}) · γ → {_t(C, D)}",
+            "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
+            "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
+            "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),
+            "ffn_out_norm": _norm_formula("FFN", cfg.norm, C, E, w),
+            "post_norm_ffn": _norm_formula("mid + FFN", cfg.norm, C, E, w),
+            "mlm": f"{_t(C, E)} · W_t {_t(E, E)} → GELU → {w['norm']} → {_t(C, E)}",
+            "logit_cap": f"{cfg.logit_softcap or 0:g} · tanh({w['scores']} / {cfg.logit_softcap or 0:g}) → {_t(C, V)}",
+        }[key]
     if key == "embed" and (cfg.embed_scale or cfg.segments or cfg.embed_norm):
         tok = f"W{_t(V, E)}[ids]" + (f" · √{E}" if cfg.embed_scale else "")
         seg = f" + S[seg]" if cfg.segments else ""

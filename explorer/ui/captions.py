@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from explorer import vocab
-from explorer.ui.captions_families import family_caption, family_tensor_title, family_title
+from explorer.ui.captions_families import family_caption, family_tensor_title, family_titles
 from explorer.present.stage_facts import stage_numbers
 from explorer.trace import Trace
 
@@ -25,7 +25,13 @@ def _normed_x(n: dict) -> str:
 
 
 def title(key: str) -> str:
-    titles = {
+    return titles().get(key)
+
+
+def titles() -> dict[str, str]:
+    """Every stage's title: one call for a view that names all its stages (each title alone translates them all)."""
+    return {
+        **family_titles(),
         "tokens": QCoreApplication.translate("Captions", "Tokens"),
         "embed": QCoreApplication.translate("Captions", "Embedding"),
         "norm_attn": QCoreApplication.translate("Captions", "Normalisation before attention"),
@@ -45,7 +51,6 @@ def title(key: str) -> str:
         "logits": QCoreApplication.translate("Captions", "Scores over the vocabulary"),
         "probs": QCoreApplication.translate("Captions", "Next-token probabilities"),
     }
-    return titles.get(key) or family_title(key)
 
 
 def _mask_sentence(n: dict) -> str:

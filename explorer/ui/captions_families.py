@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def family_title(key: str) -> str | None:
+def family_titles() -> dict[str, str]:
     return {
         "segment": QCoreApplication.translate("Captions", "Segment embedding (sentence A / B)"),
         "parallel": QCoreApplication.translate("Captions", "Parallel block: the FFN's norm"),
@@ -19,7 +19,7 @@ def family_title(key: str) -> str | None:
         "post_norm_ffn": QCoreApplication.translate("Captions", "Normalisation after the FFN (post-norm)"),
         "mlm": QCoreApplication.translate("Captions", "Masked-language-model head"),
         "logit_cap": QCoreApplication.translate("Captions", "Soft-cap of the vocabulary scores"),
-    }.get(key)
+    }
 
 
 def family_caption(key: str, n: dict, cfg) -> str | None:

@@ -212,19 +212,22 @@ class FlowView(View):
         first_in_group = True
         for s in STAGES:  # a pre-norm is a stage only when the model has one
             visible = shown(s.key, trace.config)
-            self.boxes[s.key].setVisible(visible)
+            _show(self.boxes[s.key], visible)
             if s.key in self.arrows:  # the first box of the layer group has no arrow in front
-                self.arrows[s.key].setVisible(visible and not (s.per_layer and first_in_group))
+                _show(self.arrows[s.key], visible and not (s.per_layer and first_in_group))
             if s.per_layer and visible:
                 first_in_group = False
-        contents = []
+        contents, words, titles = [], stage_words(), captions.titles()  # translated once, not once per box
         for key, box in self.boxes.items():
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
-            edge = edge_label(key, trace, sel.layer, sel.row, stage_words())
+            edge = edge_label(key, trace, sel.layer, sel.row, words)
             contents.append((key, box.isVisibleTo(self), shape, self._note(key, heads, trace), edge))
             box.set_content(*contents[-1][2:])
-            box.setToolTip(self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=captions.title(key), edge=_html(edge)))
-            box.setAccessibleName(captions.title(key))
+            tip = self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=titles[key], edge=_html(edge))
+            if box.toolTip() != tip:  # each set sends the box an event, 30 boxes on every edit
+                box.setToolTip(tip)
+            if box.accessibleName() != titles[key]:
+                box.setAccessibleName(titles[key])
         self.layer_label.setText(
             self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L)
         )
@@ -232,7 +235,7 @@ class FlowView(View):
         self.next_layer.setEnabled(sel.layer != layers[-1])
         self.detail.setText(
             self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
-                title=_html(captions.title(sel.stage)), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, stage_words())), i=_index(sel.stage, trace.config) + 1, n=len(stage_keys_for(trace.config))
+                title=_html(titles[sel.stage]), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, words)), i=_index(sel.stage, trace.config) + 1, n=len(stage_keys_for(trace.config))
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
@@ -317,6 +320,13 @@ def _index(key: str, config) -> int:
 
 
 STAGES_ORDER = tuple(s.key for s in STAGES)
+
+
+def _show(widget, visible: bool) -> None:
+    # 60 boxes and arrows on every edit, nearly always as they were. isVisibleTo(parent): what showing the
+    # parent would show (isHidden() is True for any child of a window not yet shown).
+    if widget.isVisibleTo(widget.parentWidget()) != visible:
+        widget.setVisible(visible)
 
 
 def _html(text: str) -> str:

@@ -76,7 +76,8 @@ class HeadGrid(pg.GraphicsLayoutWidget):
                 layers.set_data(shown, levels, signed, shown_blocked, extent=m.shape)
             else:
                 layers.set_data(m, levels, signed, blocked)
-            label.setText(title)
+            if label.text != title:  # the same titles on every edit: set again, each laid the grid out again
+                label.setText(title)
             rows, cols = m.shape
             layers.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.06)  # room for the frame
         self._frame()

@@ -132,6 +132,9 @@ class TensorView(View):
             self._refresh()
 
     def stage_title(self, key: str) -> str:
+        return self.stage_titles()[key]
+
+    def stage_titles(self) -> dict[str, str]:
         return {
             "tokens": self.tr("Tokens → ids"),
             "embed": self.tr("Embedding"),
@@ -161,7 +164,7 @@ class TensorView(View):
             "post_norm_ffn": self.tr("Post-norm after the FFN"),
             "mlm": self.tr("Masked-LM head"),
             "logit_cap": self.tr("Soft-capped vocabulary scores"),
-        }[key]
+        }
 
     def _words(self) -> dict[str, str]:
         return {
