@@ -178,3 +178,28 @@ def test_a_new_sentence_keeps_the_query_axis_width_and_is_painted_once(qtbot, ro
     _drain()
     assert h.left.style["tickTextWidth"] == width
     assert paints.count == 1
+
+
+def test_a_text_edit_repaints_no_spin_box_of_the_controls(qtbot):
+    """The model controls and the tensor view's bar are set from the state after every request, a text edit
+    included; QSpinBox.setValue repaints even with the value it shows (eight boxes on every key)."""
+    from PySide6.QtWidgets import QAbstractSpinBox
+
+    from explorer.ui.views.controls_view import ControlsView
+    from explorer.ui.views.tensor_view import TensorView
+
+    model = load_preset("classroom")
+    state = AppState(source=ModelSource("preset", "classroom"), text="This is a big red pen .")
+    controls = _on_screen(qtbot, ControlsView(state), 400, 900)
+    tensors = _on_screen(qtbot, TensorView(state), 1000, 640)
+    state.set_trace(run_trace(model, state.text))
+    _drain()
+    boxes = [b for w in (controls, tensors) for b in w.findChildren(QAbstractSpinBox) if b.isVisible()]
+    assert len(boxes) >= 8
+    values = [b.value() for b in boxes]
+    paints = [Paints(b) for b in boxes]
+    state.set_text("This is a big red dog .")
+    state.set_trace(run_trace(model, state.text))
+    _drain()
+    assert [b.value() for b in boxes] == values
+    assert sum(p.count for p in paints) == 0
