@@ -219,9 +219,12 @@ class FlowView(View):
                 first_in_group = False
         contents, words, titles = [], stage_words(), captions.titles()  # translated once, not once per box
         for key, box in self.boxes.items():
+            if not box.isVisibleTo(self):  # a stage this model does not have: nothing to show or explain
+                contents.append((key, False))
+                continue
             shape, heads = stage_shape(key, trace, sel.layer, sel.row)
             edge = edge_label(key, trace, sel.layer, sel.row, words)
-            contents.append((key, box.isVisibleTo(self), shape, self._note(key, heads, trace), edge))
+            contents.append((key, True, shape, self._note(key, heads, trace), edge))
             box.set_content(*contents[-1][2:])
             tip = self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=titles[key], edge=_html(edge))
             if box.toolTip() != tip:  # each set sends the box an event, 30 boxes on every edit
