@@ -37,7 +37,7 @@ class BareEdits:
         self.state = AppState(text=text)
         self.worker = TraceWorker()
         latest = {"g": 0}
-        self.state.requestChanged.connect(lambda r: latest.__setitem__("g", self.worker.submit(r)))
+        self.state.requestToRun.connect(lambda r: latest.__setitem__("g", self.worker.submit(r)))
         self.worker.traceReady.connect(lambda g, t, e: g == latest["g"] and self.state.set_trace(t, e))
         self.state.traceChanged.connect(lambda t: self.arrived.append(time.perf_counter()))
         self.worker.start()

@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         s, w = self.state, self.worker
-        s.requestChanged.connect(self._submit)
+        s.requestToRun.connect(self._submit)  # before the views' own requestChanged slots: the trace starts first
         w.traceReady.connect(self._on_trace)
         w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)

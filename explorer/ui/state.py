@@ -2,7 +2,7 @@
 user is doing and every rule that moves it. Each call goes to the Session; what changed comes back as the
 Session's events, re-emitted here as signals, in order.
 
-Data flows one way: controls call the setters here → ``requestChanged`` → the job runner computes → the
+Data flows one way: controls call the setters here → ``requestToRun`` → the job runner computes → the
 window hands the trace back with ``set_trace`` → ``traceChanged`` → every view redraws. A view that wants
 to select something calls ``select(...)``; all views follow ``selectionChanged``. Views never talk to each
 other.
@@ -20,9 +20,10 @@ from explorer.ui.generation_state import GenerationState
 
 __all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the session's types, held here
 
-# The Session's event kinds → the signal each becomes (GenerationState's for the generation's).
+# The Session's event kinds → the signal each becomes (GenerationState's for the generation's). A new request
+# goes to the job runner first: the trace computes on its thread while the views follow the request here.
 SIGNALS = {
-    "request": "requestChanged", "trace": "traceChanged", "selection": "selectionChanged", "busy": "busyChanged",
+    "request": "requestToRun requestChanged", "trace": "traceChanged", "selection": "selectionChanged", "busy": "busyChanged",
     "notices": "noticesChanged", "error": "errorRaised", "model_info": "modelInfoChanged",
     "reverted": "requestReverted", "layer_wanted": "layerWanted", "snapshot": "snapshotChanged",
     "interventions": "interventionsChanged", "capture_mode": "captureModeChanged", "painted": "maskPainted",
@@ -50,7 +51,8 @@ def _acts(name: str):
 
 
 class AppState(QObject):
-    requestChanged = Signal(object)  # TraceRequest: the job runner should (re)compute
+    requestToRun = Signal(object)  # TraceRequest: the job runner should (re)compute (before requestChanged)
+    requestChanged = Signal(object)  # TraceRequest: the views show what was asked
     traceChanged = Signal(object)  # Trace: every view redraws
     selectionChanged = Signal(object)  # Selection
     busyChanged = Signal(bool)
@@ -80,10 +82,11 @@ class AppState(QObject):
     def emit_changes(self) -> None:
         """Re-emit the Session's events as signals (a slot that calls back in emits its own first)."""
         for kind, args in self.session.take_events():
-            target: Any = self
-            for part in SIGNALS[kind].split("."):
-                target = getattr(target, part)
-            target.emit(*args)
+            for signal in SIGNALS[kind].split():
+                target: Any = self
+                for part in signal.split("."):
+                    target = getattr(target, part)
+                target.emit(*args)
 
     # ------------------------------------------------------------------ reading (the Session's)
     request, text, source, options = _reads("request"), _reads("text"), _reads("source"), _reads("options")

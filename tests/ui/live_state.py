@@ -42,7 +42,7 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
         if g == latest["g"]:
             state.report_error(message, error)
 
-    state.requestChanged.connect(submit)
+    state.requestToRun.connect(submit)
     worker.baselineReady.connect(lambda g, b: g == latest["g"] and state.set_baseline(b))
     worker.traceReady.connect(ready)
     worker.traceFailed.connect(failed)
@@ -54,7 +54,7 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
         yield worker
     finally:
         worker.stop()
-        state.requestChanged.disconnect(submit)
+        state.requestToRun.disconnect(submit)
 
 
 def wait_trace(qtbot, state, check, timeout: int = 20_000):

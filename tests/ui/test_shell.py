@@ -21,6 +21,18 @@ def test_text_edit_retraces(window, state, qtbot):
     assert state.trace.rows[0].tokens[-1] == " ?"
 
 
+def test_a_new_request_reaches_the_worker_before_any_view_follows_it(window, state, qtbot):
+    """The trace computes on its thread while the views follow the request (the model controls, the text
+    panel, the menus): submitted after their slots, an edit's trace started 0.6 ms late."""
+    controls, seen = window.views["controls"], []
+    sync = controls._sync  # a view built (and connected) before the window wired the worker
+    controls._sync = lambda: (seen.append((window.worker.generation, state.text)), sync())
+    before = window.worker.generation
+    with qtbot.waitSignal(state.traceChanged, timeout=20_000):
+        state.set_text("Is this a dog ?")
+    assert seen == [(before + 1, "Is this a dog ?")]  # the view's slot ran with the worker already asked
+
+
 def test_newest_request_wins(qtbot):
     worker = TraceWorker()
     results = []
