@@ -16,10 +16,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.e2e.xvfb import start_xvfb, stop_xvfb
 
 pytestmark = pytest.mark.e2e
 
@@ -50,20 +51,9 @@ def display():
     missing = _missing()
     if missing is not None:
         pytest.skip(f"the AT-SPI check needs {missing}: install {PACKAGES}")
-    for number in range(120, 160):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(5)
+    proc, display = start_xvfb("1600x1000")
+    yield display
+    stop_xvfb(proc)
 
 
 def _app_command() -> list[str]:

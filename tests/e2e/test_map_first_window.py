@@ -16,43 +16,26 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.xvfb import start_xvfb, stop_xvfb
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-XVFB, XDOTOOL = shutil.which("Xvfb"), shutil.which("xdotool")
-
-
-def _xvfb(size: str, first: int):
-    if XVFB is None:
-        pytest.skip("Xvfb is not installed (sudo apt-get install $(cat packaging/debian-packages.txt))")
-    for number in range(first, first + 30):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    proc = subprocess.Popen([XVFB, f":{number}", "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    return proc, f":{number}"
+XDOTOOL = shutil.which("xdotool")
 
 
 @pytest.fixture(scope="module")
 def desk():
-    proc, display = _xvfb("1920x1080", 150)
+    proc, display = start_xvfb("1920x1080")
     yield display
-    proc.terminate()
-    proc.wait(5)
+    stop_xvfb(proc)
 
 
 @pytest.fixture(scope="module")
 def projector():
-    proc, display = _xvfb("1280x720", 180)
+    proc, display = start_xvfb("1280x720")
     yield display
-    proc.terminate()
-    proc.wait(5)
+    stop_xvfb(proc)
 
 
 def _env(display: str, config: Path, **more) -> dict:

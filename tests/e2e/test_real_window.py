@@ -3,37 +3,22 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from tests.e2e.xvfb import start_xvfb, stop_xvfb
 
-XVFB = shutil.which("Xvfb")
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
 def display():
-    if XVFB is None:
-        pytest.skip("Xvfb is not installed (sudo apt-get install $(cat packaging/debian-packages.txt))")
-    for number in range(90, 120):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    proc = subprocess.Popen([XVFB, f":{number}", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(5)
+    proc, display = start_xvfb("1600x1000")
+    yield display
+    stop_xvfb(proc)
 
 
 def _entry_point() -> str:

@@ -5,36 +5,22 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.xvfb import start_xvfb, stop_xvfb
+
 ROOT = Path(__file__).resolve().parents[2]
-XVFB = shutil.which("Xvfb")
 
 
 @pytest.fixture(scope="module")
 def laptop_display():
-    if XVFB is None:
-        pytest.skip("Xvfb is not installed (sudo apt-get install $(cat packaging/debian-packages.txt))")
-    for number in range(120, 150):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            break
-    proc = subprocess.Popen([XVFB, f":{number}", "-screen", "0", "1366x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.time() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(5)
+    proc, display = start_xvfb("1366x768")
+    yield display
+    stop_xvfb(proc)
 
 
 def test_a_first_launch_fits_a_laptop_screen(laptop_display, tmp_path):
