@@ -45,10 +45,13 @@ class TrainController(QObject):
         self._published: ModelSource | None = None  # the newest checkpoint handed to the worker
         self._follow = True
         self._example: str | None = None  # text to trace with the first checkpoint (another vocabulary)
+        # True from start() until the slot that hears the thread end. Not QThread.isRunning(): that turns false
+        # before the queued slot runs, and in between the controller said "not running" while Start was still off.
+        self._running = False
 
     @property
     def running(self) -> bool:
-        return self.job is not None and self.job.isRunning()
+        return self._running
 
     # ------------------------------------------------------------------ start / cancel
     def start(self, corpus: str, settings: TrainSettings, continue_weights: bool = False) -> bool:
@@ -82,6 +85,7 @@ class TrainController(QObject):
         job.failed.connect(self._on_failed)
         job.finished.connect(self._on_thread_finished)
         self.job = job
+        self._running = True
         job.start()
         self.runningChanged.emit(True)
         return True
@@ -144,6 +148,7 @@ class TrainController(QObject):
 
     def _on_thread_finished(self) -> None:
         if self.sender() is self.job:
+            self._running = False
             self.runningChanged.emit(False)
 
     def _on_failed(self, message: str) -> None:

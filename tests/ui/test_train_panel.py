@@ -99,6 +99,20 @@ def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_
     assert [n for i, n in enumerate(shown) if i == 0 or shown[i - 1] != n] == ["step-000000", "step-000010", "step-000020"]
 
 
+def test_running_and_the_start_button_agree_when_the_thread_has_just_ended(window, qtbot, runs_root):
+    """The moment between the training thread's end and the slot that hears it: the controller must not call
+    the run over while the panel still shows it running (a test waiting for one and checking the other failed)."""
+    panel = window.views["train"]
+    _tiny(window, qtbot)
+    _configure(panel, steps=2, every=1)
+    assert panel.start_training()
+    job = panel.controller.job
+    assert job.wait(60_000)  # the thread has ended; no event processed since, so its finished slot waits
+    assert panel.controller.running == (not panel.start.isEnabled())
+    qtbot.waitUntil(lambda: not panel.controller.running, timeout=10_000)
+    assert panel.start.isEnabled() and not panel.cancel.isEnabled()
+
+
 def test_cancel_stops_the_thread_and_keeps_checkpoints(window, qtbot, runs_root):
     state, panel = window.state, window.views["train"]
     _tiny(window, qtbot)
