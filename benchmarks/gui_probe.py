@@ -14,6 +14,7 @@ class PaintRecorder(QObject):
         super().__init__()
         self.last_paint = 0.0
         self.count = 0
+        self.painted: dict[int, QObject] = {}  # what received a paint event since the caller last cleared it
         for w in widgets:
             w.installEventFilter(self)
             for child in w.findChildren(QObject):
@@ -25,6 +26,7 @@ class PaintRecorder(QObject):
         if event.type() == QEvent.Type.Paint and not _is_text_box(obj):
             self.last_paint = time.perf_counter()
             self.count += 1
+            self.painted[id(obj)] = obj
         return False
 
 
