@@ -8,16 +8,17 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from tests.ui.waits import drain, wait_laid_out
+
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
 SIXTEEN = "The animal didn't cross the street because it was too tired."
 LONGER = "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
 LONG_32 = "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home ."
 
 
-def settle(qtbot, rounds: int = 6) -> None:
-    for _ in range(rounds):
-        QApplication.processEvents()
-        qtbot.wait(25)
+def settle(qtbot) -> None:
+    """Until the window stops moving (layout, panels shown or hidden): a condition, not a number of turns."""
+    wait_laid_out(qtbot)
 
 
 def laid_out(window, state, qtbot, size, text) -> None:
@@ -32,7 +33,7 @@ def laid_out(window, state, qtbot, size, text) -> None:
     def steady() -> bool:
         # The axes lay their labels out when painted; a busy machine delays the layout and the redraws, so the
         # picture is awaited until two paints in a row agree, not for a fixed number of event-loop turns.
-        settle(qtbot, 2)
+        drain()
         window.grab()
         seen.append((large.cells_rect(), len(large.left.drawn()), len(large.bottom.drawn())))
         return len(seen) >= 2 and seen[-1] == seen[-2]
@@ -77,17 +78,17 @@ def test_every_panel_is_one_click_from_its_strip(window, state, qtbot):
         for name, button in strip.buttons.items():
             if window.views[name].on_screen():  # open and in front: its button closes it, and opens it again
                 button.click()
-                settle(qtbot, 2)
+                settle(qtbot)
                 assert window.docks[name].isHidden() and not button.isChecked(), name
             button.click()
-            settle(qtbot, 2)
+            settle(qtbot)
             assert window.views[name].on_screen() and button.isChecked(), name
 
 
 def test_focus_leaves_the_pipeline_and_the_map_then_brings_everything_back(window, state, qtbot):
     laid_out(window, state, qtbot, (1366, 768), SIXTEEN)
     window.docks["identities"].show()
-    settle(qtbot, 2)
+    settle(qtbot)
     before = {name for name, d in window.docks.items() if not d.isHidden()}
     tv = window.views["tensor"]
     cells_before = tv.large.cells_rect().height()

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QApplication, QLabel, QTableWidget, QWidget
+from PySide6.QtWidgets import QLabel, QTableWidget, QWidget
 
 from explorer.present.stage_walk import walk
+from tests.ui.waits import wait_laid_out
 
 SIZES = [(1280, 720, 14), (1920, 1080, 20)]
 
 
-def settle(qtbot, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        QApplication.processEvents()
-        qtbot.wait(20)
+def settle(qtbot) -> None:
+    """Until the slides stop moving: a condition, not a number of event-loop turns."""
+    wait_laid_out(qtbot)
 
 
 def shown_px(widget: QWidget) -> int:
@@ -40,7 +40,7 @@ def test_every_text_of_every_slide_scales_with_the_screen(traced, qtbot, width, 
     small = []
     for stage, layer in walk(trace.layers, trace.config):
         state.select(stage=stage, layer=layer)
-        settle(qtbot, 2)
+        settle(qtbot)
         slides.grab()  # the axes lay their labels out when painted
         for label in slides.findChildren(QLabel):
             if label.isVisible() and label.text() and shown_px(label) < least:
