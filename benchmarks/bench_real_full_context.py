@@ -35,15 +35,20 @@ CONTEXT = int(os.environ.get("BENCH_REAL_CONTEXT", 8192))  # a smaller value onl
 # them; a user who wants them all raises it with ATTENTION_EXPLORER_MEMORY_GB).
 WHOLE_TRACE_BUDGET_GB = 16
 KEYS = ("real_full_context_vs_peer", "real_full_context_peak_rss_gb", "real_full_trace_vs_peer")
-TARGETS = {"real_full_context_vs_peer": ("ratio", "≤ 1.5"), "real_full_context_peak_rss_gb": ("GB", "≤ 4 GB"),
-           "real_full_trace_vs_peer": ("ratio", "≤ 1.2")}
+TARGETS = {
+    "real_full_context_vs_peer": ("ratio", "≤ 1.5"),
+    "real_full_context_peak_rss_gb": ("GB", "≤ 4 GB"),
+    "real_full_trace_vs_peer": ("ratio", "≤ 1.2"),
+}
 
 
 def long_text(tokenizer, n: int) -> tuple[str, list[int]]:
     """English prose of at least n tokens (a public-domain passage repeated) and its first n ids."""
-    passage = ("It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of "
-               "foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of "
-               "Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair. ")
+    passage = (
+        "It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of "
+        "foolishness, it was the epoch of belief, it was the epoch of incredulity, it was the season of "
+        "Light, it was the season of Darkness, it was the spring of hope, it was the winter of despair. "
+    )
     text = passage * max(1, n // len(tokenizer.encode(passage).ids) - 1)
     words = iter(passage.split(" ") * 1000)
     while len(tokenizer.encode(text).ids) < n:  # word by word, so the text is n tokens or one or two more
@@ -159,19 +164,47 @@ def main(repeats: int = 3) -> None:
     ratio = median(first) / median(theirs)
     whole = median(every) / median(theirs)
     load = round(os.getloadavg()[0], 2)
-    emit({
-        "real_full_context_vs_peer": figure(
-            ratio, "ratio", "≤ 1.5", ratio <= 1.5, first_map_s=round(median(first), 2), peer_s=round(median(theirs), 2),
-            full_trace_s=round(median(full), 2), full_vs_peer=round(median(full) / median(theirs), 3),
-            context=CONTEXT, repeats=repeats, threads=torch.get_num_threads(), load_1min=load),
-        "real_full_context_peak_rss_gb": figure(
-            child["peak_rss_gb"], "GB", "≤ 4 GB", child["peak_rss_gb"] <= 4, context=CONTEXT,
-            first_map_s_fresh=round(child["first_map"], 2), full_trace_s_fresh=round(child["full"], 2)),
-        "real_full_trace_vs_peer": figure(
-            whole, "ratio", "≤ 1.2", whole <= 1.2, every_layer_s=[round(x, 2) for x in every],
-            peer_s=[round(x, 2) for x in theirs], logits_relative_error=max(errors), context=CONTEXT,
-            repeats=repeats, threads=torch.get_num_threads(), memory_budget_gb=WHOLE_TRACE_BUDGET_GB, load_1min=load),
-    })
+    emit(
+        {
+            "real_full_context_vs_peer": figure(
+                ratio,
+                "ratio",
+                "≤ 1.5",
+                ratio <= 1.5,
+                first_map_s=round(median(first), 2),
+                peer_s=round(median(theirs), 2),
+                full_trace_s=round(median(full), 2),
+                full_vs_peer=round(median(full) / median(theirs), 3),
+                context=CONTEXT,
+                repeats=repeats,
+                threads=torch.get_num_threads(),
+                load_1min=load,
+            ),
+            "real_full_context_peak_rss_gb": figure(
+                child["peak_rss_gb"],
+                "GB",
+                "≤ 4 GB",
+                child["peak_rss_gb"] <= 4,
+                context=CONTEXT,
+                first_map_s_fresh=round(child["first_map"], 2),
+                full_trace_s_fresh=round(child["full"], 2),
+            ),
+            "real_full_trace_vs_peer": figure(
+                whole,
+                "ratio",
+                "≤ 1.2",
+                whole <= 1.2,
+                every_layer_s=[round(x, 2) for x in every],
+                peer_s=[round(x, 2) for x in theirs],
+                logits_relative_error=max(errors),
+                context=CONTEXT,
+                repeats=repeats,
+                threads=torch.get_num_threads(),
+                memory_budget_gb=WHOLE_TRACE_BUDGET_GB,
+                load_1min=load,
+            ),
+        }
+    )
 
 
 if __name__ == "__main__":

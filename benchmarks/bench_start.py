@@ -47,8 +47,14 @@ def _process(argv: list[str], **env) -> float:
 def _floor(imports: str) -> float:
     """Seconds from launching a fresh interpreter to ``imports`` done."""
     t0 = time.time()
-    out = subprocess.run([sys.executable, "-c", f"{imports}; import time; print(repr(time.time()))"],
-                         env=_env(), check=True, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", f"{imports}; import time; print(repr(time.time()))"],
+        env=_env(),
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     return float(out.stdout.strip().splitlines()[-1]) - t0
 
 
@@ -76,21 +82,41 @@ def main(launches: int = 7) -> None:
         screenshot, floor = [], []
         for k in range(max(3, launches // 2)):
             shot = Path(tmp) / f"shot{k}.png"
-            screenshot.append(_process([str(exe), "gui", "--size", "1366x768", "--screenshot", str(shot)],
-                                       QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(Path(tmp) / "cfg")))
+            screenshot.append(
+                _process(
+                    [str(exe), "gui", "--size", "1366x768", "--screenshot", str(shot)],
+                    QT_QPA_PLATFORM="offscreen",
+                    XDG_CONFIG_HOME=str(Path(tmp) / "cfg"),
+                )
+            )
             assert shot.stat().st_size > 0
             floor.append(_process([sys.executable, "-c", FLOORS["all"]]))
     w, t, fq, fa = median(shown), median(traced), median(floor_qt), median(floor_all)
     whole = median(screenshot) / median(floor)
-    detail = dict(launches=launches, window_s=round(w, 3), first_trace_s=round(t, 3),
-                  floor_qt_s=round(fq, 3), floor_qt_torch_s=round(fa, 3), load=os.getloadavg()[0])
-    emit({
-        "start_process_vs_floor_ratio": figure(whole, "ratio", "≤ 1.25", whole <= 1.25, screenshot_process_s=round(median(screenshot), 3),
-                                               import_floor_process_s=round(median(floor), 3), runs=len(floor),
-                                               load=os.getloadavg()[0]),
-        "start_window_over_floor_s": figure(w - fq, "s", "≤ 0.3 s", w - fq <= 0.3, **detail),
-        "start_first_trace_over_floor_s": figure(t - fa, "s", "≤ 0.6 s", t - fa <= 0.6, **detail),
-    })
+    detail = dict(
+        launches=launches,
+        window_s=round(w, 3),
+        first_trace_s=round(t, 3),
+        floor_qt_s=round(fq, 3),
+        floor_qt_torch_s=round(fa, 3),
+        load=os.getloadavg()[0],
+    )
+    emit(
+        {
+            "start_process_vs_floor_ratio": figure(
+                whole,
+                "ratio",
+                "≤ 1.25",
+                whole <= 1.25,
+                screenshot_process_s=round(median(screenshot), 3),
+                import_floor_process_s=round(median(floor), 3),
+                runs=len(floor),
+                load=os.getloadavg()[0],
+            ),
+            "start_window_over_floor_s": figure(w - fq, "s", "≤ 0.3 s", w - fq <= 0.3, **detail),
+            "start_first_trace_over_floor_s": figure(t - fa, "s", "≤ 0.6 s", t - fa <= 0.6, **detail),
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,20 @@ def main() -> None:
     after = current_rss_bytes()
     own = sum(trace[n].nbytes for n in trace.stored_names() if not n.startswith("params."))
     ratio = (after - before) / own
-    emit({"trace_memory_ratio": figure(ratio, "ratio", "≤ 1.1", ratio <= 1.1, array_mb=round(own / 1e6, 1),
-                                       resident_mb=round((after - before) / 1e6, 1), B=trace.B, C=trace.C)})
+    emit(
+        {
+            "trace_memory_ratio": figure(
+                ratio,
+                "ratio",
+                "≤ 1.1",
+                ratio <= 1.1,
+                array_mb=round(own / 1e6, 1),
+                resident_mb=round((after - before) / 1e6, 1),
+                B=trace.B,
+                C=trace.C,
+            )
+        }
+    )
     del np
 
 

@@ -56,9 +56,15 @@ def measure(hf, bundle, context: int, repeats: int) -> dict:
     for _ in range(ROUNDS):
         mine, every, theirs = [], [], []
         for _ in range(repeats):
-            t = time.perf_counter(); ours(); mine.append(time.perf_counter() - t)
-            t = time.perf_counter(); peer(); theirs.append(time.perf_counter() - t)
-            t = time.perf_counter(); ours_all(); every.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            ours()
+            mine.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            peer()
+            theirs.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            ours_all()
+            every.append(time.perf_counter() - t)
         ratios.append(median(mine) / median(theirs))
         all_ratios.append(median(every) / median(theirs))
         t_ours += mine
@@ -66,11 +72,23 @@ def measure(hf, bundle, context: int, repeats: int) -> dict:
         t_peer += theirs
     ratio = median(ratios)
     load = os.getloadavg()[0]
-    return {KEYS[context]: figure(ratio, "ratio", "≤ 0.95", ratio <= 0.95, rounds=[round(r, 3) for r in ratios],
-                                  explorer_s=round(median(t_ours), 3), peer_s=round(median(t_peer), 3),
-                                  all_logits_ratio=round(median(all_ratios), 3), all_logits_s=round(median(t_all), 3),
-                                  context=context, repeats=repeats, threads=torch.get_num_threads(),
-                                  load_1min=round(load, 2))}
+    return {
+        KEYS[context]: figure(
+            ratio,
+            "ratio",
+            "≤ 0.95",
+            ratio <= 0.95,
+            rounds=[round(r, 3) for r in ratios],
+            explorer_s=round(median(t_ours), 3),
+            peer_s=round(median(t_peer), 3),
+            all_logits_ratio=round(median(all_ratios), 3),
+            all_logits_s=round(median(t_all), 3),
+            context=context,
+            repeats=repeats,
+            threads=torch.get_num_threads(),
+            load_1min=round(load, 2),
+        )
+    }
 
 
 def main(contexts: list[int]) -> None:

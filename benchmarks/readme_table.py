@@ -57,8 +57,10 @@ def table(results: dict) -> str:
         load = f"{load:.1f}" if isinstance(load, (int, float)) else ""
         rows.append(f"| {label} (`{key}`) | {shown} | {fig['target']} | {'yes' if fig['met'] else '**no**'} | {load} |")
     rows.append("")
-    rows.append(f"Measured {results.get('date', '')} on {results.get('machine', '')}; load: the 1-minute load average "
-                "when the figure was measured (2 cores: above 2, other work competed for them).")
+    rows.append(
+        f"Measured {results.get('date', '')} on {results.get('machine', '')}; load: the 1-minute load average "
+        "when the figure was measured (2 cores: above 2, other work competed for them)."
+    )
     others: dict[str, list[str]] = {}  # figures measured on another day or machine say so
     for key in LABELS:
         measured = (results["figures"].get(key) or {}).get("detail", {}).get("measured")

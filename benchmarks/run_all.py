@@ -50,7 +50,9 @@ def main(argv: list[str]) -> int:
         got = json.loads(lines[-1])
         figures.update(got)
         for key, fig in got.items():
-            print(f"{key:32s} {fig['value']!s:>10} {fig['unit']:6s} target {fig['target']:12s} met={fig['met']}  ({time.time() - t:.0f} s)")
+            print(
+                f"{key:32s} {fig['value']!s:>10} {fig['unit']:6s} target {fig['target']:12s} met={fig['met']}  ({time.time() - t:.0f} s)"
+            )
     results = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "figures": figures}
     path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote {path}")

@@ -105,8 +105,22 @@ CORPORA = SHIPPED_CORPORA + TASK_CORPORA
 
 # The window's panels by object name, in the registry's order (explorer/ui/views/registry.py builds one dock
 # per name; a lesson step's ``panel`` names one of these).
-PANELS = ("tensor", "flow", "input", "controls", "selection", "output", "identities", "scaling", "params", "tensors",
-          "train", "generate", "interventions", "model_view")
+PANELS = (
+    "tensor",
+    "flow",
+    "input",
+    "controls",
+    "selection",
+    "output",
+    "identities",
+    "scaling",
+    "params",
+    "tensors",
+    "train",
+    "generate",
+    "interventions",
+    "model_view",
+)
 
 # The files of a checkpoint folder (explorer/weights/checkpoint.py writes them; the loaders, run folders and
 # the window recognise a checkpoint by them) and of a run folder (explorer/train/runs.py).

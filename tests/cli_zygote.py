@@ -86,8 +86,14 @@ class _Zygote:
         read_answers, write_answers = os.pipe()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
         env.pop("QT_QPA_PLATFORM", None)  # each request brings its own environment
-        self.proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE, str(write_answers)], stdin=subprocess.PIPE,
-                                     text=True, env=env, pass_fds=(write_answers,), cwd=ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _ZYGOTE, str(write_answers)],
+            stdin=subprocess.PIPE,
+            text=True,
+            env=env,
+            pass_fds=(write_answers,),
+            cwd=ROOT,
+        )
         os.close(write_answers)
         self.answers = os.fdopen(read_answers, "r")
         self.lock = threading.Lock()
@@ -112,7 +118,15 @@ class _Zygote:
 
         with self.lock, tempfile.TemporaryDirectory(prefix="zygote-") as tmp:
             out, err, rss = Path(tmp, "out"), Path(tmp, "err"), Path(tmp, "rss")
-            job = {"argv": argv, "env": env, "cwd": str(cwd), "out": str(out), "err": str(err), "rss": str(rss), "whole": whole}
+            job = {
+                "argv": argv,
+                "env": env,
+                "cwd": str(cwd),
+                "out": str(out),
+                "err": str(err),
+                "rss": str(rss),
+                "whole": whole,
+            }
             self.proc.stdin.write(json.dumps(job) + "\n")
             self.proc.stdin.flush()
             pid = self._answer(time.monotonic() + 60)["pid"]

@@ -60,6 +60,7 @@ def pytest_collection_modifyitems(items):
     window's probe, the monkey) handed out last kept one worker busy while the other had nothing left to do
     (the suite's last 80 s on one core). e2e first (their wait is mostly a window at rest, the other worker
     runs meanwhile), then the slow ones, then the rest in their order."""
+
     def rank(item) -> int:
         return 0 if item.get_closest_marker("e2e") else 1 if item.get_closest_marker("slow") else 2
 

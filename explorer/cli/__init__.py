@@ -11,12 +11,17 @@ import logging
 import sys
 
 from explorer import __version__
-from explorer.errors import Cancelled, ExplorerError
-
 from explorer.cli import attribute_cmd, export_cmd, generate_cmd, info_cmd
 from explorer.cli.terminal import (
-    OutputLost, current_folder_missing, flush_stdout, guarded_streams, output_lost_message, reader_left, say,
+    OutputLost,
+    current_folder_missing,
+    flush_stdout,
+    guarded_streams,
+    output_lost_message,
+    reader_left,
+    say,
 )
+from explorer.errors import Cancelled, ExplorerError
 from explorer.util.printable import one_line
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.

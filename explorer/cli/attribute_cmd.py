@@ -22,9 +22,13 @@ def add_parser(sub) -> None:
     p.add_argument("text", nargs="?", help="the text (its first line is read)")
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
     target = p.add_mutually_exclusive_group()
-    target.add_argument("--target", metavar="TOKEN", help="the token whose logit to explain (as the vocabulary shows it)")
+    target.add_argument(
+        "--target", metavar="TOKEN", help="the token whose logit to explain (as the vocabulary shows it)"
+    )
     target.add_argument("--target-id", type=int, metavar="ID", help="the same, by token id")
-    p.add_argument("--position", type=int, metavar="I", help="the position whose prediction to explain (default: the last token)")
+    p.add_argument(
+        "--position", type=int, metavar="I", help="the position whose prediction to explain (default: the last token)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     add_model_options(p)
     p.set_defaults(func=run)
@@ -33,7 +37,9 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     text = text_from_args(args)
     bundle = bundle_from_args(args)
-    options = options_from_args(args, bundle.config).replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
+    options = options_from_args(args, bundle.config).replace(
+        layers_to_capture=None, lazy_pairwise=True
+    )  # every layer, no maps
     from explorer.interventions.attribution import attribute, resolve_target
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
 
@@ -45,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): logit {out['logit']:.4f}")
+    print(
+        f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): logit {out['logit']:.4f}"
+    )
     print("logit lens (after each layer):")
     for r in out["logit_lens"]:
         print(f"  layer {r['layer']:>3}  p(target) {r['prob']:.4f}  rank {r['rank']:>6}  top {r['top']!r}")

@@ -15,16 +15,25 @@ import json
 
 from explorer.cli.model_options import open_model
 from explorer.errors import ConfigError
-from explorer.train.corpora import NAMES
 from explorer.session import ModelSource
+from explorer.train.corpora import NAMES
 from explorer.weights.presets import PRESETS, get_preset
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("eval", help="held-out loss of a checkpoint or preset, with unigram/bigram baselines (JSON)")
-    p.add_argument("checkpoint", nargs="?", metavar="CHECKPOINT", help="a checkpoint folder written by `train`, or its run folder (the latest complete checkpoint)")
+    p.add_argument(
+        "checkpoint",
+        nargs="?",
+        metavar="CHECKPOINT",
+        help="a checkpoint folder written by `train`, or its run folder (the latest complete checkpoint)",
+    )
     p.add_argument("--preset", choices=list(PRESETS), help="evaluate a shipped trained preset instead")
-    p.add_argument("--corpus", metavar="NAME_OR_PATH", help=f"score on this corpus ({', '.join(NAMES)} or a file) instead of the training one")
+    p.add_argument(
+        "--corpus",
+        metavar="NAME_OR_PATH",
+        help=f"score on this corpus ({', '.join(NAMES)} or a file) instead of the training one",
+    )
     p.add_argument("--word-level", action="store_true", help="with a text file --corpus: word-level tokens")
     p.add_argument("--context", type=int, help="longest row in tokens (default: as in training)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps")
@@ -32,16 +41,18 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer.util.devices import resolve_device
     from explorer.train.corpora import get_corpus
     from explorer.train.evaluate import evaluate_bundle
+    from explorer.util.devices import resolve_device
 
     if bool(args.checkpoint) == bool(args.preset):
         raise ConfigError("give a checkpoint folder or --preset NAME (one of them)")
     if args.preset:
         preset = get_preset(args.preset)
         if not preset.has_trained_weights():
-            raise ConfigError(f"preset {args.preset} has no trained weights to evaluate (it is random by design or not built: run `make presets`)")
+            raise ConfigError(
+                f"preset {args.preset} has no trained weights to evaluate (it is random by design or not built: run `make presets`)"
+            )
         source = ModelSource("preset", args.preset)
     else:
         source = ModelSource("path", args.checkpoint)

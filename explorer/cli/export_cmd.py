@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from explorer.cli.model_options import add_model_options, bundle_from_args, check_layers, options_from_args, text_from_args
+from explorer.cli.model_options import (
+    add_model_options,
+    bundle_from_args,
+    check_layers,
+    options_from_args,
+    text_from_args,
+)
 from explorer.export.snapshot import write_snapshot
 
 
@@ -15,19 +21,38 @@ def add_parser(sub) -> None:
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="snapshot file (.npz, .safetensors or .pt)")
     p.add_argument("--format", choices=["npz", "safetensors", "pt"], help="container (default: from the file name)")
-    p.add_argument("--names", metavar="PATTERNS", help="only these names, comma-separated, wildcards allowed: 'layers.0.attn.*,logits'")
+    p.add_argument(
+        "--names",
+        metavar="PATTERNS",
+        help="only these names, comma-separated, wildcards allowed: 'layers.0.attn.*,logits'",
+    )
     add_model_options(p)
     add_intervention_options(p)
     p.set_defaults(func=run)
 
 
 def add_intervention_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("interventions (the baseline's logits and probs are written as baseline.logits / baseline.probs)")
+    g = p.add_argument_group(
+        "interventions (the baseline's logits and probs are written as baseline.logits / baseline.probs)"
+    )
     g.add_argument("--ablate", metavar="L.H[,L.H…]", help="ablate these heads (layer.head), e.g. 0.1,1.3")
-    g.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="replace the head's Rⁱ by zeros (default) or by its mean over positions")
-    g.add_argument("--cut", metavar="L.H:I:J[,…]", help="cut attention edges: in layer L, head H, query I may not see key J")
-    g.add_argument("--patch-from", metavar="TEXT2", help="a text of the same length in tokens whose activations --patch takes")
-    g.add_argument("--patch", metavar="NAME[@POSITIONS][#HEADS][,…]", help="activations taken from TEXT2, e.g. layers.0.out@2,3 or layers.1.attn.heads#0-2")
+    g.add_argument(
+        "--ablate-mode",
+        choices=["zero", "mean"],
+        default="zero",
+        help="replace the head's Rⁱ by zeros (default) or by its mean over positions",
+    )
+    g.add_argument(
+        "--cut", metavar="L.H:I:J[,…]", help="cut attention edges: in layer L, head H, query I may not see key J"
+    )
+    g.add_argument(
+        "--patch-from", metavar="TEXT2", help="a text of the same length in tokens whose activations --patch takes"
+    )
+    g.add_argument(
+        "--patch",
+        metavar="NAME[@POSITIONS][#HEADS][,…]",
+        help="activations taken from TEXT2, e.g. layers.0.out@2,3 or layers.1.attn.heads#0-2",
+    )
 
 
 def interventions_from_args(args: argparse.Namespace):

@@ -6,28 +6,58 @@ from __future__ import annotations
 import argparse
 import sys
 
-from explorer.cli.model_options import add_model_options, bundle_from_args, check_layers, options_from_args, text_from_args
+from explorer.cli.model_options import (
+    add_model_options,
+    bundle_from_args,
+    check_layers,
+    options_from_args,
+    text_from_args,
+)
 from explorer.present.stages import STAGE_KEYS
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("figure", help="draw one stage as the window shows it: PNG at any DPI, SVG or PDF with real text")
+    p = sub.add_parser(
+        "figure", help="draw one stage as the window shows it: PNG at any DPI, SVG or PDF with real text"
+    )
     p.add_argument("text", nargs="?", help="the text; each line is one sentence of the batch")
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
-    p.add_argument("--stage", required=True, choices=STAGE_KEYS, metavar="STAGE", help=f"the stage to draw: {', '.join(STAGE_KEYS)}")
+    p.add_argument(
+        "--stage",
+        required=True,
+        choices=STAGE_KEYS,
+        metavar="STAGE",
+        help=f"the stage to draw: {', '.join(STAGE_KEYS)}",
+    )
     p.add_argument("--layer", type=int, default=0, help="layer (block), from 0")
     p.add_argument("--head", type=int, default=0, help="the head drawn large, from 0")
     p.add_argument("--row", type=int, default=0, help="sentence of the batch, from 0")
     p.add_argument("--token", type=int, help="the selected query token (its row is framed)")
     p.add_argument("--key", type=int, help="the selected key (its column is framed)")
-    p.add_argument("--tensor", metavar="NAME", help="one of the stage's tensors, e.g. embed.tok or layers.0.ffn.hidden (default its main one)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png|svg|pdf", help="the figure's file; its ending chooses the format")
+    p.add_argument(
+        "--tensor",
+        metavar="NAME",
+        help="one of the stage's tensors, e.g. embed.tok or layers.0.ffn.hidden (default its main one)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT.png|svg|pdf",
+        help="the figure's file; its ending chooses the format",
+    )
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--width-mm", type=float, metavar="W", help="width in millimetres; the height follows the figure (default 160)")
-    size.add_argument("--size", metavar="WxH", help="exact size in pixels, e.g. 1920x1080 (text sized for 96 dpi unless --dpi)")
+    size.add_argument(
+        "--width-mm", type=float, metavar="W", help="width in millimetres; the height follows the figure (default 160)"
+    )
+    size.add_argument(
+        "--size", metavar="WxH", help="exact size in pixels, e.g. 1920x1080 (text sized for 96 dpi unless --dpi)"
+    )
     p.add_argument("--dpi", type=float, help="resolution of a PNG (default 300 with --width-mm, 96 with --size)")
     p.add_argument("--language", choices=["en", "ja"], default="en", help="language of the figure's words")
-    p.add_argument("--theme", choices=["light", "dark"], default="light", help="paper colour (default light, for print)")
+    p.add_argument(
+        "--theme", choices=["light", "dark"], default="light", help="paper colour (default light, for print)"
+    )
     add_model_options(p)
     p.set_defaults(func=run)
 
@@ -58,10 +88,11 @@ def _run(args: argparse.Namespace) -> int:
     if options.layers_to_capture is None and stage(args.stage).per_layer and 0 <= args.layer < bundle.config.layers:
         options = dataclasses.replace(options, layers_to_capture=(args.layer,))  # only the layer drawn
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
-
     from explorer.util.threads import threads_for
 
-    with threads_for(bundle.config.parameter_count() * len(text)):  # a small run on one thread (explorer/util/threads.py)
+    with threads_for(
+        bundle.config.parameter_count() * len(text)
+    ):  # a small run on one thread (explorer/util/threads.py)
         trace = run_trace(bundle, text, options)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)

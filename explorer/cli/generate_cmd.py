@@ -24,21 +24,48 @@ def add_parser(sub) -> None:
     )
     p.add_argument("text", nargs="?", help="the prompt (one line)")
     p.add_argument("--text-file", metavar="FILE", help="read the prompt from a UTF-8 file instead")
-    p.add_argument("--max-new-tokens", "-n", type=int, default=20, metavar="N", help="write at most N tokens (default 20)")
-    p.add_argument("-o", "--output", metavar="PATH", help="write the generation trace to this snapshot (.npz, .safetensors or .pt)")
+    p.add_argument(
+        "--max-new-tokens", "-n", type=int, default=20, metavar="N", help="write at most N tokens (default 20)"
+    )
+    p.add_argument(
+        "-o", "--output", metavar="PATH", help="write the generation trace to this snapshot (.npz, .safetensors or .pt)"
+    )
     p.add_argument("--format", choices=["npz", "safetensors", "pt"], help="container (default: from the file name)")
-    p.add_argument("--json", action="store_true", help='print {"prompt", "text", "steps": [{"token", "token_id", "prob", "top", "ms"}, …]}')
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"prompt", "text", "steps": [{"token", "token_id", "prob", "top", "ms"}, …]}',
+    )
     add_model_options(p)
     s = p.add_argument_group("sampling (greedy unless one of these is given)")
     s.add_argument("--greedy", action="store_true", help="always take the most likely token (the default)")
-    s.add_argument("--temperature", dest="sample_temperature", type=float, metavar="T", help="sample from softmax(logits / T)")
+    s.add_argument(
+        "--temperature", dest="sample_temperature", type=float, metavar="T", help="sample from softmax(logits / T)"
+    )
     s.add_argument("--top-k", type=int, metavar="K", help="sample among the K most likely tokens only")
-    s.add_argument("--top-p", type=float, metavar="P", help="sample among the most likely tokens whose probabilities reach P")
-    s.add_argument("--seed", dest="sample_seed", type=int, metavar="S", help="seed of the sampling (default 0): the same seed writes the same tokens")
-    s.add_argument("--stop", action="append", metavar="TOKEN", help="stop after writing this token (repeatable; default: the vocabulary's end-of-text token)")
+    s.add_argument(
+        "--top-p", type=float, metavar="P", help="sample among the most likely tokens whose probabilities reach P"
+    )
+    s.add_argument(
+        "--seed",
+        dest="sample_seed",
+        type=int,
+        metavar="S",
+        help="seed of the sampling (default 0): the same seed writes the same tokens",
+    )
+    s.add_argument(
+        "--stop",
+        action="append",
+        metavar="TOKEN",
+        help="stop after writing this token (repeatable; default: the vocabulary's end-of-text token)",
+    )
     s.add_argument("--top", type=int, default=5, metavar="N", help="alternatives recorded per step (default 5)")
-    s.add_argument("--no-cache", action="store_true", help="recompute the whole text at every step instead of reading the KV cache")
-    p.add_argument("--weights-seed", dest="seed", type=int, metavar="S", help="seed for random weights (implies random weights)")
+    s.add_argument(
+        "--no-cache", action="store_true", help="recompute the whole text at every step instead of reading the KV cache"
+    )
+    p.add_argument(
+        "--weights-seed", dest="seed", type=int, metavar="S", help="seed for random weights (implies random weights)"
+    )
     p.set_defaults(func=run, temperature=1.0)
 
 
@@ -47,7 +74,9 @@ def _sampling(args: argparse.Namespace):
 
     sampled = [args.sample_temperature, args.top_k, args.top_p]
     if args.greedy and any(v is not None for v in sampled):
-        raise ConfigError("--greedy always takes the most likely token: drop --temperature, --top-k and --top-p, or drop --greedy")
+        raise ConfigError(
+            "--greedy always takes the most likely token: drop --temperature, --top-k and --top-p, or drop --greedy"
+        )
     if args.greedy or all(v is None for v in (*sampled, args.sample_seed)):
         return Sampling()
     return Sampling(
@@ -88,8 +117,11 @@ def run(args: argparse.Namespace) -> int:
     from explorer.generation.loop import GenerateOptions, generate  # torch loads here
 
     gen_options = GenerateOptions(
-        max_new_tokens=args.max_new_tokens, sampling=sampling, use_cache=not args.no_cache,
-        stop_ids=_stop_ids(args, bundle.tokenizer), top=max(1, args.top),
+        max_new_tokens=args.max_new_tokens,
+        sampling=sampling,
+        use_cache=not args.no_cache,
+        stop_ids=_stop_ids(args, bundle.tokenizer),
+        top=max(1, args.top),
     )
     generation = generate(bundle, text, options, gen_options)
     for notice in generation.trace.notices:
@@ -98,7 +130,10 @@ def run(args: argparse.Namespace) -> int:
         from explorer.export.snapshot import write_generation
 
         path = write_generation(generation, args.output, args.format)
-        print(f"wrote {path} ({generation.prompt_tokens} prompt tokens, {len(generation.steps)} generated)", file=sys.stderr)
+        print(
+            f"wrote {path} ({generation.prompt_tokens} prompt tokens, {len(generation.steps)} generated)",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(generation.summary(), ensure_ascii=False))
     else:

@@ -37,24 +37,43 @@ def add_parser(sub) -> None:
     p = sub.add_parser("gui", help="open the desktop window (default)")
     p.add_argument("--text", help="text to trace first (each line one sentence)")
     p.add_argument("--preset", help="preset to open")
-    p.add_argument("--model", metavar="PATH_OR_NAME", help="model to open: checkpoint or HF folder, GGUF file, or a name")
+    p.add_argument(
+        "--model", metavar="PATH_OR_NAME", help="model to open: checkpoint or HF folder, GGUF file, or a name"
+    )
     p.add_argument("--snapshot", metavar="PATH", help="open a saved snapshot (read-only)")
     p.add_argument("--stage", choices=STAGE_KEYS, help="stage to show first")
-    p.add_argument("--language", choices=["en", "ja"], help="interface language (default: remembered, else the system's)")
+    p.add_argument(
+        "--language", choices=["en", "ja"], help="interface language (default: remembered, else the system's)"
+    )
     p.add_argument("--theme", choices=["system", "light", "dark"], help="colour theme")
-    p.add_argument("--palette", choices=vocab.PALETTES, help="colours of the maps, colour bars and bar charts "
-                   "(default: remembered, else standard; cividis and greyscale for colour-blind readers and printing)")
-    p.add_argument("--text-size", type=int, metavar="PERCENT", help="every text and figure at this size, "
-                   "80 to 300 (default: remembered, else 100)")
+    p.add_argument(
+        "--palette",
+        choices=vocab.PALETTES,
+        help="colours of the maps, colour bars and bar charts "
+        "(default: remembered, else standard; cividis and greyscale for colour-blind readers and printing)",
+    )
+    p.add_argument(
+        "--text-size",
+        type=int,
+        metavar="PERCENT",
+        help="every text and figure at this size, 80 to 300 (default: remembered, else 100)",
+    )
     p.add_argument("--screenshot", metavar="PATH", help="wait for the first trace, save the window as PNG, exit")
     p.add_argument("--size", metavar="WxH", help=f"window size, e.g. 1600x1000 (at most {MAX_SIDE} px a side)")
     p.add_argument("--ablate", metavar="L.H[,L.H…]", help="start with these heads ablated (as in export)")
     p.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="how --ablate removes a head")
     p.add_argument("--cut", metavar="L.H:I:J[,…]", help="start with these attention edges cut (as in export)")
     p.add_argument("--presentation", action="store_true", help="start in presentation mode")
-    p.add_argument("--generate", type=int, metavar="N", help="after the first trace, write N tokens greedily in the Generate "
-                   "panel (the centre and presentation mode show the generation; --screenshot waits for it)")
-    p.add_argument("--lesson", metavar="FILE|builtin", help="play a lesson (docs/lessons.md); builtin: the lecture note")
+    p.add_argument(
+        "--generate",
+        type=int,
+        metavar="N",
+        help="after the first trace, write N tokens greedily in the Generate "
+        "panel (the centre and presentation mode show the generation; --screenshot waits for it)",
+    )
+    p.add_argument(
+        "--lesson", metavar="FILE|builtin", help="play a lesson (docs/lessons.md); builtin: the lecture note"
+    )
     p.add_argument("--step", type=int, metavar="N", help="with --lesson: the step to show first, counted from 1")
     p.set_defaults(func=run)
 
@@ -113,7 +132,11 @@ def check_display(env: dict[str, str] | None = None) -> None:
         return
     display, wayland = env.get("DISPLAY", ""), env.get("WAYLAND_DISPLAY", "")
     x11_ok = bool(display) and (not candidates or "xcb" in candidates) and _x11_display_usable(display)
-    wayland_ok = bool(wayland) and (not candidates or any(p.startswith("wayland") for p in candidates)) and _wayland_display_usable(wayland, env.get("XDG_RUNTIME_DIR"))
+    wayland_ok = (
+        bool(wayland)
+        and (not candidates or any(p.startswith("wayland") for p in candidates))
+        and _wayland_display_usable(wayland, env.get("XDG_RUNTIME_DIR"))
+    )
     if x11_ok or wayland_ok:
         return
     if candidates and not any(p == "xcb" or p.startswith("wayland") for p in candidates):
@@ -136,7 +159,9 @@ def check_screenshot_timeout(env: dict[str, str] | None = None) -> None:
         return
     text = raw.strip()
     if not (text.isascii() and text.isdigit() and len(text) <= 9 and 1 <= int(text) <= MAX_TIMEOUT_MS):
-        raise ConfigError(f"{TIMEOUT_ENV} must be a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS:,}, got {quoted(raw)}")
+        raise ConfigError(
+            f"{TIMEOUT_ENV} must be a whole number of milliseconds from 1 to {MAX_TIMEOUT_MS:,}, got {quoted(raw)}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -182,10 +207,23 @@ def run(args: argparse.Namespace) -> int:
 
         opened = read_snapshot(args.snapshot)
     options = LaunchOptions(
-        text=args.text, preset=args.preset, model=args.model, snapshot=args.snapshot, opened=opened, stage=args.stage,
-        language=args.language, theme=args.theme, screenshot=args.screenshot, size=size,
-        presentation=args.presentation, lesson=lesson, step=step, interventions=interventions, generate=args.generate,
-        palette=args.palette, text_scale=args.text_size / 100 if args.text_size is not None else None,
+        text=args.text,
+        preset=args.preset,
+        model=args.model,
+        snapshot=args.snapshot,
+        opened=opened,
+        stage=args.stage,
+        language=args.language,
+        theme=args.theme,
+        screenshot=args.screenshot,
+        size=size,
+        presentation=args.presentation,
+        lesson=lesson,
+        step=step,
+        interventions=interventions,
+        generate=args.generate,
+        palette=args.palette,
+        text_scale=args.text_size / 100 if args.text_size is not None else None,
     )
     from explorer.ui.app import launch
 

@@ -14,7 +14,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("info", help="print a snapshot's manifest and its tensors, or the real models known by name")
     p.add_argument("path", nargs="?", help="a snapshot file (.npz, .safetensors or .pt)")
     p.add_argument("--json", action="store_true", help="print the manifest (or with --models the catalog) as JSON only")
-    p.add_argument("--models", action="store_true", help="list the real models known by name: installed here or what each needs")
+    p.add_argument(
+        "--models", action="store_true", help="list the real models known by name: installed here or what each needs"
+    )
     p.set_defaults(func=run)
 
 
@@ -46,11 +48,18 @@ def _models(as_json: bool) -> int:
 
     rows = []
     for model, path in known_models():
-        rows.append({
-            "name": model.name, "family": model.family, "parameters_millions": model.parameters,
-            "float32_gb": round(model.weights_gb, 2), "special": model.special, "installed": str(path) if path else None,
-            "install": model.install_command(), "memory_budget_gb": model.budget_gb(),
-        })
+        rows.append(
+            {
+                "name": model.name,
+                "family": model.family,
+                "parameters_millions": model.parameters,
+                "float32_gb": round(model.weights_gb, 2),
+                "special": model.special,
+                "installed": str(path) if path else None,
+                "install": model.install_command(),
+                "memory_budget_gb": model.budget_gb(),
+            }
+        )
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
@@ -59,7 +68,9 @@ def _models(as_json: bool) -> int:
     for r in rows:
         budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
         where = f"installed: {r['installed']}{budget}" if r["installed"] else f"not installed: {r['install']}{budget}"
-        print(f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} GB  {where}")
+        print(
+            f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} GB  {where}"
+        )
         print(f"{'':<{width}}  {r['special']}")
     print("\nOpen one with --model NAME (or File → Open model). Nothing is downloaded by the explorer.")
     return 0

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from explorer.errors import ExplorerError
 
 
 @contextmanager
 def noted_interrupts() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield  # someone else handles Ctrl-C (the window, a test runner)
         return
     hit: list[bool] = []

@@ -23,9 +23,18 @@ def add_parser(sub) -> None:
     check.set_defaults(func=run_check)
     export = lsub.add_parser("export", help="slides: a PDF (text and vector figures) or a folder of PNGs")
     export.add_argument("file", metavar="FILE|builtin")
-    export.add_argument("-o", "--output", required=True, metavar="OUT.pdf|DIR", help="a .pdf file, or a folder for PNG slides")
-    export.add_argument("--language", choices=["en", "ja"], help="language of the captions (default: the lesson's first)")
-    export.add_argument("--size", metavar="WxH", default="1920x1080", help="pixels of each PNG slide (default 1920x1080; a PDF is A4 landscape)")
+    export.add_argument(
+        "-o", "--output", required=True, metavar="OUT.pdf|DIR", help="a .pdf file, or a folder for PNG slides"
+    )
+    export.add_argument(
+        "--language", choices=["en", "ja"], help="language of the captions (default: the lesson's first)"
+    )
+    export.add_argument(
+        "--size",
+        metavar="WxH",
+        default="1920x1080",
+        help="pixels of each PNG slide (default 1920x1080; a PDF is A4 landscape)",
+    )
     export.add_argument("--no-answers", action="store_true", help="leave out the answer pages at the end")
     export.set_defaults(func=run_export)
 
@@ -39,7 +48,9 @@ def run_check(args: argparse.Namespace) -> int:
             notes.append(f"no {language} caption in steps {', '.join(map(str, missing))}: they show another language's")
     for note in notes:
         print(f"note: {one_line(note)}")
-    title = one_line(lesson.title_in(lesson.languages[0]))  # the lesson's own words: one line, nothing a terminal acts on
+    title = one_line(
+        lesson.title_in(lesson.languages[0])
+    )  # the lesson's own words: one line, nothing a terminal acts on
     print(f"ok: {title} — {len(lesson.steps)} steps, languages {', '.join(lesson.languages)}")
     return 0
 
@@ -50,7 +61,9 @@ def run_export(args: argparse.Namespace) -> int:
         if not (320 <= w <= 7680 and 240 <= h <= 4320):
             raise ValueError
     except ValueError:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1920x1080; got {args.size!r}") from None
+        raise ConfigError(
+            f"--size takes WIDTHxHEIGHT between 320x240 and 7680x4320, e.g. 1920x1080; got {args.size!r}"
+        ) from None
     lesson = read_lesson(args.file)
     language = args.language or lesson.languages[0]
     from explorer.handouts.targets import check_lesson_target
@@ -63,7 +76,13 @@ def run_export(args: argparse.Namespace) -> int:
     from explorer.ui.lesson_export import export_lesson
 
     with noted_interrupts():
-        path, pages = export_lesson(lesson, args.output, language, (w, h), answers=not args.no_answers,
-                                    note=lambda m: print(f"note: {m}", file=sys.stderr))
+        path, pages = export_lesson(
+            lesson,
+            args.output,
+            language,
+            (w, h),
+            answers=not args.no_answers,
+            note=lambda m: print(f"note: {m}", file=sys.stderr),
+        )
     print(f"wrote {path} ({pages} pages)")
     return 0

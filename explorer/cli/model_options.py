@@ -11,8 +11,8 @@ from explorer.config import MaskSpec, RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.session import ModelSource
 from explorer.session.open import open_source
-from explorer.weights.presets import DEFAULT_PRESET, PRESETS
 from explorer.util.printable import quoted
+from explorer.weights.presets import DEFAULT_PRESET, PRESETS
 
 if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
     from explorer.weights.bundle import ModelBundle
@@ -33,28 +33,48 @@ def add_size_options(g) -> None:
 
 def add_model_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model")
-    g.add_argument("--preset", default=DEFAULT_PRESET, help=f"starting point: {', '.join(PRESETS)} (default {DEFAULT_PRESET})")
-    g.add_argument("--model", metavar="PATH_OR_NAME", help="a checkpoint folder, a run folder (its newest checkpoint), Hugging Face folder or GGUF file instead of a preset")
+    g.add_argument(
+        "--preset", default=DEFAULT_PRESET, help=f"starting point: {', '.join(PRESETS)} (default {DEFAULT_PRESET})"
+    )
+    g.add_argument(
+        "--model",
+        metavar="PATH_OR_NAME",
+        help="a checkpoint folder, a run folder (its newest checkpoint), Hugging Face folder or GGUF file instead of a preset",
+    )
     add_size_options(g)
     g.add_argument("--seed", type=int, help="seed for random weights (implies random weights)")
-    g.add_argument("--random-weights", action="store_true", help="use random weights even where the preset ships trained ones")
+    g.add_argument(
+        "--random-weights", action="store_true", help="use random weights even where the preset ships trained ones"
+    )
     r = p.add_argument_group("run")
-    r.add_argument("--mask", default=None, help=f"{vocab.TYPED_MASKS} (default: the model's own, causal; none for an encoder such as BERT)")
+    r.add_argument(
+        "--mask",
+        default=None,
+        help=f"{vocab.TYPED_MASKS} (default: the model's own, causal; none for an encoder such as BERT)",
+    )
     r.add_argument("--no-scale", action="store_true", help="do not divide Q·Kᵀ by √D")
     r.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the next-token distribution")
     r.add_argument("--dtype", choices=vocab.DTYPES, default="float32")
     r.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (falls back to cpu when absent)")
-    r.add_argument("--layers-to-capture", metavar="LIST", help="comma-separated layer indices to keep, e.g. 0,5,11 (default all)")
-    r.add_argument("--lazy-maps", action="store_true", help="keep the (C, C) maps out of memory and derive them per head on demand")
-    r.add_argument("--memory-budget", type=float, metavar="GB", help="refuse configurations estimated above this (default 4 GB)")
+    r.add_argument(
+        "--layers-to-capture", metavar="LIST", help="comma-separated layer indices to keep, e.g. 0,5,11 (default all)"
+    )
+    r.add_argument(
+        "--lazy-maps", action="store_true", help="keep the (C, C) maps out of memory and derive them per head on demand"
+    )
+    r.add_argument(
+        "--memory-budget", type=float, metavar="GB", help="refuse configurations estimated above this (default 4 GB)"
+    )
 
 
 def _sizes(args: argparse.Namespace) -> dict:
     """The ModelConfig overrides the size options ask for (only those given)."""
     sizes = {opt.field: getattr(args, opt.field, None) for opt in vocab.SIZE_OPTIONS}
     sizes.update(
-        positions=getattr(args, "positions", None), max_positions=getattr(args, "max_positions", None),
-        norm=getattr(args, "norm", None), residual=getattr(args, "residual", None),
+        positions=getattr(args, "positions", None),
+        max_positions=getattr(args, "max_positions", None),
+        norm=getattr(args, "norm", None),
+        residual=getattr(args, "residual", None),
     )
     if getattr(args, "unfactored", False):
         sizes.update(unfactored_value=True, heads=args.heads or 1)
@@ -102,9 +122,13 @@ def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:
         try:
             layers = tuple(int(x) for x in args.layers_to_capture.split(",") if x.strip())
         except ValueError:
-            raise ConfigError(f"--layers-to-capture takes layer numbers like 0,5,11, got {quoted(args.layers_to_capture)}") from None
+            raise ConfigError(
+                f"--layers-to-capture takes layer numbers like 0,5,11, got {quoted(args.layers_to_capture)}"
+            ) from None
     return RunOptions(
-        mask=MaskSpec.parse(args.mask) if args.mask else MaskSpec("none" if getattr(config, "bidirectional", False) else "causal"),
+        mask=MaskSpec.parse(args.mask)
+        if args.mask
+        else MaskSpec("none" if getattr(config, "bidirectional", False) else "causal"),
         scale=not args.no_scale,
         temperature=args.temperature,
         dtype=args.dtype,
@@ -133,7 +157,9 @@ def text_from_args(args: argparse.Namespace) -> str:
         if more:
             import sys
 
-            print(f"note: {args.text_file} is longer than {limit:,} characters: only its start is read", file=sys.stderr)
+            print(
+                f"note: {args.text_file} is longer than {limit:,} characters: only its start is read", file=sys.stderr
+            )
         return text
     if args.text is None:
         raise InputError("give the text to trace, or --text-file FILE")

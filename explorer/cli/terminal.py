@@ -16,8 +16,9 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from explorer.util.printable import one_line, terminal_text
 

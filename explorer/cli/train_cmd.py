@@ -42,7 +42,11 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--corpus", required=True, metavar="NAME_OR_PATH", help=f"{', '.join(NAMES)} or a UTF-8 text file")
     p.add_argument("--word-level", action="store_true", help="text files: word-level tokens (default: characters)")
-    p.add_argument("--preset", choices=list(PRESETS), help="sizes to start from (default: classroom for text, japanese for tiny-ja, induction for tasks)")
+    p.add_argument(
+        "--preset",
+        choices=list(PRESETS),
+        help="sizes to start from (default: classroom for text, japanese for tiny-ja, induction for tasks)",
+    )
     g = p.add_argument_group("model sizes (override the preset's)")
     add_size_options(g)
     t = p.add_argument_group("training")
@@ -54,10 +58,18 @@ def add_parser(sub) -> None:
     t.add_argument("--grad-clip", type=float, default=1.0, help="max gradient norm (0: off)")
     t.add_argument("--context", type=int, help="longest row in tokens (default: the corpus's)")
     t.add_argument("--seed", type=int, default=0, help="seed of the initial weights and of the batches")
-    t.add_argument("--answer-only", dest="answer_only", action="store_true", default=None, help="tasks: loss only on the answer part")
+    t.add_argument(
+        "--answer-only",
+        dest="answer_only",
+        action="store_true",
+        default=None,
+        help="tasks: loss only on the answer part",
+    )
     t.add_argument("--all-positions", dest="answer_only", action="store_false", help="tasks: loss on every position")
     t.add_argument("--eval-every", type=int, default=100, help="held-out loss every N steps")
-    t.add_argument("--checkpoint-every", type=int, help="a checkpoint every N steps (default steps/10; 0: only at the end)")
+    t.add_argument(
+        "--checkpoint-every", type=int, help="a checkpoint every N steps (default steps/10; 0: only at the end)"
+    )
     t.add_argument("--keep", type=int, help="keep only the newest N periodic checkpoints")
     t.add_argument("--out", metavar="DIR", help="run folder (default runs/<corpus>-<time>)")
     t.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps")
@@ -149,8 +161,8 @@ def settings_from(args: argparse.Namespace, corpus):
 
 
 def run(args: argparse.Namespace) -> int:
-    from explorer.train.runs import check_run_dir
     from explorer.train.loop import Trainer  # torch loads here
+    from explorer.train.runs import check_run_dir
 
     corpus = get_corpus(args.corpus, word_level=args.word_level)
     preset, config = resolve_config(args, corpus)
@@ -158,7 +170,9 @@ def run(args: argparse.Namespace) -> int:
     label = Path(corpus.name).stem if corpus.name not in NAMES else corpus.name
     out = Path(args.out) if args.out else Path("runs") / f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"
     check_run_dir(out)  # new, empty, or an empty run of this app; never a user's folder (explorer.train.runs)
-    command = "attention-explorer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["train"] else None
+    command = (
+        "attention-explorer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["train"] else None
+    )
     trainer = Trainer(corpus, config, settings, out, command=command)
     if trainer.device_notice:
         print(f"note: {trainer.device_notice}", file=sys.stderr)
@@ -183,6 +197,7 @@ def _run_until_ctrl_c(trainer, bar: _Bar):
     cancel = threading.Event()
     previous = None
     if threading.current_thread() is threading.main_thread():
+
         def on_sigint(signum, frame):
             if cancel.is_set():
                 raise KeyboardInterrupt
@@ -204,7 +219,9 @@ def summary_line(result, base: dict) -> str:
     if result.loss is not None:
         parts.append(f"loss {result.loss:.3f}")
     if held is not None and math.isfinite(held):
-        parts.append(f"held-out {held:.3f} nats/token (unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f})")
+        parts.append(
+            f"held-out {held:.3f} nats/token (unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f})"
+        )
     if "accuracy" in result.metrics:
         parts.append(f"answer accuracy {result.metrics['accuracy']:.1%}")
     if result.checkpoint is not None:

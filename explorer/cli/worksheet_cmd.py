@@ -13,7 +13,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser("worksheet", help="exercises by hand with this sentence's own numbers (PDF), and their key")
     p.add_argument("text", nargs="?", help="the text; each line is one sentence of the batch")
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
-    p.add_argument("--exercises", metavar="LIST", help="some of qk,scale,mask,softmax,av,wo,prob, in the order given (default all)")
+    p.add_argument(
+        "--exercises", metavar="LIST", help="some of qk,scale,mask,softmax,av,wo,prob, in the order given (default all)"
+    )
     p.add_argument("--row", type=int, default=0, help="sentence of the batch, from 0")
     p.add_argument("--head", type=int, default=0, help="the head the exercises use, from 0")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.pdf", help="the worksheet: inputs and room to write")
@@ -59,6 +61,8 @@ def _run(args: argparse.Namespace) -> int:
 
     model = args.model or args.preset
     seed = args.seed if args.seed is not None else getattr(bundle, "seed", None)
-    for path in write_worksheet(trace, args.output, args.answers, about(trace, model, seed, args.row, args.head), exercises, args.row, args.head):
+    for path in write_worksheet(
+        trace, args.output, args.answers, about(trace, model, seed, args.row, args.head), exercises, args.row, args.head
+    ):
         print(f"wrote {path}")
     return 0

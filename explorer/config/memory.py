@@ -60,8 +60,9 @@ def _gib(n: int) -> str:
     return f"{n / 1024**3:.2f} GiB" if n >= 1024**3 else f"{n / 1024**2:.1f} MiB"
 
 
-def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None,
-                    logits_kept: bool | None = None) -> MemoryEstimate:
+def estimate_memory(
+    config: ModelConfig, batch: int, context: int, options: RunOptions | None = None, logits_kept: bool | None = None
+) -> MemoryEstimate:
     """A conservative estimate of what tracing (batch × context) tokens will hold at its peak. ``logits_kept``:
     whether the trace stores every row of its logits (None: unless it derives them, ``logits_derived``; a
     run that patches the logits stores them); else it holds a few blocks of them at a time."""
@@ -88,12 +89,20 @@ def estimate_memory(config: ModelConfig, batch: int, context: int, options: RunO
     # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.
     one_head = 3 * B * C * C * item
     masks = 3 * B * C * C  # bool: the mask, its negation in mask_scores, the (C, C) pattern
-    transient = max(min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES), one_head) + masks + B * C * max(F, E * 4) * item
+    transient = (
+        max(min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES), one_head) + masks + B * C * max(F, E * 4) * item
+    )
     return MemoryEstimate(params, trace, params + trace + transient)
 
 
-def check_memory(config: ModelConfig, batch: int, context: int, options: RunOptions | None = None, budget: int | None = None,
-                 logits_kept: bool | None = None) -> MemoryEstimate:
+def check_memory(
+    config: ModelConfig,
+    batch: int,
+    context: int,
+    options: RunOptions | None = None,
+    budget: int | None = None,
+    logits_kept: bool | None = None,
+) -> MemoryEstimate:
     est = estimate_memory(config, batch, context, options, logits_kept)
     budget = memory_budget_bytes() if budget is None else budget
     if est.peak_bytes > budget:
@@ -120,8 +129,9 @@ def check_training_memory(config: ModelConfig, batch: int, context: int, budget:
     return est
 
 
-
-def estimate_generation(config: ModelConfig, prompt_tokens: int, new_tokens: int, options: RunOptions | None = None, use_cache: bool = True) -> MemoryEstimate:
+def estimate_generation(
+    config: ModelConfig, prompt_tokens: int, new_tokens: int, options: RunOptions | None = None, use_cache: bool = True
+) -> MemoryEstimate:
     """What a generation holds at its peak once its prompt is traced: the prompt's trace, every step's logits
     and attention rows (twice: kept, then assembled into the snapshot's arrays), the KV cache and its copy,
     and the largest decode step (without the cache, a whole forward pass over every token so far)."""
@@ -137,11 +147,21 @@ def estimate_generation(config: ModelConfig, prompt_tokens: int, new_tokens: int
     else:
         whole = estimate_memory(config, 1, total, options)
         step = whole.peak_bytes - whole.params_bytes
-    return MemoryEstimate(prompt.params_bytes, prompt.trace_bytes + kept + cache, prompt.params_bytes + prompt.trace_bytes + kept + cache + step)
+    return MemoryEstimate(
+        prompt.params_bytes,
+        prompt.trace_bytes + kept + cache,
+        prompt.params_bytes + prompt.trace_bytes + kept + cache + step,
+    )
 
 
-def check_generation_memory(config: ModelConfig, prompt_tokens: int, new_tokens: int, options: RunOptions | None = None,
-                            use_cache: bool = True, budget: int | None = None) -> MemoryEstimate:
+def check_generation_memory(
+    config: ModelConfig,
+    prompt_tokens: int,
+    new_tokens: int,
+    options: RunOptions | None = None,
+    use_cache: bool = True,
+    budget: int | None = None,
+) -> MemoryEstimate:
     """Refuse a generation past the budget before its first decode step (``generate --no-cache`` of many
     tokens after a long prompt ran a whole forward pass per token with no bound)."""
     est = estimate_generation(config, prompt_tokens, new_tokens, options, use_cache)

@@ -80,7 +80,9 @@ class ModelConfig:
     rope_theta: float = 10_000.0
     family: str = "explorer"  # "explorer", "gpt2", "llama", "bert", "gemma2", …: where the weights came from
     # What real families add (docs/real-models.md); the defaults are the plain pre-norm decoder above.
-    norm_placement: str = "pre"  # explorer.vocab.NORM_PLACEMENTS: pre, post (BERT), sandwich (Gemma 2/3), output (OLMo 2)
+    norm_placement: str = (
+        "pre"  # explorer.vocab.NORM_PLACEMENTS: pre, post (BERT), sandwich (Gemma 2/3), output (OLMo 2)
+    )
     parallel_block: bool = False  # GPT-NeoX: attention and FFN both read x; out = x + attn + FFN
     qk_norm: str = "none"  # RMSNorm of q and k before the scores: per head (Qwen 3, Gemma 3) or over all heads (OLMo 2)
     rotary_dims: int | None = None  # R: the first R of each head's D dimensions turn (GPT-NeoX rotary_pct); None: all D
@@ -105,7 +107,11 @@ class ModelConfig:
             ("max_positions", "maximum positions P", 1_048_576),
         ):
             object.__setattr__(self, name, positive_int(getattr(self, name), what, upper))
-        for name, what in (("value_dim", "value size D_v"), ("kv_heads", "key/value heads H_kv"), ("ffn_dim", "FFN width F")):
+        for name, what in (
+            ("value_dim", "value size D_v"),
+            ("kv_heads", "key/value heads H_kv"),
+            ("ffn_dim", "FFN width F"),
+        ):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, positive_int(getattr(self, name), what))
         if self.positions not in POSITIONS:
@@ -115,7 +121,9 @@ class ModelConfig:
         if self.ffn_activation not in ACTIVATIONS:
             raise ConfigError(f"FFN activation must be one of {', '.join(ACTIVATIONS)}, got {self.ffn_activation!r}")
         if self.heads % self.H_kv != 0:
-            raise ConfigError(f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv query heads")
+            raise ConfigError(
+                f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv query heads"
+            )
         if self.positions == "rope" and self.key_dim % 2:
             raise ConfigError(
                 f"rotary positions rotate pairs of dimensions: D must be even, got {self.key_dim}; "
@@ -123,7 +131,9 @@ class ModelConfig:
             )
         if self.unfactored_value:
             if self.heads != 1:
-                raise ConfigError(f"the unfactored form (W_v of shape (E, E), no W_o) has a single head; H is {self.heads}")
+                raise ConfigError(
+                    f"the unfactored form (W_v of shape (E, E), no W_o) has a single head; H is {self.heads}"
+                )
             if self.value_dim not in (None, self.embed_dim):
                 raise ConfigError("the unfactored form has value size E; leave the value size unset")
         if not (self.norm_eps > 0 and math.isfinite(self.norm_eps)):
@@ -140,7 +150,9 @@ class ModelConfig:
         if self.rotary_dims is not None:
             R = positive_int(self.rotary_dims, "rotary dimensions R")
             if self.positions != "rope" or R % 2 or R > self.key_dim:
-                raise ConfigError(f"rotary dimensions R must be even, at most D = {self.key_dim}, with rope positions; got {R}")
+                raise ConfigError(
+                    f"rotary dimensions R must be even, at most D = {self.key_dim}, with rope positions; got {R}"
+                )
             object.__setattr__(self, "rotary_dims", R)
         layers = tuple(self.sliding_layers)
         if any(isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < self.layers for l in layers):
@@ -152,7 +164,11 @@ class ModelConfig:
             raise ConfigError("sliding layers need a sliding window W")
         for name in ("attn_softcap", "logit_softcap", "rope_local_theta"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not (value > 0 and math.isfinite(value))):
+            if value is not None and (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not (value > 0 and math.isfinite(value))
+            ):
                 raise ConfigError(f"{name} must be a positive number or unset, got {value!r}")
         if isinstance(self.segments, bool) or not isinstance(self.segments, int) or not 0 <= self.segments <= 1024:
             raise ConfigError(f"segments must be a whole number between 0 and 1024, got {self.segments!r}")
@@ -231,7 +247,9 @@ class ModelConfig:
 
     def rope_theta_of(self, layer: int) -> float:
         """The RoPE base of a layer: Gemma 3's sliding layers turn by their own (local) base."""
-        return self.rope_local_theta if self.rope_local_theta is not None and self.is_sliding(layer) else self.rope_theta
+        return (
+            self.rope_local_theta if self.rope_local_theta is not None and self.is_sliding(layer) else self.rope_theta
+        )
 
     def replace(self, **changes: Any) -> ModelConfig:
         return dataclasses.replace(self, **changes)
@@ -313,5 +331,3 @@ class ModelConfig:
 
     def parameter_count(self) -> int:
         return sum(math.prod(s) for s in self.parameter_shapes().values())
-
-

@@ -140,5 +140,3 @@ class RunOptions:
             layers_to_capture=tuple(ltc) if ltc is not None else None,
             lazy_pairwise=bool(data.get("lazy_pairwise", False)),
         )
-
-

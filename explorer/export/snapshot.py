@@ -17,8 +17,8 @@ import numpy as np
 
 from explorer import names
 from explorer.errors import SnapshotError
-from explorer.util.fileio import atomic_path
 from explorer.trace.trace import Trace
+from explorer.util.fileio import atomic_path
 
 FORMATS = ("npz", "safetensors", "pt")
 
@@ -31,7 +31,9 @@ def format_for(path: str | Path, fmt: str | None = None) -> str:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix in FORMATS:
         return suffix
-    raise SnapshotError(f"cannot tell the format of {Path(path).name}: end the name in .npz, .safetensors or .pt, or pass --format")
+    raise SnapshotError(
+        f"cannot tell the format of {Path(path).name}: end the name in .npz, .safetensors or .pt, or pass --format"
+    )
 
 
 def select_names(trace: Trace, patterns: Iterable[str] | None) -> tuple[str, ...]:
@@ -52,7 +54,9 @@ def select_names(trace: Trace, patterns: Iterable[str] | None) -> tuple[str, ...
     return chosen
 
 
-def _check_export_memory(trace: Trace, chosen: tuple[str, ...], described: dict[str, Any], path: Path, fmt: str) -> None:
+def _check_export_memory(
+    trace: Trace, chosen: tuple[str, ...], described: dict[str, Any], path: Path, fmt: str
+) -> None:
     """Refuse, before computing anything, an export that would hold more than the memory budget.
 
     Everything is counted: the trace itself (already held), the (C, C) maps and probabilities the export
@@ -72,8 +76,11 @@ def _check_export_memory(trace: Trace, chosen: tuple[str, ...], described: dict[
     # their concatenation) when the trace kept only q and k, or copies of scores and weights plus the two
     # derived stages when it kept those: measured 5.9 GB for a 4.0 GiB estimate before this was counted.
     transient = max(
-        ((4 if names.attn(names.layer_of(n), "scores") in stored else 8) * size(n)
-         for n in chosen if n not in stored and names.spec(n).pairwise),
+        (
+            (4 if names.attn(names.layer_of(n), "scores") in stored else 8) * size(n)
+            for n in chosen
+            if n not in stored and names.spec(n).pairwise
+        ),
         default=0,
     )
     copies = sum(size(n) for n in chosen) if fmt in ("safetensors", "pt") else 0
@@ -124,7 +131,9 @@ def write_snapshot(
             import torch
 
             # trace arrays are read-only; torch.from_numpy would warn on every export, so copy those
-            payload: dict[str, Any] = {n: torch.from_numpy(a if a.flags.writeable else a.copy()) for n, a in arrays.items()}
+            payload: dict[str, Any] = {
+                n: torch.from_numpy(a if a.flags.writeable else a.copy()) for n, a in arrays.items()
+            }
             payload["manifest"] = manifest
             torch.save(payload, tmp)
     if progress:
@@ -135,7 +144,6 @@ def write_snapshot(
 # --------------------------------------------------------------------------------------------- reading
 # In snapshot_read.py (headers first, sizes against the budget, the manifest against its schema).
 from explorer.export.snapshot_read import read_header, read_manifest_and_arrays, read_snapshot, sniff_format  # noqa: E402,F401
-
 
 # --------------------------------------------------------------------------------------------- generations
 

@@ -53,19 +53,29 @@ def check_interventions(raw: dict[str, Any], config, C: int, where: Where) -> di
         mode = text(a.get("mode", "zero"), f"{f}.mode", w, 8)
         if mode not in ABLATE_MODES:
             raise w.fail(f"{f}.mode must be zero or mean, got {mode[:20]!r}")
-        return {"layer": whole(a.get("layer"), f"{f}.layer", w, 0, L - 1), "head": whole(a.get("head"), f"{f}.head", w, 0, H - 1), "mode": mode}
+        return {
+            "layer": whole(a.get("layer"), f"{f}.layer", w, 0, L - 1),
+            "head": whole(a.get("head"), f"{f}.head", w, 0, H - 1),
+            "mode": mode,
+        }
 
     def cut(v: Any, f: str, w: Where) -> dict:
         c = mapping(v, f, w)
-        return {"layer": whole(c.get("layer"), f"{f}.layer", w, 0, L - 1), "head": whole(c.get("head"), f"{f}.head", w, 0, H - 1),
-                "query": whole(c.get("query"), f"{f}.query", w, 0, C - 1), "key": whole(c.get("key"), f"{f}.key", w, 0, C - 1)}
+        return {
+            "layer": whole(c.get("layer"), f"{f}.layer", w, 0, L - 1),
+            "head": whole(c.get("head"), f"{f}.head", w, 0, H - 1),
+            "query": whole(c.get("query"), f"{f}.query", w, 0, C - 1),
+            "key": whole(c.get("key"), f"{f}.key", w, 0, C - 1),
+        }
 
     def patch(v: Any, f: str, w: Where) -> dict:
         p = mapping(v, f, w)
         name = text(p.get("name"), f"{f}.name", w, 200)
         if not names.is_known(name) or names.spec(name).is_param:
             raise w.fail(f"{f}.name {name[:60]!r} is not an activation of a trace")
-        positions = optional(listing)(p.get("positions"), f"{f}.positions", w, lambda x, g, y: whole(x, g, y, 0, C - 1), C)
+        positions = optional(listing)(
+            p.get("positions"), f"{f}.positions", w, lambda x, g, y: whole(x, g, y, 0, C - 1), C
+        )
         heads = optional(listing)(p.get("heads"), f"{f}.heads", w, lambda x, g, y: whole(x, g, y, 0, H - 1), H)
         return {"name": name, "positions": positions, "heads": heads}
 
@@ -105,10 +115,14 @@ def _step(V: int):
             text(token, f"{f}.top[{i}][0]", w, 10_000)
             _share(number(prob, f"{f}.top[{i}][1]", w, hi=1.0), f"{f}.top[{i}][1]", w)
         return {
-            "token_id": whole(s["token_id"], f"{f}.token_id", w, 0, V - 1), "token": text(s["token"], f"{f}.token", w, 10_000),
-            "prob": _share(number(s["prob"], f"{f}.prob", w, hi=1.0), f"{f}.prob", w), "ms": _share(s["ms"], f"{f}.ms", w),
-            "query": whole(s["query"], f"{f}.query", w), "cached": flag(s["cached"], f"{f}.cached", w),
+            "token_id": whole(s["token_id"], f"{f}.token_id", w, 0, V - 1),
+            "token": text(s["token"], f"{f}.token", w, 10_000),
+            "prob": _share(number(s["prob"], f"{f}.prob", w, hi=1.0), f"{f}.prob", w),
+            "ms": _share(s["ms"], f"{f}.ms", w),
+            "query": whole(s["query"], f"{f}.query", w),
+            "cached": flag(s["cached"], f"{f}.cached", w),
         }
+
     return check
 
 
@@ -161,7 +175,9 @@ def check_kind_tensors(manifest, infos: dict[str, Any], where: Where) -> None:
     missing = [n for n in required_tensors(manifest, where) if n not in infos]
     if missing:
         article = "an intervened" if manifest.kind == "intervened" else f"a {manifest.kind}"
-        raise where.fail(f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which {article} snapshot holds")
+        raise where.fail(
+            f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which {article} snapshot holds"
+        )
     if manifest.kind != "intervened":
         stray = [n for n in infos if n.startswith("baseline.")]
         if stray:

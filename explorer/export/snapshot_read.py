@@ -21,17 +21,27 @@ import numpy as np
 from explorer.config import memory_budget_bytes
 from explorer.errors import ExplorerError, SnapshotError
 from explorer.export.snapshot_schema import Manifest, TensorInfo, check_manifest, check_tensors, check_values
+from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace, TraceInfo
 from explorer.util.reading import check_regular, open_regular, parse_json
 from explorer.util.schema import Where
-from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace, TraceInfo
 
 MAX_MANIFEST_BYTES = 64 * 1024**2
 MAX_SAFETENSORS_HEADER = 100_000_000  # the safetensors library's own limit
 PICKLE = "contains Python objects (pickle), which are never loaded; a snapshot holds only numbers"
 
 _SAFETENSORS_DTYPES = {
-    "F64": "float64", "F32": "float32", "F16": "float16", "I64": "int64", "I32": "int32", "I16": "int16",
-    "I8": "int8", "U8": "uint8", "U16": "uint16", "U32": "uint32", "U64": "uint64", "BOOL": "bool",
+    "F64": "float64",
+    "F32": "float32",
+    "F16": "float16",
+    "I64": "int64",
+    "I32": "int32",
+    "I16": "int16",
+    "I8": "int8",
+    "U8": "uint8",
+    "U16": "uint16",
+    "U32": "uint32",
+    "U64": "uint64",
+    "BOOL": "bool",
 }
 
 
@@ -77,7 +87,9 @@ def _npy_header(fh, path: Path, member: str) -> TensorInfo:
         else:
             shape, _, dtype = fmt.read_array_header_2_0(fh)
     except ValueError as exc:
-        raise SnapshotError(f"{path.name}: member {member} is not a valid .npy array ({str(exc).splitlines()[0][:100]})") from None
+        raise SnapshotError(
+            f"{path.name}: member {member} is not a valid .npy array ({str(exc).splitlines()[0][:100]})"
+        ) from None
     if dtype.hasobject:
         raise SnapshotError(f"{path.name}: member {member} {PICKLE}")
     return TensorInfo(tuple(int(s) for s in shape), dtype)
@@ -89,7 +101,9 @@ def _npz_header(path: Path) -> tuple[bytes, dict[str, TensorInfo]]:
     with open_regular(path, SnapshotError) as raw, zipfile.ZipFile(raw) as zf:
         for member in zf.infolist():
             if not member.filename.endswith(".npy"):
-                raise SnapshotError(f"{path.name}: member {member.filename!r} is not a .npy array (an npz holds only .npy members)")
+                raise SnapshotError(
+                    f"{path.name}: member {member.filename!r} is not a .npy array (an npz holds only .npy members)"
+                )
             name = member.filename[: -len(".npy")]
             with zf.open(member) as fh:
                 info = _npy_header(fh, path, member.filename)
@@ -97,7 +111,9 @@ def _npz_header(path: Path) -> tuple[bytes, dict[str, TensorInfo]]:
                     if info.dtype != np.uint8 or len(info.shape) != 1:
                         raise SnapshotError(f"{path.name}: the manifest entry is not UTF-8 bytes")
                     if info.nbytes > MAX_MANIFEST_BYTES:
-                        raise SnapshotError(f"{path.name}: the manifest is larger than {MAX_MANIFEST_BYTES // 1024**2} MB")
+                        raise SnapshotError(
+                            f"{path.name}: the manifest is larger than {MAX_MANIFEST_BYTES // 1024**2} MB"
+                        )
                     manifest = fh.read(info.nbytes)
                     continue
             infos[name] = info
@@ -167,7 +183,9 @@ def _pt_load(path: Path) -> tuple[str, dict[str, np.ndarray]]:
         try:
             arrays[k] = v.numpy()
         except (TypeError, RuntimeError):
-            raise SnapshotError(f"{path.name}: tensor {k} has the dtype {v.dtype}, which is not supported here") from None
+            raise SnapshotError(
+                f"{path.name}: tensor {k} has the dtype {v.dtype}, which is not supported here"
+            ) from None
     return manifest, arrays
 
 
@@ -271,11 +289,19 @@ def read_snapshot(path: str | Path) -> Trace:
     m, arrays = _read(path)
     raw = m.raw
     info = TraceInfo(
-        rows=tuple(Row(*r) for r in m.rows), config=m.config, options=m.options, source=raw.get("weights_source") or "",
-        seed=m.seed, vocab=m.vocab, notices=m.notices, labels={n: e["labels"] for n, e in m.names.items()},
-        model_name=raw.get("model_name") or "", tokenizer_kind=raw.get("tokenizer_kind") or "",
+        rows=tuple(Row(*r) for r in m.rows),
+        config=m.config,
+        options=m.options,
+        source=raw.get("weights_source") or "",
+        seed=m.seed,
+        vocab=m.vocab,
+        notices=m.notices,
+        labels={n: e["labels"] for n, e in m.names.items()},
+        model_name=raw.get("model_name") or "",
+        tokenizer_kind=raw.get("tokenizer_kind") or "",
         interventions=m.interventions,  # checked (explorer/export/snapshot_kinds.py)
-        app_version=raw.get("app_version") or "", origin=str(path),
+        app_version=raw.get("app_version") or "",
+        origin=str(path),
     )
     return Trace(arrays, info)
 

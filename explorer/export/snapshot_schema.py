@@ -17,9 +17,26 @@ import numpy as np
 
 from explorer import names
 from explorer.config import MAX_SENTENCES, ModelConfig, RunOptions
-from explorer.errors import ConfigError, SnapshotError
-from explorer.export.snapshot_kinds import check_generation, check_interventions, check_kind_tensors, check_kind_values, kind_of
-from explorer.util.schema import Where, flag, listing, mapping, model_config, number, optional, text, valid_unicode, whole
+from explorer.errors import ConfigError
+from explorer.export.snapshot_kinds import (
+    check_generation,
+    check_interventions,
+    check_kind_tensors,
+    check_kind_values,
+    kind_of,
+)
+from explorer.util.schema import (
+    Where,
+    flag,
+    listing,
+    mapping,
+    model_config,
+    number,
+    optional,
+    text,
+    valid_unicode,
+    whole,
+)
 
 MAX_TOKENS_PER_ROW = 1 << 20
 FLOAT_DTYPES = (np.dtype("float32"), np.dtype("float64"))
@@ -56,9 +73,13 @@ def _row(value: Any, field: str, where: Where):
     row = mapping(value, field, where)
     tokens = tuple(listing(row.get("tokens"), f"{field}.tokens", where, text, MAX_TOKENS_PER_ROW))
     ids = tuple(listing(row.get("ids"), f"{field}.ids", where, whole, MAX_TOKENS_PER_ROW))
-    unknown = tuple(listing(row.get("unknown", [False] * len(ids)), f"{field}.unknown", where, flag, MAX_TOKENS_PER_ROW))
+    unknown = tuple(
+        listing(row.get("unknown", [False] * len(ids)), f"{field}.unknown", where, flag, MAX_TOKENS_PER_ROW)
+    )
     if not len(tokens) == len(ids) == len(unknown):
-        raise where.fail(f"{field} has {len(tokens)} tokens, {len(ids)} ids and {len(unknown)} unknown flags: they must agree")
+        raise where.fail(
+            f"{field} has {len(tokens)} tokens, {len(ids)} ids and {len(unknown)} unknown flags: they must agree"
+        )
     if not ids:
         raise where.fail(f"{field} has no tokens")
     if "length" in row and whole(row["length"], f"{field}.length", where) != len(ids):
@@ -83,22 +104,31 @@ def _options(value: Any, where: Where) -> RunOptions:
         size = optional(whole)(mask.get("size"), "options.mask.size", where)
         matrix = mask.get("matrix")
         if matrix is not None:
-            matrix = listing(matrix, "options.mask.matrix", where,
-                             lambda r, f, w: listing(r, f, w, lambda v, g, x: whole(v, g, x, 0, 1), 1 << 16), 1 << 16)
+            matrix = listing(
+                matrix,
+                "options.mask.matrix",
+                where,
+                lambda r, f, w: listing(r, f, w, lambda v, g, x: whole(v, g, x, 0, 1), 1 << 16),
+                1 << 16,
+            )
         mask = {"kind": kind, "size": size, "matrix": matrix}
     else:
         mask = text(mask, "options.mask", where, 64)
     ltc = data.get("layers_to_capture")
     try:
-        return RunOptions.from_dict({
-            "mask": mask,
-            "scale": flag(data.get("scale", True), "options.scale", where),
-            "temperature": number(data.get("temperature", 1.0), "options.temperature", where, positive=True),
-            "dtype": text(data.get("dtype", "float32"), "options.dtype", where, 16),
-            "device": text(data.get("device", "cpu"), "options.device", where, 64),
-            "layers_to_capture": None if ltc is None else listing(ltc, "options.layers_to_capture", where, whole, 4096),
-            "lazy_pairwise": flag(data.get("lazy_pairwise", False), "options.lazy_pairwise", where),
-        })
+        return RunOptions.from_dict(
+            {
+                "mask": mask,
+                "scale": flag(data.get("scale", True), "options.scale", where),
+                "temperature": number(data.get("temperature", 1.0), "options.temperature", where, positive=True),
+                "dtype": text(data.get("dtype", "float32"), "options.dtype", where, 16),
+                "device": text(data.get("device", "cpu"), "options.device", where, 64),
+                "layers_to_capture": None
+                if ltc is None
+                else listing(ltc, "options.layers_to_capture", where, whole, 4096),
+                "lazy_pairwise": flag(data.get("lazy_pairwise", False), "options.lazy_pairwise", where),
+            }
+        )
     except ConfigError as exc:
         raise where.fail(f"the run options cannot be used ({exc})") from None
 
@@ -136,9 +166,19 @@ def check_manifest(raw: Any, where: Where) -> Manifest:
 def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
     cfg = manifest.config
     dims = {
-        "B": len(manifest.rows), "C": C, "E": cfg.E, "D": cfg.D, "D_v": cfg.D_v, "H": cfg.H, "H_kv": cfg.H_kv,
-        "F": cfg.F, "V": cfg.V, "P": cfg.max_positions, "S": cfg.segments,
-        "N_q": cfg.qk_norm_width(cfg.H), "N_k": cfg.qk_norm_width(cfg.H_kv),
+        "B": len(manifest.rows),
+        "C": C,
+        "E": cfg.E,
+        "D": cfg.D,
+        "D_v": cfg.D_v,
+        "H": cfg.H,
+        "H_kv": cfg.H_kv,
+        "F": cfg.F,
+        "V": cfg.V,
+        "P": cfg.max_positions,
+        "S": cfg.segments,
+        "N_q": cfg.qk_norm_width(cfg.H),
+        "N_k": cfg.qk_norm_width(cfg.H_kv),
     }
     T = len(manifest.generation["steps"]) if manifest.generation is not None else None
     if T is not None:  # a generation: step t's query sees C + t keys; the cache holds every token fed so far
@@ -161,7 +201,9 @@ def check_tensors(manifest: Manifest, infos: dict[str, TensorInfo], where: Where
             raise where.fail(f"lacks the {required!r} tensor")
     tokens = infos["tokens"]
     if len(tokens.shape) != 2 or tokens.shape[0] != len(manifest.rows):
-        raise where.fail(f"tokens has shape {tokens.shape}, but the batch has {len(manifest.rows)} rows: expected (B, C)")
+        raise where.fail(
+            f"tokens has shape {tokens.shape}, but the batch has {len(manifest.rows)} rows: expected (B, C)"
+        )
     C = tokens.shape[1]
     longest = max(len(r[2]) for r in manifest.rows)
     if longest != C:

@@ -5,8 +5,17 @@ from explorer.generation.result import Generation, Step
 from explorer.generation.sampling import Sampling, candidates, choose
 
 __all__ = [
-    "Generation", "Step", "Sampling", "candidates", "choose", "StepCost", "cache_bytes", "step_cost", "step_macs",
-    "generate", "GenerateOptions",
+    "Generation",
+    "Step",
+    "Sampling",
+    "candidates",
+    "choose",
+    "StepCost",
+    "cache_bytes",
+    "step_cost",
+    "step_macs",
+    "generate",
+    "GenerateOptions",
 ]
 
 

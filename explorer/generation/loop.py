@@ -21,9 +21,9 @@ import torch
 from explorer import names
 from explorer.config import RunOptions, check_generation_memory
 from explorer.errors import ConfigError, InputError
+from explorer.generation.choose import join_tokens, top_k
 from explorer.generation.result import Generation, Step
 from explorer.generation.sampling import Sampling, choose
-from explorer.generation.choose import join_tokens, top_k
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.kv_cache import KVCache
 from explorer.model.mask import base_mask
@@ -67,7 +67,9 @@ class _LastRowSink(CaptureSink):
 
 def _check(options: RunOptions, prompt: str, config=None) -> str:
     if getattr(config, "mlm_head", False):
-        raise ConfigError("an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by token")
+        raise ConfigError(
+            "an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by token"
+        )
     if options.mask.kind not in DECODING_MASKS:
         raise ConfigError(
             f"generation writes left to right: it needs the causal mask or a sliding window, not {options.mask.kind!r}"
@@ -88,7 +90,7 @@ def _continuation_text(bundle: ModelBundle, prompt: str, prompt_ids: list[int], 
     if tok.kind in ("bpe", "hf"):
         before, whole = tok.decode(prompt_ids), tok.decode(prompt_ids + new_ids)
         if whole.startswith(before):  # decoding the continuation alone can drop a leading space
-            return prompt + whole[len(before):]
+            return prompt + whole[len(before) :]
         return whole
     sep = " " if tok.kind == "word" else ""
     return prompt + sep + join_tokens([tok.token(i) for i in new_ids], tok.kind)
@@ -130,7 +132,7 @@ def generate(
         max_new_tokens=gen.max_new_tokens,
         stop_ids=tuple(gen.stop_ids),
         stopped=run.stopped,
-        notices=tuple(run.notices[len(prefill.notices):]),
+        notices=tuple(run.notices[len(prefill.notices) :]),
     )
 
 
@@ -192,9 +194,14 @@ class _Decoding:
         token_id, probs = choose(logits_row, self.gen.sampling, rng)
         top_ids, top_p = top_k(probs, self.gen.top)
         step = Step(
-            len(self.steps), token_id, tok.token(token_id), float(probs[token_id]),
+            len(self.steps),
+            token_id,
+            tok.token(token_id),
+            float(probs[token_id]),
             tuple((int(i), tok.token(int(i)), float(p)) for i, p in zip(top_ids, top_p)),
-            ms, self.C0 - 1 + len(self.steps), cached,
+            ms,
+            self.C0 - 1 + len(self.steps),
+            cached,
         )
         self.steps.append(step)
         self.all_logits.append(logits_row)
@@ -236,7 +243,9 @@ def _last_row(prefill: Trace, layer: int) -> np.ndarray:
     return weights[0, :, 0].numpy()
 
 
-def decode_step(model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device) -> tuple[np.ndarray, list[np.ndarray]]:
+def decode_step(
+    model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids))."""
     total = len(ids)
     if cache is not None:
@@ -273,6 +282,8 @@ def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None
             arrays[f"gen.layers.{l}.attn.weights"] = rows
     if cache is not None and T:
         for l, kv in enumerate(cache.layers):
-            arrays[f"cache.layers.{l}.k"] = kv.k.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D), not a view of the buffer
+            arrays[f"cache.layers.{l}.k"] = (
+                kv.k.cpu().contiguous().numpy().copy()
+            )  # (1, H_kv, C_total, D), not a view of the buffer
             arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
     return prefill.replace(arrays, notices=tuple(notices), partial=False, labels=None, interventions=None)

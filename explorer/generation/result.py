@@ -36,15 +36,29 @@ class Step:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "token": self.token, "token_id": self.token_id, "prob": self.prob,
-            "top": [[t, p] for _, t, p in self.top], "top_ids": [i for i, _, _ in self.top],
-            "ms": self.ms, "query": self.query, "cached": self.cached,
+            "token": self.token,
+            "token_id": self.token_id,
+            "prob": self.prob,
+            "top": [[t, p] for _, t, p in self.top],
+            "top_ids": [i for i, _, _ in self.top],
+            "ms": self.ms,
+            "query": self.query,
+            "cached": self.cached,
         }
 
     @classmethod
     def from_dict(cls, index: int, d: dict[str, Any]) -> Step:
         top = tuple((int(i), str(t), float(p)) for i, (t, p) in zip(d["top_ids"], d["top"]))
-        return cls(index, int(d["token_id"]), str(d["token"]), float(d["prob"]), top, float(d["ms"]), int(d["query"]), bool(d["cached"]))
+        return cls(
+            index,
+            int(d["token_id"]),
+            str(d["token"]),
+            float(d["prob"]),
+            top,
+            float(d["ms"]),
+            int(d["query"]),
+            bool(d["cached"]),
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,7 +106,10 @@ class Generation:
         return {
             "prompt": self.prompt,
             "text": self.text,
-            "steps": [{k: v for k, v in s.to_dict().items() if k in ("token", "token_id", "prob", "top", "ms")} for s in self.steps],
+            "steps": [
+                {k: v for k, v in s.to_dict().items() if k in ("token", "token_id", "prob", "top", "ms")}
+                for s in self.steps
+            ],
         }
 
     @classmethod
@@ -104,8 +121,16 @@ class Generation:
             if stopped not in STOP_REASONS:
                 raise ValueError(f"unknown stop reason {stopped!r}")
             gen = cls(
-                trace, steps, str(d["prompt"]), str(d["text"]), bool(d["use_cache"]), dict(d["sampling"]),
-                int(d["max_new_tokens"]), tuple(int(i) for i in d["stop_ids"]), stopped, tuple(str(n) for n in d.get("notices", ())),
+                trace,
+                steps,
+                str(d["prompt"]),
+                str(d["text"]),
+                bool(d["use_cache"]),
+                dict(d["sampling"]),
+                int(d["max_new_tokens"]),
+                tuple(int(i) for i in d["stop_ids"]),
+                stopped,
+                tuple(str(n) for n in d.get("notices", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SnapshotError(f"{where}: the generation in the manifest is incomplete ({exc})") from None

@@ -33,7 +33,9 @@ class Sampling:
         t = self.temperature
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not (t > 0 and math.isfinite(t)):
             raise ConfigError(f"the sampling temperature must be a positive number, got {t!r}")
-        if self.top_k is not None and (isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1):
+        if self.top_k is not None and (
+            isinstance(self.top_k, bool) or not isinstance(self.top_k, int) or self.top_k < 1
+        ):
             raise ConfigError(f"top-k must be a whole number of at least 1, got {self.top_k!r}")
         p = self.top_p
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1:
@@ -41,7 +43,13 @@ class Sampling:
         check_seed(self.seed)
 
     def to_dict(self) -> dict:
-        return {"greedy": self.greedy, "temperature": self.temperature, "top_k": self.top_k, "top_p": self.top_p, "seed": self.seed}
+        return {
+            "greedy": self.greedy,
+            "temperature": self.temperature,
+            "top_k": self.top_k,
+            "top_p": self.top_p,
+            "seed": self.seed,
+        }
 
     def rng(self) -> np.random.Generator:
         return np.random.default_rng(self.seed)

@@ -10,7 +10,7 @@ from explorer.session.request import Selection
 
 
 def parse_layers(text: str, available: tuple[int, ...]) -> tuple[int, ...]:
-    """"all" (or nothing): every layer the trace holds; else a list such as "0,2" or "1-3"."""
+    """ "all" (or nothing): every layer the trace holds; else a list such as "0,2" or "1-3"."""
     text = (text or "").strip().lower()
     if text in ("", "all"):
         return tuple(available)

@@ -31,7 +31,9 @@ def clip_diagonal(c: float, x0: float, y0: float, x1: float, y1: float) -> tuple
     return lo, c - lo, hi, c - hi
 
 
-def hatch_segments(runs, x: float, y: float, cell_w: float, cell_h: float, spacing: float) -> list[tuple[float, float, float, float]]:
+def hatch_segments(
+    runs, x: float, y: float, cell_w: float, cell_h: float, spacing: float
+) -> list[tuple[float, float, float, float]]:
     """Segments (x1, y1, x2, y2) hatching each run's rectangle; the map's top left cell is at (x, y)."""
     out = []
     for i, a, b in runs:

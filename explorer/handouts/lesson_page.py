@@ -64,7 +64,18 @@ class Page:
         return self.height * 0.06
 
 
-def _lines(scene: Scene, x: float, y: float, text: str, size: float, room: float, colour: str, bold=False, max_lines=40, bottom=None) -> float:
+def _lines(
+    scene: Scene,
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    room: float,
+    colour: str,
+    bold=False,
+    max_lines=40,
+    bottom=None,
+) -> float:
     """Wrapped text from baseline-top ``y``; returns the y below it. Stops at ``bottom`` (ending in "…")."""
     lines = wrap(plain(text), size, room, bold, max_lines)
     if bottom is not None:
@@ -86,7 +97,9 @@ def _footer(scene: Scene, page: Page, left: str, n: int, total: int, words: Page
     scene.add(Text(page.width - m, y, words["page"].format(n=n, total=total), px * 0.75, th.faint, "end"))
 
 
-def title_page(title: str, description: str, steps: list[str], page: Page, total: int, words: PageWords, theme="light") -> Scene:
+def title_page(
+    title: str, description: str, steps: list[str], page: Page, total: int, words: PageWords, theme="light"
+) -> Scene:
     th = col.theme(theme)
     scene = Scene(page.width, page.height, th.paper, title=plain(title, 200))
     px, m = page.px, page.margin
@@ -104,8 +117,20 @@ def title_page(title: str, description: str, steps: list[str], page: Page, total
     return scene
 
 
-def step_page(lesson_title: str, text: StepText, trace, sel, index: int, steps: int, page: Page, page_no: int, total: int,
-              words: PageWords, note: str | None = None, theme: str = "light") -> Scene:
+def step_page(
+    lesson_title: str,
+    text: StepText,
+    trace,
+    sel,
+    index: int,
+    steps: int,
+    page: Page,
+    page_no: int,
+    total: int,
+    words: PageWords,
+    note: str | None = None,
+    theme: str = "light",
+) -> Scene:
     """One step: words on the left, the stage's figure (as vectors) on the right; or the note on why the
     figure cannot be drawn here (a model that is not installed, with how to install it)."""
     th = col.theme(theme)
@@ -134,8 +159,15 @@ def step_page(lesson_title: str, text: StepText, trace, sel, index: int, steps: 
     return scene
 
 
-def answer_pages(lesson_title: str, answers: list[tuple[int, str, str, str]], page: Page, first_page: int, total: int | None,
-                 words: PageWords, theme: str = "light") -> list[Scene]:
+def answer_pages(
+    lesson_title: str,
+    answers: list[tuple[int, str, str, str]],
+    page: Page,
+    first_page: int,
+    total: int | None,
+    words: PageWords,
+    theme: str = "light",
+) -> list[Scene]:
     """The questions and their answers, (step number, title, question, answer) each, over as many pages as
     they need. ``total`` None: the page count is not known yet (the caller counts with a first pass)."""
     th = col.theme(theme)

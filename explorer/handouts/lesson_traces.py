@@ -12,8 +12,8 @@ before its model is built (explorer/config/memory.py).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from explorer.config import MaskSpec, RunOptions, check_memory
 from explorer.lessons.model import DEFAULT_START, Lesson, LessonError, LessonState, resolve_all, skip_note
@@ -105,7 +105,9 @@ class StepTracer:
         check_budget(ls, index)
         bundle = self._bundle(source)
         tokens = len(ls.text.split()) if bundle.tokenizer.kind == "word" else len(ls.text)  # never below the real count
-        with threads_for(tokens * bundle.config.parameter_count()):  # a small run on one thread: 3× faster on a busy machine
+        with threads_for(
+            tokens * bundle.config.parameter_count()
+        ):  # a small run on one thread: 3× faster on a busy machine
             self._trace = run_trace(bundle, ls.text, options)
         self._key = key
         return self._trace

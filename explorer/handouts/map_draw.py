@@ -25,14 +25,19 @@ def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list
     lay = layout(spec, box, px)
     items: list = []
     for k, line in enumerate(lay.title_lines):
-        items.append(Text(box.x + box.w / 2, lay.title_y + k * px * 1.05 * LINE, line, px * 1.05, theme.ink, "middle", bold=True))
+        items.append(
+            Text(box.x + box.w / 2, lay.title_y + k * px * 1.05 * LINE, line, px * 1.05, theme.ink, "middle", bold=True)
+        )
     blocked = spec.all_blocked()
     rgb = col.colours(spec.data, spec.levels, spec.signed)
     items += _cells(lay, rgb, blocked)
     if blocked.any() and max(blocked.shape) <= HATCH_LIMIT:
         spacing = max(px * 0.35, min(px * 0.7, min(lay.cell_w, lay.cell_h) / 3))
         width = max(0.5, px * 0.07)
-        items += [Line(*s, col.MASK_HATCH, width) for s in hatch_segments(blocked_runs(blocked), lay.x, lay.y, lay.cell_w, lay.cell_h, spacing)]
+        items += [
+            Line(*s, col.MASK_HATCH, width)
+            for s in hatch_segments(blocked_runs(blocked), lay.x, lay.y, lay.cell_w, lay.cell_h, spacing)
+        ]
     items += _numbers(spec, lay, rgb, blocked)
     items += _highlight(spec, lay)
     items += _axes(spec, lay, theme)
@@ -107,19 +112,40 @@ def _axes(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
     for i, label in zip(left.cells, left.texts):
         y = lay.y + (i + 0.5) * lay.cell_h
         items.append(Line(lay.x - tick, y, lay.x, y, theme.axis, max(0.5, px * 0.06)))
-        items.append(Text(lay.x - tick - px * 0.2, y + CENTRE_TO_BASELINE * left.size, elide(label, left.size, room), left.size, theme.ink, "end"))
+        items.append(
+            Text(
+                lay.x - tick - px * 0.2,
+                y + CENTRE_TO_BASELINE * left.size,
+                elide(label, left.size, room),
+                left.size,
+                theme.ink,
+                "end",
+            )
+        )
     base = lay.y + lay.h
     for j, label in zip(bottom.cells, bottom.texts):
         x = lay.x + (j + 0.5) * lay.cell_w
         items.append(Line(x, base, x, base + tick, theme.axis, max(0.5, px * 0.06)))
         if bottom.upright:  # reads bottom to top, its end at the axis
             text = elide(label, bottom.size, bottom.depth - px * 0.6)
-            items.append(Text(x + CENTRE_TO_BASELINE * bottom.size, base + tick + px * 0.2, text, bottom.size, theme.ink, "end", rotate=-90))
+            items.append(
+                Text(
+                    x + CENTRE_TO_BASELINE * bottom.size,
+                    base + tick + px * 0.2,
+                    text,
+                    bottom.size,
+                    theme.ink,
+                    "end",
+                    rotate=-90,
+                )
+            )
         else:
             items.append(Text(x, base + tick + bottom.size * 0.95, label, bottom.size, theme.ink, "middle"))
     if spec.y_title:
         x = lay.x - left.depth - px * 0.35
-        items.append(Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 8)), px, theme.ink, "middle", rotate=-90))
+        items.append(
+            Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 8)), px, theme.ink, "middle", rotate=-90)
+        )
     if spec.x_title:
         items.append(Text(lay.x + lay.w / 2, lay.below_y + px * 0.95, spec.x_title, px, theme.ink, "middle"))
     return items
@@ -131,7 +157,10 @@ def _colour_bar(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
     step = h / BAR_STEPS
     values = hi - (np.arange(BAR_STEPS) + 0.5) * (hi - lo) / BAR_STEPS  # top: the highest value
     rgb = col.colours(values, spec.levels, spec.signed)
-    items: list = [Rect(x, top + k * step, w, step + (step * 0.5 if k < BAR_STEPS - 1 else 0.0), col.hex_colour(rgb[k])) for k in range(BAR_STEPS)]
+    items: list = [
+        Rect(x, top + k * step, w, step + (step * 0.5 if k < BAR_STEPS - 1 else 0.0), col.hex_colour(rgb[k]))
+        for k in range(BAR_STEPS)
+    ]
     items.append(Rect(x, top, w, h, None, theme.axis, max(0.5, lay.px * 0.06)))
     for v, label in lay.ticks:
         y = top + (hi - v) / ((hi - lo) or 1.0) * h
@@ -148,7 +177,9 @@ def _below(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
         s = px
         items.append(Rect(box.x, y, s, s, col.MASK_FILL))
         runs = [(0, 0, 1)]
-        items += [Line(*seg, col.MASK_HATCH, max(0.5, px * 0.07)) for seg in hatch_segments(runs, box.x, y, s, s, s / 3)]
+        items += [
+            Line(*seg, col.MASK_HATCH, max(0.5, px * 0.07)) for seg in hatch_segments(runs, box.x, y, s, s, s / 3)
+        ]
         items.append(Rect(box.x, y, s, s, None, col.MASK_HATCH, max(0.5, px * 0.06)))
         for k, line in enumerate(lay.legend_lines):
             items.append(Text(box.x + s * 1.6, y + k * px * LINE + px * 0.85, line, px, theme.ink))
@@ -156,4 +187,3 @@ def _below(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
     for k, line in enumerate(lay.note_lines):
         items.append(Text(box.x, y + k * px * LINE + px * 0.85, line, px, theme.faint))
     return items
-

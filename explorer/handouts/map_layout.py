@@ -185,9 +185,22 @@ def layout(spec: MapSpec, box: Box, px: float) -> MapLayout:
     below = top + map_h + bottom.depth
     end = below + under
     return MapLayout(
-        px=px, title_lines=titles, title_y=box.y + px * 1.05 * 0.95, x=x, y=top, cell_w=cell_w, cell_h=cell_h,
-        rows=rows, cols=cols, left=left, bottom=bottom,
-        bar_x=(x + cols * cell_w + px * 0.8) if spec.colour_bar else None, bar_w=bar_w,
-        ticks=bar_ticks(spec, map_h, px) if spec.colour_bar else (), below_y=below,
-        legend_lines=legend_lines, note_lines=note_lines, bottom_y=end,
+        px=px,
+        title_lines=titles,
+        title_y=box.y + px * 1.05 * 0.95,
+        x=x,
+        y=top,
+        cell_w=cell_w,
+        cell_h=cell_h,
+        rows=rows,
+        cols=cols,
+        left=left,
+        bottom=bottom,
+        bar_x=(x + cols * cell_w + px * 0.8) if spec.colour_bar else None,
+        bar_w=bar_w,
+        ticks=bar_ticks(spec, map_h, px) if spec.colour_bar else (),
+        below_y=below,
+        legend_lines=legend_lines,
+        note_lines=note_lines,
+        bottom_y=end,
     )

@@ -19,7 +19,12 @@ def png_bytes(pixels: np.ndarray) -> bytes:
     raw = np.zeros((h, w * 3 + 1), dtype=np.uint8)  # each row starts with filter type 0 (none)
     raw[:, 1:] = pixels.reshape(h, w * 3)
     header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 6)) + _chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 6))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def upscaled(pixels: np.ndarray, factor: int) -> np.ndarray:

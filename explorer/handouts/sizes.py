@@ -36,7 +36,9 @@ def parse_size(text: str) -> tuple[int, int]:
         if not (64 <= w <= 16384 and 64 <= h <= 16384):
             raise ValueError
     except ValueError:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT in pixels between 64x64 and 16384x16384, e.g. 1920x1080; got {text!r}") from None
+        raise ConfigError(
+            f"--size takes WIDTHxHEIGHT in pixels between 64x64 and 16384x16384, e.g. 1920x1080; got {text!r}"
+        ) from None
     return w, h
 
 
@@ -60,7 +62,9 @@ def figure_size(width_mm: float | None = None, size: str | None = None, dpi: flo
 
 def check_pixels(w: int, h: int) -> None:
     if w * h > MAX_PIXELS:
-        raise ConfigError(f"a {w}×{h} picture is more than {MAX_PIXELS // 1_000_000} megapixels; choose a smaller --dpi, --width-mm or --size")
+        raise ConfigError(
+            f"a {w}×{h} picture is more than {MAX_PIXELS // 1_000_000} megapixels; choose a smaller --dpi, --width-mm or --size"
+        )
 
 
 def output_kind(path) -> str:

@@ -40,12 +40,16 @@ class Frame:
 def check_selection(trace, sel: Selection) -> None:
     """One line naming what does not exist, as the window's controls would never allow it."""
     if sel.stage not in stages.stage_keys_for(trace.config):
-        raise ConfigError(f"this model has no stage {sel.stage!r}; its stages: {', '.join(stages.stage_keys_for(trace.config))}")
+        raise ConfigError(
+            f"this model has no stage {sel.stage!r}; its stages: {', '.join(stages.stage_keys_for(trace.config))}"
+        )
     if not 0 <= sel.row < trace.B:
         raise ConfigError(f"sentence {sel.row} does not exist: the text has {trace.B} sentences (counted from 0)")
     if stages.stage(sel.stage).per_layer and sel.layer not in trace.layers:
         if 0 <= sel.layer < trace.config.layers:
-            raise ConfigError(f"this trace holds no tensors of layer {sel.layer} (not captured, or a snapshot saved without them)")
+            raise ConfigError(
+                f"this trace holds no tensors of layer {sel.layer} (not captured, or a snapshot saved without them)"
+            )
         raise ConfigError(f"layer {sel.layer} does not exist: the model has layers 0 … {trace.config.layers - 1}")
     if not 0 <= sel.head < trace.config.H:
         raise ConfigError(f"head {sel.head} does not exist: the model has {trace.config.H} heads (counted from 0)")
@@ -55,8 +59,9 @@ def check_selection(trace, sel: Selection) -> None:
             raise ConfigError(f"{what} {value} does not exist: sentence {sel.row} has {n} tokens (counted from 0)")
 
 
-def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLISH, theme: str = "light",
-                tensor: str | None = None) -> Scene:
+def stage_scene(
+    trace, sel: Selection, frame: Frame, words: FigureWords = ENGLISH, theme: str = "light", tensor: str | None = None
+) -> Scene:
     """The figure of ``sel.stage`` for this trace and selection; ``tensor``: which of the stage's tensors
     (embed.tok rather than embed.out, as the view's Tensor choice), else its main one."""
     check_selection(trace, sel)
@@ -70,7 +75,9 @@ def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLIS
     try:
         items, bottom = panels(trace, sel, box, px, words, th, tensor)
     except KeyError as exc:  # a snapshot saved with --names holds only some tensors
-        raise ConfigError(f"this trace does not hold {exc.args[0] if exc.args else 'a tensor'} (a snapshot saved without it); draw another stage") from None
+        raise ConfigError(
+            f"this trace does not hold {exc.args[0] if exc.args else 'a tensor'} (a snapshot saved without it); draw another stage"
+        ) from None
     scene.extend(items)
     if frame.height is None:
         scene.height = float(math.ceil(bottom + px * 0.6))  # whole pixels: every renderer makes the same size
@@ -80,7 +87,9 @@ def stage_scene(trace, sel: Selection, frame: Frame, words: FigureWords = ENGLIS
 
 def stage_title(trace, sel: Selection, words: FigureWords) -> str:
     keys = stages.stage_keys_for(trace.config)
-    title = words["step"].format(n=keys.index(sel.stage) + 1, total=len(keys), title=words.stage_titles.get(sel.stage, sel.stage))
+    title = words["step"].format(
+        n=keys.index(sel.stage) + 1, total=len(keys), title=words.stage_titles.get(sel.stage, sel.stage)
+    )
     if stages.stage(sel.stage).per_layer:
         title += " — " + words["layer"].format(layer=sel.layer)
     return title
@@ -103,7 +112,9 @@ def header(trace, sel: Selection, width: float, px: float, words: FigureWords, t
     return items, y + px * 0.8
 
 
-def panels(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme, tensor: str | None = None) -> tuple[list, float]:
+def panels(
+    trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme, tensor: str | None = None
+) -> tuple[list, float]:
     if sel.stage in names.PAIRWISE_STAGES:
         items, lay = draw_map(map_spec(trace, sel, words), box, px, th)
         return items, lay.bottom_y
@@ -123,10 +134,18 @@ def map_spec(trace, sel: Selection, words: FigureWords) -> MapSpec:
     mask = matrices.blocked_cells(trace, sel.row)
     labels = matrices.token_labels(trace, sel.row)
     return MapSpec(
-        data=data, row_labels=labels, col_labels=labels, signed=names.spec(names.attn(sel.layer, sel.stage)).signed,
-        levels=(lo, hi), blocked=mask if sel.stage == "weights" else None,
-        title=words["map title"].format(h=sel.head), y_title=words["query axis"], x_title=words["key axis"], square=True,
-        highlight=(sel.token, sel.key), note=words["clipped"].format(v=fmt(hi)) if clipped else "",
+        data=data,
+        row_labels=labels,
+        col_labels=labels,
+        signed=names.spec(names.attn(sel.layer, sel.stage)).signed,
+        levels=(lo, hi),
+        blocked=mask if sel.stage == "weights" else None,
+        title=words["map title"].format(h=sel.head),
+        y_title=words["query axis"],
+        x_title=words["key axis"],
+        square=True,
+        highlight=(sel.token, sel.key),
+        note=words["clipped"].format(v=fmt(hi)) if clipped else "",
         legend=words["legend weights"] if sel.stage == "weights" else words["legend masked"],
     )
 
@@ -146,9 +165,16 @@ def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = 
     else:
         columns = f"{m.col_axis} ({cols})"
     return MapSpec(
-        data=m.data, row_labels=m.row_labels, col_labels=m.col_labels, signed=m.signed,
-        levels=matrices.levels(m.data, m.signed), title=f"{words.tensor_title(m.name)}  ({rows}, {cols})",
-        y_title=words["token axis"], x_title=columns, square=max(rows, cols) <= 24, highlight=(sel.token, None),
+        data=m.data,
+        row_labels=m.row_labels,
+        col_labels=m.col_labels,
+        signed=m.signed,
+        levels=matrices.levels(m.data, m.signed),
+        title=f"{words.tensor_title(m.name)}  ({rows}, {cols})",
+        y_title=words["token axis"],
+        x_title=columns,
+        square=max(rows, cols) <= 24,
+        highlight=(sel.token, None),
     )
 
 
@@ -160,11 +186,20 @@ def _trio(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: co
     specs = []
     for k, (key, m) in enumerate(zip("qkv", shown)):
         rows, cols = m.data.shape
-        specs.append(MapSpec(
-            data=m.data, row_labels=m.row_labels, col_labels=m.col_labels, signed=True, levels=levels,
-            title=f"{words['trio ' + key].format(h=sel.head)}  ({rows}, {cols})", y_title=words["token axis"] if k == 0 else "",
-            x_title=f"x·W_{key}  ({cols})", highlight=(sel.token, None), colour_bar=k == 2,  # cells fill each third, as in the view
-        ))
+        specs.append(
+            MapSpec(
+                data=m.data,
+                row_labels=m.row_labels,
+                col_labels=m.col_labels,
+                signed=True,
+                levels=levels,
+                title=f"{words['trio ' + key].format(h=sel.head)}  ({rows}, {cols})",
+                y_title=words["token axis"] if k == 0 else "",
+                x_title=f"x·W_{key}  ({cols})",
+                highlight=(sel.token, None),
+                colour_bar=k == 2,  # cells fill each third, as in the view
+            )
+        )
     gap = px * 1.2
     extra = [px * LINE, 0.0, bar_width(specs[2], px) - px * 0.3]  # Q's axis title, V's colour bar
     base = (box.w - 2 * gap - sum(extra)) / 3

@@ -53,8 +53,10 @@ def _rect(it: Rect) -> str:
 
 
 def _line(it: Line) -> str:
-    return (f'<line x1="{_n(it.x1)}" y1="{_n(it.y1)}" x2="{_n(it.x2)}" y2="{_n(it.y2)}" '
-            f'stroke="{it.colour}" stroke-width="{_n(it.width)}"/>')
+    return (
+        f'<line x1="{_n(it.x1)}" y1="{_n(it.y1)}" x2="{_n(it.x2)}" y2="{_n(it.y2)}" '
+        f'stroke="{it.colour}" stroke-width="{_n(it.width)}"/>'
+    )
 
 
 def _text(it: Text) -> str:
@@ -74,8 +76,10 @@ def _image(it: Image) -> str:
     rows, cols, _ = it.pixels.shape
     factor = crisp_factor(max(rows, cols), max(it.w, it.h))
     data = base64.b64encode(png_bytes(upscaled(it.pixels, factor))).decode("ascii")
-    return (f'<image x="{_n(it.x)}" y="{_n(it.y)}" width="{_n(it.w)}" height="{_n(it.h)}" preserveAspectRatio="none" '
-            f'image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,{data}"/>')
+    return (
+        f'<image x="{_n(it.x)}" y="{_n(it.y)}" width="{_n(it.w)}" height="{_n(it.h)}" preserveAspectRatio="none" '
+        f'image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,{data}"/>'
+    )
 
 
 def svg_text(scene: Scene) -> str:

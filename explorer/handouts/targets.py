@@ -40,10 +40,14 @@ def check_slides_folder(out: Path) -> None:
     if not out.exists():
         return
     if not out.is_dir():
-        raise LessonError(f"cannot write {out}: it exists and is not a folder; give a folder for PNG slides, or a .pdf file")
+        raise LessonError(
+            f"cannot write {out}: it exists and is not a folder; give a folder for PNG slides, or a .pdf file"
+        )
     try:
         others = [p.name for p in out.iterdir() if not SLIDE_NAME.match(p.name)]
     except OSError as exc:
         raise LessonError(f"cannot write {out}: {exc.strerror or exc}") from None
     if others:
-        raise LessonError(f"cannot write {out}: the folder holds files that are not slides ({others[0]}…); give a new or empty folder")
+        raise LessonError(
+            f"cannot write {out}: the folder holds files that are not slides ({others[0]}…); give a new or empty folder"
+        )

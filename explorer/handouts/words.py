@@ -5,8 +5,8 @@ the view say the same thing in both languages)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 WORDS = {
     "step": "Step {n} of {total}: {title}",
@@ -26,19 +26,40 @@ WORDS = {
 }
 
 STAGE_TITLES = {
-    "tokens": "Tokens → ids", "embed": "Embedding", "norm_attn": "Norm before attention", "qkv": "Queries, keys, values",
-    "scores": "Scores Q·Kᵀ", "scaled": "Scaled ÷√D", "masked": "Mask", "weights": "Attention weights (softmax)",
-    "heads": "Head outputs A·V", "concat": "Heads side by side", "out": "Output projection ·W_o",
-    "residual": "Residual + x", "norm_ffn": "Norm before the FFN", "ffn": "Feed-forward network", "block": "Block output",
-    "final_norm": "Final norm", "logits": "Scores over the vocabulary", "probs": "Next-token probabilities",
+    "tokens": "Tokens → ids",
+    "embed": "Embedding",
+    "norm_attn": "Norm before attention",
+    "qkv": "Queries, keys, values",
+    "scores": "Scores Q·Kᵀ",
+    "scaled": "Scaled ÷√D",
+    "masked": "Mask",
+    "weights": "Attention weights (softmax)",
+    "heads": "Head outputs A·V",
+    "concat": "Heads side by side",
+    "out": "Output projection ·W_o",
+    "residual": "Residual + x",
+    "norm_ffn": "Norm before the FFN",
+    "ffn": "Feed-forward network",
+    "block": "Block output",
+    "final_norm": "Final norm",
+    "logits": "Scores over the vocabulary",
+    "probs": "Next-token probabilities",
 }
 
 TENSOR_TITLES = {
-    "tokens": "token ids", "embed.tok": "token embedding (row id of the table)", "embed.pos": "position embedding",
-    "embed.out": "x = token + position embedding", "attn.in": "what attention reads (after the norm)",
-    "attn.q": "queries Q = x·W_q", "attn.k": "keys K = x·W_k", "attn.v": "values V = x·W_v",
-    "attn.heads": "head outputs A·V", "attn.concat": "heads side by side", "attn.out": "attention output ·W_o",
-    "mid": "stream after attention (x + attention)", "ffn.in": "what the FFN reads (after the norm)",
+    "tokens": "token ids",
+    "embed.tok": "token embedding (row id of the table)",
+    "embed.pos": "position embedding",
+    "embed.out": "x = token + position embedding",
+    "attn.in": "what attention reads (after the norm)",
+    "attn.q": "queries Q = x·W_q",
+    "attn.k": "keys K = x·W_k",
+    "attn.v": "values V = x·W_v",
+    "attn.heads": "head outputs A·V",
+    "attn.concat": "heads side by side",
+    "attn.out": "attention output ·W_o",
+    "mid": "stream after attention (x + attention)",
+    "ffn.in": "what the FFN reads (after the norm)",
     "ffn.hidden": "FFN hidden activations",
 }
 

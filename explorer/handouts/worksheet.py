@@ -68,12 +68,16 @@ def check_small(trace, row: int) -> None:
     if any(sizes[k] > v for k, v in MAX_SIZES.items()):
         have = ", ".join(f"{k}={v}" for k, v in sizes.items())
         limit = ", ".join(f"{k} ≤ {v}" for k, v in MAX_SIZES.items())
-        raise ConfigError(f"a worksheet is done by hand on a small model ({limit}); this one has {have}: use --preset seed-toy")
+        raise ConfigError(
+            f"a worksheet is done by hand on a small model ({limit}); this one has {have}: use --preset seed-toy"
+        )
     if not 0 <= row < trace.B:
         raise ConfigError(f"sentence {row} does not exist: the text has {trace.B} sentences (counted from 0)")
     n = trace.rows[row].length
     if n > MAX_TOKENS:
-        raise ConfigError(f"a worksheet is done by hand: at most {MAX_TOKENS} tokens in the sentence; sentence {row} has {n}")
+        raise ConfigError(
+            f"a worksheet is done by hand: at most {MAX_TOKENS} tokens in the sentence; sentence {row} has {n}"
+        )
 
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -101,33 +105,55 @@ def worksheet(trace, exercises=EXERCISES, row: int = 0, head: int = 0) -> list[E
 def _qk(trace, b, h, i) -> Exercise:
     q = trace[names.attn(0, "q")][b, h, i]
     k = trace[names.attn(0, "k")][b, h, 0]
-    return Exercise("qk", (Quantity(f"q{sub(i)}", _row(q)), Quantity(f"k{sub(0)}", _row(k))),
-                    Quantity(f"S{sub(i)}{sub(0)}", _row(trace[names.attn(0, "scores")][b, h, i, 0]), 2),
-                    names.attn(0, "scores"), (b, h, i, 0), {"i": i, "j": 0, "head": h})
+    return Exercise(
+        "qk",
+        (Quantity(f"q{sub(i)}", _row(q)), Quantity(f"k{sub(0)}", _row(k))),
+        Quantity(f"S{sub(i)}{sub(0)}", _row(trace[names.attn(0, "scores")][b, h, i, 0]), 2),
+        names.attn(0, "scores"),
+        (b, h, i, 0),
+        {"i": i, "j": 0, "head": h},
+    )
 
 
 def _scale(trace, b, h, i) -> Exercise:
     D = trace.config.D
     s = trace[names.attn(0, "scores")][b, h, i, 0]
-    return Exercise("scale", (Quantity(f"S{sub(i)}{sub(0)}", _row(s)), Quantity("D", np.array(float(D)), 0)),
-                    Quantity(f"S{sub(i)}{sub(0)} / √D", _row(trace[names.attn(0, "scaled")][b, h, i, 0]), 2),
-                    names.attn(0, "scaled"), (b, h, i, 0), {"i": i, "j": 0, "D": D, "scaling": trace.options.scale})
+    return Exercise(
+        "scale",
+        (Quantity(f"S{sub(i)}{sub(0)}", _row(s)), Quantity("D", np.array(float(D)), 0)),
+        Quantity(f"S{sub(i)}{sub(0)} / √D", _row(trace[names.attn(0, "scaled")][b, h, i, 0]), 2),
+        names.attn(0, "scaled"),
+        (b, h, i, 0),
+        {"i": i, "j": 0, "D": D, "scaling": trace.options.scale},
+    )
 
 
 def _mask(trace, b, h, i) -> Exercise:
     n = trace.rows[b].length
     allowed = np.asarray(trace["mask"][b, i, :n], dtype=bool)
-    return Exercise("mask", (Quantity(f"(S/√D){sub(i)}", _row(trace[names.attn(0, "scaled")][b, h, i, :n])),
-                             Quantity(f"mask{sub(i)}", allowed.astype(np.float64), 0)),
-                    Quantity(f"masked{sub(i)}", _row(trace[names.attn(0, "masked")][b, h, i, :n]), 2),
-                    names.attn(0, "masked"), (b, h, i, slice(0, n)), {"i": i, "mask": str(trace.options.mask)})
+    return Exercise(
+        "mask",
+        (
+            Quantity(f"(S/√D){sub(i)}", _row(trace[names.attn(0, "scaled")][b, h, i, :n])),
+            Quantity(f"mask{sub(i)}", allowed.astype(np.float64), 0),
+        ),
+        Quantity(f"masked{sub(i)}", _row(trace[names.attn(0, "masked")][b, h, i, :n]), 2),
+        names.attn(0, "masked"),
+        (b, h, i, slice(0, n)),
+        {"i": i, "mask": str(trace.options.mask)},
+    )
 
 
 def _softmax(trace, b, h, i) -> Exercise:
     n = trace.rows[b].length
-    return Exercise("softmax", (Quantity(f"masked{sub(i)}", _row(trace[names.attn(0, "masked")][b, h, i, :n])),),
-                    Quantity(f"A{sub(i)}", _row(trace[names.attn(0, "weights")][b, h, i, :n]), 3),
-                    names.attn(0, "weights"), (b, h, i, slice(0, n)), {"i": i})
+    return Exercise(
+        "softmax",
+        (Quantity(f"masked{sub(i)}", _row(trace[names.attn(0, "masked")][b, h, i, :n])),),
+        Quantity(f"A{sub(i)}", _row(trace[names.attn(0, "weights")][b, h, i, :n]), 3),
+        names.attn(0, "weights"),
+        (b, h, i, slice(0, n)),
+        {"i": i},
+    )
 
 
 def _av(trace, b, h, i) -> Exercise:
@@ -135,9 +161,17 @@ def _av(trace, b, h, i) -> Exercise:
 
     n = trace.rows[b].length
     V = trace[names.attn(0, "v")][b, kv_head(trace, h), :n]
-    return Exercise("av", (Quantity(f"A{sub(i)}", _row(trace[names.attn(0, "weights")][b, h, i, :n])), Quantity("V", _row(V), row_label="v")),
-                    Quantity(f"R{sub(i)}", _row(trace[names.attn(0, "heads")][b, h, i]), 2),
-                    names.attn(0, "heads"), (b, h, i, slice(None)), {"i": i, "head": h})
+    return Exercise(
+        "av",
+        (
+            Quantity(f"A{sub(i)}", _row(trace[names.attn(0, "weights")][b, h, i, :n])),
+            Quantity("V", _row(V), row_label="v"),
+        ),
+        Quantity(f"R{sub(i)}", _row(trace[names.attn(0, "heads")][b, h, i]), 2),
+        names.attn(0, "heads"),
+        (b, h, i, slice(None)),
+        {"i": i, "head": h},
+    )
 
 
 def _wo(trace, b, h, i) -> Exercise:
@@ -145,8 +179,14 @@ def _wo(trace, b, h, i) -> Exercise:
     inputs = [Quantity(f"concat{sub(i)}", _row(trace[names.attn(0, "concat")][b, i])), Quantity("W_o[:, 0]", _row(W))]
     if "params.layers.0.attn.b_o" in trace:
         inputs.append(Quantity("b_o[0]", _row(trace["params.layers.0.attn.b_o"][0])))
-    return Exercise("wo", tuple(inputs), Quantity(f"out{sub(i)},{sub(0)}", _row(trace[names.attn(0, "out")][b, i, 0]), 2),
-                    names.attn(0, "out"), (b, i, 0), {"i": i, "e": 0})
+    return Exercise(
+        "wo",
+        tuple(inputs),
+        Quantity(f"out{sub(i)},{sub(0)}", _row(trace[names.attn(0, "out")][b, i, 0]), 2),
+        names.attn(0, "out"),
+        (b, i, 0),
+        {"i": i, "e": 0},
+    )
 
 
 def _prob(trace, b, h, i) -> Exercise:
@@ -157,9 +197,18 @@ def _prob(trace, b, h, i) -> Exercise:
     T = float(trace.options.temperature)
     z = float(np.sum(np.exp((logits - logits.max()) / T)) * math.exp(logits.max() / T))
     token = trace.vocab[t] if trace.vocab is not None and t < len(trace.vocab) else str(t)
-    return Exercise("prob", (Quantity(f"l{sub(i)}[{token}]", _row(logits[t])), Quantity("T", np.array(T), 2), Quantity("Z", np.array(z), 4)),
-                    Quantity(f"p{sub(i)}[{token}]", _row(trace.probs_row(b, i)[t]), 3),
-                    "probs", (b, i, t), {"i": i, "token": token, "id": t, "V": int(logits.shape[0]), "next": i + 1 < n})
+    return Exercise(
+        "prob",
+        (
+            Quantity(f"l{sub(i)}[{token}]", _row(logits[t])),
+            Quantity("T", np.array(T), 2),
+            Quantity("Z", np.array(z), 4),
+        ),
+        Quantity(f"p{sub(i)}[{token}]", _row(trace.probs_row(b, i)[t]), 3),
+        "probs",
+        (b, i, t),
+        {"i": i, "token": token, "id": t, "V": int(logits.shape[0]), "next": i + 1 < n},
+    )
 
 
 # ------------------------------------------------------------------------------------------ printing

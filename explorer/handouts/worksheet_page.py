@@ -70,7 +70,9 @@ def _height(ex: Exercise, words: dict, px: float, width: float, key: bool) -> fl
     return lines * px * 1.4 + (px * 2 if key else px * 5.5) + px * 2
 
 
-def worksheet_pages(exercises: list[Exercise], about: dict, words: dict | None = None, key: bool = False, theme: str = "light") -> list[Scene]:
+def worksheet_pages(
+    exercises: list[Exercise], about: dict, words: dict | None = None, key: bool = False, theme: str = "light"
+) -> list[Scene]:
     """The pages of the sheet (``key`` False: room to write) or of its key (every answer filled in)."""
     p = _Pages(words or {}, theme)
     w, px, th = p.words, p.px, p.th
@@ -99,5 +101,7 @@ def worksheet_pages(exercises: list[Exercise], about: dict, words: dict | None =
             p.y += px * 4
         p.y += px * 1.2
     for n, scene in enumerate(p.pages):
-        scene.add(Text(p.w - p.m, p.h - p.m * 0.5, w["page"].format(n=n + 1, total=len(p.pages)), px * 0.8, th.faint, "end"))
+        scene.add(
+            Text(p.w - p.m, p.h - p.m * 0.5, w["page"].format(n=n + 1, total=len(p.pages)), px * 0.8, th.faint, "end")
+        )
     return p.pages

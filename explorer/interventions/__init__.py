@@ -8,11 +8,30 @@ The spec (plain frozen data) and the comparison helpers import no torch: the win
 them on the GUI thread. The runners (run_intervened, patching_sweep) load torch when first asked for.
 """
 
-from explorer.interventions.spec import ABLATE_MODES, EdgeCut, HeadAblation, Interventions, PatchSpec, parse_ablate, parse_cut, parse_patch
+from explorer.interventions.spec import (
+    ABLATE_MODES,
+    EdgeCut,
+    HeadAblation,
+    Interventions,
+    PatchSpec,
+    parse_ablate,
+    parse_cut,
+    parse_patch,
+)
 
 __all__ = [
-    "ABLATE_MODES", "EdgeCut", "HeadAblation", "Interventions", "PatchSpec",
-    "parse_ablate", "parse_cut", "parse_patch", "run_intervened", "SWEEP_KINDS", "SweepResult", "patching_sweep",
+    "ABLATE_MODES",
+    "EdgeCut",
+    "HeadAblation",
+    "Interventions",
+    "PatchSpec",
+    "parse_ablate",
+    "parse_cut",
+    "parse_patch",
+    "run_intervened",
+    "SWEEP_KINDS",
+    "SweepResult",
+    "patching_sweep",
 ]
 
 _LAZY = {"run_intervened": "intervened_run", "SWEEP_KINDS": "sweep", "SweepResult": "sweep", "patching_sweep": "sweep"}

@@ -22,8 +22,8 @@ from explorer import names
 from explorer.errors import ConfigError, InputError
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
-from explorer.weights.bundle import ModelBundle
 from explorer.util.printable import quoted
+from explorer.weights.bundle import ModelBundle
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,9 @@ def resolve_target(bundle: ModelBundle, token: str | None, token_id: int | None)
     enc = bundle.tokenizer.encode(token)
     if len(enc) != 1 or any(enc.unknown):
         pieces = " ".join(enc.tokens) if len(enc) else "nothing"
-        raise InputError(f"--target {quoted(token)} is not one token of this model's vocabulary (it reads as: {pieces}); use --target-id ID")
+        raise InputError(
+            f"--target {quoted(token)} is not one token of this model's vocabulary (it reads as: {pieces}); use --target-id ID"
+        )
     return enc.ids[0]
 
 
@@ -71,11 +73,15 @@ def _frozen_norm(trace: Trace, x: np.ndarray):
     return (lambda c: c), np.zeros_like(x)
 
 
-def direct_attribution(trace: Trace, target: int, position: int, b: int = 0) -> tuple[list[dict[str, Any]], float, float]:
+def direct_attribution(
+    trace: Trace, target: int, position: int, b: int = 0
+) -> tuple[list[dict[str, Any]], float, float]:
     """(contributions [{"component", "value"}], constant, logit) for ``target`` at ``position`` of sentence b."""
     cfg = trace.config
     if not cfg.residual:
-        raise ConfigError("attribution splits the residual stream into its parts: this model has no residual connections")
+        raise ConfigError(
+            "attribution splits the residual stream into its parts: this model has no residual connections"
+        )
     params = trace.params()
     f64 = lambda name: np.asarray(trace[name], dtype=np.float64)  # noqa: E731
     x = f64(f"layers.{cfg.layers - 1}.out")[b, position]  # (E,) the stream before the final norm
@@ -114,7 +120,9 @@ def logit_lens(bundle: ModelBundle, trace: Trace, target: int, position: int, b:
     rows = []
     with torch.inference_mode():
         for l in range(trace.config.layers):
-            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, position : position + 1])).to(trace.options.device)
+            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, position : position + 1])).to(
+                trace.options.device
+            )
             if model.ln_final is not None:
                 x = model.ln_final(x)  # (1, 1, E)
             logits = affine(x, model.W_u(), model.unembed.b_u)  # (1, 1, E) · (E, V) → (1, 1, V)
@@ -124,7 +132,9 @@ def logit_lens(bundle: ModelBundle, trace: Trace, target: int, position: int, b:
     return rows
 
 
-def attribute(bundle: ModelBundle, trace: Trace, target: int, position: int | None = None, b: int = 0) -> dict[str, Any]:
+def attribute(
+    bundle: ModelBundle, trace: Trace, target: int, position: int | None = None, b: int = 0
+) -> dict[str, Any]:
     """The ``attribute`` command's JSON: position, target, logit, logit_lens, contributions, constant."""
     length = trace.rows[b].length
     if position is None:
@@ -139,7 +149,10 @@ def attribute(bundle: ModelBundle, trace: Trace, target: int, position: int | No
         "target": vocab[target],
         "target_id": target,
         "logit": logit,
-        "logit_lens": [{"layer": r.layer, "prob": r.prob, "rank": r.rank, "top": r.top} for r in logit_lens(bundle, trace, target, position, b)],
+        "logit_lens": [
+            {"layer": r.layer, "prob": r.prob, "rank": r.rank, "top": r.top}
+            for r in logit_lens(bundle, trace, target, position, b)
+        ],
         "contributions": parts,
         "constant": constant,
     }

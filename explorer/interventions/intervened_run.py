@@ -24,15 +24,23 @@ def _lengths(trace: Trace) -> list[int]:
     return [r.length for r in trace.rows]
 
 
-def source_trace(bundle: ModelBundle, text: str | Sequence[str], baseline: Trace, options: RunOptions,
-                 cancel: threading.Event | None = None, names: tuple[str, str] = ("--patch-from", "the text")) -> Trace:
+def source_trace(
+    bundle: ModelBundle,
+    text: str | Sequence[str],
+    baseline: Trace,
+    options: RunOptions,
+    cancel: threading.Event | None = None,
+    names: tuple[str, str] = ("--patch-from", "the text"),
+) -> Trace:
     """The run of the patch source, which must have the baseline's sentences and token counts. ``names``:
     how the message calls the source and the baseline's text (the sweep says clean and corrupted)."""
     # Every layer is kept (the patched name may be in a layer the view does not capture). The source computes
     # its attention the way the baseline does (the reference where the baseline keeps its maps, the fused
     # kernel where it derives them: model.attention), so a patched run continues from the source's numbers
     # with the same arithmetic the source itself used after that point.
-    source = run_trace(bundle, text, options.replace(layers_to_capture=None, lazy_pairwise=baseline.options.lazy_pairwise), cancel)
+    source = run_trace(
+        bundle, text, options.replace(layers_to_capture=None, lazy_pairwise=baseline.options.lazy_pairwise), cancel
+    )
     if _lengths(source) != _lengths(baseline):
         raise InputError(
             f"{names[0]} has {'/'.join(map(str, _lengths(source)))} tokens but {names[1]} has "
@@ -47,8 +55,14 @@ def check_intervened_memory(bundle: ModelBundle, baseline: Trace, options: RunOp
     while the three together were not."""
     B, C, cfg = baseline.B, baseline.C, bundle.config
     run = estimate_memory(cfg, B, C, options)
-    source = estimate_memory(cfg, B, C, options.replace(layers_to_capture=None, lazy_pairwise=True)).trace_bytes if patching else 0
-    need = run.peak_bytes + baseline.nbytes + source + B * C * cfg.V * 8  # + the baseline's logits and probs in the result
+    source = (
+        estimate_memory(cfg, B, C, options.replace(layers_to_capture=None, lazy_pairwise=True)).trace_bytes
+        if patching
+        else 0
+    )
+    need = (
+        run.peak_bytes + baseline.nbytes + source + B * C * cfg.V * 8
+    )  # + the baseline's logits and probs in the result
     budget = memory_budget_bytes()
     if need > budget:
         gib = lambda n: f"{n / 1024**3:.2f} GiB"  # noqa: E731
@@ -77,7 +91,9 @@ def run_intervened(
     if interventions.patch_from is not None and not interventions.patches:
         raise ConfigError("--patch-from needs --patch NAME[@POSITIONS][#HEADS]: which activations to take from it")
     check_intervened_memory(bundle, baseline, options, bool(interventions.patches))
-    source = source_trace(bundle, interventions.patch_from, baseline, options, cancel) if interventions.patches else None
+    source = (
+        source_trace(bundle, interventions.patch_from, baseline, options, cancel) if interventions.patches else None
+    )
     patches = build_patches(interventions, bundle.config, _lengths(baseline), baseline.C, source)
     run_options = baseline.options
     if interventions.cuts:
@@ -99,5 +115,9 @@ def with_baseline(run: Trace, baseline: Trace, interventions: Interventions) -> 
     logits = baseline["logits"]
     arrays["baseline.logits"] = logits
     with torch.inference_mode():  # the trace's own expression for probs, so both runs' rows compare exactly
-        arrays["baseline.probs"] = torch.softmax(torch.from_numpy(np.array(logits)) / baseline.options.temperature, dim=-1).numpy()
-    return run.replace(arrays, interventions=interventions.to_dict(), partial=False, labels=None, app_version=__version__)
+        arrays["baseline.probs"] = torch.softmax(
+            torch.from_numpy(np.array(logits)) / baseline.options.temperature, dim=-1
+        ).numpy()
+    return run.replace(
+        arrays, interventions=interventions.to_dict(), partial=False, labels=None, app_version=__version__
+    )

@@ -21,8 +21,8 @@ from explorer.interventions.attribution import direct_attribution
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
-from explorer.weights.bundle import ModelBundle
 from explorer.util.printable import quoted
+from explorer.weights.bundle import ModelBundle
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,13 @@ def _need_every_layer(trace: Trace, what: str) -> None:
         )
 
 
-def lens_grid(bundle: ModelBundle, trace: Trace, b: int = 0, progress: Callable[[int, int], None] | None = None,
-              cancel: threading.Event | None = None) -> LensGrid:
+def lens_grid(
+    bundle: ModelBundle,
+    trace: Trace,
+    b: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> LensGrid:
     """The stream after every layer, at every position of sentence ``b``, through the model's own final norm
     and unembedding: its top token and probability, and the probability of the finally predicted token."""
     _need_every_layer(trace, "logit lens")
@@ -81,7 +86,9 @@ def lens_grid(bundle: ModelBundle, trace: Trace, b: int = 0, progress: Callable[
         for l in range(L):
             if cancel is not None and cancel.is_set():
                 raise Cancelled("the logit lens was cancelled")
-            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, :n])).to(trace.options.device)  # (1, C, E)
+            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, :n])).to(
+                trace.options.device
+            )  # (1, C, E)
             if model.ln_final is not None:
                 x = model.ln_final(x)  # (1, C, E)
             logits = affine(x, model.W_u(), model.unembed.b_u)  # (1, C, E) · (E, V) → (1, C, V)
@@ -119,10 +126,14 @@ def window_target(bundle: ModelBundle, text: str) -> int:
     if len(enc) == 1 and not any(enc.unknown):
         return enc.ids[0]
     pieces = " ".join(enc.tokens) if len(enc) else "nothing"
-    raise InputError(f"{quoted(text)} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as the output view lists it, or #ID")
+    raise InputError(
+        f"{quoted(text)} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as the output view lists it, or #ID"
+    )
 
 
-def explain_logit(bundle: ModelBundle, trace: Trace, position: int, target: str | None = None, b: int = 0) -> LogitExplanation:
+def explain_logit(
+    bundle: ModelBundle, trace: Trace, position: int, target: str | None = None, b: int = 0
+) -> LogitExplanation:
     """Direct attribution at ``position`` of sentence ``b`` for ``target`` (a token as the vocabulary shows
     it, or text that is one token); None: the token the model predicts there."""
     _need_every_layer(trace, "attribution")
@@ -137,6 +148,13 @@ def explain_logit(bundle: ModelBundle, trace: Trace, position: int, target: str 
     values = np.array([p["value"] for p in parts], dtype=np.float64)
     vocab = trace.vocab or bundle.tokenizer.display_vocab()
     return LogitExplanation(
-        position, target_id, vocab[target_id], tuple(p["component"] for p in parts), values, constant,
-        float(values.sum()), float(values.sum() + constant), logit,
+        position,
+        target_id,
+        vocab[target_id],
+        tuple(p["component"] for p in parts),
+        values,
+        constant,
+        float(values.sum()),
+        float(values.sum() + constant),
+        logit,
     )

@@ -26,7 +26,9 @@ def allowed_name(layer: int) -> str:
 
 def _check_layer_head(cfg: ModelConfig, layer: int, head: int, option: str, spelled: str) -> None:
     if not 0 <= layer < cfg.layers:
-        raise ConfigError(f"{option} {spelled}: layer {layer} does not exist: the model has layers 0 … {cfg.layers - 1}")
+        raise ConfigError(
+            f"{option} {spelled}: layer {layer} does not exist: the model has layers 0 … {cfg.layers - 1}"
+        )
     if not 0 <= head < cfg.H:
         raise ConfigError(f"{option} {spelled}: head {head} does not exist: layers have heads 0 … {cfg.H - 1}")
 

@@ -77,8 +77,11 @@ class Interventions:
             "ablations": [{"layer": a.layer, "head": a.head, "mode": a.mode} for a in self.ablations],
             "cuts": [{"layer": c.layer, "head": c.head, "query": c.query, "key": c.key} for c in self.cuts],
             "patches": [
-                {"name": p.name, "positions": list(p.positions) if p.positions is not None else None,
-                 "heads": list(p.heads) if p.heads is not None else None}
+                {
+                    "name": p.name,
+                    "positions": list(p.positions) if p.positions is not None else None,
+                    "heads": list(p.heads) if p.heads is not None else None,
+                }
                 for p in self.patches
             ],
             "patch_from": self.patch_from,
@@ -90,12 +93,17 @@ def _int(text: str, what: str, spelled: str) -> int:
     if not re.fullmatch(r"\d+", text, flags=re.ASCII):
         raise ConfigError(f"{what} {quoted(spelled)}: expected whole numbers, e.g. {_EXAMPLES[what]}")
     if len(text.lstrip("0")) > len(str(MAX_INDEX)) or int(text) > MAX_INDEX:
-        raise ConfigError(f"{what} {quoted(spelled)}: {shown(text, 20)} is larger than any layer, head or position (at most {MAX_INDEX:,})")
+        raise ConfigError(
+            f"{what} {quoted(spelled)}: {shown(text, 20)} is larger than any layer, head or position (at most {MAX_INDEX:,})"
+        )
     return int(text)
 
 
-_EXAMPLES = {"--ablate": "--ablate 0.1,1.3 (layer.head)", "--cut": "--cut 0.1:3:2 (layer.head:query:key)",
-             "--patch": "--patch layers.0.out@1,2#0 (name@positions#heads)"}
+_EXAMPLES = {
+    "--ablate": "--ablate 0.1,1.3 (layer.head)",
+    "--cut": "--cut 0.1:3:2 (layer.head:query:key)",
+    "--patch": "--patch layers.0.out@1,2#0 (name@positions#heads)",
+}
 
 
 def parse_ablate(text: str, mode: str = "zero") -> tuple[HeadAblation, ...]:
@@ -140,10 +148,14 @@ def parse_patch(text: str) -> tuple[PatchSpec, ...]:
     for raw in (s.strip() for s in text.split(",") if s.strip()):
         if raw[0].isdigit():
             if not items or items[-1][3] is None:
-                raise ConfigError(f"--patch {quoted(text)}: numbers must follow a name's @ or #, e.g. {_EXAMPLES['--patch']}")
+                raise ConfigError(
+                    f"--patch {quoted(text)}: numbers must follow a name's @ or #, e.g. {_EXAMPLES['--patch']}"
+                )
             more, hash_, heads = raw.partition("#")  # "4#1": the last position, then the heads
             if hash_ and items[-1][3] != 1:
-                raise ConfigError(f"--patch {quoted(text)}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}")
+                raise ConfigError(
+                    f"--patch {quoted(text)}: expected NAME[@POSITIONS][#HEADS], e.g. {_EXAMPLES['--patch']}"
+                )
             items[-1][items[-1][3]].extend(_numbers(more, raw))
             if hash_:
                 items[-1][2], items[-1][3] = _numbers(heads, raw), 2

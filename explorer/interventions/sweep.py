@@ -20,8 +20,8 @@ import numpy as np
 from explorer import names
 from explorer.config import RunOptions
 from explorer.errors import Cancelled, ConfigError
-from explorer.interventions.patches import build_patches
 from explorer.interventions.intervened_run import source_trace
+from explorer.interventions.patches import build_patches
 from explorer.interventions.spec import Interventions, PatchSpec
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import ModelBundle

@@ -78,10 +78,15 @@ def _preset_start(name: str) -> dict[str, Any]:
     options = preset.options
     mask = options.get("mask", "causal")
     return dict(
-        preset=name, model=None, weights="trained", seed=None, text=preset.example,
+        preset=name,
+        model=None,
+        weights="trained",
+        seed=None,
+        text=preset.example,
         **{k: None for k in MODEL_KEYS},
         mask=str(mask) if not isinstance(mask, str) else mask,
-        scaling=bool(options.get("scale", True)), temperature=float(options.get("temperature", 1.0)),
+        scaling=bool(options.get("scale", True)),
+        temperature=float(options.get("temperature", 1.0)),
     )
 
 
@@ -105,7 +110,10 @@ class Step:
             return texts[language], None
         for other in (*LANGUAGES, *texts):
             if other in texts:
-                return texts[other], f"no {LANGUAGE_NAMES.get(language, language)} {what} for this step; showing the {LANGUAGE_NAMES.get(other, other)} one"
+                return (
+                    texts[other],
+                    f"no {LANGUAGE_NAMES.get(language, language)} {what} for this step; showing the {LANGUAGE_NAMES.get(other, other)} one",
+                )
         return "", None
 
     def apply(self, state: LessonState) -> LessonState:
@@ -167,7 +175,9 @@ def recorded_settings(after: LessonState) -> dict[str, Any]:
     changes: dict[str, Any] = {"preset": after.preset} if after.model is None else {"model": after.model}
     base = Step(caption={}, settings=dict(changes)).apply(DEFAULT_START)
     for f in dataclasses.fields(LessonState):
-        if f.name in SELECTION_KEYS or (f.name not in ("preset", "model") and getattr(after, f.name) != getattr(base, f.name)):
+        if f.name in SELECTION_KEYS or (
+            f.name not in ("preset", "model") and getattr(after, f.name) != getattr(base, f.name)
+        ):
             changes[f.name] = getattr(after, f.name)
     # Only token and key can be set back to "nothing selected" (written as "none"); every other None is
     # what the preset or model choice above already resets to (a panel left as it is is not written).

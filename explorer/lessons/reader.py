@@ -12,21 +12,30 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tomllib
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from explorer.config import MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS, MaskSpec, RunOptions, check_memory
 from explorer.errors import ConfigError
 from explorer.lessons.model import (
-    LANGUAGES, MODEL_KEYS, NONE_KEYS, PANELS, SIZE_FIELDS, DEFAULT_START, Lesson, LessonError, LessonState, Step,
+    DEFAULT_START,
+    LANGUAGES,
+    MODEL_KEYS,
+    NONE_KEYS,
+    PANELS,
+    Lesson,
+    LessonError,
+    LessonState,
+    Step,
 )
-from explorer.util.paths import resource
 from explorer.present.stages import STAGE_KEYS
-from explorer.weights.catalog import REAL_MODELS
-from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
+from explorer.util.paths import resource
 from explorer.util.printable import quoted, shown
 from explorer.util.reading import kind_of
+from explorer.weights.catalog import REAL_MODELS
+from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
 
 BUILTIN = "builtin"
 MAX_BYTES = 1024 * 1024  # a lesson of hundreds of steps is a few hundred kB; anything larger is not one
@@ -41,8 +50,23 @@ FORMAT_VERSION = 1
 WORD_KEYS = ("title", "caption", "question", "answer")
 TOP_KEYS = ("format", "title", "description", "languages", "steps")
 STATE_KEYS = (
-    "preset", "model", "weights", "seed", "text", *MODEL_KEYS, "mask", "scaling", "temperature",
-    "stage", "layer", "head", "row", "token", "key", "cell", "panel",
+    "preset",
+    "model",
+    "weights",
+    "seed",
+    "text",
+    *MODEL_KEYS,
+    "mask",
+    "scaling",
+    "temperature",
+    "stage",
+    "layer",
+    "head",
+    "row",
+    "token",
+    "key",
+    "cell",
+    "panel",
 )
 RESERVED = {"interventions": "interventions are not supported yet (the key is reserved for a later version)"}
 
@@ -93,7 +117,9 @@ def _lesson_text(p: Path) -> str:
 def parse_lesson(text: str, filename: str = "<lesson>", check_runs: bool = True) -> Lesson:
     line = _deep_key_line(text)
     if line:
-        raise LessonError(f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have at most 2 (caption.en)")
+        raise LessonError(
+            f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have at most 2 (caption.en)"
+        )
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -175,7 +201,13 @@ class _Reader:
             raise self.fail(None, "steps", "a lesson needs at least one [[steps]] table")
         if len(steps) > MAX_STEPS:
             raise self.fail(None, "steps", f"at most {MAX_STEPS} steps, got {len(steps)}")
-        return Lesson(title, tuple(self.step(i, s, languages) for i, s in enumerate(steps)), tuple(languages), description, self.filename)
+        return Lesson(
+            title,
+            tuple(self.step(i, s, languages) for i, s in enumerate(steps)),
+            tuple(languages),
+            description,
+            self.filename,
+        )
 
     def words(self, step: int | None, key: str, value: Any, languages: list[str]) -> dict[str, str]:
         """A string (in the lesson's first language) or a table of language → string."""
@@ -183,14 +215,18 @@ class _Reader:
         if plain:
             value = {languages[0]: value}
         if not isinstance(value, dict):
-            raise self.fail(step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {quoted(value)}")
+            raise self.fail(
+                step, key, f"must be text, or one text per language ({key}.en, {key}.ja), got {quoted(value)}"
+            )
         for lang, text in value.items():
             if lang not in LANGUAGES:
                 raise self.fail(step, f"{key}.{lang}", f"unknown language (use {', '.join(LANGUAGES)})")
             if not isinstance(text, str):
                 raise self.fail(step, f"{key}.{lang}", f"must be text, got {quoted(text)}")
             if len(text) > MAX_WORDS:  # a 1 MB caption crashed QPainter (exit 139)
-                raise self.fail(step, key if plain else f"{key}.{lang}", f"at most {MAX_WORDS:,} characters, got {len(text):,}")
+                raise self.fail(
+                    step, key if plain else f"{key}.{lang}", f"at most {MAX_WORDS:,} characters, got {len(text):,}"
+                )
         return dict(value)
 
     def step(self, i: int, raw: dict[str, Any], languages: list[str]) -> Step:
@@ -227,7 +263,10 @@ class _Reader:
         if key == "preset":
             need(isinstance(v, str) and v in PRESETS, f"one of the presets {', '.join(PRESETS)}")
         elif key == "model":
-            need(isinstance(v, str) and v in REAL_MODELS, f"a real model known by name ({', '.join(REAL_MODELS)}); a lesson never names a file")
+            need(
+                isinstance(v, str) and v in REAL_MODELS,
+                f"a real model known by name ({', '.join(REAL_MODELS)}); a lesson never names a file",
+            )
         elif key == "weights":
             need(isinstance(v, str) and v in ("trained", "random"), '"trained" or "random"')
         elif key == "seed":
@@ -251,7 +290,10 @@ class _Reader:
         elif key == "scaling":
             need(isinstance(v, bool), "true or false")
         elif key == "temperature":
-            need(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100, "a number above 0 and at most 100")
+            need(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100,
+                "a number above 0 and at most 100",
+            )
             return {key: float(v)}
         elif key == "stage":
             need(isinstance(v, str) and v in STAGE_KEYS, f"one of the stages {', '.join(STAGE_KEYS)}")
@@ -262,8 +304,12 @@ class _Reader:
                 return {key: None}
             whole(0, 1_000_000)
         elif key == "cell":
-            need(isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v),
-                 "[query, key]: two positions, e.g. [3, 1]")
+            need(
+                isinstance(v, list)
+                and len(v) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v),
+                "[query, key]: two positions, e.g. [3, 1]",
+            )
             return {"token": v[0], "key": v[1]}
         elif key == "panel":
             need(isinstance(v, str) and v in PANELS, f"one of the panels {', '.join(PANELS)}")
@@ -276,9 +322,15 @@ class _Reader:
             except ConfigError as exc:
                 raise self.fail(i, "mask", str(exc)) from None
             return str(spec)
-        rows_ok = isinstance(v, list) and 0 < len(v) <= 1024 and all(isinstance(r, list) and len(r) == len(v) for r in v)
+        rows_ok = (
+            isinstance(v, list) and 0 < len(v) <= 1024 and all(isinstance(r, list) and len(r) == len(v) for r in v)
+        )
         if not rows_ok or not all(x in (0, 1) and not isinstance(x, float) for r in v for x in r):
-            raise self.fail(i, "mask", "must be causal, none, window:W, prefix:P, or painted cells: a square list of rows of 0 and 1")
+            raise self.fail(
+                i,
+                "mask",
+                "must be causal, none, window:W, prefix:P, or painted cells: a square list of rows of 0 and 1",
+            )
         return tuple(tuple(bool(x) for x in r) for r in v)
 
 
@@ -323,7 +375,9 @@ def check_steps_run(lesson: Lesson, text: str = "") -> None:
         if state.model is not None:
             sized = [k for k in set_here if k in MODEL_KEYS]
             if sized:
-                raise reader.fail(i, sized[0], f"a real model's sizes are fixed by its file; {state.model} cannot change them")
+                raise reader.fail(
+                    i, sized[0], f"a real model's sizes are fixed by its file; {state.model} cannot change them"
+                )
             continue
         try:
             config = preset_config(state.preset, **state.size_overrides())
@@ -335,7 +389,11 @@ def check_steps_run(lesson: Lesson, text: str = "") -> None:
             raise reader.fail(i, blame("text"), "there is no text to trace")
         mask = MaskSpec.explicit(state.mask) if isinstance(state.mask, tuple) else MaskSpec.parse(state.mask)
         if mask.kind == "explicit" and len(state.mask) < max(lengths):
-            raise reader.fail(i, blame("mask", "text"), f"the painted mask is {len(state.mask)}×{len(state.mask)} but the text has {max(lengths)} tokens")
+            raise reader.fail(
+                i,
+                blame("mask", "text"),
+                f"the painted mask is {len(state.mask)}×{len(state.mask)} but the text has {max(lengths)} tokens",
+            )
         try:
             check_memory(config, len(lengths), max(lengths), RunOptions(mask=mask))
         except ConfigError as exc:
@@ -346,8 +404,14 @@ def check_steps_run(lesson: Lesson, text: str = "") -> None:
             ("row", state.row, len(lengths), "sentences"),
         ):
             if value >= limit:
-                raise reader.fail(i, blame(key), f"{key} {value} does not exist: the model has {limit} {what} (counted from 0)")
+                raise reader.fail(
+                    i, blame(key), f"{key} {value} does not exist: the model has {limit} {what} (counted from 0)"
+                )
         length = lengths[state.row]
         for key, value in (("token", state.token), ("key", state.key)):
             if value is not None and value >= length:
-                raise reader.fail(i, blame(key, "cell"), f"{key} {value} does not exist: sentence {state.row} has {length} tokens (counted from 0)")
+                raise reader.fail(
+                    i,
+                    blame(key, "cell"),
+                    f"{key} {value} does not exist: sentence {state.row} has {length} tokens (counted from 0)",
+                )

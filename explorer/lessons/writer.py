@@ -10,14 +10,20 @@ import math
 from pathlib import Path
 from typing import Any
 
-from explorer.util.fileio import atomic_path
 from explorer.lessons.model import Lesson, LessonError
 from explorer.lessons.reader import FORMAT_VERSION, STATE_KEYS, WORD_KEYS
+from explorer.util.fileio import atomic_path
 
 
 def _string(text: str) -> str:
     body = "".join(
-        "\\\\" if c == "\\" else '\\"' if c == '"' else c if c == "\n" or ord(c) >= 0x20 and c != "\x7f" else f"\\u{ord(c):04x}"
+        "\\\\"
+        if c == "\\"
+        else '\\"'
+        if c == '"'
+        else c
+        if c == "\n" or ord(c) >= 0x20 and c != "\x7f"
+        else f"\\u{ord(c):04x}"
         for c in text
     )
     if "\n" not in text:

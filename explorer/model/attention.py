@@ -47,9 +47,15 @@ def unseen(stage: str, tensor: torch.Tensor) -> torch.Tensor:
 
 
 def attention(
-    w: MultiHeadAttention, x: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool,
-    rope: tuple[torch.Tensor, torch.Tensor] | None = None, kv: LayerKV | None = None,
-    see: See = unseen, mix: Mix | None = None,
+    w: MultiHeadAttention,
+    x: torch.Tensor,
+    allowed: torch.Tensor,
+    empty: torch.Tensor | None,
+    scale: bool,
+    rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+    kv: LayerKV | None = None,
+    see: See = unseen,
+    mix: Mix | None = None,
 ) -> torch.Tensor:
     """MultiHead(x) for x (B, C, E) with the weights of ``w``; (B, C, E) out.
 
@@ -132,8 +138,12 @@ class MultiHeadAttention(Captured):
         self.cap = cfg.attn_softcap
 
     def forward(
-        self, x: torch.Tensor, allowed: torch.Tensor, scale: bool,
-        rope: tuple[torch.Tensor, torch.Tensor] | None = None, kv: LayerKV | None = None,
+        self,
+        x: torch.Tensor,
+        allowed: torch.Tensor,
+        scale: bool,
+        rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+        kv: LayerKV | None = None,
         empty: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """x (B, C, E); allowed (B, C, C_k) (C_k > C with ``kv``: new queries against every key); empty its
@@ -147,8 +157,9 @@ class MultiHeadAttention(Captured):
         mix = self._mix(x, edited, allowed, empty, scale)
         return attention(self, x, allowed, empty, scale, rope, kv, see=self.capture, mix=mix)
 
-    def _mix(self, x: torch.Tensor, edited: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
-             scale: bool) -> Mix | None:
+    def _mix(
+        self, x: torch.Tensor, edited: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool
+    ) -> Mix | None:
         """How this layer computes Rⁱ (the one place that chooses; None: the reference, step by step).
 
         The fused kernel where nobody keeps the maps and none will be derived from this very arithmetic:

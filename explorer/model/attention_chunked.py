@@ -29,7 +29,11 @@ def mask_scores(S_scaled: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
 
 
 def attention_maps(
-    Q: torch.Tensor, K: torch.Tensor, allowed: torch.Tensor, scale: bool, empty: torch.Tensor | None = None,
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    allowed: torch.Tensor,
+    scale: bool,
+    empty: torch.Tensor | None = None,
     cap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """The four (C, C_k) stages of the given heads: S, S/√D, masked, A.
@@ -46,7 +50,12 @@ def attention_maps(
 
 
 def scores_and_weights(
-    Q: torch.Tensor, K: torch.Tensor, blocked: torch.Tensor, scale: bool, empty: torch.Tensor | None, keep_S: bool = True,
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    blocked: torch.Tensor,
+    scale: bool,
+    empty: torch.Tensor | None,
+    keep_S: bool = True,
     cap: float | None = None,
 ) -> tuple[torch.Tensor | None, torch.Tensor]:
     """S and A of the given heads, the reference's arithmetic with at most three (C, C_k) maps alive at once
@@ -76,8 +85,14 @@ def heads_per_chunk(B: int, H: int, C: int, C_k: int, itemsize: int) -> int:
 
 
 def attend_chunked(
-    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
-    scale: bool, keep_maps: bool, cap: float | None = None,
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    allowed: torch.Tensor,
+    empty: torch.Tensor | None,
+    scale: bool,
+    keep_maps: bool,
+    cap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
     """R (B, H, C, D_v) = A·V for every head, and S and A (B, H, C, C_k) when ``keep_maps`` (else None).
 

@@ -24,8 +24,15 @@ _causal_seen: dict[int, tuple[weakref.ref, int, bool]] = {}  # id(allowed) → (
 _causal_lock = threading.Lock()
 
 
-def fused_heads(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None,
-                scale: bool, causal: bool) -> torch.Tensor:
+def fused_heads(
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    allowed: torch.Tensor,
+    empty: torch.Tensor | None,
+    scale: bool,
+    causal: bool,
+) -> torch.Tensor:
     """Rⁱ for every head: Q (B, H, C, D), K and V (B, H, C_k, ·) already repeated for grouped-query heads;
     allowed (B, 1 or H, C, C_k); empty (B, 1 or H, C, 1) or None. (B, H, C, D_v) out; a query that sees no
     key gets a row of zeros, as in the reference."""

@@ -40,7 +40,9 @@ class Block(Captured):
         self.post = cfg.post_norms
         self.parallel = cfg.parallel_block
 
-    def forward(self, x: torch.Tensor, allowed: torch.Tensor, scale: bool, rope=None, kv=None, empty=None) -> torch.Tensor:
+    def forward(
+        self, x: torch.Tensor, allowed: torch.Tensor, scale: bool, rope=None, kv=None, empty=None
+    ) -> torch.Tensor:
         a = self.attn(self._pre(self.ln_attn, x), allowed, scale, rope, kv, empty)  # (B, C, E)
         if self.ln_attn_out is not None:
             a = self.capture("attn.out_norm", self.ln_attn_out(a))  # (B, C, E)

@@ -20,7 +20,6 @@ from contextlib import contextmanager
 import torch
 from torch import nn
 
-
 Patch = Callable[[torch.Tensor], torch.Tensor]
 
 

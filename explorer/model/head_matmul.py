@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import torch
 
-
 ALIGN = 64  # bytes: where torch's allocator starts every tensor (an AVX-512 register's width)
 
 
@@ -30,7 +29,9 @@ def head_qk(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     """Qⁱ·Kⁱᵀ for every sentence and head: Q (B, h, C, D), K (B, h, C_k, D) → (B, h, C, C_k)."""
     B, h, C, _ = Q.shape
     # Kⁱᵀ as the transpose of Kⁱ itself: a cache's keys are not copied
-    products = [torch.mm(_canonical(Q[b, i]), _canonical(K[b, i]).T) for b in range(B) for i in range(h)]  # (C, C_k) each
+    products = [
+        torch.mm(_canonical(Q[b, i]), _canonical(K[b, i]).T) for b in range(B) for i in range(h)
+    ]  # (C, C_k) each
     return torch.stack(products).view(B, h, C, K.shape[-2])  # (B·h, C, C_k) → (B, h, C, C_k)
 
 

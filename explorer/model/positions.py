@@ -12,7 +12,9 @@ import math
 import torch
 
 
-def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32) -> torch.Tensor:
+def sinusoidal_table(
+    C: int, E: int, device: torch.device | str = "cpu", dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
     """(C, E) table of "Attention Is All You Need": PE[p, 2i] = sin(p / 10000^(2i/E)), PE[p, 2i+1] = cos(…).
 
     Sines and cosines interleave; for an odd E (the note's toy has E = 3) the last pair keeps its sine and
@@ -26,7 +28,9 @@ def sinusoidal_table(C: int, E: int, device: torch.device | str = "cpu", dtype: 
     return table.to(dtype)
 
 
-def rope_cos_sin(C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+def rope_cos_sin(
+    C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype
+) -> tuple[torch.Tensor, torch.Tensor]:
     """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama. ``D`` is
     the number of dimensions that turn: R < D of a head for partial rotary embeddings."""
     # float32 as Llama computes it; float64 runs get float64 angles (float32 angles are off by ~1e-7)

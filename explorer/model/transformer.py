@@ -12,9 +12,9 @@ from torch import nn
 from explorer.config import ModelConfig
 from explorer.model.block import Block
 from explorer.model.capture import Captured, assign_prefixes
-from explorer.model.linear import affine
 from explorer.model.embedding import Embedding
 from explorer.model.kv_cache import KVCache
+from explorer.model.linear import affine
 from explorer.model.mask import empty_rows
 from explorer.model.mlm_head import MLMHead
 from explorer.model.norm import make_norm

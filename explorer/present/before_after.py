@@ -49,7 +49,9 @@ def compared_matrix(trace: Trace, baseline: Trace, name: str, head: int, row: in
     return dataclasses.replace(shown, data=difference(before, shown.data), signed=True)
 
 
-def compared_maps(trace: Trace, baseline: Trace | None, stage: str, layer: int, row: int, heads, mode: str) -> dict[int, np.ndarray]:
+def compared_maps(
+    trace: Trace, baseline: Trace | None, stage: str, layer: int, row: int, heads, mode: str
+) -> dict[int, np.ndarray]:
     """The (n, n) maps of ``heads`` (query i row, key j column) in ``mode``."""
     n = trace.rows[row].length
     after = {h: trace.head_map(layer, stage, row, h)[:n, :n] for h in heads}
@@ -67,8 +69,16 @@ def difference_levels(arrays: list[np.ndarray]) -> tuple[float, float]:
     return matrices.levels(list(arrays), signed=True)
 
 
-def shown_maps(trace: Trace, baseline: Trace | None, stage: str, layer: int, row: int, heads, mode: str,
-               allowed: np.ndarray | None = None) -> tuple[dict[int, np.ndarray], tuple[float, float, bool]]:
+def shown_maps(
+    trace: Trace,
+    baseline: Trace | None,
+    stage: str,
+    layer: int,
+    row: int,
+    heads,
+    mode: str,
+    allowed: np.ndarray | None = None,
+) -> tuple[dict[int, np.ndarray], tuple[float, float, bool]]:
     """The maps of ``heads`` in ``mode`` and their shared levels (lo, hi, clipped): a difference on levels
     symmetric around 0, either run on ``matrices.map_levels``' (``allowed``: the cells the mask lets through)."""
     maps = compared_maps(trace, baseline, stage, layer, row, heads, mode)

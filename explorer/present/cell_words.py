@@ -59,14 +59,18 @@ def announce_cell(
     col = " ".join(col_labels[j].split()) if j < len(col_labels) else str(j)
     value = float(data[i, j])
     pairwise = data.shape[0] == data.shape[1] and tuple(row_labels) == tuple(col_labels)
-    weights = pairwise and is_weights(data[i:i + 1])  # its own row: a large map is not read whole per key press
+    weights = pairwise and is_weights(data[i : i + 1])  # its own row: a large map is not read whole per key press
     said = spoken(value) if math.isfinite(value) else w["masked"]
     if pairwise:
         parts = [f"{w['query']} {row}", f"{w['key']} {col}", f"{w['weight' if weights else 'value']} {said}"]
         if weights:
             parts.append(f"{w['row sum']} {spoken(float(np.nansum(np.where(np.isfinite(data[i]), data[i], 0.0))))}")
     else:
-        parts = [f"{w['row']} {row}", f"{w['column']} {j}" + ("" if col == str(j) else f" {col}"), f"{w['value']} {said}"]
+        parts = [
+            f"{w['row']} {row}",
+            f"{w['column']} {j}" + ("" if col == str(j) else f" {col}"),
+            f"{w['value']} {said}",
+        ]
     return ", ".join(parts)
 
 

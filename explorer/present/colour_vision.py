@@ -16,30 +16,38 @@ import numpy as np
 
 # Machado et al. 2009, Table of simulation matrices, severity 1.0 (row-major, acting on linear RGB columns).
 MACHADO_2009: dict[str, np.ndarray] = {
-    "protanopia": np.array([
-        [0.152286, 1.052583, -0.204868],
-        [0.114503, 0.786281, 0.099216],
-        [-0.003882, -0.048116, 1.051998],
-    ]),
-    "deuteranopia": np.array([
-        [0.367322, 0.860646, -0.227968],
-        [0.280085, 0.672501, 0.047413],
-        [-0.011820, 0.042940, 0.968881],
-    ]),
-    "tritanopia": np.array([
-        [1.255528, -0.076749, -0.178779],
-        [-0.078411, 0.930809, 0.147602],
-        [0.004733, 0.691367, 0.303900],
-    ]),
+    "protanopia": np.array(
+        [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ]
+    ),
+    "deuteranopia": np.array(
+        [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ]
+    ),
+    "tritanopia": np.array(
+        [
+            [1.255528, -0.076749, -0.178779],
+            [-0.078411, 0.930809, 0.147602],
+            [0.004733, 0.691367, 0.303900],
+        ]
+    ),
 }
 DEFICIENCIES = tuple(MACHADO_2009)
 
 # sRGB (IEC 61966-2-1) linear RGB → CIE XYZ, D65; and the D65 reference white.
-_RGB_TO_XYZ = np.array([
-    [0.4124564, 0.3575761, 0.1804375],
-    [0.2126729, 0.7151522, 0.0721750],
-    [0.0193339, 0.1191920, 0.9503041],
-])
+_RGB_TO_XYZ = np.array(
+    [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ]
+)
 _WHITE = _RGB_TO_XYZ.sum(axis=1)  # (0.95047, 1.0, 1.08883)
 
 
@@ -96,8 +104,13 @@ def delta_e2000(lab1: np.ndarray, lab2: np.ndarray) -> np.ndarray:
     h_sum = h1p + h2p
     hp_bar = np.where(np.abs(h1p - h2p) > 180, np.where(h_sum < 360, (h_sum + 360) / 2, (h_sum - 360) / 2), h_sum / 2)
     hp_bar = np.where(C1p * C2p == 0, h_sum, hp_bar)
-    T = (1 - 0.17 * np.cos(np.radians(hp_bar - 30)) + 0.24 * np.cos(np.radians(2 * hp_bar))
-         + 0.32 * np.cos(np.radians(3 * hp_bar + 6)) - 0.20 * np.cos(np.radians(4 * hp_bar - 63)))
+    T = (
+        1
+        - 0.17 * np.cos(np.radians(hp_bar - 30))
+        + 0.24 * np.cos(np.radians(2 * hp_bar))
+        + 0.32 * np.cos(np.radians(3 * hp_bar + 6))
+        - 0.20 * np.cos(np.radians(4 * hp_bar - 63))
+    )
     d_theta = 30 * np.exp(-(((hp_bar - 275) / 25) ** 2))
     R_C = 2 * np.sqrt(Cp_bar**7 / (Cp_bar**7 + 25.0**7))
     S_L = 1 + 0.015 * (Lp_bar - 50) ** 2 / np.sqrt(20 + (Lp_bar - 50) ** 2)

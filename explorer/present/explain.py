@@ -22,15 +22,24 @@ import numpy as np
 from explorer import names
 from explorer.present.explain_arch import arch_handler
 from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, stored, uses_rope
-from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated, silu
+from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.hover_numbers import adding_up
-from explorer.trace import Trace
 from explorer.present.token_parts import token_label
+from explorer.trace import Trace
 
 __all__ = [
-    "WORDS", "block_input", "cell_text", "explain_cell", "explain_value", "fmt", "kv_head", "qk_names", "sub",
-    "sup", "uses_rope",
+    "WORDS",
+    "block_input",
+    "cell_text",
+    "explain_cell",
+    "explain_value",
+    "fmt",
+    "kv_head",
+    "qk_names",
+    "sub",
+    "sup",
+    "uses_rope",
 ]
 
 
@@ -96,7 +105,9 @@ def _projection(letter: str):
         x = stored(trace, names.attn(layer, "in"))
         W = stored(trace, f"params.layers.{layer}.attn.W_{letter}")
         b = stored(trace, f"params.layers.{layer}.attn.b_{letter}")
-        return matmul_text(None if x is None else x[row, i], W, col, f"x{sub(i)}", f"W_{letter}", value, b, f"b_{letter}")
+        return matmul_text(
+            None if x is None else x[row, i], W, col, f"x{sub(i)}", f"W_{letter}", value, b, f"b_{letter}"
+        )
 
     return handler
 
@@ -182,7 +193,9 @@ def _ffn_hidden(trace, layer, head, row, i, j, value, w):
     b_in = stored(trace, f"params.layers.{layer}.ffn.b_in")
     if x is None or W_in is None:
         return ""
-    up = float(x[row, i].astype(np.float64) @ W_in[:, j].astype(np.float64)) + (float(b_in[j]) if b_in is not None else 0.0)
+    up = float(x[row, i].astype(np.float64) @ W_in[:, j].astype(np.float64)) + (
+        float(b_in[j]) if b_in is not None else 0.0
+    )
     act = trace.config.ffn_activation
     if act == "silu_gated":
         W_g = stored(trace, f"params.layers.{layer}.ffn.W_gate")

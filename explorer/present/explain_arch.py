@@ -13,8 +13,8 @@ import math
 import numpy as np
 
 from explorer import names
-from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated
 from explorer.present.explain_maps import block_input, kv_head, stored
+from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated
 from explorer.present.hover_format import adding_up, fmt, sub, sum_text, term
 
 
@@ -27,7 +27,9 @@ def _norm_of(source: str, prefix: str, symbol: str, kind: str | None = None):
         gamma, beta = stored(trace, f"{prefix.format(l=layer)}.weight"), stored(trace, f"{prefix.format(l=layer)}.bias")
         if x is None or gamma is None:
             return ""
-        return norm_text(Norm(kind or cfg.norm, float(cfg.norm_eps), gamma, beta), x[row, i], j, value, f"{symbol}{sub(i)}", w)
+        return norm_text(
+            Norm(kind or cfg.norm, float(cfg.norm_eps), gamma, beta), x[row, i], j, value, f"{symbol}{sub(i)}", w
+        )
 
     return handler
 
@@ -96,10 +98,14 @@ def _qk_normed(letter: str):
             return ""
         h = head if letter == "q" else kv_head(trace, head)
         if cfg.qk_norm == "head":  # each head's D numbers on their own
-            return norm_text(Norm("rmsnorm", float(cfg.norm_eps), gamma, None), raw[row, h, i], j, value, f"{letter}{sub(i)}", w)
+            return norm_text(
+                Norm("rmsnorm", float(cfg.norm_eps), gamma, None), raw[row, h, i], j, value, f"{letter}{sub(i)}", w
+            )
         flat = raw[row, :, i].reshape(-1)  # (heads·D,): every head of the position together
         col = h * raw.shape[-1] + j
-        return norm_text(Norm("rmsnorm", float(cfg.norm_eps), gamma, None), flat, col, value, f"[{letter}¹…]{sub(i)}", w)
+        return norm_text(
+            Norm("rmsnorm", float(cfg.norm_eps), gamma, None), flat, col, value, f"[{letter}¹…]{sub(i)}", w
+        )
 
     return handler
 
@@ -164,8 +170,19 @@ def _rope(letter: str):
     def handler(trace, layer, head, row, i, j, value, w):
         cfg = trace.config
         if j >= cfg.R:
-            return f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}] = {fmt(value)} ({w['unchanged'].format(R=cfg.R)})"
-        return full(_Turning(trace, cfg.replace(key_dim=cfg.R, rotary_dims=None, rope_theta=cfg.rope_theta_of(layer))), layer, head, row, i, j, value, w)
+            return (
+                f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}] = {fmt(value)} ({w['unchanged'].format(R=cfg.R)})"
+            )
+        return full(
+            _Turning(trace, cfg.replace(key_dim=cfg.R, rotary_dims=None, rope_theta=cfg.rope_theta_of(layer))),
+            layer,
+            head,
+            row,
+            i,
+            j,
+            value,
+            w,
+        )
 
     return handler
 
@@ -192,14 +209,19 @@ def arch_handler(cfg, pattern: str):
     """The handler of ``pattern`` for a model with ``cfg`` when it differs from the usual one, else None."""
     post, placement = cfg.post_norms, cfg.norm_placement
     table = {
-        "segments": _segments, "embed.seg": _embed_seg, "embed.sum": _embed_sum,
-        "layers.{l}.attn.q_norm": _qk_normed("q"), "layers.{l}.attn.k_norm": _qk_normed("k"),
-        "layers.{l}.attn.capped": _capped, "logits.uncapped": _logits_from("final.out"),
+        "segments": _segments,
+        "embed.seg": _embed_seg,
+        "embed.sum": _embed_sum,
+        "layers.{l}.attn.q_norm": _qk_normed("q"),
+        "layers.{l}.attn.k_norm": _qk_normed("k"),
+        "layers.{l}.attn.capped": _capped,
+        "logits.uncapped": _logits_from("final.out"),
         "layers.{l}.attn.out_norm": _norm_of("layers.{l}.attn.out", "params.layers.{l}.ln_attn_out", "attn"),
         "layers.{l}.ffn.out_norm": _norm_of("layers.{l}.ffn.out", "params.layers.{l}.ln_ffn_out", "ffn"),
         "layers.{l}.attn.sum": _plus("layers.{l}.attn.in", "layers.{l}.attn.out", "x", "attn"),
         "layers.{l}.ffn.sum": _plus("layers.{l}.mid", "layers.{l}.ffn.out", "mid", "ffn"),
-        "mlm.hidden": _mlm_hidden, "mlm.out": _norm_of("mlm.hidden", "params.mlm.ln", "h"),
+        "mlm.hidden": _mlm_hidden,
+        "mlm.out": _norm_of("mlm.hidden", "params.mlm.ln", "h"),
     }
     if cfg.embed_norm:
         table["embed.out"] = _norm_of("embed.sum", "params.embed.ln", "e")

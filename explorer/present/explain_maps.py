@@ -85,7 +85,11 @@ def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cel
     D = q.shape[-1] if q is not None else trace.config.D
     qv = q[row, head, i].astype(np.float64) if q is not None else None
     K = k[row, kv_head(trace, head)].astype(np.float64) if k is not None else None  # (C, D)
-    score = float(qv @ K[j]) if qv is not None and K is not None else float(trace.head_map(layer, "scores", row, head)[i, j])
+    score = (
+        float(qv @ K[j])
+        if qv is not None and K is not None
+        else float(trace.head_map(layer, "scores", row, head)[i, j])
+    )
     root = math.sqrt(D) if trace.options.scale else 1.0
     return _Cell(trace, layer, head, row, i, j, allowed, empty, qv, K, score, root, trace.config.attn_softcap)
 

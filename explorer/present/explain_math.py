@@ -24,7 +24,9 @@ class Norm(NamedTuple):
     beta: np.ndarray | None
 
 
-def matmul_text(x: np.ndarray | None, W: np.ndarray | None, col: int, xs: str, Ws: str, value: float, bias=None, bias_s=""):
+def matmul_text(
+    x: np.ndarray | None, W: np.ndarray | None, col: int, xs: str, Ws: str, value: float, bias=None, bias_s=""
+):
     """``x₂ · W_q[:, 5] + b_q[5] = Σ… = value``: the row vector times one column of the (in, out) weight."""
     text = f"{xs} · {Ws}[:, {col}]"
     b = float(bias[col]) if bias is not None else None
@@ -55,10 +57,18 @@ def rotated(letter: str):
         pair = j % half
         angle = i * cfg.rope_theta ** (-2.0 * pair / D)
         if j < half:  # q̃[j] = q[j]·cos − q[j + D/2]·sin
-            ops, combine, sign = [vec[j], angle, vec[j + half]], (lambda v: v[0] * math.cos(v[1]) - v[2] * math.sin(v[1])), "−"
+            ops, combine, sign = (
+                [vec[j], angle, vec[j + half]],
+                (lambda v: v[0] * math.cos(v[1]) - v[2] * math.sin(v[1])),
+                "−",
+            )
             other = j + half
         else:  # q̃[j] = q[j]·cos + q[j − D/2]·sin
-            ops, combine, sign = [vec[j], angle, vec[j - half]], (lambda v: v[0] * math.cos(v[1]) + v[2] * math.sin(v[1])), "+"
+            ops, combine, sign = (
+                [vec[j], angle, vec[j - half]],
+                (lambda v: v[0] * math.cos(v[1]) + v[2] * math.sin(v[1])),
+                "+",
+            )
             other = j - half
         (a, t, b), printed = adding_up([float(x) for x in ops], combine, value, fmt)
         return (
@@ -87,7 +97,10 @@ def norm_text(norm: Norm, vec: np.ndarray, j: int, value: float, xs: str, w) -> 
     mean, var = float(vec.mean()), float(vec.var())
     b = float(beta[j]) if beta is not None else 0.0
     (xj, m, v2, g, bb), printed = adding_up(
-        [float(vec[j]), mean, var, float(gamma[j]), b], lambda v: (v[0] - v[1]) / math.sqrt(v[2] + eps) * v[3] + v[4], value, fmt
+        [float(vec[j]), mean, var, float(gamma[j]), b],
+        lambda v: (v[0] - v[1]) / math.sqrt(v[2] + eps) * v[3] + v[4],
+        value,
+        fmt,
     )
     return (
         f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "

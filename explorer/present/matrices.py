@@ -7,9 +7,8 @@ Pure numpy, no Qt: the views only hand these arrays to image items. Rows are the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -173,8 +172,9 @@ def head_levels(trace: Trace, stage: str, layer: int, row: int, heads) -> tuple[
 def head_thumbnail(trace: Trace, stage: str, layer: int, row: int, h: int) -> np.ndarray:
     """One head's map as the grid draws it (``pooled`` to THUMB_CELLS a side), kept by the trace."""
     n = trace.rows[row].length
-    return trace.memo(("thumb", layer, stage, row, h),
-                      lambda: pooled(trace.head_map(layer, stage, row, h)[:n, :n], THUMB_CELLS))
+    return trace.memo(
+        ("thumb", layer, stage, row, h), lambda: pooled(trace.head_map(layer, stage, row, h)[:n, :n], THUMB_CELLS)
+    )
 
 
 def blocked_thumbnail(trace: Trace, row: int) -> np.ndarray | None:
@@ -366,6 +366,11 @@ def lookup(trace: Trace, row: int, token: int, rows: int = LOOKUP_ROWS) -> Looku
     one_hot = np.zeros((1, V), dtype=np.float32)
     one_hot[0, i] = 1.0
     return Lookup(
-        ids=ids, token=token, id=i, one_hot=one_hot, table=np.ascontiguousarray(W[first : first + rows], dtype=np.float32),
-        first_row=first, picked=np.asarray(W[i], dtype=np.float32)[None, :],  # (1, E)
+        ids=ids,
+        token=token,
+        id=i,
+        one_hot=one_hot,
+        table=np.ascontiguousarray(W[first : first + rows], dtype=np.float32),
+        first_row=first,
+        picked=np.asarray(W[i], dtype=np.float32)[None, :],  # (1, E)
     )

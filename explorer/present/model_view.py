@@ -53,7 +53,9 @@ def holds_every_layer(trace) -> bool:
     return trace is not None and not trace.partial and set(trace.layers) == set(range(trace.config.layers))
 
 
-def colourise(thumb: np.ndarray, levels: tuple[float, float], lut: np.ndarray, blocked: np.ndarray | None = None) -> np.ndarray:
+def colourise(
+    thumb: np.ndarray, levels: tuple[float, float], lut: np.ndarray, blocked: np.ndarray | None = None
+) -> np.ndarray:
     """(t, t) values → (t, t, 4) uint8 through ``lut`` (256 RGBA rows, lowest first) between ``levels``;
     −∞, NaN and ``blocked`` cells get BLOCKED_RGBA."""
     lo, hi = levels
@@ -68,12 +70,19 @@ def colourise(thumb: np.ndarray, levels: tuple[float, float], lut: np.ndarray, b
 
 
 def summarise(
-    layer: int, weights: np.ndarray, shown: np.ndarray, blocked: np.ndarray | None, signed: bool, lut: np.ndarray,
+    layer: int,
+    weights: np.ndarray,
+    shown: np.ndarray,
+    blocked: np.ndarray | None,
+    signed: bool,
+    lut: np.ndarray,
     cells: int = THUMB_CELLS,
 ) -> LayerHeads:
     """A layer's thumbnails and scores from its (H, n, n) weights and shown-stage maps."""
     n = shown.shape[-1]
-    thumbs = np.stack([np.asarray(matrices.pooled(np.asarray(m, dtype=np.float32), cells), dtype=np.float32) for m in shown])
+    thumbs = np.stack(
+        [np.asarray(matrices.pooled(np.asarray(m, dtype=np.float32), cells), dtype=np.float32) for m in shown]
+    )
     small_blocked = None if blocked is None else matrices.pooled_mask(blocked, cells)
     allowed = None if blocked is None else ~blocked
     lo, hi, clipped = matrices.map_levels(list(shown), signed, allowed)
@@ -84,7 +93,9 @@ def summarise(
 OnHeads = Callable[[LayerHeads], None]
 
 
-def trace_layers(trace, stage: str, row: int, lut: np.ndarray, on_heads: OnHeads, cancel: threading.Event | None = None) -> int:
+def trace_layers(
+    trace, stage: str, row: int, lut: np.ndarray, on_heads: OnHeads, cancel: threading.Event | None = None
+) -> int:
     """Every layer the trace holds, summarised from its own maps (derived per head in a lazy trace).
     Each layer's summary is kept by the trace (``Trace.memo``): shown again, it costs nothing."""
     n = trace.rows[row].length
@@ -97,7 +108,11 @@ def trace_layers(trace, stage: str, row: int, lut: np.ndarray, on_heads: OnHeads
         def compute(layer=layer) -> LayerHeads:
             heads = range(trace.config.H)
             weights = np.stack([trace.head_map(layer, "weights", row, h)[:n, :n] for h in heads])
-            shown = weights if stage == "weights" else np.stack([trace.head_map(layer, stage, row, h)[:n, :n] for h in heads])
+            shown = (
+                weights
+                if stage == "weights"
+                else np.stack([trace.head_map(layer, stage, row, h)[:n, :n] for h in heads])
+            )
             return summarise(layer, weights, shown, blocked, signed, lut)
 
         on_heads(trace.memo(("model view", layer, stage, row, lut.tobytes()), compute))
@@ -105,7 +120,14 @@ def trace_layers(trace, stage: str, row: int, lut: np.ndarray, on_heads: OnHeads
 
 
 def model_layers(
-    bundle, text: str, options, stage: str, row: int, lut: np.ndarray, on_heads: OnHeads, cancel: threading.Event | None = None,
+    bundle,
+    text: str,
+    options,
+    stage: str,
+    row: int,
+    lut: np.ndarray,
+    on_heads: OnHeads,
+    cancel: threading.Event | None = None,
 ) -> int:
     """Every layer of the bundle's model on ``text``, summarised as the forward pass reaches it."""
     from explorer.trace.attention_pass import text_pass  # torch loads here, in the caller's thread
@@ -125,7 +147,9 @@ def induction_scores(bundle, options, cancel: threading.Event | None = None) -> 
     return induction_pass(bundle, options, cancel=cancel)
 
 
-def score_table(layers: Mapping[int, LayerHeads], name: str, L: int, H: int, induction: np.ndarray | None = None) -> np.ndarray:
+def score_table(
+    layers: Mapping[int, LayerHeads], name: str, L: int, H: int, induction: np.ndarray | None = None
+) -> np.ndarray:
     """(L, H) of one score over the layers summarised so far (NaN where a layer is not in yet)."""
     out = np.full((L, H), np.nan)
     if name == "induction":

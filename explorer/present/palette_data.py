@@ -14,7 +14,7 @@ import numpy as np
 def _stops(text: str) -> np.ndarray:
     """Hex stops (``rrggbb`` words) → (n, 3) float64 sRGB in [0, 1]."""
     words = text.split()
-    return np.array([[int(w[i:i + 2], 16) for i in (0, 2, 4)] for w in words], dtype=np.float64) / 255.0
+    return np.array([[int(w[i : i + 2], 16) for i in (0, 2, 4)] for w in words], dtype=np.float64) / 255.0
 
 
 VIRIDIS = _stops("""

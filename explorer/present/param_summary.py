@@ -62,7 +62,9 @@ def parameter_groups(config: ModelConfig, dtype: str = "float32") -> tuple[Param
     groups = [ParamGroup(None, "input", inputs)] if inputs else []
     for l in range(config.layers):
         # In the order a token meets them (norm, attention, norm, FFN), as names.PARAMS lists them.
-        layer_rows = sorted((r for r in rows if names.layer_of(r.name) == l), key=lambda r: names.PARAMS.index(names.spec(r.name)))
+        layer_rows = sorted(
+            (r for r in rows if names.layer_of(r.name) == l), key=lambda r: names.PARAMS.index(names.spec(r.name))
+        )
         groups.append(ParamGroup(l, "layer", tuple(layer_rows)))
     if outputs:
         groups.append(ParamGroup(None, "output", outputs))

@@ -35,7 +35,7 @@ def _present(key: str, steps: tuple[Step, ...]) -> str:
     keys = {k for k, _ in steps}
     if key in keys:
         return key
-    return next((k for k in STAGE_KEYS[STAGE_KEYS.index(key):] if k in keys), steps[-1][0])
+    return next((k for k in STAGE_KEYS[STAGE_KEYS.index(key) :] if k in keys), steps[-1][0])
 
 
 def position(key: str, layer: int, layers: Sequence[int], config=None) -> tuple[int, int]:

@@ -158,7 +158,9 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
     if key == "tokens":
         return f"{w['text']} → ids {_t(C)}"
     if key == "embed":
-        pos = {"none": "", "rope": "", "sinusoidal": f" + PE {_t(C, E)}", "learned": f" + P[:C] {_t(C, E)}"}[cfg.positions]
+        pos = {"none": "", "rope": "", "sinusoidal": f" + PE {_t(C, E)}", "learned": f" + P[:C] {_t(C, E)}"}[
+            cfg.positions
+        ]
         return f"ids {_t(C)} → W{_t(V, E)}[ids] {_t(C, E)}{pos} → x {_t(C, E)}"
     if key in NORM_STAGE_KEYS:
         symbol = {"norm_attn": "x", "norm_ffn": "mid", "final_norm": "out"}[key]
@@ -192,9 +194,19 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
             return f"R {_t(C, E)} ({w['no W_o']})"
         return f"concat {_t(C, H * Dv)} · W_o {_t(H * Dv, E)} → {_t(C, E)}"
     if key == "residual":
-        return f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
+        return (
+            f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}"
+            if cfg.residual
+            else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
+        )
     if key == "ffn":
-        act = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU", "silu_gated": "SiLU-gate", "gelu_tanh_gated": "GELU-gate"}[cfg.ffn_activation]
+        act = {
+            "gelu": "GELU",
+            "gelu_tanh": "GELU",
+            "relu": "ReLU",
+            "silu_gated": "SiLU-gate",
+            "gelu_tanh_gated": "GELU-gate",
+        }[cfg.ffn_activation]
         return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
     if key == "block":
         return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"
@@ -232,12 +244,14 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
         }[key]
     if key == "embed" and (cfg.embed_scale or cfg.segments or cfg.embed_norm):
         tok = f"W{_t(V, E)}[ids]" + (f" · √{E}" if cfg.embed_scale else "")
-        seg = f" + S[seg]" if cfg.segments else ""
-        pos = f" + P[:C]" if cfg.positions == "learned" else ""
+        seg = " + S[seg]" if cfg.segments else ""
+        pos = " + P[:C]" if cfg.positions == "learned" else ""
         norm = f" → {w['norm']}" if cfg.embed_norm else ""
         return f"ids {_t(C)} → {tok}{seg}{pos}{norm} → x {_t(C, E)}"
     if key == "masked" and cfg.is_sliding(layer):
-        return f"{_t(C, C)} + mask {trace.options.mask}, {w['sliding'].format(W=cfg.sliding_window)}: {w['where blocked']}"
+        return (
+            f"{_t(C, C)} + mask {trace.options.mask}, {w['sliding'].format(W=cfg.sliding_window)}: {w['where blocked']}"
+        )
     if key == "residual" and (post or out_norms):
         return f"x {_t(C, E)} + {w['attention']}{' ' + w['normalised'] if out_norms else ''} {_t(C, E)} → {_t(C, E)}"
     if key == "block" and (post or out_norms or cfg.parallel_block):

@@ -27,7 +27,9 @@ def one_layer_at_a_time(mode: str, layers: int, tokens: int) -> bool:
     return False
 
 
-def layers_to_capture(mode: str, custom: tuple[int, ...], layers: int, tokens: int, layer: int) -> tuple[int, ...] | None:
+def layers_to_capture(
+    mode: str, custom: tuple[int, ...], layers: int, tokens: int, layer: int
+) -> tuple[int, ...] | None:
     """The ``layers_to_capture`` option a trace should run with (None: all) while ``layer`` is selected."""
     layer = min(max(0, layer), layers - 1)
     if mode == "custom":

@@ -24,5 +24,9 @@ def added(cur: Interventions, item: HeadAblation | EdgeCut | PatchSpec, patch_fr
 def removed(cur: Interventions, item: HeadAblation | EdgeCut | PatchSpec) -> Interventions:
     patches = tuple(p for p in cur.patches if p != item)
     return dataclasses.replace(
-        cur, ablations=tuple(a for a in cur.ablations if a != item), cuts=tuple(c for c in cur.cuts if c != item),
-        patches=patches, patch_from=cur.patch_from if patches else None)
+        cur,
+        ablations=tuple(a for a in cur.ablations if a != item),
+        cuts=tuple(c for c in cur.cuts if c != item),
+        patches=patches,
+        patch_from=cur.patch_from if patches else None,
+    )

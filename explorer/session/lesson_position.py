@@ -15,7 +15,9 @@ from explorer.lessons import Lesson, LessonState, resolve, skip_note
 
 
 class LessonPosition:
-    def __init__(self, emit: Callable[..., None], read: Callable[[], LessonState], apply: Callable[[LessonState], object]) -> None:
+    def __init__(
+        self, emit: Callable[..., None], read: Callable[[], LessonState], apply: Callable[[LessonState], object]
+    ) -> None:
         self._emit = emit  # ("lesson", Lesson | None), ("lesson_step", index)
         self._read = read  # the window as a step would set it
         self._apply = apply  # set the window to a step

@@ -25,7 +25,9 @@ def read_step(request: TraceRequest, sel: Selection, panel: str | None = None) -
     source, options = request.source, request.options
     fields: dict = {}
     if source.kind == "preset":
-        fields.update(preset=source.name, model=None, weights="random" if source.random_weights else "trained", seed=source.seed)
+        fields.update(
+            preset=source.name, model=None, weights="random" if source.random_weights else "trained", seed=source.seed
+        )
         for name, value in source.sizes:
             if name in _FIELD_TO_KEY:
                 fields[_FIELD_TO_KEY[name]] = value
@@ -37,8 +39,15 @@ def read_step(request: TraceRequest, sel: Selection, panel: str | None = None) -
     fields.update(
         text=request.text,
         mask=mask.matrix if mask.kind == "explicit" else str(mask),
-        scaling=options.scale, temperature=float(options.temperature),
-        stage=sel.stage, layer=sel.layer, head=sel.head, row=sel.row, token=sel.token, key=sel.key, panel=panel,
+        scaling=options.scale,
+        temperature=float(options.temperature),
+        stage=sel.stage,
+        layer=sel.layer,
+        head=sel.head,
+        row=sel.row,
+        token=sel.token,
+        key=sel.key,
+        panel=panel,
     )
     return LessonState().replace(**fields)
 

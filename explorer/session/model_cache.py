@@ -67,6 +67,7 @@ class ModelCache:
         """Forget the oldest kept models until those left hold at most ``keep_bytes`` of parameters (a lesson
         walking through large models kept four of them, past the memory budget its traces were checked by).
         Called with the lock held."""
+
         def held() -> int:  # a model kept without a config (a stand-in) counts as nothing
             return sum(b.config.parameter_count() * 4 for b in self._bundles.values() if hasattr(b, "config"))
 

@@ -23,7 +23,9 @@ if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait f
     from explorer.weights.bundle import ModelBundle
 
 
-def open_source(source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None) -> ModelBundle:
+def open_source(
+    source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None
+) -> ModelBundle:
     """The model ``source`` names. ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads;
     ``note`` hears plain-words remarks (which checkpoint of a run folder was taken)."""
     if source.kind == "preset":
@@ -75,7 +77,9 @@ def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> 
     latest = latest_checkpoint(p)
     if latest is None:
         if (p / RUN_FILE).is_file() or any(checkpoint_step_of(c) is not None for c in p.iterdir()):
-            raise ModelLoadError(f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer")
+            raise ModelLoadError(
+                f"{p} is a run folder without a complete checkpoint yet: wait for the first one, or train longer"
+            )
         return path
     if note is not None:
         note(f"{p} is a run folder: using its latest complete checkpoint, {latest.name}")

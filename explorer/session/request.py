@@ -61,7 +61,9 @@ class Selection:
     key: int | None = None  # key position (a column), when a cell is picked
 
 
-def first_request(text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> TraceRequest:
+def first_request(
+    text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+) -> TraceRequest:
     """What the window traces first: the default preset with its example sentence, unless told otherwise."""
     source = source or ModelSource()
     if text is None:

@@ -20,7 +20,9 @@ Event = tuple[str, tuple]
 
 
 class Requests:
-    def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
+    def __init__(
+        self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+    ) -> None:
         self._events: list[Event] = []
         self._batch = 0  # inside a batch, request changes become one "request" event at its end
         self._batched: TraceRequest | None = None
@@ -144,7 +146,9 @@ class Requests:
         self._emit("interventions", interventions)
         return request
 
-    def add_intervention(self, item: HeadAblation | EdgeCut | PatchSpec, patch_from: str | None = None) -> TraceRequest | None:
+    def add_intervention(
+        self, item: HeadAblation | EdgeCut | PatchSpec, patch_from: str | None = None
+    ) -> TraceRequest | None:
         return self.set_interventions(intervention_edits.added(self.interventions, item, patch_from))
 
     def remove_intervention(self, item: HeadAblation | EdgeCut | PatchSpec) -> TraceRequest | None:

@@ -31,7 +31,9 @@ from explorer.trace import Trace
 
 
 class Session(Requests):
-    def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
+    def __init__(
+        self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+    ) -> None:
         self.generation = GenerationPosition(self._emit)
         self.painting = mask_growth.Painting()  # the painted mask: what is (or will be) sent
         super().__init__(text, source, options)

@@ -53,7 +53,9 @@ def token_spans(sentence: str, pieces: Sequence[str]) -> list[tuple[int, int] | 
     return spans
 
 
-def token_span(text: str, row: int, pieces: Sequence[str], index: int, traced: str | None = None) -> tuple[int, int] | None:
+def token_span(
+    text: str, row: int, pieces: Sequence[str], index: int, traced: str | None = None
+) -> tuple[int, int] | None:
     """Where token ``index`` of sentence ``row`` lies in the whole ``text`` (start, end), or None; also None
     when the sentence is no longer ``traced`` (the text changed since the pieces were made)."""
     found = _sentence_start(text, row)
@@ -70,8 +72,9 @@ def editable_text(piece: str) -> str:
     return piece.strip()
 
 
-def edit_token(text: str, row: int, pieces: Sequence[str], index: int, typed: str, tokenizer_kind: str,
-               traced: str | None = None) -> TokenEdit | None:
+def edit_token(
+    text: str, row: int, pieces: Sequence[str], index: int, typed: str, tokenizer_kind: str, traced: str | None = None
+) -> TokenEdit | None:
     """Replace token ``index`` of sentence ``row`` by ``typed``, or remove it when ``typed`` is blank.
 
     The piece's leading whitespace (byte-level BPE's " pen") is kept in front of the new text. Removing a

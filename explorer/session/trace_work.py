@@ -33,7 +33,9 @@ class TraceHooks:
     baseline: Callable[[Trace], None] | None = None  # the run without interventions, before the intervened one
 
 
-def compute_trace(models: ModelCache, request: TraceRequest, cancel: threading.Event, hooks: TraceHooks = TraceHooks()) -> tuple[Trace, bool]:
+def compute_trace(
+    models: ModelCache, request: TraceRequest, cancel: threading.Event, hooks: TraceHooks = TraceHooks()
+) -> tuple[Trace, bool]:
     """(the Trace of ``request``, whether its sizes are editable). Torch loads here, off the GUI thread."""
     from explorer.trace.run import run_trace
 

@@ -111,6 +111,7 @@ class _Run:
 def training_work(request: TrainRequest, models: ModelCache) -> Work:
     """Train as ``request`` says; sends TrainPrepared, then lists of TrainProgress and CheckpointSaved as they
     come; returns the TrainResult (a cancelled run too: ``result.cancelled``)."""
+
     def work(report: Report, cancel: threading.Event) -> Any:
         return _Run(request, models, report, cancel)()
 

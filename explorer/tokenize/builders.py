@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import json
+from collections.abc import Iterable
 
 import tokenizers
 from tokenizers import Regex, decoders, models, pre_tokenizers, trainers

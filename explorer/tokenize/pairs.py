@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from explorer.errors import InputError
-from explorer.vocab import MASK_TEXT, SENTENCE_SEPARATOR
-from explorer.tokenize.quiet import rust_panics_quiet
-
 from explorer.tokenize.encoding import Encoded, encode_bounded
+from explorer.tokenize.quiet import rust_panics_quiet
+from explorer.vocab import MASK_TEXT, SENTENCE_SEPARATOR
 
 if TYPE_CHECKING:
     import tokenizers
@@ -63,7 +62,9 @@ def encode_with_specials(tokenizer: Tokenizer, text: str) -> Encoded:
         raise
     except BaseException as exc:  # a Rust panic included, as Tokenizer.encode says
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"the model's tokenizer failed on this text ({first_line[:160]}); its tokenizer.json may be damaged") from None
+        raise InputError(
+            f"the model's tokenizer failed on this text ({first_line[:160]}); its tokenizer.json may be damaged"
+        ) from None
     texts = (first, second or "")
     pieces = []
     for tok, sequence, (a, b) in zip(enc.tokens, enc.sequence_ids, enc.offsets):

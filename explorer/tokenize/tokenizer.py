@@ -19,7 +19,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import tokenizers  # noqa: E402
 
 from explorer.errors import InputError, ModelLoadError
-from explorer.tokenize.encoding import Encoded, encode_bounded as _encode_bounded, valid_unicode as _valid_unicode
+from explorer.tokenize.encoding import Encoded
+from explorer.tokenize.encoding import encode_bounded as _encode_bounded
+from explorer.tokenize.encoding import valid_unicode as _valid_unicode
 from explorer.tokenize.quiet import rust_panics_quiet
 
 PAD = "<pad>"
@@ -59,7 +61,13 @@ class Tokenizer:
         from explorer.util.reading import MAX_TOKENIZER_BYTES, read_bytes
 
         # Bounded and never blocking: a FIFO or /dev/zero in place of tokenizer.json is one line.
-        data = read_bytes(path, MAX_TOKENIZER_BYTES, ModelLoadError, "tokenizer.json", missing=f"cannot read tokenizer {path}: no such file")
+        data = read_bytes(
+            path,
+            MAX_TOKENIZER_BYTES,
+            ModelLoadError,
+            "tokenizer.json",
+            missing=f"cannot read tokenizer {path}: no such file",
+        )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:  # a binary file in its place raised a traceback
@@ -103,7 +111,9 @@ class Tokenizer:
             # time: well under a second). PanicException is a BaseException: uncaught, it killed the window's
             # worker thread and printed 79 lines in the command line.
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputError(f"the model's tokenizer failed on this text ({first[:160]}); its tokenizer.json may be damaged") from None
+            raise InputError(
+                f"the model's tokenizer failed on this text ({first[:160]}); its tokenizer.json may be damaged"
+            ) from None
         spans = enc.offsets
         pieces = []
         for k, (tok, (a, b)) in enumerate(zip(enc.tokens, spans)):
@@ -166,7 +176,9 @@ class Tokenizer:
 
 def _gpt2_byte_alphabet() -> dict[str, int]:
     """The printable stand-in character of every byte in byte-level BPE (GPT-2's table), inverted."""
-    keep = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    keep = (
+        list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    )
     chars = keep[:]
     extra = 0
     for byte in range(256):
@@ -204,8 +216,11 @@ def _infer_kind(hf: tokenizers.Tokenizer) -> str:
     if model == "WordLevel":
         return "char" if '"Split"' in pre else "word"
     byte_based = "ByteLevel" in pre or data.get("model", {}).get("byte_fallback")
-    if model == "BPE" and byte_based and data.get("added_tokens") and any(
-        t.get("content") == UNK for t in data["added_tokens"]
+    if (
+        model == "BPE"
+        and byte_based
+        and data.get("added_tokens")
+        and any(t.get("content") == UNK for t in data["added_tokens"])
     ):
         return "bpe"
     return "hf"

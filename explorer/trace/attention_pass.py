@@ -88,7 +88,9 @@ def _one_core_left() -> Iterator[None]:
             torch.set_num_threads(before)
 
 
-def _shown(stage: str, A: torch.Tensor, S: torch.Tensor | None, allowed: torch.Tensor, D: int, scale: bool) -> torch.Tensor:
+def _shown(
+    stage: str, A: torch.Tensor, S: torch.Tensor | None, allowed: torch.Tensor, D: int, scale: bool
+) -> torch.Tensor:
     """The stage's maps (B, H, C, C) from the layer's S and A, by the model's own element-wise steps."""
     if stage == "weights":
         return A
@@ -99,7 +101,12 @@ def _shown(stage: str, A: torch.Tensor, S: torch.Tensor | None, allowed: torch.T
 
 
 def text_pass(
-    bundle: ModelBundle, text: str, options: RunOptions | None, row: int, stage: str, on_layer: OnLayer,
+    bundle: ModelBundle,
+    text: str,
+    options: RunOptions | None,
+    row: int,
+    stage: str,
+    on_layer: OnLayer,
     cancel: threading.Event | None = None,
 ) -> int:
     """Run ``text`` (every line a sentence, as run_trace reads it) and hand over sentence ``row``'s maps of
@@ -143,8 +150,12 @@ def random_repeat(bundle: ModelBundle, half: int, rows: int, seed: int) -> torch
 
 
 def induction_pass(
-    bundle: ModelBundle, options: RunOptions | None = None, half: int = INDUCTION_HALF, rows: int = INDUCTION_ROWS,
-    seed: int = 0, cancel: threading.Event | None = None,
+    bundle: ModelBundle,
+    options: RunOptions | None = None,
+    half: int = INDUCTION_HALF,
+    rows: int = INDUCTION_ROWS,
+    seed: int = 0,
+    cancel: threading.Event | None = None,
 ) -> np.ndarray:
     """(L, H): every head's induction score (head_scores.induction), averaged over ``rows`` random
     sequences r r. The mask is the options' kind (a hand-painted mask, sized for another text, is causal)."""

@@ -15,14 +15,21 @@ import torch
 from explorer import names
 from explorer.config import ModelConfig
 from explorer.model.attention_chunked import attention_maps, mask_scores, scale_scores, scores_and_weights
-from explorer.model.mask import empty_rows, per_head as per_head_mask
+from explorer.model.mask import empty_rows
+from explorer.model.mask import per_head as per_head_mask
 from explorer.model.score_transforms import soft_cap
 from explorer.trace.layer_mask import layer_allowed
 
 
 def derive_maps(
-    arrays: Mapping[str, np.ndarray], cfg: ModelConfig, scale: bool, qk: tuple[str, str], layer: int,
-    b: int | None, h: int | None, steps: bool = True,
+    arrays: Mapping[str, np.ndarray],
+    cfg: ModelConfig,
+    scale: bool,
+    qk: tuple[str, str],
+    layer: int,
+    b: int | None,
+    h: int | None,
+    steps: bool = True,
 ) -> tuple[np.ndarray | None, ...]:
     """The four maps (scores, scaled, masked, weights) of head (b, h), or of every head when b is None:
     4 × (b, h, C, C) read-only arrays. ``qk``: the names of the stored q and k (after RoPE when it has one).
@@ -59,7 +66,9 @@ def derive_maps(
         return _frozen(tuple(maps.get(s) for s in range(4)))
 
 
-def scaled_and_masked(S: np.ndarray, allowed: np.ndarray, D: int, scale: bool, cap: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def scaled_and_masked(
+    S: np.ndarray, allowed: np.ndarray, D: int, scale: bool, cap: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """One head's S/√D and masked scores (C, C) from its S, by the model's own element-wise steps
     (``allowed``: the layer's mask, explorer/trace/layer_mask.py; ``cap``: Gemma 2's soft-cap)."""
     with torch.inference_mode():

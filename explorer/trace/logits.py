@@ -30,7 +30,9 @@ from explorer.config import logits_derived as derivable  # the memory estimate c
 
 __all__ = ["ROWS", "BLOCK_CACHE", "LogitBlocks", "derivable", "derives_logits"]
 
-ROWS = LOGIT_ROWS  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
+ROWS = (
+    LOGIT_ROWS  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
+)
 BLOCK_CACHE = LOGIT_BLOCKS  # blocks kept for re-display (8 × 64 × 50,257 floats: 103 MB at most)
 
 

@@ -11,17 +11,16 @@ import torch
 from explorer import names
 from explorer.analysis.token_text import valid_text, visible
 from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, RunOptions, check_memory
-from explorer.util.devices import resolve_device
 from explorer.errors import Cancelled, InputError
-from explorer.util.memory import prepare_for, release_freed_memory
-from explorer.util.threads import threads_for
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.logits import derivable
 from explorer.trace.trace import Row, Trace, TraceInfo
+from explorer.util.devices import resolve_device
+from explorer.util.memory import prepare_for, release_freed_memory
+from explorer.util.threads import threads_for
 from explorer.vocab import itemsize
 from explorer.weights.bundle import ModelBundle
-
 
 # Above this many bytes of (C, C) maps, a trace keeps q and k and derives the maps on demand.
 AUTO_LAZY_BYTES = 256 * 1024**2
@@ -48,7 +47,9 @@ def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
     run_trace, once the text is tokenized (the model's context, config.MAX_TRACE_TOKENS)."""
     notices: list[str] = []
     if len(sentences) > MAX_SENTENCES:
-        notices.append(f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} lines at a time)")
+        notices.append(
+            f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} lines at a time)"
+        )
         sentences = sentences[:MAX_SENTENCES]
     total = sum(len(s) for s in sentences)
     if total > MAX_TEXT_CHARS:
@@ -139,7 +140,12 @@ def run_trace(
     empty = empty_rows(allowed)  # (B, 1, C, 1): computed once, for the model, the notice and the trace
     _notice_blocked_rows(empty, rows, notices)
     segments = _segments(cfg, rows, C, device)  # (B, C) each token's sentence (BERT), or None
-    inputs = {"tokens": ids, "mask": allowed, "mask.empty_rows": empty[:, 0, :, 0], **({"segments": segments} if segments is not None else {})}
+    inputs = {
+        "tokens": ids,
+        "mask": allowed,
+        "mask.empty_rows": empty[:, 0, :, 0],
+        **({"segments": segments} if segments is not None else {}),
+    }
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 
@@ -159,7 +165,9 @@ def run_trace(
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
     with torch.inference_mode(), capturing(model, sink), threads_for(B * C * cfg.parameter_count()):
-        model(ids, allowed, scale=options.scale, empty=empty, segments=segments)  # its thread count from its size: util/threads.py
+        model(
+            ids, allowed, scale=options.scale, empty=empty, segments=segments
+        )  # its thread count from its size: util/threads.py
 
     trace = assemble(sink.tensors, False)
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
@@ -238,7 +246,9 @@ def _unknown_notices(bundle: ModelBundle, rows: list[Row], notices: list[str]) -
         return
     unknown_words = sorted({t for r in rows for t, u in zip(r.tokens, r.unknown) if u})
     shown = [visible(w if len(w) <= 40 else w[:40] + "…") for w in unknown_words[:8]]
-    notices.append(f"not in the vocabulary, shown as <unk>: {', '.join(shown)}" + (" …" if len(unknown_words) > 8 else ""))
+    notices.append(
+        f"not in the vocabulary, shown as <unk>: {', '.join(shown)}" + (" …" if len(unknown_words) > 8 else "")
+    )
     if bundle.tokenizer.kind == "word" and any(_CJK.search(w) for w in unknown_words):
         notices.append(
             "Japanese and Chinese put no spaces between words, so a word-level vocabulary sees each run of "
@@ -251,7 +261,9 @@ def _patches_logits(patches: Mapping[str, Patch] | None) -> bool:
     return any(name.startswith("logits") for name in (patches or {}))
 
 
-def _settle_options(cfg, rows: list[Row], options: RunOptions, notices: list[str], logits_patched: bool = False) -> tuple[RunOptions, torch.device]:
+def _settle_options(
+    cfg, rows: list[Row], options: RunOptions, notices: list[str], logits_patched: bool = False
+) -> tuple[RunOptions, torch.device]:
     """The options this trace really runs with (lazy maps for large inputs, the device found), checked
     against the memory budget; what changed becomes a notice."""
     B, C = len(rows), max(r.length for r in rows)
@@ -274,8 +286,15 @@ def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options,
     for name, p in model.named_parameters():
         arrays[f"params.{name}"] = p.detach().cpu().numpy()
     info = TraceInfo(
-        rows=tuple(rows), config=bundle.config, options=options, source=bundle.source, seed=bundle.seed,
-        vocab=bundle.tokenizer.display_vocab(), notices=tuple(notices), model_name=bundle.name,
-        tokenizer_kind=bundle.tokenizer.kind, partial=partial,
+        rows=tuple(rows),
+        config=bundle.config,
+        options=options,
+        source=bundle.source,
+        seed=bundle.seed,
+        vocab=bundle.tokenizer.display_vocab(),
+        notices=tuple(notices),
+        model_name=bundle.name,
+        tokenizer_kind=bundle.tokenizer.kind,
+        partial=partial,
     )
     return Trace(arrays, info, continues=continues)

@@ -43,7 +43,6 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 _SERIALS = itertools.count(1)
 
 
-
 class Trace(Mapping[str, np.ndarray]):
     def __init__(self, arrays: Mapping[str, np.ndarray], info: TraceInfo, continues: Trace | None = None) -> None:
         """``arrays`` by public name, and the record of the run. ``continues``: the partial trace this one
@@ -226,7 +225,13 @@ class Trace(Mapping[str, np.ndarray]):
             "app_version": self.app_version,
             "text": "\n".join(r.text for r in self.rows),
             "batch": [
-                {"text": r.text, "tokens": list(r.tokens), "ids": list(r.ids), "unknown": list(r.unknown), "length": r.length}
+                {
+                    "text": r.text,
+                    "tokens": list(r.tokens),
+                    "ids": list(r.ids),
+                    "unknown": list(r.unknown),
+                    "length": r.length,
+                }
                 for r in self.rows
             ],
             "config": self.config.to_dict(),

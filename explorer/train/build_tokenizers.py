@@ -12,10 +12,10 @@ import string
 from collections import Counter
 from pathlib import Path
 
-from explorer.util.paths import resource
 from explorer.tokenize.builders import bpe_tokenizer, char_bpe_tokenizer, char_tokenizer, word_tokenizer
 from explorer.tokenize.tokenizer import Tokenizer
 from explorer.train.corpora import read_lines
+from explorer.util.paths import resource
 
 HIRAGANA = [chr(c) for c in range(0x3041, 0x3097)]
 KATAKANA = [chr(c) for c in range(0x30A1, 0x30FB)] + ["ー"]
@@ -40,7 +40,9 @@ def _by_frequency(counter: Counter) -> list[str]:
 def build_all() -> dict[str, Tokenizer]:
     en = _lines("tiny-en")
     ja = _lines("tiny-ja")
-    words = Counter(w for line in en for w in word_tokenizer([]).hf.pre_tokenizer.pre_tokenize_str(line) for w in [w[0]])
+    words = Counter(
+        w for line in en for w in word_tokenizer([]).hf.pre_tokenizer.pre_tokenize_str(line) for w in [w[0]]
+    )
     word_tok = word_tokenizer(_by_frequency(words) + [p for p in string.punctuation if p not in words])
     ja_chars = Counter(ch for line in ja for ch in line)
     extra = HIRAGANA + KATAKANA + JA_PUNCT + list(string.ascii_letters + string.digits + string.punctuation + " ")
@@ -57,8 +59,12 @@ def build_all() -> dict[str, Tokenizer]:
     ja_extra = (HIRAGANA + KATAKANA + JA_PUNCT) * EXTRA_REPEATS
     bpe_ja = char_bpe_tokenizer(ja_train + ja_extra, vocab_size=JAPANESE_VOCAB, max_token_length=JAPANESE_MAX_CHARS)
     return {
-        "words-en.json": word_tok, "chars-ja.json": char_tok, "letters.json": letters, "bpe-en.json": bpe,
-        "bpe-english.json": bpe_english, "bpe-ja.json": bpe_ja,
+        "words-en.json": word_tok,
+        "chars-ja.json": char_tok,
+        "letters.json": letters,
+        "bpe-en.json": bpe,
+        "bpe-english.json": bpe_english,
+        "bpe-ja.json": bpe_ja,
     }
 
 

@@ -125,7 +125,9 @@ class Corpus:
     def is_task(self) -> bool:
         return self.kind == "task"
 
-    def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
+    def train_batches(
+        self, batch_size: int, context: int, seed: int, answer_only: bool | None = None
+    ) -> Iterator[Batch]:
         raise NotImplementedError
 
     def heldout_sequences(self, context: int) -> list[Sequence]:

@@ -28,9 +28,9 @@ from pathlib import Path
 # The grammars live beside this file; their words are re-exported for the tests and for readers.
 from explorer.train.grammar_en import generate_tiny_en
 from explorer.train.grammar_en_words import (  # noqa: F401
-    EN_ADJECTIVES,
     EN_ADJ_COLOUR,
     EN_ADJ_OTHER,
+    EN_ADJECTIVES,
     EN_INTRANSITIVE,
     EN_NAMES,
     EN_NOUNS,
@@ -49,12 +49,11 @@ from explorer.train.grammar_en_words import (  # noqa: F401
     EN_VOWEL_START,
 )
 from explorer.train.grammar_ja import (  # noqa: F401
-    generate_tiny_ja,
     JA_ACTIVITY,
     JA_ANIMATE,
     JA_CONTAINERS,
-    JA_INANIMATE,
     JA_I_ADJ,
+    JA_INANIMATE,
     JA_MASU,
     JA_MOTION,
     JA_NA_ADJ,
@@ -66,6 +65,7 @@ from explorer.train.grammar_ja import (  # noqa: F401
     JA_PRES_WORDS,
     JA_SUBJ_PRON,
     JA_TRANSITIVE,
+    generate_tiny_ja,
 )
 
 __all__ = [
@@ -91,6 +91,7 @@ N_HELDOUT = 2_000
 # ======================================================================================================
 # Files
 # ======================================================================================================
+
 
 def _write_lines(path: Path, lines: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,15 @@ import numpy as np
 from explorer.errors import ConfigError
 from explorer.tokenize import Tokenizer, char_tokenizer
 from explorer.train.corpora_base import (
-    BASELINE_SEED, HELDOUT_SEED, TASK_SEPARATOR, TASKS, TEACHES, Batch, Corpus, Sequence, make_batch,
+    BASELINE_SEED,
+    HELDOUT_SEED,
+    TASK_SEPARATOR,
+    TASKS,
+    TEACHES,
+    Batch,
+    Corpus,
+    Sequence,
+    make_batch,
 )
 from explorer.util.paths import resource
 
@@ -146,7 +154,9 @@ class TaskCorpus(Corpus):
         alphabet = rng.permutation(26)[:k]
         return self.make(alphabet[rng.integers(0, k, size=n)], alphabet[rng.integers(0, k, size=p)])
 
-    def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
+    def train_batches(
+        self, batch_size: int, context: int, seed: int, answer_only: bool | None = None
+    ) -> Iterator[Batch]:
         answer_only = self.answer_only_default if answer_only is None else answer_only
         rng = np.random.default_rng(seed)
         max_len = self._fit(context)

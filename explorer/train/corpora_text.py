@@ -15,7 +15,15 @@ import numpy as np
 from explorer.errors import ConfigError, InputError
 from explorer.tokenize import Tokenizer, char_tokenizer, word_tokenizer
 from explorer.train.corpora_base import (
-    FILE_DEFAULT_CONTEXT, MAX_FILE_VOCAB, NAMES, SPLIT_SEED, TEACHES, Batch, Corpus, Sequence, make_batch,
+    FILE_DEFAULT_CONTEXT,
+    MAX_FILE_VOCAB,
+    NAMES,
+    SPLIT_SEED,
+    TEACHES,
+    Batch,
+    Corpus,
+    Sequence,
+    make_batch,
 )
 from explorer.util.paths import resource
 
@@ -30,7 +38,9 @@ class SentenceCorpus(Corpus):
 
     kind = "text"
 
-    def __init__(self, name: str, tokenizer: Tokenizer, train_lines: list[str], heldout_lines: list[str], **info: Any) -> None:
+    def __init__(
+        self, name: str, tokenizer: Tokenizer, train_lines: list[str], heldout_lines: list[str], **info: Any
+    ) -> None:
         self.name = name
         self.tokenizer = tokenizer
         self._train_lines = train_lines
@@ -54,7 +64,9 @@ class SentenceCorpus(Corpus):
     def heldout_ids(self) -> list[np.ndarray]:
         return [s for s in _encode_lines(self.tokenizer, self._heldout_lines) if len(s) > 0]
 
-    def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
+    def train_batches(
+        self, batch_size: int, context: int, seed: int, answer_only: bool | None = None
+    ) -> Iterator[Batch]:
         rng = np.random.default_rng(seed)
         data = self.train_ids
         if not data:
@@ -89,9 +101,14 @@ class StreamCorpus(Corpus):
         self.description = info.get("description", "")
 
     def spec(self) -> dict[str, Any]:
-        return {"name": self.name, **{k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")}}
+        return {
+            "name": self.name,
+            **{k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")},
+        }
 
-    def train_batches(self, batch_size: int, context: int, seed: int, answer_only: bool | None = None) -> Iterator[Batch]:
+    def train_batches(
+        self, batch_size: int, context: int, seed: int, answer_only: bool | None = None
+    ) -> Iterator[Batch]:
         rng = np.random.default_rng(seed)
         data = self.train_stream
         n = min(context, len(data))
@@ -164,7 +181,9 @@ def file_corpus(path: str | Path, word_level: bool = False, split_seed: int = SP
         raise ConfigError(f"file corpus mode must be auto, lines or stream, got {mode!r}")
     info["mode"] = mode
     level = "words" if word_level else "characters"
-    info["description"] = f"{path.name}: {len(train_lines)} train / {len(held_lines)} held-out lines, {level}, V={tok.vocab_size}"
+    info["description"] = (
+        f"{path.name}: {len(train_lines)} train / {len(held_lines)} held-out lines, {level}, V={tok.vocab_size}"
+    )
     if mode == "lines":
         return SentenceCorpus(str(path), tok, train_lines, held_lines, **info)
     sep = [] if word_level else [tok.hf.token_to_id(" ")] if tok.hf.token_to_id(" ") is not None else []

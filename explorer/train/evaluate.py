@@ -26,7 +26,9 @@ def baselines_for(corpus: Corpus, context: int, answer_only: bool | None = None)
     answer_only = corpus.answer_only_default if answer_only is None else answer_only
     key = (json.dumps(corpus.spec(), sort_keys=True), context, answer_only)
     if key not in _BASELINES:
-        model = NGramBaselines.fit(corpus.baseline_sequences(context), corpus.tokenizer.vocab_size, corpus.tokenizer.pad_id, answer_only)
+        model = NGramBaselines.fit(
+            corpus.baseline_sequences(context), corpus.tokenizer.vocab_size, corpus.tokenizer.pad_id, answer_only
+        )
         _BASELINES[key] = model.score(corpus.heldout_sequences(context), answer_only)
     return dict(_BASELINES[key])
 
@@ -71,7 +73,10 @@ def evaluate_bundle(
         corpus = corpus_from_spec(info["corpus"])
     elif isinstance(corpus, str):
         corpus = get_corpus(corpus)
-    if bundle.tokenizer.vocab_size != corpus.tokenizer.vocab_size or bundle.tokenizer.to_str() != corpus.tokenizer.to_str():
+    if (
+        bundle.tokenizer.vocab_size != corpus.tokenizer.vocab_size
+        or bundle.tokenizer.to_str() != corpus.tokenizer.to_str()
+    ):
         raise ConfigError(f"the model's vocabulary is not the one of {corpus.name}: it cannot be scored on it")
     if answer_only is None:
         answer_only = info.get("answer_only", corpus.answer_only_default)

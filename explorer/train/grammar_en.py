@@ -3,9 +3,10 @@ further back than one token. See explorer.train.corpora_grammar for what it teac
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from explorer.train.grammar_en_words import (
+    _SAME_PERSON,
     CONCRETE,
     EN_ADJ_COLOUR,
     EN_ADJ_OTHER,
@@ -19,7 +20,6 @@ from explorer.train.grammar_en_words import (
     EN_PRED_ADJ,
     EN_SUBJ_PRON,
     EN_TRANSITIVE,
-    _SAME_PERSON,
     _a_or_an,
 )
 from explorer.train.grammar_rng import GrammarRng as _Rng
@@ -49,8 +49,9 @@ class _English:
             out.append(self.r.pick(colours))
         return out
 
-    def np(self, cats: Sequence[str], number: str | None = None, dets: str = "any",
-           adj: bool = True) -> tuple[list[str], str, str]:
+    def np(
+        self, cats: Sequence[str], number: str | None = None, dets: str = "any", adj: bool = True
+    ) -> tuple[list[str], str, str]:
         """A noun phrase. Returns (tokens, number 'sg'/'pl', category).
 
         ``dets``: 'any' (articles, possessives, demonstratives, numbers), 'def' (the / possessives only),
@@ -133,8 +134,9 @@ class _English:
 
     def obj(self, cats: Sequence[str], subj: list[str]) -> list[str]:
         if self.r.chance(0.12):
-            pool = [p for p, cs in EN_OBJ_PRON.items() if any(c in cats for c in cs)
-                    and (subj[0], p) not in _SAME_PERSON]
+            pool = [
+                p for p, cs in EN_OBJ_PRON.items() if any(c in cats for c in cs) and (subj[0], p) not in _SAME_PERSON
+            ]
             if pool:
                 return [self.r.pick(pool)]
         toks, _, _ = self.np(cats, dets="any")
@@ -284,9 +286,16 @@ class _English:
         return ["what", aux] + subj + [base, "?"]
 
     TEMPLATES = (
-        (3.0, "demonstrative"), (2.0, "demonstrative_q"), (0.6, "what_is"), (1.5, "pronoun_copula"),
-        (2.5, "np_copula"), (1.5, "there_is"), (5.0, "transitive"), (3.0, "intransitive"),
-        (2.5, "do_support"), (1.5, "wh_question"),
+        (3.0, "demonstrative"),
+        (2.0, "demonstrative_q"),
+        (0.6, "what_is"),
+        (1.5, "pronoun_copula"),
+        (2.5, "np_copula"),
+        (1.5, "there_is"),
+        (5.0, "transitive"),
+        (3.0, "intransitive"),
+        (2.5, "do_support"),
+        (1.5, "wh_question"),
     )
 
     def sentence(self) -> str:

@@ -3,37 +3,70 @@ objects they take, pronouns, and which words start with a vowel sound. See explo
 
 from __future__ import annotations
 
-
 # Nouns: (singular, plural, category). Categories drive which verbs / adjectives may go with a noun.
 EN_NOUNS: tuple[tuple[str, str, str], ...] = (
     # animals
-    ("cat", "cats", "animal"), ("dog", "dogs", "animal"), ("bird", "birds", "animal"),
-    ("horse", "horses", "animal"), ("elephant", "elephants", "animal"),
-    ("rabbit", "rabbits", "animal"), ("duck", "ducks", "animal"), ("mouse", "mice", "animal"),
+    ("cat", "cats", "animal"),
+    ("dog", "dogs", "animal"),
+    ("bird", "birds", "animal"),
+    ("horse", "horses", "animal"),
+    ("elephant", "elephants", "animal"),
+    ("rabbit", "rabbits", "animal"),
+    ("duck", "ducks", "animal"),
+    ("mouse", "mice", "animal"),
     # people
-    ("boy", "boys", "person"), ("girl", "girls", "person"), ("man", "men", "person"),
-    ("woman", "women", "person"), ("child", "children", "person"), ("student", "students", "person"),
-    ("teacher", "teachers", "person"), ("friend", "friends", "person"),
+    ("boy", "boys", "person"),
+    ("girl", "girls", "person"),
+    ("man", "men", "person"),
+    ("woman", "women", "person"),
+    ("child", "children", "person"),
+    ("student", "students", "person"),
+    ("teacher", "teachers", "person"),
+    ("friend", "friends", "person"),
     # food
-    ("apple", "apples", "food"), ("egg", "eggs", "food"), ("orange", "oranges", "food"),
-    ("banana", "bananas", "food"), ("cake", "cakes", "food"), ("cookie", "cookies", "food"),
+    ("apple", "apples", "food"),
+    ("egg", "eggs", "food"),
+    ("orange", "oranges", "food"),
+    ("banana", "bananas", "food"),
+    ("cake", "cakes", "food"),
+    ("cookie", "cookies", "food"),
     # small things
-    ("pen", "pens", "thing"), ("bag", "bags", "thing"),
-    ("box", "boxes", "thing"), ("cup", "cups", "thing"), ("hat", "hats", "thing"),
-    ("ball", "balls", "thing"), ("key", "keys", "thing"), ("umbrella", "umbrellas", "thing"),
+    ("pen", "pens", "thing"),
+    ("bag", "bags", "thing"),
+    ("box", "boxes", "thing"),
+    ("cup", "cups", "thing"),
+    ("hat", "hats", "thing"),
+    ("ball", "balls", "thing"),
+    ("key", "keys", "thing"),
+    ("umbrella", "umbrellas", "thing"),
     ("flower", "flowers", "thing"),
     # things to read / write
-    ("book", "books", "text"), ("letter", "letters", "text"), ("story", "stories", "text"),
+    ("book", "books", "text"),
+    ("letter", "letters", "text"),
+    ("story", "stories", "text"),
     ("newspaper", "newspapers", "text"),
     # vehicles
-    ("car", "cars", "vehicle"), ("bus", "buses", "vehicle"), ("bike", "bikes", "vehicle"),
+    ("car", "cars", "vehicle"),
+    ("bus", "buses", "vehicle"),
+    ("bike", "bikes", "vehicle"),
     # furniture (also places where things are)
-    ("table", "tables", "furniture"), ("desk", "desks", "furniture"), ("chair", "chairs", "furniture"),
-    ("bed", "beds", "furniture"), ("tree", "trees", "furniture"),
+    ("table", "tables", "furniture"),
+    ("desk", "desks", "furniture"),
+    ("chair", "chairs", "furniture"),
+    ("bed", "beds", "furniture"),
+    ("tree", "trees", "furniture"),
 )
 # Places: singular only ("to the park").
 EN_PLACES: tuple[str, ...] = (
-    "park", "school", "station", "library", "garden", "river", "zoo", "shop", "house",
+    "park",
+    "school",
+    "station",
+    "library",
+    "garden",
+    "river",
+    "zoo",
+    "shop",
+    "house",
 )
 
 EN_SINGULAR = frozenset(s for s, _, _ in EN_NOUNS) | frozenset(EN_PLACES)
@@ -76,8 +109,7 @@ EN_ADJ_COLOUR: dict[str, tuple[str, ...]] = {
 EN_ADJECTIVES = frozenset(EN_ADJ_OTHER) | frozenset(EN_ADJ_COLOUR)
 # Predicate adjectives for "X is ___ ." (a subset that reads naturally without a noun).
 EN_PRED_ADJ: dict[str, tuple[str, ...]] = {
-    a: cats for a, cats in {**EN_ADJ_OTHER, **EN_ADJ_COLOUR}.items()
-    if a not in ("little", "empty")
+    a: cats for a, cats in {**EN_ADJ_OTHER, **EN_ADJ_COLOUR}.items() if a not in ("little", "empty")
 }
 
 # Transitive verbs: (base, 3sg, past, subject categories, object categories).
@@ -119,19 +151,26 @@ EN_NUMBERS = ("two", "three", "five")
 EN_NAMES = ("Tom", "Ken", "Mary", "Emi")
 # Subject pronouns: word -> (person/number, categories it can stand for).
 EN_SUBJ_PRON: dict[str, tuple[str, tuple[str, ...]]] = {
-    "I": ("1sg", ("person",)), "you": ("2", ("person",)), "he": ("3sg", ("person",)),
-    "she": ("3sg", ("person",)), "it": ("3sg", ("animal",)), "we": ("1pl", ("person",)),
+    "I": ("1sg", ("person",)),
+    "you": ("2", ("person",)),
+    "he": ("3sg", ("person",)),
+    "she": ("3sg", ("person",)),
+    "it": ("3sg", ("animal",)),
+    "we": ("1pl", ("person",)),
     "they": ("3pl", ANIMATE),
 }
 EN_OBJ_PRON: dict[str, tuple[str, ...]] = {
-    "me": ("person",), "you": ("person",), "him": ("person",), "her": ("person",),
-    "it": ("animal", "food", "thing", "text", "vehicle"), "us": ("person",), "them": CONCRETE,
+    "me": ("person",),
+    "you": ("person",),
+    "him": ("person",),
+    "her": ("person",),
+    "it": ("animal", "food", "thing", "text", "vehicle"),
+    "us": ("person",),
+    "them": CONCRETE,
 }
 _SAME_PERSON = {("I", "me"), ("we", "us"), ("you", "you")}
 
-EN_VOWEL_START = frozenset(
-    w for w in (list(EN_SINGULAR) + list(EN_PLURAL) + list(EN_ADJECTIVES)) if w[0] in "aeiou"
-)
+EN_VOWEL_START = frozenset(w for w in (list(EN_SINGULAR) + list(EN_PLURAL) + list(EN_ADJECTIVES)) if w[0] in "aeiou")
 
 
 def _a_or_an(next_word: str) -> str:

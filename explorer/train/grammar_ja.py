@@ -3,32 +3,67 @@ by a time word and います/あります set by the noun. See explorer.train.co
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from explorer.train.grammar_rng import GrammarRng as _Rng
-
 
 # Nouns: word -> category.
 JA_NOUNS: dict[str, str] = {
     # animals (animate: います)
-    "猫": "animal", "犬": "animal", "鳥": "animal", "馬": "animal", "うさぎ": "animal", "パンダ": "animal",
+    "猫": "animal",
+    "犬": "animal",
+    "鳥": "animal",
+    "馬": "animal",
+    "うさぎ": "animal",
+    "パンダ": "animal",
     # people (animate)
-    "先生": "person", "学生": "person", "子供": "person", "友達": "person", "母": "person", "父": "person",
-    "田中さん": "person", "山田さん": "person",
+    "先生": "person",
+    "学生": "person",
+    "子供": "person",
+    "友達": "person",
+    "母": "person",
+    "父": "person",
+    "田中さん": "person",
+    "山田さん": "person",
     # food
-    "りんご": "food", "パン": "food", "魚": "food", "ケーキ": "food", "卵": "food", "バナナ": "food",
-    "肉": "food", "ご飯": "food",
+    "りんご": "food",
+    "パン": "food",
+    "魚": "food",
+    "ケーキ": "food",
+    "卵": "food",
+    "バナナ": "food",
+    "肉": "food",
+    "ご飯": "food",
     # drinks
-    "水": "drink", "お茶": "drink", "牛乳": "drink", "コーヒー": "drink", "ジュース": "drink",
+    "水": "drink",
+    "お茶": "drink",
+    "牛乳": "drink",
+    "コーヒー": "drink",
+    "ジュース": "drink",
     # things to read / write
-    "本": "text", "新聞": "text", "手紙": "text", "雑誌": "text",
+    "本": "text",
+    "新聞": "text",
+    "手紙": "text",
+    "雑誌": "text",
     # things
-    "ペン": "thing", "鉛筆": "thing", "かばん": "thing", "傘": "thing", "時計": "thing", "箱": "thing",
-    "カメラ": "thing", "帽子": "thing", "ノート": "thing", "花": "thing",
+    "ペン": "thing",
+    "鉛筆": "thing",
+    "かばん": "thing",
+    "傘": "thing",
+    "時計": "thing",
+    "箱": "thing",
+    "カメラ": "thing",
+    "帽子": "thing",
+    "ノート": "thing",
+    "花": "thing",
     # vehicles
-    "車": "vehicle", "自転車": "vehicle", "バス": "vehicle",
+    "車": "vehicle",
+    "自転車": "vehicle",
+    "バス": "vehicle",
     # to watch
-    "テレビ": "show", "映画": "show", "写真": "show",
+    "テレビ": "show",
+    "映画": "show",
+    "写真": "show",
 }
 JA_ANIMATE = frozenset(n for n, c in JA_NOUNS.items() if c in ("animal", "person"))
 JA_INANIMATE = frozenset(n for n, c in JA_NOUNS.items() if c not in ("animal", "person"))
@@ -40,16 +75,28 @@ JA_POSITIONS = ("上", "下", "中", "前", "近く")
 
 # i-adjectives (attributive = predicate form, ends in い) and na-adjectives (stem; attributive adds な).
 JA_I_ADJ: dict[str, tuple[str, ...]] = {
-    "赤い": ("thing", "vehicle", "food"), "青い": ("thing", "vehicle"), "白い": ("animal", "thing", "vehicle", "food"),
-    "黒い": ("animal", "thing", "vehicle"), "大きい": ("animal", "thing", "vehicle", "food", "text"),
-    "小さい": ("animal", "thing", "vehicle", "food", "text"), "新しい": ("thing", "vehicle", "text"),
-    "古い": ("thing", "vehicle", "text"), "高い": ("thing", "vehicle", "food"), "安い": ("thing", "vehicle", "food"),
-    "おいしい": ("food", "drink"), "かわいい": ("animal", "thing"), "面白い": ("text", "show", "person"),
-    "冷たい": ("drink",), "重い": ("thing", "text"),
+    "赤い": ("thing", "vehicle", "food"),
+    "青い": ("thing", "vehicle"),
+    "白い": ("animal", "thing", "vehicle", "food"),
+    "黒い": ("animal", "thing", "vehicle"),
+    "大きい": ("animal", "thing", "vehicle", "food", "text"),
+    "小さい": ("animal", "thing", "vehicle", "food", "text"),
+    "新しい": ("thing", "vehicle", "text"),
+    "古い": ("thing", "vehicle", "text"),
+    "高い": ("thing", "vehicle", "food"),
+    "安い": ("thing", "vehicle", "food"),
+    "おいしい": ("food", "drink"),
+    "かわいい": ("animal", "thing"),
+    "面白い": ("text", "show", "person"),
+    "冷たい": ("drink",),
+    "重い": ("thing", "text"),
 }
 JA_NA_ADJ: dict[str, tuple[str, ...]] = {
-    "きれい": ("thing", "vehicle", "show", "person"), "元気": ("animal", "person"), "有名": ("person", "text", "show"),
-    "好き": ("animal", "food", "drink", "thing", "text", "show"), "静か": ("animal", "person"),
+    "きれい": ("thing", "vehicle", "show", "person"),
+    "元気": ("animal", "person"),
+    "有名": ("person", "text", "show"),
+    "好き": ("animal", "food", "drink", "thing", "text", "show"),
+    "静か": ("animal", "person"),
 }
 
 # Transitive verbs: (masu stem, subject categories, object categories).
@@ -204,8 +251,7 @@ class _Japanese:
         subj, _ = self.subject(scats)
         tense, when = self.time()
         topic = self.topic(subj)
-        return self.finish(f"{when}{subj}{topic}{self.r.pick(places)}で{stem}{self.ending(tense)}",
-                           self.r.chance(0.2))
+        return self.finish(f"{when}{subj}{topic}{self.r.pick(places)}で{stem}{self.ending(tense)}", self.r.chance(0.2))
 
     def existence(self) -> str:
         # 机の上に本があります。 / 公園に犬がいます。 / 猫はどこにいますか。
@@ -235,8 +281,14 @@ class _Japanese:
         return self.finish(f"{subj}は{n}が{pred}", self.r.chance(0.2))
 
     TEMPLATES = (
-        (3.0, "demonstrative"), (0.8, "what_is"), (2.0, "adjective_predicate"), (5.0, "transitive"),
-        (2.5, "motion"), (2.0, "activity"), (2.5, "existence"), (1.2, "like"),
+        (3.0, "demonstrative"),
+        (0.8, "what_is"),
+        (2.0, "adjective_predicate"),
+        (5.0, "transitive"),
+        (2.5, "motion"),
+        (2.0, "activity"),
+        (2.5, "existence"),
+        (1.2, "like"),
     )
 
     def sentence(self) -> str:

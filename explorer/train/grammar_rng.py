@@ -4,7 +4,7 @@ stream is fixed across Python versions), so a sentence list depends only on its 
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 
 class GrammarRng:

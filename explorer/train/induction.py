@@ -99,7 +99,9 @@ def random_repeats(count: int, min_len: int, max_len: int, seed: int) -> list[st
     return out
 
 
-def repeats_with_prefix(count: int, length: int, max_prefix: int, seed: int, min_prefix: int = 0) -> list[tuple[str, int]]:
+def repeats_with_prefix(
+    count: int, length: int, max_prefix: int, seed: int, min_prefix: int = 0
+) -> list[tuple[str, int]]:
     """``count`` (text, prefix length) pairs: min_prefix … max_prefix random letters, then ``length`` random
     letters and their repetition ("xq" + "abcd" + "abcd"). Letters are uniform over a–z."""
     rng = np.random.default_rng(seed)
@@ -135,19 +137,28 @@ def repeat_probabilities(bundle: ModelBundle, items: list[tuple[str, int]]) -> n
 
 
 def induction_by_length(
-    bundle: ModelBundle, lengths=range(3, 31), count: int = 40, max_prefix: int = 0, seed: int = 54_321, min_prefix: int = 0
+    bundle: ModelBundle,
+    lengths=range(3, 31),
+    count: int = 40,
+    max_prefix: int = 0,
+    seed: int = 54_321,
+    min_prefix: int = 0,
 ) -> dict[int, float]:
     """Mean probability of the right next letter over the repeated half, per string length (letters), after
     a random prefix of min_prefix … max_prefix letters."""
     return {
         int(n): float(
-            repeat_probabilities(bundle, repeats_with_prefix(count, int(n), max_prefix, seed + int(n), min_prefix)).mean()
+            repeat_probabilities(
+                bundle, repeats_with_prefix(count, int(n), max_prefix, seed + int(n), min_prefix)
+            ).mean()
         )
         for n in lengths
     }
 
 
-def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, max_len: int = 20, seed: int = 12_345) -> dict:
+def induction_report(
+    bundle: ModelBundle, count: int = 50, min_len: int = 10, max_len: int = 20, seed: int = 12_345
+) -> dict:
     """How well a model continues repeated random letters, and which head does it.
 
     ``correct_prob``: mean probability of the right next letter over the predictable repeated half (queries
@@ -187,6 +198,13 @@ def induction_report(bundle: ModelBundle, count: int = 50, min_len: int = 10, ma
 
 
 __all__ = [
-    "induction_scores", "previous_token_scores", "induction_targets", "best_head", "random_repeats", "induction_report",
-    "repeats_with_prefix", "repeat_probabilities", "induction_by_length",
+    "induction_scores",
+    "previous_token_scores",
+    "induction_targets",
+    "best_head",
+    "random_repeats",
+    "induction_report",
+    "repeats_with_prefix",
+    "repeat_probabilities",
+    "induction_by_length",
 ]

@@ -40,7 +40,15 @@ from explorer.model import Transformer
 from explorer.train.corpora import Batch, Corpus
 from explorer.train.losses import batch_loss, context_for, evaluate
 from explorer.train.optim import AdamW
-from explorer.train.runs import LOG_FILE, checkpoint_name, claim_run_dir, list_checkpoints, read_log, read_run_manifest, write_run_manifest
+from explorer.train.runs import (
+    LOG_FILE,
+    checkpoint_name,
+    claim_run_dir,
+    list_checkpoints,
+    read_log,
+    read_run_manifest,
+    write_run_manifest,
+)
 from explorer.train.settings import TrainingDiverged, TrainProgress, TrainResult, TrainSettings, default_threads
 from explorer.util.devices import resolve_device
 from explorer.util.fileio import describe_os_error
@@ -72,7 +80,9 @@ class Trainer:
             raise ConfigError("only this app's own models can be trained here")
         self.config = config
         self.context = context_for(corpus, config, self.settings.context)
-        self.answer_only = corpus.answer_only_default if self.settings.answer_only is None else self.settings.answer_only
+        self.answer_only = (
+            corpus.answer_only_default if self.settings.answer_only is None else self.settings.answer_only
+        )
         self.device, self.device_notice = resolve_device(self.settings.device)
         self.run_dir = Path(run_dir) if run_dir is not None else None
         self.command = command
@@ -83,7 +93,9 @@ class Trainer:
             try:
                 self.model.load_state_dict(src.state_dict())
             except RuntimeError:
-                raise ConfigError("the starting weights do not fit this configuration (different sizes or vocabulary)") from None
+                raise ConfigError(
+                    "the starting weights do not fit this configuration (different sizes or vocabulary)"
+                ) from None
         else:
             init_params(self.model, self.settings.seed)
         self.model.to(self.device)
@@ -99,7 +111,14 @@ class Trainer:
         with self._lock:
             model = copy.deepcopy(self.model).to("cpu").eval()
             step = self.step
-        return ModelBundle(self.config, self.corpus.tokenizer, model, f"training:{self.corpus.name}@{step}", self.settings.seed, name=f"step {step}")
+        return ModelBundle(
+            self.config,
+            self.corpus.tokenizer,
+            model,
+            f"training:{self.corpus.name}@{step}",
+            self.settings.seed,
+            name=f"step {step}",
+        )
 
     def heldout_batches(self) -> list[Batch]:
         if self._heldout is None:
@@ -126,7 +145,15 @@ class Trainer:
             **({"command": self.command} if self.command else {}),
         }
 
-    def save(self, folder: str | Path, loss: float | None = None, heldout: float | None = None, elapsed: float = 0.0, tokens: int = 0, extra_files: dict[str, str] | None = None) -> Path:
+    def save(
+        self,
+        folder: str | Path,
+        loss: float | None = None,
+        heldout: float | None = None,
+        elapsed: float = 0.0,
+        tokens: int = 0,
+        extra_files: dict[str, str] | None = None,
+    ) -> Path:
         with self._lock:
             return save_checkpoint(
                 self.model,
@@ -143,8 +170,12 @@ class Trainer:
         its run.json says so to every later reader (and to a later run pointed at the same folder)."""
         if self.run_dir is None or self._claimed:
             return
-        claim_run_dir(self.run_dir, corpus=self.corpus.spec(), config=self.config.to_dict(),
-                      **({"command": self.command} if self.command else {}))
+        claim_run_dir(
+            self.run_dir,
+            corpus=self.corpus.spec(),
+            config=self.config.to_dict(),
+            **({"command": self.command} if self.command else {}),
+        )
         self._claimed = True
 
     def _checkpoint(self, loss, heldout, elapsed, tokens) -> Path | None:
@@ -172,8 +203,16 @@ class Trainer:
 
     def _update_manifest(self) -> None:
         """run.json lists the checkpoints, newest last, for whoever opens the run folder as a model."""
-        meta = {k: v for k, v in (read_run_manifest(self.run_dir) or {}).items() if k not in ("format", "version", "app_version")}
-        meta.update(checkpoints=[p.name for p in self._written], latest=self._written[-1].name if self._written else None, step=self.step)
+        meta = {
+            k: v
+            for k, v in (read_run_manifest(self.run_dir) or {}).items()
+            if k not in ("format", "version", "app_version")
+        }
+        meta.update(
+            checkpoints=[p.name for p in self._written],
+            latest=self._written[-1].name if self._written else None,
+            step=self.step,
+        )
         write_run_manifest(self.run_dir, meta)
 
     def _log(self, row: dict[str, Any]) -> None:
@@ -184,7 +223,9 @@ class Trainer:
             with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
         except OSError as exc:  # an unwritable --out or a full disk: one line, not a traceback
-            raise SnapshotError(describe_os_error(exc, self.run_dir if not self.run_dir.is_dir() else self.run_dir / LOG_FILE)) from None
+            raise SnapshotError(
+                describe_os_error(exc, self.run_dir if not self.run_dir.is_dir() else self.run_dir / LOG_FILE)
+            ) from None
 
     # ---------------------------------------------------------------- the loop
     def run(
@@ -270,15 +311,32 @@ class Trainer:
             ckpt = st.last_ckpt = self._checkpoint(st.loss, st.heldout, time.perf_counter() - st.start, st.tokens_seen)
             st.last_ckpt_step = self.step
         if callback is not None:
-            callback(TrainProgress(self.step, s.steps, st.loss, step_heldout, st.tps(), lr,
-                                   time.perf_counter() - st.start, ckpt, dict(st.metrics) if step_heldout is not None else {}))
+            callback(
+                TrainProgress(
+                    self.step,
+                    s.steps,
+                    st.loss,
+                    step_heldout,
+                    st.tps(),
+                    lr,
+                    time.perf_counter() - st.start,
+                    ckpt,
+                    dict(st.metrics) if step_heldout is not None else {},
+                )
+            )
 
     def _evaluate_now(self, st: _RunState, loss: float | None) -> None:
         ev = self.evaluate()
         st.heldout = ev["heldout_loss"]
         st.metrics = {k: v for k, v in ev.items() if k not in ("heldout_loss", "tokens")}
-        row = {"step": self.step, "loss": loss, "heldout_loss": st.heldout, "tokens_per_s": round(st.tps(), 1),
-               "elapsed_s": round(time.perf_counter() - st.start, 3), **st.metrics}
+        row = {
+            "step": self.step,
+            "loss": loss,
+            "heldout_loss": st.heldout,
+            "tokens_per_s": round(st.tps(), 1),
+            "elapsed_s": round(time.perf_counter() - st.start, 3),
+            **st.metrics,
+        }
         st.history.append(row)
         self._log(row)
 
@@ -342,6 +400,17 @@ def train(
 
 
 __all__ = [  # settings, losses and runs are re-exported: callers import them from here
-    "TrainSettings", "TrainProgress", "TrainResult", "Trainer", "TrainingDiverged", "train", "evaluate",
-    "list_checkpoints", "read_log", "context_for", "batch_loss", "checkpoint_name", "default_threads",
+    "TrainSettings",
+    "TrainProgress",
+    "TrainResult",
+    "Trainer",
+    "TrainingDiverged",
+    "train",
+    "evaluate",
+    "list_checkpoints",
+    "read_log",
+    "context_for",
+    "batch_loss",
+    "checkpoint_name",
+    "default_threads",
 ]

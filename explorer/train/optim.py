@@ -15,7 +15,9 @@ import torch
 
 
 class AdamW:
-    def __init__(self, groups: Iterable[dict], lr: float, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8) -> None:
+    def __init__(
+        self, groups: Iterable[dict], lr: float, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8
+    ) -> None:
         self.param_groups = [{"lr": lr, "weight_decay": 0.0, **g, "params": list(g["params"])} for g in groups]
         self.betas = betas
         self.eps = eps
@@ -53,4 +55,3 @@ class AdamW:
 
     def state_dict(self) -> dict:
         return {"t": self.t, "betas": list(self.betas), "eps": self.eps}
-

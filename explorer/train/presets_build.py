@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from explorer.util.paths import resource
 from explorer.train.corpora import get_corpus
 from explorer.train.evaluate import baselines_for
 from explorer.train.loop import Trainer, TrainSettings, evaluate
+from explorer.util.paths import resource
 from explorer.vocab import METRICS_FILE
 from explorer.weights.presets import get_preset, preset_config
 
@@ -42,8 +42,12 @@ RECIPES: dict[str, Recipe] = {
     r.preset: r
     for r in (
         # english: WordNet's usage examples and tiny-en (68,152 sentences); about 3 epochs.
-        Recipe("classroom", "english", TrainSettings(steps=4000, batch_size=64, lr=3e-3, seed=0, eval_every=500, threads=1)),
-        Recipe("japanese", "tiny-ja", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)),
+        Recipe(
+            "classroom", "english", TrainSettings(steps=4000, batch_size=64, lr=3e-3, seed=0, eval_every=500, threads=1)
+        ),
+        Recipe(
+            "japanese", "tiny-ja", TrainSettings(steps=2000, batch_size=64, lr=3e-3, seed=0, eval_every=250, threads=1)
+        ),
         # lr 2e-3: at 1e-3 the model stalls for thousands of steps on one-letter matching (p ≈ 0.75).
         # Strings of 3–30 letters after 0–8 others; the loss only on the repeated half (the first copy is
         # noise: learning it punishes copying at every chance repeat); half the rows with distinct letters,
@@ -70,7 +74,9 @@ def build(name: str, out_root: Path, log=print) -> dict:
         if p.heldout_loss is not None:
             extra = "".join(f" {k} {v:.3f}" for k, v in p.metrics.items())
             loss = f"{p.loss:.3f}" if p.loss is not None else "–"
-            log(f"  {name} step {p.step:5d}  loss {loss}  held-out {p.heldout_loss:.3f}{extra}  {p.tokens_per_s:,.0f} tok/s  {p.elapsed_s:.0f} s")
+            log(
+                f"  {name} step {p.step:5d}  loss {loss}  held-out {p.heldout_loss:.3f}{extra}  {p.tokens_per_s:,.0f} tok/s  {p.elapsed_s:.0f} s"
+            )
 
     result = trainer.run(progress)
     figures = evaluate(trainer.model, corpus, trainer.context, trainer.answer_only)
@@ -94,7 +100,9 @@ def build(name: str, out_root: Path, log=print) -> dict:
     )
     if "induction" in metrics:
         ind = metrics["induction"]
-        log(f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})")
+        log(
+            f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})"
+        )
         for key in ("by_length", "by_length_after_prefix"):
             log(f"  {key}: " + " ".join(f"{n}:{v:.3f}" for n, v in ind[key].items()))
     return metrics

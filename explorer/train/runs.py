@@ -102,7 +102,9 @@ def claim_run_dir(folder: str | Path, **facts: Any) -> Path:
         (p / LOG_FILE).unlink(missing_ok=True)  # an earlier start of this same empty run
     except OSError as exc:
         raise SnapshotError(describe_os_error(exc, p)) from None
-    write_run_manifest(p, {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"), **facts, "checkpoints": []})
+    write_run_manifest(
+        p, {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"), **facts, "checkpoints": []}
+    )
     return p
 
 
@@ -165,7 +167,9 @@ def checkpoint_corpus(path: str | Path) -> str | None:
         meta = json.loads((Path(path) / CONFIG_FILE).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    corpus = meta.get("train", {}).get("corpus") if isinstance(meta, dict) and isinstance(meta.get("train"), dict) else None
+    corpus = (
+        meta.get("train", {}).get("corpus") if isinstance(meta, dict) and isinstance(meta.get("train"), dict) else None
+    )
     if isinstance(corpus, dict):
         corpus = corpus.get("name")
     return corpus if isinstance(corpus, str) else None
@@ -211,7 +215,12 @@ def format_duration(seconds: float | None) -> str:
 def best_heads(scores: np.ndarray, k: int = 3) -> list[tuple[int, int, float]]:
     """The k best (layer, head, score) of an (L, H) score table, best first; NaN cells are skipped."""
     scores = np.asarray(scores, dtype=float)
-    cells = [(float(scores[l, h]), l, h) for l in range(scores.shape[0]) for h in range(scores.shape[1]) if np.isfinite(scores[l, h])]
+    cells = [
+        (float(scores[l, h]), l, h)
+        for l in range(scores.shape[0])
+        for h in range(scores.shape[1])
+        if np.isfinite(scores[l, h])
+    ]
     cells.sort(key=lambda c: (-c[0], c[1], c[2]))
     return [(l, h, s) for s, l, h in cells[:k]]
 
@@ -226,7 +235,25 @@ def nearest_index(steps: list[int], step: int | None) -> int:
 
 
 __all__ = [
-    "RUN_FILE", "RUN_FORMAT", "RUN_VERSION", "read_run_manifest", "is_run_dir", "check_run_dir", "claim_run_dir", "write_run_manifest",
-    "checkpoint_name", "checkpoint_step_of", "list_checkpoints", "read_log", "run_dir_of", "latest_checkpoint", "checkpoint_corpus",
-    "new_run_name", "unique_run_dir", "eta_seconds", "format_duration", "best_heads", "nearest_index",
+    "RUN_FILE",
+    "RUN_FORMAT",
+    "RUN_VERSION",
+    "read_run_manifest",
+    "is_run_dir",
+    "check_run_dir",
+    "claim_run_dir",
+    "write_run_manifest",
+    "checkpoint_name",
+    "checkpoint_step_of",
+    "list_checkpoints",
+    "read_log",
+    "run_dir_of",
+    "latest_checkpoint",
+    "checkpoint_corpus",
+    "new_run_name",
+    "unique_run_dir",
+    "eta_seconds",
+    "format_duration",
+    "best_heads",
+    "nearest_index",
 ]

@@ -82,7 +82,9 @@ class TrainSettings:
         if self.context is not None and (not isinstance(self.context, int) or self.context < 2):
             raise ConfigError(f"the context must be at least 2 tokens, got {self.context!r}")
         check_seed(self.seed)  # numpy's generator refuses negative seeds, torch's overflows above 2**63
-        if self.threads is not None and (isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1):
+        if self.threads is not None and (
+            isinstance(self.threads, bool) or not isinstance(self.threads, int) or self.threads < 1
+        ):
             # torch.set_num_threads(-1) raised a RuntimeError (a traceback) at the start of the run
             raise ConfigError(f"threads must be a whole number ≥ 1, got {self.threads!r}")
         if self.warmup is not None and self.warmup < 0:

@@ -79,13 +79,17 @@ class AccessMenu(QObject):
         self.colours_menu.setTitle(self.tr("&Colours"))
         for key, label in palette_choice.labels().items():
             self.palette_actions[key].setText(label)
-        self.colours_menu.setToolTip(self.tr("The colours of every map, colour bar and bar chart, for colour-blind readers and for printing"))
+        self.colours_menu.setToolTip(
+            self.tr("The colours of every map, colour bar and bar chart, for colour-blind readers and for printing")
+        )
         self.text_menu.setTitle(self.tr("Text si&ze"))
         self.larger.setText(self.tr("&Larger text"))
         self.smaller.setText(self.tr("&Smaller text"))
         self.reset_text.setText(self.tr("&Normal size (100 %)"))
         self.as_table.setText(self.tr("As &table…"))
-        self.as_table.setToolTip(self.tr("The numbers of the focused map (else the large map) as a table a screen reader can read"))
+        self.as_table.setToolTip(
+            self.tr("The numbers of the focused map (else the large map) as a table a screen reader can read")
+        )
 
     def shortcut_rows(self) -> list[tuple[str, str]]:
         """What F1 lists beside the window's actions (explorer/ui/shortcuts_help.py lists those): the keys
@@ -96,4 +100,3 @@ class AccessMenu(QObject):
             ("Home / End", self.tr("in a map: first / last cell of the row")),
             ("Enter", self.tr("in a map: select the cell's token")),
         ]
-

@@ -20,13 +20,9 @@ import re
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAccessible
-
-from explorer.ui import keyboard_order
-from explorer.ui.keyboard_order import is_internal  # noqa: F401 - also this module's word for it
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
-    QAbstractScrollArea,
     QAbstractSlider,
     QAbstractSpinBox,
     QComboBox,
@@ -35,13 +31,11 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QGridLayout,
     QGroupBox,
-    QHeaderView,
     QLabel,
     QLayout,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
-    QScrollBar,
     QTabBar,
     QTabWidget,
     QTextEdit,
@@ -49,8 +43,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-CONTROLS = (QAbstractButton, QAbstractSpinBox, QComboBox, QAbstractSlider, QLineEdit, QTextEdit, QPlainTextEdit,
-            QAbstractItemView, QGraphicsView, QTabBar)
+from explorer.ui import keyboard_order
+from explorer.ui.keyboard_order import is_internal  # noqa: F401 - also this module's word for it
+
+CONTROLS = (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QComboBox,
+    QAbstractSlider,
+    QLineEdit,
+    QTextEdit,
+    QPlainTextEdit,
+    QAbstractItemView,
+    QGraphicsView,
+    QTabBar,
+)
 AUTO = "a11y_auto"  # a name or description this module made (made again after a language change)
 
 
@@ -69,14 +76,19 @@ def _names() -> dict[tuple[str, str], str]:
         ("GenerationDetails", "top_table"): QCoreApplication.translate("Accessible", "Next-token choices"),
         ("QMainWindow", "tab bar"): QCoreApplication.translate("Accessible", "Panels in this place"),
         ("TokenEditor", ""): QCoreApplication.translate("Accessible", "Edit the token"),
-        ("ChipCanvas", ""): QCoreApplication.translate("Accessible", "The tokens of the text: arrow keys choose one, Delete removes it"),
+        ("ChipCanvas", ""): QCoreApplication.translate(
+            "Accessible", "The tokens of the text: arrow keys choose one, Delete removes it"
+        ),
     }
 
 
 def controls(root: QWidget) -> list[QWidget]:
     """Every control under ``root``: the kinds above, and any other widget Tab stops at (a map, the chips)."""
-    return [w for w in root.findChildren(QWidget)
-            if (isinstance(w, CONTROLS) or w.focusPolicy() & Qt.FocusPolicy.TabFocus) and not is_internal(w)]
+    return [
+        w
+        for w in root.findChildren(QWidget)
+        if (isinstance(w, CONTROLS) or w.focusPolicy() & Qt.FocusPolicy.TabFocus) and not is_internal(w)
+    ]
 
 
 def spoken(w: QWidget, which=QAccessible.Text.Name) -> str:
@@ -179,7 +191,9 @@ def name_control(w: QWidget, names: dict, buddied: set) -> None:
     if not spoken(w, QAccessible.Text.Description):
         panel = _panel(w)
         if panel:
-            w.setAccessibleDescription(QCoreApplication.translate("Accessible", "In the {panel} panel").format(panel=panel))
+            w.setAccessibleDescription(
+                QCoreApplication.translate("Accessible", "In the {panel} panel").format(panel=panel)
+            )
         else:
             w.setAccessibleDescription(QCoreApplication.translate("Accessible", "In the central view"))
         made.append("description")
@@ -206,7 +220,9 @@ def _name_overflow_buttons(root: QWidget) -> None:
                 button.setAccessibleName(QCoreApplication.translate("Accessible", "More tools"))
             else:
                 button.setAccessibleName(QCoreApplication.translate("Accessible", "More menus"))
-            button.setAccessibleDescription(QCoreApplication.translate("Accessible", "The entries that do not fit the window's width"))
+            button.setAccessibleDescription(
+                QCoreApplication.translate("Accessible", "The entries that do not fit the window's width")
+            )
 
 
 NAMING_DELAY_MS = 40
@@ -245,7 +261,9 @@ class _Watcher(QObject):
         if kind == QEvent.Type.ChildAdded and not isinstance(event.child(), QWidget):
             return False  # the style's animations are added as children on every busy change: no new control
         if kind == QEvent.Type.Show:  # a panel opening: apart from its layout and first paint, not in the same
-            self.schedule(NAMING_DELAY_MS)  # turn of the event loop (together: the Model view's opening stall, 45–49 ms)
+            self.schedule(
+                NAMING_DELAY_MS
+            )  # turn of the event loop (together: the Model view's opening stall, 45–49 ms)
         elif kind in (QEvent.Type.LanguageChange, QEvent.Type.ChildAdded):
             self.schedule()
         return False

@@ -15,9 +15,9 @@ from explorer.config import RunOptions
 from explorer.ui import figure_menu, file_ops, i18n, settings, theme
 from explorer.ui.access_menu import AccessMenu
 from explorer.ui.model_menu import ModelMenu
+from explorer.ui.plain_text import menu_text
 from explorer.ui.state import ModelSource
 from explorer.weights.presets import PRESETS
-from explorer.ui.plain_text import menu_text
 
 
 class Actions(QObject):
@@ -66,7 +66,9 @@ class Actions(QObject):
         self.focus = self._act(lambda: w.focus_mode.toggle(), "F11", checkable=True)  # the map and the pipeline only
         w.focus_mode.toggled.connect(self.focus.setChecked)
         self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)
-        self.reset_sizes = self._act(lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source))
+        self.reset_sizes = self._act(
+            lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source)
+        )
         self.about = self._act(self._about)
         self.shortcuts = self._act(self._shortcuts, QKeySequence.StandardKey.HelpContents)
         self.language_group = QActionGroup(w)
@@ -134,29 +136,45 @@ class Actions(QObject):
         self.open_snapshot.setText(self.tr("&Open snapshot…"))
         self.open_snapshot.setToolTip(self.tr("Reopen a saved snapshot in every view, without recomputing (read-only)"))
         self.open_model.setText(self.tr("Open &model…"))
-        self.open_model.setToolTip(self.tr("Open a GGUF file, or the config.json of a checkpoint or Hugging Face folder"))
+        self.open_model.setToolTip(
+            self.tr("Open a GGUF file, or the config.json of a checkpoint or Hugging Face folder")
+        )
         self.recent_menu.setTitle(self.tr("Open &recent"))
         self.export_snapshot.setText(self.tr("&Export snapshot…"))
         self.export_snapshot.setToolTip(self.tr("Save every tensor and parameter (npz, safetensors or pt)"))
         self.export_view.setText(self.tr("Export &view as image…"))
         self.export_view.setToolTip(self.tr("Save the large view's figure at print quality: PNG (300 dpi), SVG or PDF"))
         self.export_stages.setText(self.tr("Export &all stages as images…"))
-        self.export_stages.setToolTip(self.tr("Every stage of every layer (or of the layers you choose) as PNG, SVG or PDF, at the size you choose"))
+        self.export_stages.setToolTip(
+            self.tr(
+                "Every stage of every layer (or of the layers you choose) as PNG, SVG or PDF, at the size you choose"
+            )
+        )
         self.worksheet.setText(self.tr("&Worksheet…"))
-        self.worksheet.setToolTip(self.tr("Exercises by hand with the current text's numbers on the note's toy model, and their key"))
+        self.worksheet.setToolTip(
+            self.tr("Exercises by hand with the current text's numbers on the note's toy model, and their key")
+        )
         self.quit.setText(self.tr("&Quit"))
         self.docks_menu.setTitle(self.tr("&Panels"))
         self.reset_layout.setText(self.tr("&Reset layout"))
         self.reset_layout.setToolTip(self.tr("Put every panel back where it was at the first start"))
         self.focus.setText(self.tr("&Focus"))
-        self.focus.setToolTip(self.tr("Only the pipeline and the map, as large as the window allows (F11 again brings the panels back)"))
+        self.focus.setToolTip(
+            self.tr("Only the pipeline and the map, as large as the window allows (F11 again brings the panels back)")
+        )
         self.presentation.setText(self.tr("&Presentation mode"))
         self.presentation.setToolTip(self.tr("Full screen, one stage at a time, large type (F5; Esc leaves)"))
         self.model_view.setText(self.tr("&Model view (every head)"))
-        self.model_view.setToolTip(self.tr("Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)"))
+        self.model_view.setToolTip(
+            self.tr("Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)")
+        )
         self.language_menu.setTitle(self.tr("&Language"))
         self.theme_menu.setTitle(self.tr("&Theme"))
-        for key, text in (("system", self.tr("Follow the system")), ("light", self.tr("Light")), ("dark", self.tr("Dark"))):
+        for key, text in (
+            ("system", self.tr("Follow the system")),
+            ("light", self.tr("Light")),
+            ("dark", self.tr("Dark")),
+        ):
             self.theme_actions[key].setText(text)
         self.presets_menu.setTitle(self.tr("&Presets"))
         self.random_weights.setText(self.tr("&Random weights"))
@@ -211,8 +229,11 @@ class Actions(QObject):
 
     def _about(self) -> None:
         QMessageBox.about(
-            self.w, self.tr("About Attention Explorer"),
-            self.tr("Attention Explorer {version}\n\nWatch every tensor flow through a Transformer you size yourself.").format(version=__version__),
+            self.w,
+            self.tr("About Attention Explorer"),
+            self.tr(
+                "Attention Explorer {version}\n\nWatch every tensor flow through a Transformer you size yourself."
+            ).format(version=__version__),
         )
 
     def _shortcuts(self) -> None:
@@ -235,7 +256,13 @@ def restore_session() -> tuple[str | None, ModelSource | None, RunOptions | None
     raw = settings.get_json("session/source")
     if isinstance(raw, dict):
         try:
-            source = ModelSource(raw["kind"], raw["name"], tuple(tuple(p) for p in raw.get("sizes", ())), raw.get("seed"), bool(raw.get("random_weights")))
+            source = ModelSource(
+                raw["kind"],
+                raw["name"],
+                tuple(tuple(p) for p in raw.get("sizes", ())),
+                raw.get("seed"),
+                bool(raw.get("random_weights")),
+            )
             if (source.kind == "preset" and source.name not in PRESETS) or source.kind not in ("preset", "path"):
                 source = None
         except (KeyError, TypeError, ValueError):

@@ -10,13 +10,12 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from explorer.util.paths import resource
+from explorer.session.launch import LaunchOptions
 from explorer.ui import i18n, settings, theme
 from explorer.ui.gui_gc import collect_on_gui_thread
 from explorer.ui.screenshot import screenshot_when_ready
-from explorer.session.launch import LaunchOptions
 from explorer.ui.state import AppState, ModelSource
-
+from explorer.util.paths import resource
 
 # How long a thread may keep the interpreter when another asks for it (Python's default: 5 ms). While a
 # trace computes in the worker, the window's thread asks for it to paint and to answer the user; at 5 ms
@@ -62,7 +61,14 @@ def launch(options: LaunchOptions | None = None) -> int:
 
 def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
     text, preset, model, snapshot, stage, language = o.text, o.preset, o.model, o.snapshot, o.stage, o.language
-    theme_name, screenshot, size, presentation, lesson, step = o.theme, o.screenshot, o.size, o.presentation, o.lesson, o.step
+    theme_name, screenshot, size, presentation, lesson, step = (
+        o.theme,
+        o.screenshot,
+        o.size,
+        o.presentation,
+        o.lesson,
+        o.step,
+    )
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
     _restore_access(o.palette, o.text_scale, fresh)
     window, state = _open_window(text, preset, model, language, theme_name, fresh)
@@ -102,7 +108,9 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
 def _open_window(text, preset, model, language, theme_name, fresh: bool):
     """Language and theme, the state (from the command line, else the saved session) and its main window."""
     language = language or (None if fresh else _saved_choice("language", i18n.LANGUAGES)) or i18n.system_language()
-    theme_name = theme_name or (None if fresh else _saved_choice("theme", theme.THEMES)) or ("light" if fresh else "system")
+    theme_name = (
+        theme_name or (None if fresh else _saved_choice("theme", theme.THEMES)) or ("light" if fresh else "system")
+    )
     theme.apply_theme(theme_name)
     i18n.install_language(language)
 
@@ -122,7 +130,9 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
         source = ModelSource("preset", preset)
     else:
         source = saved_source
-    state = AppState(text if text is not None else (saved_text if not preset and not model else None), source, saved_options)
+    state = AppState(
+        text if text is not None else (saved_text if not preset and not model else None), source, saved_options
+    )
     window = MainWindow(state, restore_layout=not fresh)
     window.persist = not fresh
     window.actions_.language_actions.get(language, window.actions_.language_actions["en"]).setChecked(True)
@@ -135,7 +145,10 @@ def _saved_choice(key: str, allowed) -> str | None:
     value = settings.get(key)
     if value is None or value in allowed:
         return value
-    print(f"note: the saved {key} {str(value)[:40]!r} is not one of {', '.join(allowed)}; the default is used", file=sys.stderr)
+    print(
+        f"note: the saved {key} {str(value)[:40]!r} is not one of {', '.join(allowed)}; the default is used",
+        file=sys.stderr,
+    )
     return None
 
 
@@ -191,7 +204,10 @@ def _place(window, size: tuple[int, int] | None, restored: bool, exact: bool) ->
     from explorer.ui.window_fit import fit_to_screen
 
     if not fit_to_screen(window, restored and size is None, size) and size is not None:
-        print(f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead", file=sys.stderr)
+        print(
+            f"note: --size {size[0]}x{size[1]} is larger than this screen; the window fits the screen instead",
+            file=sys.stderr,
+        )
 
 
 def _record_start_timings(app: QApplication, state: AppState, path: Path) -> None:

@@ -57,11 +57,17 @@ class CaptureIndicator(QLabel):
         if not partial:
             return
         layers = ", ".join(str(l) for l in trace.layers)
-        self.setText(self.tr("captured: layer {layers} of {n}").format(layers=layers, n=trace.config.layers)
-                     if len(trace.layers) == 1 else
-                     self.tr("captured: layers {layers} of {n}").format(layers=layers, n=trace.config.layers))
-        self.setToolTip(self.tr("Only these layers' tensors are kept, so that a deep model stays fast; picking another "
-                                "layer traces it (Model → Layers to capture)"))
+        self.setText(
+            self.tr("captured: layer {layers} of {n}").format(layers=layers, n=trace.config.layers)
+            if len(trace.layers) == 1
+            else self.tr("captured: layers {layers} of {n}").format(layers=layers, n=trace.config.layers)
+        )
+        self.setToolTip(
+            self.tr(
+                "Only these layers' tensors are kept, so that a deep model stays fast; picking another "
+                "layer traces it (Model → Layers to capture)"
+            )
+        )
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -13,8 +13,15 @@ from explorer.handouts.words import FigureWords
 from explorer.session.request import Selection
 
 
-def write_figure(trace, sel: Selection, path: str | Path, size: FigureSize, words: FigureWords | None = None,
-                 theme: str = "light", tensor: str | None = None) -> tuple[Path, str]:
+def write_figure(
+    trace,
+    sel: Selection,
+    path: str | Path,
+    size: FigureSize,
+    words: FigureWords | None = None,
+    theme: str = "light",
+    tensor: str | None = None,
+) -> tuple[Path, str]:
     """Write the figure; returns the path and a few words on its size (for `wrote …`)."""
     from explorer.ui.figure_paint import write_pdf, write_png
     from explorer.ui.figure_words import figure_words

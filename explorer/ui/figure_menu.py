@@ -8,8 +8,19 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QApplication, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit,
-    QProgressDialog, QPushButton, QSpinBox, QWidget,
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QProgressDialog,
+    QPushButton,
+    QSpinBox,
+    QWidget,
 )
 
 from explorer.errors import ExplorerError
@@ -27,8 +38,11 @@ def export_view(parent: QWidget, state, path: str | None = None) -> Path | None:
         return None
     if path is None:
         path, _ = QFileDialog.getSaveFileName(
-            parent, QCoreApplication.translate("FigureMenu", "Export view"), str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
-            QCoreApplication.translate("FigureMenu", "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"))
+            parent,
+            QCoreApplication.translate("FigureMenu", "Export view"),
+            str(Path(settings.get("last_dir", str(Path.home()))) / "view.png"),
+            QCoreApplication.translate("FigureMenu", "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+        )
         if not path:
             return None
     if Path(path).suffix.lower() not in (".png", ".svg", ".pdf"):
@@ -84,13 +98,20 @@ class StagesDialog(QDialog):
         form.addRow(buttons)
 
     def _browse(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, QCoreApplication.translate("FigureMenu", "Export all stages into folder"), self.folder.text())
+        chosen = QFileDialog.getExistingDirectory(
+            self, QCoreApplication.translate("FigureMenu", "Export all stages into folder"), self.folder.text()
+        )
         if chosen:
             self.folder.setText(chosen)
 
     def choices(self) -> dict:
-        return {"folder": self.folder.text(), "layers": self.layers.text(), "kind": self.kind.currentData(),
-                "width_mm": self.width_mm.value(), "dpi": float(self.dpi.value())}
+        return {
+            "folder": self.folder.text(),
+            "layers": self.layers.text(),
+            "kind": self.kind.currentData(),
+            "width_mm": self.width_mm.value(),
+            "dpi": float(self.dpi.value()),
+        }
 
 
 def ask_stages(parent: QWidget | None) -> dict | None:
@@ -123,7 +144,13 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> li
     except ExplorerError as exc:
         report_failure(parent, title, str(exc))
         return []
-    dialog = QProgressDialog(QCoreApplication.translate("FigureMenu", "Exporting stages…"), QCoreApplication.translate("FigureMenu", "Cancel"), 0, len(files), parent)
+    dialog = QProgressDialog(
+        QCoreApplication.translate("FigureMenu", "Exporting stages…"),
+        QCoreApplication.translate("FigureMenu", "Cancel"),
+        0,
+        len(files),
+        parent,
+    )
     dialog.setMinimumDuration(300)
     written: list[Path] = []
     try:
@@ -148,8 +175,11 @@ def worksheet(parent: QWidget, state, path: str | None = None):
 
     if path is None:
         path, _ = QFileDialog.getSaveFileName(
-            parent, QCoreApplication.translate("FigureMenu", "Worksheet"), str(Path(settings.get("last_dir", str(Path.home()))) / "worksheet.pdf"),
-            QCoreApplication.translate("FigureMenu", "PDF document (*.pdf)"))
+            parent,
+            QCoreApplication.translate("FigureMenu", "Worksheet"),
+            str(Path(settings.get("last_dir", str(Path.home()))) / "worksheet.pdf"),
+            QCoreApplication.translate("FigureMenu", "PDF document (*.pdf)"),
+        )
         if not path:
             return None
     sheet = Path(path) if Path(path).suffix.lower() == ".pdf" else Path(path).with_suffix(".pdf")
@@ -169,14 +199,18 @@ def worksheet(parent: QWidget, state, path: str | None = None):
         from explorer.weights.presets import get_preset
 
         try:
-            write_worksheet(trace, sheet, key, about(trace, "seed-toy", seed if seed is not None else get_preset("seed-toy").seed))
+            write_worksheet(
+                trace, sheet, key, about(trace, "seed-toy", seed if seed is not None else get_preset("seed-toy").seed)
+            )
         except ExplorerError as exc:
             report_failure(parent, title, str(exc))
             return
         settings.put("last_dir", str(sheet.parent))
         bar = parent.statusBar() if hasattr(parent, "statusBar") else None
         if bar is not None:
-            bar.showMessage(QCoreApplication.translate("FigureMenu", "Wrote {sheet} and {key}").format(sheet=sheet, key=key), 8000)
+            bar.showMessage(
+                QCoreApplication.translate("FigureMenu", "Wrote {sheet} and {key}").format(sheet=sheet, key=key), 8000
+            )
 
     job = runner_of(parent).job(work, parent)
     job.succeeded.connect(write)
@@ -185,4 +219,3 @@ def worksheet(parent: QWidget, state, path: str | None = None):
     parent._worksheet_job = job  # kept alive while it runs
     job.start()
     return job
-

@@ -15,7 +15,17 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 
 from explorer.handouts.png import crisp_factor, upscaled
-from explorer.handouts.scene import FALLBACK_FAMILIES, FONT_FAMILY, MONO_FAMILY, PX_PER_INCH, Image, Line, Rect, Scene, Text
+from explorer.handouts.scene import (
+    FALLBACK_FAMILIES,
+    FONT_FAMILY,
+    MONO_FAMILY,
+    PX_PER_INCH,
+    Image,
+    Line,
+    Rect,
+    Scene,
+    Text,
+)
 
 
 class _Fonts:
@@ -38,8 +48,15 @@ class _Fonts:
         return self._fonts[key]
 
 
-def paint_items(painter: QPainter, items, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0, fonts: _Fonts | None = None,
-                crisp_images: bool = False) -> None:
+def paint_items(
+    painter: QPainter,
+    items,
+    scale: float = 1.0,
+    dx: float = 0.0,
+    dy: float = 0.0,
+    fonts: _Fonts | None = None,
+    crisp_images: bool = False,
+) -> None:
     """Draw ``items`` with the painter, each coordinate c becoming (c + offset) · scale device pixels.
     ``crisp_images``: enlarge pictures before drawing (PDF: a viewer scales them, maybe smoothly)."""
     fonts = fonts or _Fonts()
@@ -112,7 +129,9 @@ def render_image(scene: Scene, dpi: float = PX_PER_INCH, size: tuple[int, int] |
     return image
 
 
-def write_png(scene: Scene, path: str | Path, dpi: float = PX_PER_INCH, size: tuple[int, int] | None = None, error=None) -> Path:
+def write_png(
+    scene: Scene, path: str | Path, dpi: float = PX_PER_INCH, size: tuple[int, int] | None = None, error=None
+) -> Path:
     from explorer.ui.pdf_file import save_image
 
     return save_image(render_image(scene, dpi, size), path, error)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QPoint, QSize
+from PySide6.QtCore import QCoreApplication, QPoint
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from explorer.errors import ExplorerError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.util.fileio import atomic_path
 from explorer.ui import settings
 from explorer.ui.qt_output import atomic_device, save_image
 from explorer.ui.render_queue import render_queue
@@ -60,7 +59,9 @@ def export_snapshot(parent: QWidget, state) -> Path | None:
     if state.trace is None:
         return None
     path, _ = QFileDialog.getSaveFileName(
-        parent, QCoreApplication.translate("FileOps", "Export snapshot"), str(Path(settings.get("last_dir", str(Path.home()))) / "snapshot.npz"),
+        parent,
+        QCoreApplication.translate("FileOps", "Export snapshot"),
+        str(Path(settings.get("last_dir", str(Path.home()))) / "snapshot.npz"),
         QCoreApplication.translate("FileOps", "NumPy archive (*.npz);;safetensors (*.safetensors);;PyTorch (*.pt)"),
     )
     if not path:
@@ -69,7 +70,13 @@ def export_snapshot(parent: QWidget, state) -> Path | None:
 
 
 def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | None:
-    dialog = QProgressDialog(QCoreApplication.translate("FileOps", "Writing snapshot…"), QCoreApplication.translate("FileOps", "Cancel"), 0, 100, parent)
+    dialog = QProgressDialog(
+        QCoreApplication.translate("FileOps", "Writing snapshot…"),
+        QCoreApplication.translate("FileOps", "Cancel"),
+        0,
+        100,
+        parent,
+    )
     dialog.setMinimumDuration(400)
 
     def progress(done: int, total: int) -> None:
@@ -93,7 +100,9 @@ def write_snapshot_with_progress(parent: QWidget, trace, path: str) -> Path | No
 def open_snapshot(parent: QWidget, state, path: str | None = None) -> bool:
     if path is None:
         path, _ = QFileDialog.getOpenFileName(
-            parent, QCoreApplication.translate("FileOps", "Open snapshot"), settings.get("last_dir", str(Path.home())),
+            parent,
+            QCoreApplication.translate("FileOps", "Open snapshot"),
+            settings.get("last_dir", str(Path.home())),
             QCoreApplication.translate("FileOps", "Snapshots (*.npz *.safetensors *.pt);;All files (*)"),
         )
         if not path:

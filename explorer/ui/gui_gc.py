@@ -61,7 +61,11 @@ class GuiThreadCollector(QObject):
             return
         counts = gc.get_count()
         if counts[0] > self.threshold[0]:
-            generation = 2 if counts[1] > self.threshold[1] and counts[2] > self.threshold[2] else int(counts[1] > self.threshold[1])
+            generation = (
+                2
+                if counts[1] > self.threshold[1] and counts[2] > self.threshold[2]
+                else int(counts[1] > self.threshold[1])
+            )
             gc.collect(generation)
 
 

@@ -24,4 +24,5 @@ def failure(exc: BaseException, memory_hint: str = "text") -> str | None:
         return QCoreApplication.translate("Jobs", "out of memory: make the model or the text smaller")
     traceback.print_exception(exc)
     return QCoreApplication.translate("Jobs", "internal error ({kind}: {message}); please report it").format(
-        kind=type(exc).__name__, message=exc)
+        kind=type(exc).__name__, message=exc
+    )

@@ -51,8 +51,10 @@ def chain(window: QWidget) -> list[QWidget]:
 
 
 _AREAS = {
-    Qt.DockWidgetArea.TopDockWidgetArea: TOP, Qt.DockWidgetArea.LeftDockWidgetArea: LEFT,
-    Qt.DockWidgetArea.BottomDockWidgetArea: BOTTOM, Qt.DockWidgetArea.RightDockWidgetArea: RIGHT,
+    Qt.DockWidgetArea.TopDockWidgetArea: TOP,
+    Qt.DockWidgetArea.LeftDockWidgetArea: LEFT,
+    Qt.DockWidgetArea.BottomDockWidgetArea: BOTTOM,
+    Qt.DockWidgetArea.RightDockWidgetArea: RIGHT,
 }
 AFTER_PANELS = 10_000  # a dock area's tab bar comes after the panels it switches between
 
@@ -203,7 +205,12 @@ class FocusRing(QWidget):
         self.setParent(None)
 
     def eventFilter(self, obj, event) -> bool:
-        if obj is self.target and event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show, QEvent.Type.Hide):
+        if obj is self.target and event.type() in (
+            QEvent.Type.Resize,
+            QEvent.Type.Move,
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+        ):
             self._place()
             self.raise_()
         return False

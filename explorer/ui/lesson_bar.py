@@ -22,8 +22,13 @@ def step_words(player: LessonPlayer, language: str) -> dict[str, str]:
         out[what] = text
         if note and what == "caption":
             other = next(code for code in step.caption)
-            notes.append(QCoreApplication.translate("LessonBar", "This step has no caption in {language}: it is shown in {other}.").format(
-                language=LANGUAGE_NAMES_LOCAL.get(language, language), other=LANGUAGE_NAMES_LOCAL.get(other, other)))
+            notes.append(
+                QCoreApplication.translate(
+                    "LessonBar", "This step has no caption in {language}: it is shown in {other}."
+                ).format(
+                    language=LANGUAGE_NAMES_LOCAL.get(language, language), other=LANGUAGE_NAMES_LOCAL.get(other, other)
+                )
+            )
     if player.note:
         notes.append(player.note)
     out["notes"] = "; ".join(dict.fromkeys(notes))

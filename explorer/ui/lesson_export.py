@@ -10,19 +10,20 @@ becomes the target folder. Nothing else is created or changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QRectF, QSizeF
 from PySide6.QtGui import QColor
 
 from explorer.handouts.lesson_page import A4_LANDSCAPE, Page, PageWords, StepText, answer_pages, step_page, title_page
+from explorer.handouts.lesson_traces import selection_of, step_traces
+from explorer.handouts.targets import check_lesson_target
 from explorer.handouts.text import plain
 from explorer.lessons import Lesson
 from explorer.lessons.model import LANGUAGE_NAMES, LessonError
-from explorer.handouts.lesson_traces import selection_of, step_traces
-from explorer.handouts.targets import check_lesson_target
 from explorer.util.fileio import atomic_dir
+
 
 def page_words() -> PageWords:
     from explorer.ui.figure_words import figure_words
@@ -48,8 +49,11 @@ def step_text(step, language: str) -> StepText:
         words[what] = plain(text)
         if note and what == "caption":
             other = next(iter(step.caption))
-            notes.append(QCoreApplication.translate("LessonExport", "This step has no caption in {language}: it is shown in {other}.").format(
-                language=LANGUAGE_NAMES.get(language, language), other=LANGUAGE_NAMES.get(other, other)))
+            notes.append(
+                QCoreApplication.translate(
+                    "LessonExport", "This step has no caption in {language}: it is shown in {other}."
+                ).format(language=LANGUAGE_NAMES.get(language, language), other=LANGUAGE_NAMES.get(other, other))
+            )
     return StepText(notes="; ".join(notes), **words)
 
 
@@ -71,21 +75,48 @@ class _Slides:
 
     def pages(self, note: Callable[[str], None] | None = None):
         """(file stem, scene) of every page, in order; a step's trace is made just before its page."""
-        description = plain(self.lesson.description.get(self.language, next(iter(self.lesson.description.values()), "")))
-        yield "title", title_page(self.title, description, [t.title for t in self.texts], self.page, self.total, self.words)
+        description = plain(
+            self.lesson.description.get(self.language, next(iter(self.lesson.description.values()), ""))
+        )
+        yield (
+            "title",
+            title_page(self.title, description, [t.title for t in self.texts], self.page, self.total, self.words),
+        )
         for st in step_traces(self.lesson):
             if st.note and note is not None:
                 note(f"step {st.index + 1}: {st.note}")
             text = self.texts[st.index]
-            yield f"step-{st.index + 1:02d}", step_page(self.title, text, st.trace, selection_of(st.state), st.index, len(self.texts),
-                                                       self.page, st.index + 2, self.total, self.words, st.note)
+            yield (
+                f"step-{st.index + 1:02d}",
+                step_page(
+                    self.title,
+                    text,
+                    st.trace,
+                    selection_of(st.state),
+                    st.index,
+                    len(self.texts),
+                    self.page,
+                    st.index + 2,
+                    self.total,
+                    self.words,
+                    st.note,
+                ),
+            )
         if self.qa is not None:
-            for k, scene in enumerate(answer_pages(self.title, self.qa, self.page, 2 + len(self.texts), self.total, self.words)):
+            for k, scene in enumerate(
+                answer_pages(self.title, self.qa, self.page, 2 + len(self.texts), self.total, self.words)
+            ):
                 yield f"answers-{k + 1}", scene
 
 
-def export_lesson(lesson: Lesson, out: str | Path, language: str, size: tuple[int, int] = (1920, 1080), answers: bool = True,
-                  note: Callable[[str], None] | None = None) -> tuple[Path, int]:
+def export_lesson(
+    lesson: Lesson,
+    out: str | Path,
+    language: str,
+    size: tuple[int, int] = (1920, 1080),
+    answers: bool = True,
+    note: Callable[[str], None] | None = None,
+) -> tuple[Path, int]:
     """Write ``out`` (a .pdf: A4 landscape slides) or a folder ``out`` of PNG slides of ``size`` pixels.
     Returns the path and the number of pages."""
     out = Path(out)
@@ -105,7 +136,9 @@ def _write_pdf(slides: _Slides, out: Path, note) -> int:
         for _stem, scene in slides.pages(note):
             if n:
                 pdf.new_page()
-            pdf.painter.fillRect(QRectF(0, 0, scene.width * pdf.scale, scene.height * pdf.scale), QColor(scene.background))
+            pdf.painter.fillRect(
+                QRectF(0, 0, scene.width * pdf.scale, scene.height * pdf.scale), QColor(scene.background)
+            )
             paint_items(pdf.painter, scene.items, pdf.scale, crisp_images=True)
             n += 1
     return n

@@ -9,7 +9,15 @@ from functools import partial
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QInputDialog, QListWidget, QMenu, QPushButton, QToolBar,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QListWidget,
+    QMenu,
+    QPushButton,
+    QToolBar,
     QVBoxLayout,
 )
 
@@ -131,7 +139,9 @@ class LessonMenu(QObject):
         self.open_lesson(BUILTIN)
 
     def open_lesson_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, self.tr("Open lesson"), "", self.tr("Lessons (*.toml);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, self.tr("Open lesson"), "", self.tr("Lessons (*.toml);;All files (*)")
+        )
         if path:
             self.open_lesson(path)
 
@@ -161,10 +171,13 @@ class LessonMenu(QObject):
         language = self.language()
         current = self.player.lesson or Lesson(title={language: self.tr("My lesson")}, steps=(), languages=(language,))
         if language not in current.languages:
-            current = Lesson(current.title, current.steps, (*current.languages, language), current.description, current.source)
+            current = Lesson(
+                current.title, current.steps, (*current.languages, language), current.description, current.source
+            )
         panel = self._front_panel()
         step = Step(
-            caption={language: caption}, title={language: title} if title else {},
+            caption={language: caption},
+            title={language: title} if title else {},
             settings=recorded_settings(self.state.read_lesson_step(panel)),
         )
         lesson = current.with_steps((*current.steps, step))
@@ -207,12 +220,16 @@ class LessonMenu(QObject):
         return True
 
     def _add_step_dialog(self) -> None:
-        text, ok = QInputDialog.getMultiLineText(self.w, self.tr("Add this view as a step"), self.tr("Caption for the class:"))
+        text, ok = QInputDialog.getMultiLineText(
+            self.w, self.tr("Add this view as a step"), self.tr("Caption for the class:")
+        )
         if ok and text.strip():
             self.add_step(text.strip())
 
     def _save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.w, self.tr("Save lesson"), self.path or "lesson.toml", self.tr("Lessons (*.toml)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self.w, self.tr("Save lesson"), self.path or "lesson.toml", self.tr("Lessons (*.toml)")
+        )
         if path:
             self.save_to(path)
 
@@ -229,7 +246,11 @@ class StepsDialog(QDialog):
         self.menu = menu
         self.setWindowTitle(self.tr("Edit steps"))
         self.list = QListWidget()
-        up, down, delete = QPushButton(self.tr("Move up")), QPushButton(self.tr("Move down")), QPushButton(self.tr("Delete"))
+        up, down, delete = (
+            QPushButton(self.tr("Move up")),
+            QPushButton(self.tr("Move down")),
+            QPushButton(self.tr("Delete")),
+        )
         up.clicked.connect(lambda: self._move(-1))
         down.clicked.connect(lambda: self._move(1))
         delete.clicked.connect(self._delete)

@@ -8,7 +8,8 @@ a real model that is not installed is skipped: its words are shown with a note, 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -20,7 +21,9 @@ class LessonPlayer(QObject):
     stepChanged = Signal(int)  # the step now shown (0-based)
     lessonChanged = Signal(object)  # Lesson or None (closed)
 
-    def __init__(self, state: AppState, show_panel: Callable[[str], None] | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self, state: AppState, show_panel: Callable[[str], None] | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.state = state
         self._position = state.session.lesson
@@ -31,7 +34,9 @@ class LessonPlayer(QObject):
 
     lesson = property(lambda self: self._position.lesson)
     index = property(lambda self: self._position.index)
-    start = property(lambda self: self._position.start, doc="The state the steps fold over (the window when the lesson opened).")
+    start = property(
+        lambda self: self._position.start, doc="The state the steps fold over (the window when the lesson opened)."
+    )
     note = property(lambda self: self._position.note, doc="Why the current step was not applied, if it was not.")
     count = property(lambda self: self._position.count)
 

@@ -28,7 +28,9 @@ def _font(base: QFont, factor: float, bold: bool = False) -> QFont:
 
 class LessonPresentation(QWidget):
     @classmethod
-    def show_for(cls, player: LessonPlayer, bar: LessonBar, parent: QWidget | None = None, full_screen: bool = True) -> LessonPresentation:
+    def show_for(
+        cls, player: LessonPlayer, bar: LessonBar, parent: QWidget | None = None, full_screen: bool = True
+    ) -> LessonPresentation:
         existing = parent.findChild(LessonPresentation) if parent is not None else None
         window = existing or cls(player, bar, parent)
         window.refresh()

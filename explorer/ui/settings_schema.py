@@ -13,7 +13,8 @@ import base64
 import binascii
 import dataclasses
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from explorer import vocab
 from explorer.config import MAX_TEXT_CHARS, ModelConfig
@@ -50,6 +51,7 @@ def choice(options: tuple[str, ...]) -> Callable[[Any], str]:
         if value not in options or not isinstance(value, str):
             raise Unusable(f"one of {', '.join(options)} expected")
         return value
+
     return check
 
 
@@ -74,6 +76,7 @@ def recent(value: Any) -> list[str]:
 
 def blob(limit: int) -> Callable[[Any], bytes]:
     """Bytes Qt saved (window geometry, dock layout), stored as base64 text."""
+
     def check(value: Any) -> bytes:
         if not isinstance(value, str) or len(value) > limit * 4 // 3 + 8:
             raise Unusable(f"expected base64 text of at most {limit:,} bytes")
@@ -84,6 +87,7 @@ def blob(limit: int) -> Callable[[Any], bytes]:
         if not data:
             raise Unusable("empty")
         return data
+
     return check
 
 
@@ -113,7 +117,9 @@ def source(value: Any) -> dict[str, Any]:
     if kind not in ("preset", "path") or not isinstance(name, str):
         raise Unusable("kind must be preset or path, with a name")
     sizes = value.get("sizes", [])
-    pairs_ok = all(isinstance(p, (list, tuple)) and len(p) == 2 for p in sizes) if isinstance(sizes, (list, tuple)) else False
+    pairs_ok = (
+        all(isinstance(p, (list, tuple)) and len(p) == 2 for p in sizes) if isinstance(sizes, (list, tuple)) else False
+    )
     if not pairs_ok or len(sizes) > len(_SIZE_FIELDS):
         raise Unusable("sizes must be a list of [name, value] pairs")
     pairs = [(k, _size(k, v)) for k, v in sizes]
@@ -134,7 +140,13 @@ def source(value: Any) -> dict[str, Any]:
         path(name)
         if pairs:
             raise Unusable("a model opened from a file has its own sizes")
-    return {"kind": kind, "name": name, "sizes": [list(p) for p in pairs], "seed": seed, "random_weights": random_weights}
+    return {
+        "kind": kind,
+        "name": name,
+        "sizes": [list(p) for p in pairs],
+        "seed": seed,
+        "random_weights": random_weights,
+    }
 
 
 def text_scale(value: Any) -> float:
@@ -185,5 +197,7 @@ def checked(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
             notes.append(f"the setting {key} was dropped ({exc})")
             continue
         if key in ("recent_files", "recent_models", "lessons/recent") and len(values[key]) < len(value):
-            notes.append(f"the setting {key} had {len(value):,} entries; the first {len(values[key])} usable ones are kept")
+            notes.append(
+                f"the setting {key} had {len(value):,} entries; the first {len(values[key])} usable ones are kept"
+            )
     return values, notes

@@ -50,7 +50,9 @@ def show_shortcuts(window) -> QDialog:
     dialog.setWindowTitle(QCoreApplication.translate("Shortcuts", "Keyboard shortcuts"))
     rows = shortcut_rows(window)
     table = QTableWidget(len(rows), 2, dialog)
-    table.setHorizontalHeaderLabels([QCoreApplication.translate("Shortcuts", "Keys"), QCoreApplication.translate("Shortcuts", "What they do")])
+    table.setHorizontalHeaderLabels(
+        [QCoreApplication.translate("Shortcuts", "Keys"), QCoreApplication.translate("Shortcuts", "What they do")]
+    )
     table.verticalHeader().hide()
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     for r, (keys, text) in enumerate(rows):

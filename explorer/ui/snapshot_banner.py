@@ -13,8 +13,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
 
-from explorer.ui.state import AppState
 from explorer.ui.plain_text import plain_tip
+from explorer.ui.state import AppState
 
 
 class SnapshotBanner(QFrame):
@@ -24,11 +24,15 @@ class SnapshotBanner(QFrame):
         self.state = state
         self.setFrameShape(QFrame.Shape.StyledPanel)
         # A warm background that reads as "not the usual", in light and dark themes alike.
-        self.setStyleSheet("#snapshotBanner { background: #fff3c4; border: 1px solid #d9a400; }"
-                           "#snapshotBanner QLabel { color: #3d2e00; }")
+        self.setStyleSheet(
+            "#snapshotBanner { background: #fff3c4; border: 1px solid #d9a400; }"
+            "#snapshotBanner QLabel { color: #3d2e00; }"
+        )
         self.message = QLabel()
         self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # a long path elides, never widens the window
+        self.message.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )  # a long path elides, never widens the window
         self.back = QPushButton()
         self.back.setObjectName("returnToLive")
         self.back.clicked.connect(state.return_to_live)
@@ -43,7 +47,9 @@ class SnapshotBanner(QFrame):
         path = self.state.snapshot
         if path is None:
             return ""
-        return self.tr("Snapshot {file}: read-only. These are the saved numbers; nothing is recomputed.").format(file=Path(path).name)
+        return self.tr("Snapshot {file}: read-only. These are the saved numbers; nothing is recomputed.").format(
+            file=Path(path).name
+        )
 
     def sync(self) -> None:
         self.retranslate()
@@ -83,7 +89,9 @@ def install_snapshot_banner(window: QMainWindow) -> SnapshotBanner:
 
     state.snapshotChanged.connect(follow)
     # A restored or reset dock layout (restoreState) may show or hide the row on its own: put it right.
-    bar.visibilityChanged.connect(lambda visible: visible != (state.snapshot is not None) and QTimer.singleShot(0, follow))
+    bar.visibilityChanged.connect(
+        lambda visible: visible != (state.snapshot is not None) and QTimer.singleShot(0, follow)
+    )
     follow()
     window.snapshot_bar = bar
     return banner

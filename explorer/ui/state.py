@@ -23,14 +23,28 @@ __all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the sessio
 # The Session's event kinds → the signal each becomes (GenerationState's for the generation's). A new request
 # goes to the job runner first: the trace computes on its thread while the views follow the request here.
 SIGNALS = {
-    "request": "requestToRun requestChanged", "trace": "traceChanged", "selection": "selectionChanged", "busy": "busyChanged",
-    "notices": "noticesChanged", "error": "errorRaised", "model_info": "modelInfoChanged",
-    "reverted": "requestReverted", "layer_wanted": "layerWanted", "snapshot": "snapshotChanged",
-    "interventions": "interventionsChanged", "capture_mode": "captureModeChanged", "painted": "maskPainted",
-    "model_opened": "modelOpened", "run_folder_shown": "runFolderShown", "panel": "panelWanted",
-    "lesson": "lessonChanged", "lesson_step": "lessonStepChanged",
-    "generation": "generation.changed", "generation_step": "generation.stepChanged",
-    "generation_shown": "generation.shownChanged", "generation_live": "generation.liveChanged",
+    "request": "requestToRun requestChanged",
+    "trace": "traceChanged",
+    "selection": "selectionChanged",
+    "busy": "busyChanged",
+    "notices": "noticesChanged",
+    "error": "errorRaised",
+    "model_info": "modelInfoChanged",
+    "reverted": "requestReverted",
+    "layer_wanted": "layerWanted",
+    "snapshot": "snapshotChanged",
+    "interventions": "interventionsChanged",
+    "capture_mode": "captureModeChanged",
+    "painted": "maskPainted",
+    "model_opened": "modelOpened",
+    "run_folder_shown": "runFolderShown",
+    "panel": "panelWanted",
+    "lesson": "lessonChanged",
+    "lesson_step": "lessonStepChanged",
+    "generation": "generation.changed",
+    "generation_step": "generation.stepChanged",
+    "generation_shown": "generation.shownChanged",
+    "generation_live": "generation.liveChanged",
 }
 
 
@@ -40,6 +54,7 @@ def _reads(name: str, doc: str = "") -> property:
 
 def _acts(name: str):
     """A method that calls the Session's ``name`` and emits what changed."""
+
     def act(self, *args: Any, **kwargs: Any) -> Any:
         result = getattr(self.session, name)(*args, **kwargs)
         self.emit_changes()
@@ -73,7 +88,9 @@ class AppState(QObject):
     lessonChanged = Signal(object)  # Lesson, or None (closed)
     lessonStepChanged = Signal(int)  # the lesson step shown (0-based)
 
-    def __init__(self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None) -> None:
+    def __init__(
+        self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+    ) -> None:
         super().__init__()
         self.session = Session(text, source, options)
         self.session.take_events()  # nobody listens yet
@@ -91,17 +108,38 @@ class AppState(QObject):
     # ------------------------------------------------------------------ reading (the Session's)
     request, text, source, options = _reads("request"), _reads("text"), _reads("source"), _reads("options")
     trace, interventions, selection = _reads("trace"), _reads("interventions"), _reads("selection")
-    baseline = _reads("baseline", "The run without interventions that the shown trace compares with; None when nothing is changed.")
+    baseline = _reads(
+        "baseline", "The run without interventions that the shown trace compares with; None when nothing is changed."
+    )
     config = _reads("config", "The config of the model last traced (sizes filled in from the tokenizer or the file).")
-    editable_sizes, busy, read_only, snapshot = _reads("editable_sizes"), _reads("busy"), _reads("read_only"), _reads("snapshot")
+    editable_sizes, busy, read_only, snapshot = (
+        _reads("editable_sizes"),
+        _reads("busy"),
+        _reads("read_only"),
+        _reads("snapshot"),
+    )
     live_request, error, notices = _reads("live_request"), _reads("error"), _reads("notices")
     capture_mode, loading_model, lesson = _reads("capture_mode"), _reads("loading_model"), _reads("lesson")
 
     # ------------------------------------------------------------------ controls → request (the Session's)
-    set_text, set_source, set_sizes, set_preset = _acts("set_text"), _acts("set_source"), _acts("set_sizes"), _acts("set_preset")
+    set_text, set_source, set_sizes, set_preset = (
+        _acts("set_text"),
+        _acts("set_source"),
+        _acts("set_sizes"),
+        _acts("set_preset"),
+    )
     set_seed, set_random_weights, set_options = _acts("set_seed"), _acts("set_random_weights"), _acts("set_options")
-    open_model, cancel_load, return_to_live, retrace = _acts("open_model"), _acts("cancel_load"), _acts("return_to_live"), _acts("retrace")
-    revert_request, set_interventions, clear_interventions = _acts("revert_request"), _acts("set_interventions"), _acts("clear_interventions")
+    open_model, cancel_load, return_to_live, retrace = (
+        _acts("open_model"),
+        _acts("cancel_load"),
+        _acts("return_to_live"),
+        _acts("retrace"),
+    )
+    revert_request, set_interventions, clear_interventions = (
+        _acts("revert_request"),
+        _acts("set_interventions"),
+        _acts("clear_interventions"),
+    )
     add_intervention, remove_intervention = _acts("add_intervention"), _acts("remove_intervention")
     select, selectable_layers, set_capture_mode = _acts("select"), _acts("selectable_layers"), _acts("set_capture_mode")
     paint, painted_for_trace = _acts("paint"), _acts("painted_for_trace")

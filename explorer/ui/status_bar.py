@@ -94,9 +94,9 @@ class StatusBar(QStatusBar):
             self._say(self.tr("Showing a saved snapshot (read-only): {path}").format(path=trace.origin))
         elif trace.partial:
             self._say(
-                self.tr("Layers up to {layer} are ready; the rest and the next-token output are still computing…").format(
-                    layer=max(trace.layers, default=0)
-                )
+                self.tr(
+                    "Layers up to {layer} are ready; the rest and the next-token output are still computing…"
+                ).format(layer=max(trace.layers, default=0))
             )
         else:
             return False

@@ -23,11 +23,19 @@ def _dark_palette() -> QPalette:
     p = QPalette()
     base, text, mid = QColor(37, 37, 40), QColor(230, 230, 230), QColor(53, 53, 58)
     for role, color in (
-        (QPalette.ColorRole.Window, mid), (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Base, base),
-        (QPalette.ColorRole.AlternateBase, mid), (QPalette.ColorRole.Text, text), (QPalette.ColorRole.Button, mid),
-        (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, base), (QPalette.ColorRole.ToolTipText, text),
-        (QPalette.ColorRole.Highlight, QColor(64, 128, 220)), (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255)),
-        (QPalette.ColorRole.PlaceholderText, QColor(150, 150, 150)), (QPalette.ColorRole.Link, QColor(120, 170, 255)),
+        (QPalette.ColorRole.Window, mid),
+        (QPalette.ColorRole.WindowText, text),
+        (QPalette.ColorRole.Base, base),
+        (QPalette.ColorRole.AlternateBase, mid),
+        (QPalette.ColorRole.Text, text),
+        (QPalette.ColorRole.Button, mid),
+        (QPalette.ColorRole.ButtonText, text),
+        (QPalette.ColorRole.ToolTipBase, base),
+        (QPalette.ColorRole.ToolTipText, text),
+        (QPalette.ColorRole.Highlight, QColor(64, 128, 220)),
+        (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255)),
+        (QPalette.ColorRole.PlaceholderText, QColor(150, 150, 150)),
+        (QPalette.ColorRole.Link, QColor(120, 170, 255)),
     ):
         p.setColor(role, color)
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor(120, 120, 120))

@@ -61,10 +61,16 @@ class TrainController(QObject):
         trace = self.state.trace
         config = self.state.config
         if trace is None or config is None:
-            self.failed.emit(QCoreApplication.translate("TrainController", "nothing to train yet: wait for the first trace"))
+            self.failed.emit(
+                QCoreApplication.translate("TrainController", "nothing to train yet: wait for the first trace")
+            )
             return False
         if config.family != "explorer":
-            self.failed.emit(QCoreApplication.translate("TrainController", "only this app's own models can be trained here; choose a preset first"))
+            self.failed.emit(
+                QCoreApplication.translate(
+                    "TrainController", "only this app's own models can be trained here; choose a preset first"
+                )
+            )
             return False
         self.run_dir = unique_run_dir(runs_root(), corpus)
         request = TrainRequest(
@@ -106,9 +112,11 @@ class TrainController(QObject):
         if not info.vocab_matches:
             self._example = info.example or None
             self.message.emit(
-                QCoreApplication.translate("TrainController", "{corpus} has its own vocabulary (V = {V}): the model is built for it with your sizes "
-                    "(E = {E}, D = {D}, H = {H}, L = {L}); the text becomes one of its examples.").format(
-                    corpus=info.corpus, V=cfg.V, E=cfg.E, D=cfg.D, H=cfg.H, L=cfg.L)
+                QCoreApplication.translate(
+                    "TrainController",
+                    "{corpus} has its own vocabulary (V = {V}): the model is built for it with your sizes "
+                    "(E = {E}, D = {D}, H = {H}, L = {L}); the text becomes one of its examples.",
+                ).format(corpus=info.corpus, V=cfg.V, E=cfg.E, D=cfg.D, H=cfg.H, L=cfg.L)
             )
         self.prepared.emit(info)
 
@@ -140,10 +148,16 @@ class TrainController(QObject):
         if self.sender() is not self.job:
             return
         # A cancelled run saves where it stopped after the last callback: show that checkpoint too.
-        if result.checkpoint is not None and (self._published is None or Path(self._published.name) != Path(result.checkpoint)):
+        if result.checkpoint is not None and (
+            self._published is None or Path(self._published.name) != Path(result.checkpoint)
+        ):
             self._publish(ModelSource("path", str(result.checkpoint)))
         if result.cancelled:
-            self.message.emit(QCoreApplication.translate("TrainController", "Cancelled at step {step}; its checkpoints are kept.").format(step=result.steps))
+            self.message.emit(
+                QCoreApplication.translate(
+                    "TrainController", "Cancelled at step {step}; its checkpoints are kept."
+                ).format(step=result.steps)
+            )
         self.finished.emit(result)
 
     def _on_thread_finished(self) -> None:

@@ -9,7 +9,15 @@ wheel over an unfocused one is handed to the scroll area around it.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox, QScrollBar, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QScrollBar,
+    QWidget,
+)
 
 GUARDED = (QAbstractSpinBox, QComboBox, QAbstractSlider)
 
@@ -30,8 +38,10 @@ class WheelGuard(QObject):
         count = 0
         for widget in root.findChildren(QWidget):
             if (
-                isinstance(widget, GUARDED) and not isinstance(widget, QScrollBar)  # a scroll bar is the scrolling
-                and not getattr(widget, "_wheel_guarded", False) and _scroll_area(widget) is not None
+                isinstance(widget, GUARDED)
+                and not isinstance(widget, QScrollBar)  # a scroll bar is the scrolling
+                and not getattr(widget, "_wheel_guarded", False)
+                and _scroll_area(widget) is not None
             ):
                 widget._wheel_guarded = True
                 if widget.focusPolicy() & Qt.FocusPolicy.WheelFocus == Qt.FocusPolicy.WheelFocus:
@@ -46,5 +56,7 @@ class WheelGuard(QObject):
         area = _scroll_area(obj)
         if area is None:
             return False
-        QApplication.sendEvent(area.verticalScrollBar() if event.angleDelta().y() else area.horizontalScrollBar(), event)
+        QApplication.sendEvent(
+            area.verticalScrollBar() if event.angleDelta().y() else area.horizontalScrollBar(), event
+        )
         return True  # not the control's: its value stays

@@ -36,7 +36,9 @@ def available_area(window: QWidget) -> QRect:
     return screen.availableGeometry()
 
 
-def fit_to_screen(window: QWidget, restored: bool, size: tuple[int, int] | None = None, available: QRect | None = None) -> bool:
+def fit_to_screen(
+    window: QWidget, restored: bool, size: tuple[int, int] | None = None, available: QRect | None = None
+) -> bool:
     """Size and place ``window`` for the screen (``available``: its free area; default: the screen the
     window is on). Returns False when ``size`` had to be made smaller to fit."""
     area = available if available is not None else available_area(window)

@@ -14,11 +14,19 @@ from PySide6.QtWidgets import QWidget
 
 from explorer.ui.panel_strip import PanelStrip
 
-Left, Right, Bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea)
+Left, Right, Bottom = (
+    Qt.DockWidgetArea.LeftDockWidgetArea,
+    Qt.DockWidgetArea.RightDockWidgetArea,
+    Qt.DockWidgetArea.BottomDockWidgetArea,
+)
 RIGHT_OPEN_FROM = 1600  # narrower windows start with the right-hand panels on their strip
 BOTTOM_SHARE = 0.36  # an opened bottom panel takes this share of the window's height
 DESIGN_WIDTH = 1400  # the side panels' widths in the registry are for this width
-_STRIP_AREAS = {Left: Qt.ToolBarArea.LeftToolBarArea, Right: Qt.ToolBarArea.RightToolBarArea, Bottom: None}  # bottom: status bar
+_STRIP_AREAS = {
+    Left: Qt.ToolBarArea.LeftToolBarArea,
+    Right: Qt.ToolBarArea.RightToolBarArea,
+    Bottom: None,
+}  # bottom: status bar
 _NAMES = {Left: "left", Right: "right", Bottom: "bottom"}
 
 
@@ -75,7 +83,9 @@ def size_open_panels(window, specs) -> None:
             window.resizeDocks([dock], [bottom_height(window)], Qt.Orientation.Vertical)
         elif s.area == Qt.DockWidgetArea.TopDockWidgetArea:
             widget = dock.widget()
-            window.resizeDocks([dock], [widget.sizeHint().height() if widget else s.size or 100], Qt.Orientation.Vertical)
+            window.resizeDocks(
+                [dock], [widget.sizeHint().height() if widget else s.size or 100], Qt.Orientation.Vertical
+            )
 
 
 def bottom_height(window) -> int:
@@ -97,7 +107,9 @@ def open_panel(window, key: str, toggle: bool = False) -> None:
         return
     was_closed = dock.isHidden()
     area = window.dockWidgetArea(dock)
-    column_closed = was_closed and not any(in_front(d) for d in window.docks.values() if d is not dock and window.dockWidgetArea(d) == area)
+    column_closed = was_closed and not any(
+        in_front(d) for d in window.docks.values() if d is not dock and window.dockWidgetArea(d) == area
+    )
     dock.show()
     dock.raise_()
     window.views.get(key)  # a panel behind a tab is built when first shown

@@ -49,12 +49,20 @@ def restore(window) -> Restored:
     if geometry is not None and window.restoreGeometry(geometry):
         done.geometry = True
     elif bad or geometry is not None:
-        done.notes.append(QT_TRANSLATE_NOOP("WindowState", "the saved window position could not be used; the window fits the screen instead"))
+        done.notes.append(
+            QT_TRANSLATE_NOOP(
+                "WindowState", "the saved window position could not be used; the window fits the screen instead"
+            )
+        )
     layout, bad = _saved(LAYOUT_KEY)
     if layout is not None and window.restoreState(layout, LAYOUT_VERSION):
         done.layout = True
     elif bad or layout is not None:
-        done.notes.append(QT_TRANSLATE_NOOP("WindowState", "the saved panel layout is from another version or damaged; the default layout is used"))
+        done.notes.append(
+            QT_TRANSLATE_NOOP(
+                "WindowState", "the saved panel layout is from another version or damaged; the default layout is used"
+            )
+        )
     return done
 
 

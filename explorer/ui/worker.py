@@ -11,12 +11,11 @@ import threading
 from PySide6.QtCore import QThread, Signal
 
 from explorer.errors import ExplorerError
-from explorer.ui.job_failure import failure
 from explorer.session import TraceRequest
 from explorer.session.model_cache import ModelCache
 from explorer.session.open import open_source
 from explorer.session.trace_work import TraceHooks, compute_trace
-
+from explorer.ui.job_failure import failure
 
 # The one function that opens any model source (the CLI calls it too); a module name of its own so that the
 # worker's cache calls it through this name and tests can stand in for it.
@@ -100,7 +99,8 @@ class TraceWorker(QThread):
             self.modelReady.emit(config)
 
         return TraceHooks(
-            progress=lambda d, t, w: self.progress.emit(d, t, w), model_ready=model_ready,
+            progress=lambda d, t, w: self.progress.emit(d, t, w),
+            model_ready=model_ready,
             partial=lambda trace, editable: self._ready(generation, trace, editable),
             baseline=lambda baseline: self.baselineReady.emit(generation, baseline),
         )

@@ -36,14 +36,22 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from explorer.errors import ExplorerError, SnapshotError
 from explorer.util.printable import shown
 from explorer.util.temporaries import (
-    TEMP_NAME, TEMP_TAG, Terminated, cleanup_on_sigterm, host_tag, remove_stale_temporaries, sigterm_held, temp_prefix,
+    TEMP_NAME,
+    TEMP_TAG,
+    Terminated,
+    cleanup_on_sigterm,
+    host_tag,
+    remove_stale_temporaries,
+    sigterm_held,
+    temp_prefix,
 )
 
 # Re-exported: the names callers and tests have always imported from here.
@@ -52,8 +60,19 @@ _temp_prefix = temp_prefix
 _sigterm_held = sigterm_held
 _cleanup_on_sigterm = cleanup_on_sigterm
 __all__ = [
-    "TEMP_NAME", "TEMP_TAG", "Terminated", "as_os_error", "atomic_dir", "atomic_file", "atomic_path", "atomic_write_bytes",
-    "check_writable_folder", "check_writable_target", "describe_os_error", "mode_for", "remove_stale_temporaries",
+    "TEMP_NAME",
+    "TEMP_TAG",
+    "Terminated",
+    "as_os_error",
+    "atomic_dir",
+    "atomic_file",
+    "atomic_path",
+    "atomic_write_bytes",
+    "check_writable_folder",
+    "check_writable_target",
+    "describe_os_error",
+    "mode_for",
+    "remove_stale_temporaries",
 ]
 
 

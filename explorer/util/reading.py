@@ -101,7 +101,9 @@ def open_regular(path: str | Path, error: type[ExplorerError], missing: str | No
     return os.fdopen(fd, "rb")
 
 
-def read_text(path: str | Path, max_chars: int, error: type[ExplorerError], missing: str | None = None) -> tuple[str, bool]:
+def read_text(
+    path: str | Path, max_chars: int, error: type[ExplorerError], missing: str | None = None
+) -> tuple[str, bool]:
     """The first ``max_chars`` characters of a UTF-8 file and whether there was more, reading at most one chunk
     past them (a 1 GiB file costs a few MB, not 2 GB)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -128,12 +130,16 @@ def read_text(path: str | Path, max_chars: int, error: type[ExplorerError], miss
     return (text[:max_chars], True) if more or len(text) > max_chars else (text, False)
 
 
-def read_bytes(path: str | Path, max_bytes: int, error: type[ExplorerError], what: str = "file", missing: str | None = None) -> bytes:
+def read_bytes(
+    path: str | Path, max_bytes: int, error: type[ExplorerError], what: str = "file", missing: str | None = None
+) -> bytes:
     """A small file whole; a larger one than ``max_bytes`` is refused before it is read."""
     with open_regular(path, error, missing) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size > max_bytes:
-            raise error(f"{path} is {size / 1024**2:.0f} MB, too large for a {what} (at most {max_bytes / 1024**2:.0f} MB)")
+            raise error(
+                f"{path} is {size / 1024**2:.0f} MB, too large for a {what} (at most {max_bytes / 1024**2:.0f} MB)"
+            )
         try:
             data = fh.read(max_bytes + 1)
         except OSError as exc:
@@ -158,5 +164,7 @@ def parse_json(text: str | bytes, error: type[ExplorerError], where: str) -> Any
         raise error(f"{where} holds a number too long to read ({str(exc).splitlines()[0][:80]})") from None
 
 
-def read_json(path: str | Path, error: type[ExplorerError], max_bytes: int = MAX_JSON_BYTES, missing: str | None = None) -> Any:
+def read_json(
+    path: str | Path, error: type[ExplorerError], max_bytes: int = MAX_JSON_BYTES, missing: str | None = None
+) -> Any:
     return parse_json(read_bytes(path, max_bytes, error, "JSON file", missing), error, str(path))

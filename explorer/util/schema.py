@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from explorer.errors import ExplorerError
 
@@ -90,7 +91,9 @@ def text(value: Any, field: str, where: Where, max_len: int = 1_000_000) -> str:
     return value
 
 
-def listing(value: Any, field: str, where: Where, item: Callable[[Any, str, Where], Any], max_len: int = 10_000_000) -> list:
+def listing(
+    value: Any, field: str, where: Where, item: Callable[[Any, str, Where], Any], max_len: int = 10_000_000
+) -> list:
     if not isinstance(value, list):
         raise where.fail(f"{field} must be a list, got {_show(value)}")
     if len(value) > max_len:

@@ -19,12 +19,14 @@ import signal
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-HOST-PID-RANDOM.part
-TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.%s-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG)
+TEMP_NAME = re.compile(
+    r"^\.(?P<name>.+)\.%s-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG
+)
 MAX_STEM = 100  # bytes of the target's name kept in a temporary name (a name may have 255 bytes)
 
 

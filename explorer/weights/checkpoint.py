@@ -26,13 +26,13 @@ from torch import nn
 from explorer import __version__
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError, ModelLoadError, SnapshotError
-from explorer.util.fileio import atomic_dir
 from explorer.model import Transformer
 from explorer.tokenize import Tokenizer
-from explorer.weights.bundle import ModelBundle
+from explorer.util.fileio import atomic_dir
 from explorer.util.reading import is_regular, read_json
 from explorer.util.schema import Where, model_config
 from explorer.vocab import CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE  # the file names, defined once
+from explorer.weights.bundle import ModelBundle
 from explorer.weights.real_models import check_fits, check_weights
 
 CHECKPOINT_FORMAT = "attention-explorer-checkpoint"  # config.json's "format": how the loaders know the folder
@@ -117,12 +117,14 @@ def read_checkpoint_meta(folder: str | Path) -> dict[str, Any]:
         raise ModelLoadError(f"{folder} is not a checkpoint: {CONFIG_FILE} is missing")
     meta = read_json(path, ModelLoadError)  # bounded; FIFOs, deep nesting and 5000-digit numbers are one line
     if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
-        raise ModelLoadError(f"{path} is not an Attention Explorer checkpoint (no \"format\": \"{CHECKPOINT_FORMAT}\")")
+        raise ModelLoadError(f'{path} is not an Attention Explorer checkpoint (no "format": "{CHECKPOINT_FORMAT}")')
     version = meta.get("format_version")
     if not isinstance(version, int) or version < 1:
         raise ModelLoadError(f"{path} has no valid format_version")
     if version > FORMAT_VERSION:
-        raise ModelLoadError(f"{folder.name} was written by a newer version (format {version}); update Attention Explorer")
+        raise ModelLoadError(
+            f"{folder.name} was written by a newer version (format {version}); update Attention Explorer"
+        )
     if not isinstance(meta.get("config"), dict):
         raise ModelLoadError(f"{path} has no model config")
     return meta

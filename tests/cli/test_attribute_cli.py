@@ -48,16 +48,22 @@ def test_attribute_defaults_to_the_last_token_and_reads_ids(capsys):
     assert code == 0 and data["position"] == 6 and data["target_id"] == 7
 
 
-@pytest.mark.parametrize("argv,words", [
-    (["attribute", TEXT, "--target", "the cat"], "not one token"),
-    (["attribute", TEXT], "--target TOKEN or --target-id ID"),
-    (["attribute", TEXT, "--target", " dog", "--position", "9"], "--position 9 does not exist"),
-    (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "0.9"], "head 9 does not exist"),
-    (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "1"], "expected layer.head"),
-    (["export", TEXT, "-o", "{tmp}/x.npz", "--patch", "layers.0.out"], "--patch needs --patch-from"),
-    (["export", TEXT, "-o", "{tmp}/x.npz", "--patch-from", "the cat .", "--patch", "layers.0.out"], "same length in tokens"),
-    (["export", TEXT, "-o", "{tmp}/x.npz", "--cut", "0.0:1"], "expected layer.head:query:key"),
-])
+@pytest.mark.parametrize(
+    "argv,words",
+    [
+        (["attribute", TEXT, "--target", "the cat"], "not one token"),
+        (["attribute", TEXT], "--target TOKEN or --target-id ID"),
+        (["attribute", TEXT, "--target", " dog", "--position", "9"], "--position 9 does not exist"),
+        (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "0.9"], "head 9 does not exist"),
+        (["export", TEXT, "-o", "{tmp}/x.npz", "--ablate", "1"], "expected layer.head"),
+        (["export", TEXT, "-o", "{tmp}/x.npz", "--patch", "layers.0.out"], "--patch needs --patch-from"),
+        (
+            ["export", TEXT, "-o", "{tmp}/x.npz", "--patch-from", "the cat .", "--patch", "layers.0.out"],
+            "same length in tokens",
+        ),
+        (["export", TEXT, "-o", "{tmp}/x.npz", "--cut", "0.0:1"], "expected layer.head:query:key"),
+    ],
+)
 def test_errors_are_one_line(capsys, tmp_path, argv, words):
     code, _, err = run_cli(capsys, *[a.replace("{tmp}", str(tmp_path)) for a in argv], *SIZES)
     assert code == 2
@@ -67,12 +73,29 @@ def test_errors_are_one_line(capsys, tmp_path, argv, words):
 
 def test_export_with_interventions_writes_the_run_the_baseline_and_the_manifest(capsys, tmp_path):
     path = tmp_path / "iv.npz"
-    code, _, err = run_cli(capsys, "export", TEXT, "-o", path, *SIZES, "--ablate", "1.2,2.0",
-                           "--cut", "0.1:3:2", "--patch-from", TEXT2, "--patch", "layers.0.attn.heads@1,2#3")
+    code, _, err = run_cli(
+        capsys,
+        "export",
+        TEXT,
+        "-o",
+        path,
+        *SIZES,
+        "--ablate",
+        "1.2,2.0",
+        "--cut",
+        "0.1:3:2",
+        "--patch-from",
+        TEXT2,
+        "--patch",
+        "layers.0.attn.heads@1,2#3",
+    )
     assert code == 0, err
     data = np.load(path, allow_pickle=False)
     manifest = json.loads(bytes(data["manifest"]).decode())
-    assert manifest["interventions"]["ablations"] == [{"layer": 1, "head": 2, "mode": "zero"}, {"layer": 2, "head": 0, "mode": "zero"}]
+    assert manifest["interventions"]["ablations"] == [
+        {"layer": 1, "head": 2, "mode": "zero"},
+        {"layer": 2, "head": 0, "mode": "zero"},
+    ]
     assert manifest["interventions"]["patches"] == [{"name": "layers.0.attn.heads", "positions": [1, 2], "heads": [3]}]
     assert manifest["interventions"]["patch_from"] == TEXT2
     bundle = load_preset("classroom", seed=5, layers=3)

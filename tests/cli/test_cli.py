@@ -87,7 +87,18 @@ def test_format_flag_overrides_the_file_name(capsys, tmp_path, fmt):
 
 def test_mask_window_and_no_scale(capsys, tmp_path):
     out = tmp_path / "w.npz"
-    code, _, err = run_cli(capsys, "export", "the cat is on the mat .", "--preset", "seed-toy", "--mask", "window:2", "--no-scale", "-o", out)
+    code, _, err = run_cli(
+        capsys,
+        "export",
+        "the cat is on the mat .",
+        "--preset",
+        "seed-toy",
+        "--mask",
+        "window:2",
+        "--no-scale",
+        "-o",
+        out,
+    )
     assert code == 0, err
     manifest, a = load_npz(out)
     C = 7
@@ -101,7 +112,9 @@ def test_mask_window_and_no_scale(capsys, tmp_path):
 
 def test_dtype_float64_and_names_selection(capsys, tmp_path):
     out = tmp_path / "d.safetensors"
-    code, _, err = run_cli(capsys, "export", PEN, "--preset", "seed-toy", "--dtype", "float64", "--names", "layers.0.attn.*", "-o", out)
+    code, _, err = run_cli(
+        capsys, "export", PEN, "--preset", "seed-toy", "--dtype", "float64", "--names", "layers.0.attn.*", "-o", out
+    )
     assert code == 0, err
     from safetensors import safe_open
 
@@ -147,7 +160,9 @@ def test_sizes_seed_and_bare_flags(capsys, tmp_path):
     assert ma["config"]["norm"] == "none" and ma["config"]["residual"] is False and ma["seed"] == 5
     assert not any(k.startswith("params.layers.0.ln_") for k in a)
     # bare: attention reads the embedding itself, and the block's output is the FFN's output
-    assert np.array_equal(a["layers.0.attn.in"], a["embed.out"]) and np.array_equal(a["layers.0.out"], a["layers.0.ffn.out"])
+    assert np.array_equal(a["layers.0.attn.in"], a["embed.out"]) and np.array_equal(
+        a["layers.0.out"], a["layers.0.ffn.out"]
+    )
 
 
 def test_device_fallback_is_a_note_not_an_error(capsys, tmp_path):
@@ -224,7 +239,9 @@ def test_errors_are_one_line_and_non_zero(capsys, tmp_path, argv):
 
 
 def _spawn(args, cwd):
-    return subprocess.Popen([sys.executable, "-m", "explorer", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "explorer", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def test_as_real_processes(tmp_path):
@@ -242,7 +259,12 @@ def test_as_real_processes(tmp_path):
         assert p.returncode not in (0, 1), e  # 1 would be an uncaught exception
         one_error_line(e)
     # `info x.npz | head -1`: the reader closes the pipe early; no traceback
-    info = subprocess.Popen([sys.executable, "-m", "explorer", "info", "x.npz"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    info = subprocess.Popen(
+        [sys.executable, "-m", "explorer", "info", "x.npz"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     first = info.stdout.readline()
     info.stdout.close()
     err = info.stderr.read().decode()

@@ -38,7 +38,7 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
 
 
 def notes(err: str) -> list[str]:
-    return [ln[len("note: "):] for ln in err.splitlines() if ln.startswith("note: ")]
+    return [ln[len("note: ") :] for ln in err.splitlines() if ln.startswith("note: ")]
 
 
 def error_line(err: str) -> str:
@@ -94,7 +94,9 @@ def test_japanese_with_a_word_level_vocabulary_says_what_to_do(capsys, tmp_path)
     assert any("japanese preset" in n for n in notes(err)), err
     # The classroom and japanese presets' subword vocabularies know every character: nothing is unknown.
     for preset in ("classroom", "japanese"):
-        code, _, err = run_cli(capsys, "export", "これはペンです。", "--preset", preset, "-o", tmp_path / f"{preset}.npz")
+        code, _, err = run_cli(
+            capsys, "export", "これはペンです。", "--preset", preset, "-o", tmp_path / f"{preset}.npz"
+        )
         assert code == 0 and not any("vocabulary" in n for n in notes(err)), err
     manifest = exported(tmp_path / "japanese.npz")[0]
     pieces = manifest["batch"][0]["tokens"]
@@ -105,8 +107,11 @@ def test_japanese_with_a_word_level_vocabulary_says_what_to_do(capsys, tmp_path)
     "text, said, shape",
     [
         ("This is a pen . " * 6250, ["cut to the model's context of 1024 tokens"], (1, 1024)),  # 100,000 characters
-        ("This is a pen . " * 100 + "\n" + "The cat sat .\n" * 5000,
-         ["only the first 64 of 5001 sentences", f"at most {MAX_TRACE_TOKENS:,} positions"], (MAX_TRACE_TOKENS // _PEN100, _PEN100)),
+        (
+            "This is a pen . " * 100 + "\n" + "The cat sat .\n" * 5000,
+            ["only the first 64 of 5001 sentences", f"at most {MAX_TRACE_TOKENS:,} positions"],
+            (MAX_TRACE_TOKENS // _PEN100, _PEN100),
+        ),
         ("pen " * 80_000, [f"only the first {MAX_TEXT_CHARS:,} are traced", "context of 1024"], (1, 1024)),
     ],
     ids=["100k-characters", "5000-lines", "320k-characters"],
@@ -142,7 +147,9 @@ def test_float64_of_a_float32_checkpoint_and_reading_it_back(capsys, tmp_path):
     from explorer.weights.presets import preset_tokenizer
 
     tok = preset_tokenizer("words-en.json")
-    save_checkpoint(random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 2), tmp_path / "ckpt")
+    save_checkpoint(
+        random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 2), tmp_path / "ckpt"
+    )
     for fmt in ("npz", "pt", "safetensors"):
         out = tmp_path / f"s64.{fmt}"
         code, _, err = run_cli(capsys, "export", PEN, "--model", tmp_path / "ckpt", "--dtype", "float64", "-o", out)
@@ -180,7 +187,10 @@ def test_float64_of_a_float32_checkpoint_and_reading_it_back(capsys, tmp_path):
     ids=lambda v: " ".join(v[1:4]) if isinstance(v, list) else None,
 )
 def test_refused_input_is_one_line(capsys, tmp_path, argv, said):
-    argv = [*argv, *(["-o", str(tmp_path / "s.npz")] if argv[0] == "export" else ["--out", str(tmp_path / "run"), "-q"])]
+    argv = [
+        *argv,
+        *(["-o", str(tmp_path / "s.npz")] if argv[0] == "export" else ["--out", str(tmp_path / "run"), "-q"]),
+    ]
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse's own refusals: a usage line, exit 2
@@ -207,7 +217,9 @@ def test_damaged_snapshots(capsys, tmp_path, damage):
         bad.write_text("hello", encoding="utf-8")
     else:
         manifest, arrays = exported(good)
-        np.savez(bad, manifest=np.frombuffer(json.dumps({**manifest, "format_version": 7}).encode(), np.uint8), **arrays)
+        np.savez(
+            bad, manifest=np.frombuffer(json.dumps({**manifest, "format_version": 7}).encode(), np.uint8), **arrays
+        )
     code, _, err = run_cli(capsys, "info", bad)
     assert code == 2 and "bad.npz" in error_line(err)
     if damage == "newer":
@@ -237,11 +249,15 @@ def test_pickles_given_to_the_command_never_run(capsys, tmp_path):
 def test_models_with_missing_tensors_or_wrong_shapes(capsys, tmp_path):
     tensors = gpt2_tensors()
     del tensors["ln_f.bias"]
-    code, _, err = run_cli(capsys, "export", PEN, "--model", tiny_gpt2(tmp_path / "a", tensors), "-o", tmp_path / "s.npz")
+    code, _, err = run_cli(
+        capsys, "export", PEN, "--model", tiny_gpt2(tmp_path / "a", tensors), "-o", tmp_path / "s.npz"
+    )
     assert code == 2 and "ln_f.bias" in error_line(err)
     tensors = gpt2_tensors()
     tensors["wte.weight"] = tensors["wte.weight"][:, :5]
-    code, _, err = run_cli(capsys, "export", PEN, "--model", tiny_gpt2(tmp_path / "b", tensors), "-o", tmp_path / "s.npz")
+    code, _, err = run_cli(
+        capsys, "export", PEN, "--model", tiny_gpt2(tmp_path / "b", tensors), "-o", tmp_path / "s.npz"
+    )
     assert code == 2 and "wte.weight" in error_line(err)
     gguf = tmp_path / "cut.gguf"
     gguf.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(10))
@@ -261,8 +277,25 @@ def test_unwritable_outputs(capsys, tmp_path, where):
         pytest.skip("no /proc here")
     code, _, err = run_cli(capsys, "export", PEN, "--preset", "seed-toy", "-o", base / "s.npz")
     assert code == 2 and error_line(err).startswith(f"error: cannot write {base / 's.npz'}")
-    code, _, err = run_cli(capsys, "train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1",
-                           "--steps", "2", "--out", base / "run", "-q")
+    code, _, err = run_cli(
+        capsys,
+        "train",
+        "--corpus",
+        "copy",
+        "-E",
+        "8",
+        "-D",
+        "4",
+        "-H",
+        "2",
+        "-L",
+        "1",
+        "--steps",
+        "2",
+        "--out",
+        base / "run",
+        "-q",
+    )
     assert code == 2 and "cannot write" in error_line(err)
 
 
@@ -271,7 +304,12 @@ def test_a_snapshot_opens_in_the_window_from_the_command_line(tmp_path):
     snap = tmp_path / "s.npz"
     assert main(["export", PEN, "--preset", "seed-toy", "-o", str(snap)]) == 0
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    r = subprocess.run([sys.executable, "-m", "explorer", "gui", "--snapshot", str(snap), "--screenshot", str(tmp_path / "shot.png")],
-                       capture_output=True, text=True, timeout=180, env=env)
+    r = subprocess.run(
+        [sys.executable, "-m", "explorer", "gui", "--snapshot", str(snap), "--screenshot", str(tmp_path / "shot.png")],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "shot.png").stat().st_size > 10_000 and "Traceback" not in r.stderr

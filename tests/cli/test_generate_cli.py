@@ -88,7 +88,13 @@ def test_no_cache_and_seeds(capsys, tmp_path):
     out = tmp_path / "s.npz"
     run_cli(capsys, "generate", PROMPT, "-n", 8, *sampled, "-o", out)
     manifest, arrays = load_npz(out)
-    assert manifest["generation"]["sampling"] == {"greedy": False, "temperature": 1.5, "top_k": 3, "top_p": 1.0, "seed": 7}
+    assert manifest["generation"]["sampling"] == {
+        "greedy": False,
+        "temperature": 1.5,
+        "top_k": 3,
+        "top_p": 1.0,
+        "seed": 7,
+    }
     assert "cache.layers.0.k" in arrays
     for t, chosen in enumerate(arrays["gen.tokens"][0]):
         assert chosen in np.argsort(-arrays["gen.logits"][0, t])[:3]  # never outside the top 3
@@ -129,7 +135,9 @@ def test_as_a_real_process(tmp_path):
     out = tmp_path / "g.safetensors"
     proc = subprocess.run(
         [sys.executable, "-m", "explorer", "generate", PROMPT, "-n", "3", "-o", str(out)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(PROMPT) and len(proc.stdout.strip()) > len(PROMPT) and out.is_file()

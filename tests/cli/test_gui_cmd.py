@@ -19,17 +19,32 @@ ROOT = Path(__file__).resolve().parents[2]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def _gui(tmp_path: Path, *args: str, env: dict | None = None, prelude: str = "", umask: int = -1,
-         timeout: int = 180) -> subprocess.CompletedProcess:
+def _gui(
+    tmp_path: Path, *args: str, env: dict | None = None, prelude: str = "", umask: int = -1, timeout: int = 180
+) -> subprocess.CompletedProcess:
     """``python -m explorer gui ARGS``; ``prelude``: Python run in the child first (a resource limit). Not a
     preexec_fn: that runs Python between fork and exec, which can deadlock in a process with threads (the
     test worker's torch and Qt threads), and Popen itself would then wait for ever."""
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     base.update(PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    command = [sys.executable, "-m", "explorer"] if not prelude else \
-        [sys.executable, "-c", f"{prelude}\nimport runpy\nrunpy.run_module('explorer', run_name='__main__', alter_sys=True)"]
-    return subprocess.run([*command, "gui", *args], env={**base, **(env or {})}, umask=umask,
-                          capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+    command = (
+        [sys.executable, "-m", "explorer"]
+        if not prelude
+        else [
+            sys.executable,
+            "-c",
+            f"{prelude}\nimport runpy\nrunpy.run_module('explorer', run_name='__main__', alter_sys=True)",
+        ]
+    )
+    return subprocess.run(
+        [*command, "gui", *args],
+        env={**base, **(env or {})},
+        umask=umask,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=tmp_path,
+    )
 
 
 def _one_error_line(res: subprocess.CompletedProcess) -> str:
@@ -48,8 +63,11 @@ def _png_size(path: Path) -> tuple[int, int]:
 # ------------------------------------------------------------------------------------------ no display
 
 
-@pytest.mark.parametrize("env", [{}, {"QT_QPA_PLATFORM": "xcb"}, {"DISPLAY": ":93"}, {"WAYLAND_DISPLAY": "wayland-93"}],
-                         ids=["nothing-set", "xcb-without-display", "display-not-answering", "wayland-not-there"])
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"QT_QPA_PLATFORM": "xcb"}, {"DISPLAY": ":93"}, {"WAYLAND_DISPLAY": "wayland-93"}],
+    ids=["nothing-set", "xcb-without-display", "display-not-answering", "wayland-not-there"],
+)
 def test_no_display_is_one_error_line_and_exit_2(tmp_path, env):
     """Qt aborted with exit code 134 and its multi-line xcb message; now the check runs before Qt starts."""
     if env.get("DISPLAY") and Path("/tmp/.X11-unix/X93").exists():
@@ -64,8 +82,14 @@ def test_no_display_is_one_error_line_and_exit_2(tmp_path, env):
 def test_the_default_command_without_a_display_says_the_same(tmp_path):
     """`make run` runs `attention-explorer gui`; without a subcommand the window is the default."""
     base = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    res = subprocess.run([sys.executable, "-m", "explorer"], env={**base, "PYTHONPATH": str(ROOT)},
-                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    res = subprocess.run(
+        [sys.executable, "-m", "explorer"],
+        env={**base, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert _one_error_line(res).startswith("error: no display")
 
 
@@ -93,8 +117,17 @@ def test_size_parsing():
 
 def test_a_screenshot_has_exactly_the_size_asked_for_and_ordinary_permissions(tmp_path):
     out = tmp_path / "small.png"
-    res = _gui(tmp_path, "--screenshot", str(out), "--size", "640x400", "--preset", "seed-toy",
-               env={"QT_QPA_PLATFORM": "offscreen"}, umask=0o022)
+    res = _gui(
+        tmp_path,
+        "--screenshot",
+        str(out),
+        "--size",
+        "640x400",
+        "--preset",
+        "seed-toy",
+        env={"QT_QPA_PLATFORM": "offscreen"},
+        umask=0o022,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     assert _png_size(out) == (640, 400)  # smaller than the docks' minimum: the window is not enlarged
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
@@ -107,7 +140,16 @@ def test_a_screenshot_onto_a_link_replaces_the_link_and_not_its_target(tmp_path)
     real.write_bytes(b"the teacher's picture")
     link = tmp_path / "link.png"
     link.symlink_to(real)
-    res = _gui(tmp_path, "--screenshot", str(link), "--size", "640x400", "--preset", "seed-toy", env={"QT_QPA_PLATFORM": "offscreen"})
+    res = _gui(
+        tmp_path,
+        "--screenshot",
+        str(link),
+        "--size",
+        "640x400",
+        "--preset",
+        "seed-toy",
+        env={"QT_QPA_PLATFORM": "offscreen"},
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     assert real.read_bytes() == b"the teacher's picture"
     assert not link.is_symlink() and _png_size(link) == (640, 400)
@@ -120,11 +162,22 @@ def test_a_failed_screenshot_keeps_the_old_file_says_no_wrote_and_fails(tmp_path
     old = PNG_MAGIC + b"old picture" * 10
     out.write_bytes(old)
 
-    limit_file_size = ("import resource, signal\n"
-                       "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"  # a write past the limit fails (EFBIG) instead of killing
-                       "resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))")
-    res = _gui(tmp_path, "--screenshot", str(out), "--size", "1400x900", "--preset", "seed-toy",
-               env={"QT_QPA_PLATFORM": "offscreen"}, prelude=limit_file_size)
+    limit_file_size = (
+        "import resource, signal\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"  # a write past the limit fails (EFBIG) instead of killing
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))"
+    )
+    res = _gui(
+        tmp_path,
+        "--screenshot",
+        str(out),
+        "--size",
+        "1400x900",
+        "--preset",
+        "seed-toy",
+        env={"QT_QPA_PLATFORM": "offscreen"},
+        prelude=limit_file_size,
+    )
     assert res.returncode != 0
     assert "wrote" not in res.stdout
     assert "error: cannot write" in res.stderr and "Traceback" not in res.stderr
@@ -183,7 +236,17 @@ def test_generate_out_of_range_is_one_error_line(tmp_path, n):
 def test_a_screenshot_with_generate_waits_for_the_generation(tmp_path):
     """The picture is taken once the generation is there: had it never come, the wait times out (exit 1)."""
     out = tmp_path / "gen.png"
-    res = _gui(tmp_path, "--screenshot", str(out), "--size", "1366x768", "--generate", "3", "--text", "This is a",
-               env={"QT_QPA_PLATFORM": "offscreen", "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000"})
+    res = _gui(
+        tmp_path,
+        "--screenshot",
+        str(out),
+        "--size",
+        "1366x768",
+        "--generate",
+        "3",
+        "--text",
+        "This is a",
+        env={"QT_QPA_PLATFORM": "offscreen", "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000"},
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     assert _png_size(out) == (1366, 768)

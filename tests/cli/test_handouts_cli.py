@@ -8,13 +8,13 @@ import os
 import re
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
-
+import tomllib
 from cli_zygote import run_completed
+
 from tests.cli.png_size import png_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +23,12 @@ poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-
 
 
 def cli(tmp_path: Path, *argv, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / ".config"), "XDG_CACHE_HOME": str(tmp_path / ".cache"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp_path / ".config"),
+        "XDG_CACHE_HOME": str(tmp_path / ".cache"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     env.pop("QT_QPA_PLATFORM", None)  # the commands need no screen, and must not ask for one
     env.pop("DISPLAY", None)
     return run_completed(list(argv), env, tmp_path, timeout)  # a process forked from a zygote (tests/cli_zygote.py)
@@ -37,7 +41,23 @@ def pdftext(path: Path) -> str:
 def test_figure_in_three_formats(tmp_path):
     for fmt in ("png", "svg", "pdf"):
         out = tmp_path / f"f.{fmt}"
-        r = cli(tmp_path, "figure", PEN, "--stage", "weights", "--head", "1", "--token", "2", "-o", out, "--width-mm", "100", "--dpi", "150")
+        r = cli(
+            tmp_path,
+            "figure",
+            PEN,
+            "--stage",
+            "weights",
+            "--head",
+            "1",
+            "--token",
+            "2",
+            "-o",
+            out,
+            "--width-mm",
+            "100",
+            "--dpi",
+            "150",
+        )
         assert r.returncode == 0 and r.stderr == "", r.stderr  # no stray Qt message
         assert r.stdout.startswith(f"wrote {out}")
     width, height = png_size(tmp_path / "f.png")
@@ -48,22 +68,33 @@ def test_figure_in_three_formats(tmp_path):
 
 
 def test_figure_in_japanese_on_dark_paper(tmp_path):
-    r = cli(tmp_path, "figure", PEN, "--stage", "scores", "-o", tmp_path / "ja.svg", "--language", "ja", "--theme", "dark")
+    r = cli(
+        tmp_path, "figure", PEN, "--stage", "scores", "-o", tmp_path / "ja.svg", "--language", "ja", "--theme", "dark"
+    )
     assert r.returncode == 0, r.stderr
     svg = (tmp_path / "ja.svg").read_text(encoding="utf-8")
     assert "クエリ" in svg and 'fill="#252528"' in svg
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["--stage", "weights", "-o", "f.gif"], "error: -o must name a .png, .svg or .pdf file"),
-    (["--stage", "weights", "--layer", "7", "-o", "f.png"], "error: layer"),
-    (["--stage", "weights", "--head", "9", "-o", "f.png"], "error: head 9 does not exist: the model has 4 heads"),
-    (["--stage", "weights", "--token", "5", "-o", "f.png"], "error: token 5 does not exist: sentence 0 has 5 tokens"),
-    (["--stage", "weights", "--size", "10x10", "-o", "f.png"], "error: --size takes WIDTHxHEIGHT in pixels"),
-    (["--stage", "weights", "--dpi", "0", "-o", "f.png"], "error: --dpi must lie between 36 and 2400"),
-    (["--stage", "weights", "--width-mm", "2000", "--dpi", "2400", "-o", "f.png"], "error: a 188976×"),
-    (["--stage", "weights", "-o", "a-file/f.pdf"], "error: cannot write a-file/f.pdf: a part of the path is a file, not a folder"),
-])
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--stage", "weights", "-o", "f.gif"], "error: -o must name a .png, .svg or .pdf file"),
+        (["--stage", "weights", "--layer", "7", "-o", "f.png"], "error: layer"),
+        (["--stage", "weights", "--head", "9", "-o", "f.png"], "error: head 9 does not exist: the model has 4 heads"),
+        (
+            ["--stage", "weights", "--token", "5", "-o", "f.png"],
+            "error: token 5 does not exist: sentence 0 has 5 tokens",
+        ),
+        (["--stage", "weights", "--size", "10x10", "-o", "f.png"], "error: --size takes WIDTHxHEIGHT in pixels"),
+        (["--stage", "weights", "--dpi", "0", "-o", "f.png"], "error: --dpi must lie between 36 and 2400"),
+        (["--stage", "weights", "--width-mm", "2000", "--dpi", "2400", "-o", "f.png"], "error: a 188976×"),
+        (
+            ["--stage", "weights", "-o", "a-file/f.pdf"],
+            "error: cannot write a-file/f.pdf: a part of the path is a file, not a folder",
+        ),
+    ],
+)
 def test_figure_refusals_are_one_error_line(tmp_path, argv, said):
     (tmp_path / "a-file").write_text("x")
     r = cli(tmp_path, "figure", PEN, *argv)
@@ -83,7 +114,9 @@ def test_the_builtin_lesson_as_slides(tmp_path):
     out = tmp_path / "lesson.pdf"
     r = cli(tmp_path, "lesson", "export", "builtin", "-o", out)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.strip().splitlines() == [line for line in r.stderr.strip().splitlines() if line.startswith("note: step 14:")]
+    assert r.stderr.strip().splitlines() == [
+        line for line in r.stderr.strip().splitlines() if line.startswith("note: step 14:")
+    ]
     text = " ".join(pdftext(out).split())
     lesson = tomllib.loads((ROOT / "resources" / "lessons" / "builtin.toml").read_text(encoding="utf-8"))
     for step in lesson["steps"]:  # every caption, title and question is text in the PDF
@@ -97,16 +130,30 @@ def test_the_builtin_lesson_as_slides(tmp_path):
 
 
 def _answers(text: str) -> dict[str, list[float]]:
-    """"Answer: LABEL = (a, b)" lines of the key → numbers (−∞ as -inf)."""
+    """ "Answer: LABEL = (a, b)" lines of the key → numbers (−∞ as -inf)."""
     found = {}
     for label, values in re.findall(r"Answer:\s*(\S+(?: / √D)?) = \(?([^)\n]+)\)?", text):
-        found[label] = [float("-inf") if v.strip() == "−∞" else float(v.strip().replace("−", "-")) for v in values.split(",")]
+        found[label] = [
+            float("-inf") if v.strip() == "−∞" else float(v.strip().replace("−", "-")) for v in values.split(",")
+        ]
     return found
 
 
 @poppler
 def test_worksheet_key_agrees_with_export_of_the_same_run(tmp_path):
-    r = cli(tmp_path, "worksheet", PEN, "--preset", "seed-toy", "--seed", "5", "-o", tmp_path / "sheet.pdf", "--answers", tmp_path / "key.pdf")
+    r = cli(
+        tmp_path,
+        "worksheet",
+        PEN,
+        "--preset",
+        "seed-toy",
+        "--seed",
+        "5",
+        "-o",
+        tmp_path / "sheet.pdf",
+        "--answers",
+        tmp_path / "key.pdf",
+    )
     assert r.returncode == 0, r.stderr
     r = cli(tmp_path, "export", PEN, "--preset", "seed-toy", "--seed", "5", "-o", tmp_path / "run.npz")
     assert r.returncode == 0, r.stderr
@@ -125,7 +172,7 @@ def test_worksheet_key_agrees_with_export_of_the_same_run(tmp_path):
     for label, values in expected.items():
         d = digits.get(label, 2)
         want = [v if np.isinf(v) else round(float(v), d) for v in np.asarray(values, dtype=np.float64)]
-        assert key[label] == pytest.approx(want, abs=10 ** -d * 0.51), label
+        assert key[label] == pytest.approx(want, abs=10**-d * 0.51), label
     tokens = snap["tokens"][0]
     prob = next(v for k, v in key.items() if k.startswith("p₁["))
     assert prob == pytest.approx([round(float(snap["probs"][0, i, tokens[i + 1]]), 3)], abs=5e-4)

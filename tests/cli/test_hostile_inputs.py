@@ -64,11 +64,31 @@ FIFO_CASES = {
     "train-corpus": lambda t: ["train", "--corpus", _fifo(t / "fifo"), "--steps", "2", "--out", t / "run", "-q"],
     "eval-corpus": lambda t: ["eval", "--preset", "classroom", "--corpus", _fifo(t / "fifo")],
     "model-fifo": lambda t: ["export", PEN, "--model", _fifo(t / "model.gguf"), "-o", t / "s.npz"],
-    "hf-safetensors-fifo": lambda t: ["export", PEN, "--model", _hf_with_fifo(t / "hf", "model.safetensors"), "-o", t / "s.npz"],
-    "hf-tokenizer-fifo": lambda t: ["export", PEN, "--model", _hf_with_fifo(t / "hf", "tokenizer.json"), "-o", t / "s.npz"],
+    "hf-safetensors-fifo": lambda t: [
+        "export",
+        PEN,
+        "--model",
+        _hf_with_fifo(t / "hf", "model.safetensors"),
+        "-o",
+        t / "s.npz",
+    ],
+    "hf-tokenizer-fifo": lambda t: [
+        "export",
+        PEN,
+        "--model",
+        _hf_with_fifo(t / "hf", "tokenizer.json"),
+        "-o",
+        t / "s.npz",
+    ],
     "hf-config-fifo": lambda t: ["export", PEN, "--model", _hf_with_fifo(t / "hf", "config.json"), "-o", t / "s.npz"],
     "checkpoint-weights-fifo": lambda t: ["export", PEN, "--model", _checkpoint_with_fifo(t / "ck"), "-o", t / "s.npz"],
-    "window-model-fifo": lambda t: ["gui", "--model", _hf_with_fifo(t / "hf", "model.safetensors"), "--screenshot", t / "shot.png"],
+    "window-model-fifo": lambda t: [
+        "gui",
+        "--model",
+        _hf_with_fifo(t / "hf", "model.safetensors"),
+        "--screenshot",
+        t / "shot.png",
+    ],
 }
 
 
@@ -80,15 +100,21 @@ def test_a_fifo_given_as_any_input_is_refused_at_once(tmp_path, case):
     code, _, err, _ = run_cli(tmp_path, *argv, timeout=600)
     assert code == 2, err
     assert "named pipe (FIFO), not a regular file" in one_error(err)
-    assert not (tmp_path / "s.npz").exists() and not (tmp_path / "run").exists() and not (tmp_path / "shot.png").exists()
+    assert (
+        not (tmp_path / "s.npz").exists() and not (tmp_path / "run").exists() and not (tmp_path / "shot.png").exists()
+    )
 
 
-@pytest.mark.parametrize("argv", [
-    ["export", PEN, "--model", "/dev/zero"],
-    ["export", "--text-file", "/dev/zero"],
-    ["eval", "--preset", "classroom", "--corpus", "/dev/zero"],
-    ["info", "/dev/zero"],
-], ids=["model", "text-file", "corpus", "info"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", PEN, "--model", "/dev/zero"],
+        ["export", "--text-file", "/dev/zero"],
+        ["eval", "--preset", "classroom", "--corpus", "/dev/zero"],
+        ["info", "/dev/zero"],
+    ],
+    ids=["model", "text-file", "corpus", "info"],
+)
 def test_dev_zero_is_a_device_not_a_missing_file(tmp_path, argv):
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero here")
@@ -106,7 +132,9 @@ def test_a_catastrophic_tokenizer_regex_is_one_line(tmp_path):
     assert code == 2 and "the model's tokenizer failed on this text" in one_error(err)
     assert "panicked" not in err and "PanicException" not in err and len(err.splitlines()) <= 2
     # the window: the worker reports it instead of dying, so the window is not left waiting
-    code, _, err, _ = run_cli(tmp_path, "gui", "--model", folder, "--text", text, "--screenshot", tmp_path / "shot.png", timeout=150)
+    code, _, err, _ = run_cli(
+        tmp_path, "gui", "--model", folder, "--text", text, "--screenshot", tmp_path / "shot.png", timeout=150
+    )
     assert code == 2 and "tokenizer failed" in one_error(err), err
     assert not (tmp_path / "shot.png").exists()
 
@@ -119,7 +147,9 @@ def test_a_huge_sparse_text_file_costs_little(tmp_path):
     with open(big, "wb") as fh:
         fh.truncate(GiB)  # sparse: NUL characters, no disk used
     before = big.stat()
-    code, _, err, rss = run_cli(tmp_path, "export", "--text-file", big, "--names", "logits", "-o", tmp_path / "s.npz", timeout=180)
+    code, _, err, rss = run_cli(
+        tmp_path, "export", "--text-file", big, "--names", "logits", "-o", tmp_path / "s.npz", timeout=180
+    )
     assert code == 0, err
     assert "only its start is read" in err and "Traceback" not in err
     assert rss < 1 * GiB  # the whole file once took 2.1 GB
@@ -155,8 +185,24 @@ def test_the_export_memory_check_counts_everything_it_will_hold(tmp_path, budget
     text = tmp_path / "8x1024.txt"
     text.write_text("\n".join(" ".join(["the cat sat on a mat ."] * 147) for _ in range(8)), encoding="utf-8")
     extra = ["--memory-budget", str(budget)] if budget else []
-    code, _, err, rss = run_cli(tmp_path, "export", "--text-file", text, "-E", "256", "-H", "8", "-D", "32", "-L", "3",
-                                *extra, "-o", tmp_path / "s.npz", timeout=300)
+    code, _, err, rss = run_cli(
+        tmp_path,
+        "export",
+        "--text-file",
+        text,
+        "-E",
+        "256",
+        "-H",
+        "8",
+        "-D",
+        "32",
+        "-L",
+        "3",
+        *extra,
+        "-o",
+        tmp_path / "s.npz",
+        timeout=300,
+    )
     assert code == 2 and "more than the" in one_error(err) and "memory budget" in err
     assert rss < (budget or 4) * GiB
     assert not (tmp_path / "s.npz").exists()
@@ -243,6 +289,7 @@ def _raw_config(text: str):
         tiny_gpt2(folder)
         (folder / "config.json").write_text(text)
         return folder
+
     return make
 
 
@@ -255,12 +302,15 @@ def _checkpoint_config(text_of):
         cfg = (folder / "config.json").read_text()
         (folder / "config.json").write_text(text_of(cfg))
         return folder
+
     return make
 
 
 def _weight_map_list(folder: Path) -> Path:
     tiny_gpt2(folder)
-    (folder / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"wte.weight": ["model.safetensors"]}}))
+    (folder / "model.safetensors.index.json").write_text(
+        json.dumps({"weight_map": {"wte.weight": ["model.safetensors"]}})
+    )
     return folder
 
 
@@ -276,28 +326,75 @@ MODEL_CASES = {
     "gpt2-eps-abc": (lambda f: _gpt2(f, layer_norm_epsilon="abc"), "layer_norm_epsilon must be a number"),
     "gpt2-eps-list": (lambda f: _gpt2(f, layer_norm_epsilon=[1]), "layer_norm_epsilon must be a number"),
     "gpt2-huge-int": (lambda f: _gpt2(f, n_embd=10**30), "n_embd must lie between 1 and"),
-    "llama-heads-0": (lambda f: hostile.tiny_llama(f, {"num_attention_heads": 0}), "num_attention_heads must lie between 1"),
+    "llama-heads-0": (
+        lambda f: hostile.tiny_llama(f, {"num_attention_heads": 0}),
+        "num_attention_heads must lie between 1",
+    ),
     "llama-eps-x": (lambda f: hostile.tiny_llama(f, {"rms_norm_eps": "x"}), "rms_norm_eps must be a number"),
     "llama-head_dim--4": (lambda f: hostile.tiny_llama(f, {"head_dim": -4}), "head_dim must lie between 1 and"),
     "llama-theta-negative": (lambda f: hostile.tiny_llama(f, {"rope_theta": -1}), "rope_theta must be positive"),
-    "llama-nan-weights": (lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.full(8, np.nan, np.float32)}), "contains NaN or infinite values"),
-    "llama-int32-weights": (lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.ones(8, np.int32)}), "is int32, expected floating point"),
-    "llama-bool-weights": (lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.ones(8, bool)}), "is bool, expected floating point"),
+    "llama-nan-weights": (
+        lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.full(8, np.nan, np.float32)}),
+        "contains NaN or infinite values",
+    ),
+    "llama-int32-weights": (
+        lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.ones(8, np.int32)}),
+        "is int32, expected floating point",
+    ),
+    "llama-bool-weights": (
+        lambda f: hostile.tiny_llama(f, tensors={"model.norm.weight": np.ones(8, bool)}),
+        "is bool, expected floating point",
+    ),
     "weight_map-list": (_weight_map_list, "must name a file in"),
     "weight_map-outside": (_weight_map_outside, "must name a file in"),
-    "config-deep": (_raw_config('{"model_type": "gpt2", "x": ' + "[" * 200_000 + "]" * 200_000 + "}"), "nested too deeply"),
+    "config-deep": (
+        _raw_config('{"model_type": "gpt2", "x": ' + "[" * 200_000 + "]" * 200_000 + "}"),
+        "nested too deeply",
+    ),
     "config-5000-digits": (_raw_config('{"model_type": "gpt2", "n_embd": ' + "9" * 5000 + "}"), "number too long"),
-    "checkpoint-deep": (_checkpoint_config(lambda c: c[:-2] + ', "x": ' + "[" * 200_000 + "]" * 200_000 + "}"), "nested too deeply"),
+    "checkpoint-deep": (
+        _checkpoint_config(lambda c: c[:-2] + ', "x": ' + "[" * 200_000 + "]" * 200_000 + "}"),
+        "nested too deeply",
+    ),
     "checkpoint-5000-digits": (_checkpoint_config(lambda c: c[:-2] + ', "x": ' + "9" * 5000 + "}"), "number too long"),
-    "checkpoint-nan-theta": (_checkpoint_config(lambda c: c.replace('"rope_theta": 10000.0', '"rope_theta": NaN')), "rope_theta must be a finite number"),
-    "gguf-head_count-0": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.attention.head_count": 0}), "head_count must lie between 1"),
-    "gguf-embedding-abc": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.embedding_length": "abc"}), "embedding_length must be a whole number"),
-    "gguf-embedding-inf": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.embedding_length": float("inf")}), "embedding_length must be a whole number"),
-    "gguf-epsilon-x": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.attention.layer_norm_rms_epsilon": "x"}), "epsilon must be a number"),
-    "gguf-theta-negative": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.rope.freq_base": -1.0}), "freq_base must be positive"),
-    "gguf-theta-nan": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.rope.freq_base": NAN}), "freq_base must be a finite number"),
-    "gguf-nan-weights": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), weights={"output_norm.weight": np.full(8, np.nan, np.float32)}), "contains NaN or infinite values"),
-    "gguf-int-weights": (lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), weights={"output_norm.weight": np.ones(8, np.int32)}), "expected floating point numbers"),
+    "checkpoint-nan-theta": (
+        _checkpoint_config(lambda c: c.replace('"rope_theta": 10000.0', '"rope_theta": NaN')),
+        "rope_theta must be a finite number",
+    ),
+    "gguf-head_count-0": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.attention.head_count": 0}),
+        "head_count must lie between 1",
+    ),
+    "gguf-embedding-abc": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.embedding_length": "abc"}),
+        "embedding_length must be a whole number",
+    ),
+    "gguf-embedding-inf": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.embedding_length": float("inf")}),
+        "embedding_length must be a whole number",
+    ),
+    "gguf-epsilon-x": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.attention.layer_norm_rms_epsilon": "x"}),
+        "epsilon must be a number",
+    ),
+    "gguf-theta-negative": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.rope.freq_base": -1.0}),
+        "freq_base must be positive",
+    ),
+    "gguf-theta-nan": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), {"llama.rope.freq_base": NAN}),
+        "freq_base must be a finite number",
+    ),
+    "gguf-nan-weights": (
+        lambda f: hostile.tiny_gguf(
+            f.with_suffix(".gguf"), weights={"output_norm.weight": np.full(8, np.nan, np.float32)}
+        ),
+        "contains NaN or infinite values",
+    ),
+    "gguf-int-weights": (
+        lambda f: hostile.tiny_gguf(f.with_suffix(".gguf"), weights={"output_norm.weight": np.ones(8, np.int32)}),
+        "expected floating point numbers",
+    ),
 }
 
 
@@ -319,7 +416,9 @@ def test_hostile_models_in_the_window_are_one_line(tmp_path, case):
 
 
 def test_a_good_gguf_still_opens(tmp_path):
-    code, out, err, _ = run_cli(tmp_path, "export", "ab ab", "--model", hostile.tiny_gguf(tmp_path / "g.gguf"), "-o", tmp_path / "s.npz")
+    code, out, err, _ = run_cli(
+        tmp_path, "export", "ab ab", "--model", hostile.tiny_gguf(tmp_path / "g.gguf"), "-o", tmp_path / "s.npz"
+    )
     assert code == 0, err
     assert (tmp_path / "s.npz").exists()
 
@@ -327,8 +426,16 @@ def test_a_good_gguf_still_opens(tmp_path):
 def test_the_gguf_cache_warning_is_a_note(tmp_path):
     (tmp_path / "not-a-folder").write_text("x")  # the cache cannot be created under a file
     g = hostile.tiny_gguf(tmp_path / "g.gguf")
-    code, _, err, _ = run_cli(tmp_path, "export", "ab", "--model", g, "-o", tmp_path / "s.npz",
-                              env={"XDG_CACHE_HOME": str(tmp_path / "not-a-folder")})
+    code, _, err, _ = run_cli(
+        tmp_path,
+        "export",
+        "ab",
+        "--model",
+        g,
+        "-o",
+        tmp_path / "s.npz",
+        env={"XDG_CACHE_HOME": str(tmp_path / "not-a-folder")},
+    )
     assert code == 0, err
     cache_lines = [ln for ln in err.splitlines() if "could not cache" in ln]
     assert cache_lines and all(ln.startswith("note: ") for ln in cache_lines), err
@@ -338,7 +445,9 @@ def test_the_gguf_cache_warning_is_a_note(tmp_path):
 
 
 def test_weight_decay_nan_is_an_option_error(tmp_path):
-    code, _, err, _ = run_cli(tmp_path, "train", "--corpus", "copy", "--steps", "2", "--weight-decay", "nan", "--out", tmp_path / "run", "-q")
+    code, _, err, _ = run_cli(
+        tmp_path, "train", "--corpus", "copy", "--steps", "2", "--weight-decay", "nan", "--out", tmp_path / "run", "-q"
+    )
     assert code == 2 and "weight decay must be a number ≥ 0" in one_error(err)
     assert "diverged" not in err and not (tmp_path / "run").exists()
 
@@ -350,7 +459,9 @@ def test_a_huge_sparse_corpus_is_read_in_part(tmp_path):
     big = tmp_path / "big.txt"
     with open(big, "wb") as fh:
         fh.truncate(GiB)
-    code, _, err, rss = run_cli(tmp_path, "train", "--corpus", big, "--steps", "1", "--out", tmp_path / "run", "-q", timeout=300)
+    code, _, err, rss = run_cli(
+        tmp_path, "train", "--corpus", big, "--steps", "1", "--out", tmp_path / "run", "-q", timeout=300
+    )
     assert code == 0, err
     assert f"note: big.txt is longer than {MAX_CORPUS_CHARS:,} characters: only its start is used" in err
     assert rss < 1.5 * GiB  # 16 million characters once took 2.8 GB; the whole file would take far more

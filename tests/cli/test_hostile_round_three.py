@@ -22,7 +22,11 @@ import hostile  # noqa: E402
 from hostile import PEN, ROOT, one_error, run_cli  # noqa: E402
 
 GiB = 1024**3
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), "QT_QPA_PLATFORM": "offscreen"}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    "QT_QPA_PLATFORM": "offscreen",
+}
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +35,15 @@ def good(tmp_path_factory) -> Path:
 
 
 def _run(argv, tmp_path: Path, stdout, env: dict | None = None, cwd: Path | None = None, timeout: float = 120):
-    return subprocess.run([sys.executable, "-m", "explorer", *map(str, argv)], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, env={**ENV, "XDG_CONFIG_HOME": str(tmp_path / ".config"), **(env or {})},
-                          cwd=cwd or tmp_path, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *map(str, argv)],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**ENV, "XDG_CONFIG_HOME": str(tmp_path / ".config"), **(env or {})},
+        cwd=cwd or tmp_path,
+        timeout=timeout,
+    )
 
 
 # ------------------------------------------------------------------------------------------ the terminal
@@ -77,22 +87,38 @@ def test_output_that_cannot_be_written_is_one_error_line(tmp_path, good, case):
     assert "cannot write the output: the disk is full" in one_error(r.stderr)
 
 
-@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}],
-                         ids=["ascii", "c-locale"])
+@pytest.mark.parametrize(
+    "env",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}],
+    ids=["ascii", "c-locale"],
+)
 def test_an_ascii_only_terminal_gets_escapes_not_a_traceback(tmp_path, good, env):
     r = _run(["info", good], tmp_path, stdout=subprocess.PIPE, env=env)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     assert "\\xb7" in r.stdout or "\\xd7" in r.stdout  # '·' and '×' written as escapes
-    r = _run(["export", "x", "--preset", "seed-toy", "-o", tmp_path / "s.npz"], tmp_path, stdout=subprocess.PIPE, env=env)
+    r = _run(
+        ["export", "x", "--preset", "seed-toy", "-o", tmp_path / "s.npz"], tmp_path, stdout=subprocess.PIPE, env=env
+    )
     assert r.returncode == 0 and "Traceback" not in r.stderr and "wrote" in r.stdout
 
 
 def test_a_deleted_current_folder_is_one_error_line(tmp_path):
     gone = tmp_path / "gone"
     gone.mkdir()
-    proc = subprocess.Popen([sys.executable, "-c", "import os, sys, time; print('ready', flush=True); sys.stdin.readline(); "
-                             "from explorer.cli import main; raise SystemExit(main(['export', 'x', '--preset', 'seed-toy', '-o', 'x.npz']))"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=gone, env=ENV)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys, time; print('ready', flush=True); sys.stdin.readline(); "
+            "from explorer.cli import main; raise SystemExit(main(['export', 'x', '--preset', 'seed-toy', '-o', 'x.npz']))",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=gone,
+        env=ENV,
+    )
     assert proc.stdout.readline().strip() == "ready"  # the interpreter is up (its start-up needs the folder)
     gone.rmdir()  # while the process sits in it
     out, err = proc.communicate("\n", timeout=120)
@@ -107,12 +133,18 @@ def test_eighty_thousand_arguments_are_refused_at_once(tmp_path, good):
 
 # ------------------------------------------------------------------------------------------ argv strings
 
-ARG = st.text(alphabet=st.characters(codec=None) | st.sampled_from(["\n", "\x1b", "\r", "\udcff", "\udc80", "\u202e", ".", ":", "@", "#", "-", "0", "9"]),
-              min_size=1, max_size=24)
+ARG = st.text(
+    alphabet=st.characters(codec=None)
+    | st.sampled_from(["\n", "\x1b", "\r", "\udcff", "\udc80", "\u202e", ".", ":", "@", "#", "-", "0", "9"]),
+    min_size=1,
+    max_size=24,
+)
 OPTIONS = ["--ablate", "--cut", "--mask", "--target", "--names", "--device", "--dtype", "--layers-to-capture"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(option=st.sampled_from(OPTIONS), value=ARG)
 def test_argv_strings_with_newlines_escapes_and_undecodable_bytes_are_one_line(tmp_path, capsys, option, value):
     from explorer.cli import main
@@ -125,12 +157,19 @@ def test_argv_strings_with_newlines_escapes_and_undecodable_bytes_are_one_line(t
     assert len(errors) == (1 if code else 0), err
 
 
-@pytest.mark.parametrize("argv, said", [
-    (["--ablate", "0." + "1" * 5000], "is larger than any layer, head or position"),
-    (["--cut", "0.0:" + "9" * 5000 + ":1"], "is larger than any layer, head or position"),
-    (["--patch", "layers.0.out@0-300000000", "--patch-from", PEN], "is larger than any layer, head or position"),
-    (["--patch", "layers.0.out@0-" + "9" * 5000, "--patch-from", PEN], "is larger than any layer, head or position"),
-], ids=["ablate-5000-digits", "cut-5000-digits", "patch-huge-range", "patch-5000-digits"])
+@pytest.mark.parametrize(
+    "argv, said",
+    [
+        (["--ablate", "0." + "1" * 5000], "is larger than any layer, head or position"),
+        (["--cut", "0.0:" + "9" * 5000 + ":1"], "is larger than any layer, head or position"),
+        (["--patch", "layers.0.out@0-300000000", "--patch-from", PEN], "is larger than any layer, head or position"),
+        (
+            ["--patch", "layers.0.out@0-" + "9" * 5000, "--patch-from", PEN],
+            "is larger than any layer, head or position",
+        ),
+    ],
+    ids=["ablate-5000-digits", "cut-5000-digits", "patch-huge-range", "patch-5000-digits"],
+)
 def test_numbers_and_strings_at_the_edges_are_one_line(tmp_path, argv, said):
     code, _, err, rss = run_cli(tmp_path, "export", PEN, "--preset", "seed-toy", *argv, "-o", tmp_path / "s.npz")
     assert code == 2 and said in one_error(err), err
@@ -141,13 +180,17 @@ def test_numbers_and_strings_at_the_edges_are_one_line(tmp_path, argv, said):
 def test_a_newline_in_a_typed_token_stays_in_its_line(tmp_path):
     code, _, err, _ = run_cli(tmp_path, "attribute", PEN, "--preset", "seed-toy", "--target", " mat\nerror: x")
     assert code == 2 and "' mat\\nerror: x'" in one_error(err)
-    code, _, err, _ = run_cli(tmp_path, "export", PEN, "--preset", "seed-toy", "--target", " mat\nerror: x", "-o", tmp_path / "s.npz")
+    code, _, err, _ = run_cli(
+        tmp_path, "export", PEN, "--preset", "seed-toy", "--target", " mat\nerror: x", "-o", tmp_path / "s.npz"
+    )
     lines = [ln for ln in err.splitlines() if "error:" in ln]  # argparse's own error line, one line too
     assert code == 2 and len(lines) == 1 and "unrecognized arguments: --target  mat\\nerror: x" in lines[0], err
 
 
 def test_a_vanishing_temperature_samples_the_likeliest_token(tmp_path):
-    code, out, err, _ = run_cli(tmp_path, "generate", "the cat", "--preset", "seed-toy", "-n", "3", "--temperature", "5e-324")
+    code, out, err, _ = run_cli(
+        tmp_path, "generate", "the cat", "--preset", "seed-toy", "-n", "3", "--temperature", "5e-324"
+    )
     assert code == 0 and "Traceback" not in err
     _, greedy, _, _ = run_cli(tmp_path, "generate", "the cat", "--preset", "seed-toy", "-n", "3")
     assert out == greedy  # T → 0 is greedy decoding
@@ -156,13 +199,19 @@ def test_a_vanishing_temperature_samples_the_likeliest_token(tmp_path):
 def test_undecodable_tokens_are_not_in_the_vocabulary(tmp_path):
     code, _, err, _ = run_cli(tmp_path, "generate", "the cat", "--preset", "seed-toy", "--stop", os.fsdecode(b"\xff"))
     assert code == 2 and "--stop takes a token of the vocabulary; '\\xff' is not one" in one_error(err)
-    code, _, err, _ = run_cli(tmp_path, "attribute", "the cat sat", "--preset", "seed-toy", "--target", os.fsdecode(b"\xff"))
+    code, _, err, _ = run_cli(
+        tmp_path, "attribute", "the cat sat", "--preset", "seed-toy", "--target", os.fsdecode(b"\xff")
+    )
     assert code == 2 and "is not one token of this model's vocabulary" in one_error(err) and "damaged" not in err
 
 
 def test_a_bad_screenshot_timeout_is_one_line(tmp_path):
-    code, _, err, _ = run_cli(tmp_path, "gui", "--screenshot", tmp_path / "s.png", env={"ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "abc"})
-    assert code == 2 and "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS must be a whole number of milliseconds" in one_error(err)
+    code, _, err, _ = run_cli(
+        tmp_path, "gui", "--screenshot", tmp_path / "s.png", env={"ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "abc"}
+    )
+    assert code == 2 and "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS must be a whole number of milliseconds" in one_error(
+        err
+    )
     assert not (tmp_path / "s.png").exists()
 
 
@@ -174,22 +223,31 @@ def _lesson(tmp_path: Path, kind: str) -> Path:
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "deep":
-        path.write_text("title = \"t\"\nx = " + "[" * 20_000 + "]" * 20_000 + "\n")
+        path.write_text('title = "t"\nx = ' + "[" * 20_000 + "]" * 20_000 + "\n")
     elif kind == "dotted":
-        path.write_text("title = \"t\"\n" + "a." * 30_000 + "b = 1\n")
+        path.write_text('title = "t"\n' + "a." * 30_000 + "b = 1\n")
     elif kind == "escape-key":
-        path.write_text("title = \"t\"\n[[steps]]\ncaption = \"c\"\n\"k\\u001b[2J\\nerror: forged\" = 1\n")
+        path.write_text('title = "t"\n[[steps]]\ncaption = "c"\n"k\\u001b[2J\\nerror: forged" = 1\n')
     return path
 
 
-@pytest.mark.parametrize("kind, said", [
-    ("fifo", "not a lesson file (a named pipe (FIFO), not a regular file)"), ("deep", "nested too deeply"),
-    ("dotted", "a key of more than 16 dotted parts"), ("escape-key", "\\x1b[2J\\nerror: forged"),
-])
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("fifo", "not a lesson file (a named pipe (FIFO), not a regular file)"),
+        ("deep", "nested too deeply"),
+        ("dotted", "a key of more than 16 dotted parts"),
+        ("escape-key", "\\x1b[2J\\nerror: forged"),
+    ],
+)
 @pytest.mark.parametrize("command", ["check", "gui"])
 def test_hostile_lesson_files_are_one_line(tmp_path, kind, said, command):
     path = _lesson(tmp_path, kind)
-    argv = ["lesson", "check", path] if command == "check" else ["gui", "--lesson", path, "--screenshot", tmp_path / "s.png"]
+    argv = (
+        ["lesson", "check", path]
+        if command == "check"
+        else ["gui", "--lesson", path, "--screenshot", tmp_path / "s.png"]
+    )
     code, _, err, rss = run_cli(tmp_path, *argv, timeout=90)
     assert code == 2 and said in one_error(err), err
     assert "\x1b" not in err and rss < 1 * GiB  # a 30,000-part key took 5.2 GB
@@ -201,7 +259,9 @@ def test_hostile_lesson_files_are_one_line(tmp_path, kind, said, command):
 
 def test_a_screenshot_under_an_undecodable_name_is_written_as_named(tmp_path):
     name = os.fsdecode(b"\xff.png")
-    code, out, err, _ = run_cli(tmp_path, "gui", "--preset", "seed-toy", "--size", "600x400", "--screenshot", tmp_path / name, timeout=150)
+    code, out, err, _ = run_cli(
+        tmp_path, "gui", "--preset", "seed-toy", "--size", "600x400", "--screenshot", tmp_path / name, timeout=150
+    )
     assert code == 0 and "Traceback" not in err, err
     shot = tmp_path / name
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # it once left a 0-byte target and the picture in a .part
@@ -226,10 +286,24 @@ def test_a_hostile_settings_file_never_stops_the_window(tmp_path, kind):
     elif kind == "deep":
         path.write_text('{"theme": ' + "[" * 100_000 + "]" * 100_000 + "}")
     else:
-        path.write_text(json.dumps({"recent_files": [f"/f{i}.npz" for i in range(100_000)], "theme": "evil",
-                                    "session/source": {"kind": "preset", "name": "classroom", "sizes": [["embed_dim", "xyz"]]}}))
+        path.write_text(
+            json.dumps(
+                {
+                    "recent_files": [f"/f{i}.npz" for i in range(100_000)],
+                    "theme": "evil",
+                    "session/source": {"kind": "preset", "name": "classroom", "sizes": [["embed_dim", "xyz"]]},
+                }
+            )
+        )
     before = os.lstat(path)
-    code, _, err, rss = run_cli(tmp_path, "gui", "--preset", "seed-toy", env={"ATTENTION_EXPLORER_TIMINGS": str(tmp_path / "t.json")}, timeout=150)
+    code, _, err, rss = run_cli(
+        tmp_path,
+        "gui",
+        "--preset",
+        "seed-toy",
+        env={"ATTENTION_EXPLORER_TIMINGS": str(tmp_path / "t.json")},
+        timeout=150,
+    )
     assert code == 0 and "Traceback" not in err, err
     assert (tmp_path / "t.json").exists()  # the window showed its first trace
     assert any(ln.startswith("note: ") for ln in err.splitlines())
@@ -279,10 +353,15 @@ def _edit(manifest: dict, arrays: dict, case: str) -> None:
 
 
 SNAPSHOT_CASES = {
-    "no-baseline-logits": "intervened", "interventions-garbage": "intervened", "ablation-past-the-heads": "intervened",
-    "baseline-without-interventions": "intervened", "no-cache-keys": "generation",
-    "generated-ids-outside-the-vocabulary": "generation", "data-ids-outside-the-vocabulary": "generation",
-    "incomplete-steps": "generation", "steps-not-a-list": "generation",
+    "no-baseline-logits": "intervened",
+    "interventions-garbage": "intervened",
+    "ablation-past-the-heads": "intervened",
+    "baseline-without-interventions": "intervened",
+    "no-cache-keys": "generation",
+    "generated-ids-outside-the-vocabulary": "generation",
+    "data-ids-outside-the-vocabulary": "generation",
+    "incomplete-steps": "generation",
+    "steps-not-a-list": "generation",
 }
 
 
@@ -321,7 +400,22 @@ def test_good_snapshots_of_every_kind_still_open(tmp_path, kinds):
 
 
 def test_a_generation_past_the_budget_is_refused_before_it_runs(tmp_path):
-    code, _, err, rss = run_cli(tmp_path, "generate", "the cat", "--preset", "classroom", "-E", "1024", "-L", "8", "-n", "4096",
-                                "--no-cache", "--memory-budget", "1", timeout=180)
+    code, _, err, rss = run_cli(
+        tmp_path,
+        "generate",
+        "the cat",
+        "--preset",
+        "classroom",
+        "-E",
+        "1024",
+        "-L",
+        "8",
+        "-n",
+        "4096",
+        "--no-cache",
+        "--memory-budget",
+        "1",
+        timeout=180,
+    )
     assert code == 2 and "generating" in one_error(err) and "more than the 1.00 GiB budget" in err
     assert rss < 1.5 * GiB

@@ -34,7 +34,20 @@ def test_every_known_model_is_listed_with_what_it_needs(capsys, empty_hub, monke
     assert "not installed: huggingface-cli download EleutherAI/pythia-70m" in out
     assert "needs --memory-budget" in out.split("phi-3-mini", 1)[1].splitlines()[0]  # 15 GB of float32 weights
     families = {m.family.split(" ")[0] for m in KNOWN}
-    assert {"gpt2", "llama", "bert", "roberta", "distilbert", "gpt_neox", "qwen2", "qwen3", "gemma2", "gemma3_text", "olmo2", "phi3"} <= families
+    assert {
+        "gpt2",
+        "llama",
+        "bert",
+        "roberta",
+        "distilbert",
+        "gpt_neox",
+        "qwen2",
+        "qwen3",
+        "gemma2",
+        "gemma3_text",
+        "olmo2",
+        "phi3",
+    } <= families
 
 
 def test_a_model_in_the_hugging_face_cache_is_installed_and_opens_by_name(capsys, empty_hub, tmp_path):
@@ -46,8 +59,14 @@ def test_a_model_in_the_hugging_face_cache_is_installed_and_opens_by_name(capsys
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
 
     snapshot = empty_hub / "models--EleutherAI--pythia-70m" / "snapshots" / "0123abc"
-    cfg = transformers.GPTNeoXConfig(vocab_size=len(words), hidden_size=32, intermediate_size=48, num_hidden_layers=1,
-                                     num_attention_heads=2, max_position_embeddings=64)
+    cfg = transformers.GPTNeoXConfig(
+        vocab_size=len(words),
+        hidden_size=32,
+        intermediate_size=48,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        max_position_embeddings=64,
+    )
     transformers.GPTNeoXForCausalLM(cfg).save_pretrained(snapshot)
     (snapshot / "tokenizer.json").write_text(tokenizer.to_str(), encoding="utf-8")
     code, out, _ = run_cli(capsys, "info", "--models", "--json")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -56,7 +55,9 @@ def test_check_a_bad_file_is_one_error_line(capsys, tmp_path):
     path.write_text(THREE.replace("head = 1", "head = 1\nlayer = 9"), encoding="utf-8")
     code, out, err = run_cli(capsys, "lesson", "check", path)
     assert code == 2 and out == ""
-    assert err.strip().splitlines() == [f"error: {path}:13: step 1: layer: layer 9 does not exist: the model has 2 layers (counted from 0)"]
+    assert err.strip().splitlines() == [
+        f"error: {path}:13: step 1: layer: layer 9 does not exist: the model has 2 layers (counted from 0)"
+    ]
 
 
 def test_check_notes_missing_captions(capsys, tmp_path):
@@ -72,8 +73,13 @@ def test_export_pdf_is_slides_with_text(tmp_path):
     path.write_text(THREE, encoding="utf-8")
     out = tmp_path / "handout.pdf"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--language", "en"],
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--language", "en"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""  # no stray Qt messages
     reader = pypdf.PdfReader(str(out))
@@ -88,16 +94,26 @@ def test_export_pdf_is_slides_with_text(tmp_path):
     assert not any(p.images for p in reader.pages)  # figures as vectors, not pictures of the window
     box = reader.pages[0].mediabox
     assert float(box.width) > float(box.height)  # landscape, like the screen
-    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--no-answers"],
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "explorer", "lesson", "export", str(path), "-o", str(out), "--no-answers"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0 and len(pypdf.PdfReader(str(out)).pages) == 4
 
 
 def test_export_pngs_one_per_slide_in_japanese(tmp_path):
     out = tmp_path / "slides"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-m", "explorer", "lesson", "export", "builtin", "-o", str(out), "--language", "ja"],
-                          capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "explorer", "lesson", "export", "builtin", "-o", str(out), "--language", "ja"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     names = sorted(f.name for f in out.iterdir())
     assert names == ["answers-1.png", *[f"step-{i:02d}.png" for i in range(1, 15)], "title.png"]
@@ -114,17 +130,41 @@ def test_export_refuses_a_folder_that_is_a_file(capsys, tmp_path):
 def test_gui_lesson_step_screenshot(tmp_path):
     shot = tmp_path / "step.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.run([sys.executable, "-m", "explorer", "gui", "--lesson", "builtin", "--step", "11", "--size", "1400x900", "--screenshot", str(shot)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "explorer",
+            "gui",
+            "--lesson",
+            "builtin",
+            "--step",
+            "11",
+            "--size",
+            "1400x900",
+            "--screenshot",
+            str(shot),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert png_size(shot)[0] == 1400
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["gui", "--lesson", "builtin", "--step", "15"], "error: this lesson has steps 1 to 14; there is no step 15"),
-    (["gui", "--step", "2"], "error: --step needs --lesson"),
-    (["lesson", "export", "builtin", "-o", "x.pdf", "--size", "10x10"], "error: --size takes WIDTHxHEIGHT between 320x240"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["gui", "--lesson", "builtin", "--step", "15"], "error: this lesson has steps 1 to 14; there is no step 15"),
+        (["gui", "--step", "2"], "error: --step needs --lesson"),
+        (
+            ["lesson", "export", "builtin", "-o", "x.pdf", "--size", "10x10"],
+            "error: --size takes WIDTHxHEIGHT between 320x240",
+        ),
+    ],
+)
 def test_bad_arguments_are_one_error_line(capsys, argv, message):
     code, _, err = run_cli(capsys, *argv)
     assert code == 2 and err.strip().startswith(message) and len(err.strip().splitlines()) == 1

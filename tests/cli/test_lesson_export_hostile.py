@@ -134,13 +134,19 @@ def test_markup_in_words_is_shown_as_text_and_loads_nothing(tmp_path):
     pic = tmp_path / "pic.png"
     pic.write_bytes(b"\x89PNG not really")
     table = "<table>" + "<tr><td>x</td></tr>" * 90 + "</table>"  # markup up to the reader's limit on words
-    src = lesson(tmp_path / "l.toml", [
-        f'caption = "<img src=\\"{pic}\\"> <img src=\\"/dev/zero\\"> <b>bold</b>"\nquestion = "<i>why</i>?"\nanswer = "file:///etc/passwd"',
-        f'caption = "{table}"',
-    ], title="<h1>Big</h1>")
+    src = lesson(
+        tmp_path / "l.toml",
+        [
+            f'caption = "<img src=\\"{pic}\\"> <img src=\\"/dev/zero\\"> <b>bold</b>"\nquestion = "<i>why</i>?"\nanswer = "file:///etc/passwd"',
+            f'caption = "{table}"',
+        ],
+        title="<h1>Big</h1>",
+    )
     code, _, err, rss = run_cli(tmp_path, "lesson", "export", src, "-o", tmp_path / "o.pdf", timeout=300)
     assert code == 0, err
-    text = "".join("".join(p.extract_text().split()) for p in pypdf.PdfReader(str(tmp_path / "o.pdf")).pages)  # lines joined
+    text = "".join(
+        "".join(p.extract_text().split()) for p in pypdf.PdfReader(str(tmp_path / "o.pdf")).pages
+    )  # lines joined
     for shown in (f'<imgsrc="{pic}">', "<b>bold</b>", "<h1>Big</h1>", "<table><tr><td>x</td></tr>", "<i>why</i>?"):
         assert shown in text, shown
     assert rss < 1.5 * GiB
@@ -162,9 +168,13 @@ def test_pages_stream_to_the_file_a_thousand_steps_in_bounded_memory(tmp_path):
     stages = ["weights", "scores", "masked", "tokens"]
     few = lesson(tmp_path / "few.toml", [f'caption = "step {i}"\nstage = "{stages[i % 4]}"' for i in range(10)])
     many = lesson(tmp_path / "many.toml", [f'caption = "step {i}"\nstage = "{stages[i % 4]}"' for i in range(1000)])
-    code, _, err, rss_few = run_cli(tmp_path, "lesson", "export", few, "-o", tmp_path / "few.pdf", "--no-answers", timeout=600)
+    code, _, err, rss_few = run_cli(
+        tmp_path, "lesson", "export", few, "-o", tmp_path / "few.pdf", "--no-answers", timeout=600
+    )
     assert code == 0, err
-    code, out, err, rss_many = run_cli(tmp_path, "lesson", "export", many, "-o", tmp_path / "many.pdf", "--no-answers", timeout=900)
+    code, out, err, rss_many = run_cli(
+        tmp_path, "lesson", "export", many, "-o", tmp_path / "many.pdf", "--no-answers", timeout=900
+    )
     assert code == 0, err
     assert "(1001 pages)" in out
     assert rss_many - rss_few < 200 * 1024**2, (rss_few, rss_many)  # the old export held every page: 4.4 GB
@@ -172,7 +182,9 @@ def test_pages_stream_to_the_file_a_thousand_steps_in_bounded_memory(tmp_path):
 
 def test_the_memory_budget_is_checked_before_a_steps_work(tmp_path):
     src = lesson(tmp_path / "l.toml", ['caption = "small"', 'caption = "large"\nE = 4096\nD = 512\nH = 8\nL = 4'])
-    code, _, err, rss = run_cli(tmp_path, "lesson", "export", src, "-o", tmp_path / "o.pdf", env={"ATTENTION_EXPLORER_MEMORY_GB": "0.5"})
+    code, _, err, rss = run_cli(
+        tmp_path, "lesson", "export", src, "-o", tmp_path / "o.pdf", env={"ATTENTION_EXPLORER_MEMORY_GB": "0.5"}
+    )
     assert code == 2 and "MiB budget" in one_error(err) and "step 2" in one_error(err)
     # torch, Qt and the small first step hold about 1 GB; the large step alone would have taken 4.8 GB
     assert rss < 1.5 * GiB and not (tmp_path / "o.pdf").exists()
@@ -202,12 +214,25 @@ def _interrupt_while_writing(tmp_path: Path, steps: int) -> tuple[int, str, str]
     code, stdout, stderr), or None when it had finished before it could be stopped (a busy machine let the
     whole export run between two looks). The process is stopped (SIGSTOP) the moment pages are seen, so the
     interrupt lands before the file is complete, whatever the machine's load."""
-    src = lesson(tmp_path / "l.toml", [f'caption = "step {i}"\ntext = "This is a pen number {i} ."\nstage = "weights"' for i in range(steps)])
+    src = lesson(
+        tmp_path / "l.toml",
+        [f'caption = "step {i}"\ntext = "This is a pen number {i} ."\nstage = "weights"' for i in range(steps)],
+    )
     (tmp_path / "o.pdf").write_bytes(b"old")
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     with _ctrl_c_as_in_a_terminal():
-        proc = subprocess.Popen([sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "explorer", "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
     partial = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".o.pdf.ae-") and p.stat().st_size]  # noqa: E731
     try:
         deadline = time.monotonic() + 300
@@ -267,10 +292,30 @@ def test_ctrl_c_while_the_pdf_is_being_closed_is_exit_130_and_nothing_is_left(tm
     src = small(tmp_path, 3)
     (tmp_path / "o.pdf").write_bytes(b"old")
     marker = tmp_path.parent / f"{tmp_path.name}.closing"
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     with _ctrl_c_as_in_a_terminal():
-        proc = subprocess.Popen([sys.executable, "-c", SLOW_CLOSE, str(marker), "lesson", "export", str(src), "-o", str(tmp_path / "o.pdf")],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SLOW_CLOSE,
+                str(marker),
+                "lesson",
+                "export",
+                str(src),
+                "-o",
+                str(tmp_path / "o.pdf"),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
     try:
         deadline = time.monotonic() + 300
         while not marker.exists() and proc.poll() is None:

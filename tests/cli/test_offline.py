@@ -95,8 +95,31 @@ def test_cli_in_process_with_sockets_blocked(offline, tmp_path, capsys):
     assert main(["export", "This is a pen .", "-o", str(snap)]) == 0
     assert main(["info", str(snap)]) == 0
     run = tmp_path / "run"
-    assert main(["train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1", "--steps", "3",
-                 "--batch-size", "4", "--out", str(run), "-q"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--corpus",
+                "copy",
+                "-E",
+                "8",
+                "-D",
+                "4",
+                "-H",
+                "2",
+                "-L",
+                "1",
+                "--steps",
+                "3",
+                "--batch-size",
+                "4",
+                "--out",
+                str(run),
+                "-q",
+            ]
+        )
+        == 0
+    )
     assert main(["eval", str(run / "step-000003")]) == 0
     assert main(["export", "This is a pen .", "--model", str(run / "step-000003"), "-o", str(tmp_path / "m.npz")]) == 0
     capsys.readouterr()
@@ -108,25 +131,61 @@ def test_cli_processes_with_sockets_blocked(tmp_path):
     site.mkdir()
     (site / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
     log = tmp_path / "net.log"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-           "ATTENTION_EXPLORER_NET_LOG": str(log), "HF_HUB_OFFLINE": "1", "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    probe = subprocess.run([sys.executable, "-c", "import socket; socket.create_connection(('127.0.0.1', 9))"],
-                           env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "ATTENTION_EXPLORER_NET_LOG": str(log),
+        "HF_HUB_OFFLINE": "1",
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    probe = subprocess.run(
+        [sys.executable, "-c", "import socket; socket.create_connection(('127.0.0.1', 9))"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert probe.returncode != 0 and "blocked" in probe.stderr and log.exists()  # the blocker is in force
     log.unlink()
 
     def spawn(*args):
-        return subprocess.Popen([sys.executable, "-m", "explorer", *args], cwd=tmp_path, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", "explorer", *args],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
     def finish(p):
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
         assert "Traceback" not in err
 
-    first = [spawn("export", "This is a pen .\nIs this a dog ?", "-o", "s.npz"),
-             spawn("train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1", "--steps", "3",
-                   "--batch-size", "4", "--out", "run", "-q")]
+    first = [
+        spawn("export", "This is a pen .\nIs this a dog ?", "-o", "s.npz"),
+        spawn(
+            "train",
+            "--corpus",
+            "copy",
+            "-E",
+            "8",
+            "-D",
+            "4",
+            "-H",
+            "2",
+            "-L",
+            "1",
+            "--steps",
+            "3",
+            "--batch-size",
+            "4",
+            "--out",
+            "run",
+            "-q",
+        ),
+    ]
     for p in first:
         finish(p)
     for p in [spawn("info", "s.npz"), spawn("eval", str(Path("run") / "step-000003"))]:

@@ -23,8 +23,28 @@ SMALL = ["-E", "8", "-D", "4", "-H", "2", "-L", "1"]
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs") / "x"
-    assert main(["train", "--corpus", "copy", "--steps", "4", "--batch-size", "4", "--eval-every", "2",
-                 "--checkpoint-every", "2", "--out", str(out), "-q", *SMALL]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--corpus",
+                "copy",
+                "--steps",
+                "4",
+                "--batch-size",
+                "4",
+                "--eval-every",
+                "2",
+                "--checkpoint-every",
+                "2",
+                "--out",
+                str(out),
+                "-q",
+                *SMALL,
+            ]
+        )
+        == 0
+    )
     # a checkpoint being written when the run was killed: its weights are missing, so it is not complete
     (out / "step-000006").mkdir()
     shutil.copy(out / "step-000004" / "config.json", out / "step-000006" / "config.json")
@@ -89,10 +109,15 @@ def test_every_command_offers_the_same_size_options(command):
 
 def test_export_takes_the_norm_and_residual_choice(tmp_path, capsys):
     out = tmp_path / "r.npz"
-    assert main(["export", "This is a pen .", "--positions", "rope", "--norm", "rmsnorm", "--no-residual", "-o", str(out)]) == 0
+    assert (
+        main(["export", "This is a pen .", "--positions", "rope", "--norm", "rmsnorm", "--no-residual", "-o", str(out)])
+        == 0
+    )
     capsys.readouterr()
     with np.load(out, allow_pickle=False) as z:
-        assert "params.layers.0.ln_attn.weight" in z.files and "params.layers.0.ln_attn.bias" not in z.files  # RMSNorm: γ only
+        assert (
+            "params.layers.0.ln_attn.weight" in z.files and "params.layers.0.ln_attn.bias" not in z.files
+        )  # RMSNorm: γ only
         # no residual: the stream after attention is the attention output itself
         np.testing.assert_array_equal(z["layers.0.mid"], z["layers.0.attn.out"])
     assert main(["export", "x", "--bare", "--norm", "layernorm", "-o", str(out)]) == 2

@@ -15,16 +15,39 @@ from pathlib import Path
 import pytest
 
 from explorer.errors import ConfigError
-from explorer.util.fileio import _host_tag
 from explorer.train.runs import RUN_FILE, RUN_FORMAT, check_run_dir, claim_run_dir, is_run_dir, list_checkpoints
+from explorer.util.fileio import _host_tag
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAIN = ["train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1", "--batch-size", "4", "--eval-every", "0", "-q"]
+TRAIN = [
+    "train",
+    "--corpus",
+    "copy",
+    "-E",
+    "8",
+    "-D",
+    "4",
+    "-H",
+    "2",
+    "-L",
+    "1",
+    "--batch-size",
+    "4",
+    "--eval-every",
+    "0",
+    "-q",
+]
 
 
 def _train(out: Path, *extra: str, timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "explorer", *TRAIN, "--out", str(out), *extra], cwd=out.parent,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *TRAIN, "--out", str(out), *extra],
+        cwd=out.parent,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _tree(folder: Path) -> dict[str, bytes | None]:
@@ -95,9 +118,12 @@ def test_a_killed_runs_temporary_folders_are_recognised_and_removed(tmp_path):
     """SIGKILL mid-checkpoint leaves a hidden temporary folder; a later command on the run removes it (its
     name carries the dead writer's pid), and refuses to mix a new run in."""
     u = tmp_path / "U"
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", *TRAIN, "--steps", "100000", "--checkpoint-every", "1",
-                             "--out", str(u)], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "explorer", *TRAIN, "--steps", "100000", "--checkpoint-every", "1", "--out", str(u)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while len(list_checkpoints(u)) < 2 and time.monotonic() < deadline:
@@ -107,7 +133,9 @@ def test_a_killed_runs_temporary_folders_are_recognised_and_removed(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    stale = u / f".step-999999.ae-{_host_tag()}-{proc.pid}-zzzz.part"  # what a kill mid-write leaves (made sure of here)
+    stale = (
+        u / f".step-999999.ae-{_host_tag()}-{proc.pid}-zzzz.part"
+    )  # what a kill mid-write leaves (made sure of here)
     stale.mkdir(exist_ok=True)
     (stale / "model.safetensors").write_bytes(b"half")
     assert "already holds a run" in _refused(_train(u, "--steps", "2"))
@@ -116,9 +144,13 @@ def test_a_killed_runs_temporary_folders_are_recognised_and_removed(tmp_path):
 
 def test_sigterm_during_training_leaves_no_temporary_folders(tmp_path):
     u = tmp_path / "U"
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", *TRAIN, "--steps", "100000", "--checkpoint-every", "1",
-                             "--out", str(u)], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "explorer", *TRAIN, "--steps", "100000", "--checkpoint-every", "1", "--out", str(u)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while len(list_checkpoints(u)) < 3 and time.monotonic() < deadline:
@@ -136,7 +168,9 @@ def test_sigterm_during_training_leaves_no_temporary_folders(tmp_path):
 def test_check_run_dir_rules(tmp_path):
     check_run_dir(tmp_path / "new")  # absent: fine
     check_run_dir(tmp_path)  # empty: fine
-    (tmp_path / f".x.ae-{_host_tag()}-{os.getpid()}-abc.part").write_bytes(b"")  # only the app's own temporary: still empty
+    (tmp_path / f".x.ae-{_host_tag()}-{os.getpid()}-abc.part").write_bytes(
+        b""
+    )  # only the app's own temporary: still empty
     check_run_dir(tmp_path)
     (tmp_path / "a.txt").write_text("x")
     with pytest.raises(ConfigError, match="not a run folder"):

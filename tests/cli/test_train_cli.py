@@ -12,8 +12,24 @@ SMALL = ["-E", "16", "-D", "4", "-H", "2", "-L", "1"]
 
 def test_train_on_copy_then_eval(tmp_path, capsys):
     out = tmp_path / "run"
-    code = main(["train", "--corpus", "copy", "--steps", "20", "--batch-size", "8", "--eval-every", "10",
-                 "--checkpoint-every", "10", "--out", str(out), *SMALL])
+    code = main(
+        [
+            "train",
+            "--corpus",
+            "copy",
+            "--steps",
+            "20",
+            "--batch-size",
+            "8",
+            "--eval-every",
+            "10",
+            "--checkpoint-every",
+            "10",
+            "--out",
+            str(out),
+            *SMALL,
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "trained 20 steps" in captured.out and "held-out" in captured.out and "bigram" in captured.out
@@ -31,7 +47,10 @@ def test_train_on_copy_then_eval(tmp_path, capsys):
 
 def test_train_refuses_to_mix_runs_in_one_folder(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["train", "--corpus", "reverse", "--steps", "2", "--batch-size", "4", "--out", str(out), "-q", *SMALL]) == 0
+    assert (
+        main(["train", "--corpus", "reverse", "--steps", "2", "--batch-size", "4", "--out", str(out), "-q", *SMALL])
+        == 0
+    )
     assert main(["train", "--corpus", "reverse", "--steps", "2", "--out", str(out), "-q", *SMALL]) == 2
     assert "already holds a run" in capsys.readouterr().err
 
@@ -52,7 +71,25 @@ def test_train_on_a_text_file(tmp_path, capsys):
     text = tmp_path / "notes.txt"
     text.write_text("\n".join(f"line {i} of my own notes ." for i in range(40)) + "\n", encoding="utf-8")
     out = tmp_path / "run"
-    assert main(["train", "--corpus", str(text), "--word-level", "--steps", "3", "--batch-size", "4", "--out", str(out), "-q", *SMALL]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--corpus",
+                str(text),
+                "--word-level",
+                "--steps",
+                "3",
+                "--batch-size",
+                "4",
+                "--out",
+                str(out),
+                "-q",
+                *SMALL,
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["eval", str(out / "step-000003")]) == 0
     result = json.loads(capsys.readouterr().out)

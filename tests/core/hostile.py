@@ -20,6 +20,7 @@ PEN = "This is a pen ."
 
 # --------------------------------------------------------------------------------- a child that measures itself
 
+
 def run_cli(tmp_path: Path, *argv, env: dict | None = None, timeout: float = 120):
     """``attention-explorer ARGV`` as a real process: (exit code, stdout, stderr, peak RSS in bytes of that
     process, measured inside it). A hang fails the test through TimeoutExpired. The process is forked from a
@@ -27,10 +28,13 @@ def run_cli(tmp_path: Path, *argv, env: dict | None = None, timeout: float = 120
     from cli_zygote import run_forked
 
     full_env = {
-        **os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path / ".config"),
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp_path / ".config"),
         "XDG_CACHE_HOME": str(tmp_path / ".cache"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000", **(env or {}),
+        "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS": "60000",
+        **(env or {}),
     }
     return run_forked([str(a) for a in argv], full_env, tmp_path, timeout)
 
@@ -58,7 +62,9 @@ def npz_parts(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
         return json.loads(bytes(data["manifest"]).decode()), {k: data[k] for k in data.files if k != "manifest"}
 
 
-def write_npz(path: Path, manifest: dict | str | bytes, arrays: dict[str, np.ndarray], extra: dict[str, bytes] | None = None) -> Path:
+def write_npz(
+    path: Path, manifest: dict | str | bytes, arrays: dict[str, np.ndarray], extra: dict[str, bytes] | None = None
+) -> Path:
     """An npz written member by member, so that a manifest can be any text and odd members can be added."""
     if isinstance(manifest, dict):
         manifest = json.dumps(manifest)
@@ -96,7 +102,9 @@ def manifest_cases() -> dict:
     return {
         "names-list": set_("names", ["tokens", "mask"]),
         "names-string-entry": m(lambda x: {**x, "names": {**x["names"], "tokens": "labels"}}),
-        "integer-labels": m(lambda x: {**x, "names": {**x["names"], "tokens": {**x["names"]["tokens"], "labels": [1, 2]}}}),
+        "integer-labels": m(
+            lambda x: {**x, "names": {**x["names"], "tokens": {**x["names"]["tokens"], "labels": [1, 2]}}}
+        ),
         "deep-json": lambda man, arr: (json.dumps(man)[:-1] + ', "deep": ' + _deep(200_000) + "}", arr, None),
         "5000-digits": lambda man, arr: (json.dumps(man)[:-1] + ', "seed": ' + "9" * 5000 + "}", arr, None),
         "lone-surrogate": row(lambda r: {**r, "tokens": ["\ud800", *r["tokens"][1:]]}),
@@ -161,7 +169,11 @@ def sparse_safetensors(good: Path, out: Path, gib: float = 5.0) -> Path:
     blobs = []
     for name, a in tensors.items():
         data = np.ascontiguousarray(a).tobytes()
-        header[name] = {"dtype": "I64" if a.dtype == np.int64 else "BOOL", "shape": list(a.shape), "data_offsets": [offset, offset + len(data)]}
+        header[name] = {
+            "dtype": "I64" if a.dtype == np.int64 else "BOOL",
+            "shape": list(a.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
         blobs.append(data)
         offset += len(data)
     big = V * E * 4
@@ -185,10 +197,16 @@ def tiny_gguf(path: Path, meta: dict | None = None, drop: tuple[str, ...] = (), 
 
     E, H, F, V = 8, 2, 16, 257
     values = {
-        "llama.block_count": 1, "llama.context_length": 64, "llama.embedding_length": E,
-        "llama.feed_forward_length": F, "llama.attention.head_count": H, "llama.attention.head_count_kv": H,
-        "llama.attention.layer_norm_rms_epsilon": 1e-5, "llama.rope.freq_base": 10000.0,
-        "tokenizer.ggml.model": "gpt2", "tokenizer.ggml.pre": "gpt2",
+        "llama.block_count": 1,
+        "llama.context_length": 64,
+        "llama.embedding_length": E,
+        "llama.feed_forward_length": F,
+        "llama.attention.head_count": H,
+        "llama.attention.head_count_kv": H,
+        "llama.attention.layer_norm_rms_epsilon": 1e-5,
+        "llama.rope.freq_base": 10000.0,
+        "tokenizer.ggml.model": "gpt2",
+        "tokenizer.ggml.pre": "gpt2",
     }
     values.update(meta or {})
     w = gguf.GGUFWriter(str(path), "llama")
@@ -207,10 +225,17 @@ def tiny_gguf(path: Path, meta: dict | None = None, drop: tuple[str, ...] = (), 
     w.add_token_merges(["a b"])
     rng = np.random.default_rng(0)
     shapes = {
-        "token_embd.weight": (V, E), "output_norm.weight": (E,), "blk.0.attn_norm.weight": (E,),
-        "blk.0.ffn_norm.weight": (E,), "blk.0.attn_q.weight": (E, E), "blk.0.attn_k.weight": (E, E),
-        "blk.0.attn_v.weight": (E, E), "blk.0.attn_output.weight": (E, E), "blk.0.ffn_gate.weight": (F, E),
-        "blk.0.ffn_up.weight": (F, E), "blk.0.ffn_down.weight": (E, F),
+        "token_embd.weight": (V, E),
+        "output_norm.weight": (E,),
+        "blk.0.attn_norm.weight": (E,),
+        "blk.0.ffn_norm.weight": (E,),
+        "blk.0.attn_q.weight": (E, E),
+        "blk.0.attn_k.weight": (E, E),
+        "blk.0.attn_v.weight": (E, E),
+        "blk.0.attn_output.weight": (E, E),
+        "blk.0.ffn_gate.weight": (F, E),
+        "blk.0.ffn_up.weight": (F, E),
+        "blk.0.ffn_down.weight": (E, F),
     }
     for name, shape in shapes.items():
         a = (weights or {}).get(name)
@@ -227,20 +252,32 @@ def tiny_gguf(path: Path, meta: dict | None = None, drop: tuple[str, ...] = (), 
 # --------------------------------------------------------------------------------- Hugging Face folders
 
 
-def tiny_llama(folder: Path, config: dict | None = None, tensors: dict | None = None, tokenizer_json: str | None = None) -> Path:
+def tiny_llama(
+    folder: Path, config: dict | None = None, tensors: dict | None = None, tokenizer_json: str | None = None
+) -> Path:
     """A Hugging Face Llama folder (E=8, H=2, one layer, the words of untrusted.WORDS) that loads, unless
     ``config`` / ``tensors`` say otherwise (None as a value removes that entry)."""
     import tokenizers
     from safetensors.numpy import save_file
     from tokenizers import models, pre_tokenizers
-
     from untrusted import WORDS
 
     E, H, F, V = 8, 2, 16, len(WORDS)
     folder.mkdir(parents=True, exist_ok=True)
-    cfg = {"model_type": "llama", "vocab_size": V, "hidden_size": E, "num_attention_heads": H, "num_key_value_heads": H,
-           "num_hidden_layers": 1, "intermediate_size": F, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
-           "rope_theta": 10000.0, "tie_word_embeddings": True, "hidden_act": "silu"}
+    cfg = {
+        "model_type": "llama",
+        "vocab_size": V,
+        "hidden_size": E,
+        "num_attention_heads": H,
+        "num_key_value_heads": H,
+        "num_hidden_layers": 1,
+        "intermediate_size": F,
+        "max_position_embeddings": 32,
+        "rms_norm_eps": 1e-6,
+        "rope_theta": 10000.0,
+        "tie_word_embeddings": True,
+        "hidden_act": "silu",
+    }
     cfg = {k: v for k, v in {**cfg, **(config or {})}.items() if v is not None}
     (folder / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
     if tokenizer_json is None:
@@ -250,11 +287,16 @@ def tiny_llama(folder: Path, config: dict | None = None, tensors: dict | None = 
     (folder / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
     rng = np.random.default_rng(0)
     shapes = {
-        "model.embed_tokens.weight": (V, E), "model.norm.weight": (E,),
-        "model.layers.0.input_layernorm.weight": (E,), "model.layers.0.post_attention_layernorm.weight": (E,),
-        "model.layers.0.self_attn.q_proj.weight": (E, E), "model.layers.0.self_attn.k_proj.weight": (E, E),
-        "model.layers.0.self_attn.v_proj.weight": (E, E), "model.layers.0.self_attn.o_proj.weight": (E, E),
-        "model.layers.0.mlp.gate_proj.weight": (F, E), "model.layers.0.mlp.up_proj.weight": (F, E),
+        "model.embed_tokens.weight": (V, E),
+        "model.norm.weight": (E,),
+        "model.layers.0.input_layernorm.weight": (E,),
+        "model.layers.0.post_attention_layernorm.weight": (E,),
+        "model.layers.0.self_attn.q_proj.weight": (E, E),
+        "model.layers.0.self_attn.k_proj.weight": (E, E),
+        "model.layers.0.self_attn.v_proj.weight": (E, E),
+        "model.layers.0.self_attn.o_proj.weight": (E, E),
+        "model.layers.0.mlp.gate_proj.weight": (F, E),
+        "model.layers.0.mlp.up_proj.weight": (F, E),
         "model.layers.0.mlp.down_proj.weight": (E, F),
     }
     arrays = {k: (rng.standard_normal(s) * 0.1).astype(np.float32) for k, s in shapes.items()}
@@ -267,7 +309,6 @@ def catastrophic_tokenizer_json() -> str:
     """A tokenizer.json whose pre-tokenizer regex backtracks without end on "aaaa…a!" (issue 13)."""
     import tokenizers
     from tokenizers import Regex, models, pre_tokenizers
-
     from untrusted import WORDS
 
     hf = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))

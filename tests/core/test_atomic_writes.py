@@ -88,9 +88,14 @@ def writer_that_fails(fmt: str, monkeypatch, exc: BaseException):
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("failure", ["crash", "disk-full", "interrupt"])
-def test_a_failed_snapshot_write_leaves_no_half_file_and_keeps_the_old_one(trace, other_trace, tmp_path, monkeypatch, fmt, failure):
-    exc = {"crash": RuntimeError("writer crashed"), "disk-full": OSError(errno.ENOSPC, "No space left on device"),
-           "interrupt": KeyboardInterrupt()}[failure]
+def test_a_failed_snapshot_write_leaves_no_half_file_and_keeps_the_old_one(
+    trace, other_trace, tmp_path, monkeypatch, fmt, failure
+):
+    exc = {
+        "crash": RuntimeError("writer crashed"),
+        "disk-full": OSError(errno.ENOSPC, "No space left on device"),
+        "interrupt": KeyboardInterrupt(),
+    }[failure]
     new, old = tmp_path / f"new.{fmt}", tmp_path / f"old.{fmt}"
     write_snapshot(other_trace, old)
     before = old.read_bytes()
@@ -132,8 +137,11 @@ def test_a_failed_checkpoint_write_keeps_the_old_checkpoint(bundle, tmp_path, mo
 @pytest.mark.parametrize("where", ["under-a-file", "missing-folder", "proc"])
 def test_unwritable_targets_are_one_line_errors(trace, tmp_path, where):
     (tmp_path / "a-file").write_text("x")
-    target = {"under-a-file": tmp_path / "a-file" / "s.npz", "missing-folder": tmp_path / "no" / "such" / "s.npz",
-              "proc": Path("/proc/attention-explorer-test.npz")}[where]
+    target = {
+        "under-a-file": tmp_path / "a-file" / "s.npz",
+        "missing-folder": tmp_path / "no" / "such" / "s.npz",
+        "proc": Path("/proc/attention-explorer-test.npz"),
+    }[where]
     if where == "proc" and not Path("/proc/self").is_dir():
         pytest.skip("no /proc here")
     with pytest.raises(SnapshotError) as err:
@@ -253,8 +261,33 @@ def test_a_training_run_killed_mid_run_keeps_its_last_checkpoint(tmp_path):
     from explorer.train.loop import list_checkpoints
 
     run = tmp_path / "run"
-    cmd = [sys.executable, "-m", "explorer", "train", "--corpus", "copy", "-E", "8", "-D", "4", "-H", "2", "-L", "1",
-           "--steps", "100000", "--batch-size", "4", "--checkpoint-every", "3", "--eval-every", "0", "--out", str(run), "-q"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "explorer",
+        "train",
+        "--corpus",
+        "copy",
+        "-E",
+        "8",
+        "-D",
+        "4",
+        "-H",
+        "2",
+        "-L",
+        "1",
+        "--steps",
+        "100000",
+        "--batch-size",
+        "4",
+        "--checkpoint-every",
+        "3",
+        "--eval-every",
+        "0",
+        "--out",
+        str(run),
+        "-q",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120

@@ -41,7 +41,9 @@ def test_fused_heads_equal_the_reference_to_the_tolerance(seed, dtype):
         out_ref = attention(attn, x, allowed, empty, scale, rope, see=_record(ref))
         Q, K, V = _qkv(attn, ref)
         R = fused_heads(Q, K, V, allowed, empty, scale, causal=False)
-        out = attention(attn, x, allowed, empty, scale, rope, mix=lambda q, k, v: fused_heads(q, k, v, allowed, empty, scale, False))
+        out = attention(
+            attn, x, allowed, empty, scale, rope, mix=lambda q, k, v: fused_heads(q, k, v, allowed, empty, scale, False)
+        )
     assert_fused_close(R.numpy(), ref["heads"].numpy(), "heads")
     assert_fused_close(out.numpy(), out_ref.numpy(), "out")
     if empty is not None:  # a query that sees no key: a row of zeros, exactly as the reference defines it
@@ -97,8 +99,18 @@ def test_a_lazy_trace_runs_the_kernel_in_every_layer_and_an_eager_one_never(word
 def test_a_deep_lazy_trace_stays_within_the_tolerance(words):
     # grouped-query heads, RoPE, RMSNorm, SwiGLU, four layers, a long text (the eager side runs the chunked
     # path), float32: the rounding of the fused kernel does not grow past the tolerance through the layers
-    cfg = ModelConfig(words.vocab_size, embed_dim=32, key_dim=8, heads=4, kv_heads=2, layers=4, positions="rope",
-                      norm="rmsnorm", ffn_activation="silu_gated", max_positions=512)
+    cfg = ModelConfig(
+        words.vocab_size,
+        embed_dim=32,
+        key_dim=8,
+        heads=4,
+        kv_heads=2,
+        layers=4,
+        positions="rope",
+        norm="rmsnorm",
+        ffn_activation="silu_gated",
+        max_positions=512,
+    )
     b = random_bundle(cfg, words, 7)
     text = " ".join(["the cat sat on the mat and the dog ran to the park ."] * 25)
     eager = run_trace(b, text)

@@ -37,8 +37,16 @@ def _case(seed: int):
         spec = MaskSpec(kind)
     lengths = [C] + [rng.randint(1, C) for _ in range(B - 1)]  # padding in every row but the first
     rope = rng.random() < 0.5
-    cfg = ModelConfig(vocab_size=10, embed_dim=E, key_dim=D, heads=H, kv_heads=H_kv, bias=rng.random() < 0.5,
-                      positions="rope" if rope else "sinusoidal", value_dim=rng.choice([None, 3]))
+    cfg = ModelConfig(
+        vocab_size=10,
+        embed_dim=E,
+        key_dim=D,
+        heads=H,
+        kv_heads=H_kv,
+        bias=rng.random() < 0.5,
+        positions="rope" if rope else "sinusoidal",
+        value_dim=rng.choice([None, 3]),
+    )
     torch.manual_seed(seed)
     attn = MultiHeadAttention(cfg)
     with torch.no_grad():
@@ -111,8 +119,9 @@ def test_reference_agrees_with_torch_fused_attention(seed):
         attention(attn, x, allowed, empty, scale, rope, see=_record(ref))
         Q, K, V = _qkv(attn, ref)
         live = ~empty.expand(-1, attn.H, -1, -1).squeeze(-1)  # (B, H, C): rows that see a key
-        fused = F.scaled_dot_product_attention(Q.double(), K.double(), V.double(), attn_mask=allowed,
-                                               scale=None if scale else 1.0)
+        fused = F.scaled_dot_product_attention(
+            Q.double(), K.double(), V.double(), attn_mask=allowed, scale=None if scale else 1.0
+        )
         torch.testing.assert_close(ref["heads"][live].double(), fused[live], rtol=1e-4, atol=1e-5)
         assert (ref["heads"][~live] == 0).all() and (ref["weights"][~live] == 0).all()
 

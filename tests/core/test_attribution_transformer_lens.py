@@ -18,14 +18,15 @@ tl = pytest.importorskip("transformer_lens")
 try:
     HookedTransformer = tl.HookedTransformer  # TransformerLens 4 removed it: the oracle needs 2.x or 3.x
 except ImportError as exc:
-    pytest.skip(f"this TransformerLens has no HookedTransformer ({exc}); make oracle installs 3.9", allow_module_level=True)
+    pytest.skip(
+        f"this TransformerLens has no HookedTransformer ({exc}); make oracle installs 3.9", allow_module_level=True
+    )
 
 import torch  # noqa: E402
 import transformers  # noqa: E402
+from test_hf_oracle import make_gpt2  # noqa: E402 - the same tiny GPT-2 folder as the HF oracle
 from transformer_lens import HookedTransformerConfig  # noqa: E402
 from transformer_lens.pretrained.weight_conversions.gpt2 import convert_gpt2_weights  # noqa: E402
-
-from test_hf_oracle import make_gpt2  # noqa: E402 - the same tiny GPT-2 folder as the HF oracle
 
 from explorer.interventions.attribution import direct_attribution  # noqa: E402
 from explorer.trace.run import run_trace  # noqa: E402
@@ -40,14 +41,28 @@ def models(tmp_path_factory, tokenizer_json):
     hf = transformers.GPT2LMHeadModel.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
     c = hf.config
     cfg = HookedTransformerConfig(
-        n_layers=c.n_layer, d_model=c.n_embd, n_ctx=c.n_positions, d_head=c.n_embd // c.n_head, n_heads=c.n_head,
-        d_mlp=4 * c.n_embd, d_vocab=c.vocab_size, act_fn="gelu_new", normalization_type="LN",
-        positional_embedding_type="standard", eps=c.layer_norm_epsilon, default_prepend_bos=False,
+        n_layers=c.n_layer,
+        d_model=c.n_embd,
+        n_ctx=c.n_positions,
+        d_head=c.n_embd // c.n_head,
+        n_heads=c.n_head,
+        d_mlp=4 * c.n_embd,
+        d_vocab=c.vocab_size,
+        act_fn="gelu_new",
+        normalization_type="LN",
+        positional_embedding_type="standard",
+        eps=c.layer_norm_epsilon,
+        default_prepend_bos=False,
     )
     hooked = HookedTransformer(cfg)
     # No folding or centring: the weights stay GPT-2's, so TransformerLens' numbers are for the same model.
-    hooked.load_and_process_state_dict(convert_gpt2_weights(hf, cfg), fold_ln=False, center_writing_weights=False,
-                                       center_unembed=False, fold_value_biases=False)
+    hooked.load_and_process_state_dict(
+        convert_gpt2_weights(hf, cfg),
+        fold_ln=False,
+        center_writing_weights=False,
+        center_unembed=False,
+        fold_value_biases=False,
+    )
     hooked.eval()
     return load_model(str(folder)), hooked
 

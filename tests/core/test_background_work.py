@@ -72,7 +72,9 @@ def test_a_training_run_reports_and_puts_its_checkpoints_in_the_cache(tmp_path):
 
     cache = ModelCache()
     config = ModelConfig(vocab_size=10, embed_dim=8, key_dim=4, heads=2, layers=1)
-    request = TrainRequest("copy", config, TrainSettings(steps=4, batch_size=4, eval_every=2, checkpoint_every=2), tmp_path / "run")
+    request = TrainRequest(
+        "copy", config, TrainSettings(steps=4, batch_size=4, eval_every=2, checkpoint_every=2), tmp_path / "run"
+    )
     report = Report()
     result = training_work(request, cache)(report, threading.Event())
     assert isinstance(report.sent[0], TrainPrepared) and report.sent[0].corpus == "copy"

@@ -21,8 +21,14 @@ def _lint(root: Path) -> subprocess.CompletedProcess:
     if not LINT.is_file():
         pytest.skip("import-linter is not installed (pip install -e '.[test]')")
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_contracts_hold_on_this_tree():
@@ -44,7 +50,9 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
     with open(tmp_path / "explorer" / "weights" / "checkpoint.py", "a") as f:
         f.write("\n\ndef _upward():\n    from explorer.weights import catalog  # the old loop, hidden in a function\n")
     with open(tmp_path / "explorer" / "tokenize" / "builders.py", "a") as f:
-        f.write("\n\ndef _upward():\n    from explorer.train import corpora  # the old package loop, hidden in a function\n")
+        f.write(
+            "\n\ndef _upward():\n    from explorer.train import corpora  # the old package loop, hidden in a function\n"
+        )
     run = _lint(tmp_path)
     assert run.returncode != 0
     assert "explorer.weights.checkpoint is not allowed to import explorer.weights.catalog" in run.stdout
@@ -97,10 +105,11 @@ def test_no_module_imports_itself_back_not_even_inside_a_function(tmp_path):
     shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
     with open(tmp_path / "explorer" / "present" / "row_facts.py", "a") as f:
         f.write("\n\ndef _back():\n    from explorer.present import stages  # a loop hidden in a function\n")
-    code = ("import sys, test_boundaries as t, grimp; "
-            "print(t._cycles(grimp.build_graph('explorer', cache_dir=None)))")
+    code = "import sys, test_boundaries as t, grimp; print(t._cycles(grimp.build_graph('explorer', cache_dir=None)))"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).parent)])}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300
+    )
     assert "explorer.present.row_facts" in out.stdout and "explorer.present.stages" in out.stdout, out.stderr[-2000:]
 
 
@@ -138,11 +147,19 @@ def test_core_and_headless_cli_work_with_qt_unimportable(tmp_path):
         assert not any(m.split(".")[0] in ("PySide6", "pyqtgraph") for m in sys.modules)
         print("imported")
     """)
-    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    run = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert run.returncode == 0 and "imported" in run.stdout, run.stderr[-3000:]
     for args in (["export", "This is a pen .", "-o", "pen.npz"], ["info", "pen.npz"]):
-        run = subprocess.run([sys.executable, "-m", "explorer", *args], env=env, capture_output=True, text=True,
-                             timeout=300, cwd=tmp_path)
+        run = subprocess.run(
+            [sys.executable, "-m", "explorer", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
         assert run.returncode == 0, run.stderr[-3000:]
     assert (tmp_path / "pen.npz").stat().st_size > 0
 

@@ -20,7 +20,9 @@ from explorer.weights.loaders import detect_kind, load_model
 @pytest.fixture
 def bundle():
     tok = Tokenizer.from_file(resource("tokenizers", "letters.json"))
-    cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=16, key_dim=4, heads=2, layers=2, positions="learned", max_positions=16)
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size, embed_dim=16, key_dim=4, heads=2, layers=2, positions="learned", max_positions=16
+    )
     return random_bundle(cfg, tok, seed=3)
 
 
@@ -77,7 +79,9 @@ def test_an_interrupted_write_leaves_no_partial_folder(bundle, tmp_path, monkeyp
 
 def test_an_interrupted_overwrite_keeps_the_old_checkpoint(bundle, tmp_path, monkeypatch):
     target = save_checkpoint(bundle, tmp_path / "ck", step=1)
-    monkeypatch.setattr(ckpt, "_write_weights", lambda path, tensors: (_ for _ in ()).throw(OSError(28, "No space left")))
+    monkeypatch.setattr(
+        ckpt, "_write_weights", lambda path, tensors: (_ for _ in ()).throw(OSError(28, "No space left"))
+    )
     with pytest.raises(SnapshotError, match="disk is full"):
         save_checkpoint(bundle, target, step=2)
     assert read_checkpoint_meta(target)["step"] == 1

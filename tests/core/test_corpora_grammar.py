@@ -33,6 +33,7 @@ def ja() -> list[str]:
 
 # ----------------------------------------------------------------------------------- determinism / files
 
+
 @pytest.mark.parametrize("gen", [generate_tiny_en, generate_tiny_ja])
 def test_same_seed_same_output_different_seed_different(gen):
     a = gen(300, 7)
@@ -62,8 +63,12 @@ def test_committed_files_equal_fresh_generation(tmp_path):
 
 def test_sizes_and_split():
     sizes = {rel: len(_read(rel)) for rel in FILES}
-    assert sizes == {"tiny-en/train.txt": 20_000, "tiny-en/heldout.txt": 2_000,
-                     "tiny-ja/train.txt": 20_000, "tiny-ja/heldout.txt": 2_000}
+    assert sizes == {
+        "tiny-en/train.txt": 20_000,
+        "tiny-en/heldout.txt": 2_000,
+        "tiny-ja/train.txt": 20_000,
+        "tiny-ja/heldout.txt": 2_000,
+    }
     assert sum((CORPORA / rel).stat().st_size for rel in FILES) < 3_000_000
     for lang in ("tiny-en", "tiny-ja"):
         train, held = _read(f"{lang}/train.txt"), _read(f"{lang}/heldout.txt")
@@ -173,8 +178,11 @@ def test_en_copula_agreement(en):
             assert (cop == "is") == (head in SINGULAR), s
             seen.add("there")
         # "The big dogs near the tables are hungry ." / "My old cat is happy ."
-        if toks[0] in {"the", "my", "your", "his", "her", "our", "their", "this", "that", "these",
-                       "those", "a", "an", "some"} | NUMBERS:
+        if (
+            toks[0]
+            in {"the", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "a", "an", "some"}
+            | NUMBERS
+        ):
             head, j = _head_after(toks, 1)
             if head is None:
                 continue
@@ -205,8 +213,26 @@ def test_en_subject_verb_agreement(en):
             third = subj in THIRD_SG_PRON
         else:
             # determiner + noun phrase subject, optionally with a PP modifier
-            if subj not in {"the", "my", "your", "his", "her", "our", "their", "this", "that", "these",
-                            "those", "a", "an", "some"} | NUMBERS:
+            if (
+                subj
+                not in {
+                    "the",
+                    "my",
+                    "your",
+                    "his",
+                    "her",
+                    "our",
+                    "their",
+                    "this",
+                    "that",
+                    "these",
+                    "those",
+                    "a",
+                    "an",
+                    "some",
+                }
+                | NUMBERS
+            ):
                 continue
             head, j = _head_after(toks, 1)
             if head is None:
@@ -274,6 +300,7 @@ def test_en_has_structure_a_bigram_cannot_see(en):
 
 
 # ----------------------------------------------------------------------------------- Japanese
+
 
 def test_ja_shape(ja):
     for s in ja:

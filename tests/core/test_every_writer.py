@@ -63,7 +63,9 @@ def _stream(target: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", FILE_KINDS)
-@pytest.mark.parametrize("writer", ["snapshot.npz", "snapshot.safetensors", "snapshot.pt", "lesson", "run.json", "atomic_file"])
+@pytest.mark.parametrize(
+    "writer", ["snapshot.npz", "snapshot.safetensors", "snapshot.pt", "lesson", "run.json", "atomic_file"]
+)
 def test_every_file_writer_on_every_kind_of_target(trace, tmp_path, writer, kind):
     write, name = file_writers(trace)[writer]
     if kind == "undecodable-name" and writer == "run.json":
@@ -92,10 +94,14 @@ def test_every_folder_writer_on_every_kind_of_target(bundle, tmp_path, writer, k
     check(write, kind, tmp_path, "step-000001", folder=True)
 
 
-NAMES = st.binary(min_size=1, max_size=120).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+NAMES = st.binary(min_size=1, max_size=120).filter(
+    lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b"..")
+)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(raw=NAMES, data=st.binary(max_size=2000))
 def test_any_file_name_is_written_as_named_and_nothing_else(tmp_path_factory, raw, data):
     """Names of any bytes (not UTF-8, long, dotted, with spaces or newlines): the target has exactly that name

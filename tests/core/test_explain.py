@@ -179,8 +179,7 @@ def test_logits_name_the_token(toy):
 
 
 def test_every_stage_tensor_has_an_explanation(toy):
-    from explorer.present import matrices
-    from explorer.present import stages
+    from explorer.present import matrices, stages
 
     for key in stages.STAGE_KEYS:
         if key in stages.PAIRWISE_STAGE_KEYS:

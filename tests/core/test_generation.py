@@ -30,8 +30,18 @@ PROMPT = "the cat sat on the"
 def gpt2_shaped():
     tok = preset_tokenizer("words-en.json")
     cfg = ModelConfig(
-        vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=2, positions="learned", max_positions=64,
-        norm="layernorm", bias=True, ffn_activation="gelu_tanh", tie_embeddings=True, family="gpt2",
+        vocab_size=tok.vocab_size,
+        embed_dim=32,
+        key_dim=8,
+        heads=4,
+        layers=2,
+        positions="learned",
+        max_positions=64,
+        norm="layernorm",
+        bias=True,
+        ffn_activation="gelu_tanh",
+        tie_embeddings=True,
+        family="gpt2",
     )
     return random_bundle(cfg, tok, seed=3, name="gpt2-shaped")
 
@@ -39,8 +49,17 @@ def gpt2_shaped():
 def llama_gqa():
     tok = preset_tokenizer("words-en.json")
     cfg = ModelConfig(
-        vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, kv_heads=2, layers=2, positions="rope",
-        norm="rmsnorm", ffn_activation="silu_gated", rope_theta=10_000.0, family="llama",
+        vocab_size=tok.vocab_size,
+        embed_dim=32,
+        key_dim=8,
+        heads=4,
+        kv_heads=2,
+        layers=2,
+        positions="rope",
+        norm="rmsnorm",
+        ffn_activation="silu_gated",
+        rope_theta=10_000.0,
+        family="llama",
     )
     return random_bundle(cfg, tok, seed=5, name="llama-gqa")
 
@@ -73,11 +92,13 @@ def test_greedy_equals_successive_full_traces_appending_argmax(bundle):
         full = full_pass(bundle, ids)
         last = full["logits"][0, -1]
         assert step.token_id == int(np.argmax(last)), f"step {t}"
-        np.testing.assert_allclose(g.trace["gen.logits"][0, t], last, atol=TOL * max(1.0, float(np.abs(last).max())), rtol=0)
+        np.testing.assert_allclose(
+            g.trace["gen.logits"][0, t], last, atol=TOL * max(1.0, float(np.abs(last).max())), rtol=0
+        )
         for l in range(L):
             row = g.trace[f"gen.layers.{l}.attn.weights"][0, :, t]  # (H, C_total)
             np.testing.assert_allclose(row[:, : len(ids)], full[names.attn(l, "weights")][0, :, -1], atol=TOL, rtol=0)
-            assert not row[:, len(ids):].any()  # keys the step could not see yet
+            assert not row[:, len(ids) :].any()  # keys the step could not see yet
         assert step.query == len(ids) - 1 and step.cached == (t > 0)
         ids.append(step.token_id)
     assert g.trace["gen.tokens"][0].tolist() == ids[C0:]
@@ -113,7 +134,9 @@ def test_the_full_trace_of_the_generated_text_predicts_the_same_tokens():
     assert [int(np.argmax(trace["logits"][0, C0 - 1 + t])) for t in range(5)] == list(g.token_ids)
 
 
-@pytest.mark.parametrize("sampling", [Sampling(), Sampling(greedy=False, temperature=1.3, top_k=20, top_p=0.9, seed=11)])
+@pytest.mark.parametrize(
+    "sampling", [Sampling(), Sampling(greedy=False, temperature=1.3, top_k=20, top_p=0.9, seed=11)]
+)
 def test_no_cache_gives_the_same_tokens_and_rows(bundle, sampling):
     opts = dict(max_new_tokens=7, sampling=sampling)
     a = generate(bundle, PROMPT, gen=GenerateOptions(**opts))
@@ -121,13 +144,22 @@ def test_no_cache_gives_the_same_tokens_and_rows(bundle, sampling):
     assert a.token_ids == b.token_ids
     assert not any(s.cached for s in b.steps) and "cache.layers.0.k" not in b.trace
     for l in range(bundle.config.layers):
-        np.testing.assert_allclose(a.trace[f"gen.layers.{l}.attn.weights"], b.trace[f"gen.layers.{l}.attn.weights"], atol=TOL)
+        np.testing.assert_allclose(
+            a.trace[f"gen.layers.{l}.attn.weights"], b.trace[f"gen.layers.{l}.attn.weights"], atol=TOL
+        )
 
 
 def test_same_seed_same_tokens_and_the_seed_matters():
     b = load_preset("classroom")
     runs = {
-        seed: [generate(b, "the", gen=GenerateOptions(max_new_tokens=12, sampling=Sampling(greedy=False, temperature=2.0, seed=seed))).token_ids for _ in range(2)]
+        seed: [
+            generate(
+                b,
+                "the",
+                gen=GenerateOptions(max_new_tokens=12, sampling=Sampling(greedy=False, temperature=2.0, seed=seed)),
+            ).token_ids
+            for _ in range(2)
+        ]
         for seed in (1, 2, 3)
     }
     for seed, (first, second) in runs.items():
@@ -138,7 +170,11 @@ def test_same_seed_same_tokens_and_the_seed_matters():
 def test_top_k_1_is_greedy():
     b = gpt2_shaped()
     greedy = generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=6))
-    k1 = generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=6, sampling=Sampling(greedy=False, top_k=1, temperature=3.0, seed=9)))
+    k1 = generate(
+        b,
+        PROMPT,
+        gen=GenerateOptions(max_new_tokens=6, sampling=Sampling(greedy=False, top_k=1, temperature=3.0, seed=9)),
+    )
     assert greedy.token_ids == k1.token_ids
 
 
@@ -180,7 +216,9 @@ def test_float64_cache_matches_tightly():
     sink = CaptureSink()
     with torch.inference_mode(), capturing(model, sink):
         model(torch.tensor([fed]))
-    np.testing.assert_allclose(g.trace["cache.layers.1.k"], sink.tensors["layers.1.attn.k_rot"].numpy(), atol=1e-12, rtol=0)
+    np.testing.assert_allclose(
+        g.trace["cache.layers.1.k"], sink.tensors["layers.1.attn.k_rot"].numpy(), atol=1e-12, rtol=0
+    )
 
 
 def test_refusals():
@@ -206,7 +244,9 @@ def test_snapshot_round_trip_is_read_only_and_identical(tmp_path, fmt):
     from explorer.errors import SnapshotError
     from explorer.export.snapshot import read_generation, read_snapshot, write_generation, write_snapshot
 
-    g = generate(llama_gqa(), PROMPT, gen=GenerateOptions(max_new_tokens=4, sampling=Sampling(greedy=False, top_p=0.9, seed=4)))
+    g = generate(
+        llama_gqa(), PROMPT, gen=GenerateOptions(max_new_tokens=4, sampling=Sampling(greedy=False, top_p=0.9, seed=4))
+    )
     path = write_generation(g, tmp_path / f"gen.{fmt}")
     back = read_generation(path)
     assert back.read_only and back.steps == g.steps and back.text == g.text and back.stopped == g.stopped
@@ -268,7 +308,9 @@ def test_panel_frames_equal_the_full_causal_map_and_the_cache_so_far():
         np.testing.assert_allclose(cache_table(g, 0, 1, t, "k"), full["layers.0.attn.k_rot"][0, 1], atol=TOL)
         assert len(labels(g, t)) == C + t
     assert list(new_rows(g, 0)) == list(range(C)) and list(new_rows(g, 3)) == [C + 2]
-    assert cache_table(generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=2, use_cache=False)), 0, 0, 1, "k") is None
+    assert (
+        cache_table(generate(b, PROMPT, gen=GenerateOptions(max_new_tokens=2, use_cache=False)), 0, 0, 1, "k") is None
+    )
 
 
 @pytest.mark.parametrize("make", [gpt2_shaped, llama_gqa])
@@ -343,4 +385,6 @@ def test_a_long_prompt_traced_with_lazy_maps_gives_the_same_rows():
     assert "layers.0.attn.weights" not in lazy.trace.stored_names()
     assert lazy.token_ids == full.token_ids
     for l in range(2):
-        np.testing.assert_allclose(lazy.trace[f"gen.layers.{l}.attn.weights"], full.trace[f"gen.layers.{l}.attn.weights"], atol=1e-6)
+        np.testing.assert_allclose(
+            lazy.trace[f"gen.layers.{l}.attn.weights"], full.trace[f"gen.layers.{l}.attn.weights"], atol=1e-6
+        )

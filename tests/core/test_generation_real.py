@@ -27,8 +27,15 @@ def hf_greedy(folder, ids: list[int]):
     model = oracle(folder)
     with torch.no_grad():
         out = model.generate(
-            torch.tensor([ids]), max_new_tokens=N, min_new_tokens=N, do_sample=False, use_cache=True,
-            output_scores=True, return_dict_in_generate=True, eos_token_id=None, pad_token_id=0,
+            torch.tensor([ids]),
+            max_new_tokens=N,
+            min_new_tokens=N,
+            do_sample=False,
+            use_cache=True,
+            output_scores=True,
+            return_dict_in_generate=True,
+            eos_token_id=None,
+            pad_token_id=0,
         )
     return out
 
@@ -47,7 +54,7 @@ def test_greedy_generation_matches_transformers_generate(tmp_path, tokenizer_jso
     ids = oracle_ids(folder, PROMPT)
     assert list(g.trace.rows[0].ids) == ids
     out = hf_greedy(folder, ids)
-    theirs = out.sequences[0, len(ids):].tolist()
+    theirs = out.sequences[0, len(ids) :].tolist()
     assert list(g.token_ids) == theirs
     for t, scores in enumerate(out.scores):
         np.testing.assert_allclose(g.trace["gen.logits"][0, t], scores[0].numpy(), atol=1e-4, rtol=0)
@@ -65,7 +72,9 @@ def test_gguf_llama_generates_what_its_hugging_face_folder_does(tmp_path, tokeni
     from test_gguf import write_gguf
 
     folder = make_llama(tmp_path / "hf", tokenizer_json)
-    hf_model = transformers.LlamaForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    hf_model = transformers.LlamaForCausalLM.from_pretrained(
+        folder, attn_implementation="eager", dtype=torch.float32
+    ).eval()
     path = tmp_path / "tiny.gguf"
     write_gguf(path, hf_model, tokenizer_json)
     from_gguf = generate(load_model(path), PROMPT, gen=GenerateOptions(max_new_tokens=N))

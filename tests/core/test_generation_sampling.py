@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from explorer.generation.sampling import Sampling, candidates, choose, softmax
 
-logit_rows = st.lists(st.floats(-30, 30, allow_nan=False, width=32), min_size=1, max_size=60).map(lambda v: np.array(v, dtype=np.float32))
+logit_rows = st.lists(st.floats(-30, 30, allow_nan=False, width=32), min_size=1, max_size=60).map(
+    lambda v: np.array(v, dtype=np.float32)
+)
 
 
 def independent_set(logits: np.ndarray, T: float, k: int | None, p: float) -> set[int]:

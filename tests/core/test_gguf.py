@@ -45,17 +45,29 @@ def sentencepiece_vocab():
 
     byte_tokens = [f"<0x{b:02X}>" for b in range(256)]
     hf = Tokenizer(models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
-    hf.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first", split=True)  # learn within words
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(
+        replacement="\u2581", prepend_scheme="first", split=True
+    )  # learn within words
     corpus = ["This is a pen .", "The cat sat on the mat .", "It was tired because it ran all day ."] * 20
-    trainer = trainers.BpeTrainer(vocab_size=420, special_tokens=["<unk>", "<s>", "</s>", *byte_tokens], show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=420, special_tokens=["<unk>", "<s>", "</s>", *byte_tokens], show_progress=False
+    )
     hf.train_from_iterator(corpus, trainer=trainer)
     tokens = [t for t, _ in sorted(hf.get_vocab().items(), key=lambda kv: kv[1])]
     types = [2 if t == "<unk>" else 3 if t in ("<s>", "</s>") else 6 if t in byte_tokens else 1 for t in tokens]
     return tokens, [-float(i) for i in range(len(tokens))], types
 
 
-def write_gguf(path, hf_model, tokenizer_json: str | None, qtype=Q.F32, arch: str = "llama", skip: tuple[str, ...] = (),
-               sentencepiece=None, replace: dict | None = None) -> None:
+def write_gguf(
+    path,
+    hf_model,
+    tokenizer_json: str | None,
+    qtype=Q.F32,
+    arch: str = "llama",
+    skip: tuple[str, ...] = (),
+    sentencepiece=None,
+    replace: dict | None = None,
+) -> None:
     cfg = hf_model.config
     H, Hkv = cfg.num_attention_heads, cfg.num_key_value_heads
     w = gguf.GGUFWriter(str(path), arch)
@@ -96,10 +108,17 @@ def write_gguf(path, hf_model, tokenizer_json: str | None, qtype=Q.F32, arch: st
         "lm_head.weight": "output.weight",
     }
     for l in range(cfg.num_hidden_layers):
-        for hf, g in (("input_layernorm", "attn_norm"), ("post_attention_layernorm", "ffn_norm"),
-                      ("self_attn.q_proj", "attn_q"), ("self_attn.k_proj", "attn_k"), ("self_attn.v_proj", "attn_v"),
-                      ("self_attn.o_proj", "attn_output"), ("mlp.gate_proj", "ffn_gate"), ("mlp.up_proj", "ffn_up"),
-                      ("mlp.down_proj", "ffn_down")):
+        for hf, g in (
+            ("input_layernorm", "attn_norm"),
+            ("post_attention_layernorm", "ffn_norm"),
+            ("self_attn.q_proj", "attn_q"),
+            ("self_attn.k_proj", "attn_k"),
+            ("self_attn.v_proj", "attn_v"),
+            ("self_attn.o_proj", "attn_output"),
+            ("mlp.gate_proj", "ffn_gate"),
+            ("mlp.up_proj", "ffn_up"),
+            ("mlp.down_proj", "ffn_down"),
+        ):
             names[f"model.layers.{l}.{hf}.weight"] = f"blk.{l}.{g}.weight"
     state = hf_model.state_dict()
     for hf_name, g_name in names.items():
@@ -141,7 +160,9 @@ def transformers_from_gguf(path):
     settings.pop("_model_name_or_path", None)
     model = transformers.LlamaForCausalLM(transformers.LlamaConfig(**settings, attn_implementation="eager"))
     tensors = load_gguf_checkpoint(str(path), return_tensors=True, model_to_load=model)["tensors"]
-    missing, unexpected = model.load_state_dict({k: torch.as_tensor(v, dtype=torch.float32) for k, v in tensors.items()}, strict=False)
+    missing, unexpected = model.load_state_dict(
+        {k: torch.as_tensor(v, dtype=torch.float32) for k, v in tensors.items()}, strict=False
+    )
     assert not unexpected and set(missing) <= {"lm_head.weight"}, (missing, unexpected)
     if missing:
         model.tie_weights()
@@ -160,7 +181,9 @@ def private_cache(tmp_path, monkeypatch):
 def llama(tmp_path_factory, tokenizer_json):
     """(folder, model): a random GQA Llama saved as a Hugging Face folder."""
     folder = make_llama(tmp_path_factory.mktemp("llama"), tokenizer_json)
-    model = transformers.LlamaForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    model = transformers.LlamaForCausalLM.from_pretrained(
+        folder, attn_implementation="eager", dtype=torch.float32
+    ).eval()
     return folder, model
 
 
@@ -217,13 +240,17 @@ def test_sentencepiece_gguf_matches_transformers(tmp_path):
     folder.mkdir()
     make_llama(folder, vocab_json, num_hidden_layers=2)
     path = tmp_path / "spm.gguf"
-    hf_model = transformers.LlamaForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    hf_model = transformers.LlamaForCausalLM.from_pretrained(
+        folder, attn_implementation="eager", dtype=torch.float32
+    ).eval()
     write_gguf(path, hf_model, None, sentencepiece=spm)
     ours = load_model(path)
     tok = transformers.AutoTokenizer.from_pretrained(tmp_path, gguf_file=path.name)
     for text in ("This is a pen .", "  The cat sat on the mat .", "It ran\nall day: 日本語 ✓", "a</s>b"):
         assert list(ours.tokenizer.encode(text).ids) == tok(text, add_special_tokens=False)["input_ids"], text
-        assert ours.tokenizer.decode(ours.tokenizer.encode(text).ids) == tok.decode(tok(text, add_special_tokens=False)["input_ids"])
+        assert ours.tokenizer.decode(ours.tokenizer.encode(text).ids) == tok.decode(
+            tok(text, add_special_tokens=False)["input_ids"]
+        )
     enc = ours.tokenizer.encode("The cat 日")
     assert enc.tokens[0] == "The" and "<0xE6>" in [ours.tokenizer.hf.id_to_token(i) for i in enc.ids]
     trace = run_trace(ours, "The cat sat on the mat .")
@@ -254,7 +281,11 @@ def test_second_open_reads_the_cache(f32_gguf, tmp_path):
     assert "writing the cache" in first and not any(w.startswith("cached") for w in first)
     assert second and all(w.startswith("cached") for w in second)
     entries = list((tmp_path / "cache" / "attention-explorer" / "gguf").iterdir())
-    assert len(entries) == 1 and {p.name for p in entries[0].iterdir()} == {"meta.json", "model.safetensors", "tokenizer.json"}
+    assert len(entries) == 1 and {p.name for p in entries[0].iterdir()} == {
+        "meta.json",
+        "model.safetensors",
+        "tokenizer.json",
+    }
     for (n, p), (_, q) in zip(a.model.named_parameters(), b.model.named_parameters()):
         assert torch.equal(p, q), n
     assert a.config == b.config and a.tokenizer.to_str() == b.tokenizer.to_str() and a.name == b.name
@@ -352,7 +383,9 @@ def test_missing_tensor_is_named(tmp_path, llama, tokenizer_json):
 def test_wrong_shape_is_named(tmp_path, llama, tokenizer_json):
     path = tmp_path / "bent.gguf"
     write_gguf(path, llama[1], tokenizer_json, replace={"blk.2.attn_v.weight": np.zeros((48, 64), np.float32)})
-    with pytest.raises(ModelLoadError, match=r"blk\.2\.attn_v\.weight has shape \(48, 64\), but the metadata implies \(32, 64\)"):
+    with pytest.raises(
+        ModelLoadError, match=r"blk\.2\.attn_v\.weight has shape \(48, 64\), but the metadata implies \(32, 64\)"
+    ):
         load_model(path)
 
 
@@ -360,7 +393,9 @@ def test_unsupported_tokenizer_is_refused():
     with pytest.raises(ModelLoadError, match="tokenizer 't5' is not supported"):
         gguf_loader.tokenizer_from_metadata({"tokenizer.ggml.model": "t5", "tokenizer.ggml.tokens": ["a"]}, "x.gguf")
     with pytest.raises(ModelLoadError, match="scores"):
-        gguf_loader.tokenizer_from_metadata({"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": ["a", "b"]}, "x.gguf")
+        gguf_loader.tokenizer_from_metadata(
+            {"tokenizer.ggml.model": "llama", "tokenizer.ggml.tokens": ["a", "b"]}, "x.gguf"
+        )
 
 
 def test_unpermute_inverts_llama_cpp_permute():

@@ -35,18 +35,27 @@ def bpe_json():
 
 def _names(arch: str, L: int) -> dict[str, str]:
     """Hugging Face tensor name → llama.cpp's, for one architecture."""
-    out = {"model.embed_tokens.weight": "token_embd.weight", "model.norm.weight": "output_norm.weight", "lm_head.weight": "output.weight"}
+    out = {
+        "model.embed_tokens.weight": "token_embd.weight",
+        "model.norm.weight": "output_norm.weight",
+        "lm_head.weight": "output.weight",
+    }
     sandwich = arch in ("gemma2", "gemma3")
     for l in range(L):
         m, b = f"model.layers.{l}", f"blk.{l}"
         pairs = {
             "input_layernorm.weight": "attn_norm.weight",
             "post_attention_layernorm.weight": "post_attention_norm.weight" if sandwich else "ffn_norm.weight",
-            "pre_feedforward_layernorm.weight": "ffn_norm.weight", "post_feedforward_layernorm.weight": "post_ffw_norm.weight",
-            "self_attn.q_norm.weight": "attn_q_norm.weight", "self_attn.k_norm.weight": "attn_k_norm.weight",
-            "self_attn.o_proj.weight": "attn_output.weight", "self_attn.qkv_proj.weight": "attn_qkv.weight",
-            "mlp.gate_proj.weight": "ffn_gate.weight", "mlp.up_proj.weight": "ffn_up.weight",
-            "mlp.gate_up_proj.weight": "ffn_up.weight", "mlp.down_proj.weight": "ffn_down.weight",
+            "pre_feedforward_layernorm.weight": "ffn_norm.weight",
+            "post_feedforward_layernorm.weight": "post_ffw_norm.weight",
+            "self_attn.q_norm.weight": "attn_q_norm.weight",
+            "self_attn.k_norm.weight": "attn_k_norm.weight",
+            "self_attn.o_proj.weight": "attn_output.weight",
+            "self_attn.qkv_proj.weight": "attn_qkv.weight",
+            "mlp.gate_proj.weight": "ffn_gate.weight",
+            "mlp.up_proj.weight": "ffn_up.weight",
+            "mlp.gate_up_proj.weight": "ffn_up.weight",
+            "mlp.down_proj.weight": "ffn_down.weight",
         }
         for x in "qkv":
             pairs[f"self_attn.{x}_proj.weight"] = f"attn_{x}.weight"
@@ -110,8 +119,19 @@ def test_gguf_of_each_family_equals_its_hugging_face_model(tmp_path, bpe_json, a
     bundle = load_model(path)
     hf_bundle = load_model(folder)
     assert bundle.config.family == arch and bundle.name == f"tiny test {arch}"
-    for field in ("qk_norm", "norm_placement", "sliding_window", "sliding_layers", "attn_softcap", "logit_softcap",
-                  "embed_scale", "ffn_activation", "rope_local_theta", "tie_embeddings", "bias"):
+    for field in (
+        "qk_norm",
+        "norm_placement",
+        "sliding_window",
+        "sliding_layers",
+        "attn_softcap",
+        "logit_softcap",
+        "embed_scale",
+        "ffn_activation",
+        "rope_local_theta",
+        "tie_embeddings",
+        "bias",
+    ):
         assert getattr(bundle.config, field) == getattr(hf_bundle.config, field), field
     worst = compare(bundle, oracle, folder, DECODER_TEXT)
     print(f"\n{arch} GGUF vs transformers: {worst}")
@@ -125,5 +145,8 @@ def test_an_unsupported_gguf_architecture_names_the_supported_ones(tmp_path, bpe
     write_family_gguf(path, "qwen2", oracle, bpe_json)
     data = path.read_bytes().replace(b"qwen2", b"falco", 1)  # general.architecture's value, same length
     path.write_bytes(data)
-    with pytest.raises(ModelLoadError, match="'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3 GGUF files"):
+    with pytest.raises(
+        ModelLoadError,
+        match="'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3 GGUF files",
+    ):
         load_model(path)

@@ -87,11 +87,14 @@ def test_smollm2_matches_transformers(smollm2, oracle):
         out = model(torch.tensor([ids]), output_attentions=True, output_hidden_states=True)
     d_logits = float(np.abs(trace["logits"][0] - out.logits[0].numpy()).max())
     d_attn = max(
-        float(np.abs(trace[names.attn(l, "weights")][0] - out.attentions[l][0].numpy()).max()) for l in range(cfg.layers)
+        float(np.abs(trace[names.attn(l, "weights")][0] - out.attentions[l][0].numpy()).max())
+        for l in range(cfg.layers)
     )
-    pairs = [("embed.out", out.hidden_states[0])] + [
-        (f"layers.{l}.out", out.hidden_states[l + 1]) for l in range(cfg.layers - 1)
-    ] + [("final.out", out.hidden_states[cfg.layers])]
+    pairs = (
+        [("embed.out", out.hidden_states[0])]
+        + [(f"layers.{l}.out", out.hidden_states[l + 1]) for l in range(cfg.layers - 1)]
+        + [("final.out", out.hidden_states[cfg.layers])]
+    )
     # The residual stream of a real model grows to hundreds; compare relative to each state's size.
     d_hidden = max(
         float(np.abs(trace[n][0] - h[0].numpy()).max() / max(1.0, float(np.abs(h[0].numpy()).max()))) for n, h in pairs

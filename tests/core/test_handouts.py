@@ -14,7 +14,6 @@ import zlib
 import numpy as np
 import pytest
 
-from explorer import names
 from explorer.config import RunOptions
 from explorer.handouts import colours as col
 from explorer.handouts.hatching import blocked_runs, clip_diagonal, hatch_segments
@@ -26,7 +25,6 @@ from explorer.handouts.stage_figure import Frame, stage_scene
 from explorer.handouts.svg import svg_text
 from explorer.handouts.text import nice_ticks, plain, text_width, wrap
 from explorer.handouts.worksheet import EXERCISES, number, parse_exercises, worksheet
-from explorer.present import matrices
 from explorer.present.stages import stage_keys_for
 from explorer.session.open import open_source
 from explorer.session.request import ModelSource, Selection
@@ -61,7 +59,9 @@ def test_colour_of_a_value_is_pyqtgraphs_table_entry():
     idx = col.colour_indices(values, (0.0, 1.0))
     assert idx.tolist() == [0, 0, 0, 128, 255, 255, 255, 0]  # ⌊v·256⌋ clipped; −∞ takes the lowest entry
     table = col.lookup_table(False)
-    assert table.shape == (256, 3) and tuple(table[0]) == (68, 1, 84) and tuple(table[-1]) == (253, 231, 37)  # viridis' ends
+    assert (
+        table.shape == (256, 3) and tuple(table[0]) == (68, 1, 84) and tuple(table[-1]) == (253, 231, 37)
+    )  # viridis' ends
     diverging = col.lookup_table(True)
     centre = diverging[128].astype(int)
     assert centre.min() > 220  # CET-D1 is near white at 0 (symmetric levels put 0 in the middle)
@@ -87,14 +87,18 @@ def test_a_wide_map_is_one_picture_of_its_cells():
     data = rng.random((VECTOR_LIMIT + 6, VECTOR_LIMIT + 6))
     data[np.triu_indices_from(data, 1)] = -np.inf
     labels = tuple(str(i) for i in range(len(data)))
-    items, _ = draw_map(MapSpec(data, labels, labels, False, (0.0, 1.0), square=True), Box(0, 0, 600), 12, col.theme("light"))
+    items, _ = draw_map(
+        MapSpec(data, labels, labels, False, (0.0, 1.0), square=True), Box(0, 0, 600), 12, col.theme("light")
+    )
     pictures = [it for it in items if isinstance(it, Image)]
     assert len(pictures) == 1 and not any(isinstance(it, Line) and it.colour == col.MASK_HATCH for it in items)
     pix = pictures[0].pixels
     assert pix.shape == (*data.shape, 3)
     assert tuple(pix[0, 1]) == _rgb(col.MASK_FILL)
     assert tuple(pix[5, 2]) == tuple(col.lookup_table(False)[int(math.floor(data[5, 2] * 256))])
-    assert not [t for t in items if isinstance(t, Text) and re.fullmatch(r"0\.\d\d", t.text)]  # no numbers: too many cells
+    assert not [
+        t for t in items if isinstance(t, Text) and re.fullmatch(r"0\.\d\d", t.text)
+    ]  # no numbers: too many cells
 
 
 # ------------------------------------------------------------------------------------------ hatching
@@ -124,8 +128,29 @@ def test_hatching_lies_on_blocked_cells_only_and_covers_each():
 # ------------------------------------------------------------------------------------------ figures
 
 
-@pytest.mark.parametrize("stage", ["tokens", "embed", "qkv", "scores", "scaled", "masked", "weights", "heads", "concat", "out",
-                                   "residual", "ffn", "block", "final_norm", "logits", "probs", "norm_attn", "norm_ffn"])
+@pytest.mark.parametrize(
+    "stage",
+    [
+        "tokens",
+        "embed",
+        "qkv",
+        "scores",
+        "scaled",
+        "masked",
+        "weights",
+        "heads",
+        "concat",
+        "out",
+        "residual",
+        "ffn",
+        "block",
+        "final_norm",
+        "logits",
+        "probs",
+        "norm_attn",
+        "norm_ffn",
+    ],
+)
 def test_every_stage_draws(classroom, stage):
     if stage not in stage_keys_for(classroom.config):
         pytest.skip("this model has no such stage")
@@ -160,8 +185,11 @@ def test_a_map_figure_is_the_heads_map_on_the_layers_shared_levels(classroom):
 def test_selection_that_does_not_exist_is_one_line(classroom):
     from explorer.errors import ConfigError
 
-    for sel, said in ((Selection(stage="weights", head=9), "head 9 does not exist"), (Selection(stage="weights", layer=5), "layer 5"),
-                      (Selection(stage="weights", token=40), "token 40 does not exist")):
+    for sel, said in (
+        (Selection(stage="weights", head=9), "head 9 does not exist"),
+        (Selection(stage="weights", layer=5), "layer 5"),
+        (Selection(stage="weights", token=40), "token 40 does not exist"),
+    ):
         with pytest.raises(ConfigError, match=said):
             stage_scene(classroom, sel, Frame(600))
 
@@ -169,7 +197,9 @@ def test_selection_that_does_not_exist_is_one_line(classroom):
 def test_svg_keeps_token_text_as_text_and_markup_inert():
     hostile = '<img src="/etc/passwd"> & "x"\x07'
     data = np.array([[1.0]])
-    items, _ = draw_map(MapSpec(data, (hostile,), ("k",), False, (0.0, 1.0), title=hostile), Box(0, 0, 300), 12, col.theme("light"))
+    items, _ = draw_map(
+        MapSpec(data, (hostile,), ("k",), False, (0.0, 1.0), title=hostile), Box(0, 0, 300), 12, col.theme("light")
+    )
     from explorer.handouts.scene import Scene
 
     scene = Scene(300, 200, items=items)
@@ -183,24 +213,35 @@ def test_svg_keeps_token_text_as_text_and_markup_inert():
 def _decode_png(data: bytes) -> np.ndarray:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     w, h = struct.unpack(">II", data[16:24])
-    idat = b"".join(data[p + 8 : p + 8 + struct.unpack(">I", data[p : p + 4])[0]] for p in [m.start() - 4 for m in re.finditer(b"IDAT", data)])
+    idat = b"".join(
+        data[p + 8 : p + 8 + struct.unpack(">I", data[p : p + 4])[0]]
+        for p in [m.start() - 4 for m in re.finditer(b"IDAT", data)]
+    )
     raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, w * 3 + 1)
     assert not raw[:, 0].any()
     return raw[:, 1:].reshape(h, w, 3)
 
 
 def test_svg_of_a_long_input_carries_a_sharp_picture(classroom):
-    long = run_trace(open_source(ModelSource("preset", "classroom")), " ".join(["the cat sees a dog ."] * 16), RunOptions())
+    long = run_trace(
+        open_source(ModelSource("preset", "classroom")), " ".join(["the cat sees a dog ."] * 16), RunOptions()
+    )
     n = long.rows[0].length
     assert n > VECTOR_LIMIT
     svg = svg_text(stage_scene(long, Selection(stage="weights"), Frame(600)))
     images = list(ET.fromstring(svg).iter(f"{SVG}image"))
-    assert len(images) == 1 and "pixelated" in images[0].get("style") and images[0].get("image-rendering") == "optimizeSpeed"
+    assert (
+        len(images) == 1
+        and "pixelated" in images[0].get("style")
+        and images[0].get("image-rendering") == "optimizeSpeed"
+    )
     href = images[0].get("{http://www.w3.org/1999/xlink}href")
     pixels = _decode_png(base64.b64decode(href.split(",", 1)[1]))
     factor = pixels.shape[0] // n
     assert factor >= 2 and pixels.shape[:2] == (n * factor, n * factor)
-    assert np.array_equal(pixels[::factor, ::factor], pixels[factor - 1 :: factor, factor - 1 :: factor])  # whole blocks per cell
+    assert np.array_equal(
+        pixels[::factor, ::factor], pixels[factor - 1 :: factor, factor - 1 :: factor]
+    )  # whole blocks per cell
 
 
 def test_png_bytes_round_trip():
@@ -213,7 +254,10 @@ def test_png_bytes_round_trip():
 
 def test_wrap_breaks_at_spaces_or_anywhere_and_bounds_the_lines():
     lines = wrap("The quick brown fox jumps over the lazy dog", 12, 90)
-    assert all(text_width(line, 12) <= 90 for line in lines) and " ".join(lines) == "The quick brown fox jumps over the lazy dog"
+    assert (
+        all(text_width(line, 12) <= 90 for line in lines)
+        and " ".join(lines) == "The quick brown fox jumps over the lazy dog"
+    )
     ja = wrap("これは日本語の長い文章です。改行は任意の位置で行われます。", 12, 100)
     assert len(ja) > 1 and "".join(ja) == "これは日本語の長い文章です。改行は任意の位置で行われます。"
     huge = wrap("x" * 1_000_000, 12, 300, max_lines=5)

@@ -86,7 +86,16 @@ def bundle():
     from explorer.weights.presets import preset_tokenizer
 
     tok = preset_tokenizer("words-en.json")  # word-level: random tokens written as words read back the same
-    cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=24, key_dim=6, heads=4, kv_heads=2, layers=3, positions="rope", norm="rmsnorm")
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size,
+        embed_dim=24,
+        key_dim=6,
+        heads=4,
+        kv_heads=2,
+        layers=3,
+        positions="rope",
+        norm="rmsnorm",
+    )
     return random_bundle(cfg, tok, seed=3)
 
 
@@ -99,7 +108,9 @@ def test_the_pass_hands_over_the_traces_maps(bundle, stage):
     trace = run_trace(bundle, text)
     for row in (0, 1):
         got = {}
-        n = text_pass(bundle, text, trace.options, row, stage, lambda l, A, S, blocked: got.setdefault(l, (A, S, blocked)))
+        n = text_pass(
+            bundle, text, trace.options, row, stage, lambda l, A, S, blocked: got.setdefault(l, (A, S, blocked))
+        )
         assert n == trace.rows[row].length and sorted(got) == [0, 1, 2]
         for layer, (A, shown, blocked) in got.items():
             for h in range(bundle.config.H):
@@ -142,7 +153,11 @@ def test_induction_pass_scores_the_repeated_sequence(bundle):
     got = induction_pass(bundle, half=half, rows=rows, seed=5)
     for layer in range(bundle.config.layers):
         for h in range(bundle.config.H):
-            values = [trace.head_map(layer, "weights", b, h)[i, i - half + 1] for b in range(rows) for i in range(half, 2 * half)]
+            values = [
+                trace.head_map(layer, "weights", b, h)[i, i - half + 1]
+                for b in range(rows)
+                for i in range(half, 2 * half)
+            ]
             assert got[layer, h] == pytest.approx(np.mean(values), abs=1e-6)
 
 
@@ -177,20 +192,22 @@ def test_thumbnails_are_block_maxima_coloured_by_the_table(bundle):
         index = int(np.clip(np.rint((heads.thumbs[0][i, j] - lo) / (hi - lo) * 255), 0, 255))
         assert heads.images[0][i, j].tolist() == lut[index].tolist()
         assert (heads.images[0][blocked] == mv.BLOCKED_RGBA).all()
-        np.testing.assert_allclose(heads.scores["previous"], hs.previous_token(
-            np.stack([trace.head_map(heads.layer, "weights", 0, h) for h in range(4)])))
+        np.testing.assert_allclose(
+            heads.scores["previous"],
+            hs.previous_token(np.stack([trace.head_map(heads.layer, "weights", 0, h) for h in range(4)])),
+        )
 
 
 def test_the_induction_presets_induction_head_is_found():
     """The trained induction preset: the head this score puts first is the one the training's own report
     (explorer.train.induction, scored on repeated letters) names; layer 0 alone scores low."""
-    from explorer.train.induction import induction_report
     from explorer.trace.attention_pass import induction_pass
+    from explorer.train.induction import induction_report
     from explorer.weights.presets import load_preset
 
     bundle = load_preset("induction")
     scores = induction_pass(bundle)
     report = induction_report(bundle)
-    (layer, head, value), = hs.top_heads(scores, "induction", 1)
+    ((layer, head, value),) = hs.top_heads(scores, "induction", 1)
     assert (layer, head) == report["best_head"] and value > 0.8
     assert np.nanmax(scores[0]) < 0.2  # layer 0 cannot do it alone

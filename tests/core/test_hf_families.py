@@ -38,8 +38,11 @@ HIDDEN_TOL = 1e-4
 DECODER_TEXT = "This is a pen .\nThe cat sat on the mat because it was tired , and the dog saw it ."
 ENCODER_TEXT = "The cat sat on the [MASK] . [SEP] It was tired .\nThis is a pen ."
 CORPUS = [
-    "This is a pen .", "The cat sat on the mat .", "The dog saw the cat and the cat saw the dog .",
-    "It was tired because it ran all day .", "A pen is on the table , and a book is on the chair .",
+    "This is a pen .",
+    "The cat sat on the mat .",
+    "The dog saw the cat and the cat saw the dog .",
+    "It was tired because it ran all day .",
+    "A pen is on the table , and a book is on the chair .",
 ] * 20
 
 
@@ -54,7 +57,9 @@ def wordpiece_json() -> str:
     hf.normalizer = normalizers.BertNormalizer(lowercase=True)
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    hf.train_from_iterator(CORPUS, trainers.WordPieceTrainer(vocab_size=160, special_tokens=specials, show_progress=False))
+    hf.train_from_iterator(
+        CORPUS, trainers.WordPieceTrainer(vocab_size=160, special_tokens=specials, show_progress=False)
+    )
     cls, sep = hf.token_to_id("[CLS]"), hf.token_to_id("[SEP]")
     hf.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)]
@@ -71,9 +76,16 @@ def roberta_bpe_json() -> str:
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     hf.decoder = decoders.ByteLevel()
     specials = ["<s>", "<pad>", "</s>", "<unk>", AddedToken("<mask>", lstrip=True)]
-    trainer = trainers.BpeTrainer(vocab_size=340, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=340,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     hf.train_from_iterator(CORPUS, trainer=trainer)
-    hf.post_processor = processors.RobertaProcessing(("</s>", hf.token_to_id("</s>")), ("<s>", hf.token_to_id("<s>")), trim_offsets=True, add_prefix_space=False)
+    hf.post_processor = processors.RobertaProcessing(
+        ("</s>", hf.token_to_id("</s>")), ("<s>", hf.token_to_id("<s>")), trim_offsets=True, add_prefix_space=False
+    )
     return hf.to_str()
 
 
@@ -92,9 +104,19 @@ def vocab_size(tokenizer_json: str) -> int:
 
 
 def decoder_settings(V: int) -> dict:
-    return dict(vocab_size=V, hidden_size=64, intermediate_size=96, num_hidden_layers=2, num_attention_heads=4,
-                num_key_value_heads=2, max_position_embeddings=128, rms_norm_eps=1e-5, bos_token_id=0, eos_token_id=0,
-                pad_token_id=None)
+    return dict(
+        vocab_size=V,
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+        rms_norm_eps=1e-5,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=None,
+    )
 
 
 def build(folder, family: str, tokenizer_json: str):
@@ -107,24 +129,77 @@ def build(folder, family: str, tokenizer_json: str):
         "qwen2": (t.Qwen2Config(**d), t.Qwen2ForCausalLM),
         "qwen3": (t.Qwen3Config(**d, head_dim=16), t.Qwen3ForCausalLM),
         "gemma": (t.GemmaConfig(**gemma), t.GemmaForCausalLM),
-        "gemma2": (t.Gemma2Config(**gemma, sliding_window=4, layer_types=["sliding_attention", "full_attention"],
-                                  attn_logit_softcapping=5.0, final_logit_softcapping=3.0), t.Gemma2ForCausalLM),
-        "gemma3": (t.Gemma3TextConfig(**gemma, sliding_window=4, layer_types=["sliding_attention", "full_attention"],
-                                      rope_parameters={"full_attention": {"rope_type": "default", "rope_theta": 1e6},
-                                                       "sliding_attention": {"rope_type": "default", "rope_theta": 100.0}}),
-                   t.Gemma3ForCausalLM),
+        "gemma2": (
+            t.Gemma2Config(
+                **gemma,
+                sliding_window=4,
+                layer_types=["sliding_attention", "full_attention"],
+                attn_logit_softcapping=5.0,
+                final_logit_softcapping=3.0,
+            ),
+            t.Gemma2ForCausalLM,
+        ),
+        "gemma3": (
+            t.Gemma3TextConfig(
+                **gemma,
+                sliding_window=4,
+                layer_types=["sliding_attention", "full_attention"],
+                rope_parameters={
+                    "full_attention": {"rope_type": "default", "rope_theta": 1e6},
+                    "sliding_attention": {"rope_type": "default", "rope_theta": 100.0},
+                },
+            ),
+            t.Gemma3ForCausalLM,
+        ),
         "phi3": (t.Phi3Config(**dict(d, pad_token_id=0), sliding_window=5), t.Phi3ForCausalLM),
         "olmo2": (t.Olmo2Config(**dict(d, pad_token_id=0)), t.Olmo2ForCausalLM),
-        "gpt_neox": (t.GPTNeoXConfig(vocab_size=V, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
-                                     num_attention_heads=4, max_position_embeddings=128, rotary_pct=0.25,
-                                     bos_token_id=0, eos_token_id=0), t.GPTNeoXForCausalLM),
-        "bert": (t.BertConfig(vocab_size=V, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
-                              intermediate_size=96, max_position_embeddings=64, pad_token_id=0), t.BertForMaskedLM),
-        "roberta": (t.RobertaConfig(vocab_size=V, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
-                                    intermediate_size=96, max_position_embeddings=66, pad_token_id=1, bos_token_id=0,
-                                    eos_token_id=2, type_vocab_size=1), t.RobertaForMaskedLM),
-        "distilbert": (t.DistilBertConfig(vocab_size=V, dim=64, n_layers=2, n_heads=4, hidden_dim=96,
-                                          max_position_embeddings=64, pad_token_id=0), t.DistilBertForMaskedLM),
+        "gpt_neox": (
+            t.GPTNeoXConfig(
+                vocab_size=V,
+                hidden_size=64,
+                intermediate_size=96,
+                num_hidden_layers=2,
+                num_attention_heads=4,
+                max_position_embeddings=128,
+                rotary_pct=0.25,
+                bos_token_id=0,
+                eos_token_id=0,
+            ),
+            t.GPTNeoXForCausalLM,
+        ),
+        "bert": (
+            t.BertConfig(
+                vocab_size=V,
+                hidden_size=64,
+                num_hidden_layers=2,
+                num_attention_heads=4,
+                intermediate_size=96,
+                max_position_embeddings=64,
+                pad_token_id=0,
+            ),
+            t.BertForMaskedLM,
+        ),
+        "roberta": (
+            t.RobertaConfig(
+                vocab_size=V,
+                hidden_size=64,
+                num_hidden_layers=2,
+                num_attention_heads=4,
+                intermediate_size=96,
+                max_position_embeddings=66,
+                pad_token_id=1,
+                bos_token_id=0,
+                eos_token_id=2,
+                type_vocab_size=1,
+            ),
+            t.RobertaForMaskedLM,
+        ),
+        "distilbert": (
+            t.DistilBertConfig(
+                vocab_size=V, dim=64, n_layers=2, n_heads=4, hidden_dim=96, max_position_embeddings=64, pad_token_id=0
+            ),
+            t.DistilBertForMaskedLM,
+        ),
     }
     cfg, cls = table[family]
     torch.manual_seed(0)
@@ -197,8 +272,12 @@ def test_what_each_decoder_family_brings(tmp_path, bpe_json):
     expect = {
         "qwen3": dict(qk_norm="head", norm_placement="pre"),
         "gemma": dict(embed_scale=True, ffn_activation="gelu_tanh_gated", tie_embeddings=True),
-        "gemma2": dict(norm_placement="sandwich", attn_softcap=5.0, logit_softcap=3.0, sliding_window=4, sliding_layers=(0,)),
-        "gemma3": dict(norm_placement="sandwich", qk_norm="head", rope_local_theta=100.0, rope_theta=1e6, sliding_layers=(0,)),
+        "gemma2": dict(
+            norm_placement="sandwich", attn_softcap=5.0, logit_softcap=3.0, sliding_window=4, sliding_layers=(0,)
+        ),
+        "gemma3": dict(
+            norm_placement="sandwich", qk_norm="head", rope_local_theta=100.0, rope_theta=1e6, sliding_layers=(0,)
+        ),
         "phi3": dict(sliding_window=5, sliding_layers=(0, 1)),
         "olmo2": dict(norm_placement="output", qk_norm="all"),
         "gpt_neox": dict(parallel_block=True, rotary_dims=4, norm="layernorm", bias=True),
@@ -278,7 +357,9 @@ def test_bert_two_sentences_and_mask(tmp_path, wordpiece):
     at = row.tokens.index("[MASK]")
     ids, types = oracle_encoding(folder, row.text, True)
     with torch.no_grad():
-        theirs = torch.softmax(oracle(torch.tensor([ids]), token_type_ids=torch.tensor([types])).logits[0, at], -1).numpy()
+        theirs = torch.softmax(
+            oracle(torch.tensor([ids]), token_type_ids=torch.tensor([types])).logits[0, at], -1
+        ).numpy()
     np.testing.assert_allclose(trace["probs"][0, at], theirs, atol=1e-6)
     # every token sees every other: no −∞ in an encoder's maps
     assert np.all(trace["layers.0.attn.weights"][0, :, : row.length, : row.length] > 0)
@@ -318,9 +399,21 @@ def test_unsupported_settings_are_refused_in_one_line(tmp_path, bpe_json, change
 
 
 ARITHMETIC_NAMES = {  # a hover of these must spell out at least one equation a student can check
-    "embed.out", "embed.sum", "layers.{l}.attn.q_norm", "layers.{l}.attn.k_norm", "layers.{l}.attn.capped",
-    "layers.{l}.attn.out_norm", "layers.{l}.ffn.out_norm", "layers.{l}.attn.sum", "layers.{l}.ffn.sum",
-    "layers.{l}.mid", "layers.{l}.out", "mlm.hidden", "mlm.out", "layers.{l}.attn.q_rot", "layers.{l}.ffn.hidden",
+    "embed.out",
+    "embed.sum",
+    "layers.{l}.attn.q_norm",
+    "layers.{l}.attn.k_norm",
+    "layers.{l}.attn.capped",
+    "layers.{l}.attn.out_norm",
+    "layers.{l}.ffn.out_norm",
+    "layers.{l}.attn.sum",
+    "layers.{l}.ffn.sum",
+    "layers.{l}.mid",
+    "layers.{l}.out",
+    "mlm.hidden",
+    "mlm.out",
+    "layers.{l}.attn.q_rot",
+    "layers.{l}.ffn.hidden",
 }
 
 
@@ -341,7 +434,11 @@ def test_every_new_stage_hover_adds_up(tmp_path, bpe_json, wordpiece, family, mo
     encoder = family == "bert"
     folder, _ = build(tmp_path, family, wordpiece if encoder else bpe_json)
     bundle = load_model(folder)
-    text = "the cat sat on the [MASK] . [SEP] it was tired ." if encoder else "The cat sat on the mat because it was tired ."
+    text = (
+        "the cat sat on the [MASK] . [SEP] it was tired ."
+        if encoder
+        else "The cat sat on the mat because it was tired ."
+    )
     trace = run_trace(bundle, text, RunOptions(mask=MaskSpec("none")) if encoder else RunOptions())
     gelu = checker._gelu_tanh if bundle.config.ffn_activation.startswith("gelu_tanh") else checker._gelu
     n = trace.rows[0].length
@@ -375,7 +472,9 @@ def test_every_new_stage_hover_adds_up(tmp_path, bpe_json, wordpiece, family, mo
 
 
 @pytest.mark.parametrize("family", ["gemma2", "phi3"])
-def test_lazy_and_chunked_maps_of_sliding_and_capped_layers_equal_the_full_trace(tmp_path, bpe_json, family, monkeypatch):
+def test_lazy_and_chunked_maps_of_sliding_and_capped_layers_equal_the_full_trace(
+    tmp_path, bpe_json, family, monkeypatch
+):
     """A lazy trace derives a head's maps from q and k; a long input runs the chunked path: both apply the
     layer's window and the soft-cap as the reference does."""
     folder, _ = build(tmp_path, family, bpe_json)
@@ -425,7 +524,9 @@ def test_generation_with_the_cache_equals_transformers_greedy(tmp_path, bpe_json
     ours = generate(bundle, prompt, gen=GenerateOptions(max_new_tokens=8))
     ids = list(ours.trace.rows[0].ids)
     with torch.no_grad():
-        theirs = oracle.generate(torch.tensor([ids]), max_new_tokens=8, do_sample=False, min_new_tokens=8)[0, len(ids):]
+        theirs = oracle.generate(torch.tensor([ids]), max_new_tokens=8, do_sample=False, min_new_tokens=8)[
+            0, len(ids) :
+        ]
     assert [s.token_id for s in ours.steps] == theirs.tolist()
 
 

@@ -70,9 +70,18 @@ def make_gpt2(folder, tokenizer_json, **overrides):
 def make_llama(folder, tokenizer_json, **overrides):
     V = json.loads(tokenizer_json)["model"]["vocab"].__len__()
     settings = dict(
-        vocab_size=V, hidden_size=64, intermediate_size=96, num_hidden_layers=3, num_attention_heads=4,
-        num_key_value_heads=2, max_position_embeddings=128, rope_theta=500.0, rms_norm_eps=1e-5,
-        bos_token_id=0, eos_token_id=0, pad_token_id=None,
+        vocab_size=V,
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=3,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+        rope_theta=500.0,
+        rms_norm_eps=1e-5,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=None,
     )
     settings.update(overrides)
     cfg = transformers.LlamaConfig(**settings)
@@ -142,7 +151,13 @@ def test_gpt2_matches_transformers(gpt2_dir):
     assert bundle.source == f"hf:{gpt2_dir}" and not bundle.editable_sizes and bundle.name
     cfg = bundle.config
     assert (cfg.family, cfg.positions, cfg.norm, cfg.ffn_activation, cfg.bias, cfg.tie_embeddings) == (
-        "gpt2", "learned", "layernorm", "gelu_tanh", True, True)
+        "gpt2",
+        "learned",
+        "layernorm",
+        "gelu_tanh",
+        True,
+        True,
+    )
     assert cfg.max_positions == 64 and bundle.tokenizer.kind == "hf"
     worst = compare(bundle, oracle(gpt2_dir), gpt2_dir, BATCH)
     print(f"\nGPT-2 vs transformers: {worst}")
@@ -152,7 +167,14 @@ def test_llama_gqa_matches_transformers(llama_dir):
     bundle = load_hf_folder(llama_dir)
     cfg = bundle.config
     assert (cfg.family, cfg.positions, cfg.norm, cfg.ffn_activation, cfg.H, cfg.H_kv, cfg.rope_theta) == (
-        "llama", "rope", "rmsnorm", "silu_gated", 4, 2, 500.0)
+        "llama",
+        "rope",
+        "rmsnorm",
+        "silu_gated",
+        4,
+        2,
+        500.0,
+    )
     assert not cfg.tie_embeddings and cfg.max_positions == 128
     worst = compare(bundle, oracle(llama_dir), llama_dir, BATCH)
     print(f"\nLlama (GQA 4/2) vs transformers: {worst}")
@@ -165,7 +187,10 @@ def test_llama_gqa_matches_transformers(llama_dir):
     assert [names.kv_head_of(h, 4, 2) for h in range(4)] == [0, 0, 1, 1]
     assert names.query_heads_of(1, 4, 2) == (2, 3)
     for l in range(cfg.layers):
-        q, k = torch.from_numpy(trace[f"layers.{l}.attn.q_rot"].copy()), torch.from_numpy(trace[f"layers.{l}.attn.k_rot"].copy())
+        q, k = (
+            torch.from_numpy(trace[f"layers.{l}.attn.q_rot"].copy()),
+            torch.from_numpy(trace[f"layers.{l}.attn.k_rot"].copy()),
+        )
         allowed = torch.from_numpy(trace["mask"].copy())
         for h in range(cfg.H):
             g = names.kv_head_of(h, cfg.H, cfg.H_kv)
@@ -174,8 +199,15 @@ def test_llama_gqa_matches_transformers(llama_dir):
 
 
 def test_llama_tied_with_attention_bias_matches_transformers(tmp_path, tokenizer_json):
-    folder = make_llama(tmp_path, tokenizer_json, tie_word_embeddings=True, attention_bias=True, num_key_value_heads=1,
-                        num_hidden_layers=2, head_dim=8)
+    folder = make_llama(
+        tmp_path,
+        tokenizer_json,
+        tie_word_embeddings=True,
+        attention_bias=True,
+        num_key_value_heads=1,
+        num_hidden_layers=2,
+        head_dim=8,
+    )
     bundle = load_hf_folder(folder)
     assert bundle.config.tie_embeddings and bundle.config.bias and bundle.config.H_kv == 1 and bundle.config.D == 8
     compare(bundle, oracle(folder), folder, TEXT)
@@ -185,8 +217,18 @@ def test_llama_tied_with_attention_bias_matches_transformers(tmp_path, tokenizer
 def test_llama_relatives_match_transformers(tmp_path, tokenizer_json, family):
     """Qwen 2 (q/k/v biases, no o or FFN bias) and Mistral (a sliding window) load into the same modules."""
     V = len(json.loads(tokenizer_json)["model"]["vocab"])
-    common = dict(vocab_size=V, hidden_size=64, intermediate_size=96, num_hidden_layers=2, num_attention_heads=4,
-                  num_key_value_heads=2, max_position_embeddings=128, rms_norm_eps=1e-5, bos_token_id=0, eos_token_id=0)
+    common = dict(
+        vocab_size=V,
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+        rms_norm_eps=1e-5,
+        bos_token_id=0,
+        eos_token_id=0,
+    )
     if family == "qwen2":
         cfg, cls = transformers.Qwen2Config(**common, tie_word_embeddings=True), transformers.Qwen2ForCausalLM
     else:
@@ -306,7 +348,9 @@ def test_missing_tensor_is_named(tmp_path, gpt2_dir):
 def test_wrong_shape_is_named(tmp_path, llama_dir):
     folder = _copy(llama_dir, tmp_path / "m")
     _rewrite_weights(folder, lambda s: s.__setitem__("model.layers.2.self_attn.k_proj.weight", torch.zeros(64, 64)))
-    with pytest.raises(ModelLoadError, match=r"model\.layers\.2\.self_attn\.k_proj\.weight has shape \(64, 64\).*\(32, 64\)"):
+    with pytest.raises(
+        ModelLoadError, match=r"model\.layers\.2\.self_attn\.k_proj\.weight has shape \(64, 64\).*\(32, 64\)"
+    ):
         load_hf_folder(folder)
 
 

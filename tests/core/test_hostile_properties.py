@@ -24,7 +24,9 @@ import hostile  # noqa: E402
 
 # JSON values as a careless tool or an attacker writes them: wrong types, zero, negative, huge, NaN,
 # infinities, lone surrogates, nesting.
-EDGES = st.sampled_from([0, -1, -4, 1, 2, 3, 2**31, 10**30, 0.0, -1.0, 0.5, math.nan, math.inf, -math.inf, "abc", "", [1], True])
+EDGES = st.sampled_from(
+    [0, -1, -4, 1, 2, 3, 2**31, 10**30, 0.0, -1.0, 0.5, math.nan, math.inf, -math.inf, "abc", "", [1], True]
+)
 SCALARS = (
     EDGES
     | EDGES
@@ -37,9 +39,15 @@ SCALARS = (
     | st.text(max_size=12)
     | st.sampled_from(["", "abc", "\ud800", "1", "nan", "gpt2", "llama", "silu", "causal", "float32"])
 )
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 
 
 # ------------------------------------------------------------------------------------------ snapshots
@@ -144,12 +152,39 @@ def test_hostile_tensors_are_read_or_refused_in_one_line(good_parts, data):
 # ------------------------------------------------------------------------------------------ Hugging Face configs
 
 GPT2 = {"model_type": "gpt2", "vocab_size": 50, "n_embd": 8, "n_head": 2, "n_layer": 1, "n_positions": 16}
-LLAMA = {"model_type": "llama", "vocab_size": 50, "hidden_size": 8, "num_attention_heads": 2, "num_key_value_heads": 2,
-         "num_hidden_layers": 1, "intermediate_size": 16, "max_position_embeddings": 32}
-HF_KEYS = sorted({*GPT2, *LLAMA, "n_inner", "activation_function", "layer_norm_epsilon", "tie_word_embeddings",
-                  "scale_attn_weights", "head_dim", "rms_norm_eps", "rope_theta", "rope_scaling", "rope_parameters",
-                  "partial_rotary_factor", "hidden_act", "sliding_window", "use_sliding_window", "attention_bias",
-                  "mlp_bias", "n_ctx"})
+LLAMA = {
+    "model_type": "llama",
+    "vocab_size": 50,
+    "hidden_size": 8,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 2,
+    "num_hidden_layers": 1,
+    "intermediate_size": 16,
+    "max_position_embeddings": 32,
+}
+HF_KEYS = sorted(
+    {
+        *GPT2,
+        *LLAMA,
+        "n_inner",
+        "activation_function",
+        "layer_norm_epsilon",
+        "tie_word_embeddings",
+        "scale_attn_weights",
+        "head_dim",
+        "rms_norm_eps",
+        "rope_theta",
+        "rope_scaling",
+        "rope_parameters",
+        "partial_rotary_factor",
+        "hidden_act",
+        "sliding_window",
+        "use_sliding_window",
+        "attention_bias",
+        "mlp_bias",
+        "n_ctx",
+    }
+)
 
 
 def _usable(cfg) -> None:
@@ -160,7 +195,10 @@ def _usable(cfg) -> None:
 
 
 @SETTINGS
-@given(base=st.sampled_from([GPT2, LLAMA]), changes=st.dictionaries(st.sampled_from(HF_KEYS), VALUES, min_size=1, max_size=4))
+@given(
+    base=st.sampled_from([GPT2, LLAMA]),
+    changes=st.dictionaries(st.sampled_from(HF_KEYS), VALUES, min_size=1, max_size=4),
+)
 def test_hostile_hf_configs_are_read_or_refused_in_one_line(base, changes):
     from explorer.weights.hf import config_from_hf, llama_biases
 
@@ -177,13 +215,33 @@ def test_hostile_hf_configs_are_read_or_refused_in_one_line(base, changes):
 
 # ------------------------------------------------------------------------------------------ GGUF metadata
 
-GGUF = {"general.architecture": "llama", "llama.embedding_length": 8, "llama.attention.head_count": 2,
-        "llama.block_count": 1, "llama.feed_forward_length": 16}
-GGUF_KEYS = sorted({*GGUF, "llama.attention.head_count_kv", "llama.attention.key_length", "llama.attention.value_length",
-                    "llama.rope.dimension_count", "llama.rope.scaling.type", "llama.context_length",
-                    "llama.attention.layer_norm_rms_epsilon", "llama.rope.freq_base", "tokenizer.ggml.model",
-                    "tokenizer.ggml.tokens", "tokenizer.ggml.merges", "tokenizer.ggml.token_type",
-                    "tokenizer.ggml.scores", "tokenizer.ggml.pre", "tokenizer.ggml.unknown_token_id"})
+GGUF = {
+    "general.architecture": "llama",
+    "llama.embedding_length": 8,
+    "llama.attention.head_count": 2,
+    "llama.block_count": 1,
+    "llama.feed_forward_length": 16,
+}
+GGUF_KEYS = sorted(
+    {
+        *GGUF,
+        "llama.attention.head_count_kv",
+        "llama.attention.key_length",
+        "llama.attention.value_length",
+        "llama.rope.dimension_count",
+        "llama.rope.scaling.type",
+        "llama.context_length",
+        "llama.attention.layer_norm_rms_epsilon",
+        "llama.rope.freq_base",
+        "tokenizer.ggml.model",
+        "tokenizer.ggml.tokens",
+        "tokenizer.ggml.merges",
+        "tokenizer.ggml.token_type",
+        "tokenizer.ggml.scores",
+        "tokenizer.ggml.pre",
+        "tokenizer.ggml.unknown_token_id",
+    }
+)
 
 
 class _Tensor:

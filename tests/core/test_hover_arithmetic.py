@@ -40,8 +40,13 @@ def _gelu_tanh(z):
 
 
 NAMESPACE = {
-    "__builtins__": {}, "sqrt": math.sqrt, "exp": math.exp, "sin": math.sin, "cos": math.cos,
-    "ReLU": lambda z: max(z, 0.0), "SiLU": lambda z: z / (1.0 + math.exp(-z)) if z > -700 else 0.0,
+    "__builtins__": {},
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "sin": math.sin,
+    "cos": math.cos,
+    "ReLU": lambda z: max(z, 0.0),
+    "SiLU": lambda z: z / (1.0 + math.exp(-z)) if z > -700 else 0.0,
 }
 ARITHMETIC = re.compile(r"(?:sqrt|exp|sin|cos|GELU|ReLU|SiLU|[0-9.e+\-*/() ])+")
 
@@ -159,8 +164,11 @@ def expects_arithmetic(pattern: str, cfg: ModelConfig) -> bool:
     return {
         "embed.out": True,
         "layers.{l}.attn.in": cfg.norm != "none",
-        "layers.{l}.attn.q": True, "layers.{l}.attn.k": True, "layers.{l}.attn.v": True,
-        "layers.{l}.attn.q_rot": True, "layers.{l}.attn.k_rot": True,
+        "layers.{l}.attn.q": True,
+        "layers.{l}.attn.k": True,
+        "layers.{l}.attn.v": True,
+        "layers.{l}.attn.q_rot": True,
+        "layers.{l}.attn.k_rot": True,
         "layers.{l}.attn.heads": True,
         "layers.{l}.attn.out": cfg.H * cfg.D_v <= 4,
         "layers.{l}.mid": cfg.residual,
@@ -176,15 +184,30 @@ def expects_arithmetic(pattern: str, cfg: ModelConfig) -> bool:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cfg=small_configs(),
-    mask=st.sampled_from([MaskSpec("causal"), MaskSpec("none"), MaskSpec("window", 1), MaskSpec("prefix", 2),
-                          MaskSpec.explicit([[False, False, False, False], [True, True, False, False],
-                                             [True, False, True, False], [False, True, True, True]])]),
+    mask=st.sampled_from(
+        [
+            MaskSpec("causal"),
+            MaskSpec("none"),
+            MaskSpec("window", 1),
+            MaskSpec("prefix", 2),
+            MaskSpec.explicit(
+                [
+                    [False, False, False, False],
+                    [True, True, False, False],
+                    [True, False, True, False],
+                    [False, True, True, True],
+                ]
+            ),
+        ]
+    ),
     words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=4),
     scale=st.booleans(),
     seed=st.integers(0, 2**31 - 1),
 )
 def test_every_hover_adds_up(cfg, mask, words, scale, seed):
-    trace = run_trace(_randomize(random_bundle(cfg, TOKENIZER, seed), seed), " ".join(words), RunOptions(mask=mask, scale=scale))
+    trace = run_trace(
+        _randomize(random_bundle(cfg, TOKENIZER, seed), seed), " ".join(words), RunOptions(mask=mask, scale=scale)
+    )
     gelu = _gelu_tanh if cfg.ffn_activation == "gelu_tanh" else _gelu
     n = trace.rows[0].length
     for layer in trace.layers:
@@ -205,7 +228,9 @@ def test_every_hover_adds_up(cfg, mask, words, scale, seed):
                 for j in range(min(a.shape[-1], 6)):
                     text = explain_value(trace, name, h, 0, i, j)
                     count = assert_adds_up(text, gelu)
-                    if expects_arithmetic(pattern, cfg) and not (pattern == "layers.{l}.attn.out" and cfg.unfactored_value):
+                    if expects_arithmetic(pattern, cfg) and not (
+                        pattern == "layers.{l}.attn.out" and cfg.unfactored_value
+                    ):
                         assert count >= 1, (name, text)
     probs = trace["probs"]
     for i in range(n):

@@ -13,9 +13,9 @@ import explorer.weights.bundle as bundle_mod
 from explorer import names
 from explorer.config import MaskSpec, ModelConfig, RunOptions, check_memory
 from explorer.errors import ConfigError, InputError, MemoryBudgetError
-from explorer.util.paths import resource
 from explorer.tokenize import Tokenizer, char_tokenizer
 from explorer.trace import run_trace
+from explorer.util.paths import resource
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import get_preset, load_preset, preset_tokenizer
 from tests.core.fused_tolerance import assert_fused_close
@@ -76,7 +76,9 @@ def test_sum_of_heads_times_their_W_o_slices_equals_concat_times_W_o(bundle):
         np.testing.assert_allclose(summed + b_o, trace[f"layers.{l}.attn.out"], atol=1e-5)
         # the concat really is the heads side by side: head h in columns h·D_v … h·D_v+D_v−1
         for h in range(H):
-            assert np.array_equal(trace[f"layers.{l}.attn.concat"][..., h * Dv : (h + 1) * Dv], trace[f"layers.{l}.attn.heads"][:, h])
+            assert np.array_equal(
+                trace[f"layers.{l}.attn.concat"][..., h * Dv : (h + 1) * Dv], trace[f"layers.{l}.attn.heads"][:, h]
+            )
 
 
 def test_embedding_lookup_equals_one_hot_times_table(bundle):
@@ -111,8 +113,20 @@ def test_batch_rows_are_independent(bundle, mask):
 # What a trace computes before its first attention mixes positions: equal in a lazy and an eager trace, bit
 # for bit (the same arithmetic on the same numbers). From there on the lazy trace's fused attention kernel
 # gives the same numbers to rounding (tests/core/fused_tolerance.py).
-BEFORE_MIXING = ("tokens", "mask", "mask.empty_rows", "embed.tok", "embed.pos", "embed.out", "layers.0.attn.in",
-                 "layers.0.attn.q", "layers.0.attn.k", "layers.0.attn.v", "layers.0.attn.q_rot", "layers.0.attn.k_rot")
+BEFORE_MIXING = (
+    "tokens",
+    "mask",
+    "mask.empty_rows",
+    "embed.tok",
+    "embed.pos",
+    "embed.out",
+    "layers.0.attn.in",
+    "layers.0.attn.q",
+    "layers.0.attn.k",
+    "layers.0.attn.v",
+    "layers.0.attn.q_rot",
+    "layers.0.attn.k_rot",
+)
 
 
 def test_lazy_trace_equals_eager_trace_to_the_fused_tolerance(bundle):
@@ -125,7 +139,12 @@ def test_lazy_trace_equals_eager_trace_to_the_fused_tolerance(bundle):
     assert set(lazy.names()) == set(eager.names())
     for name in eager.names():
         assert lazy[name].dtype == eager[name].dtype
-        if name in BEFORE_MIXING or name.startswith("params.") or name.startswith("layers.0.attn.") and names.spec(name).pairwise:
+        if (
+            name in BEFORE_MIXING
+            or name.startswith("params.")
+            or name.startswith("layers.0.attn.")
+            and names.spec(name).pairwise
+        ):
             assert np.array_equal(lazy[name], eager[name]), name  # layer 0's maps come from the same q and k
         else:
             assert_fused_close(lazy[name], eager[name], name)
@@ -283,9 +302,20 @@ def test_absent_device_falls_back_to_cpu_with_a_notice(bundle):
 @pytest.mark.parametrize(
     "field,value",
     [
-        ("embed_dim", 0), ("embed_dim", -4), ("embed_dim", 2.5), ("embed_dim", "four"), ("embed_dim", True),
-        ("key_dim", 0), ("heads", -1), ("layers", 0), ("layers", 1.5), ("value_dim", 0), ("kv_heads", -2),
-        ("ffn_dim", 0), ("embed_dim", 10**9), ("heads", 10**6),
+        ("embed_dim", 0),
+        ("embed_dim", -4),
+        ("embed_dim", 2.5),
+        ("embed_dim", "four"),
+        ("embed_dim", True),
+        ("key_dim", 0),
+        ("heads", -1),
+        ("layers", 0),
+        ("layers", 1.5),
+        ("value_dim", 0),
+        ("kv_heads", -2),
+        ("ffn_dim", 0),
+        ("embed_dim", 10**9),
+        ("heads", 10**6),
     ],
 )
 def test_bad_sizes_are_refused_with_a_message(words, field, value):
@@ -302,7 +332,9 @@ def test_other_bad_configs(words):
         ModelConfig(V, positions="spiral")
     with pytest.raises(ConfigError):
         ModelConfig(V, heads=2, unfactored_value=True)
-    assert ModelConfig(V, embed_dim=7, positions="sinusoidal").E == 7  # odd E is fine since issue 12: the last cosine is dropped
+    assert (
+        ModelConfig(V, embed_dim=7, positions="sinusoidal").E == 7
+    )  # odd E is fine since issue 12: the last cosine is dropped
     with pytest.raises(ConfigError):
         ModelConfig(V, key_dim=3, positions="rope")
     with pytest.raises(ConfigError):
@@ -312,7 +344,9 @@ def test_other_bad_configs(words):
     assert ModelConfig(V, heads=6, kv_heads=3).H_kv == 3  # a proper divisor is fine
 
 
-@pytest.mark.parametrize("spec", ["diagonal", "window:0", "window:-1", "window:", "prefix:x", "prefix:0", "causal:3", "explicit"])
+@pytest.mark.parametrize(
+    "spec", ["diagonal", "window:0", "window:-1", "window:", "prefix:x", "prefix:0", "causal:3", "explicit"]
+)
 def test_bad_mask_specs_are_refused(spec):
     with pytest.raises(ConfigError):
         MaskSpec.parse(spec)
@@ -371,7 +405,9 @@ def test_huge_model_is_refused_before_it_is_built(words, monkeypatch):
     real = bundle_mod.Transformer
     monkeypatch.setattr(bundle_mod, "Transformer", lambda cfg: built.append(cfg) or real(cfg))
     huge = ModelConfig(words.vocab_size, embed_dim=32768, key_dim=2048, heads=16, layers=64)
-    refused_s = _fastest(lambda: _refused(lambda: load_preset("classroom", embed_dim=65536, layers=256, random_weights=True)), 3)
+    refused_s = _fastest(
+        lambda: _refused(lambda: load_preset("classroom", embed_dim=65536, layers=256, random_weights=True)), 3
+    )
     refused_s += _fastest(lambda: _refused(lambda: random_bundle(huge, words)), 3)
     assert built == []  # no model of that size was ever constructed
     # refusing both costs about what loading the preset at its own size costs (reading its files), not what

@@ -11,7 +11,16 @@ import torch
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.interventions import EdgeCut, HeadAblation, Interventions, PatchSpec, parse_ablate, parse_cut, parse_patch, run_intervened
+from explorer.interventions import (
+    EdgeCut,
+    HeadAblation,
+    Interventions,
+    PatchSpec,
+    parse_ablate,
+    parse_cut,
+    parse_patch,
+    run_intervened,
+)
 from explorer.trace.run import run_trace
 from explorer.weights.bundle import random_bundle
 
@@ -21,7 +30,9 @@ TOL = 1e-5
 
 CONFIGS = {
     "explorer": dict(),
-    "gpt2-like": dict(bias=True, positions="learned", ffn_activation="gelu_tanh", tie_embeddings=True, unembed_bias=True),
+    "gpt2-like": dict(
+        bias=True, positions="learned", ffn_activation="gelu_tanh", tie_embeddings=True, unembed_bias=True
+    ),
     "llama-like": dict(positions="rope", norm="rmsnorm", kv_heads=2, ffn_activation="silu_gated", value_dim=8),
     "bare": dict(norm="none", residual=False),
 }
@@ -93,7 +104,9 @@ def test_patching_nothing_is_the_baseline_bit_for_bit(tokenizer):
 def test_patch_at_chosen_positions_and_heads(tokenizer):
     bundle = make(tokenizer)
     base, source = run_trace(bundle, TEXT), run_trace(bundle, TEXT2)
-    run = run_intervened(bundle, TEXT, Interventions(patches=parse_patch("layers.0.attn.heads@2,4#1"), patch_from=TEXT2))
+    run = run_intervened(
+        bundle, TEXT, Interventions(patches=parse_patch("layers.0.attn.heads@2,4#1"), patch_from=TEXT2)
+    )
     got, b, s = run["layers.0.attn.heads"], base["layers.0.attn.heads"], source["layers.0.attn.heads"]
     taken = np.zeros(got.shape, dtype=bool)
     taken[:, 1, [2, 4]] = True
@@ -111,7 +124,9 @@ def test_cutting_every_edge_of_a_row_equals_the_painted_mask_with_that_row_block
     C, row = 7, 4
     painted = np.tril(np.ones((C, C), dtype=bool))
     painted[row] = False
-    oracle = run_trace(bundle, TEXT, RunOptions(mask=MaskSpec("explicit", matrix=tuple(tuple(map(bool, r)) for r in painted))))
+    oracle = run_trace(
+        bundle, TEXT, RunOptions(mask=MaskSpec("explicit", matrix=tuple(tuple(map(bool, r)) for r in painted)))
+    )
     cuts = tuple(EdgeCut(l, h, row, j) for l in range(3) for h in range(4) for j in range(C))
     run = run_intervened(bundle, TEXT, Interventions(cuts=cuts))
     assert np.array_equal(run["logits"], oracle["logits"])
@@ -135,8 +150,12 @@ def test_one_cut_zeroes_one_weight_and_renormalises_only_its_row(tokenizer):
 
 def test_snapshot_records_interventions_and_baseline(tokenizer, tmp_path):
     bundle = make(tokenizer)
-    iv = Interventions(ablations=parse_ablate("1.2", "mean"), cuts=parse_cut("0.1:3:2"),
-                       patches=parse_patch("layers.0.out@1-2"), patch_from=TEXT2)
+    iv = Interventions(
+        ablations=parse_ablate("1.2", "mean"),
+        cuts=parse_cut("0.1:3:2"),
+        patches=parse_patch("layers.0.out@1-2"),
+        patch_from=TEXT2,
+    )
     run = run_intervened(bundle, TEXT, iv)
     path = write_snapshot(run, tmp_path / "iv.npz")
     back = read_snapshot(path)
@@ -152,28 +171,42 @@ def test_snapshot_records_interventions_and_baseline(tokenizer, tmp_path):
 
 def test_parsers():
     assert parse_patch("layers.0.out@1,3,layers.1.attn.heads#0-2,5") == (
-        PatchSpec("layers.0.out", (1, 3), None), PatchSpec("layers.1.attn.heads", None, (0, 1, 2, 5)))
+        PatchSpec("layers.0.out", (1, 3), None),
+        PatchSpec("layers.1.attn.heads", None, (0, 1, 2, 5)),
+    )
     assert parse_patch("embed.out@0#1") == (PatchSpec("embed.out", (0,), (1,)),)
     assert parse_cut("0.1:3:2,1.0:4:4") == (EdgeCut(0, 1, 3, 2), EdgeCut(1, 0, 4, 4))
     assert parse_ablate("0.1, 2.3", "mean") == (HeadAblation(0, 1, "mean"), HeadAblation(2, 3, "mean"))
-    for bad in (lambda: parse_ablate("1"), lambda: parse_ablate("a.b"), lambda: parse_ablate("1.1", "half"),
-                lambda: parse_cut("1.1:2"), lambda: parse_patch("3,layers.0.out"), lambda: parse_patch("x y"),
-                lambda: parse_patch("layers.0.out@3-1")):
+    for bad in (
+        lambda: parse_ablate("1"),
+        lambda: parse_ablate("a.b"),
+        lambda: parse_ablate("1.1", "half"),
+        lambda: parse_cut("1.1:2"),
+        lambda: parse_patch("3,layers.0.out"),
+        lambda: parse_patch("x y"),
+        lambda: parse_patch("layers.0.out@3-1"),
+    ):
         with pytest.raises(ConfigError):
             bad()
 
 
-@pytest.mark.parametrize("iv,words", [
-    (Interventions(ablations=(HeadAblation(3, 0),)), "layer 3 does not exist"),
-    (Interventions(ablations=(HeadAblation(0, 4),)), "head 4 does not exist"),
-    (Interventions(cuts=(EdgeCut(0, 0, 7, 0),)), "positions run 0 … 6"),
-    (Interventions(patches=(PatchSpec("layers.0.attn.weights"),), patch_from=TEXT2), "not an activation that can be patched"),
-    (Interventions(patches=(PatchSpec("layers.0.out", None, (0,)),), patch_from=TEXT2), "no head axis"),
-    (Interventions(patches=(PatchSpec("layers.0.attn.k", None, (2,)),), patch_from=TEXT2), "head 2 does not exist"),
-    (Interventions(patches=(PatchSpec("layers.0.out", (9,)),), patch_from=TEXT2), "position 9 does not exist"),
-    (Interventions(patches=(PatchSpec("layers.0.out"),)), "--patch needs --patch-from"),
-    (Interventions(patch_from=TEXT2), "--patch-from needs --patch"),
-])
+@pytest.mark.parametrize(
+    "iv,words",
+    [
+        (Interventions(ablations=(HeadAblation(3, 0),)), "layer 3 does not exist"),
+        (Interventions(ablations=(HeadAblation(0, 4),)), "head 4 does not exist"),
+        (Interventions(cuts=(EdgeCut(0, 0, 7, 0),)), "positions run 0 … 6"),
+        (
+            Interventions(patches=(PatchSpec("layers.0.attn.weights"),), patch_from=TEXT2),
+            "not an activation that can be patched",
+        ),
+        (Interventions(patches=(PatchSpec("layers.0.out", None, (0,)),), patch_from=TEXT2), "no head axis"),
+        (Interventions(patches=(PatchSpec("layers.0.attn.k", None, (2,)),), patch_from=TEXT2), "head 2 does not exist"),
+        (Interventions(patches=(PatchSpec("layers.0.out", (9,)),), patch_from=TEXT2), "position 9 does not exist"),
+        (Interventions(patches=(PatchSpec("layers.0.out"),)), "--patch needs --patch-from"),
+        (Interventions(patch_from=TEXT2), "--patch-from needs --patch"),
+    ],
+)
 def test_refusals_are_one_line(tokenizer, iv, words):
     bundle = make(tokenizer, kv_heads=2)
     with pytest.raises(ConfigError) as exc:
@@ -183,7 +216,9 @@ def test_refusals_are_one_line(tokenizer, iv, words):
 
 def test_patch_source_of_another_length_is_refused(tokenizer):
     with pytest.raises(InputError, match="same length in tokens"):
-        run_intervened(make(tokenizer), TEXT, Interventions(patches=(PatchSpec("layers.0.out"),), patch_from="the cat sat ."))
+        run_intervened(
+            make(tokenizer), TEXT, Interventions(patches=(PatchSpec("layers.0.out"),), patch_from="the cat sat .")
+        )
 
 
 def test_cuts_in_a_lazy_trace_store_the_models_own_maps(tokenizer):

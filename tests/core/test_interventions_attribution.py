@@ -17,7 +17,9 @@ TEXT = "the cat sat on the dog ."
 
 CONFIGS = {
     "explorer": dict(),
-    "gpt2-like": dict(bias=True, positions="learned", ffn_activation="gelu_tanh", tie_embeddings=True, unembed_bias=True),
+    "gpt2-like": dict(
+        bias=True, positions="learned", ffn_activation="gelu_tanh", tie_embeddings=True, unembed_bias=True
+    ),
     "llama-like": dict(positions="rope", norm="rmsnorm", kv_heads=2, ffn_activation="silu_gated", value_dim=8),
     "no-norm": dict(norm="none"),
     "unfactored": dict(unfactored_value=True, heads=1),
@@ -46,7 +48,9 @@ def test_contributions_and_constant_sum_to_the_logit(tokenizer, kind, dtype):
         assert out["logit"] == logit
         assert abs(total - logit) <= 1e-4 * max(1.0, abs(logit)), (total, logit)
         H = bundle.config.H
-        expected = ["embed"] + [n for l in range(3) for n in [f"layers.{l}.attn.head.{h}" for h in range(H)] + [f"layers.{l}.ffn"]]
+        expected = ["embed"] + [
+            n for l in range(3) for n in [f"layers.{l}.attn.head.{h}" for h in range(H)] + [f"layers.{l}.ffn"]
+        ]
         assert [c["component"] for c in out["contributions"]] == expected
 
 

@@ -10,7 +10,6 @@ import shutil
 import numpy as np
 import pytest
 from safetensors.torch import load_file, save_file
-
 from test_hf_oracle import make_gpt2, make_llama  # the same tiny folders as the HF oracle
 
 from explorer.interventions import HeadAblation, Interventions, run_intervened
@@ -38,11 +37,19 @@ def test_ablation_equals_the_folder_edited_on_disk(tmp_path, tokenizer_json, fam
     if family == "gpt2":
         folder = make_gpt2(tmp_path / "m", tokenizer_json)
         D = 64 // 4
-        zero_head_on_disk(folder, tmp_path / "edited", f"h.{layer}.attn.c_proj.weight", slice(head * D, (head + 1) * D), False)
+        zero_head_on_disk(
+            folder, tmp_path / "edited", f"h.{layer}.attn.c_proj.weight", slice(head * D, (head + 1) * D), False
+        )
     else:
         folder = make_llama(tmp_path / "m", tokenizer_json)
         D = 64 // 4
-        zero_head_on_disk(folder, tmp_path / "edited", f"layers.{layer}.self_attn.o_proj.weight", slice(head * D, (head + 1) * D), True)
+        zero_head_on_disk(
+            folder,
+            tmp_path / "edited",
+            f"layers.{layer}.self_attn.o_proj.weight",
+            slice(head * D, (head + 1) * D),
+            True,
+        )
     run = run_intervened(load_model(str(folder)), TEXT, Interventions(ablations=(HeadAblation(layer, head),)))
     oracle = run_trace(load_model(str(tmp_path / "edited")), TEXT)["logits"]
     assert np.abs(run["logits"] - oracle).max() < 1e-5
@@ -63,7 +70,9 @@ def test_gguf_ablation_equals_the_file_written_with_the_head_zeroed(tmp_path, to
     with torch.no_grad():
         model.model.layers[layer].self_attn.o_proj.weight[:, head * D : (head + 1) * D] = 0.0
     write_gguf(tmp_path / "edited.gguf", model, tokenizer_json)
-    run = run_intervened(load_model(str(tmp_path / "plain.gguf")), TEXT, Interventions(ablations=(HeadAblation(layer, head),)))
+    run = run_intervened(
+        load_model(str(tmp_path / "plain.gguf")), TEXT, Interventions(ablations=(HeadAblation(layer, head),))
+    )
     oracle = run_trace(load_model(str(tmp_path / "edited.gguf")), TEXT)["logits"]
     assert np.abs(run["logits"] - oracle).max() < 1e-5
     assert np.abs(run["baseline.logits"] - oracle).max() > 1e-3

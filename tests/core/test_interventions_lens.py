@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from test_interventions_attribution import CONFIGS, layernorm, make  # the same small random models
 
 from explorer.config import RunOptions

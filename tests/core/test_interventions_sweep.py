@@ -24,7 +24,9 @@ CORRUPT = "a dog ran to the cat ."
 @pytest.fixture(scope="module")
 def bundle():
     tok = load_preset("classroom").tokenizer
-    cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=2, positions="rope", norm="rmsnorm")
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=2, positions="rope", norm="rmsnorm"
+    )
     return random_bundle(cfg, tok, seed=3)
 
 

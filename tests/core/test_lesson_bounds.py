@@ -19,12 +19,25 @@ from explorer.lessons.reader import MAX_KEY_DEPTH, MAX_WORDS, STATE_KEYS, WORD_K
 
 # Words a teacher (or a prankster) may write: markup that Qt would render, resource loads, escape sequences,
 # direction marks, anything else.
-MARKUP = st.sampled_from([
-    "<b>bold</b>", "<img src=\"/dev/zero\">", "<img src='file:///etc/passwd'>", "<table><tr><td>x</td></tr></table>",
-    "\x1b[31m", "\u202e", "&amp;", "<a href='x'>l</a>", "\n", "\t", "\r",
-])
+MARKUP = st.sampled_from(
+    [
+        "<b>bold</b>",
+        '<img src="/dev/zero">',
+        "<img src='file:///etc/passwd'>",
+        "<table><tr><td>x</td></tr></table>",
+        "\x1b[31m",
+        "\u202e",
+        "&amp;",
+        "<a href='x'>l</a>",
+        "\n",
+        "\t",
+        "\r",
+    ]
+)
 WORDS = st.lists(MARKUP | st.text(max_size=20), max_size=6).map("".join)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 
 
 def toml_string(s: str) -> str:
@@ -41,8 +54,10 @@ def _one_safe_line(exc: LessonError) -> str:
 @SETTINGS
 @given(title=WORDS.filter(str.strip), caption=WORDS.filter(str.strip), question=WORDS, answer=WORDS)
 def test_lesson_words_with_markup_and_control_characters_are_kept_as_written(title, caption, question, answer):
-    text = (f"title = {toml_string(title)}\n[[steps]]\ncaption = {toml_string(caption)}\n"
-            f"question = {toml_string(question)}\nanswer = {toml_string(answer)}\n")
+    text = (
+        f"title = {toml_string(title)}\n[[steps]]\ncaption = {toml_string(caption)}\n"
+        f"question = {toml_string(question)}\nanswer = {toml_string(answer)}\n"
+    )
     try:
         lesson = parse_lesson(text, "hostile.toml", check_runs=False)
     except LessonError as exc:
@@ -62,7 +77,7 @@ KEYS = st.text(min_size=1, max_size=30).filter(lambda k: k not in STATE_KEYS and
 @given(key=KEYS, depth=st.integers(0, 40), filename=st.text(min_size=1, max_size=30))
 def test_any_key_nesting_and_file_name_is_one_safe_line(key, depth, filename):
     value = "[" * depth + "1" + "]" * depth
-    text = f"title = \"t\"\n[[steps]]\ncaption = \"c\"\n{toml_string(key)} = {value}\n"
+    text = f'title = "t"\n[[steps]]\ncaption = "c"\n{toml_string(key)} = {value}\n'
     with pytest.raises(LessonError) as err:
         parse_lesson(text, filename, check_runs=False)
     message = _one_safe_line(err.value)
@@ -71,7 +86,7 @@ def test_any_key_nesting_and_file_name_is_one_safe_line(key, depth, filename):
 
 @pytest.mark.parametrize("depth", [1_000, 20_000])
 def test_deep_nesting_is_one_line(depth):
-    text = "title = \"t\"\nx = " + "[" * depth + "]" * depth + "\n"
+    text = 'title = "t"\nx = ' + "[" * depth + "]" * depth + "\n"
     with pytest.raises(LessonError, match="not valid TOML"):
         parse_lesson(text, "deep.toml")
 
@@ -79,7 +94,7 @@ def test_deep_nesting_is_one_line(depth):
 @pytest.mark.parametrize("form", ["a.{}b = 1", "[{}b]\nx = 1", "{}b = 1".replace("{}", "{} ")])
 def test_a_key_of_thousands_of_parts_is_refused_before_parsing(form):
     parts = "a." * 30_000 if "{} " not in form else "a . " * 30_000
-    text = "title = \"t\"\n" + form.replace("{} ", "{}").format(parts) + "\n"
+    text = 'title = "t"\n' + form.replace("{} ", "{}").format(parts) + "\n"
     with pytest.raises(LessonError, match=f"a key of more than {MAX_KEY_DEPTH} dotted parts") as err:
         parse_lesson(text, "dotted.toml")
     assert ":2:" in str(err.value)  # the line of the key
@@ -87,13 +102,13 @@ def test_a_key_of_thousands_of_parts_is_refused_before_parsing(form):
 
 def test_a_caption_that_merely_looks_dotted_is_text():
     dotted = ".".join(["x"] * 100)  # inside a string, not a key
-    lesson = parse_lesson(f"title = \"t\"\n[[steps]]\ncaption = \"{dotted}\"\n", "ok.toml", check_runs=False)
+    lesson = parse_lesson(f'title = "t"\n[[steps]]\ncaption = "{dotted}"\n', "ok.toml", check_runs=False)
     assert lesson.steps[0].caption["en"] == dotted
 
 
 def test_words_are_bounded():
     with pytest.raises(LessonError, match=f"at most {MAX_WORDS:,} characters") as err:
-        parse_lesson("title = \"t\"\n[[steps]]\ncaption = \"" + "x" * 1_000_000 + "\"\n", "big.toml")
+        parse_lesson('title = "t"\n[[steps]]\ncaption = "' + "x" * 1_000_000 + '"\n', "big.toml")
     assert "big.toml:3: step 1: caption:" in str(err.value)
 
 

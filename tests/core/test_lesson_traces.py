@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.handouts import lesson_traces as lt
 from explorer.lessons import DEFAULT_START, Step, read_lesson, resolve_all
 from explorer.lessons.model import Lesson, LessonError
-from explorer.handouts import lesson_traces as lt
 
 
 def test_the_builtin_lessons_steps_are_the_windows():

@@ -3,9 +3,8 @@ that names the file, the line and the key."""
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+import tomllib
 
 from explorer.lessons import DEFAULT_START, LessonError, dump_lesson, parse_lesson, read_lesson, resolve, resolve_all
 from explorer.lessons.model import PANELS, Step, recorded_settings
@@ -72,7 +71,10 @@ def test_missing_caption_in_a_language_falls_back_with_a_note():
 def test_round_trip_keeps_every_value():
     matrix = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 0, 1, 1, 1]]
     rows = "\n".join(f"  {r}," for r in matrix)
-    body = GOOD + f'\n[[steps]]\ncaption.en = """\nTwo lines,\nwith "quotes" and a \\\\ backslash"""\nmask = [\n{rows}\n]\ntemperature = 0.5\nnorm = "rmsnorm"\ntoken = "none"\n'
+    body = (
+        GOOD
+        + f'\n[[steps]]\ncaption.en = """\nTwo lines,\nwith "quotes" and a \\\\ backslash"""\nmask = [\n{rows}\n]\ntemperature = 0.5\nnorm = "rmsnorm"\ntoken = "none"\n'
+    )
     lesson = parse_lesson(body, "x.toml")
     again = parse_lesson(dump_lesson(lesson), "x.toml")
     assert again == lesson
@@ -86,14 +88,24 @@ def test_recorded_steps_lead_to_the_recorded_states():
     """Authoring: recorded steps written and read back give the same states, from any starting state."""
     states = [
         DEFAULT_START.replace(stage="scores", token=2, key=1, D=32),
-        DEFAULT_START.replace(preset="seed-toy", text="This is\na pen", stage="weights", row=1, token=1, scaling=False, head=1),
-        DEFAULT_START.replace(stage="probs", token=None, panel="output", mask=((True, False, False), (True, True, False), (True, True, True)), text="a pen ."),
+        DEFAULT_START.replace(
+            preset="seed-toy", text="This is\na pen", stage="weights", row=1, token=1, scaling=False, head=1
+        ),
+        DEFAULT_START.replace(
+            stage="probs",
+            token=None,
+            panel="output",
+            mask=((True, False, False), (True, True, False), (True, True, True)),
+            text="a pen .",
+        ),
     ]
     steps = [Step(caption={"en": f"step {i}"}, settings=recorded_settings(s)) for i, s in enumerate(states)]
     lesson = parse_lesson(GOOD, "x").with_steps(steps)
     again = parse_lesson(dump_lesson(lesson), "x", check_runs=False)
     assert resolve_all(again) == states
-    elsewhere = DEFAULT_START.replace(preset="induction", stage="ffn", layer=1, head=3, token=7, key=2, D=8, scaling=False)
+    elsewhere = DEFAULT_START.replace(
+        preset="induction", stage="ffn", layer=1, head=3, token=7, key=2, D=8, scaling=False
+    )
     assert resolve_all(again, elsewhere) == states
     assert resolve(again.with_steps(again.steps[::-1]), 0) == states[-1]  # moved first, it shows the same
 
@@ -130,17 +142,33 @@ def test_the_builtin_lesson_follows_the_note():
         (GOOD.replace('preset = "classroom"', 'model = "/etc/passwd"'), 7, ["step 1: model", "never names a file"]),
         (GOOD.replace("cell = [3, 1]", "cell = [3, 9]"), 10, ["step 1: key", "key 9 does not exist", "5 tokens"]),
         (GOOD.replace("D = 32", 'D = 3\npositions = "rope"'), 8, ["step 1: D", "cannot run", "D must be even"]),
-        (GOOD.replace('stage = "weights"', 'stage = "weights"\nhead = 7'), 18, ["step 2: head", "head 7 does not exist", "4 heads"]),
-        (GOOD.replace('stage = "weights"', 'stage = "weights"\ninterventions = []'), 18, ["step 2: interventions", "not supported yet"]),
-        (GOOD.replace('stage = "weights"', 'stage = "weights"\nmask = [[1, 0], [1, 1]]'), 18, ["step 2: mask", "2×2", "5 tokens"]),
+        (
+            GOOD.replace('stage = "weights"', 'stage = "weights"\nhead = 7'),
+            18,
+            ["step 2: head", "head 7 does not exist", "4 heads"],
+        ),
+        (
+            GOOD.replace('stage = "weights"', 'stage = "weights"\ninterventions = []'),
+            18,
+            ["step 2: interventions", "not supported yet"],
+        ),
+        (
+            GOOD.replace('stage = "weights"', 'stage = "weights"\nmask = [[1, 0], [1, 1]]'),
+            18,
+            ["step 2: mask", "2×2", "5 tokens"],
+        ),
         (GOOD.replace('stage = "weights"', 'stage = "weights"\nmask = "window:0"'), 18, ["step 2: mask", "at least 1"]),
-        (GOOD.replace('stage = "weights"', 'stage = "weights"\ntemperature = -1'), 18, ["step 2: temperature", "above 0"]),
+        (
+            GOOD.replace('stage = "weights"', 'stage = "weights"\ntemperature = -1'),
+            18,
+            ["step 2: temperature", "above 0"],
+        ),
         (GOOD.replace('caption.en = "First"\ncaption.ja = "最初"\n', ""), 4, ["step 1: caption", "missing"]),
         (GOOD.replace('title = "Two steps"', 'title = "Two steps"\nauthor = "me"'), 2, ["author", "unknown key"]),
         (GOOD.replace('["en", "ja"]', '["en", "fr"]'), 2, ["languages"]),
         (GOOD.replace('caption.ja = "最初"', 'caption.fr = "Premier"'), 6, ["step 1: caption.fr", "unknown language"]),
-        (GOOD.replace('D = 32', 'D = 32\nD = 16'), 9, ["not valid TOML"]),
-        (GOOD.replace('D = 32', 'D = [32'), 9, ["not valid TOML"]),
+        (GOOD.replace("D = 32", "D = 32\nD = 16"), 9, ["not valid TOML"]),
+        (GOOD.replace("D = 32", "D = [32"), 9, ["not valid TOML"]),
     ],
     ids=lambda v: v if isinstance(v, str) and len(v) < 30 else None,
 )
@@ -194,8 +222,30 @@ def test_the_documented_example_is_a_valid_lesson():
     assert len(states[2].mask) == 5 and states[2].mask[2] == (False, True, True, False, False)
 
 
-VALUES = ["1", "-1", "0", "1e400", "nan", "inf", "true", '"x"', "[]", "[1]", "[[1]]", "[1, 2]", "{}", "{ en = 1 }",
-          '"none"', "[[1, 0], [1, 1]]", "99999999999999999999", '"window:2"', '"explicit"', '["a"]', "2026-01-01", '""']
+VALUES = [
+    "1",
+    "-1",
+    "0",
+    "1e400",
+    "nan",
+    "inf",
+    "true",
+    '"x"',
+    "[]",
+    "[1]",
+    "[[1]]",
+    "[1, 2]",
+    "{}",
+    "{ en = 1 }",
+    '"none"',
+    "[[1, 0], [1, 1]]",
+    "99999999999999999999",
+    '"window:2"',
+    '"explicit"',
+    '["a"]',
+    "2026-01-01",
+    '""',
+]
 
 
 def test_any_damaged_lesson_is_read_or_refused_in_one_line():

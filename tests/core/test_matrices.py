@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from explorer import names
-from explorer.present import matrices
 from explorer.config import ModelConfig
+from explorer.present import matrices
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset, preset_tokenizer

@@ -65,5 +65,7 @@ def test_stored_logits_are_counted_where_they_are_stored():
     cpu = estimate_memory(plain, 1, 4_000).trace_bytes
     assert estimate_memory(plain, 1, 4_000, RunOptions(device="cuda")).trace_bytes - cpu >= 0.8 * whole
     assert estimate_memory(encoder, 1, 4_000).trace_bytes - cpu >= 0.8 * whole
-    assert np.isclose(estimate_memory(plain, 1, 4_000, logits_kept=True).trace_bytes,
-                      estimate_memory(plain, 1, 4_000, RunOptions(device="cuda")).trace_bytes)
+    assert np.isclose(
+        estimate_memory(plain, 1, 4_000, logits_kept=True).trace_bytes,
+        estimate_memory(plain, 1, 4_000, RunOptions(device="cuda")).trace_bytes,
+    )

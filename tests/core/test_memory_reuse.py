@@ -30,8 +30,14 @@ SCRIPT = textwrap.dedent("""
 
 
 def _run(kind: str) -> tuple[str, int]:  # (reusing?, MB kept)
-    out = subprocess.run([sys.executable, "-c", SCRIPT, kind], capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT, kind],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+    ).stdout.split()
     return out[0], int(out[1])
 
 

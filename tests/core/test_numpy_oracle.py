@@ -10,13 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from oracle_np import assert_matches, recompute, sinusoid
 
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.tokenize import word_tokenizer
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
-
-from oracle_np import assert_matches, recompute, sinusoid
 
 TEXT = "This is a pen .\nThe cat is on the mat ."
 TOL = {"float32": 1e-5, "float64": 1e-10}
@@ -157,7 +156,9 @@ def test_architectures_match_numpy(words, arch):
     if arch in ("grouped-query", "multi-query"):
         assert trace["layers.0.attn.k"].shape[1] == cfg.kv_heads and trace["layers.0.attn.q"].shape[1] == 4
     if arch == "llama-like":
-        assert "layers.0.attn.q_rot" in trace and not np.allclose(trace["layers.0.attn.q_rot"], trace["layers.0.attn.q"])
+        assert "layers.0.attn.q_rot" in trace and not np.allclose(
+            trace["layers.0.attn.q_rot"], trace["layers.0.attn.q"]
+        )
         assert "params.layers.0.ln_attn.bias" not in trace
     if arch == "tied":
         assert "params.unembed.W_u" not in trace

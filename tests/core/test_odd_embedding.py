@@ -12,6 +12,8 @@ import sys
 import numpy as np
 import pytest
 import torch
+from oracle_np import sinusoid
+from test_numpy_oracle import check, randomize
 
 from explorer.config import ModelConfig, RunOptions
 from explorer.errors import ConfigError
@@ -19,15 +21,20 @@ from explorer.model.positions import sinusoidal_table
 from explorer.trace import run_trace
 from explorer.weights.presets import load_preset
 
-from oracle_np import sinusoid
-from test_numpy_oracle import check, randomize
-
 
 @pytest.mark.parametrize("E", [3, 5, 7])
 def test_sinusoid_table_for_odd_E_matches_numpy(E):
     C = 9
     table = sinusoidal_table(C, E, dtype=torch.float64).numpy()
-    ref = np.array([[np.sin(p / 10000 ** (2 * (c // 2) / E)) if c % 2 == 0 else np.cos(p / 10000 ** (2 * (c // 2) / E)) for c in range(E)] for p in range(C)])
+    ref = np.array(
+        [
+            [
+                np.sin(p / 10000 ** (2 * (c // 2) / E)) if c % 2 == 0 else np.cos(p / 10000 ** (2 * (c // 2) / E))
+                for c in range(E)
+            ]
+            for p in range(C)
+        ]
+    )
     np.testing.assert_allclose(table, ref, atol=1e-12)
     np.testing.assert_allclose(table, sinusoid(C, E), atol=1e-12)
     assert table.shape == (C, E)
@@ -52,8 +59,26 @@ def test_rope_still_needs_an_even_D_and_says_how_to_fix_it():
 def test_the_notes_toy_sizes_export(tmp_path):
     out = tmp_path / "toy.npz"
     done = subprocess.run(
-        [sys.executable, "-m", "explorer", "export", "This is a pen .", "-E", "3", "-D", "2", "-H", "2", "-L", "1", "-o", str(out)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "explorer",
+            "export",
+            "This is a pen .",
+            "-E",
+            "3",
+            "-D",
+            "2",
+            "-H",
+            "2",
+            "-L",
+            "1",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     with np.load(out, allow_pickle=False) as z:

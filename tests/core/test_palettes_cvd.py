@@ -39,7 +39,7 @@ def problems(rgb: np.ndarray, signed: bool, vision: str | None) -> list[str]:
     if steps.min() < MIN_STEP_DE:
         found.append(f"step {int(steps.argmin())}→{int(steps.argmin()) + 1}: ΔE00 {steps.min():.1f}")
     L = lab[:, 0]
-    halves = (L[: STEPS // 2 + 1], L[STEPS // 2:]) if signed else (L,)
+    halves = (L[: STEPS // 2 + 1], L[STEPS // 2 :]) if signed else (L,)
     for half in halves:
         d = np.diff(half)
         if not (np.all(d > 0) or np.all(d < 0)):
@@ -59,8 +59,15 @@ def samples(key: str, signed: bool) -> np.ndarray:
 def test_cielab_of_the_srgb_primaries_matches_published_values():
     # Bruce Lindbloom's calculator / every colour-science reference: sRGB, D65.
     rgb = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1], [0, 0, 0]], dtype=float)
-    want = np.array([[53.2408, 80.0925, 67.2032], [87.7347, -86.1827, 83.1793], [32.2970, 79.1875, -107.8602],
-                     [100, 0, 0], [0, 0, 0]])
+    want = np.array(
+        [
+            [53.2408, 80.0925, 67.2032],
+            [87.7347, -86.1827, 83.1793],
+            [32.2970, 79.1875, -107.8602],
+            [100, 0, 0],
+            [0, 0, 0],
+        ]
+    )
     np.testing.assert_allclose(cv.srgb_to_lab(rgb), want, atol=0.01)
 
 
@@ -91,7 +98,9 @@ def test_simulation_keeps_greys_and_loses_the_published_confusions(vision):
     greys = np.linspace(0, 1, 11)[:, None].repeat(3, axis=1)
     # Machado's matrices map white to white (each row sums to 1): a grey is seen as itself.
     np.testing.assert_allclose(cv.simulate(greys, vision), greys, atol=2e-3)
-    red, green, blue, yellow = (np.array(c, dtype=float) for c in ((0.8, 0.1, 0.1), (0.1, 0.6, 0.1), (0.1, 0.3, 0.9), (0.9, 0.85, 0.1)))
+    red, green, blue, yellow = (
+        np.array(c, dtype=float) for c in ((0.8, 0.1, 0.1), (0.1, 0.6, 0.1), (0.1, 0.3, 0.9), (0.9, 0.85, 0.1))
+    )
     lab = lambda c: cv.srgb_to_lab(cv.simulate(c, vision))  # noqa: E731
     normal = lambda c: cv.srgb_to_lab(c)  # noqa: E731
     red_green = float(cv.delta_e2000(lab(red), lab(green)))
@@ -144,8 +153,9 @@ def test_the_current_palette_is_one_choice_for_every_consumer():
         signed = palettes.lut(True)
         assert abs(int(signed[128, 0]) - 0x77) <= 1  # zero is mid grey
         assert palettes.set_current("no such palette").key == palettes.DEFAULT  # an old setting: the default
-        np.testing.assert_array_equal(palettes.lut(False, key="standard")[:, :3],
-                                      np.rint(palettes.colours(np.linspace(0, 1, 256), False) * 255))
+        np.testing.assert_array_equal(
+            palettes.lut(False, key="standard")[:, :3], np.rint(palettes.colours(np.linspace(0, 1, 256), False) * 255)
+        )
     finally:
         palettes.set_current(palettes.DEFAULT)
 

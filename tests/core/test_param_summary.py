@@ -7,7 +7,9 @@ from explorer.present.param_summary import parameter_groups, parameter_rows, tot
 
 
 def test_rows_sum_to_the_parameter_count():
-    cfg = ModelConfig(vocab_size=50, embed_dim=8, key_dim=4, heads=2, layers=3, bias=True, positions="learned", max_positions=16)
+    cfg = ModelConfig(
+        vocab_size=50, embed_dim=8, key_dim=4, heads=2, layers=3, bias=True, positions="learned", max_positions=16
+    )
     rows = parameter_rows(cfg, "float32")
     assert sum(r.count for r in rows) == cfg.parameter_count()
     assert all(r.nbytes == 4 * r.count for r in rows)
@@ -34,4 +36,9 @@ def test_heads_change_the_query_matrix():
 def test_layer_rows_follow_the_model_order():
     cfg = ModelConfig(vocab_size=10, embed_dim=8, key_dim=4, heads=2, layers=1)
     shorts = [r.short for r in parameter_groups(cfg)[1].rows]
-    assert shorts.index("ln_attn.weight") < shorts.index("attn.W_q") < shorts.index("ln_ffn.weight") < shorts.index("ffn.W_in")
+    assert (
+        shorts.index("ln_attn.weight")
+        < shorts.index("attn.W_q")
+        < shorts.index("ln_ffn.weight")
+        < shorts.index("ffn.W_in")
+    )

@@ -19,7 +19,9 @@ TEXT = "This is a pen .\nThe big dog runs to the park ."
 @pytest.fixture(scope="module")
 def bundle():
     tok = preset_tokenizer("words-en.json")
-    return random_bundle(ModelConfig(vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=4), tok, seed=3)
+    return random_bundle(
+        ModelConfig(vocab_size=tok.vocab_size, embed_dim=32, key_dim=8, heads=4, layers=4), tok, seed=3
+    )
 
 
 @pytest.mark.parametrize("after", [0, 2])

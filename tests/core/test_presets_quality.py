@@ -20,11 +20,11 @@ import numpy as np
 import pytest
 import torch
 
-from explorer.util.paths import resource
 from explorer.trace import run_trace
 from explorer.train.corpora import get_corpus, read_lines
 from explorer.train.evaluate import evaluate_bundle
 from explorer.train.induction import induction_scores
+from explorer.util.paths import resource
 from explorer.weights.presets import get_preset, load_preset, preset_config, preset_dir
 
 TRAINED = ("classroom", "japanese", "induction")
@@ -71,9 +71,53 @@ def test_classroom_beats_the_bigram_baseline_clearly_on_held_out_ordinary_englis
 
 # Words that cannot follow "The cat sat on the" (verbs, prepositions, pronouns, conjunctions, punctuation).
 NOT_AFTER_THE = {
-    "the", "a", "an", "is", "was", "are", "were", "be", "been", "of", "to", "in", "on", "at", "by", "for",
-    "with", "from", "and", "or", "but", "he", "she", "it", "they", "we", "i", "you", "him", "her", "them",
-    "sat", "has", "had", "have", "do", "did", "not", "that", "which", "who", ".", ",", "?", "!", ";", ":",
+    "the",
+    "a",
+    "an",
+    "is",
+    "was",
+    "are",
+    "were",
+    "be",
+    "been",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "with",
+    "from",
+    "and",
+    "or",
+    "but",
+    "he",
+    "she",
+    "it",
+    "they",
+    "we",
+    "i",
+    "you",
+    "him",
+    "her",
+    "them",
+    "sat",
+    "has",
+    "had",
+    "have",
+    "do",
+    "did",
+    "not",
+    "that",
+    "which",
+    "who",
+    ".",
+    ",",
+    "?",
+    "!",
+    ";",
+    ":",
 }
 DETERMINERS = {"the", "a", "an", "his", "her", "its", "their", "my", "your", "our", "this", "that", "some", "one"}
 

@@ -14,7 +14,8 @@ from explorer.util.printable import escaped, one_line, quoted, shown, terminal_t
 # Text as an argument, a file name or a lesson key can hold it: any character, lone surrogates (an
 # undecodable byte of argv), control characters and the marks that reorder or hide text.
 HOSTILE = st.text(
-    alphabet=st.characters(codec=None) | st.sampled_from(["\n", "\r", "\x1b", "\x00", "\x7f", "\x9b", "\u202e", "\u2028", "\udcff", "\t"]),
+    alphabet=st.characters(codec=None)
+    | st.sampled_from(["\n", "\r", "\x1b", "\x00", "\x7f", "\x9b", "\u202e", "\u2028", "\udcff", "\t"]),
     max_size=60,
 )
 
@@ -52,6 +53,10 @@ def test_the_escapes_name_what_was_there():
 @given(HOSTILE)
 def test_terminal_text_keeps_lines_and_escapes_control_characters(text):
     out = terminal_text(text)
-    controls = [ch for ch in out if ch not in "\n\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000)]
+    controls = [
+        ch
+        for ch in out
+        if ch not in "\n\t" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) < 0xE000)
+    ]
     assert not controls  # no ESC, no carriage return, no undecodable byte reaches the terminal
     assert out.count("\n") == text.count("\n")

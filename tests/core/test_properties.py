@@ -72,15 +72,23 @@ def masks(draw):
     return MaskSpec(kind)
 
 
-texts = st.lists(
-    st.lists(st.sampled_from(ALPHABET), min_size=0, max_size=8).map(" ".join), min_size=1, max_size=3
-).map("\n".join)
+texts = st.lists(st.lists(st.sampled_from(ALPHABET), min_size=0, max_size=8).map(" ".join), min_size=1, max_size=3).map(
+    "\n".join
+)
 
 
 def _check(trace, cfg: ModelConfig):
     sizes = {
-        "B": trace.B, "C": trace.C, "E": cfg.E, "D": cfg.D, "D_v": cfg.D_v, "H": cfg.H, "H_kv": cfg.H_kv,
-        "F": cfg.F, "V": cfg.V, "P": cfg.max_positions,
+        "B": trace.B,
+        "C": trace.C,
+        "E": cfg.E,
+        "D": cfg.D,
+        "D_v": cfg.D_v,
+        "H": cfg.H,
+        "H_kv": cfg.H_kv,
+        "F": cfg.F,
+        "V": cfg.V,
+        "P": cfg.max_positions,
     }
     for name in trace.names():
         a = np.asarray(trace[name])
@@ -107,7 +115,15 @@ def _check(trace, cfg: ModelConfig):
 
 
 @settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cfg=configs(), mask=masks(), text=texts, scale=st.booleans(), lazy=st.booleans(), f64=st.booleans(), seed=st.integers(0, 2**31 - 1))
+@given(
+    cfg=configs(),
+    mask=masks(),
+    text=texts,
+    scale=st.booleans(),
+    lazy=st.booleans(),
+    f64=st.booleans(),
+    seed=st.integers(0, 2**31 - 1),
+)
 def test_random_configs_trace_cleanly(cfg, mask, text, scale, lazy, f64, seed):
     config = ModelConfig(**cfg)
     bundle = random_bundle(config, TOKENIZER, seed)
@@ -133,7 +149,9 @@ def test_random_configs_trace_cleanly(cfg, mask, text, scale, lazy, f64, seed):
 )
 def test_sizes_are_validated_not_crashed(E, H, kv):
     try:
-        cfg = ModelConfig(TOKENIZER.vocab_size, embed_dim=E, key_dim=2, heads=H, kv_heads=kv, layers=1, positions="none")
+        cfg = ModelConfig(
+            TOKENIZER.vocab_size, embed_dim=E, key_dim=2, heads=H, kv_heads=kv, layers=1, positions="none"
+        )
     except ExplorerError as exc:
         assert isinstance(exc, ConfigError) and str(exc)
         return
@@ -168,7 +186,21 @@ TOKENIZERS = {
 }
 # Any Unicode at all (lone surrogates too: undecodable bytes on a command line arrive as those), with the
 # characters that have broken text tools before mixed in: NUL, escapes, bidi overrides, emoji, CJK.
-NASTY = ["pen", "a", "the cat", "This", "\x00", "\x1b[31m", "\u202e", "👨\u200d👩", "猫です", "\udcff", "\n", "  ", "\t"]
+NASTY = [
+    "pen",
+    "a",
+    "the cat",
+    "This",
+    "\x00",
+    "\x1b[31m",
+    "\u202e",
+    "👨\u200d👩",
+    "猫です",
+    "\udcff",
+    "\n",
+    "  ",
+    "\t",
+]
 any_text = st.lists(st.sampled_from(NASTY) | st.text(st.characters(codec=None), max_size=4), max_size=8).map(" ".join)
 
 
@@ -187,7 +219,9 @@ def test_any_text_traces_and_survives_a_snapshot(tmp_path_factory, text, kind, m
     from explorer.export.snapshot import read_snapshot, write_snapshot
 
     tok = TOKENIZERS[kind]
-    config = ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=2, positions="learned", max_positions=12)
+    config = ModelConfig(
+        tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=2, positions="learned", max_positions=12
+    )
     bundle = random_bundle(config, tok, seed)
     for name, p in bundle.model.named_parameters():
         assert bool(p.isfinite().all()), name
@@ -195,7 +229,9 @@ def test_any_text_traces_and_survives_a_snapshot(tmp_path_factory, text, kind, m
         trace = run_trace(bundle, text, RunOptions(mask=mask, dtype="float64" if f64 else "float32"))
     except DOCUMENTED as exc:
         assert str(exc) and "\n" not in str(exc)
-        assert (not text.strip()) or "no tokens" in str(exc) or "no text" in str(exc) or "painted mask" in str(exc), str(exc)
+        assert (not text.strip()) or "no tokens" in str(exc) or "no text" in str(exc) or "painted mask" in str(exc), (
+            str(exc)
+        )
         return
     assert all(len(n) < 400 and "\n" not in n for n in trace.notices)
     assert not any(ch in n for n in trace.notices for ch in "\x00\x1b\u202e\udcff")  # shown, never raw

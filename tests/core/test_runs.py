@@ -12,7 +12,9 @@ from explorer.train import runs
 
 def _fake_checkpoint(folder, corpus="copy"):
     folder.mkdir(parents=True)
-    (folder / "config.json").write_text(json.dumps({"format": "attention-explorer-checkpoint", "train": {"corpus": {"name": corpus}}}))
+    (folder / "config.json").write_text(
+        json.dumps({"format": "attention-explorer-checkpoint", "train": {"corpus": {"name": corpus}}})
+    )
     (folder / "model.safetensors").write_bytes(b"x")
     return folder
 

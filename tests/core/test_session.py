@@ -4,7 +4,6 @@ result into the next request, all without Qt."""
 from __future__ import annotations
 
 import dataclasses
-
 import sys
 
 import numpy as np
@@ -28,8 +27,10 @@ def test_the_session_imports_no_qt():
     # Every module of the package, imported in a fresh interpreter: none of them may pull Qt in.
     import subprocess
 
-    code = ("import sys, explorer.session, explorer.session.open, explorer.session.capture_policy, explorer.session.mask_growth, explorer.session.session;"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))")
+    code = (
+        "import sys, explorer.session, explorer.session.open, explorer.session.capture_policy, explorer.session.mask_growth, explorer.session.session;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -40,7 +41,9 @@ def _args(*argv: str):
 
 def test_the_cli_names_the_same_source_the_window_would():
     assert source_from_args(_args()) == ModelSource()  # the window's first source: the default preset
-    assert source_from_args(_args("-E", "8", "-H", "2", "--seed", "3")) == ModelSource("preset", DEFAULT_PRESET, seed=3).with_sizes(embed_dim=8, heads=2)
+    assert source_from_args(_args("-E", "8", "-H", "2", "--seed", "3")) == ModelSource(
+        "preset", DEFAULT_PRESET, seed=3
+    ).with_sizes(embed_dim=8, heads=2)
     assert source_from_args(_args("--model", "some/folder")) == ModelSource("path", "some/folder")
     with pytest.raises(ConfigError, match="sizes come from the model file"):
         source_from_args(_args("--model", "some/folder", "-E", "8"))
@@ -140,7 +143,9 @@ def test_first_and_preset_requests_bring_the_preset_example_and_options():
         for field in untouched:
             assert getattr(switched.options, field) == getattr(base.options, field)  # the rest kept
         assert preset_request(base, name, keep_text=True).text == base.text
-        assert preset_request(dataclasses.replace(base, text="typed"), name).text == "typed"  # a teacher's sentence stays
+        assert (
+            preset_request(dataclasses.replace(base, text="typed"), name).text == "typed"
+        )  # a teacher's sentence stays
 
 
 def test_a_preset_switch_keeps_a_typed_sentence_and_drops_a_painted_mask():

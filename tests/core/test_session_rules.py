@@ -50,7 +50,11 @@ def test_a_control_returns_the_request_to_compute_and_says_so_once():
 def test_a_trace_is_shown_with_its_model_and_the_selection_clamped(shown):
     s = shown
     s.select(head=99, token=99, row=5)
-    assert (s.selection.head, s.selection.token, s.selection.row) == (s.trace.config.H - 1, s.trace.rows[0].length - 1, 0)
+    assert (s.selection.head, s.selection.token, s.selection.row) == (
+        s.trace.config.H - 1,
+        s.trace.rows[0].length - 1,
+        0,
+    )
     nxt = s.set_sizes(heads=2, embed_dim=8, key_dim=4)
     s.take_events()
     assert s.on_trace(traced(nxt)) is None  # two layers: nothing more to ask for
@@ -133,7 +137,10 @@ def test_a_model_opened_becomes_recent_once_it_shows(shown, tmp_path):
 
     s = shown
     folder = tmp_path / "run" / "step-000003"
-    save_checkpoint(open_source(ModelSource("preset", "classroom", seed=1).with_sizes(embed_dim=8, heads=2, key_dim=4, layers=1)), folder)
+    save_checkpoint(
+        open_source(ModelSource("preset", "classroom", seed=1).with_sizes(embed_dim=8, heads=2, key_dim=4, layers=1)),
+        folder,
+    )
     request = s.open_model(str(tmp_path / "run"))  # a run folder: its newest checkpoint
     assert request.source.name == str(folder)
     s.take_events()
@@ -176,7 +183,9 @@ def test_interventions_are_edited_one_item_at_a_time(shown):
 
 def test_a_lesson_steps_selection_waits_for_its_trace_and_an_error_drops_it(shown):
     s = shown
-    step = LessonState().replace(preset="classroom", text="The cat sat .", stage="scores", layer=1, head=2, token=1, panel="flow")
+    step = LessonState().replace(
+        preset="classroom", text="The cat sat .", stage="scores", layer=1, head=2, token=1, panel="flow"
+    )
     request = s.apply_lesson_step(step)
     assert request is not None and request.text == "The cat sat ."
     assert s.selection.head == 0  # not yet: the step's model may have fewer heads than the one shown

@@ -6,22 +6,21 @@ import io
 import json
 import os
 import pickle
-import tomllib
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+import tomllib
 import torch
 
 import explorer
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.errors import SnapshotError
 from explorer.export.snapshot import read_manifest_and_arrays, read_snapshot, write_snapshot
-from explorer.util.paths import resource
 from explorer.trace import run_trace
+from explorer.util.paths import resource
 from explorer.weights.bundle import random_bundle
-from explorer.weights.presets import preset_tokenizer
 from tests.core.fused_tolerance import assert_fused_close
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +77,14 @@ def test_manifest_contents(trace, files, fmt):
     assert arrays["tokens"][0].tolist() == batch[0]["ids"]
     assert arrays["tokens"][1, :3].tolist() == batch[1]["ids"]
     cfg = manifest["config"]
-    assert (cfg["embed_dim"], cfg["key_dim"], cfg["heads"], cfg["layers"], cfg["value_dim"], cfg["bias"]) == (8, 4, 2, 2, 3, True)
+    assert (cfg["embed_dim"], cfg["key_dim"], cfg["heads"], cfg["layers"], cfg["value_dim"], cfg["bias"]) == (
+        8,
+        4,
+        2,
+        2,
+        3,
+        True,
+    )
     assert cfg["vocab_size"] == len(vocab)
     assert manifest["options"]["mask"] == {"kind": "window", "size": 3}
     assert manifest["options"]["temperature"] == 0.7
@@ -209,8 +215,14 @@ def test_truncated_files_are_snapshot_errors(files, tmp_path, fmt):
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"hello world, not a snapshot", os.urandom(4096), b"PK\x03\x04" + os.urandom(300),
-     (2**40).to_bytes(8, "little") + b"{" + os.urandom(50), (30).to_bytes(8, "little") + b'{"a": [1, 2' + b"\0" * 30],
+    [
+        b"",
+        b"hello world, not a snapshot",
+        os.urandom(4096),
+        b"PK\x03\x04" + os.urandom(300),
+        (2**40).to_bytes(8, "little") + b"{" + os.urandom(50),
+        (30).to_bytes(8, "little") + b'{"a": [1, 2' + b"\0" * 30,
+    ],
     ids=["empty", "text", "random", "fake-zip", "huge-header", "bad-header"],
 )
 def test_garbage_files_are_snapshot_errors(tmp_path, content):
@@ -274,7 +286,9 @@ def test_manifest_that_is_not_ours(files, tmp_path, fmt):
     other = _rewrite(files[fmt], fmt, tmp_path / f"other.{fmt}", lambda m: {**m, "format": "something-else"})
     with pytest.raises(SnapshotError):
         read_snapshot(other)
-    broken = _rewrite(files[fmt], fmt, tmp_path / f"broken.{fmt}", lambda m: {k: v for k, v in m.items() if k != "batch"})
+    broken = _rewrite(
+        files[fmt], fmt, tmp_path / f"broken.{fmt}", lambda m: {k: v for k, v in m.items() if k != "batch"}
+    )
     with pytest.raises(SnapshotError, match="incomplete"):
         read_snapshot(broken)
 

@@ -56,6 +56,10 @@ def soak(n: int, trace_once) -> tuple[float, float]:
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc to read the resident set")
 def test_a_thousand_retraces_keep_memory_flat():
     bundle = load_preset("classroom")
-    start, growth = soak(1000, lambda i: run_trace(bundle, TEXTS[i % len(TEXTS)], OPTIONS[(i // len(TEXTS)) % len(OPTIONS)]))
-    print(f"\ncore soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)")
+    start, growth = soak(
+        1000, lambda i: run_trace(bundle, TEXTS[i % len(TEXTS)], OPTIONS[(i // len(TEXTS)) % len(OPTIONS)])
+    )
+    print(
+        f"\ncore soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)"
+    )
     assert growth < GROWTH_BOUND_MB

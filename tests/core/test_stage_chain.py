@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 import pytest
+from oracle_np import gelu, layernorm, rmsnorm, sinusoid, softmax_rows
+from test_numpy_oracle import randomize
 
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.export.snapshot import write_snapshot
@@ -21,9 +23,6 @@ from explorer.present.stage_walk import walk
 from explorer.trace import run_trace
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import load_preset, preset_tokenizer
-
-from oracle_np import gelu, layernorm, rmsnorm, sinusoid, softmax_rows
-from test_numpy_oracle import randomize
 
 TEXT = "This is a pen .\nThe cat is on the mat ."
 MODELS = {
@@ -36,8 +35,12 @@ MODELS = {
 @pytest.fixture(scope="module", params=list(MODELS))
 def exported(request, tmp_path_factory):
     words = preset_tokenizer("words-en.json")
-    cfg = ModelConfig(words.vocab_size, embed_dim=6, key_dim=3, heads=2, layers=2, positions="sinusoidal", **MODELS[request.param])
-    trace = run_trace(randomize(random_bundle(cfg, words, 5)), TEXT, RunOptions(dtype="float64", mask=MaskSpec("window", 3)))
+    cfg = ModelConfig(
+        words.vocab_size, embed_dim=6, key_dim=3, heads=2, layers=2, positions="sinusoidal", **MODELS[request.param]
+    )
+    trace = run_trace(
+        randomize(random_bundle(cfg, words, 5)), TEXT, RunOptions(dtype="float64", mask=MaskSpec("window", 3))
+    )
     path = write_snapshot(trace, tmp_path_factory.mktemp(request.param) / "x.npz")
     with np.load(path, allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
@@ -94,7 +97,9 @@ def _recompute(key, layer, cfg, z, shown_keys):
         a = z[f"layers.{l}.attn.out"]
         return {f"layers.{l}.mid": z[block_in] + a if cfg.residual else a}
     if key == "norm_ffn":
-        return {f"layers.{l}.ffn.in": _norm(cfg.norm, z[f"layers.{l}.mid"], z, f"params.layers.{l}.ln_ffn", cfg.norm_eps)}
+        return {
+            f"layers.{l}.ffn.in": _norm(cfg.norm, z[f"layers.{l}.mid"], z, f"params.layers.{l}.ln_ffn", cfg.norm_eps)
+        }
     if key == "ffn":
         x = z[f"layers.{l}.ffn.in"] if "norm_ffn" in shown_keys else z[f"layers.{l}.mid"]
         hidden = gelu(x @ z[f"params.layers.{l}.ffn.W_in"])
@@ -112,8 +117,25 @@ def _recompute(key, layer, cfg, z, shown_keys):
     raise AssertionError(key)
 
 
-STAGES_CHECKED = ["embed", "norm_attn", "qkv", "scores", "scaled", "masked", "weights", "heads", "concat", "out",
-                  "residual", "norm_ffn", "ffn", "block", "final_norm", "logits", "probs"]
+STAGES_CHECKED = [
+    "embed",
+    "norm_attn",
+    "qkv",
+    "scores",
+    "scaled",
+    "masked",
+    "weights",
+    "heads",
+    "concat",
+    "out",
+    "residual",
+    "norm_ffn",
+    "ffn",
+    "block",
+    "final_norm",
+    "logits",
+    "probs",
+]
 
 
 @pytest.mark.parametrize("key", STAGES_CHECKED)
@@ -142,7 +164,10 @@ def test_the_bare_walk_goes_from_embed_straight_to_qkv(exported):
         assert keys[keys.index("embed") + 1] == "qkv" and "final_norm" not in keys
         np.testing.assert_array_equal(z["layers.0.attn.in"], z["embed.out"])
     else:
-        assert keys[keys.index("embed") + 1] == "norm_attn" and keys[keys.index("block") + 1] in ("norm_attn", "final_norm")
+        assert keys[keys.index("embed") + 1] == "norm_attn" and keys[keys.index("block") + 1] in (
+            "norm_attn",
+            "final_norm",
+        )
         # the norm stage is needed: Q does not follow from the embedding itself
         q_from_embed = _heads(z["embed.out"], z["params.layers.0.attn.W_q"], cfg.H)
         assert not np.allclose(q_from_embed, z["layers.0.attn.q"], atol=1e-3)

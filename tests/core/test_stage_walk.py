@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.present.stage_walk import is_last, position, step, walk
-from explorer.present.stages import STAGE_KEYS, STAGES, stage_keys_for
+from explorer.present.stages import STAGES, stage_keys_for
 
 BARE = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="none", residual=False)
 PRENORM = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="layernorm")
@@ -54,21 +54,50 @@ def test_step_clamps_at_both_ends():
 
 def test_position_counts_from_zero():
     assert position("tokens", 0, (0, 1)) == (0, len(walk((0, 1))))
-    assert position("qkv", 1, (0, 1), BARE)[0] == 2 + sum(1 for s in STAGES if s.per_layer and not s.norm and not s.needs)
+    assert position("qkv", 1, (0, 1), BARE)[0] == 2 + sum(
+        1 for s in STAGES if s.per_layer and not s.norm and not s.needs
+    )
     # an unknown layer (a trace restricted to some layers) falls back to the first one held
     assert position("qkv", 5, (2, 3)) == position("qkv", 2, (2, 3))
 
 
 def test_each_family_walks_through_its_own_stages():
     """A real family's stages appear where its model computes them, and only there."""
-    bert = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, norm="layernorm", norm_placement="post",
-                       segments=2, embed_norm=True, mlm_head=True, bidirectional=True, positions="learned")
+    bert = ModelConfig(
+        vocab_size=10,
+        embed_dim=4,
+        key_dim=2,
+        heads=2,
+        layers=1,
+        norm="layernorm",
+        norm_placement="post",
+        segments=2,
+        embed_norm=True,
+        mlm_head=True,
+        bidirectional=True,
+        positions="learned",
+    )
     keys = [k for k, _ in walk((0,), bert)]
     assert keys[:3] == ["tokens", "segment", "embed"] and "norm_attn" not in keys and "final_norm" not in keys
-    assert keys.index("post_norm_attn") == keys.index("residual") + 1 and keys.index("post_norm_ffn") == keys.index("block") + 1
+    assert (
+        keys.index("post_norm_attn") == keys.index("residual") + 1
+        and keys.index("post_norm_ffn") == keys.index("block") + 1
+    )
     assert keys.index("mlm") == keys.index("logits") - 1
-    gemma2 = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=2, norm="rmsnorm", norm_placement="sandwich",
-                         positions="rope", attn_softcap=50.0, logit_softcap=30.0, sliding_window=4, sliding_layers=(0,))
+    gemma2 = ModelConfig(
+        vocab_size=10,
+        embed_dim=4,
+        key_dim=2,
+        heads=2,
+        layers=2,
+        norm="rmsnorm",
+        norm_placement="sandwich",
+        positions="rope",
+        attn_softcap=50.0,
+        logit_softcap=30.0,
+        sliding_window=4,
+        sliding_layers=(0,),
+    )
     keys = [k for k, _ in walk((0,), gemma2)]
     assert keys.index("capped") == keys.index("scaled") + 1 and keys.index("masked") == keys.index("capped") + 1
     assert keys.index("attn_out_norm") == keys.index("out") + 1 and keys.index("ffn_out_norm") == keys.index("ffn") + 1
@@ -76,6 +105,8 @@ def test_each_family_walks_through_its_own_stages():
     neox = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, positions="rope", parallel_block=True)
     keys = [k for k, _ in walk((0,), neox)]
     assert keys.index("parallel") == keys.index("norm_attn") + 1 and "norm_ffn" not in keys
-    qwen3 = ModelConfig(vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, positions="rope", norm="rmsnorm", qk_norm="head")
+    qwen3 = ModelConfig(
+        vocab_size=10, embed_dim=4, key_dim=2, heads=2, layers=1, positions="rope", norm="rmsnorm", qk_norm="head"
+    )
     keys = [k for k, _ in walk((0,), qwen3)]
     assert keys.index("qk_norm") == keys.index("qkv") + 1

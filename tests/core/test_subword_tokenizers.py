@@ -95,8 +95,8 @@ def test_japanese_pieces_are_whole_characters_and_unseen_kanji_fall_back_to_byte
 
 
 def test_the_shipped_vocabularies_equal_a_fresh_build():
-    from explorer.util.paths import resource
     from explorer.train.build_tokenizers import build_all
+    from explorer.util.paths import resource
 
     built = build_all()
     for name in ("bpe-english.json", "bpe-ja.json"):
@@ -108,8 +108,8 @@ def test_the_shipped_vocabularies_equal_a_fresh_build():
     reason="needs the Debian packages wordnet-base and fortunes-min",
 )
 def test_the_english_corpus_is_extracted_again_byte_for_byte(tmp_path):
-    from explorer.util.paths import resource
     from explorer.train.corpora_english import write
+    from explorer.util.paths import resource
 
     counts = write(tmp_path)
     assert counts == {"train.txt": 48_152, "heldout.txt": 431}

@@ -11,7 +11,18 @@ from explorer.weights.presets import get_preset, preset_tokenizer
 
 def test_byte_fallback_tokens_read_as_their_character_with_the_part():
     tokens = ("<0xE7>", "<0xA7>", "<0x81>", "<0xE3>", "<0x81>", "<0xAF>", " c", "af", "<0xC3>", "<0xA9>")
-    assert readable_tokens(tokens) == ("私(1/3)", "私(2/3)", "私(3/3)", "は(1/3)", "は(2/3)", "は(3/3)", " c", "af", "é(1/2)", "é(2/2)")
+    assert readable_tokens(tokens) == (
+        "私(1/3)",
+        "私(2/3)",
+        "私(3/3)",
+        "は(1/3)",
+        "は(2/3)",
+        "は(3/3)",
+        " c",
+        "af",
+        "é(1/2)",
+        "é(2/2)",
+    )
 
 
 def test_several_bytes_in_one_token_and_a_whole_character_in_one():

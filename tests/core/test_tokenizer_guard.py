@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from explorer.errors import InputError, ModelLoadError
-from explorer.tokenize import encoding as encoding_module
 from explorer.tokenize import Tokenizer
+from explorer.tokenize import encoding as encoding_module
 from explorer.util.paths import resource
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

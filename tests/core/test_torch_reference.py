@@ -70,9 +70,13 @@ def test_heads_match_scaled_dot_product_attention(words, case):
 @pytest.mark.parametrize("mask", ["causal", "none", "window:2"])
 def test_attention_out_matches_nn_multihead_attention(words, mask):
     E, H = 8, 2  # E == H·D, as nn.MultiheadAttention requires
-    cfg = ModelConfig(words.vocab_size, embed_dim=E, key_dim=E // H, heads=H, layers=1, norm="none", residual=False, bias=False)
+    cfg = ModelConfig(
+        words.vocab_size, embed_dim=E, key_dim=E // H, heads=H, layers=1, norm="none", residual=False, bias=False
+    )
     trace = run_trace(random_bundle(cfg, words, 3), TEXT, RunOptions(mask=MaskSpec.parse(mask)))
-    W_q, W_k, W_v, W_o = (torch.from_numpy(np.array(trace[f"params.layers.0.attn.{w}"])) for w in ("W_q", "W_k", "W_v", "W_o"))
+    W_q, W_k, W_v, W_o = (
+        torch.from_numpy(np.array(trace[f"params.layers.0.attn.{w}"])) for w in ("W_q", "W_k", "W_v", "W_o")
+    )
     mha = torch.nn.MultiheadAttention(E, H, bias=False, batch_first=True)
     with torch.no_grad():
         mha.in_proj_weight.copy_(torch.cat([W_q.T, W_k.T, W_v.T], dim=0))  # nn stores (out, in)
@@ -84,8 +88,17 @@ def test_attention_out_matches_nn_multihead_attention(words, mask):
     with torch.no_grad():
         for b in range(trace.B):
             blocked = torch.from_numpy(~allowed[b])  # nn.MultiheadAttention: True = may NOT attend
-            out, w = mha(x[b : b + 1], x[b : b + 1], x[b : b + 1], attn_mask=blocked, need_weights=True, average_attn_weights=False)
+            out, w = mha(
+                x[b : b + 1],
+                x[b : b + 1],
+                x[b : b + 1],
+                attn_mask=blocked,
+                need_weights=True,
+                average_attn_weights=False,
+            )
             rows = live[b]
             np.testing.assert_allclose(trace["layers.0.attn.out"][b][rows], out[0].numpy()[rows], rtol=1e-5, atol=1e-5)
-            np.testing.assert_allclose(trace["layers.0.attn.weights"][b][:, rows], w[0].numpy()[:, rows], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(
+                trace["layers.0.attn.weights"][b][:, rows], w[0].numpy()[:, rows], rtol=1e-5, atol=1e-6
+            )
     assert live[0, :5].all()  # every real query of row 0 has keys, so the comparison covers them

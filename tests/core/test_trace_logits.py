@@ -11,9 +11,9 @@ import torch
 import explorer.model.transformer as transformer_module
 from explorer.config import ModelConfig
 from explorer.interventions import HeadAblation, Interventions, run_intervened
+from explorer.model.capture import CaptureSink, capturing
 from explorer.trace import run_trace
 from explorer.trace.logits import ROWS
-from explorer.model.capture import CaptureSink, capturing
 from explorer.util.threads import threads_for
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import preset_tokenizer

@@ -180,7 +180,9 @@ def test_baselines_are_distributions_and_bigram_beats_unigram_on_tiny_en():
     corpus = get_corpus("tiny-en")
     base = baselines_for(corpus, 64)
     assert base["bigram_loss"] < base["unigram_loss"] - 1.0
-    model = NGramBaselines.fit(corpus.baseline_sequences(64)[:500], corpus.tokenizer.vocab_size, corpus.tokenizer.pad_id)
+    model = NGramBaselines.fit(
+        corpus.baseline_sequences(64)[:500], corpus.tokenizer.vocab_size, corpus.tokenizer.pad_id
+    )
     V = corpus.tokenizer.vocab_size
     w = np.array([i for i in range(V) if i != corpus.tokenizer.pad_id])
     for prev in (2, 5, 300):  # a frequent, a common and a rare context
@@ -243,8 +245,12 @@ def test_cancel_stops_within_a_step_and_keeps_the_checkpoints(tmp_path):
         if p.step == 5:
             cancel.set()
 
-    trainer = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1),
-                      TrainSettings(steps=1000, batch_size=8, checkpoint_every=2, eval_every=0), run_dir=tmp_path / "run")
+    trainer = Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, layers=1),
+        TrainSettings(steps=1000, batch_size=8, checkpoint_every=2, eval_every=0),
+        run_dir=tmp_path / "run",
+    )
     result = trainer.run(on_step, cancel)
     assert result.cancelled and result.steps == 5 and steps_seen[-1] == 5
     steps = [s for s, _ in list_checkpoints(tmp_path / "run")]
@@ -257,9 +263,12 @@ def test_cancel_stops_within_a_step_and_keeps_the_checkpoints(tmp_path):
 def test_cancel_without_saving_keeps_the_last_periodic_checkpoint(tmp_path):
     corpus = get_corpus("copy")
     cancel = threading.Event()
-    trainer = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1),
-                      TrainSettings(steps=1000, batch_size=8, checkpoint_every=4, eval_every=0, save_on_cancel=False),
-                      run_dir=tmp_path / "run")
+    trainer = Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, layers=1),
+        TrainSettings(steps=1000, batch_size=8, checkpoint_every=4, eval_every=0, save_on_cancel=False),
+        run_dir=tmp_path / "run",
+    )
     result = trainer.run(lambda p: cancel.set() if p.step == 6 else None, cancel)
     assert result.steps == 6
     assert [s for s, _ in list_checkpoints(tmp_path / "run")] == [0, 4]
@@ -270,13 +279,17 @@ def test_cancel_before_start_does_no_step():
     corpus = get_corpus("copy")
     cancel = threading.Event()
     cancel.set()
-    result = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1), TrainSettings(steps=10, batch_size=4)).run(None, cancel)
+    result = Trainer(
+        corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1), TrainSettings(steps=10, batch_size=4)
+    ).run(None, cancel)
     assert result.steps == 0 and result.cancelled
 
 
 def test_snapshot_is_a_copy_that_training_does_not_touch():
     corpus = get_corpus("copy")
-    trainer = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1), TrainSettings(steps=3, batch_size=4, eval_every=0))
+    trainer = Trainer(
+        corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1), TrainSettings(steps=3, batch_size=4, eval_every=0)
+    )
     before = trainer.snapshot()
     w0 = before.model.embed.tok.detach().clone()
     trainer.run()
@@ -286,8 +299,12 @@ def test_snapshot_is_a_copy_that_training_does_not_touch():
 
 def test_keep_only_the_newest_checkpoints(tmp_path):
     corpus = get_corpus("copy")
-    Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1),
-            TrainSettings(steps=8, batch_size=4, checkpoint_every=1, keep_checkpoints=2, eval_every=0), run_dir=tmp_path).run()
+    Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, layers=1),
+        TrainSettings(steps=8, batch_size=4, checkpoint_every=1, keep_checkpoints=2, eval_every=0),
+        run_dir=tmp_path,
+    ).run()
     assert [s for s, _ in list_checkpoints(tmp_path)] == [0, 7, 8]  # the random start is always kept
 
 
@@ -302,8 +319,12 @@ def test_learned_positions_cap_the_context():
 
 def test_eval_of_a_checkpoint_reports_loss_and_baselines_on_the_same_tokens(tmp_path):
     corpus = get_corpus("tiny-en")
-    trainer = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, positions="sinusoidal"),
-                      TrainSettings(steps=2, batch_size=4, eval_every=0), run_dir=tmp_path)
+    trainer = Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, positions="sinusoidal"),
+        TrainSettings(steps=2, batch_size=4, eval_every=0),
+        run_dir=tmp_path,
+    )
     result = trainer.run()
     out = evaluate_bundle(load_checkpoint(result.checkpoint))
     assert {"heldout_loss", "unigram_loss", "bigram_loss", "tokens"} <= set(out)
@@ -315,8 +336,12 @@ def test_eval_of_a_checkpoint_reports_loss_and_baselines_on_the_same_tokens(tmp_
 
 def test_eval_of_a_task_reports_accuracy(tmp_path):
     corpus = get_corpus("sort")
-    result = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1),
-                     TrainSettings(steps=2, batch_size=4, eval_every=0), run_dir=tmp_path).run()
+    result = Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, layers=1),
+        TrainSettings(steps=2, batch_size=4, eval_every=0),
+        run_dir=tmp_path,
+    ).run()
     out = evaluate_bundle(load_checkpoint(result.checkpoint))
     assert out["corpus"] == "sort" and out["answer_only"] is True
     assert 0 <= out["accuracy"] <= 1 and 0 <= out["exact_match"] <= 1 and 0 < out["correct_prob"] < 1
@@ -324,8 +349,12 @@ def test_eval_of_a_task_reports_accuracy(tmp_path):
 
 def test_eval_refuses_a_model_with_another_vocabulary(tmp_path):
     corpus = get_corpus("copy")
-    result = Trainer(corpus, tiny_config(corpus.tokenizer.vocab_size, layers=1),
-                     TrainSettings(steps=1, batch_size=4, eval_every=0), run_dir=tmp_path).run()
+    result = Trainer(
+        corpus,
+        tiny_config(corpus.tokenizer.vocab_size, layers=1),
+        TrainSettings(steps=1, batch_size=4, eval_every=0),
+        run_dir=tmp_path,
+    ).run()
     with pytest.raises(ConfigError, match="vocabulary"):
         evaluate_bundle(load_checkpoint(result.checkpoint), "tiny-en")
 

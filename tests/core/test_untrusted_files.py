@@ -14,10 +14,10 @@ import shutil
 
 import numpy as np
 import pytest
+from untrusted import Trap, armed, gpt2_tensors, tiny_gpt2, trap_files
 
 from explorer.errors import ExplorerError, ModelLoadError, SnapshotError
 from explorer.weights.loaders import load_model
-from untrusted import Trap, armed, gpt2_tensors, tiny_gpt2, trap_files
 
 
 def one_line(exc: BaseException) -> str:
@@ -118,7 +118,9 @@ def test_hf_folder_with_a_missing_tensor_or_a_wrong_shape(tmp_path):
     assert "h.0.mlp.c_fc.weight" in one_line(err.value) and "(8, 31)" in str(err.value)
 
 
-@pytest.mark.parametrize("damage", ["empty", "truncated", "text", "missing-config", "bad-json", "no-weights", "no-tokenizer"])
+@pytest.mark.parametrize(
+    "damage", ["empty", "truncated", "text", "missing-config", "bad-json", "no-weights", "no-tokenizer"]
+)
 def test_damaged_hf_folders_are_one_line_errors(tmp_path, damage):
     folder = tiny_gpt2(tmp_path / "hf")
     weights = folder / "model.safetensors"
@@ -143,7 +145,9 @@ def test_damaged_hf_folders_are_one_line_errors(tmp_path, damage):
     one_line(err.value)
 
 
-@pytest.mark.parametrize("content", [b"", b"GGUF", b"GGUF" + bytes(20), b"GGUF\x03\x00\x00\x00" + b"\xff" * 64, b"not a model"])
+@pytest.mark.parametrize(
+    "content", [b"", b"GGUF", b"GGUF" + bytes(20), b"GGUF\x03\x00\x00\x00" + b"\xff" * 64, b"not a model"]
+)
 def test_damaged_gguf_files_are_one_line_errors(tmp_path, content):
     path = tmp_path / "model.gguf"
     path.write_bytes(content)
@@ -152,7 +156,9 @@ def test_damaged_gguf_files_are_one_line_errors(tmp_path, content):
     one_line(err.value)
 
 
-@pytest.mark.parametrize("damage", ["empty-weights", "truncated-weights", "weights-are-text", "config-empty", "config-list", "newer"])
+@pytest.mark.parametrize(
+    "damage", ["empty-weights", "truncated-weights", "weights-are-text", "config-empty", "config-list", "newer"]
+)
 def test_damaged_checkpoints_are_one_line_errors(tmp_path, damage):
     from explorer.config import ModelConfig
     from explorer.weights.bundle import random_bundle
@@ -160,7 +166,9 @@ def test_damaged_checkpoints_are_one_line_errors(tmp_path, damage):
     from explorer.weights.presets import preset_tokenizer
 
     tok = preset_tokenizer("words-en.json")
-    folder = save_checkpoint(random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 1), tmp_path / "c")
+    folder = save_checkpoint(
+        random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 1), tmp_path / "c"
+    )
     weights, config = folder / "model.safetensors", folder / "config.json"
     if damage == "empty-weights":
         weights.write_bytes(b"")

@@ -72,12 +72,16 @@ def test_the_vocabulary_loads_without_torch():
 
 def test_a_checkpoint_holds_the_vocabularys_files(tmp_path, words):
     from explorer.config import ModelConfig
-    from explorer.weights.checkpoint import save_checkpoint
     from explorer.weights.bundle import random_bundle
+    from explorer.weights.checkpoint import save_checkpoint
 
     bundle = random_bundle(ModelConfig(words.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), words, 1)
     save_checkpoint(bundle, tmp_path / "ckpt")
-    assert {p.name for p in (tmp_path / "ckpt").iterdir()} == {vocab.WEIGHTS_FILE, vocab.CONFIG_FILE, vocab.TOKENIZER_FILE}
+    assert {p.name for p in (tmp_path / "ckpt").iterdir()} == {
+        vocab.WEIGHTS_FILE,
+        vocab.CONFIG_FILE,
+        vocab.TOKENIZER_FILE,
+    }
 
 
 # Literals that were written again beside their definition; each now has one home.

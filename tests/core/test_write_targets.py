@@ -18,8 +18,8 @@ import pytest
 from explorer.config import ModelConfig
 from explorer.errors import SnapshotError
 from explorer.export.snapshot import read_snapshot, write_snapshot
-from explorer.util.fileio import _host_tag, atomic_write_bytes, remove_stale_temporaries
 from explorer.trace import run_trace
+from explorer.util.fileio import _host_tag, atomic_write_bytes, remove_stale_temporaries
 from explorer.weights.bundle import random_bundle
 from explorer.weights.presets import preset_tokenizer
 
@@ -29,7 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def trace():
     tok = preset_tokenizer("words-en.json")
-    return run_trace(random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 5), "This is a pen .")
+    return run_trace(
+        random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 5), "This is a pen ."
+    )
 
 
 def _mode(path: Path) -> int:
@@ -39,8 +41,16 @@ def _mode(path: Path) -> int:
 def _cli(*args: str, cwd: Path, umask: int | None = None, **kw) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # umask=, not a preexec_fn: Python between fork and exec can deadlock in a process with threads
-    return subprocess.run([sys.executable, "-m", "explorer", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120, umask=-1 if umask is None else umask, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        umask=-1 if umask is None else umask,
+        **kw,
+    )
 
 
 @pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
@@ -132,8 +142,12 @@ def test_stale_temporaries_of_a_dead_writer_are_removed_by_the_next_write(tmp_pa
     mine = tmp_path / f".s.npz.ae-{host}-{os.getpid()}-abc125.part"  # a write of a live process: left alone
     mine.write_bytes(b"busy")
     other_host = "000000" if host != "000000" else "ffffff"  # a write from another machine to a shared folder
-    users = [tmp_path / ".s.npz.part", tmp_path / ".s.npz.12345.part", tmp_path / f".other.ae-{host}-{pid}-x.part",
-             tmp_path / f".s.npz.ae-{other_host}-{pid}-abc126.part"]
+    users = [
+        tmp_path / ".s.npz.part",
+        tmp_path / ".s.npz.12345.part",
+        tmp_path / f".other.ae-{host}-{pid}-x.part",
+        tmp_path / f".s.npz.ae-{other_host}-{pid}-abc126.part",
+    ]
     for p in users:
         p.write_bytes(b"not the app's")  # names the app never makes (or for another target): left alone
     atomic_write_bytes(tmp_path / "s.npz", b"new")
@@ -160,8 +174,12 @@ SLOW_WRITER = textwrap.dedent(
 def test_sigterm_during_a_write_removes_the_temporary_file_and_keeps_the_old(tmp_path):
     target = tmp_path / "s.npz"
     target.write_bytes(b"old")
-    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(target)], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_WRITER, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         assert proc.stdout.readline().strip() == "writing"
         assert [p for p in tmp_path.iterdir() if p.name.endswith(".part")]
@@ -184,9 +202,31 @@ def test_sigterm_during_a_real_export_leaves_no_temporary_file(tmp_path):
     (tmp_path / "long.txt").write_text("\n".join(lines) + "\n")
     target = tmp_path / "big.npz"
     target.write_bytes(b"the previous export")
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "export", "--text-file", "long.txt", "-E", "256", "-H", "8",
-                             "-D", "32", "-L", "2", "-o", str(target)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "explorer",
+            "export",
+            "--text-file",
+            "long.txt",
+            "-E",
+            "256",
+            "-H",
+            "8",
+            "-D",
+            "32",
+            "-L",
+            "2",
+            "-o",
+            str(target),
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not [p for p in tmp_path.iterdir() if p.name.endswith(".part")]:
@@ -231,8 +271,13 @@ SIGTERM_AT_CREATION = textwrap.dedent("""
 def test_sigterm_as_the_temporary_is_created_leaves_nothing(tmp_path, kind):
     target = tmp_path / "run.json"
     target.write_bytes(b"old") if kind == "file" else (target.mkdir(), (target / "f").write_bytes(b"old"))
-    done = subprocess.run([sys.executable, "-c", SIGTERM_AT_CREATION, kind, str(target)], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", SIGTERM_AT_CREATION, kind, str(target)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 143, done.stderr[-2000:]
     assert "finished" not in done.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
@@ -262,7 +307,12 @@ HALF_BUILT = textwrap.dedent(
 def test_sigterm_inside_an_objects_init_ends_without_a_traceback():
     """A loaded run's SIGTERM landed inside numpy's ZipFile.__init__; the half-built ZipFile's finalizer then
     printed "Exception ignored in … Traceback" as the export ended."""
-    proc = subprocess.run([sys.executable, "-c", HALF_BUILT], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-c", HALF_BUILT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 143 and "not ended" not in proc.stdout
     assert "Traceback" not in proc.stderr and "Exception ignored" not in proc.stderr, proc.stderr

@@ -13,11 +13,17 @@ def train_tokenizer():
     hf.decoder = decoders.ByteLevel()
     hf.post_processor = processors.ByteLevel(trim_offsets=False)
     corpus = [
-        "This is a pen .", "The cat sat on the mat .", "The dog saw the cat and the cat saw the dog .",
-        "It was tired because it ran all day .", "A pen is on the table , and a book is on the chair .",
+        "This is a pen .",
+        "The cat sat on the mat .",
+        "The dog saw the cat and the cat saw the dog .",
+        "It was tired because it ran all day .",
+        "A pen is on the table , and a book is on the chair .",
     ] * 20
     trainer = trainers.BpeTrainer(
-        vocab_size=340, special_tokens=["<|endoftext|>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+        vocab_size=340,
+        special_tokens=["<|endoftext|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
     )
     hf.train_from_iterator(corpus, trainer=trainer)
     return hf

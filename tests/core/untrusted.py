@@ -68,12 +68,18 @@ def gpt2_tensors() -> dict[str, np.ndarray]:
     for l in range(LAYERS):
         h = f"h.{l}"
         out |= {
-            f"{h}.ln_1.weight": np.ones(E, np.float32), f"{h}.ln_1.bias": t(E),
-            f"{h}.attn.c_attn.weight": t(E, 3 * E), f"{h}.attn.c_attn.bias": t(3 * E),
-            f"{h}.attn.c_proj.weight": t(E, E), f"{h}.attn.c_proj.bias": t(E),
-            f"{h}.ln_2.weight": np.ones(E, np.float32), f"{h}.ln_2.bias": t(E),
-            f"{h}.mlp.c_fc.weight": t(E, 4 * E), f"{h}.mlp.c_fc.bias": t(4 * E),
-            f"{h}.mlp.c_proj.weight": t(4 * E, E), f"{h}.mlp.c_proj.bias": t(E),
+            f"{h}.ln_1.weight": np.ones(E, np.float32),
+            f"{h}.ln_1.bias": t(E),
+            f"{h}.attn.c_attn.weight": t(E, 3 * E),
+            f"{h}.attn.c_attn.bias": t(3 * E),
+            f"{h}.attn.c_proj.weight": t(E, E),
+            f"{h}.attn.c_proj.bias": t(E),
+            f"{h}.ln_2.weight": np.ones(E, np.float32),
+            f"{h}.ln_2.bias": t(E),
+            f"{h}.mlp.c_fc.weight": t(E, 4 * E),
+            f"{h}.mlp.c_fc.bias": t(4 * E),
+            f"{h}.mlp.c_proj.weight": t(4 * E, E),
+            f"{h}.mlp.c_proj.bias": t(E),
         }
     return out
 
@@ -86,7 +92,14 @@ def tiny_gpt2(folder: Path, tensors: dict[str, np.ndarray] | None = None) -> Pat
     from tokenizers import models, pre_tokenizers
 
     folder.mkdir(parents=True, exist_ok=True)
-    config = {"model_type": "gpt2", "vocab_size": len(WORDS), "n_embd": E, "n_head": H, "n_layer": LAYERS, "n_positions": P}
+    config = {
+        "model_type": "gpt2",
+        "vocab_size": len(WORDS),
+        "n_embd": E,
+        "n_head": H,
+        "n_layer": LAYERS,
+        "n_positions": P,
+    }
     (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
     hf = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
     hf.pre_tokenizer = pre_tokenizers.Whitespace()

@@ -13,16 +13,26 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
 from explorer.errors import ExplorerError
 from explorer.util.fileio import TEMP_NAME, current_umask
 
-FILE_KINDS = ("new", "existing", "link-to-file", "link-to-dev-null", "fifo", "folder", "dangling-link", "undecodable-name", "full-disk")
+FILE_KINDS = (
+    "new",
+    "existing",
+    "link-to-file",
+    "link-to-dev-null",
+    "fifo",
+    "folder",
+    "dangling-link",
+    "undecodable-name",
+    "full-disk",
+)
 FOLDER_KINDS = ("new", "existing", "file-in-place", "fifo", "link-to-dev-null", "full-disk")
 OLD = b"the user's own bytes\n"
 
@@ -58,11 +68,17 @@ def _fill(folder: Path) -> None:
 
 def _state(path: Path) -> tuple:
     st = os.lstat(path)
-    return (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode), os.readlink(path) if stat.S_ISLNK(st.st_mode) else None,
-            path.read_bytes() if stat.S_ISREG(st.st_mode) else None)
+    return (
+        stat.S_IFMT(st.st_mode),
+        stat.S_IMODE(st.st_mode),
+        os.readlink(path) if stat.S_ISLNK(st.st_mode) else None,
+        path.read_bytes() if stat.S_ISREG(st.st_mode) else None,
+    )
 
 
-def check(write: Callable[[Path], object], kind: str, tmp_path: Path, name: str = "out.bin", folder: bool = False) -> None:
+def check(
+    write: Callable[[Path], object], kind: str, tmp_path: Path, name: str = "out.bin", folder: bool = False
+) -> None:
     base = tmp_path / "w"
     base.mkdir()
     target = base / name

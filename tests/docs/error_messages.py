@@ -7,11 +7,19 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BASE = {"ExplorerError", "ConfigError", "MemoryBudgetError", "InputError", "SnapshotError", "ModelLoadError", "Cancelled"}
+BASE = {
+    "ExplorerError",
+    "ConfigError",
+    "MemoryBudgetError",
+    "InputError",
+    "SnapshotError",
+    "ModelLoadError",
+    "Cancelled",
+}
 VIA_CALLER = {"error", "fail"}  # reading.py's error=…, schema.Where.fail: the caller's ExplorerError class
 MIN_FRAGMENT = 8  # shorter literal pieces (": ", " is ") say nothing on their own
 
@@ -27,7 +35,7 @@ class Raised:
         return [p.strip() for p in self.message.split("{…}") if len(p.strip()) >= MIN_FRAGMENT]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parsed(path: Path) -> ast.AST:
     return ast.parse(path.read_text(encoding="utf-8"))
 

@@ -15,13 +15,15 @@ DOC_PATH = ROOT / "docs" / "architecture.md"
 # Paths the page names that exist on branches not yet merged into this one (issues 12a, 12b, 13, 15, 16).
 # Nothing else belongs here. The integrator empties this set after merging them: the last test below fails
 # while a listed path already exists, so the set cannot go stale.
-PENDING_PATHS = frozenset({
-    # issue12a: the vocabulary module, hover digits, its tests
-    # issue12b: the english corpus
-    # issue13: reading files from anywhere, schemas
-    # issue15: interventions
-    # issue16: generation
-})
+PENDING_PATHS = frozenset(
+    {
+        # issue12a: the vocabulary module, hover digits, its tests
+        # issue12b: the english corpus
+        # issue13: reading files from anywhere, schemas
+        # issue15: interventions
+        # issue16: generation
+    }
+)
 
 # A repository path as the page writes it: from one of these top-level folders, up to a character that
 # cannot be part of a path (space, backtick, parenthesis, "…", "<").
@@ -102,6 +104,8 @@ def test_the_enforcing_contracts_are_quoted():
     assert len(contracts) >= 3
     text = _doc()
     for contract in contracts:
-        assert f'"{contract["name"]}"' in text, f"the contract {contract['name']!r} is not described in docs/architecture.md"
+        assert f'"{contract["name"]}"' in text, (
+            f"the contract {contract['name']!r} is not described in docs/architecture.md"
+        )
     for test in ("tests/core/test_boundaries.py", "tests/docs/test_errors_doc.py", "tests/ui/test_i18n.py"):
         assert test in text and (ROOT / test).is_file()

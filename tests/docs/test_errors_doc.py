@@ -11,8 +11,7 @@ import ast
 import inspect
 
 import pytest
-
-from error_messages import ROOT, MIN_FRAGMENT, error_classes, raised_messages
+from error_messages import MIN_FRAGMENT, ROOT, error_classes, raised_messages
 
 DOC = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
 
@@ -32,7 +31,15 @@ def test_every_raised_message_is_documented(raised):
 
 def test_every_error_kind_is_named():
     classes = error_classes(sorted((ROOT / "explorer").rglob("*.py")))
-    assert {"InputError", "ConfigError", "MemoryBudgetError", "SnapshotError", "ModelLoadError", "Cancelled", "TrainingDiverged"} <= classes
+    assert {
+        "InputError",
+        "ConfigError",
+        "MemoryBudgetError",
+        "SnapshotError",
+        "ModelLoadError",
+        "Cancelled",
+        "TrainingDiverged",
+    } <= classes
     for name in classes - {"ExplorerError"}:
         assert f"`{name}`" in DOC, name
 
@@ -50,10 +57,10 @@ def _strings(node: ast.AST) -> list[str]:
 
 def test_every_notice_is_documented():
     """Notices are not errors, but a user meets them just the same."""
-    from explorer.util import devices
-    from explorer.util.fileio import describe_os_error
     from explorer.model import mask
     from explorer.trace import run
+    from explorer.util import devices
+    from explorer.util.fileio import describe_os_error
 
     pieces: list[str] = []
     tree = ast.parse(inspect.getsource(run))

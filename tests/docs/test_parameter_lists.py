@@ -49,7 +49,9 @@ def test_the_reader_counts_parameters():
 
 def test_no_function_takes_more_than_eight_parameters():
     extra = {k: v for k, v in long_lists().items() if k not in ALLOWED}
-    assert not extra, "use a config object (a frozen dataclass) for: " + ", ".join(f"{k} ({v})" for k, v in extra.items())
+    assert not extra, "use a config object (a frozen dataclass) for: " + ", ".join(
+        f"{k} ({v})" for k, v in extra.items()
+    )
 
 
 def test_the_allowed_list_is_not_stale():

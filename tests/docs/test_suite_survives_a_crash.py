@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-CRASHING = '''
+CRASHING = """
 import os
 
 def test_crashes():
@@ -20,15 +20,15 @@ def test_crashes():
 
 def test_after_the_crash():
     pass
-'''
+"""
 
-PLAIN = '''
+PLAIN = """
 def test_one():
     pass
 
 def test_two():
     pass
-'''
+"""
 
 
 def _make_test_arguments() -> list[str]:
@@ -42,8 +42,13 @@ def test_a_crashed_worker_fails_its_test_and_the_rest_still_run(tmp_path):
         (tmp_path / name).write_text(body)
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not this project's settings
     args = [a for a in _make_test_arguments() if a != "-q"]
-    result = subprocess.run([sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-rA", str(tmp_path)],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", *args, "-p", "no:cacheprovider", "-rA", str(tmp_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     out = result.stdout + result.stderr
     assert result.returncode == 1, out[-3000:]
     assert re.search(r"1 failed, 5 passed", out), out[-3000:]

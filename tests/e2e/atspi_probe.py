@@ -21,7 +21,16 @@ import time
 import pyatspi
 from gi.repository import GLib
 
-CHECKED = {"push button", "spin button", "combo box", "check box", "slider", "page tab", "toggle button", "radio button"}
+CHECKED = {
+    "push button",
+    "spin button",
+    "combo box",
+    "check box",
+    "slider",
+    "page tab",
+    "toggle button",
+    "radio button",
+}
 NO_DESCENT = {"table", "tree table", "list", "tree", "menu bar", "menu"}  # thousands of cells, menu items
 KEYSYMS = {"Down": 0xFF54, "Right": 0xFF53}
 
@@ -51,8 +60,16 @@ def find_app(pid: int, deadline: float):
 def walk(acc, out: list, depth: int = 0) -> list:
     try:
         role, name, states = acc.getRoleName(), acc.name or "", acc.getState()
-        out.append({"role": role, "name": name, "description": acc.description or "", "acc": acc,
-                    "showing": states.contains(pyatspi.STATE_SHOWING), "depth": depth})
+        out.append(
+            {
+                "role": role,
+                "name": name,
+                "description": acc.description or "",
+                "acc": acc,
+                "showing": states.contains(pyatspi.STATE_SHOWING),
+                "depth": depth,
+            }
+        )
         if role in NO_DESCENT or depth > 60:
             return out
         for i in range(acc.childCount):
@@ -86,7 +103,7 @@ def wait_for(app, test, deadline: float):
 
 
 def main() -> int:
-    command = sys.argv[sys.argv.index("--") + 1:]
+    command = sys.argv[sys.argv.index("--") + 1 :]
     result: dict = {"ok": False}
     proc = subprocess.Popen(command)
     try:
@@ -107,10 +124,16 @@ def main() -> int:
         result["counts"] = {}
         for n in nodes:
             result["counts"][n["role"]] = result["counts"].get(n["role"], 0) + 1
-        result["unnamed"] = [f"{n['role']} ({'showing' if n['showing'] else 'hidden'}) in {path(n['acc'].parent)}"
-                             for n in nodes if n["role"] in CHECKED and not n["name"].strip()]
-        result["undescribed"] = [f"{n['role']} {n['name']!r}" for n in nodes
-                                 if n["role"] in CHECKED - {"page tab"} and n["showing"] and not n["description"].strip()]
+        result["unnamed"] = [
+            f"{n['role']} ({'showing' if n['showing'] else 'hidden'}) in {path(n['acc'].parent)}"
+            for n in nodes
+            if n["role"] in CHECKED and not n["name"].strip()
+        ]
+        result["undescribed"] = [
+            f"{n['role']} {n['name']!r}"
+            for n in nodes
+            if n["role"] in CHECKED - {"page tab"} and n["showing"] and not n["description"].strip()
+        ]
         target = [n for n in nodes if is_central(n)][0]["acc"]
         heard: list[str] = []
 

@@ -66,14 +66,23 @@ def _app_command() -> list[str]:
 def seen(display, tmp_path_factory):
     cfg = tmp_path_factory.mktemp("cfg")
     env = {
-        **os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "QT_ACCESSIBILITY": "1",
-        "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1", "XDG_CONFIG_HOME": str(cfg), "NO_AT_BRIDGE": "0",
+        **os.environ,
+        "DISPLAY": display,
+        "QT_QPA_PLATFORM": "xcb",
+        "QT_ACCESSIBILITY": "1",
+        "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1",
+        "XDG_CONFIG_HOME": str(cfg),
+        "NO_AT_BRIDGE": "0",
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
     }
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # a bus of our own: dbus-run-session starts it, and AT-SPI's
     proc = subprocess.run(
         ["dbus-run-session", "--", SYSTEM_PYTHON, str(HERE / "atspi_probe.py"), "--", *_app_command()],
-        env=env, capture_output=True, text=True, timeout=300, cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     assert lines, f"the probe printed no result (exit {proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
@@ -86,7 +95,9 @@ def test_the_tree_has_the_window_controls(seen):
     counts = seen["counts"]
     # A real tree: hundreds of nodes, the kinds of control the window has (an empty bridge would pass the rest).
     assert counts.get("push button", 0) > 30 and counts.get("spin button", 0) > 10
-    assert counts.get("combo box", 0) > 5 and counts.get("check box", 0) > 5 and counts.get("page tab", 0) > 2  # most panels wait on their strips (issue 22)
+    assert (
+        counts.get("combo box", 0) > 5 and counts.get("check box", 0) > 5 and counts.get("page tab", 0) > 2
+    )  # most panels wait on their strips (issue 22)
     assert counts.get("slider", 0) >= 1
 
 

@@ -39,15 +39,26 @@ def projector():
 
 
 def _env(display: str, config: Path, **more) -> dict:
-    return {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(config),
-            "PYTHONPATH": str(ROOT), **more}
+    return {
+        **os.environ,
+        "DISPLAY": display,
+        "QT_QPA_PLATFORM": "xcb",
+        "XDG_CONFIG_HOME": str(config),
+        "PYTHONPATH": str(ROOT),
+        **more,
+    }
 
 
 @pytest.fixture(scope="module")
 def probed(desk, tmp_path_factory):
     cfg = tmp_path_factory.mktemp("cfg")
-    res = subprocess.run([sys.executable, str(ROOT / "tests/e2e/window_probe.py"), "10"], env=_env(desk, cfg),
-                         capture_output=True, text=True, timeout=900)
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "tests/e2e/window_probe.py"), "10"],
+        env=_env(desk, cfg),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout.strip().splitlines()[-1])
 
@@ -86,14 +97,20 @@ def test_theme_and_language_switch_live(probed):
 
 
 def _wait_for_window(display: str, timeout: float = 120) -> str:
-    res = subprocess.run([XDOTOOL, "search", "--sync", "--name", "^Attention Explorer$"],
-                         env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, timeout=timeout)
+    res = subprocess.run(
+        [XDOTOOL, "search", "--sync", "--name", "^Attention Explorer$"],
+        env={**os.environ, "DISPLAY": display},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert res.returncode == 0 and res.stdout.strip(), res.stderr
     return res.stdout.split()[0]
 
 
 def _wait_until_idle(pid: int, timeout: float = 120) -> None:
     """Until the process has used no CPU for a second (its first trace drawn, its panels built)."""
+
     def ticks() -> int:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return int(fields[11]) + int(fields[12])  # utime + stime
@@ -110,8 +127,13 @@ def test_settings_from_a_large_screen_open_cleanly_on_a_projector(desk, projecto
     if XDOTOOL is None:
         pytest.skip("xdotool is not installed")
     cfg = tmp_path / "cfg"
-    desk_run = subprocess.Popen([sys.executable, "-m", "explorer", "gui", "--size", "1900x1040"], env=_env(desk, cfg),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    desk_run = subprocess.Popen(
+        [sys.executable, "-m", "explorer", "gui", "--size", "1900x1040"],
+        env=_env(desk, cfg),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wid = _wait_for_window(desk)
         if Path(f"/proc/{desk_run.pid}/stat").exists():
@@ -129,8 +151,13 @@ def test_settings_from_a_large_screen_open_cleanly_on_a_projector(desk, projecto
     saved = json.loads((cfg / "AttentionExplorer" / "attention-explorer.json").read_text())  # explorer/ui/settings.py
     assert "window/geometry" in saved and "window/state" in saved
     marks = tmp_path / "marks.json"
-    res = subprocess.run([sys.executable, "-m", "explorer", "gui"], env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
-                         capture_output=True, text=True, timeout=180)
+    res = subprocess.run(
+        [sys.executable, "-m", "explorer", "gui"],
+        env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
     got = json.loads(marks.read_text())
     x, y, w, h = got["window"]
@@ -145,10 +172,16 @@ def test_damaged_settings_are_dropped_with_a_note(projector, tmp_path):
     cfg = tmp_path / "cfg"
     (cfg / "AttentionExplorer").mkdir(parents=True)
     (cfg / "AttentionExplorer" / "attention-explorer.ini").write_text(
-        "[window]\ngeometry=not a geometry\nstate=@ByteArray(\\0\\0\\0\\xff garbage)\n[General]\ntheme=purple\n")
+        "[window]\ngeometry=not a geometry\nstate=@ByteArray(\\0\\0\\0\\xff garbage)\n[General]\ntheme=purple\n"
+    )
     marks = tmp_path / "marks.json"
-    res = subprocess.run([sys.executable, "-m", "explorer", "gui"], env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
-                         capture_output=True, text=True, timeout=180)
+    res = subprocess.run(
+        [sys.executable, "-m", "explorer", "gui"],
+        env=_env(projector, cfg, ATTENTION_EXPLORER_TIMINGS=str(marks)),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
     assert "note: the setting window/geometry was dropped" in res.stderr  # the schema: explorer/ui/settings_schema.py
     assert "note: the setting theme was dropped" in res.stderr

@@ -44,7 +44,10 @@ def test_real_window_screenshot_is_not_blank(display, tmp_path):
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     proc = subprocess.run(
         [_entry_point(), "gui", "--screenshot", str(out), "--size", "1400x900"],
-        env=env, capture_output=True, text=True, timeout=180,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
@@ -58,7 +61,10 @@ def test_real_window_japanese_interface(display, tmp_path):
     env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     proc = subprocess.run(
         [_entry_point(), "gui", "--screenshot", str(out), "--language", "ja", "--preset", "japanese"],
-        env=env, capture_output=True, text=True, timeout=180,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _distinct_colours(out) > 50

@@ -25,10 +25,21 @@ def laptop_display():
 
 def test_a_first_launch_fits_a_laptop_screen(laptop_display, tmp_path):
     marks = tmp_path / "marks.json"
-    env = {**os.environ, "DISPLAY": laptop_display, "QT_QPA_PLATFORM": "xcb", "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
-           "PYTHONPATH": str(ROOT), "ATTENTION_EXPLORER_TIMINGS": str(marks)}  # quits once the first trace is drawn
-    res = subprocess.run([sys.executable, "-m", "explorer", "gui", "--preset", "seed-toy"], env=env,
-                         capture_output=True, text=True, timeout=180)
+    env = {
+        **os.environ,
+        "DISPLAY": laptop_display,
+        "QT_QPA_PLATFORM": "xcb",
+        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+        "PYTHONPATH": str(ROOT),
+        "ATTENTION_EXPLORER_TIMINGS": str(marks),
+    }  # quits once the first trace is drawn
+    res = subprocess.run(
+        [sys.executable, "-m", "explorer", "gui", "--preset", "seed-toy"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     got = json.loads(marks.read_text())
     x, y, w, h = got["window"]

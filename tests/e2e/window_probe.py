@@ -62,9 +62,11 @@ def measure_size(app, window, state, size) -> dict:
         large = window.views["tensor"].large
         cells = large.cells_rect()
         out["maps"][str(C)] = {
-            "tokens": state.trace.rows[0].length, "window": [window.width(), window.height()],
+            "tokens": state.trace.rows[0].length,
+            "window": [window.width(), window.height()],
             "cells": [cells.width(), cells.height()],
-            "left": len(large.left.drawn()), "bottom": len(large.bottom.drawn()),
+            "left": len(large.left.drawn()),
+            "bottom": len(large.bottom.drawn()),
         }
     return out
 
@@ -122,7 +124,11 @@ def live_check(app, window) -> dict:
     settle(app, window, 0.3)
     i18n.install_language("en")
     theme.apply_theme("light")
-    return {"dark_backgrounds": sorted(backgrounds), "status_ja": status_ja, "status_en": window.statusBar().params.text()}
+    return {
+        "dark_backgrounds": sorted(backgrounds),
+        "status_ja": status_ja,
+        "status_en": window.statusBar().params.text(),
+    }
 
 
 def main() -> None:
@@ -146,7 +152,9 @@ def main() -> None:
         result["sizes"].append(measure_size(app, window, state, size))
         set_text(app, state, TEXTS[16])
         # The long look (10 s) at the size a teacher's laptop has (issue 22), 3 s at the others.
-        result["idle"]["x".join(map(str, size))] = idle_check(app, window, state, seconds if size == (1366, 768) else 3.0)
+        result["idle"]["x".join(map(str, size))] = idle_check(
+            app, window, state, seconds if size == (1366, 768) else 3.0
+        )
     result["focus"] = focus_check(app, window)
     result["live"] = live_check(app, window)
     print(json.dumps(result))

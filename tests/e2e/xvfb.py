@@ -26,8 +26,12 @@ def start_xvfb(size: str = "1600x1000", timeout_s: float = 30) -> tuple[subproce
     if XVFB is None:
         pytest.skip(f"Xvfb is not installed ({INSTALL})")
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen([XVFB, "-displayfd", str(write_end), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,))
+    proc = subprocess.Popen(
+        [XVFB, "-displayfd", str(write_end), "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_end,),
+    )
     os.close(write_end)
     try:
         number = _read_number(read_end, proc, timeout_s)

@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from packaging_helpers import APP_ID, SENTENCE, check_snapshot, resource_files, trained_presets
 
 BUNDLE = os.environ.get("ATTENTION_EXPLORER_BUNDLE")
@@ -73,7 +72,9 @@ def test_export(exe, clean_env, tmp_path):
     check_snapshot(out)
 
 
-@pytest.mark.parametrize("preset", trained_presets() or [pytest.param(None, marks=pytest.mark.skip("no trained presets yet"))])
+@pytest.mark.parametrize(
+    "preset", trained_presets() or [pytest.param(None, marks=pytest.mark.skip("no trained presets yet"))]
+)
 def test_export_trained_preset(exe, clean_env, tmp_path, preset):
     out = tmp_path / f"{preset}.npz"
     result = run(exe, ["export", SENTENCE, "--preset", preset, "-o", str(out)], clean_env, tmp_path)

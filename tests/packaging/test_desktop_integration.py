@@ -10,14 +10,34 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-
-from packaging_helpers import APP_ID, ICON_SIZES, PACKAGING, RESOURCES, ROOT, desktop_file_name_in_app, png_size, pyproject
+from packaging_helpers import (
+    APP_ID,
+    ICON_SIZES,
+    PACKAGING,
+    RESOURCES,
+    desktop_file_name_in_app,
+    png_size,
+    pyproject,
+)
 
 DESKTOP = PACKAGING / f"{APP_ID}.desktop"
 METAINFO = PACKAGING / f"{APP_ID}.metainfo.xml"
 SVG = RESOURCES / "icons" / "attention-explorer.svg"
-MAIN_CATEGORIES = {"AudioVideo", "Audio", "Video", "Development", "Education", "Game", "Graphics", "Network",
-                   "Office", "Science", "Settings", "System", "Utility"}
+MAIN_CATEGORIES = {
+    "AudioVideo",
+    "Audio",
+    "Video",
+    "Development",
+    "Education",
+    "Game",
+    "Graphics",
+    "Network",
+    "Office",
+    "Science",
+    "Settings",
+    "System",
+    "Utility",
+}
 
 
 def read_desktop(path=DESKTOP) -> configparser.ConfigParser:
@@ -70,8 +90,9 @@ def test_metainfo_matches_the_project():
 
 @pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="appstream (appstreamcli) not installed")
 def test_metainfo_appstreamcli_validate():
-    result = subprocess.run(["appstreamcli", "validate", "--no-net", "--no-color", str(METAINFO)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["appstreamcli", "validate", "--no-net", "--no-color", str(METAINFO)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -86,8 +107,13 @@ def test_icon_svg_and_png_sizes():
 
 def test_icon_pngs_are_rendered_from_the_svg(clean_env):
     pytest.importorskip("PySide6.QtSvg")
-    result = subprocess.run([sys.executable, str(PACKAGING / "render_icons.py"), "--check"],
-                            capture_output=True, text=True, env=clean_env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, str(PACKAGING / "render_icons.py"), "--check"],
+        capture_output=True,
+        text=True,
+        env=clean_env,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

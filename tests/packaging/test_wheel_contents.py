@@ -14,13 +14,21 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from packaging_helpers import APP_ID, ICON_SIZES, ROOT, pyproject, resource_files
 
 pytest.importorskip("build", reason="`build` is in the test extras (pip install -e .[test])")
 
-COPY = ("explorer", "resources", "packaging", "pyproject.toml", "README.md", "LICENSE", "setup.cfg", "setup.py",
-        "MANIFEST.in")
+COPY = (
+    "explorer",
+    "resources",
+    "packaging",
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    "setup.cfg",
+    "setup.py",
+    "MANIFEST.in",
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +44,9 @@ def dists(tmp_path_factory) -> tuple[Path, Path]:
     out = tmp_path_factory.mktemp("dist")
     result = subprocess.run(
         [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check", "--outdir", str(out), str(src)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     (wheel,) = out.glob("*.whl")
@@ -55,8 +65,11 @@ def test_wheel_ships_every_resource(dists):
     assert "explorer/resources/icons/attention-explorer.svg" in names
     for size in ICON_SIZES:
         assert f"explorer/resources/icons/hicolor/{size}x{size}/apps/{APP_ID}.png" in names
-    unreadable = [i.filename for i in zipfile.ZipFile(wheel).infolist()
-                  if i.filename.startswith("explorer/resources/") and (i.external_attr >> 16) & 0o444 != 0o444]
+    unreadable = [
+        i.filename
+        for i in zipfile.ZipFile(wheel).infolist()
+        if i.filename.startswith("explorer/resources/") and (i.external_attr >> 16) & 0o444 != 0o444
+    ]
     assert not unreadable, f"not readable by everyone once installed: {unreadable[:10]}"
 
 
@@ -73,7 +86,9 @@ def test_wheel_ships_compiled_translations_and_presets(dists):
 def test_wheel_has_every_module_and_nothing_at_top_level(dists):
     wheel, _ = dists
     names = set(zipfile.ZipFile(wheel).namelist())
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "explorer").rglob("*.py") if "__pycache__" not in p.parts}
+    modules = {
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "explorer").rglob("*.py") if "__pycache__" not in p.parts
+    }
     assert modules <= names, f"modules missing from the wheel: {sorted(modules - names)[:20]}"
     version = pyproject()["project"]["version"]
     tops = {n.split("/")[0] for n in names}
@@ -87,8 +102,13 @@ def test_sdist_carries_resources_and_packaging(dists):
     with tarfile.open(sdist) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert {f"resources/{rel}" for rel in resource_files()} <= names
-    for rel in ("packaging/setuptools_resources.py", "packaging/attention-explorer.spec",
-                f"packaging/{APP_ID}.desktop", f"packaging/{APP_ID}.metainfo.xml", "pyproject.toml"):
+    for rel in (
+        "packaging/setuptools_resources.py",
+        "packaging/attention-explorer.spec",
+        f"packaging/{APP_ID}.desktop",
+        f"packaging/{APP_ID}.metainfo.xml",
+        "pyproject.toml",
+    ):
         assert rel in names, rel
 
 

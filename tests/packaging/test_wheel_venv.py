@@ -15,7 +15,6 @@ import venv
 from pathlib import Path
 
 import pytest
-
 from packaging_helpers import SENTENCE, check_snapshot, resource_files, trained_presets
 
 WHEEL = os.environ.get("ATTENTION_EXPLORER_WHEEL")
@@ -31,15 +30,18 @@ def installed(tmp_path_factory) -> Path:
     pin = os.environ.get("TORCH_PIN", "torch==2.13.0")
     result = subprocess.run(
         [str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", pin, str(wheel)],
-        capture_output=True, text=True, timeout=1800,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return env_dir
 
 
 def run(installed: Path, args: list[str], env: dict, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([str(installed / "bin" / args[0]), *args[1:]], capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [str(installed / "bin" / args[0]), *args[1:]], capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout
+    )
 
 
 def test_resources_come_from_the_installed_package(installed, clean_env, tmp_path):
@@ -64,10 +66,13 @@ def test_export_from_the_installed_wheel(installed, clean_env, tmp_path):
     assert info.returncode == 0 and "layers.0.attn.weights" in info.stdout, info.stderr
 
 
-@pytest.mark.parametrize("preset", trained_presets() or [pytest.param(None, marks=pytest.mark.skip("no trained presets yet"))])
+@pytest.mark.parametrize(
+    "preset", trained_presets() or [pytest.param(None, marks=pytest.mark.skip("no trained presets yet"))]
+)
 def test_trained_preset_from_the_installed_wheel(installed, clean_env, tmp_path, preset):
     out = tmp_path / f"{preset}.npz"
-    result = run(installed, ["attention-explorer", "export", SENTENCE, "--preset", preset, "-o", str(out)],
-                 clean_env, tmp_path)
+    result = run(
+        installed, ["attention-explorer", "export", SENTENCE, "--preset", preset, "-o", str(out)], clean_env, tmp_path
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert check_snapshot(out, tokens_expected=None)["weights_source"] == f"preset:{preset}"

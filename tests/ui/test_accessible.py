@@ -36,8 +36,11 @@ def unnamed(window) -> list[str]:
     bad = []
     for w in accessible.controls(window):
         if isinstance(w, QTabBar):
-            bad += [f"tab {i} of {accessible.spoken(w)!r}" for i in range(w.count()) if not w.tabText(i).strip() and w.isTabVisible(i)
-                    and w.focusPolicy() != Qt.FocusPolicy.NoFocus]
+            bad += [
+                f"tab {i} of {accessible.spoken(w)!r}"
+                for i in range(w.count())
+                if not w.tabText(i).strip() and w.isTabVisible(i) and w.focusPolicy() != Qt.FocusPolicy.NoFocus
+            ]
             continue
         if not accessible.spoken(w):
             bad.append(f"{type(w).__name__} without a name (tooltip {w.toolTip()[:40]!r})")
@@ -51,7 +54,10 @@ def test_every_control_has_a_name_and_a_description(full_window):
     assert len(found) > 120  # every panel is built: a broken walk would find nothing and pass
     assert not unnamed(full_window)
     # Names are names, not guesses: the Sizes spin boxes are named by their own labels, not the group's title.
-    sizes = [accessible.spoken(w) for w in full_window.views["controls"].findChildren(type(full_window.centralWidget().layer_spin))]
+    sizes = [
+        accessible.spoken(w)
+        for w in full_window.views["controls"].findChildren(type(full_window.centralWidget().layer_spin))
+    ]
     assert len(set(sizes)) == len(sizes), sizes
 
 

@@ -106,8 +106,11 @@ def test_tensor_view_difference_is_intervened_minus_baseline(qtbot, runs):
     lo, hi = view.large.image.getLevels()
     assert lo == pytest.approx(-hi) and hi > 0
     # one scale for the grid of heads, symmetric and covering every head's difference
-    every = [np.asarray(trace.head_map(1, "weights", 0, h)[:n, :n], np.float64) - baseline.head_map(1, "weights", 0, h)[:n, :n]
-             for h in range(trace.config.H)]
+    every = [
+        np.asarray(trace.head_map(1, "weights", 0, h)[:n, :n], np.float64)
+        - baseline.head_map(1, "weights", 0, h)[:n, :n]
+        for h in range(trace.config.H)
+    ]
     assert hi == pytest.approx(max(np.abs(d).max() for d in every), rel=1e-5)
     assert {tuple(m.image.getLevels()) for m in view.grid.maps} == {(lo, hi)}
 
@@ -151,7 +154,10 @@ def test_a_snapshot_with_interventions_compares_its_output(qtbot, runs, tmp_path
     view.compare.buttons["difference"].click()
     n = trace.rows[0].length
     columns = list(view._matrix.columns)
-    expected = np.asarray(snap["logits"][0, :n], np.float64)[:, columns] - np.asarray(snap["baseline.logits"][0, :n], np.float64)[:, columns]
+    expected = (
+        np.asarray(snap["logits"][0, :n], np.float64)[:, columns]
+        - np.asarray(snap["baseline.logits"][0, :n], np.float64)[:, columns]
+    )
     np.testing.assert_allclose(view.large.image.image, expected, atol=1e-5)
     # A stage whose baseline the snapshot does not keep: Baseline and Difference are disabled, the run is drawn.
     state.select(stage="weights", layer=0, head=0)

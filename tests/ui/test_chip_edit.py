@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from live_state import live, wait_trace
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-
-from live_state import live, wait_trace
 
 
 @pytest.fixture

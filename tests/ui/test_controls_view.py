@@ -7,7 +7,6 @@ import dataclasses
 
 import numpy as np
 import pytest
-
 from live_state import live, make_trace, wait_trace
 
 
@@ -165,7 +164,12 @@ def test_norm_and_residuals_reach_the_model_and_bare_is_neither(qtbot, state, vi
         trace = wait_trace(qtbot, state, lambda t: t.config.norm == "rmsnorm")
         x = trace["embed.out"][0].astype(np.float64)
         gamma = trace["params.layers.0.ln_attn.weight"].astype(np.float64)
-        np.testing.assert_allclose(trace["layers.0.attn.in"][0], x / np.sqrt((x**2).mean(-1, keepdims=True) + 1e-5) * gamma, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            trace["layers.0.attn.in"][0],
+            x / np.sqrt((x**2).mean(-1, keepdims=True) + 1e-5) * gamma,
+            rtol=1e-4,
+            atol=1e-5,
+        )
         _choose(view.norm, "none")
         view.residual.setChecked(False)
         trace = wait_trace(qtbot, state, lambda t: t.config.norm == "none" and not t.config.residual)
@@ -182,7 +186,9 @@ def test_the_notes_E_3_traces_with_sinusoidal_positions(qtbot, state, view):
         trace = wait_trace(qtbot, state, lambda t: t.config.E == 3)
         assert view.error_text() == ""
         p = np.arange(trace.C)
-        np.testing.assert_allclose(trace["embed.pos"][0], np.stack([np.sin(p), np.cos(p), np.sin(p / 10000 ** (2 / 3))], 1), atol=1e-6)
+        np.testing.assert_allclose(
+            trace["embed.pos"][0], np.stack([np.sin(p), np.cos(p), np.sin(p / 10000 ** (2 / 3))], 1), atol=1e-6
+        )
 
 
 def test_one_size_edit_builds_the_model_config_once(qtbot, state, view, monkeypatch):
@@ -205,6 +211,8 @@ def test_one_size_edit_builds_the_model_config_once(qtbot, state, view, monkeypa
         monkeypatch.setattr(ModelConfig, "__post_init__", counting)
         view.sizes["heads"].setValue(2)
         trace = wait_trace(qtbot, state, lambda t: t.config.H == 2)
-        qtbot.waitUntil(lambda: view.params.text().startswith(f"{trace.config.parameter_count():,} "))  # the count's redraw
+        qtbot.waitUntil(
+            lambda: view.params.text().startswith(f"{trace.config.parameter_count():,} ")
+        )  # the count's redraw
         assert trace.config.H == 2
         assert built == [2], built

@@ -26,7 +26,9 @@ def test_a_same_shape_edit_does_not_relayout_the_window(window, state, qtbot):
     # until then (their plots lay out once).
     for word in ("red", "blue"):
         state.set_text(f"This is a {word} pen .")
-        qtbot.waitUntil(lambda w=word: state.trace is not None and state.trace.rows[0].tokens[3] == " " + w, timeout=20_000)
+        qtbot.waitUntil(
+            lambda w=word: state.trace is not None and state.trace.rows[0].tokens[3] == " " + w, timeout=20_000
+        )
         wait_laid_out(qtbot, [window])  # the panels built on the first edits have laid out
     # A trace slower than BUSY_AFTER_MS (a loaded test machine) shows the busy bar, a legitimate relayout of
     # the status bar: not what is counted here.

@@ -4,8 +4,6 @@ output panel shows the token at that position; Ctrl+M on a selected chip masks t
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
 transformers = pytest.importorskip("transformers")
 
@@ -20,11 +18,19 @@ def bert_folder(tmp_path_factory):
     hf.normalizer = normalizers.BertNormalizer(lowercase=True)
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     hf.add_special_tokens(words[:5])
-    hf.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-                                                      special_tokens=[("[CLS]", 2), ("[SEP]", 3)])
+    hf.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", 2), ("[SEP]", 3)]
+    )
     folder = tmp_path_factory.mktemp("bert")
-    cfg = transformers.BertConfig(vocab_size=len(words), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                                  intermediate_size=32, max_position_embeddings=32, pad_token_id=0)
+    cfg = transformers.BertConfig(
+        vocab_size=len(words),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=32,
+        pad_token_id=0,
+    )
     torch.manual_seed(0)
     transformers.BertForMaskedLM(cfg).save_pretrained(folder)
     (folder / "tokenizer.json").write_text(hf.to_str(), encoding="utf-8")
@@ -35,8 +41,10 @@ def test_an_encoder_opens_with_its_own_mask_and_selects_the_mask(window, qtbot, 
     state = window.state
     state.set_text("the cat sat on the [MASK] . [SEP] it was tired .")
     window.loading.open(str(bert_folder))
-    qtbot.waitUntil(lambda: state.trace is not None and state.trace.config.mlm_head and state.trace.options.mask.kind == "none",
-                    timeout=30_000)
+    qtbot.waitUntil(
+        lambda: state.trace is not None and state.trace.config.mlm_head and state.trace.options.mask.kind == "none",
+        timeout=30_000,
+    )
     tokens = state.trace.rows[0].tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2
     qtbot.waitUntil(lambda: state.selection.token == tokens.index("[MASK]"), timeout=10_000)

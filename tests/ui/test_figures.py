@@ -86,8 +86,14 @@ def hatch_share(a: np.ndarray, cell: Rect) -> float:
 
 
 @rsvg
-@pytest.mark.parametrize("stage, text", [("weights", "This is a pen ."), ("masked", "This is a pen ."),
-                                         ("scores", " ".join(["the cat sees a dog ."] * 14))])
+@pytest.mark.parametrize(
+    "stage, text",
+    [
+        ("weights", "This is a pen ."),
+        ("masked", "This is a pen ."),
+        ("scores", " ".join(["the cat sees a dog ."] * 14)),
+    ],
+)
 def test_svg_renders_alike_in_qt_and_librsvg(trace, tmp_path, stage, text):
     from live_state import make_trace
 
@@ -96,7 +102,9 @@ def test_svg_renders_alike_in_qt_and_librsvg(trace, tmp_path, stage, text):
     svg = tmp_path / "f.svg"
     write_svg(scene, svg)
     painted = render_image(scene, 96)
-    subprocess.run(["rsvg-convert", "-d", "96", "-p", "96", str(svg), "-o", str(tmp_path / "r.png")], check=True, timeout=60)
+    subprocess.run(
+        ["rsvg-convert", "-d", "96", "-p", "96", str(svg), "-o", str(tmp_path / "r.png")], check=True, timeout=60
+    )
     by_rsvg = QImage(str(tmp_path / "r.png"))
     by_qtsvg = qt_svg(svg, painted.size())
     a, b, c = pixels(painted), pixels(by_rsvg), pixels(by_qtsvg)

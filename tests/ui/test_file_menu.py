@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from explorer import names
 from explorer.export.snapshot import read_snapshot
-from explorer.present.stages import STAGE_KEYS, stage, stage_keys_for
+from explorer.present.stages import stage, stage_keys_for
 
 
 def _distinct_colours(path) -> int:
@@ -59,7 +59,9 @@ def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeyp
         window.actions_.export_view.trigger()
         assert target.is_file() and target.stat().st_size > 1000
     assert _distinct_colours(png) > 30
-    assert QImage(str(png)).width() == round(160 / 25.4 * 300)  # print quality: 160 mm at 300 dpi, not the widget's size
+    assert QImage(str(png)).width() == round(
+        160 / 25.4 * 300
+    )  # print quality: 160 mm at 300 dpi, not the widget's size
     assert "<svg" in svg.read_text(encoding="utf-8")[:2000] and pdf.read_bytes().startswith(b"%PDF")
     folder = tmp_path / "slides"
     asked = {"folder": str(folder), "layers": "all", "kind": "png", "width_mm": 60.0, "dpi": 96.0}
@@ -121,7 +123,9 @@ def test_export_view_draws_the_tensor_the_view_shows(window, state, tmp_path, mo
     state.select(stage="embed")
     view = window.views["tensor"]
     qtbot.waitUntil(lambda: view.tensor_combo.count() > 1, timeout=10_000)
-    view.tensor_combo.setCurrentIndex([view.tensor_combo.itemData(i) for i in range(view.tensor_combo.count())].index("embed.tok"))
+    view.tensor_combo.setCurrentIndex(
+        [view.tensor_combo.itemData(i) for i in range(view.tensor_combo.count())].index("embed.tok")
+    )
     target = tmp_path / "embed.svg"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     window.actions_.export_view.trigger()

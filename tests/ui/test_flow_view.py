@@ -126,7 +126,9 @@ def test_norm_stages_show_only_for_a_model_with_norms(view, state, qtbot):
     for key in ("norm_attn", "norm_ffn", "final_norm"):
         assert view.boxes[key].isVisible() and view.boxes[key].shape_text == "(5, 64)"
     state.select(stage="norm_attn", layer=0)
-    assert "LayerNorm" in view.caption.text() and "Q, K and V are computed from this normalised x" in view.caption.text()
+    assert (
+        "LayerNorm" in view.caption.text() and "Q, K and V are computed from this normalised x" in view.caption.text()
+    )
     assert "γ + β" in view.detail.text()
     bare = run_trace(load_preset("classroom", random_weights=True, norm="none", residual=False), "This is a pen .")
     state.set_trace(bare)
@@ -186,7 +188,9 @@ def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, 
 def test_weights_caption_when_every_row_is_blocked(view, state):
     from explorer.config import MaskSpec, RunOptions
 
-    nothing = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit([[False] * 5] * 5)))
+    nothing = run_trace(
+        load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit([[False] * 5] * 5))
+    )
     state.set_trace(nothing)
     state.select(stage="weights")
     assert "every weight is 0" in view.caption.text() and "sum to 1" not in view.caption.text()
@@ -202,7 +206,6 @@ def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot,
     box onto a second row, which the pipeline dock's height hid. Every box, at every stage, lies inside the
     part of the dock that is on screen."""
     from PySide6.QtCore import QPoint, QRect
-    from PySide6.QtWidgets import QApplication
 
     from explorer.present.stages import STAGE_KEYS
     from explorer.ui import i18n
@@ -227,7 +230,10 @@ def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot,
                 rect = QRect(box.mapTo(window, QPoint(0, 0)), box.size())
                 assert seen.contains(rect), (language, key, box.key, rect, seen)
             # one row: the last box stands level with the first (a wrapped one stood below it)
-            assert flow.boxes["probs"].mapTo(window, QPoint(0, 0)).y() == flow.boxes["tokens"].mapTo(window, QPoint(0, 0)).y()
+            assert (
+                flow.boxes["probs"].mapTo(window, QPoint(0, 0)).y()
+                == flow.boxes["tokens"].mapTo(window, QPoint(0, 0)).y()
+            )
     finally:
         i18n.install_language("en")
         window.actions_.set_language("en")
@@ -246,4 +252,7 @@ def test_a_new_word_of_the_same_length_relayouts_nothing_and_a_longer_shape_refi
     state.set_trace(run_trace(preset, "This is a big red dog ."))  # seven tokens
     assert fits == [1]
     assert view.boxes["qkv"].shape_text == "(7, 16)"
-    assert view._diagram.layout().sizeHint().width() <= view._diagram.width() or view._diagram.height() >= view._diagram.layout().heightForWidth(view._diagram.width())
+    assert (
+        view._diagram.layout().sizeHint().width() <= view._diagram.width()
+        or view._diagram.height() >= view._diagram.layout().heightForWidth(view._diagram.width())
+    )

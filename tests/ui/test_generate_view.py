@@ -39,7 +39,9 @@ def generate(qtbot, view, n: int = 5):
     view.count.setValue(n)
     view.generation = None
     view.run_button.click()
-    qtbot.waitUntil(lambda: view.job is None and (view.generation is not None or "Not" in view.message.text()), timeout=60_000)
+    qtbot.waitUntil(
+        lambda: view.job is None and (view.generation is not None or "Not" in view.message.text()), timeout=60_000
+    )
     assert view.generation is not None, view.message.text()
     return view.generation
 

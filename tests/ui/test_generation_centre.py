@@ -138,15 +138,23 @@ def test_presentation_shows_the_generation_with_large_text_and_walks_into_it(qtb
     assert gm.isVisible() and drawn(gm).shape == (g.prompt_tokens,) * 2
     d = slides.details
     texts = {
-        "text": _font_px(d.text_label), "cost line": _font_px(d.cost_label), "K title": _font_px(d.k_title),
+        "text": _font_px(d.text_label),
+        "cost line": _font_px(d.cost_label),
+        "K title": _font_px(d.k_title),
         "chosen title": _font_px(d.top_title),
     }
     for name, table in (("K", d.k_table), ("V", d.v_table), ("chosen", d.top_table)):
         texts[f"{name} cells"] = _font_px(table)
         texts[f"{name} columns"] = _font_px(table.horizontalHeader())
         texts[f"{name} rows"] = _font_px(table.verticalHeader())
-        texts[f"{name} bold items"] = min((QFontInfo(table.item(r, 0).font()).pixelSize() for r in range(table.rowCount())
-                                           if table.item(r, 0).font().bold()), default=99)
+        texts[f"{name} bold items"] = min(
+            (
+                QFontInfo(table.item(r, 0).font()).pixelSize()
+                for r in range(table.rowCount())
+                if table.item(r, 0).font().bold()
+            ),
+            default=99,
+        )
     texts.update({f"map {k}": v for k, v in figure_text_px(gm).items()})
     assert all(px >= 20 - 0.5 for px in texts.values()), texts
     assert d.k_table.rowCount() == g.prompt_tokens and "attends to" in d.cost_label.text()

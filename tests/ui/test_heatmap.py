@@ -104,7 +104,9 @@ def test_repeated_maps_reuse_what_did_not_change_and_redraw_what_did(heatmap):
     assert picture is not None
     heatmap.set_matrix(a * 0.5, labels, labels, signed=False, levels=(0.0, 1.0))
     assert heatmap.left.picture is picture  # same tokens: the tick labels were not laid out again
-    heatmap.set_matrix(np.where(window, -np.inf, 0.5).astype(np.float32), labels, labels, signed=False, levels=(0.0, 2.0))
+    heatmap.set_matrix(
+        np.where(window, -np.inf, 0.5).astype(np.float32), labels, labels, signed=False, levels=(0.0, 2.0)
+    )
     assert np.array_equal(heatmap.overlay.image > 0, window)  # a new mask pattern reaches the overlay
     assert tuple(heatmap.bar.levels()) == (0.0, 2.0)  # new levels reach the colour bar
     heatmap.set_matrix(a, labels[::-1], labels, signed=True, levels=(-1.0, 1.0))

@@ -15,12 +15,12 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import PySide6
 import pytest
 from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
-import PySide6
 from explorer.ui import i18n, settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,9 +61,22 @@ def fresh_ts(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("lupdate") / "explorer_ja.ts"
     sources = sorted(str(p) for p in UI.rglob("*.py") if "__pycache__" not in p.parts)
     subprocess.run(
-        [str(_tool("lupdate")), "-silent", "-locations", "none", "-source-language", "en", "-target-language", "ja",
-         *sources, "-ts", str(out)],
-        check=True, capture_output=True, timeout=120,
+        [
+            str(_tool("lupdate")),
+            "-silent",
+            "-locations",
+            "none",
+            "-source-language",
+            "en",
+            "-target-language",
+            "ja",
+            *sources,
+            "-ts",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
     return out
 
@@ -100,7 +113,9 @@ def test_translations_keep_placeholders_and_accelerators():
 
 def test_committed_qm_is_built_from_the_ts(tmp_path):
     built = tmp_path / "explorer_ja.qm"
-    subprocess.run([str(_tool("lrelease")), "-silent", str(TS), "-qm", str(built)], check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [str(_tool("lrelease")), "-silent", str(TS), "-qm", str(built)], check=True, capture_output=True, timeout=120
+    )
     assert QM.read_bytes() == built.read_bytes(), "explorer_ja.qm is older than explorer_ja.ts: run `make translations`"
 
 
@@ -125,7 +140,9 @@ def _assert_glyphs(widget: QWidget, text: str) -> None:
     # QFontMetrics.inFont for one code point (PySide6 6.11's inFont(str) answers False from U+6000 on, even
     # for a CJK font; inFontUcs4 asks Qt the same question without that conversion).
     lacking = sorted({ch for ch in chars if not metrics.inFontUcs4(ord(ch))})
-    assert lacking == [], f"the font {widget.font().family()!r} has no glyph for {''.join(lacking)} (install a CJK font)"
+    assert lacking == [], (
+        f"the font {widget.font().family()!r} has no glyph for {''.join(lacking)} (install a CJK font)"
+    )
 
 
 def _shown_texts(window) -> dict[str, tuple[QWidget, str]]:
@@ -187,10 +204,16 @@ def test_language_is_remembered_for_the_next_start(qtbot, english_after):
     started: list[QWidget] = []
 
     def inspect() -> None:
-        started.extend(w for w in app.topLevelWidgets() if w.objectName() == "MainWindow" and w is not window and w.isVisible())
+        started.extend(
+            w for w in app.topLevelWidgets() if w.objectName() == "MainWindow" and w is not window and w.isVisible()
+        )
         if started:
             w = started[0]
-            seen.update(menu=w.actions_.file_menu.title(), dock=w.docks["flow"].windowTitle(), checked=w.actions_.language_actions["ja"].isChecked())
+            seen.update(
+                menu=w.actions_.file_menu.title(),
+                dock=w.docks["flow"].windowTitle(),
+                checked=w.actions_.language_actions["ja"].isChecked(),
+            )
         app.quit()
 
     QTimer.singleShot(300, inspect)

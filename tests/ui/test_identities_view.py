@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from live_state import make_trace
 
 
@@ -68,10 +67,11 @@ def test_rank_slider_reports_error_and_counts(state, view):
 
 
 def test_unfactored_model_has_nothing_to_sum(state, view):
+    from live_state import preset_bundle
+
     from explorer.config import ModelConfig
     from explorer.trace import run_trace
     from explorer.weights.bundle import random_bundle
-    from live_state import preset_bundle
 
     tok = preset_bundle("classroom").tokenizer
     cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=8, key_dim=4, heads=1, layers=1, unfactored_value=True)
@@ -94,7 +94,11 @@ def test_a_large_value_matrix_is_factored_off_the_gui_thread(qtbot):
     from explorer.weights.presets import preset_tokenizer
 
     tok = preset_tokenizer("words-en.json")
-    bundle = random_bundle(ModelConfig(vocab_size=tok.vocab_size, embed_dim=300, key_dim=20, heads=2, layers=1, positions="none"), tok, seed=1)
+    bundle = random_bundle(
+        ModelConfig(vocab_size=tok.vocab_size, embed_dim=300, key_dim=20, heads=2, layers=1, positions="none"),
+        tok,
+        seed=1,
+    )
     trace = run_trace(bundle, "This is a pen .")
     state = AppState()
     view = IdentitiesView(state)

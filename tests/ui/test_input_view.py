@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from live_state import live, make_trace, wait_trace
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
 
 from explorer.analysis.token_text import visible
 from explorer.ui.render_queue import render_queue
-from live_state import live, make_trace, wait_trace
 
 
 @pytest.fixture
@@ -88,7 +88,9 @@ def test_a_pending_edit_is_not_overwritten(qtbot, state, view):
 
 def _chips_shown(state, view, n: int) -> float:
     """Seconds from a trace of ``n`` word tokens set on the state to its chips laid out and painted."""
-    trace = make_trace(("This is a pen . " * (n // 5)).strip(), preset="seed-toy", lazy_pairwise=True)  # a chip per word
+    trace = make_trace(
+        ("This is a pen . " * (n // 5)).strip(), preset="seed-toy", lazy_pairwise=True
+    )  # a chip per word
     assert trace.rows[0].length == n
     start = time.perf_counter()
     state.set_trace(trace)

@@ -10,8 +10,8 @@ import re
 import numpy as np
 import pytest
 
-from explorer.interventions import Interventions, PatchSpec, patching_sweep, run_intervened
 from explorer.analysis.token_text import visible
+from explorer.interventions import Interventions, PatchSpec, patching_sweep, run_intervened
 from explorer.ui.views.interventions import sweep_panel
 from tests.ui.live_state import wait_trace
 
@@ -92,7 +92,9 @@ def test_sweep_heatmap_is_the_cores_sweep(window, qtbot, kind):
     sweep = _panel(window, 3).sweep
     assert sweep.clean.text() == window.state.text
     _run_sweep(qtbot, sweep, OTHER, kind)
-    expected = patching_sweep(_bundle(window), window.state.text, OTHER, ("resid", "heads")[kind], options=window.state.options)
+    expected = patching_sweep(
+        _bundle(window), window.state.text, OTHER, ("resid", "heads")[kind], options=window.state.options
+    )
     assert sweep.map.isVisible()
     np.testing.assert_allclose(sweep.shown, expected.recovered, atol=1e-6)
     image = sweep.map.image.image
@@ -150,7 +152,9 @@ def test_a_patch_added_from_the_form_is_the_cores_patched_run(window, qtbot):
     trace = wait_trace(qtbot, state, lambda t: bool(t.interventions))
     spec = PatchSpec("layers.0.out", (2, 3))
     assert state.interventions.patches == (spec,) and state.interventions.patch_from == OTHER
-    expected = run_intervened(_bundle(window), state.text, Interventions(patches=(spec,), patch_from=OTHER), state.options)
+    expected = run_intervened(
+        _bundle(window), state.text, Interventions(patches=(spec,), patch_from=OTHER), state.options
+    )
     np.testing.assert_allclose(trace["probs"], expected["probs"], atol=1e-6)
     assert np.abs(trace["probs"] - trace["baseline.probs"]).max() > 1e-4  # the patch changed the prediction
     assert any("patch layers.0.out" in panel.list.item(i).text() for i in range(panel.list.count()))

@@ -77,11 +77,15 @@ def test_cut_an_edge_from_the_large_map(window, qtbot, monkeypatch):
     from PySide6.QtCore import QPointF
 
     point = vb.mapViewToScene(QPointF(j + 0.5, i + 0.5))
-    menu = _menu_from(tensor, lambda: large.graphics.customContextMenuRequested.emit(large.graphics.mapFromScene(point)))
+    menu = _menu_from(
+        tensor, lambda: large.graphics.customContextMenuRequested.emit(large.graphics.mapFromScene(point))
+    )
     _action(menu, r"Cut edge").trigger()
     trace = wait_trace(qtbot, state, lambda t: bool(t.interventions))
     assert state.interventions.cuts == (EdgeCut(0, 2, i, j),)
     assert trace["layers.0.attn.weights"][0, 2, i, j] == 0.0
-    clear = _menu_from(tensor, lambda: large.graphics.customContextMenuRequested.emit(large.graphics.mapFromScene(point)))
+    clear = _menu_from(
+        tensor, lambda: large.graphics.customContextMenuRequested.emit(large.graphics.mapFromScene(point))
+    )
     _action(clear, r"Clear all").trigger()
     wait_trace(qtbot, state, lambda t: not t.interventions)

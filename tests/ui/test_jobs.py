@@ -63,12 +63,15 @@ def test_cancel_stops_the_sweep_cleanly(qtbot, models):
     assert all(d <= 1 for d, _t in steps)  # no cell after the one that cancelled
 
 
-@pytest.mark.parametrize("raised, expected", [
-    (ConfigError("sizes do not fit: make E smaller"), "sizes do not fit: make E smaller"),
-    (MemoryError(), "out of memory: make the model or the text smaller"),
-    (KeyboardInterrupt(), "internal error (KeyboardInterrupt: ); please report it"),  # a BaseException too
-    (RuntimeError("boom"), "internal error (RuntimeError: boom); please report it"),
-])
+@pytest.mark.parametrize(
+    "raised, expected",
+    [
+        (ConfigError("sizes do not fit: make E smaller"), "sizes do not fit: make E smaller"),
+        (MemoryError(), "out of memory: make the model or the text smaller"),
+        (KeyboardInterrupt(), "internal error (KeyboardInterrupt: ); please report it"),  # a BaseException too
+        (RuntimeError("boom"), "internal error (RuntimeError: boom); please report it"),
+    ],
+)
 def test_every_failure_is_one_line_and_the_error_keeps_its_fields(qtbot, raised, expected):
     def work(_report, _cancel):
         raise raised
@@ -144,8 +147,14 @@ def test_slots_dropped_by_their_owner_while_the_machine_is_busy_end_cleanly(tmp_
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     try:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": os.getcwd()}
-        done = subprocess.run([sys.executable, "-c", _DROPPED_SLOTS, "1500"], env=env, capture_output=True,
-                              text=True, timeout=300, cwd=tmp_path)
+        done = subprocess.run(
+            [sys.executable, "-c", _DROPPED_SLOTS, "1500"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
     finally:
         for hog in hogs:
             hog.kill()

@@ -16,8 +16,10 @@ from explorer.ui import accessible
 from explorer.ui.views.stage_box import StageBox
 
 AREA_ORDER = {  # the order a reader's eye takes: pipeline on top, left column, map, under it, right column
-    Qt.DockWidgetArea.TopDockWidgetArea: 0, Qt.DockWidgetArea.LeftDockWidgetArea: 1,
-    Qt.DockWidgetArea.BottomDockWidgetArea: 3, Qt.DockWidgetArea.RightDockWidgetArea: 4,
+    Qt.DockWidgetArea.TopDockWidgetArea: 0,
+    Qt.DockWidgetArea.LeftDockWidgetArea: 1,
+    Qt.DockWidgetArea.BottomDockWidgetArea: 3,
+    Qt.DockWidgetArea.RightDockWidgetArea: 4,
 }
 
 
@@ -91,7 +93,11 @@ def test_tab_reaches_every_control_in_the_order_the_panels_stand(big_window):
                 runs.pop()  # the walk started inside the pipeline and came round to it
             docks = [k for k in runs if isinstance(k, QDockWidget)]
             assert len(docks) == len(set(docks)), " ".join(d.objectName()[5:] for d in docks)
-            rank = [AREA_ORDER[w.dockWidgetArea(k)] if isinstance(k, QDockWidget) else 2 for k in runs if not isinstance(k, tuple)]
+            rank = [
+                AREA_ORDER[w.dockWidgetArea(k)] if isinstance(k, QDockWidget) else 2
+                for k in runs
+                if not isinstance(k, tuple)
+            ]
             assert rank == sorted(rank), runs
             assert [d.objectName() for d in docks][:2] == ["dock.flow", "dock.input"]  # the pipeline, then the text
             centre = runs.index("centre")
@@ -105,16 +111,32 @@ def test_tab_reaches_every_control_in_the_order_the_panels_stand(big_window):
         if not missing:
             break
     missing = expected_stops(w) - reached
-    assert not missing, [(type(x).__name__, accessible.spoken(x), _dock_of(x) and _dock_of(x).objectName()) for x in missing]
+    assert not missing, [
+        (type(x).__name__, accessible.spoken(x), _dock_of(x) and _dock_of(x).objectName()) for x in missing
+    ]
     kinds = {type(x).__name__ for x in reached}
-    assert {"StageBox", "QSpinBox", "QComboBox", "QCheckBox", "QPushButton", "QSlider", "QTabBar", "GraphicsLayoutWidget", "StripButton"} <= kinds
+    assert {
+        "StageBox",
+        "QSpinBox",
+        "QComboBox",
+        "QCheckBox",
+        "QPushButton",
+        "QSlider",
+        "QTabBar",
+        "GraphicsLayoutWidget",
+        "StripButton",
+    } <= kinds
 
 
 def _picture(widget: QWidget) -> QImage:
     """The control and the few pixels around it, where the focus ring is drawn."""
     QApplication.processEvents()
     parent = widget.parentWidget()
-    return parent.grab(widget.geometry().adjusted(-4, -4, 4, 4)).toImage() if parent is not None else widget.grab().toImage()
+    return (
+        parent.grab(widget.geometry().adjusted(-4, -4, 4, 4)).toImage()
+        if parent is not None
+        else widget.grab().toImage()
+    )
 
 
 def test_focus_is_visible_on_every_kind_of_control(big_window):
@@ -217,6 +239,8 @@ def test_f1_lists_every_action_with_a_shortcut(big_window):
         for s in action.shortcuts():
             if action.text() and not s.isEmpty():
                 keys = s.toString(QKeySequence.SequenceFormat.NativeText)
-                assert keys in text or any(k.toString(QKeySequence.SequenceFormat.NativeText) in text for k in action.shortcuts()), (action.text(), keys)
+                assert keys in text or any(
+                    k.toString(QKeySequence.SequenceFormat.NativeText) in text for k in action.shortcuts()
+                ), (action.text(), keys)
     for keys in ("Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Shift+T", "Enter", "Tab"):
         assert keys in text

@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF
-from PySide6.QtGui import QFontMetrics, QTransform
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QGraphicsView, QLabel, QWidget
 
 from explorer.ui.views.heatmap import Heatmap, TokenAxis
@@ -78,8 +78,10 @@ def in_front(w: QWidget) -> bool:
 
 def inside(inner: QRectF, outer: QRectF, slack: float = 1.5) -> bool:
     return (
-        inner.left() >= outer.left() - slack and inner.top() >= outer.top() - slack
-        and inner.right() <= outer.right() + slack and inner.bottom() <= outer.bottom() + slack
+        inner.left() >= outer.left() - slack
+        and inner.top() >= outer.top() - slack
+        and inner.right() <= outer.right() + slack
+        and inner.bottom() <= outer.bottom() + slack
     )
 
 
@@ -87,7 +89,9 @@ def assert_map_whole(h: Heatmap, head: int) -> None:
     """Plot, colour bar, axes (with their labels) and the title inside the widget, which is itself on screen."""
     assert h.isVisible() and h.width() > 0
     frame = QRectF(h.rect())
-    viewport = QRectF(h.graphics.viewport().rect()).translated(QPointF(h.graphics.mapTo(h, h.graphics.rect().topLeft())))
+    viewport = QRectF(h.graphics.viewport().rect()).translated(
+        QPointF(h.graphics.mapTo(h, h.graphics.rect().topLeft()))
+    )
     items = {"plot": h.plot.getViewBox(), "left axis": h.left, "bottom axis": h.bottom}
     if h.bar is not None:
         items["colour bar"] = h.bar
@@ -98,7 +102,10 @@ def assert_map_whole(h: Heatmap, head: int) -> None:
     assert inside(QRectF(h.title.geometry()), frame)
     # the title's text fits its label (it wraps rather than being cut)
     fm = QFontMetrics(h.title.font())
-    assert fm.boundingRect(h.title.contentsRect(), int(h.title.alignment()) | 0x1000, h.title.text()).height() <= h.title.height() + 1
+    assert (
+        fm.boundingRect(h.title.contentsRect(), int(h.title.alignment()) | 0x1000, h.title.text()).height()
+        <= h.title.height() + 1
+    )
     # the whole map widget is on screen, not scrolled or pushed out of its window
     top_left = h.mapTo(h.window(), h.rect().topLeft())
     assert inside(QRectF(top_left.x(), top_left.y(), h.width(), h.height()), QRectF(h.window().rect()))
@@ -114,7 +121,12 @@ def assert_axis_labels(h: Heatmap, axis: TokenAxis, count: int) -> None:
     fm = QFontMetrics(axis.style["tickFont"])
     rects = []
     for rect, text, whole in drawn:
-        upright = axis.orientation == "bottom" and rect.height() > rect.width() and text and fm.horizontalAdvance(text) > rect.width()
+        upright = (
+            axis.orientation == "bottom"
+            and rect.height() > rect.width()
+            and text
+            and fm.horizontalAdvance(text) > rect.width()
+        )
         in_widget = QRectF(view.mapFromScene(axis.mapRectToScene(rect)).boundingRect()).translated(offset)
         assert inside(in_widget, frame, 2.0), (text, in_widget, frame)
         room = rect.height() if upright else rect.width()
@@ -151,7 +163,9 @@ def test_the_map_is_whole_largest_and_labelled_at_every_size(big_window, state, 
     assert_axis_labels(tv.large, tv.large.bottom, C)
     # the largest figure of the window: no other plot on screen is larger
     area = seen_area
-    others = [g for g in window.findChildren(QGraphicsView) if g.isVisible() and in_front(g) and g is not tv.large.graphics]
+    others = [
+        g for g in window.findChildren(QGraphicsView) if g.isVisible() and in_front(g) and g is not tv.large.graphics
+    ]
     assert others  # the selected token's plots are beside the map
     biggest = max(others, key=area)
     assert area(tv.large.graphics) > area(biggest), (area(tv.large.graphics), biggest.parent(), area(biggest))
@@ -311,7 +325,13 @@ def clipped_labels(root: QWidget, checked: list | None = None) -> list[str]:
     bad = []
     checked = [] if checked is None else checked
     for label in root.findChildren(QLabel):
-        if not label.isVisible() or label.visibleRegion().isEmpty() or not label.text() or label.pixmap() and not label.pixmap().isNull():
+        if (
+            not label.isVisible()
+            or label.visibleRegion().isEmpty()
+            or not label.text()
+            or label.pixmap()
+            and not label.pixmap().isNull()
+        ):
             continue
         if label.textFormat() == 1 or "<" in label.text():  # rich text lays itself out
             continue
@@ -329,11 +349,15 @@ def clipped_labels(root: QWidget, checked: list | None = None) -> list[str]:
         if label.wordWrap():
             need = fm.boundingRect(rect, int(label.alignment()) | 0x1000, text).height()
             if need > rect.height() + 2 and not in_scroll:
-                bad.append(f"{text[:40]!r} needs {need} px, has {rect.height()} ({label.parent().metaObject().className()})")
+                bad.append(
+                    f"{text[:40]!r} needs {need} px, has {rect.height()} ({label.parent().metaObject().className()})"
+                )
         else:
             widest = max(fm.horizontalAdvance(line) for line in text.split("\n"))
             if widest > rect.width() + 2 and not (text.endswith("…") and label.toolTip()):
-                bad.append(f"{text[:40]!r} needs {widest} px, has {rect.width()} ({label.parent().metaObject().className()})")
+                bad.append(
+                    f"{text[:40]!r} needs {widest} px, has {rect.width()} ({label.parent().metaObject().className()})"
+                )
     return bad
 
 
@@ -406,7 +430,9 @@ def test_no_label_is_cut(big_window, qtbot, size):
         window.views.get(tab)
         settle(qtbot, 3)
         paint(window)
-        bad += [f"{tab}: {b}" for b in clipped_labels(window, checked) + clipped_plot_texts(window) + clipped_cells(window)]
+        bad += [
+            f"{tab}: {b}" for b in clipped_labels(window, checked) + clipped_plot_texts(window) + clipped_cells(window)
+        ]
     assert not bad, "\n".join(sorted(set(bad)))
     assert len(checked) > 30  # the walk saw the window's labels (not a vacuous pass)
 

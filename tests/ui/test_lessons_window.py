@@ -23,8 +23,16 @@ def settle(qtbot, window, step: int) -> None:
     player.go(step)
     if player.note is None and state.request != before:
         target = player.resolved()
-        qtbot.waitUntil(lambda: not state.busy and state.trace is not None and state.selection.stage == target.stage
-                        and state.selection.head == target.head and state.selection.token == target.token, timeout=30_000)
+        qtbot.waitUntil(
+            lambda: (
+                not state.busy
+                and state.trace is not None
+                and state.selection.stage == target.stage
+                and state.selection.head == target.head
+                and state.selection.token == target.token
+            ),
+            timeout=30_000,
+        )
 
 
 def assert_state_is(state, ls) -> None:
@@ -42,7 +50,14 @@ def assert_state_is(state, ls) -> None:
     assert (mask.matrix if mask.kind == "explicit" else str(mask)) == ls.mask
     assert state.options.scale == ls.scaling and state.options.temperature == ls.temperature
     sel = state.selection
-    assert (sel.stage, sel.layer, sel.head, sel.row, sel.token, sel.key) == (ls.stage, ls.layer, ls.head, ls.row, ls.token, ls.key)
+    assert (sel.stage, sel.layer, sel.head, sel.row, sel.token, sel.key) == (
+        ls.stage,
+        ls.layer,
+        ls.head,
+        ls.row,
+        ls.token,
+        ls.key,
+    )
     assert state.trace is not None and state.trace.config.heads > ls.head
 
 
@@ -76,11 +91,20 @@ def test_every_builtin_step_leaves_the_state_it_names(window, state, qtbot):
         assert menu.bar.caption.text() == lesson.steps[i].caption["en"]
     # Spot checks against the note, written out by hand (not through resolve).
     settle(qtbot, window, 4)
-    assert dict(state.source.sizes) == {"key_dim": 256} and state.options.scale is False and state.selection.stage == "weights"
+    assert (
+        dict(state.source.sizes) == {"key_dim": 256}
+        and state.options.scale is False
+        and state.selection.stage == "weights"
+    )
     rows = state.trace.head_map(0, "weights", 0, 0)
     assert rows.max(axis=1).min() > 0.9  # saturated: every row almost one-hot
     settle(qtbot, window, 10)
-    assert state.source.name == "seed-toy" and state.trace.B == 2 and state.trace.config.E == 3 and state.selection.row == 1
+    assert (
+        state.source.name == "seed-toy"
+        and state.trace.B == 2
+        and state.trace.config.E == 3
+        and state.selection.row == 1
+    )
     settle(qtbot, window, 12)
     assert state.source.name == "induction" and (state.selection.layer, state.selection.head) == (1, 3)
     assert before is not None
@@ -93,12 +117,16 @@ def test_the_window_stays_live_and_next_continues_from_the_lesson(window, state,
     state.set_text("I like the dog .")  # the class asks "what if…", the teacher tries it
     state.set_options(scale=False)
     state.select(stage="ffn")
-    qtbot.waitUntil(lambda: state.trace is not None and state.trace.rows[0].length == 5 and not state.busy, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: state.trace is not None and state.trace.rows[0].length == 5 and not state.busy, timeout=20_000
+    )
     assert state.text == "I like the dog ."
     qtbot.keyClick(menu.bar.forward, Qt.Key.Key_Space)  # → in the bar
     qtbot.waitUntil(lambda: menu.player.index == 3, timeout=30_000)
     qtbot.waitUntil(lambda: state.selection.stage == "scaled" and not state.busy, timeout=30_000)
-    assert state.text == "This is a pen ." and state.options.scale is True and dict(state.source.sizes) == {"key_dim": 256}
+    assert (
+        state.text == "This is a pen ." and state.options.scale is True and dict(state.source.sizes) == {"key_dim": 256}
+    )
     menu.bar.back.click()
     qtbot.waitUntil(lambda: state.selection.stage == "scores" and not state.busy, timeout=30_000)
     assert dict(state.source.sizes) == {} and (state.selection.token, state.selection.key) == (3, 1)
@@ -120,7 +148,9 @@ def test_question_and_show_answer(window, state, qtbot):
 
 def test_missing_caption_falls_back_with_a_note(window, state, qtbot, tmp_path):
     path = tmp_path / "en-only.toml"
-    path.write_text('title = "Only English"\n[[steps]]\ncaption = "Look at the map."\nstage = "weights"\n', encoding="utf-8")
+    path.write_text(
+        'title = "Only English"\n[[steps]]\ncaption = "Look at the map."\nstage = "weights"\n', encoding="utf-8"
+    )
     menu = window.lessons
     menu.bar.set_language("ja")
     assert menu.open_lesson(str(path))
@@ -216,8 +246,15 @@ def test_a_file_sets_norm_painted_mask_and_temperature(window, state, qtbot, tmp
         encoding="utf-8",
     )
     assert window.lessons.open_lesson(str(path))
-    qtbot.waitUntil(lambda: not state.busy and state.trace is not None and state.trace.config.norm == "rmsnorm"
-                    and state.selection.stage == "masked", timeout=30_000)
+    qtbot.waitUntil(
+        lambda: (
+            not state.busy
+            and state.trace is not None
+            and state.trace.config.norm == "rmsnorm"
+            and state.selection.stage == "masked"
+        ),
+        timeout=30_000,
+    )
     assert state.options.temperature == 0.5 and state.options.mask.kind == "explicit"
     painted = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 0, 1, 1, 1]]
     # The mask painter grows a painting causally past the text (room to type): the painted cells stay.

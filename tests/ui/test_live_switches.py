@@ -29,7 +29,9 @@ def test_a_theme_switch_recolours_every_plot_at_once(window, state, qtbot):
                 if isinstance(item, pg.AxisItem):
                     assert item.textPen().color().lightness() > 180 and item.pen().color().lightness() > 180
         titles = window.views["tensor"].grid.titles
-        assert titles and all("#dddddd" in t.item.toHtml().lower() or "color:#ddd" in t.item.toHtml().lower() for t in titles)
+        assert titles and all(
+            "#dddddd" in t.item.toHtml().lower() or "color:#ddd" in t.item.toHtml().lower() for t in titles
+        )
         window.actions_.set_theme("light")
         QApplication.processEvents()
         assert all(g.backgroundBrush().color() == QColor("white") for g in plots(window))

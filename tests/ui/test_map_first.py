@@ -12,7 +12,9 @@ from tests.ui.waits import drain, wait_laid_out
 
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
 SIXTEEN = "The animal didn't cross the street because it was too tired."
-LONGER = "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
+LONGER = (
+    "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
+)
 LONG_32 = "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home ."
 
 
@@ -115,11 +117,25 @@ def test_f1_lists_every_shortcut_of_the_window(window, qtbot):
     rows = shortcut_rows(window)
     keys = {k for k, _ in rows}
     text = lambda s: QKeySequence(s).toString(QKeySequence.SequenceFormat.NativeText)  # noqa: E731
-    for wanted in ("Ctrl+L", "Shift+F5", "Ctrl+Shift+A", "Ctrl+T", "Ctrl+Shift+E", "Ctrl+Q", "F5", "F11", "Ctrl+R", "Alt+Right", "Space"):
+    for wanted in (
+        "Ctrl+L",
+        "Shift+F5",
+        "Ctrl+Shift+A",
+        "Ctrl+T",
+        "Ctrl+Shift+E",
+        "Ctrl+Q",
+        "F5",
+        "F11",
+        "Ctrl+R",
+        "Alt+Right",
+        "Space",
+    ):
         assert any(text(wanted) in k for k in keys), (wanted, sorted(keys))
     for action in window.findChildren(QAction):  # every action with keys, by its own menu text
         if not action.shortcut().isEmpty() and action.text():
-            assert any(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in k for k in keys), action.text()
+            assert any(action.shortcut().toString(QKeySequence.SequenceFormat.NativeText) in k for k in keys), (
+                action.text()
+            )
     assert all(what for _k, what in rows)
 
 

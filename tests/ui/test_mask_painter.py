@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
-
 from live_state import live, wait_trace
+from PySide6.QtCore import QPoint, Qt
 
 
 @pytest.fixture
@@ -85,7 +84,9 @@ def test_a_longer_text_keeps_the_painting_and_extends_it_causally(qtbot, state, 
         expected = np.tril(np.ones((n, n), bool))
         expected[3, 1] = False
         np.testing.assert_array_equal(mask, expected)  # everything new is causal
-        qtbot.waitUntil(lambda: painter.grid.cell_rect(n - 1, n - 1).bottom() <= painter.grid.height(), timeout=30_000)  # grown
+        qtbot.waitUntil(
+            lambda: painter.grid.cell_rect(n - 1, n - 1).bottom() <= painter.grid.height(), timeout=30_000
+        )  # grown
 
 
 def test_grid_labels_and_selection(qtbot, state, painter):

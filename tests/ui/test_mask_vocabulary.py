@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
+from live_state import make_trace
 
 from explorer import vocab
 from explorer.config import MaskSpec
-from live_state import make_trace
 
 W = 3
 TEXT = "This is a pen . This is"  # C > W + 1: rows past W show the window's far edge

@@ -26,8 +26,10 @@ def _filled(qtbot, view, count: int) -> None:
     try:
         qtbot.waitUntil(lambda: view.complete and view.mosaic.filled() == count, timeout=30_000)
     except qtbot.TimeoutError:  # say what the view was doing (a loaded run once timed out here)
-        raise AssertionError(f"filled {view.mosaic.filled()} of {count}; status {view.status.text()!r}; key {view._key}; "
-                             f"busy {view.slot.busy}; on screen {view.on_screen()}; layers {sorted(view._layers)}") from None
+        raise AssertionError(
+            f"filled {view.mosaic.filled()} of {count}; status {view.status.text()!r}; key {view._key}; "
+            f"busy {view.slot.busy}; on screen {view.on_screen()}; layers {sorted(view._layers)}"
+        ) from None
 
 
 def _block_max(m: np.ndarray, cells: int) -> np.ndarray:
@@ -40,7 +42,9 @@ def _block_max(m: np.ndarray, cells: int) -> np.ndarray:
 
 def _weights(trace, layer: int, row: int = 0) -> np.ndarray:
     n = trace.rows[row].length
-    return np.stack([np.asarray(trace.head_map(layer, "weights", row, h)[:n, :n], dtype=np.float64) for h in range(trace.config.H)])
+    return np.stack(
+        [np.asarray(trace.head_map(layer, "weights", row, h)[:n, :n], dtype=np.float64) for h in range(trace.config.H)]
+    )
 
 
 def test_the_grid_fills_with_every_heads_map_shrunk(qtbot, state, view):
@@ -100,7 +104,12 @@ def test_sorting_orders_each_layers_heads_by_the_score(qtbot, state, view, trace
             elif name == "first":
                 score = np.array([np.mean([A[h, i, 0] for i in range(1, A.shape[1])]) for h in range(H)])
             else:
-                score = np.array([np.mean([-sum(a * np.log(a) for a in A[h, i] if a > 0) for i in range(1, A.shape[1])]) for h in range(H)])
+                score = np.array(
+                    [
+                        np.mean([-sum(a * np.log(a) for a in A[h, i] if a > 0) for i in range(1, A.shape[1])])
+                        for h in range(H)
+                    ]
+                )
             expected = sorted(range(H), key=lambda h: -score[h] if high_first else score[h])
             assert view.mosaic.order[layer].tolist() == expected, name
     view.sort.setChecked(False)
@@ -117,7 +126,16 @@ def _previous_token_bundle(tok, prev_head: int):
     from explorer.weights.bundle import random_bundle
 
     E = D = 32
-    cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=E, key_dim=D, heads=3, layers=2, positions="learned", norm="none", max_positions=E)
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size,
+        embed_dim=E,
+        key_dim=D,
+        heads=3,
+        layers=2,
+        positions="learned",
+        norm="none",
+        max_positions=E,
+    )
     bundle = random_bundle(cfg, tok, seed=0)
     m = bundle.model
     with torch.no_grad():
@@ -163,12 +181,16 @@ def test_a_deep_model_is_filled_by_the_models_own_pass(qtbot, open_window):
         assert view._induction.shape == (12, 12) and np.isfinite(view._induction).all()
         layer = state.trace.layers[0]
         A = _weights(state.trace, layer)
-        np.testing.assert_allclose(view._layers[layer].scores["previous"], [np.mean(np.diagonal(a, -1)) for a in A], rtol=1e-6)
+        np.testing.assert_allclose(
+            view._layers[layer].scores["previous"], [np.mean(np.diagonal(a, -1)) for a in A], rtol=1e-6
+        )
         view.score.setCurrentIndex(view.score.findData("induction"))
         best = hs.top_heads(view._induction, "induction")
         assert view.mosaic.marked == {(l, h) for l, h, _ in best} and len(best) == 7
         rect = view.mosaic.head_rect(7, 5)
-        qtbot.mouseClick(view.mosaic, Qt.MouseButton.LeftButton, pos=QPoint(int(rect.center().x()), int(rect.center().y())))
+        qtbot.mouseClick(
+            view.mosaic, Qt.MouseButton.LeftButton, pos=QPoint(int(rect.center().x()), int(rect.center().y()))
+        )
         qtbot.waitUntil(lambda: 7 in state.trace.layers, timeout=30_000)  # layer 7 traced for the central view
         assert (state.selection.layer, state.selection.head) == (7, 5)
     finally:
@@ -205,7 +227,7 @@ def test_the_figure_is_saved_as_png_and_svg(qtbot, state, view, trace, tmp_path)
     png = view.export_figure(str(tmp_path / "grid.png"), tile_px=50)
     image = QImage(png)
     assert image.height() > 2 * 50 and image.width() > 4 * 50
-    svg = (tmp_path / "grid.svg")
+    svg = tmp_path / "grid.svg"
     assert view.export_figure(str(svg)) == str(svg)
     text = svg.read_text()
     assert text.count("<image") >= 8 and "layer" in text
@@ -220,7 +242,9 @@ def test_the_panel_starts_closed_and_opens_from_the_view_menu(qtbot, window):
     assert dock.isVisible() and window.views["model_view"].on_screen()
     from PySide6.QtCore import Qt
 
-    assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea  # in the side column (its tabs when open)
+    assert (
+        window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    )  # in the side column (its tabs when open)
     view = window.views["model_view"]
     _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
     window.reset_layout()

@@ -159,14 +159,16 @@ class Monkey:
 
     def select(self):
         self.state.select(
-            **self.rng.choice([
-                {"token": self.rng.choice([None, 0, 1, 3, 500])},
-                {"key": self.rng.choice([None, 0, 2, 999])},
-                {"head": self.rng.randrange(0, 9)},
-                {"layer": self.rng.randrange(0, 5)},
-                {"row": self.rng.randrange(0, 4)},
-                {"stage": self.rng.choice(STAGE_KEYS)},
-            ])
+            **self.rng.choice(
+                [
+                    {"token": self.rng.choice([None, 0, 1, 3, 500])},
+                    {"key": self.rng.choice([None, 0, 2, 999])},
+                    {"head": self.rng.randrange(0, 9)},
+                    {"layer": self.rng.randrange(0, 5)},
+                    {"row": self.rng.randrange(0, 4)},
+                    {"stage": self.rng.choice(STAGE_KEYS)},
+                ]
+            )
         )
 
     def step_stage(self):
@@ -232,10 +234,23 @@ class Monkey:
     # ------------------------------------------------------------------ driving
     def table(self):
         return [
-            (self.type_text, 12), (self.append_text, 6), (self.sizes_via_state, 6), (self.sizes_via_spin, 6),
-            (self.positions, 2), (self.mask_widget, 5), (self.mask_state, 5), (self.options, 5), (self.weights, 4),
-            (self.select, 25), (self.step_stage, 10), (self.export, 2), (self.export_image, 1),
-            (self.open_snapshot, 2), (self.language, 1), (self.theme, 1), (self.presentation, 1),
+            (self.type_text, 12),
+            (self.append_text, 6),
+            (self.sizes_via_state, 6),
+            (self.sizes_via_spin, 6),
+            (self.positions, 2),
+            (self.mask_widget, 5),
+            (self.mask_state, 5),
+            (self.options, 5),
+            (self.weights, 4),
+            (self.select, 25),
+            (self.step_stage, 10),
+            (self.export, 2),
+            (self.export_image, 1),
+            (self.open_snapshot, 2),
+            (self.language, 1),
+            (self.theme, 1),
+            (self.presentation, 1),
             (self.wait_for_worker, 2),
         ]
 
@@ -255,7 +270,10 @@ class Monkey:
             self.times[action.__name__] = self.times.get(action.__name__, 0.0) + time.perf_counter() - t0
             if os.environ.get("ATTENTION_EXPLORER_MONKEY_LOG") and i % 200 == 0:
                 t = self.state.trace
-                print(f"{i}: {time.perf_counter() - self.t0:.1f} s, B={t.B} C={t.C} E={t.config.E} H={t.config.H} L={t.config.L} V={t.config.V}", flush=True)
+                print(
+                    f"{i}: {time.perf_counter() - self.t0:.1f} s, B={t.B} C={t.C} E={t.config.E} H={t.config.H} L={t.config.L} V={t.config.V}",
+                    flush=True,
+                )
             if self.state.trace is None and i > 0:
                 raise AssertionError(f"action {i} ({action.__name__}) left no trace on screen")
 

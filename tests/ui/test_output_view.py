@@ -43,7 +43,13 @@ def test_table_has_one_row_per_token_like_the_note(view, trace):
     t = view.table
     V = trace.config.V
     assert t.rowCount() == 5
-    assert [t.item(i, 0).text() for i in range(5)] == ["This", "This is", "This is a", "This is a pen", "This is a pen ."]
+    assert [t.item(i, 0).text() for i in range(5)] == [
+        "This",
+        "This is",
+        "This is a",
+        "This is a pen",
+        "This is a pen .",
+    ]
     headers = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
     assert headers[2:] == ["0\n<pad>", f"1\n{trace.vocab[1]}", "……", f"{V - 1}\n{trace.vocab[V - 1]}"]
     p = trace["probs"][0]
@@ -97,7 +103,6 @@ def test_append_most_likely_appends_the_argmax_and_retraces(qtbot, traced):
 
 
 def test_append_is_off_for_a_snapshot(view, state, trace):
-    from explorer.trace.trace import Trace
 
     snapshot = trace.replace({n: trace[n] for n in trace.stored_names()}, origin="/tmp/saved.npz")
     state.set_trace(snapshot)

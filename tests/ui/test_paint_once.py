@@ -59,8 +59,16 @@ def test_a_new_large_map_is_painted_once(qtbot, n):
     h.set_matrix(rng.random((40, 40)), _labels(40), _labels(40), signed=False, levels=(0.0, 1.0), square=True)
     _drain()
     paints = Paints(h.graphics.viewport())
-    h.set_matrix(rng.random((n, n)), _labels(n), _labels(n), signed=False, levels=(0.0, 1.0), square=True,
-                 blocked=np.triu(np.ones((n, n), dtype=bool), 1), note="a remark")
+    h.set_matrix(
+        rng.random((n, n)),
+        _labels(n),
+        _labels(n),
+        signed=False,
+        levels=(0.0, 1.0),
+        square=True,
+        blocked=np.triu(np.ones((n, n), dtype=bool), 1),
+        note="a remark",
+    )
     _drain()
     assert paints.count == 1
 
@@ -106,7 +114,9 @@ def test_a_long_inputs_map_comes_first_and_its_head_grid_in_a_later_turn(qtbot, 
     drawn = []
     for name, widget, method in (("map", view.large, "set_matrix"), ("grid", view.grid, "set_maps")):
         original = getattr(widget, method)
-        monkeypatch.setattr(widget, method, lambda *a, _o=original, _n=name, **k: (drawn.append((_n, running["job"])), _o(*a, **k)))
+        monkeypatch.setattr(
+            widget, method, lambda *a, _o=original, _n=name, **k: (drawn.append((_n, running["job"])), _o(*a, **k))
+        )
     state.set_trace(trace)
     qtbot.waitUntil(lambda: {n for n, _ in drawn} == {"map", "grid"}, timeout=60_000)
     (first, map_job), (second, grid_job) = drawn[:2]
@@ -128,7 +138,9 @@ def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
     h.set_matrix(rng.random((12, 12)), first, first, signed=False, levels=(0.0, 1.0), square=True)
     _drain()
     depth = h.bottom.style["tickTextHeight"]
-    assert depth >= 2 * QFontMetrics(h.bottom.style["tickFont"]).height() - 2  # staggered on two lines: the case at stake
+    assert (
+        depth >= 2 * QFontMetrics(h.bottom.style["tickFont"]).height() - 2
+    )  # staggered on two lines: the case at stake
     paints = Paints(h.graphics.viewport())
     second = [f"{words[(i + 1) % 6]}{i}" for i in range(12)]
     h.set_matrix(rng.random((12, 12)), second, second, signed=False, levels=(0.0, 1.0), square=True)
@@ -138,7 +150,9 @@ def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
     assert paints.count == 1
 
 
-@pytest.mark.parametrize("second", ["This is a big red apple and that is a dog .", "This is a big red pen and that is a cat and a bird ."])
+@pytest.mark.parametrize(
+    "second", ["This is a big red apple and that is a dog .", "This is a big red pen and that is a cat and a bird ."]
+)
 def test_a_classroom_edit_paints_the_tensor_views_map_once(qtbot, second):
     """A map that prints its numbers (a classroom sentence) fits them to its laid-out cells; laid out in the
     turns after the edit, it was painted two or three times per edit in the window (a word or the length changed)."""

@@ -87,18 +87,35 @@ def _check_every_widget(window, lesson) -> None:
         assert "<img" not in action.text() or not GuiQt.mightBeRichText(action.text())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(words=st.lists(st.sampled_from(["<b>", "</b>", "<img src=/dev/zero>", "&amp;", "\n", "\x1b", "\u202e", "a", " "]) | st.text(max_size=8), min_size=1, max_size=8).map("".join).filter(str.strip))
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    words=st.lists(
+        st.sampled_from(["<b>", "</b>", "<img src=/dev/zero>", "&amp;", "\n", "\x1b", "\u202e", "a", " "])
+        | st.text(max_size=8),
+        min_size=1,
+        max_size=8,
+    )
+    .map("".join)
+    .filter(str.strip)
+)
 def test_the_lesson_bar_shows_any_words_as_written(state, qtbot, app_style, words):
+    from explorer.lessons import Lesson, Step
     from explorer.ui.lesson_bar import LessonBar
     from explorer.ui.lesson_player import LessonPlayer
-    from explorer.lessons import Lesson, Step
 
     player = LessonPlayer(state)
     bar = LessonBar(player)
     qtbot.addWidget(bar)
     bar.show()
-    player.open(Lesson(title={"en": words}, steps=(Step(caption={"en": words}, question={"en": words}, answer={"en": words}),), languages=("en",)))
+    player.open(
+        Lesson(
+            title={"en": words},
+            steps=(Step(caption={"en": words}, question={"en": words}, answer={"en": words}),),
+            languages=("en",),
+        )
+    )
     bar.refresh()
     for label in (bar.title, bar.caption, bar.answer):
         assert label.textFormat() == Qt.TextFormat.PlainText and label.text() == words
@@ -108,6 +125,10 @@ def test_a_tooltip_of_outside_words_is_escaped_and_shows_them():
     from explorer.ui.plain_text import menu_text, plain_tip
 
     tip = plain_tip('<img src="/dev/zero"> & <b>x</b>')
-    assert "<img" not in tip and unescape(tip.removeprefix("<p style='white-space:pre-wrap'>").removesuffix("</p>")) == '<img src="/dev/zero"> & <b>x</b>'
+    assert (
+        "<img" not in tip
+        and unescape(tip.removeprefix("<p style='white-space:pre-wrap'>").removesuffix("</p>"))
+        == '<img src="/dev/zero"> & <b>x</b>'
+    )
     assert plain_tip("a < b") == "a < b"  # not HTML to Qt: left as it is
     assert menu_text("R&D/\nnotes.toml") == "R&&D/\\nnotes.toml"

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 from live_state import make_trace
 
 
@@ -57,10 +56,11 @@ def test_sweep_curves_and_the_current_D_marker(state, view):
     assert h_raw[-1] < 0.25 * h_scaled[-1]  # unscaled rows collapse, scaled ones do not
     state.set_trace(make_trace())
     assert view.d_lines[0].value() == pytest.approx(math.log10(16))
+    from live_state import preset_bundle
+
     from explorer.config import ModelConfig
     from explorer.trace import run_trace
     from explorer.weights.bundle import random_bundle
-    from live_state import preset_bundle
 
     tok = preset_bundle().tokenizer
     cfg = ModelConfig(vocab_size=tok.vocab_size, embed_dim=32, key_dim=64, heads=2, layers=1)

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from explorer import names
 from explorer.present.explain import fmt
 from explorer.trace import run_trace
-from explorer.ui.state import AppState, ModelSource
+from explorer.ui.state import AppState
 from explorer.ui.views.heatmap import highlight_colour
 from explorer.weights.presets import load_preset
 
@@ -93,7 +93,13 @@ def test_a_fully_blocked_query_is_not_said_to_sum_to_1(qtbot):
     from explorer.config import MaskSpec, RunOptions
     from explorer.ui.views.selection_view import SelectionView
 
-    matrix = [[False] * 5, [True, True, False, False, False], [True] * 3 + [False] * 2, [True] * 4 + [False], [True] * 5]
+    matrix = [
+        [False] * 5,
+        [True, True, False, False, False],
+        [True] * 3 + [False] * 2,
+        [True] * 4 + [False],
+        [True] * 5,
+    ]
     trace = run_trace(load_preset("classroom"), "This is a pen .", RunOptions(mask=MaskSpec.explicit(matrix)))
     state = AppState()
     state.set_trace(trace)

@@ -12,7 +12,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray
 
@@ -20,15 +21,28 @@ from explorer.ui import settings
 from explorer.ui.settings_schema import MAX_RECENT, SCHEMA, THEMES
 
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
     | st.sampled_from(["light", "dark", "evil", "en", "ja", "", "xyz", "AAAA", "!!", "classroom", "preset", "path"]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8) | st.sampled_from(["kind", "name", "sizes", "seed"]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.text(max_size=8) | st.sampled_from(["kind", "name", "sizes", "seed"]), inner, max_size=5)
+    ),
     max_leaves=15,
 )
-SOURCES = st.fixed_dictionaries({
-    "kind": st.sampled_from(["preset", "path", "evil"]), "name": st.sampled_from(["classroom", "seed-toy", "nope", "/x"]),
-    "sizes": st.lists(st.tuples(st.sampled_from(["embed_dim", "heads", "layers", "norm", "residual", "bogus"]), VALUES).map(list), max_size=3),
-})
+SOURCES = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(["preset", "path", "evil"]),
+        "name": st.sampled_from(["classroom", "seed-toy", "nope", "/x"]),
+        "sizes": st.lists(
+            st.tuples(st.sampled_from(["embed_dim", "heads", "layers", "norm", "residual", "bogus"]), VALUES).map(list),
+            max_size=3,
+        ),
+    }
+)
 
 
 def _fresh(folder: Path, content: bytes | None = None) -> Path:
@@ -61,7 +75,9 @@ def _assert_usable() -> None:
         preset_source_config(source)  # the sizes build a model
 
 
-@hsettings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@hsettings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.dictionaries(st.sampled_from(sorted(SCHEMA)) | st.text(max_size=10), VALUES, max_size=8), source=SOURCES)
 def test_any_settings_file_gives_usable_values_or_defaults(tmp_path_factory, data, source):
     data["session/source"] = source
@@ -69,13 +85,26 @@ def test_any_settings_file_gives_usable_values_or_defaults(tmp_path_factory, dat
     _assert_usable()
 
 
-@pytest.mark.parametrize("content", [
-    b"null", b"5", b"[1,2]", b"{", b"\xff\xfe", b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
-    json.dumps({"recent_files": [f"/f{i}" for i in range(100_000)], "theme": "evil"}).encode(),
-    json.dumps({"session/source": {"kind": "preset", "name": "classroom", "sizes": [["embed_dim", "xyz"]]}}).encode(),
-    json.dumps({"session/source": {"kind": "preset", "name": "classroom", "sizes": [["no_such_size", 4]]}}).encode(),
-    json.dumps({"window/geometry": "not base64!", "window/state": 5, "session/text": None}).encode(),
-], ids=["null", "number", "list", "cut", "binary", "deep", "100000-recent", "sizes-xyz", "unknown-size", "geometry"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"null",
+        b"5",
+        b"[1,2]",
+        b"{",
+        b"\xff\xfe",
+        b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        json.dumps({"recent_files": [f"/f{i}" for i in range(100_000)], "theme": "evil"}).encode(),
+        json.dumps(
+            {"session/source": {"kind": "preset", "name": "classroom", "sizes": [["embed_dim", "xyz"]]}}
+        ).encode(),
+        json.dumps(
+            {"session/source": {"kind": "preset", "name": "classroom", "sizes": [["no_such_size", 4]]}}
+        ).encode(),
+        json.dumps({"window/geometry": "not base64!", "window/state": 5, "session/text": None}).encode(),
+    ],
+    ids=["null", "number", "list", "cut", "binary", "deep", "100000-recent", "sizes-xyz", "unknown-size", "geometry"],
+)
 def test_hostile_files_are_notes_never_failures(tmp_path, caplog, content):
     _fresh(tmp_path, content)
     with caplog.at_level(logging.WARNING, logger="explorer.ui.settings"):
@@ -179,4 +208,3 @@ def test_undecodable_paths_and_text_are_kept_as_they_were(tmp_path):
     settings.flush()
     settings._stores.clear()
     assert settings.recent_files() == [odd] and settings.get("session/text") == "caf\udce9 講義"
-

@@ -153,8 +153,13 @@ def test_the_window_is_built_before_torch_is_imported():
         "print('torch' in sys.modules, flush=True)\n"
         "import os; os._exit(0)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "False"
 
@@ -165,7 +170,16 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
 
     w = MainWindow(state, restore_layout=False)
     qtbot.addWidget(w)
-    hidden = {"output", "scaling", "params", "tensors", "train", "generate", "model_view", "interventions"}  # behind "Selected token" and the bottom tabs
+    hidden = {
+        "output",
+        "scaling",
+        "params",
+        "tensors",
+        "train",
+        "generate",
+        "model_view",
+        "interventions",
+    }  # behind "Selected token" and the bottom tabs
     assert {n for n in w.views if n not in {v.objectName().removeprefix("view.") for v in w.views.built()}} == hidden
     w.show()
     # opening a panel (its button on the status bar's strip: the bottom panels start closed) builds it at once
@@ -184,7 +198,6 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
 def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
     """A keystroke's trace takes milliseconds: the status bar's busy bar must not flash for it; work still
     running after BUSY_AFTER_MS shows it, and it goes when the work ends."""
-    from explorer.ui.state import AppState
     from explorer.ui.status_bar import BUSY_AFTER_MS, StatusBar
 
     state = AppState(text="This is a pen .")
@@ -200,4 +213,3 @@ def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
     qtbot.waitUntil(bar.busy.isVisible, timeout=BUSY_AFTER_MS + 1000)
     state.set_busy(False)
     assert not bar.busy.isVisible()
-

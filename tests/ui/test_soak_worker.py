@@ -11,14 +11,19 @@ import gc
 import os
 
 import pytest
+from live_state import live
 
 from explorer.ui.state import AppState
-from live_state import live
 
 pytestmark = pytest.mark.slow
 
 GROWTH_BOUND_MB = 30
-TEXTS = ["This is a pen .", "The cat sat on the mat .\nIs this a dog ?", "The big red dog runs to the park . " * 5, "zzqx 😀"]
+TEXTS = [
+    "This is a pen .",
+    "The cat sat on the mat .\nIs this a dog ?",
+    "The big red dog runs to the park . " * 5,
+    "zzqx 😀",
+]
 
 
 def rss_mb() -> float:
@@ -30,6 +35,7 @@ def rss_mb() -> float:
 def test_a_thousand_worker_retraces_keep_memory_flat(qtbot):
     state = AppState(text="warm up")
     with live(state, qtbot):
+
         def retrace(i: int) -> None:
             with qtbot.waitSignal(state.traceChanged, timeout=20_000):
                 state.set_text(TEXTS[i % len(TEXTS)] + " ." * (i % 2))  # always a new request
@@ -42,5 +48,7 @@ def test_a_thousand_worker_retraces_keep_memory_flat(qtbot):
             retrace(i)
         gc.collect()
         growth = rss_mb() - start
-    print(f"\nworker soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)")
+    print(
+        f"\nworker soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)"
+    )
     assert growth < GROWTH_BOUND_MB

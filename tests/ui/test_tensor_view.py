@@ -11,12 +11,11 @@ import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtTest import QTest
 
-from explorer.present.explain import cell_text
 from explorer.present.stages import STAGE_KEYS, stage, stage_keys_for
 from explorer.trace import run_trace
 from explorer.ui.state import AppState, ModelSource
-from tests.ui.waits import wait_laid_out
 from explorer.weights.presets import get_preset, load_preset
+from tests.ui.waits import wait_laid_out
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +106,12 @@ def test_masked_cells_are_in_the_overlay(classroom):
 def test_clicking_a_grid_head_selects_it(classroom, qtbot):
     state, view = classroom
     target = view.grid.maps[3]
-    QTest.mouseClick(view.grid.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point_in(view.grid, target, 1, 1))
+    QTest.mouseClick(
+        view.grid.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        point_in(view.grid, target, 1, 1),
+    )
     assert state.selection.head == 3
     assert np.array_equal(view.large.image.image, state.trace.head_map(0, "weights", 0, 3))
     assert view.grid.maps[3]._selected_frame.isVisible() and not view.grid.maps[0]._selected_frame.isVisible()
@@ -115,7 +119,12 @@ def test_clicking_a_grid_head_selects_it(classroom, qtbot):
 
 def test_clicking_a_cell_selects_query_and_key(classroom, qtbot):
     state, view = classroom
-    QTest.mouseClick(view.large.graphics.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point_in(view.large.graphics, view.large.layers, 3, 1))
+    QTest.mouseClick(
+        view.large.graphics.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        point_in(view.large.graphics, view.large.layers, 3, 1),
+    )
     assert (state.selection.token, state.selection.key) == (3, 1)
     assert view.large.layers.highlighted() == (3, 1)
 
@@ -242,7 +251,9 @@ def test_hovering_a_matrix_cell_explains_it(classroom, qtbot):
         QTest.mouseMove(q.graphics.viewport(), point_in(q.graphics, q.layers, 2, 5))
     text = view.explanation.text()
     assert "x₂ · W_q[:, 5]" in text
-    exact = state.trace["layers.0.attn.in"][0, 2].astype(np.float64) @ state.trace["params.layers.0.attn.W_q"][:, 5].astype(np.float64)
+    exact = state.trace["layers.0.attn.in"][0, 2].astype(np.float64) @ state.trace["params.layers.0.attn.W_q"][
+        :, 5
+    ].astype(np.float64)
     assert float(text.rsplit("= ", 1)[1].replace("−", "-")) == pytest.approx(exact, abs=0.006)
 
 
@@ -251,7 +262,9 @@ def test_export_widget_and_language_change(classroom, qapp, tmp_path):
 
     state, view = classroom
     assert view.export_widget() is view.content
-    assert view.explanation.parent() is view and not view.content.isAncestorOf(view.explanation)  # no hover hint on slides
+    assert view.explanation.parent() is view and not view.content.isAncestorOf(
+        view.explanation
+    )  # no hover hint on slides
     png = save_view_image(view.export_widget(), tmp_path / "map.png")
     svg = save_view_image(view.export_widget(), tmp_path / "map.svg")
     assert png.stat().st_size > 5000
@@ -281,7 +294,13 @@ def test_norm_stage_draws_the_normalised_x_and_bare_models_number_without_it(cla
     assert view.stage_combo.currentText() == "3. Norm before attention"
     toy_state, toy_view = toy  # the note's toy has no norm: its Q K V is step 3, the norm rows are hidden
     toy_state.select(stage="qkv")
-    assert toy_view.stage_combo.currentText() == "3. Queries, keys, values" and toy_view.title.text().startswith("Step 3 of 15")
-    hidden = [toy_view.stage_combo.itemData(i) for i in range(toy_view.stage_combo.count()) if toy_view.stage_combo.view().isRowHidden(i)]
+    assert toy_view.stage_combo.currentText() == "3. Queries, keys, values" and toy_view.title.text().startswith(
+        "Step 3 of 15"
+    )
+    hidden = [
+        toy_view.stage_combo.itemData(i)
+        for i in range(toy_view.stage_combo.count())
+        if toy_view.stage_combo.view().isRowHidden(i)
+    ]
     assert [k for k in hidden if not stage(k).needs] == ["norm_attn", "norm_ffn", "final_norm"]
     assert all(k in hidden for k in STAGE_KEYS if stage(k).needs)  # a real family's own stages

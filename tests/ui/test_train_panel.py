@@ -84,7 +84,9 @@ def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_
     assert panel.curve.marker.isVisible() and panel.curve.marker.value() == 0
 
     timeline.slider.setValue(2)
-    qtbot.waitUntil(lambda: state.trace.source.endswith("step-000020") or state.trace.source == "training:copy@20", timeout=20_000)
+    qtbot.waitUntil(
+        lambda: state.trace.source.endswith("step-000020") or state.trace.source == "training:copy@20", timeout=20_000
+    )
     last = np.array(state.trace["params.embed.tok"])
     assert first.shape == last.shape and not np.allclose(first, last)
 
@@ -96,7 +98,11 @@ def test_timeline_lists_checkpoints_and_changes_the_weights(window, qtbot, runs_
     qtbot.waitUntil(lambda: not timeline.play.isChecked(), timeout=20_000)
     # Play stops once the last checkpoint is asked for; its trace arrives a moment later (long under load).
     qtbot.waitUntil(lambda: shown and shown[-1] == "step-000020", timeout=20_000)
-    assert [n for i, n in enumerate(shown) if i == 0 or shown[i - 1] != n] == ["step-000000", "step-000010", "step-000020"]
+    assert [n for i, n in enumerate(shown) if i == 0 or shown[i - 1] != n] == [
+        "step-000000",
+        "step-000010",
+        "step-000020",
+    ]
 
 
 def test_running_and_the_start_button_agree_when_the_thread_has_just_ended(window, qtbot, runs_root):
@@ -155,8 +161,8 @@ def test_a_finished_runs_curve_comes_back_when_one_of_its_checkpoints_is_opened(
 
 
 def test_induction_readout_points_out_the_best_head(window, qtbot):
-    from explorer.train.runs import best_heads
     from explorer.train.induction import induction_scores
+    from explorer.train.runs import best_heads
 
     state = window.state
     readout = window.views["train"].induction
@@ -218,5 +224,9 @@ def test_the_panel_starts_from_the_same_recipe_as_the_train_command(window):
         panel.corpus.activated.emit(i)  # the user's choice
         window_settings = panel.train_settings()
         cli = settings_from(build_parser().parse_args(["train", "--corpus", corpus]), get_corpus(corpus))
-        assert (window_settings.steps, window_settings.batch_size, window_settings.lr) == (cli.steps, cli.batch_size, cli.lr)
+        assert (window_settings.steps, window_settings.batch_size, window_settings.lr) == (
+            cli.steps,
+            cli.batch_size,
+            cli.lr,
+        )
         assert window_settings.checkpoint_every == cli.checkpoint_every == default_recipe(corpus)["checkpoint_every"]

@@ -29,12 +29,16 @@ def test_a_large_screen_keeps_the_designed_size():
 
 
 @pytest.mark.parametrize("name", SCREENS)
-@pytest.mark.parametrize("remembered", [QRect(0, 0, 1400, 900), QRect(3000, 2000, 1400, 900), QRect(-500, -300, 2560, 1440)])
+@pytest.mark.parametrize(
+    "remembered", [QRect(0, 0, 1400, 900), QRect(3000, 2000, 1400, 900), QRect(-500, -300, 2560, 1440)]
+)
 def test_a_remembered_geometry_is_pulled_onto_the_screen(name, remembered):
     area = SCREENS[name]
     got = clamped(remembered, area)
     assert area.contains(got)
-    assert got.width() == min(remembered.width(), area.width()) and got.height() == min(remembered.height(), area.height())
+    assert got.width() == min(remembered.width(), area.width()) and got.height() == min(
+        remembered.height(), area.height()
+    )
 
 
 def test_a_window_that_fits_is_left_where_it_was():

@@ -107,7 +107,9 @@ def test_a_hundred_thousand_characters_do_not_freeze_the_window(window, qtbot):
     whole = time.perf_counter() - start
     assert trace.C == 1024 and len(box.toPlainText()) == 100_000  # the box keeps all the user typed
     stall = max(b - a for a, b in zip(ticks, ticks[1:]))
-    print(f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms of {whole * 1000:.0f} ms")
+    print(
+        f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms of {whole * 1000:.0f} ms"
+    )
     assert stall < 0.5 * whole  # the window kept answering for most of the time (a busy machine stretches both)
     chips = window.views["input"].chips.rows()
     assert len(chips) == 1 and len(chips[0]) == 1024
@@ -128,8 +130,15 @@ def test_sizes_that_cannot_work_keep_the_last_trace(window, qtbot):
     refused(qtbot, window, lambda: state.set_sizes(embed_dim=2.5), "whole number")
     refused(qtbot, window, lambda: state.set_sizes(embed_dim="x"), "whole number")
     refused(qtbot, window, lambda: state.set_sizes(embed_dim=4096, layers=256), "budget")
-    refused(qtbot, window, lambda: state.set_sizes(embed_dim=64, layers=2, heads=3, key_dim=5, positions="rope"), "D must be even")
-    kind, trace = traced(qtbot, state, lambda: state.set_sizes(embed_dim=16, heads=2, key_dim=4, layers=1, positions="sinusoidal"))
+    refused(
+        qtbot,
+        window,
+        lambda: state.set_sizes(embed_dim=64, layers=2, heads=3, key_dim=5, positions="rope"),
+        "D must be even",
+    )
+    kind, trace = traced(
+        qtbot, state, lambda: state.set_sizes(embed_dim=16, heads=2, key_dim=4, layers=1, positions="sinusoidal")
+    )
     assert kind == "trace" and trace.config.E == 16  # and a good size is traced again at once
     refused(qtbot, window, lambda: state.set_seed(2**70), "seed")
 
@@ -160,12 +169,25 @@ def test_damaged_and_hostile_snapshots(window, qtbot, tmp_path):
     with np.load(good, allow_pickle=False) as data:
         content = {k: data[k] for k in data.files}
     newer = tmp_path / "newer.npz"
-    np.savez(newer, **{**content, "manifest": np.frombuffer(json.dumps({**json.loads(content["manifest"].tobytes()), "format_version": 9}).encode(), np.uint8)})
+    np.savez(
+        newer,
+        **{
+            **content,
+            "manifest": np.frombuffer(
+                json.dumps({**json.loads(content["manifest"].tobytes()), "format_version": 9}).encode(), np.uint8
+            ),
+        },
+    )
     (tmp_path / "empty.npz").write_bytes(b"")
     (tmp_path / "cut.npz").write_bytes(good.read_bytes()[:300])
     (tmp_path / "text.safetensors").write_text("hello")
-    bad = [tmp_path / "empty.npz", tmp_path / "cut.npz", tmp_path / "text.safetensors", newer,
-           *trap_files(tmp_path / "evil", marker, "snap.pt")]
+    bad = [
+        tmp_path / "empty.npz",
+        tmp_path / "cut.npz",
+        tmp_path / "text.safetensors",
+        newer,
+        *trap_files(tmp_path / "evil", marker, "snap.pt"),
+    ]
     before = state.trace
     for path in bad:
         assert not file_ops.open_snapshot(window, state, str(path))
@@ -218,7 +240,12 @@ def test_damaged_and_hostile_models(window, qtbot, tmp_path):
     cut = tmp_path / "cut.gguf"
     cut.write_bytes(b"GGUF\x03\x00\x00\x00" + bytes(12))
     before, source = state.trace, state.source
-    for path, said in ((missing, "h.0.mlp.c_fc.bias"), (wrong, "wpe.weight"), (evil, "pytorch_model.bin"), (cut, "cut.gguf")):
+    for path, said in (
+        (missing, "h.0.mlp.c_fc.bias"),
+        (wrong, "wpe.weight"),
+        (evil, "pytorch_model.bin"),
+        (cut, "cut.gguf"),
+    ):
         kind, message = traced(qtbot, state, lambda: window.loading.open(str(path)))
         assert kind == "error" and said in message and "\n" not in message
         assert state.trace is before and state.source == source  # back to the model on screen

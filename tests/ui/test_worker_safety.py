@@ -49,18 +49,26 @@ def test_a_base_exception_is_one_failed_request_and_the_worker_goes_on(qtbot, wo
         return real(source, progress=progress, cancel=cancel)
 
     monkeypatch.setattr(worker_module, "build_bundle", panics)
-    kind, message = _outcome(qtbot, worker, TraceRequest(ModelSource("path", "panics"), "This is a pen .", RunOptions()))
+    kind, message = _outcome(
+        qtbot, worker, TraceRequest(ModelSource("path", "panics"), "This is a pen .", RunOptions())
+    )
     assert kind == "error" and "FakePanic" in message and "\n" not in message
     assert worker.isRunning()
-    kind, trace = _outcome(qtbot, worker, TraceRequest(ModelSource("preset", "seed-toy"), "This is a pen .", RunOptions()))
+    kind, trace = _outcome(
+        qtbot, worker, TraceRequest(ModelSource("preset", "seed-toy"), "This is a pen .", RunOptions())
+    )
     assert kind == "trace" and trace.B == 1
 
 
 def test_a_tokenizer_panic_in_the_worker_is_a_one_line_error(qtbot, worker, tmp_path):
     folder = hostile.tiny_llama(tmp_path / "llama", tokenizer_json=hostile.catastrophic_tokenizer_json())
-    kind, message = _outcome(qtbot, worker, TraceRequest(ModelSource("path", str(folder)), "a" * 3000 + "!", RunOptions()))
+    kind, message = _outcome(
+        qtbot, worker, TraceRequest(ModelSource("path", str(folder)), "a" * 3000 + "!", RunOptions())
+    )
     assert kind == "error" and "the model's tokenizer failed on this text" in message and "\n" not in message
-    kind, trace = _outcome(qtbot, worker, TraceRequest(ModelSource("path", str(folder)), "This is a pen .", RunOptions()))
+    kind, trace = _outcome(
+        qtbot, worker, TraceRequest(ModelSource("path", str(folder)), "This is a pen .", RunOptions())
+    )
     assert kind == "trace"  # the same model still traces other text
 
 

@@ -35,7 +35,9 @@ def wait_laid_out(qtbot, widgets: list[QWidget] | None = None, timeout: int = 10
 
     def still() -> bool:
         drain()
-        now = _geometry(widgets if widgets is not None else [w for w in QApplication.topLevelWidgets() if w.isVisible()])
+        now = _geometry(
+            widgets if widgets is not None else [w for w in QApplication.topLevelWidgets() if w.isVisible()]
+        )
         same, last[0] = now == last[0], now
         return same
 

@@ -55,7 +55,7 @@ class CellNumbers(QGraphicsItem):
         return bool(self._texts) and self._font_px > 0 and self.isVisible()
 
     def texts(self) -> list[list[str]]:
-        return [self._texts[i * self._cols:(i + 1) * self._cols] for i in range(self._rows)]
+        return [self._texts[i * self._cols : (i + 1) * self._cols] for i in range(self._rows)]
 
     def colours(self) -> list[QColor]:
         """The colour of each cell's number, row-major."""

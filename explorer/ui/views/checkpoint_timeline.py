@@ -13,8 +13,8 @@ from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QWidget
 
 from explorer.train.runs import checkpoint_step_of, list_checkpoints, run_dir_of
-from explorer.ui.state import AppState
 from explorer.ui.plain_text import plain_tip
+from explorer.ui.state import AppState
 
 PLAY_INTERVAL_MS = 700  # long enough to see each map before the next
 
@@ -64,8 +64,12 @@ class CheckpointTimeline(QWidget):
 
     def retranslate(self) -> None:
         self.caption.setText(self.tr("Checkpoints"))
-        self.slider.setToolTip(self.tr("Scrub through the run's saved checkpoints: every view shows the weights of that step "
-                                       "(← → step one checkpoint)"))
+        self.slider.setToolTip(
+            self.tr(
+                "Scrub through the run's saved checkpoints: every view shows the weights of that step "
+                "(← → step one checkpoint)"
+            )
+        )
         self.play.setToolTip(self.tr("Play through the checkpoints from the first to the last"))
         self._set_play_text()
         self._set_label()
@@ -79,7 +83,9 @@ class CheckpointTimeline(QWidget):
         run, current = shown_run(self.state)
         self.run = run
         self.checkpoints = list_checkpoints(run) if run is not None else []
-        index = next((i for i, (_s, p) in enumerate(self.checkpoints) if current is not None and p.name == current.name), None)
+        index = next(
+            (i for i, (_s, p) in enumerate(self.checkpoints) if current is not None and p.name == current.name), None
+        )
         with QSignalBlocker(self.slider):
             self.slider.setRange(0, max(0, len(self.checkpoints) - 1))
             if index is not None:
@@ -95,10 +101,14 @@ class CheckpointTimeline(QWidget):
     def _set_label(self) -> None:
         if not self.checkpoints:
             self.label.setText(self.tr("no run shown"))
-            self.label.setToolTip(self.tr("Train a model, or open a checkpoint of a run (File → Open model), to scrub through its steps"))
+            self.label.setToolTip(
+                self.tr("Train a model, or open a checkpoint of a run (File → Open model), to scrub through its steps")
+            )
             return
         i = self.slider.value()
-        self.label.setText(self.tr("step {step} ({i}/{n})").format(step=self.checkpoints[i][0], i=i + 1, n=len(self.checkpoints)))
+        self.label.setText(
+            self.tr("step {step} ({i}/{n})").format(step=self.checkpoints[i][0], i=i + 1, n=len(self.checkpoints))
+        )
         self.label.setToolTip(plain_tip(str(self.checkpoints[i][1])))
 
     def current_step(self) -> int | None:

@@ -54,8 +54,11 @@ class CompareSwitch(QWidget):
         if baseline is None:
             return "intervened"
         ok = comparable(baseline, name)
-        why = self.tr("both runs read the same tokens") if same_tokens else self.tr(
-            "the snapshot keeps only the baseline's logits and probabilities")
+        why = (
+            self.tr("both runs read the same tokens")
+            if same_tokens
+            else self.tr("the snapshot keeps only the baseline's logits and probabilities")
+        )
         self.set_available(ok, why)
         return self.mode() if ok else "intervened"
 
@@ -83,8 +86,13 @@ class CompareSwitch(QWidget):
         self.buttons["baseline"].setText(self.tr("Baseline"))
         self.buttons["baseline"].setToolTip(self.tr("The same input without interventions"))
         self.buttons["intervened"].setText(self.tr("Intervened"))
-        self.buttons["intervened"].setToolTip(self.tr("The run with the interventions listed in the Interventions panel"))
+        self.buttons["intervened"].setToolTip(
+            self.tr("The run with the interventions listed in the Interventions panel")
+        )
         self.buttons["difference"].setText(self.tr("Difference"))
-        self.buttons["difference"].setToolTip(self.tr(
-            "Intervened − baseline, cell by cell: red where the intervention raised a value, blue where it lowered "
-            "it, white where nothing changed"))
+        self.buttons["difference"].setToolTip(
+            self.tr(
+                "Intervened − baseline, cell by cell: red where the intervention raised a value, blue where it lowered "
+                "it, white where nothing changed"
+            )
+        )

@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
 
 from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, estimate_memory
-from explorer.util.devices import available_devices
 from explorer.errors import ExplorerError
+from explorer.session.open import preset_source_config
 from explorer.ui.state import ModelSource
 from explorer.ui.status_bar import human_bytes
 from explorer.ui.views.base import View
 from explorer.ui.views.mask_painter import MaskPainter
 from explorer.ui.views.only_changes import set_value
-from explorer.session.open import preset_source_config
+from explorer.util.devices import available_devices
 from explorer.weights.presets import PRESETS, get_preset
 
 MASK_KINDS = vocab.MASK_KINDS  # combo order
@@ -213,19 +213,34 @@ class ControlsView(View):
         self.attn_group.setTitle(self.tr("Attention"))
         self.run_group.setTitle(self.tr("Computation"))
         self.preset_label.setText(self.tr("Preset"))
-        self.preset.setToolTip(self.tr("A named starting point: sizes, vocabulary, example sentence and maybe trained weights"))
+        self.preset.setToolTip(
+            self.tr("A named starting point: sizes, vocabulary, example sentence and maybe trained weights")
+        )
         self.weights_label.setText(self.tr("Weights"))
         self.random_weights.setText(self.tr("random (untrained)"))
-        self.random_weights.setToolTip(self.tr("On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."))
+        self.random_weights.setToolTip(
+            self.tr(
+                "On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."
+            )
+        )
         self.seed_label.setText(self.tr("Seed"))
         self.seed.setSpecialValueText(self.tr("preset's"))
         self.seed.setToolTip(self.tr("Seed of the random weights: the same seed gives the same numbers"))
         texts = {
             "embed_dim": (self.tr("E (embedding)"), self.tr("E: size of each token's vector")),
-            "key_dim": (self.tr("D (query/key)"), self.tr("D: size of each head's query and key vectors; scores are divided by √D")),
-            "heads": (self.tr("H (heads)"), self.tr("H: number of attention heads, each with its own W_q, W_k, W_v, W_o")),
+            "key_dim": (
+                self.tr("D (query/key)"),
+                self.tr("D: size of each head's query and key vectors; scores are divided by √D"),
+            ),
+            "heads": (
+                self.tr("H (heads)"),
+                self.tr("H: number of attention heads, each with its own W_q, W_k, W_v, W_o"),
+            ),
             "layers": (self.tr("L (layers)"), self.tr("L: number of blocks (attention + FFN) stacked")),
-            "value_dim": (self.tr("D_v (value)"), self.tr("D_v: size of each head's value vector (and of its output Rⁱ)")),
+            "value_dim": (
+                self.tr("D_v (value)"),
+                self.tr("D_v: size of each head's value vector (and of its output Rⁱ)"),
+            ),
             "ffn_dim": (self.tr("F (FFN width)"), self.tr("F: width of the feed-forward layer's hidden activations")),
         }
         for name, (label, tip) in texts.items():
@@ -235,25 +250,57 @@ class ControlsView(View):
         self.sizes["value_dim"].setSpecialValueText(self.tr("= D"))
         self.sizes["ffn_dim"].setSpecialValueText(self.tr("= 4·E"))
         self.positions_label.setText(self.tr("Positions"))
-        self.positions.setToolTip(self.tr("How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"))
-        for i, text in enumerate((self.tr("none"), self.tr("sinusoidal"), self.tr("learned"), self.tr("rotary (RoPE)"))):
+        self.positions.setToolTip(
+            self.tr(
+                "How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"
+            )
+        )
+        for i, text in enumerate(
+            (self.tr("none"), self.tr("sinusoidal"), self.tr("learned"), self.tr("rotary (RoPE)"))
+        ):
             self.positions.setItemText(i, text)
         self.norm_label.setText(self.tr("Norm"))
-        self.norm.setToolTip(self.tr("Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block"))
-        _label_items(self.norm, {"layernorm": self.tr("LayerNorm"), "rmsnorm": self.tr("RMSNorm"), "none": self.tr("none")})
+        self.norm.setToolTip(
+            self.tr(
+                "Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block"
+            )
+        )
+        _label_items(
+            self.norm, {"layernorm": self.tr("LayerNorm"), "rmsnorm": self.tr("RMSNorm"), "none": self.tr("none")}
+        )
         self.residual_label.setText(self.tr("Residuals"))
         self.residual.setText(self.tr("add x back"))
-        self.residual.setToolTip(self.tr("On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN"))
+        self.residual.setToolTip(
+            self.tr(
+                "On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN"
+            )
+        )
         self.mask_label.setText(self.tr("Mask"))
         self.mask.setToolTip(self.tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
-        _label_items(self.mask, {"causal": self.tr("causal"), "none": self.tr("none (sees the future)"), "window": self.tr("window W"),
-                                 "prefix": self.tr("prefix P"), "explicit": self.tr("hand-painted")})
-        self.mask_size.setToolTip(self.tr("Window W: query i sees keys {first} … i. Prefix P: the first P tokens see each other").format(first=vocab.WINDOW_FIRST_KEY))
+        _label_items(
+            self.mask,
+            {
+                "causal": self.tr("causal"),
+                "none": self.tr("none (sees the future)"),
+                "window": self.tr("window W"),
+                "prefix": self.tr("prefix P"),
+                "explicit": self.tr("hand-painted"),
+            },
+        )
+        self.mask_size.setToolTip(
+            self.tr("Window W: query i sees keys {first} … i. Prefix P: the first P tokens see each other").format(
+                first=vocab.WINDOW_FIRST_KEY
+            )
+        )
         self.scale_label.setText(self.tr("Scaling"))
         self.scale.setText(self.tr("÷ √D"))
-        self.scale.setToolTip(self.tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows"))
+        self.scale.setToolTip(
+            self.tr("Divide the scores by √D so their variance stays near 1; off, softmax saturates as D grows")
+        )
         self.temperature_label.setText(self.tr("Temperature"))
-        self.temperature.setToolTip(self.tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter"))
+        self.temperature.setToolTip(
+            self.tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter")
+        )
         self.dtype_label.setText(self.tr("Precision"))
         self.dtype.setToolTip(self.tr("float32 is fast; float64 shows identities equal to ~1e-16"))
         self.device_label.setText(self.tr("Device"))
@@ -295,7 +342,9 @@ class ControlsView(View):
         if kind == "explicit":
             self.state.paint()  # the Session's painting (from causal when nothing is painted yet), grown to the text
             return
-        self.state.set_options(mask=MaskSpec(kind, self.mask_size.value()) if kind in vocab.SIZED_MASKS else MaskSpec(kind))
+        self.state.set_options(
+            mask=MaskSpec(kind, self.mask_size.value()) if kind in vocab.SIZED_MASKS else MaskSpec(kind)
+        )
 
     def _show_mask_parts(self, kind: str) -> None:
         sized = kind in vocab.SIZED_MASKS
@@ -320,10 +369,24 @@ class ControlsView(View):
         s = self.state
         src, opts = s.source, s.options
         editable = s.editable_sizes and src.kind == "preset"
-        blockers = [QSignalBlocker(w) for w in (
-            self.preset, self.random_weights, self.seed, self.positions, self.norm, self.residual, self.mask, self.mask_size,
-            self.scale, self.temperature, self.dtype, self.device, *self.sizes.values(),
-        )]
+        blockers = [
+            QSignalBlocker(w)
+            for w in (
+                self.preset,
+                self.random_weights,
+                self.seed,
+                self.positions,
+                self.norm,
+                self.residual,
+                self.mask,
+                self.mask_size,
+                self.scale,
+                self.temperature,
+                self.dtype,
+                self.device,
+                *self.sizes.values(),
+            )
+        ]
         index = self.preset.findData(src.name) if src.kind == "preset" else -1
         self.preset.setCurrentIndex(index)
         self.preset.setPlaceholderText(src.name.replace("\\", "/").rsplit("/", 1)[-1] if index < 0 else "")
@@ -384,7 +447,9 @@ class ControlsView(View):
             self.device.blockSignals(False)
 
     def _on_error(self, message: str) -> None:
-        self.error.setText(self.tr("Not traced: {message}. The last good trace is still shown.").format(message=message))
+        self.error.setText(
+            self.tr("Not traced: {message}. The last good trace is still shown.").format(message=message)
+        )
         self.error_box.setVisible(True)
 
     def error_text(self) -> str:

@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.ui.stage_words import stage_words
 from explorer.present import stage_walk
 from explorer.present.stage_facts import stage_numbers, stage_shape
 from explorer.present.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui import captions
+from explorer.ui.stage_words import stage_words
 from explorer.ui.views.base import View
 from explorer.ui.views.flow_layout import FlowLayout
 from explorer.ui.views.stage_box import Diagram, StageBox, arrow, box_scales
@@ -44,8 +44,10 @@ _TEXT_INPUTS = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBo
 _ARROW_USERS = (*_TEXT_INPUTS, QAbstractSlider, QAbstractItemView)
 # Shift/Ctrl/Alt/Meta + arrow belong to other shortcuts (and to text selection).
 _CHORD = (
-    Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier
-    | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+    Qt.KeyboardModifier.ShiftModifier
+    | Qt.KeyboardModifier.ControlModifier
+    | Qt.KeyboardModifier.AltModifier
+    | Qt.KeyboardModifier.MetaModifier
 )
 
 
@@ -169,7 +171,11 @@ class FlowView(View):
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
         self._set_play_text()
-        self.play.setToolTip(self.tr("Step through the stages automatically, one every {s:g} s (Space)").format(s=self.timer.interval() / 1000))
+        self.play.setToolTip(
+            self.tr("Step through the stages automatically, one every {s:g} s (Space)").format(
+                s=self.timer.interval() / 1000
+            )
+        )
         self.back.setToolTip(self.tr("Previous stage (←)"))
         self.forward.setToolTip(self.tr("Next stage (→)"))
         self.prev_layer.setToolTip(self.tr("Previous layer"))
@@ -180,7 +186,11 @@ class FlowView(View):
 
     def key_help(self) -> list[tuple[str, str]]:
         """The keys this panel reads from the whole window (Help → Keyboard shortcuts lists them)."""
-        return [("Left", self.tr("previous stage")), ("Right", self.tr("next stage")), ("Space", self.tr("play / pause the stages"))]
+        return [
+            ("Left", self.tr("previous stage")),
+            ("Right", self.tr("next stage")),
+            ("Space", self.tr("play / pause the stages")),
+        ]
 
     def _set_play_text(self) -> None:
         self.play.setText(self.tr("❚❚ Pause") if self.play.isChecked() else self.tr("▶ Play"))
@@ -191,8 +201,18 @@ class FlowView(View):
             return self.tr("scaling off") if not opt.scale else "÷ {0}".format(stage_numbers(trace)["sqrt_D"])
         if key == "masked":
             m = opt.mask
-            words = {"causal": self.tr("causal"), "none": self.tr("none"), "window": self.tr("window:{n}"), "prefix": self.tr("prefix:{n}"), "explicit": self.tr("explicit:{n}x{n}")}
-            return words[m.kind].format(n=len(m.matrix or ()) if m.kind == "explicit" else m.size) if m.kind in words else str(m)
+            words = {
+                "causal": self.tr("causal"),
+                "none": self.tr("none"),
+                "window": self.tr("window:{n}"),
+                "prefix": self.tr("prefix:{n}"),
+                "explicit": self.tr("explicit:{n}x{n}"),
+            }
+            return (
+                words[m.kind].format(n=len(m.matrix or ()) if m.kind == "explicit" else m.size)
+                if m.kind in words
+                else str(m)
+            )
         if key == "probs":
             return self.tr("T = {t:g}").format(t=opt.temperature)
         if heads > 1:
@@ -226,19 +246,22 @@ class FlowView(View):
             edge = edge_label(key, trace, sel.layer, sel.row, words)
             contents.append((key, True, shape, self._note(key, heads, trace), edge))
             box.set_content(*contents[-1][2:])
-            tip = self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(title=titles[key], edge=_html(edge))
+            tip = self.tr("<b>{title}</b><br>{edge}<br><i>Click to show this stage</i>").format(
+                title=titles[key], edge=_html(edge)
+            )
             if box.toolTip() != tip:  # each set sends the box an event, 30 boxes on every edit
                 box.setToolTip(tip)
             if box.accessibleName() != titles[key]:
                 box.setAccessibleName(titles[key])
-        self.layer_label.setText(
-            self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L)
-        )
+        self.layer_label.setText(self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L))
         self.prev_layer.setEnabled(sel.layer != layers[0])
         self.next_layer.setEnabled(sel.layer != layers[-1])
         self.detail.setText(
             self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
-                title=_html(titles[sel.stage]), edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, words)), i=_index(sel.stage, trace.config) + 1, n=len(stage_keys_for(trace.config))
+                title=_html(titles[sel.stage]),
+                edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, words)),
+                i=_index(sel.stage, trace.config) + 1,
+                n=len(stage_keys_for(trace.config)),
             )
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
@@ -298,7 +321,12 @@ class FlowView(View):
         key = event.key()
         if key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space) or event.modifiers() & _CHORD:
             return False
-        plain_button = isinstance(obj, QAbstractButton) and key != Qt.Key.Key_Space and not obj.autoExclusive() and obj.group() is None
+        plain_button = (
+            isinstance(obj, QAbstractButton)
+            and key != Qt.Key.Key_Space
+            and not obj.autoExclusive()
+            and obj.group() is None
+        )
         if obj is not self.window() and not plain_button:
             return False
         # A text field at the end of its text lets an arrow through; it is still typing, not stepping.

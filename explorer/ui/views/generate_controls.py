@@ -35,13 +35,29 @@ class GenerateControls(QWidget):
         self.step_label = QLabel()
 
         row1 = QHBoxLayout()  # two short rows: one long row widened the window at 1280 px
-        for w in (self.run_button, self.step_button, self.play_button, self.stop_button, self.count_label, self.count,
-                  self.use_cache):
+        for w in (
+            self.run_button,
+            self.step_button,
+            self.play_button,
+            self.stop_button,
+            self.count_label,
+            self.count,
+            self.use_cache,
+        ):
             row1.addWidget(w)
         row1.addStretch(1)
         row2 = QHBoxLayout()
-        for w in (self.greedy, self.temp_label, self.temperature, self.topk_label, self.top_k, self.topp_label,
-                  self.top_p, self.seed_label, self.seed):
+        for w in (
+            self.greedy,
+            self.temp_label,
+            self.temperature,
+            self.topk_label,
+            self.top_k,
+            self.topp_label,
+            self.top_p,
+            self.seed_label,
+            self.seed,
+        ):
             row2.addWidget(w)
         row2.addStretch(1)
         row3 = QHBoxLayout()
@@ -81,8 +97,13 @@ class GenerateControls(QWidget):
         """The sampling rule chosen, as explorer.generation.sampling.Sampling's keywords."""
         if self.greedy.isChecked():
             return {"greedy": True}
-        return {"greedy": False, "temperature": float(self.temperature.value()), "top_k": self.top_k.value() or None,
-                "top_p": float(self.top_p.value()), "seed": int(self.seed.value())}
+        return {
+            "greedy": False,
+            "temperature": float(self.temperature.value()),
+            "top_k": self.top_k.value() or None,
+            "top_p": float(self.top_p.value()),
+            "seed": int(self.seed.value()),
+        }
 
     def retranslate(self) -> None:
         self.run_button.setText(self.tr("Generate"))
@@ -100,7 +121,9 @@ class GenerateControls(QWidget):
         self.use_cache.setText(self.tr("KV cache"))
         self.use_cache.setToolTip(self.tr("Off: every step recomputes the whole text, to compare the cost"))
         self.save_button.setText(self.tr("Save…"))
-        self.save_button.setToolTip(self.tr("Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)"))
+        self.save_button.setToolTip(
+            self.tr("Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)")
+        )
         self.open_button.setText(self.tr("Open…"))
         self.open_button.setToolTip(self.tr("Show a saved generation (read-only: nothing is recomputed)"))
 

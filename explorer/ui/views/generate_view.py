@@ -52,17 +52,44 @@ class GenerateView(View):
         c.slider.valueChanged.connect(self.gen.set_step)
         self.gen.changed.connect(lambda _g: self._follow())
         self.gen.stepChanged.connect(lambda _t: self._follow())
-        self.gen.shownChanged.connect(lambda on: self.map.setVisible(not on))  # the centre shows it large: room for the tables
+        self.gen.shownChanged.connect(
+            lambda on: self.map.setVisible(not on)
+        )  # the centre shows it large: room for the tables
         state.selectionChanged.connect(self.when_shown(lambda _s: self._show()))
         self.retranslate()
         self._buttons()
 
     def _aliases(self) -> None:
         """The parts by their names (tests and File → Export reach them here)."""
-        for name in ("run_button", "step_button", "play_button", "stop_button", "save_button", "open_button", "count",
-                     "greedy", "temperature", "top_k", "top_p", "seed", "use_cache", "slider", "step_label"):
+        for name in (
+            "run_button",
+            "step_button",
+            "play_button",
+            "stop_button",
+            "save_button",
+            "open_button",
+            "count",
+            "greedy",
+            "temperature",
+            "top_k",
+            "top_p",
+            "seed",
+            "use_cache",
+            "slider",
+            "step_label",
+        ):
             setattr(self, name, getattr(self.controls, name))
-        for name in ("map", "text_label", "cost_label", "k_title", "v_title", "k_table", "v_table", "top_title", "top_table"):
+        for name in (
+            "map",
+            "text_label",
+            "cost_label",
+            "k_title",
+            "v_title",
+            "k_table",
+            "v_table",
+            "top_title",
+            "top_table",
+        ):
             setattr(self, name, getattr(self.details, name))
 
     def _lay_out(self) -> None:
@@ -130,7 +157,9 @@ class GenerateView(View):
         self._live = []
         self.message.setText(self.tr("Generating…"))
         runner = runner_of(self)  # it keeps the models built: the one that traced the text is used
-        how = dict(max_new_tokens=self.count.value(), sampling=self.controls.sampling(), use_cache=self.use_cache.isChecked())
+        how = dict(
+            max_new_tokens=self.count.value(), sampling=self.controls.sampling(), use_cache=self.use_cache.isChecked()
+        )
         work = generation_work(runner.models, self.state.source, self._prompt(), self.state.options, how)
         self.job = runner.job(work, self)
         self.job.sent.connect(self._on_step)
@@ -144,8 +173,9 @@ class GenerateView(View):
         if self.generation is None:
             return
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Save generation"), "generation.npz",
-                                                  self.tr("Snapshots (*.npz *.safetensors *.pt)"))
+            path, _ = QFileDialog.getSaveFileName(
+                self, self.tr("Save generation"), "generation.npz", self.tr("Snapshots (*.npz *.safetensors *.pt)")
+            )
             if not path:
                 return
         from explorer.errors import ExplorerError
@@ -162,8 +192,9 @@ class GenerateView(View):
 
     def open(self, path: str | None = None) -> None:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, self.tr("Open generation"), "",
-                                                  self.tr("Snapshots (*.npz *.safetensors *.pt)"))
+            path, _ = QFileDialog.getOpenFileName(
+                self, self.tr("Open generation"), "", self.tr("Snapshots (*.npz *.safetensors *.pt)")
+            )
             if not path:
                 return
         from explorer.errors import ExplorerError
@@ -217,7 +248,11 @@ class GenerateView(View):
     def _on_step(self, step) -> None:
         self._live.append(step)
         self.gen.set_live(tuple(self._live))
-        self.message.setText(self.tr("Generating… {n} tokens: {text}").format(n=len(self._live), text=" ".join(visible(s.token) for s in self._live)))
+        self.message.setText(
+            self.tr("Generating… {n} tokens: {text}").format(
+                n=len(self._live), text=" ".join(visible(s.token) for s in self._live)
+            )
+        )
 
     def _on_done(self, generation, then: str) -> None:
         notices = list(generation.notices)

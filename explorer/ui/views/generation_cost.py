@@ -31,20 +31,40 @@ def cost_lines(generation, t: int) -> list[str]:
         how = QCoreApplication.translate("GenerationCost", "the prefill")
     else:
         how = QCoreApplication.translate("GenerationCost", "without the cache")
-    lines = [QCoreApplication.translate(
-        "GenerationCost",
-        "Step {t}: the query at position {q} attends to {k} keys. Multiply-adds with the cache {mc}, "
-        "without {mn} (×{r:.0f}). Measured: {ms:.1f} ms ({how}).").format(
-        t=t + 1, q=step.query, k=step.keys, mc=count(cost.macs_cache), mn=count(cost.macs_no_cache),
-        r=cost.saving, ms=step.ms, how=how)]
+    lines = [
+        QCoreApplication.translate(
+            "GenerationCost",
+            "Step {t}: the query at position {q} attends to {k} keys. Multiply-adds with the cache {mc}, "
+            "without {mn} (×{r:.0f}). Measured: {ms:.1f} ms ({how}).",
+        ).format(
+            t=t + 1,
+            q=step.query,
+            k=step.keys,
+            mc=count(cost.macs_cache),
+            mn=count(cost.macs_no_cache),
+            r=cost.saving,
+            ms=step.ms,
+            how=how,
+        )
+    ]
     if generation.use_cache:
-        lines.append(QCoreApplication.translate(
-            "GenerationCost", "The cache holds {n} positions × {L} layers × {h} heads × (D + D_v = {dd}): {b}B.").format(
-            n=step.keys, L=cfg.layers, h=cfg.H_kv, dd=cfg.D + cfg.D_v, b=count(cost.cache_bytes)))
+        lines.append(
+            QCoreApplication.translate(
+                "GenerationCost", "The cache holds {n} positions × {L} layers × {h} heads × (D + D_v = {dd}): {b}B."
+            ).format(n=step.keys, L=cfg.layers, h=cfg.H_kv, dd=cfg.D + cfg.D_v, b=count(cost.cache_bytes))
+        )
         if cfg.H_kv < cfg.H:
-            lines.append(QCoreApplication.translate(
-                "GenerationCost", "Grouped-query heads: {h} query heads share {g} key/value heads, so the cache holds "
-                "{b}B instead of {a}B ({p:.0f} % less).").format(
-                h=cfg.H, g=cfg.H_kv, b=count(cost.cache_bytes), a=count(cost.cache_bytes_all_heads),
-                p=100 * (1 - cost.cache_bytes / cost.cache_bytes_all_heads)))
+            lines.append(
+                QCoreApplication.translate(
+                    "GenerationCost",
+                    "Grouped-query heads: {h} query heads share {g} key/value heads, so the cache holds "
+                    "{b}B instead of {a}B ({p:.0f} % less).",
+                ).format(
+                    h=cfg.H,
+                    g=cfg.H_kv,
+                    b=count(cost.cache_bytes),
+                    a=count(cost.cache_bytes_all_heads),
+                    p=100 * (1 - cost.cache_bytes / cost.cache_bytes_all_heads),
+                )
+            )
     return lines

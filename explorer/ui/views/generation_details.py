@@ -36,7 +36,9 @@ class GenerationDetails(QWidget):
         for title in (self.k_title, self.v_title, self.top_title):
             title.setWordWrap(True)
         self.k_table, self.v_table, self.top_table = tables.make_table(), tables.make_table(), tables.make_table()
-        self.top_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # two short columns
+        self.top_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )  # two short columns
         self.split = QSplitter(Qt.Orientation.Horizontal)
         if self.map is not None:
             self.split.addWidget(self.map)
@@ -81,7 +83,9 @@ class GenerationDetails(QWidget):
             self.map.set_text_px(px, (px, round(px * 1.6)), px)
 
     def clear(self) -> None:
-        self.text_label.setText(self.tr("Press Generate (or Step, or Play) to continue the first sentence of the text."))
+        self.text_label.setText(
+            self.tr("Press Generate (or Step, or Play) to continue the first sentence of the text.")
+        )
         self.cost_label.clear()
 
     def show_step(self, generation, selection, t: int) -> None:
@@ -98,8 +102,11 @@ class GenerationDetails(QWidget):
                 tables.empty(table)
                 continue
             what = self.tr("K cache") if which == "k" else self.tr("V cache")
-            title.setText(self.tr("{what}, layer {l}, key/value head {g}: {n} rows × {d} (new rows highlighted)").format(
-                what=what, l=layer, g=kv_head, n=rows.shape[0], d=rows.shape[1]))
+            title.setText(
+                self.tr("{what}, layer {l}, key/value head {g}: {n} rows × {d} (new rows highlighted)").format(
+                    what=what, l=layer, g=kv_head, n=rows.shape[0], d=rows.shape[1]
+                )
+            )
             tables.fill_cache(table, rows, labels, frames.new_rows(generation, t))
         tables.fill_top(self.top_table, generation.steps[t], [self.tr("token"), self.tr("probability")])
         self.cost_label.setText("\n".join(cost_lines(generation, t)))

@@ -58,8 +58,11 @@ class GenerationMap(Heatmap):
             item.setRect(QRectF(0, 0, C, C))
         self.set_highlight(generation.steps[step].query, None)
         self.set_axis_titles(
-            self.tr("query (row)"), self.tr("key (column)"),
-            self.tr("layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step").format(l=layer, h=head, C=C),
+            self.tr("query (row)"),
+            self.tr("key (column)"),
+            self.tr("layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step").format(
+                l=layer, h=head, C=C
+            ),
         )
         self.set_legend_text(self.tr("a later position: not written yet"))
 
@@ -134,8 +137,11 @@ class GenerationCentre(QObject):
             self.view._hint()
             return
         labels = frames.labels(g, self.gen.step)
-        self.view.explanation.setText(self.tr("query {i} “{qi}” → key {j} “{kj}”: weight {w:.3f}").format(
-            i=i, qi=visible(labels[i]), j=j, kj=visible(labels[j]), w=float(data[i, j])))
+        self.view.explanation.setText(
+            self.tr("query {i} “{qi}” → key {j} “{kj}”: weight {w:.3f}").format(
+                i=i, qi=visible(labels[i]), j=j, kj=visible(labels[j]), w=float(data[i, j])
+            )
+        )
 
     def _clicked(self, i: int, _j: int) -> None:
         """A click on a decode row shows that step."""

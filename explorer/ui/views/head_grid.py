@@ -53,14 +53,21 @@ class HeadGrid(pg.GraphicsLayoutWidget):
         for h in range(heads):
             r, c = divmod(h, cols)
             title = self.addLabel("", row=2 * r, col=c, size="8pt")
-            vb = self.addViewBox(row=2 * r + 1, col=c, lockAspect=True, enableMouse=False, invertY=True, enableMenu=False)
+            vb = self.addViewBox(
+                row=2 * r + 1, col=c, lockAspect=True, enableMouse=False, invertY=True, enableMenu=False
+            )
             vb.setDefaultPadding(0.06)
             self.maps.append(MapLayers(vb, GRID_TEXT_LIMIT))
             self.titles.append(title)
         self.selected = -1
 
     def set_maps(
-        self, maps: list[np.ndarray], levels: tuple[float, float], signed: bool, titles: list[str], blocked: np.ndarray | None = None,
+        self,
+        maps: list[np.ndarray],
+        levels: tuple[float, float],
+        signed: bool,
+        titles: list[str],
+        blocked: np.ndarray | None = None,
         thumbs: tuple[list[np.ndarray], np.ndarray | None] | None = None,
     ) -> None:
         """``thumbs``: the maps and blocked cells already shrunk (``matrices.head_thumbnail``), when known."""

@@ -61,7 +61,9 @@ class HeadMosaic(QWidget):
         for h, rgba in enumerate(images):
             t_rows, t_cols = rgba.shape[:2]
             data = np.ascontiguousarray(rgba)
-            self.images[(layer, h)] = QImage(data.data, t_cols, t_rows, 4 * t_cols, QImage.Format.Format_RGBA8888).copy()
+            self.images[(layer, h)] = QImage(
+                data.data, t_cols, t_rows, 4 * t_cols, QImage.Format.Format_RGBA8888
+            ).copy()
         self.update()
 
     def filled(self) -> int:
@@ -159,8 +161,12 @@ class HeadMosaic(QWidget):
                     p.fillRect(r, empty)
                     continue
                 if self._figure:  # scaled here, cell by cell: a viewer would smooth a small embedded image
-                    image = image.scaled(round(r.width()), round(r.height()), Qt.AspectRatioMode.IgnoreAspectRatio,
-                                         Qt.TransformationMode.FastTransformation)
+                    image = image.scaled(
+                        round(r.width()),
+                        round(r.height()),
+                        Qt.AspectRatioMode.IgnoreAspectRatio,
+                        Qt.TransformationMode.FastTransformation,
+                    )
                 p.drawImage(r, image)
                 self._numbers(p, r, head)
         self._overlays(p, geometry)
@@ -178,19 +184,27 @@ class HeadMosaic(QWidget):
         layer_word, head_word = self.axis_words
         down_word, across_word = (layer_word, head_word) if layers_down else (head_word, layer_word)
         p.drawText(QRectF(left, y0, 10_000, fm.height()), Qt.AlignmentFlag.AlignLeft, f"{across_word} →")
-        p.drawText(QRectF(0, 0, left - 4, top), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, f"{down_word} ↓")
+        p.drawText(
+            QRectF(0, 0, left - 4, top), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, f"{down_word} ↓"
+        )
         rows, cols = (self.layers, self.heads) if layers_down else (self.heads, self.layers)
         sorted_heads = self.order is not None
         step = max(1, math.ceil(fm.height() / tile))
         for r in range(0, rows, step):
             if sorted_heads and not layers_down:
                 continue  # rows are ranks, not heads: each map carries its head's number
-            p.drawText(QRectF(0, top + r * tile, left - 4, tile), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(r))
+            p.drawText(
+                QRectF(0, top + r * tile, left - 4, tile),
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                str(r),
+            )
         step = max(1, math.ceil((fm.horizontalAdvance("00") + 4) / tile))
         for c in range(0, cols, step):
             if sorted_heads and layers_down:
                 continue
-            p.drawText(QRectF(left + c * tile, y0 + fm.height(), tile, fm.height() + 2), Qt.AlignmentFlag.AlignCenter, str(c))
+            p.drawText(
+                QRectF(left + c * tile, y0 + fm.height(), tile, fm.height() + 2), Qt.AlignmentFlag.AlignCenter, str(c)
+            )
 
     def _numbers(self, p: QPainter, r: QRectF, head: int) -> None:
         """Sorted, a map's column is its rank: its head's number goes in its corner (when it fits)."""

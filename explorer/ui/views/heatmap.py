@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QW
 
 # The names views and tests import from here, wherever they are defined.
 from explorer.present.number_format import map_format, scale_ticks
+from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.map_layers import (  # noqa: F401
     MAX_FONT_PX,
     MIN_FONT_PX,
@@ -23,7 +24,6 @@ from explorer.ui.views.map_layers import (  # noqa: F401
     highlight_colour,
     mask_swatch,
 )
-from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.settle import settle
 from explorer.ui.views.token_axis import LABEL_ALL, MIN_TICK_PX, TokenAxis, base_px  # noqa: F401
 
@@ -66,7 +66,9 @@ class Heatmap(QWidget):
         self.bar = None
         self._bar_shows: tuple | None = None  # (signed, levels) the colour bar was last set to
         if colour_bar:
-            self.bar = pg.ColorBarItem(values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False)
+            self.bar = pg.ColorBarItem(
+                values=(0, 1), colorMap=colour_map(False), interactive=False, width=14, colorMapMenu=False
+            )
             self.bar.setImageItem(self.layers.image, insert_in=self.plot)
         self._build_legend()
         self.note = QLabel()  # a remark on the colour scale (e.g. clipped), under the map
@@ -154,7 +156,9 @@ class Heatmap(QWidget):
             font = self.bar.axis.style["tickFont"] or self.bar.axis.font()
             widest = max(QFontMetrics(font).horizontalAdvance(t) for _v, t in labels)
             axis = self.bar.axis
-            axis.setWidth(widest + 4 + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"]))  # pyqtgraph fixes 45
+            axis.setWidth(
+                widest + 4 + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"])
+            )  # pyqtgraph fixes 45
 
     def bar_numbers(self) -> list[str]:
         """The numbers the colour bar shows (empty without a bar)."""
@@ -190,10 +194,18 @@ class Heatmap(QWidget):
     def _show_note(self) -> None:
         """The owner's remark and, past LABEL_ALL tokens, that not every token is labelled (issue 22: up to 32
         every token is; beyond, the labels are thinned to what fits, and the map says so)."""
-        thinned = self.left.label_all and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0) > self.left.label_all
+        thinned = (
+            self.left.label_all
+            and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0)
+            > self.left.label_all
+        )
         parts = [getattr(self, "_view_note", "")]
         if thinned:
-            parts.append(self.tr("more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)").format(n=self.left.label_all))
+            parts.append(
+                self.tr(
+                    "more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)"
+                ).format(n=self.left.label_all)
+            )
         text = " · ".join(p for p in parts if p)
         self.note.setText(text)
         self.note.setVisible(bool(text))
@@ -256,7 +268,9 @@ class Heatmap(QWidget):
         scene = vb.mapViewToScene(QRectF(0, 0, cols, rows)).boundingRect()
         shown = scene.intersected(vb.sceneBoundingRect())  # a zoomed-in map: only what is on screen
         view = self.graphics
-        return QRectF(view.mapFromScene(shown).boundingRect()).translated(QPointF(view.mapTo(self, view.rect().topLeft())))
+        return QRectF(view.mapFromScene(shown).boundingRect()).translated(
+            QPointF(view.mapTo(self, view.rect().topLeft()))
+        )
 
     def palette_changed(self) -> None:
         """View → Colours chose another palette: the map and its colour bar in the new colours."""

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QSlider, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSlider,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer import names
 from explorer.analysis import identities as ident
+from explorer.present.token_parts import readable_tokens
 from explorer.ui.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.map_layers import colour_map
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
-from explorer.present.token_parts import readable_tokens
-
 
 # Σᵢ Rⁱ·W_oⁱ = concat·W_o is shown for at most this many tokens of a sentence (C×E maps of thousands of
 # rows are unreadable, and the products cost the GUI thread seconds).
@@ -30,7 +39,6 @@ SYNC_SVD_SIZE = 256
 
 
 class IdentitiesView(View):
-
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
         self._svd_token = None
@@ -89,8 +97,12 @@ class IdentitiesView(View):
         self.spectrum.setMouseEnabled(x=False, y=False)
         self.spectrum.hideButtons()
         self.spectrum.setMinimumHeight(110)
-        self.kept_curve = self.spectrum.plot([], [], pen=None, symbol="o", symbolSize=5, symbolBrush=SCALED_COLOUR, symbolPen=None)
-        self.dropped_curve = self.spectrum.plot([], [], pen=None, symbol="o", symbolSize=5, symbolBrush=UNSCALED_COLOUR, symbolPen=None)
+        self.kept_curve = self.spectrum.plot(
+            [], [], pen=None, symbol="o", symbolSize=5, symbolBrush=SCALED_COLOUR, symbolPen=None
+        )
+        self.dropped_curve = self.spectrum.plot(
+            [], [], pen=None, symbol="o", symbolSize=5, symbolBrush=UNSCALED_COLOUR, symbolPen=None
+        )
         self.rank_line = pg.InfiniteLine(angle=90, pen=pen(UNSCALED_COLOUR, 1, dashed=True))
         self.spectrum.addItem(self.rank_line)
         row = QHBoxLayout()
@@ -136,8 +148,12 @@ class IdentitiesView(View):
         tip = self.tr("Keep the r largest singular values: W_v1 (E×r) · W_v2 (r×E) is the best rank-r approximation")
         for w in (self.rank_slider, self.rank_spin, self.rank_label):
             w.setToolTip(tip)
-        self.maps.setToolTip(self.tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output."))
-        self.spectrum.setToolTip(self.tr("Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)"))
+        self.maps.setToolTip(
+            self.tr("Rows: tokens (query positions). Columns: the E numbers of each token's attention output.")
+        )
+        self.spectrum.setToolTip(
+            self.tr("Singular values of the E×E value matrix, largest first (blue: kept, orange: dropped at rank r)")
+        )
         self.sum_plot.plot.setTitle(self.tr("Σᵢ Rⁱ · W_oⁱ  (C×E)"))
         self.concat_plot.plot.setTitle(self.tr("[R¹ … Rᴴ] · W_o  (C×E)"))
         for p in (self.sum_plot.plot, self.concat_plot.plot):
@@ -168,8 +184,11 @@ class IdentitiesView(View):
             self._show_heads(trace, sel.layer, sel.row)
         # Keyed by the weights, not the trace: a new sentence on the same model needs no new SVD (seconds
         # for GPT-2's 768×768 on one core).
-        svd_key = (sel.layer, ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_v")),
-                   ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_o")))
+        svd_key = (
+            sel.layer,
+            ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_v")),
+            ident.fingerprint(trace.get(f"params.layers.{sel.layer}.attn.W_o")),
+        )
         if svd_key != self._svd_key:
             self._svd_key = svd_key
             self._prepare_rank(trace, sel.layer)
@@ -180,7 +199,9 @@ class IdentitiesView(View):
         wo_n = f"params.layers.{layer}.attn.W_o"
         self.result = None
         if cfg.unfactored_value or wo_n not in trace:
-            self.heads_caption.setText(self.tr("This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum."))
+            self.heads_caption.setText(
+                self.tr("This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum.")
+            )
             self.maps.setVisible(False)
             self.difference.setText("")
             return
@@ -198,9 +219,9 @@ class IdentitiesView(View):
         self.result = result
         self.maps.setVisible(True)
         self.heads_caption.setText(
-            self.tr("Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).").format(
-                l=layer, b=b + 1, dv=cfg.D_v, e=cfg.E, h=cfg.H, hdv=cfg.H * cfg.D_v
-            )
+            self.tr(
+                "Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e})."
+            ).format(l=layer, b=b + 1, dv=cfg.D_v, e=cfg.E, h=cfg.H, hdv=cfg.H * cfg.D_v)
         )
         bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
         levels = (-bound, bound)  # symmetric: 0 is the middle of the diverging map
@@ -208,7 +229,11 @@ class IdentitiesView(View):
         self.sum_plot.set_matrix(result.sum_form, levels, tokens)
         self.concat_plot.set_matrix(result.concat_form, levels, tokens)
         self.colour_bar.setLevels(levels)
-        verdict = self.tr("equal (only {dtype} rounding)").format(dtype=trace.options.dtype) if result.equal else self.tr("NOT equal")
+        verdict = (
+            self.tr("equal (only {dtype} rounding)").format(dtype=trace.options.dtype)
+            if result.equal
+            else self.tr("NOT equal")
+        )
         self.difference.setText(
             self.tr("max |difference| = {d:.2e} → {verdict}").format(d=result.max_abs_difference, verdict=verdict)
         )
@@ -257,7 +282,9 @@ class IdentitiesView(View):
         s = self._lowrank.s
         self.spectrum.setXRange(0.5, len(s) + 0.5, padding=0.02)
         step = max(1, len(s) // 8)
-        self.spectrum.getAxis("bottom").setTicks([[(k, str(k)) for k in range(1, len(s) + 1) if k == 1 or k % step == 0]])
+        self.spectrum.getAxis("bottom").setTicks(
+            [[(k, str(k)) for k in range(1, len(s) + 1) if k == 1 or k % step == 0]]
+        )
         # Keep the rank the user chose; start at E/10 like the note's example (E = 100, r = 10).
         r = min(self._chosen_rank, E) if self._chosen_rank else max(1, E // 10)
         for w in (self.rank_slider, self.rank_spin):
@@ -287,8 +314,14 @@ class IdentitiesView(View):
                 "relative error ‖W_v − W_v1·W_v2‖ / ‖W_v‖ = {err:.2e}  (numerical rank {rank})\n"
                 "parameters: {before} → {after}  ({saving})"
             ).format(
-                m=rows, n=cols, r=r, err=err, rank=lr.numerical_rank(), before=f"{counts.before:,}",
-                after=f"{counts.after:,}", saving=f"{-counts.saving:+.0%}",
+                m=rows,
+                n=cols,
+                r=r,
+                err=err,
+                rank=lr.numerical_rank(),
+                before=f"{counts.before:,}",
+                after=f"{counts.after:,}",
+                saving=f"{-counts.saving:+.0%}",
             )
         )
         s = lr.s
@@ -296,4 +329,3 @@ class IdentitiesView(View):
         self.kept_curve.setData(idx[:r], s[:r])
         self.dropped_curve.setData(idx[r:], s[r:])
         self.rank_line.setPos(r + 0.5)
-

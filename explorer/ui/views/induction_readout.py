@@ -1,4 +1,4 @@
-""""Induction heads": for a model trained on the induction task (the preset, or a checkpoint of such a run),
+""" "Induction heads": for a model trained on the induction task (the preset, or a checkpoint of such a run),
 the heads whose queries attend to the token right after the previous occurrence of themselves, best first,
 and a button that shows the best one. The scores are the core's ``induction_scores`` on the shown trace."""
 
@@ -54,10 +54,18 @@ class InductionReadout(QWidget):
         self.setVisible(False)
 
     def retranslate(self) -> None:
-        self.show_best.setToolTip(self.tr("Show this head's attention weights: each query should look at the token "
-                                          "right after the previous occurrence of itself"))
-        self.label.setToolTip(self.tr("Mean attention weight each head puts on the induction target, over the "
-                                      "repeated tokens of the text (1 = all of it)"))
+        self.show_best.setToolTip(
+            self.tr(
+                "Show this head's attention weights: each query should look at the token "
+                "right after the previous occurrence of itself"
+            )
+        )
+        self.label.setToolTip(
+            self.tr(
+                "Mean attention weight each head puts on the induction target, over the "
+                "repeated tokens of the text (1 = all of it)"
+            )
+        )
         self._show()
 
     def _on_trace(self, trace) -> None:
@@ -78,7 +86,9 @@ class InductionReadout(QWidget):
             self.show_best.setText(self.tr("Show"))
             return
         parts = [self.tr("layer {l} · head {h}: {s:.2f}").format(l=l, h=h, s=s) for l, h, s in self.best]
-        self.label.setText(self.tr("Induction heads (mean weight on the target): {list}").format(list=",  ".join(parts)))
+        self.label.setText(
+            self.tr("Induction heads (mean weight on the target): {list}").format(list=",  ".join(parts))
+        )
         l, h, _s = self.best[0]
         self.show_best.setText(self.tr("Show layer {l}, head {h}").format(l=l, h=h))
         self.show_best.setEnabled(True)

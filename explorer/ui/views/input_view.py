@@ -11,13 +11,13 @@ from PySide6.QtGui import QCursor, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QToolTip, QVBoxLayout
 
 from explorer.analysis.token_text import visible
-from explorer.ui.views.base import View
-from explorer.session.token_edit import edit_token, editable_text, token_span
-from explorer.vocab import MASK_TEXT as MASK
-from explorer.ui.views.token_chips import Chip, ChipCanvas
-from explorer.ui.views.language_hint import LanguageHint
-from explorer.ui.views.token_editor import TokenEditor
 from explorer.present.token_parts import readable_tokens
+from explorer.session.token_edit import edit_token, editable_text, token_span
+from explorer.ui.views.base import View
+from explorer.ui.views.language_hint import LanguageHint
+from explorer.ui.views.token_chips import Chip, ChipCanvas
+from explorer.ui.views.token_editor import TokenEditor
+from explorer.vocab import MASK_TEXT as MASK
 
 # The edits of one turn of the event loop (a paste, keys delivered together) become one request. Waiting
 # longer coalesces nothing a person types (keystrokes come ≥ 30 ms apart; a stale trace is cancelled by the
@@ -71,10 +71,15 @@ class InputView(View):
 
     def retranslate(self) -> None:
         self.text.setPlaceholderText(self.tr("Type a sentence. Each line is one sentence of the batch."))
-        self.text.setToolTip(self.tr("The text to trace. Each line is one sentence of the batch; edits re-trace after a short pause."))
+        self.text.setToolTip(
+            self.tr("The text to trace. Each line is one sentence of the batch; edits re-trace after a short pause.")
+        )
         self.chips.setToolTip("")  # each chip has its own tooltip
-        self.scroll.setToolTip(self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step).")
-                               + "\n" + self.tr("Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes)."))
+        self.scroll.setToolTip(
+            self.tr("The tokens of each sentence with their ids. Click one to select it everywhere (← → step).")
+            + "\n"
+            + self.tr("Double-click a token to replace or remove it (Delete removes the selected one, Ctrl+Z undoes).")
+        )
         if hasattr(self, "language_hint"):
             self.language_hint.retranslate()
         if self.state.trace is not None:
@@ -110,8 +115,12 @@ class InputView(View):
         self.editor = TokenEditor(self.chips)
         self.editor.committed.connect(self.edit_token)
         self.chips.chipDoubleClicked.connect(self.open_editor)
-        self.chips.deleteRequested.connect(lambda: self.state.selection.token is not None and self.edit_token(
-            self.state.selection.row, self.state.selection.token, ""))
+        self.chips.deleteRequested.connect(
+            lambda: (
+                self.state.selection.token is not None
+                and self.edit_token(self.state.selection.row, self.state.selection.token, "")
+            )
+        )
         self._undo = QShortcut(QKeySequence(QKeySequence.StandardKey.Undo), self.chips, self.undo)
         self._undo.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         # An encoder (BERT): Ctrl+M masks the selected token, and the output shows what belongs there
@@ -134,8 +143,13 @@ class InputView(View):
 
     def open_editor(self, row: int, token: int) -> None:
         if self._span(row, token) is None:
-            QToolTip.showText(QCursor.pos(), self.tr(
-                "This token cannot be edited on its own (a snapshot, or part of a character): edit the text above"), self.chips)
+            QToolTip.showText(
+                QCursor.pos(),
+                self.tr(
+                    "This token cannot be edited on its own (a snapshot, or part of a character): edit the text above"
+                ),
+                self.chips,
+            )
             return
         piece = self.state.trace.rows[row].tokens[token]
         self.editor.setToolTip(self.tr("Enter: replace this token (empty: remove it) · Esc: keep it"))

@@ -47,7 +47,9 @@ class LanguageHint(QWidget):
     def on_trace(self, trace) -> None:
         source = self.state.source
         wanted = (
-            not self.offered and not trace.read_only and not (source.kind == "preset" and source.name == PRESET)
+            not self.offered
+            and not trace.read_only
+            and not (source.kind == "preset" and source.name == PRESET)
             and any(japanese_without_vocabulary(r.text, r.tokens, r.unknown) for r in trace.rows)
         )
         if wanted:

@@ -25,8 +25,9 @@ class LossCurve(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.legend = item.addLegend(offset=(-8, 8))
         self.train_curve = item.plot(pen=pen(TRAIN_COLOUR + (150,), width=1.0))
-        self.heldout_curve = item.plot(pen=pen(HELDOUT_COLOUR, width=2.0), symbol="o", symbolSize=6,
-                                       symbolBrush=HELDOUT_COLOUR, symbolPen=None)
+        self.heldout_curve = item.plot(
+            pen=pen(HELDOUT_COLOUR, width=2.0), symbol="o", symbolSize=6, symbolBrush=HELDOUT_COLOUR, symbolPen=None
+        )
         self.train_curve.setDownsampling(auto=True, method="mean")  # long runs: one point per pixel column
         self.train_curve.setClipToView(True)
         self.legend.addItem(self.train_curve, "")
@@ -69,9 +70,14 @@ class LossCurve(QWidget):
     def set_log(self, rows: list[dict]) -> None:
         """A finished run's log (one row per evaluation: step, loss, heldout_loss)."""
         self.set_total(None)
-        self._train = ([r["step"] for r in rows if r.get("loss") is not None], [r["loss"] for r in rows if r.get("loss") is not None])
-        self._heldout = ([r["step"] for r in rows if r.get("heldout_loss") is not None],
-                         [r["heldout_loss"] for r in rows if r.get("heldout_loss") is not None])
+        self._train = (
+            [r["step"] for r in rows if r.get("loss") is not None],
+            [r["loss"] for r in rows if r.get("loss") is not None],
+        )
+        self._heldout = (
+            [r["step"] for r in rows if r.get("heldout_loss") is not None],
+            [r["heldout_loss"] for r in rows if r.get("heldout_loss") is not None],
+        )
         self._redraw()
 
     def set_total(self, steps: int | None) -> None:

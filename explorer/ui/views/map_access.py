@@ -17,7 +17,10 @@ from PySide6.QtWidgets import QGraphicsRectItem
 from explorer.present.cell_words import WORDS, announce_cell
 
 _MOVES = {
-    Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0),
+    Qt.Key.Key_Left: (0, -1),
+    Qt.Key.Key_Right: (0, 1),
+    Qt.Key.Key_Up: (-1, 0),
+    Qt.Key.Key_Down: (1, 0),
 }
 _ENTER = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 _JUMPS = (Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
@@ -40,7 +43,10 @@ class MapAccess(QObject):
         self.cell: tuple[int, int] | None = None
         self._frames = []
         vb = heatmap.plot.getViewBox()
-        for colour, width, style, z in ((QColor(0, 0, 0), 5, Qt.PenStyle.SolidLine, 8), (QColor(255, 255, 255), 2, Qt.PenStyle.DashLine, 9)):
+        for colour, width, style, z in (
+            (QColor(0, 0, 0), 5, Qt.PenStyle.SolidLine, 8),
+            (QColor(255, 255, 255), 2, Qt.PenStyle.DashLine, 9),
+        ):
             item = QGraphicsRectItem()
             item.setPen(pg.mkPen(colour, width=width, style=style))
             item.setBrush(Qt.BrushStyle.NoBrush)
@@ -53,15 +59,23 @@ class MapAccess(QObject):
     # ------------------------------------------------------------------ words
     def words(self) -> dict[str, str]:
         return {
-            "query": self.tr("query"), "key": self.tr("key"), "row": self.tr("row"), "column": self.tr("column"),
-            "weight": self.tr("weight"), "value": self.tr("value"), "row sum": self.tr("row sum"),
+            "query": self.tr("query"),
+            "key": self.tr("key"),
+            "row": self.tr("row"),
+            "column": self.tr("column"),
+            "weight": self.tr("weight"),
+            "value": self.tr("value"),
+            "row sum": self.tr("row sum"),
             "masked": self.tr("masked, minus infinity"),
         }
 
     def retranslate(self) -> None:
-        self.view.setAccessibleDescription(self.tr(
-            "Arrow keys move from cell to cell, Home and End go to the row's ends, Enter selects the cell's "
-            "token; View → As table lists every number."))
+        self.view.setAccessibleDescription(
+            self.tr(
+                "Arrow keys move from cell to cell, Home and End go to the row's ends, Enter selects the cell's "
+                "token; View → As table lists every number."
+            )
+        )
         self._announce()
 
     def title(self) -> str:
@@ -109,7 +123,9 @@ class MapAccess(QObject):
 
     def _key(self, event) -> bool:
         key, mods = event.key(), event.modifiers()
-        if mods & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier):
+        if mods & (
+            Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier
+        ):
             return False  # Alt+arrows and Ctrl shortcuts stay the window's
         if self.data is None or not self.data.size:
             return False
@@ -119,8 +135,12 @@ class MapAccess(QObject):
             di, dj = _MOVES[key]
             self.move_to(i + di, j + dj)
         elif key in _JUMPS:
-            target = {Qt.Key.Key_Home: (i, 0), Qt.Key.Key_End: (i, cols - 1),
-                      Qt.Key.Key_PageUp: (0, j), Qt.Key.Key_PageDown: (rows - 1, j)}[key]
+            target = {
+                Qt.Key.Key_Home: (i, 0),
+                Qt.Key.Key_End: (i, cols - 1),
+                Qt.Key.Key_PageUp: (0, j),
+                Qt.Key.Key_PageDown: (rows - 1, j),
+            }[key]
             self.move_to(*target)
         elif key in _ENTER:
             self.cell = (i, j)
@@ -140,7 +160,9 @@ class MapAccess(QObject):
     def eventFilter(self, obj, event) -> bool:
         kind = event.type()
         if kind == QEvent.Type.ShortcutOverride:
-            if not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier and (event.key() in _MOVES or event.key() in _ENTER or event.key() in _JUMPS):
+            if not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier and (
+                event.key() in _MOVES or event.key() in _ENTER or event.key() in _JUMPS
+            ):
                 event.accept()  # the map's own keys win over the window's arrow shortcuts while it has focus
                 return True
         elif kind == QEvent.Type.KeyPress:

@@ -17,10 +17,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
-from explorer.present.number_format import MapFormat, map_format
-from explorer.present.explain import cell_text
 from explorer.present import palettes
 from explorer.present.matrices import for_display
+from explorer.present.number_format import MapFormat, map_format
 from explorer.ui.views.cell_numbers import CellNumbers
 
 # Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
@@ -46,7 +45,9 @@ def colour_map(signed: bool) -> pg.ColorMap:
 @lru_cache(maxsize=16)
 def _colour_map(signed: bool, key: str) -> pg.ColorMap:
     table = np.rint(palettes.stops(signed, key) * 255).astype(np.uint8)
-    return pg.ColorMap(np.linspace(0.0, 1.0, len(table)), table, name=f"{key}-{'diverging' if signed else 'sequential'}")
+    return pg.ColorMap(
+        np.linspace(0.0, 1.0, len(table)), table, name=f"{key}-{'diverging' if signed else 'sequential'}"
+    )
 
 
 def _overlay_lut() -> np.ndarray:

@@ -84,8 +84,12 @@ class MapTable(QDialog):
         self.model.set_matrix(access.data, access.row_labels, access.col_labels, access.words())
         title = access.title()
         self.setWindowTitle(self.tr("{title} — as a table").format(title=title))
-        self.caption.setText(self.tr("The numbers of the map “{title}”: one row per row of the map, one column per "
-                                     "column; Tab moves into the table, the arrow keys from cell to cell.").format(title=title))
+        self.caption.setText(
+            self.tr(
+                "The numbers of the map “{title}”: one row per row of the map, one column per "
+                "column; Tab moves into the table, the arrow keys from cell to cell."
+            ).format(title=title)
+        )
         self.table.setAccessibleName(self.tr("Numbers of the map"))
         self.table.setAccessibleDescription(title)
 

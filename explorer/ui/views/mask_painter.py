@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QSizePolicy, QVB
 
 from explorer.analysis.token_text import visible
 from explorer.config import MaskSpec
-from explorer.ui.views.base import View
 from explorer.present.token_parts import readable_tokens
+from explorer.ui.views.base import View
 
 
 class MaskGrid(QWidget):
@@ -110,7 +110,9 @@ class MaskGrid(QWidget):
         p.setPen(pal.color(QPalette.ColorRole.Text))
         for k in range(C):
             text = fm.elidedText(self._labels[k] if k < len(self._labels) else "·", Qt.TextElideMode.ElideRight, lw - 4)
-            p.drawText(QRect(0, lw + k * c, lw - 4, c), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+            p.drawText(
+                QRect(0, lw + k * c, lw - 4, c), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text
+            )
             p.save()  # key labels run upwards above their column
             p.translate(lw + k * c, lw - 4)
             p.rotate(-90)
@@ -180,13 +182,17 @@ class MaskPainter(View):
 
     def retranslate(self) -> None:
         self.caption.setText(self.tr("Query (row) attends to key (column). Click or drag to block or allow cells."))
-        self.grid.setToolTip(self.tr("Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value."))
+        self.grid.setToolTip(
+            self.tr("Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value.")
+        )
         self.causal_button.setText(self.tr("Start from causal"))
         self.causal_button.setToolTip(self.tr("Each token sees itself and the tokens before it"))
         self.allow_button.setText(self.tr("Allow all"))
         self.allow_button.setToolTip(self.tr("Every token sees every token, the future too"))
         self.clear_button.setText(self.tr("Clear"))
-        self.clear_button.setToolTip(self.tr("Block every cell, then paint the ones to allow (a row with nothing allowed gets weights 0)"))
+        self.clear_button.setToolTip(
+            self.tr("Block every cell, then paint the ones to allow (a row with nothing allowed gets weights 0)")
+        )
 
     # ------------------------------------------------------------------ the matrix (the Session's)
     def matrix(self) -> np.ndarray | None:

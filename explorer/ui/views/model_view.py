@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QTimer
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from explorer import names
 from explorer.analysis import head_scores
@@ -84,25 +84,34 @@ class ModelView(View):
 
     def retranslate(self) -> None:
         words = {
-            "none": self.tr("none"), "entropy": self.tr("entropy (sharp heads first)"),
-            "previous": self.tr("previous token"), "first": self.tr("first token (sink)"),
+            "none": self.tr("none"),
+            "entropy": self.tr("entropy (sharp heads first)"),
+            "previous": self.tr("previous token"),
+            "first": self.tr("first token (sink)"),
             "induction": self.tr("induction (repeated random tokens)"),
         }
         for i in range(self.score.count()):
             self.score.setItemText(i, words[self.score.itemData(i)])
         self.score_label.setText(self.tr("Score:"))
-        self.score.setToolTip(self.tr(
-            "One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = "
-            "weight on the token just before; first token = weight on the first token (an attention sink); induction = "
-            "on random tokens written twice, weight on the token after the same token's first occurrence"))
+        self.score.setToolTip(
+            self.tr(
+                "One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = "
+                "weight on the token just before; first token = weight on the first token (an attention sink); induction = "
+                "on random tokens written twice, weight on the token after the same token's first occurrence"
+            )
+        )
         self.sort.setText(self.tr("Sort each layer"))
-        self.sort.setToolTip(self.tr("Order each layer's heads by the score, most notable first (each map shows its head number)"))
+        self.sort.setToolTip(
+            self.tr("Order each layer's heads by the score, most notable first (each map shows its head number)")
+        )
         self.save.setText(self.tr("Save image…"))
         self.save.setToolTip(self.tr("Save the grid as a PNG picture or an SVG drawing"))
         self.mosaic.axis_words = (self.tr("layer"), self.tr("head"))
         self.mosaic.setToolTip("")
         self.mosaic.setAccessibleName(self.tr("Every layer's heads"))
-        self.mosaic.setAccessibleDescription(self.tr("Arrow keys move between heads; Enter opens the head in the central view"))
+        self.mosaic.setAccessibleDescription(
+            self.tr("Arrow keys move between heads; Enter opens the head in the central view")
+        )
         self._show_status()
         self._apply_scores()
 
@@ -147,15 +156,27 @@ class ModelView(View):
         self._note = self._source_note(trace, from_trace, bundle)
         if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
             self.slot.cancel()
-            self.status.setText(self.tr("This sentence has {n} tokens: the model view shows sentences of up to {m}.").format(
-                n=trace.rows[row].length, m=mv.MAX_TOKENS))
+            self.status.setText(
+                self.tr("This sentence has {n} tokens: the model view shows sentences of up to {m}.").format(
+                    n=trace.rows[row].length, m=mv.MAX_TOKENS
+                )
+            )
             return
         induction_key = None if bundle is None else (self.state.source, id(bundle), options)
         if induction_key != self._induction_key:
             self._induction_key, self._induction = induction_key, None
         lut = colour_table(names.spec(names.attn(0, stage)).signed)
-        request = ModelViewRequest(self._ticket, trace, bundle, text, trace.options, stage, row, lut,
-                                   induction=bundle is not None and self._induction is None)
+        request = ModelViewRequest(
+            self._ticket,
+            trace,
+            bundle,
+            text,
+            trace.options,
+            stage,
+            row,
+            lut,
+            induction=bundle is not None and self._induction is None,
+        )
         self.slot.submit(model_view_work(request, self.relay))
         self._show_status()
         self._apply_scores()
@@ -163,7 +184,8 @@ class ModelView(View):
     def _source_note(self, trace, from_trace: bool, bundle) -> str:
         if from_trace and bundle is None and not mv.holds_every_layer(trace):
             return self.tr("this trace holds {k} of the model's {L} layers; open the model to see them all").format(
-                k=len(trace.layers), L=trace.config.layers)
+                k=len(trace.layers), L=trace.config.layers
+            )
         if not from_trace and not self.state.interventions.empty:
             return self.tr("the maps are the model's without the interventions")
         return ""
@@ -216,8 +238,12 @@ class ModelView(View):
         """``30 layers × 9 heads · attention weights · 64 tokens``: the status line's start, the figure's title."""
         L, H = self._shape
         stage = self._key[-2] if self._key else "weights"
-        words = {"scores": self.tr("scores Q·Kᵀ"), "scaled": self.tr("scaled scores"), "masked": self.tr("masked scores"),
-                 "weights": self.tr("attention weights")}
+        words = {
+            "scores": self.tr("scores Q·Kᵀ"),
+            "scaled": self.tr("scaled scores"),
+            "masked": self.tr("masked scores"),
+            "weights": self.tr("attention weights"),
+        }
         text = self.tr("{L} layers × {H} heads · {stage}").format(L=L, H=H, stage=words[stage])
         n = next(iter(self._layers.values())).tokens if self._layers else 0
         return text + (" · " + self.tr("{n} tokens").format(n=n) if n else "")
@@ -238,20 +264,32 @@ class ModelView(View):
             self.best.setText("")
             return
         table = self._table(name)
-        self.mosaic.set_order(np.stack([head_scores.order(table[l], name) for l in range(L)]) if self.sort.isChecked() else None)
+        self.mosaic.set_order(
+            np.stack([head_scores.order(table[l], name) for l in range(L)]) if self.sort.isChecked() else None
+        )
         best = head_scores.top_heads(table, name)
         self.mosaic.set_marked((l, h) for l, h, _s in best)
         if not best:
             waiting = name != "induction" or self._induction_key is not None
-            self.best.setText(self.tr("computing…") if waiting else self.tr("the induction score runs the model: open a model (a snapshot has none)"))
+            self.best.setText(
+                self.tr("computing…")
+                if waiting
+                else self.tr("the induction score runs the model: open a model (a snapshot has none)")
+            )
             return
-        listed = ", ".join(self.tr("layer {l} head {h}: {s:.2f}").format(l=l, h=h, s=s) for l, h, s in best[:BEST_LISTED])
+        listed = ", ".join(
+            self.tr("layer {l} head {h}: {s:.2f}").format(l=l, h=h, s=s) for l, h, s in best[:BEST_LISTED]
+        )
         self.best.setText(self.tr("Outlined, most notable: {list}").format(list=listed))
 
     def _tip(self, layer: int, head: int) -> str:
         lines = [self.tr("layer {l} · head {h}").format(l=layer, h=head)]
-        words = {"entropy": self.tr("entropy"), "previous": self.tr("previous token"), "first": self.tr("first token"),
-                 "induction": self.tr("induction")}
+        words = {
+            "entropy": self.tr("entropy"),
+            "previous": self.tr("previous token"),
+            "first": self.tr("first token"),
+            "induction": self.tr("induction"),
+        }
         values = []
         for key in head_scores.SCORES:
             value = self._table(key)[layer, head] if layer < self._shape[0] else np.nan

@@ -17,7 +17,8 @@ from explorer.util.fileio import atomic_path
 
 def ask_path(parent) -> str:
     path, _ = QFileDialog.getSaveFileName(
-        parent, QCoreApplication.translate("ModelView", "Save the model view"),
+        parent,
+        QCoreApplication.translate("ModelView", "Save the model view"),
         str(Path(settings.get("last_dir", str(Path.home()))) / "model-view.png"),
         QCoreApplication.translate("FileOps", "PNG image (*.png);;SVG drawing (*.svg)"),
     )

@@ -32,9 +32,9 @@ from explorer.analysis.token_text import visible
 from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
 from explorer.interventions.compare import kl_divergence, token_moves
 from explorer.ui.palette_choice import bar_colour
+from explorer.ui.plain_text import plain_tip
 from explorer.ui.views.base import View
 from explorer.ui.views.compare_bars import CompareBars, PairedBar
-from explorer.ui.plain_text import plain_tip
 
 TABLE_TOP = 3  # next-token guesses printed per row of the table
 MAX_TABLE_ROWS = 64  # each row is a softmax over the whole vocabulary (50,257 for GPT-2): a long text shows its
@@ -90,11 +90,17 @@ class TopKBars(QWidget):
             y = 2 + n * rh
             p.setPen(text)
             shown = fm.elidedText(label, Qt.TextElideMode.ElideRight, label_w - 6)
-            p.drawText(QRectF(0, y, label_w - 6, rh), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, shown)
+            p.drawText(
+                QRectF(0, y, label_w - 6, rh), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, shown
+            )
             length = bar_w * prob / top
             p.fillRect(QRectF(label_w, y + 3, max(1.0, length), rh - 6), bar if n == 0 else faint)
             p.setPen(text)
-            p.drawText(QRectF(label_w + length + 4, y, num_w, rh), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, fmt_prob(prob))
+            p.drawText(
+                QRectF(label_w + length + 4, y, num_w, rh),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                fmt_prob(prob),
+            )
         p.end()
 
 
@@ -212,18 +218,33 @@ class OutputView(View):
         self.k_label.setText(self.tr("top k"))
         self.k_spin.setToolTip(self.tr("How many of the likeliest next tokens to show as bars"))
         self.t_label.setText(self.tr("temperature"))
-        self.t_spin.setToolTip(self.tr("probs = softmax(logits / T): below 1 sharpens the guess, above 1 flattens it (traces again)"))
+        self.t_spin.setToolTip(
+            self.tr("probs = softmax(logits / T): below 1 sharpens the guess, above 1 flattens it (traces again)")
+        )
         self.where.setToolTip(self.tr("Click a token, or a row of the table, to see what the model expects after it"))
         self.append_best.setText(self.tr("Append most likely"))
-        self.append_best.setToolTip(self.tr("Add the likeliest token after the last token of this sentence to the text, and trace again"))
+        self.append_best.setToolTip(
+            self.tr("Add the likeliest token after the last token of this sentence to the text, and trace again")
+        )
         self.append_sampled.setText(self.tr("Append sampled"))
-        self.append_sampled.setToolTip(self.tr("Draw the next token at random with these probabilities, add it to the text, and trace again"))
-        self.bars.setToolTip(self.tr("The likeliest next tokens after the selected position; bar length relative to the likeliest"))
+        self.append_sampled.setToolTip(
+            self.tr("Draw the next token at random with these probabilities, add it to the text, and trace again")
+        )
+        self.bars.setToolTip(
+            self.tr("The likeliest next tokens after the selected position; bar length relative to the likeliest")
+        )
         self.compare_bars.set_legend(self.tr("baseline"), self.tr("intervened"))
-        self.compare_bars.setToolTip(self.tr(
-            "Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the "
-            "change of probability and of rank (↑ more likely, ↓ less)"))
-        self.table.setToolTip(self.tr("Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position."))
+        self.compare_bars.setToolTip(
+            self.tr(
+                "Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the "
+                "change of probability and of rank (↑ more likely, ↓ less)"
+            )
+        )
+        self.table.setToolTip(
+            self.tr(
+                "Row i: the distribution of the token that follows tokens 0…i. Click a row to select that position."
+            )
+        )
         self._table_for = None
         self._refresh(fill_table=True)
 
@@ -262,10 +283,16 @@ class OutputView(View):
         if pos >= CONTEXT_TOKENS:
             context = "… " + context
         if trace.config.mlm_head:  # an encoder predicts the token at the position (a [MASK]), not the next one
-            self.heading.setText(self.tr("The token at position {i}: “{context}”").format(i=pos + 1, context=tokens[pos]))
+            self.heading.setText(
+                self.tr("The token at position {i}: “{context}”").format(i=pos + 1, context=tokens[pos])
+            )
         else:
             self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
-        self.where.setText(self.tr("position {i} of {C} · temperature {t:g}").format(i=pos + 1, C=len(tokens), t=trace.options.temperature))
+        self.where.setText(
+            self.tr("position {i} of {C} · temperature {t:g}").format(
+                i=pos + 1, C=len(tokens), t=trace.options.temperature
+            )
+        )
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
         self.bars.set_items([(int(i), self._label(trace, int(i)), float(p)) for i, p in zip(ids, probs)])
         self._compare(trace, row, pos)
@@ -290,10 +317,14 @@ class OutputView(View):
         self.kl = kl_divergence(before, after)
         moves = token_moves(before, after, self.k_spin.value())
         self.compare_bars.set_items(
-            [PairedBar(self._label(trace, m.token), m.before, m.after, m.rank_before, m.rank_after) for m in moves])
-        self.kl_label.setText(self.tr(
-            "Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened "
-            "run. KL(baseline ‖ intervened) = {kl} nats").format(kl=f"{self.kl:.4f}"))
+            [PairedBar(self._label(trace, m.token), m.before, m.after, m.rank_before, m.rank_after) for m in moves]
+        )
+        self.kl_label.setText(
+            self.tr(
+                "Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened "
+                "run. KL(baseline ‖ intervened) = {kl} nats"
+            ).format(kl=f"{self.kl:.4f}")
+        )
 
     def _fit_split(self) -> None:
         """Give the bars the height they need (up to 60 %), the table the rest."""
@@ -332,15 +363,22 @@ class OutputView(View):
         self.table.setRowCount(n)
         self.table.setColumnCount(2 + len(id_cols))
         encoder = bool(getattr(trace.config, "mlm_head", False))  # it predicts the token at i (a [MASK]), not the next
-        headers = [self.tr("context"), self.tr("likeliest tokens at i") if encoder else self.tr("likeliest next tokens")]
+        headers = [
+            self.tr("context"),
+            self.tr("likeliest tokens at i") if encoder else self.tr("likeliest next tokens"),
+        ]
         for i in id_cols:
             headers.append("……" if i is None else f"{i}\n{self._label(trace, i)}")
         self.table.setHorizontalHeaderLabels(headers)
         for c, i in enumerate(id_cols):
             if i is not None:
-                self.table.horizontalHeaderItem(2 + c).setToolTip(plain_tip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i))))
+                self.table.horizontalHeaderItem(2 + c).setToolTip(
+                    plain_tip(self.tr("probability of token id {i} ({token})").format(i=i, token=self._label(trace, i)))
+                )
             else:
-                self.table.horizontalHeaderItem(2 + c).setToolTip(self.tr("ids 2 … {last}: the rest of the vocabulary of {V}").format(last=V - 2, V=V))
+                self.table.horizontalHeaderItem(2 + c).setToolTip(
+                    self.tr("ids 2 … {last}: the rest of the vocabulary of {V}").format(last=V - 2, V=V)
+                )
         block = trace.probs_rows(row, 0, n)  # (n, V), one softmax call for the whole table
         for pos in range(n):
             p = block[pos]
@@ -359,8 +397,11 @@ class OutputView(View):
         self.table.resizeColumnsToContents()
         self.table.setUpdatesEnabled(True)
         self.table.blockSignals(False)
-        title = (self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token at i, seeing every token")
-                 if encoder else self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”"))
+        title = (
+            self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token at i, seeing every token")
+            if encoder
+            else self.tr("All {C} rows (C × V = {C} × {V}): row i predicts the token after “… token i”")
+        )
         self.table_title.setText(
             title.format(C=len(tokens), V=V)
             + ("" if n == len(tokens) else " " + self.tr("(first {n} shown)").format(n=n))

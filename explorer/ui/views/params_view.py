@@ -42,9 +42,16 @@ class ParamsView(View):
         self.rows: dict[str, QTreeWidgetItem] = {}  # public parameter name → its row (tests, tooltips)
         self.retranslate()
         state.traceChanged.connect(self.when_shown(lambda _t: self._fill()))
+
     def retranslate(self) -> None:
-        self.tree.setHeaderLabels([self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory"), self.tr("meaning")])
-        self.tree.setToolTip(self.tr("Every weight matrix of the model with its shape (in, out), its number of parameters and its memory"))
+        self.tree.setHeaderLabels(
+            [self.tr("matrix"), self.tr("shape"), self.tr("parameters"), self.tr("memory"), self.tr("meaning")]
+        )
+        self.tree.setToolTip(
+            self.tr(
+                "Every weight matrix of the model with its shape (in, out), its number of parameters and its memory"
+            )
+        )
         self._fill()
 
     def _fill(self) -> None:
@@ -76,7 +83,9 @@ class ParamsView(View):
             top.setFont(0, font)
             for r in group.rows:
                 entry = names.spec(r.name)
-                item = QTreeWidgetItem([r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes), entry.description])
+                item = QTreeWidgetItem(
+                    [r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes), entry.description]
+                )
                 for c in (2, 3):
                     item.setTextAlignment(c, right)
                 item.setToolTip(0, f"{r.name}\n{entry.description}")
@@ -99,8 +108,14 @@ class ParamsView(View):
             self.tree.resizeColumnToContents(c)
         est = estimate_memory(cfg, trace.B, trace.C, trace.options)
         self.memory.setText(
-            self.tr("This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace {t}, peak {peak}.").format(
-                B=trace.B, C=trace.C, held=human_bytes(trace.nbytes), p=human_bytes(est.params_bytes),
-                t=human_bytes(est.trace_bytes), peak=human_bytes(est.peak_bytes),
+            self.tr(
+                "This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace {t}, peak {peak}."
+            ).format(
+                B=trace.B,
+                C=trace.C,
+                held=human_bytes(trace.nbytes),
+                p=human_bytes(est.params_bytes),
+                t=human_bytes(est.trace_bytes),
+                peak=human_bytes(est.peak_bytes),
             )
         )

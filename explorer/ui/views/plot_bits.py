@@ -9,8 +9,8 @@ import numpy as np
 import pyqtgraph as pg
 
 from explorer.analysis.token_text import visible
-from explorer.present.number_format import map_format
 from explorer.present import palettes
+from explorer.present.number_format import map_format
 
 # Two hues that stay distinct on white and on the dark theme's grey, and for red–green colour blindness.
 UNSCALED_COLOUR = (230, 97, 1)  # orange

@@ -48,18 +48,76 @@ def view_specs() -> list[ViewSpec]:
         ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor_view:TensorView", None),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "flow_view:FlowView", Top, size=150),
         ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), V + "input_view:InputView", Left, size=300, height=150),
-        ViewSpec("controls", QT_TRANSLATE_NOOP("Views", "Model"), V + "controls_view:ControlsView", Left, below="input"),
-        ViewSpec("selection", QT_TRANSLATE_NOOP("Views", "Selected token"), V + "selection_view:SelectionView", Right, size=360),
-        ViewSpec("output", QT_TRANSLATE_NOOP("Views", "Next token"), V + "output_view:OutputView", Right, tabify_with="selection"),
-        ViewSpec("identities", QT_TRANSLATE_NOOP("Views", "Identities"), V + "identities_view:IdentitiesView", Bottom, size=200),
-        ViewSpec("scaling", QT_TRANSLATE_NOOP("Views", "Scaling"), V + "scaling_view:ScalingView", Bottom, tabify_with="identities"),
-        ViewSpec("params", QT_TRANSLATE_NOOP("Views", "Parameters"), V + "params_view:ParamsView", Bottom, tabify_with="identities"),
-        ViewSpec("tensors", QT_TRANSLATE_NOOP("Views", "Tensors"), V + "tensor_list:TensorListView", Bottom, tabify_with="identities"),
-        ViewSpec("train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"),
-        ViewSpec("generate", QT_TRANSLATE_NOOP("Views", "Generate"), V + "generate_view:GenerateView", Bottom, tabify_with="identities"),
-        ViewSpec("interventions", QT_TRANSLATE_NOOP("Views", "Interventions"), V + "interventions_view:InterventionsView", Right, tabify_with="selection"),
+        ViewSpec(
+            "controls", QT_TRANSLATE_NOOP("Views", "Model"), V + "controls_view:ControlsView", Left, below="input"
+        ),
+        ViewSpec(
+            "selection",
+            QT_TRANSLATE_NOOP("Views", "Selected token"),
+            V + "selection_view:SelectionView",
+            Right,
+            size=360,
+        ),
+        ViewSpec(
+            "output",
+            QT_TRANSLATE_NOOP("Views", "Next token"),
+            V + "output_view:OutputView",
+            Right,
+            tabify_with="selection",
+        ),
+        ViewSpec(
+            "identities",
+            QT_TRANSLATE_NOOP("Views", "Identities"),
+            V + "identities_view:IdentitiesView",
+            Bottom,
+            size=200,
+        ),
+        ViewSpec(
+            "scaling",
+            QT_TRANSLATE_NOOP("Views", "Scaling"),
+            V + "scaling_view:ScalingView",
+            Bottom,
+            tabify_with="identities",
+        ),
+        ViewSpec(
+            "params",
+            QT_TRANSLATE_NOOP("Views", "Parameters"),
+            V + "params_view:ParamsView",
+            Bottom,
+            tabify_with="identities",
+        ),
+        ViewSpec(
+            "tensors",
+            QT_TRANSLATE_NOOP("Views", "Tensors"),
+            V + "tensor_list:TensorListView",
+            Bottom,
+            tabify_with="identities",
+        ),
+        ViewSpec(
+            "train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"
+        ),
+        ViewSpec(
+            "generate",
+            QT_TRANSLATE_NOOP("Views", "Generate"),
+            V + "generate_view:GenerateView",
+            Bottom,
+            tabify_with="identities",
+        ),
+        ViewSpec(
+            "interventions",
+            QT_TRANSLATE_NOOP("Views", "Interventions"),
+            V + "interventions_view:InterventionsView",
+            Right,
+            tabify_with="selection",
+        ),
         # Tall and narrow beside the map: layers down, heads across (the side column has the height for 30
         # layers). Closed at start: a fourth tab there would cut every tab's title short.
-        ViewSpec("model_view", QT_TRANSLATE_NOOP("Views", "Model view"), V + "model_view:ModelView", Right, tabify_with="selection",
-                 closed=True),
+        ViewSpec(
+            "model_view",
+            QT_TRANSLATE_NOOP("Views", "Model view"),
+            V + "model_view:ModelView",
+            Right,
+            tabify_with="selection",
+            closed=True,
+        ),
     ]

@@ -9,7 +9,6 @@ explorer.analysis.scaling.
 from __future__ import annotations
 
 import html
-
 import math
 from functools import lru_cache
 
@@ -97,16 +96,26 @@ class ScalingView(View):
         self.legend.setTextFormat(Qt.TextFormat.RichText)  # coloured swatches; the words are escaped
         self.legend.setWordWrap(True)
         sym = dict(symbol="o", symbolSize=5)
-        self.var_raw_curve = self.var_plot.plot(dims, sw.var_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym)
-        self.var_scaled_curve = self.var_plot.plot(dims, sw.var_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym)
-        self.h_raw_curve = self.entropy_plot.plot(dims, sw.entropy_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym)
-        self.h_scaled_curve = self.entropy_plot.plot(dims, sw.entropy_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym)
+        self.var_raw_curve = self.var_plot.plot(
+            dims, sw.var_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym
+        )
+        self.var_scaled_curve = self.var_plot.plot(
+            dims, sw.var_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym
+        )
+        self.h_raw_curve = self.entropy_plot.plot(
+            dims, sw.entropy_raw, pen=pen(UNSCALED_COLOUR), symbolBrush=UNSCALED_COLOUR, **sym
+        )
+        self.h_scaled_curve = self.entropy_plot.plot(
+            dims, sw.entropy_scaled, pen=pen(SCALED_COLOUR), symbolBrush=SCALED_COLOUR, **sym
+        )
         self.uniform_line = pg.InfiniteLine(pos=sw.entropy_uniform, angle=0, pen=pen((128, 128, 128), 1, dashed=True))
         self.entropy_plot.addItem(self.uniform_line)
         self.entropy_plot.setYRange(0, sw.entropy_uniform * 1.08, padding=0)
         # The current D: a vertical line on both plots (log-x plots place items at log10 of the value).
         self.d_lines = [
-            pg.InfiniteLine(angle=90, pen=pen((128, 128, 128), 1.5), label="", labelOpts=dict(position=where, color=(128, 128, 128)))
+            pg.InfiniteLine(
+                angle=90, pen=pen((128, 128, 128), 1.5), label="", labelOpts=dict(position=where, color=(128, 128, 128))
+            )
             for where in (0.92, 0.6)  # clear of the curves and of the dashed line
         ]
         self.var_plot.addItem(self.d_lines[0])
@@ -132,14 +141,17 @@ class ScalingView(View):
         self.row_entropy.setText(self.tr("mean row entropy (nats)"))
         self.row_entropy.setToolTip(self.tr("How evenly softmax spreads each row: 0 = one-hot (all weight on one key)"))
         self.sweep_caption.setText(
-            self.tr("{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.").format(
-                q=sw.queries, k=sw.keys, u=sw.entropy_uniform
-            )
+            self.tr(
+                "{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread."
+            ).format(q=sw.queries, k=sw.keys, u=sw.entropy_uniform)
         )
         swatch = lambda colour, text: f"<span style='color: rgb{colour}'>━━ ●</span> {html.escape(text)}"  # noqa: E731
         self.legend.setText(
             "&nbsp;&nbsp;&nbsp;".join(
-                (swatch(UNSCALED_COLOUR, self.tr("without ÷√D: Q·Kᵀ")), swatch(SCALED_COLOUR, self.tr("with ÷√D: Q·Kᵀ / √D")))
+                (
+                    swatch(UNSCALED_COLOUR, self.tr("without ÷√D: Q·Kᵀ")),
+                    swatch(SCALED_COLOUR, self.tr("with ÷√D: Q·Kᵀ / √D")),
+                )
             )
         )
         set_axis_title(self.var_plot, "bottom", self.tr("D (query/key size)"))
@@ -177,15 +189,21 @@ class ScalingView(View):
         st = scaling.score_statistics(scores, allowed, D)
         self.stats = st
         self.trace_caption.setText(
-            self.tr("Layer {l}, sentence {b}, all {h} heads, D = {d} (√D = {sq:.2f}), over the keys the mask allows.").format(
-                l=layer, b=b + 1, h=cfg.H, d=D, sq=math.sqrt(D)
-            )
+            self.tr(
+                "Layer {l}, sentence {b}, all {h} heads, D = {d} (√D = {sq:.2f}), over the keys the mask allows."
+            ).format(l=layer, b=b + 1, h=cfg.H, d=D, sq=math.sqrt(D))
         )
         self.cells["var_raw"].setText(_fmt(st.var_raw))
         self.cells["var_scaled"].setText(_fmt(st.var_scaled))
         self.cells["entropy_raw"].setText(_fmt(st.entropy_raw))
         self.cells["entropy_scaled"].setText(_fmt(st.entropy_scaled))
-        used = self.tr("This model divides by √D (scaling on).") if trace.options.scale else self.tr("Scaling is off: this model uses the unscaled column.")
+        used = (
+            self.tr("This model divides by √D (scaling on).")
+            if trace.options.scale
+            else self.tr("Scaling is off: this model uses the unscaled column.")
+        )
         self.trace_note.setText(
-            used + " " + self.tr("An even spread over the allowed keys would have entropy {u}.").format(u=_fmt(st.entropy_uniform))
+            used
+            + " "
+            + self.tr("An even spread over the allowed keys would have entropy {u}.").format(u=_fmt(st.entropy_uniform))
         )

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWi
 
 from explorer.present import matrices
 from explorer.present.explain import fmt, sub
+from explorer.present.token_parts import token_label
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap, TokenAxis, highlight_colour
-from explorer.present.token_parts import token_label
 
 VECTOR_HEIGHT = 64  # a one-row heatmap (q_i, the received sum)
 MATRIX_HEIGHT = 120
@@ -47,7 +47,9 @@ class SelectionView(View):
         for c in self.captions.values():
             c.setWordWrap(True)
         # small side figures: rows and dimensions labelled as far as they fit (the map labels every token)
-        self.q, self.keys, self.values, self.received = (Heatmap(colour_bar=False, index_columns=True, label_all=0) for _ in range(4))
+        self.q, self.keys, self.values, self.received = (
+            Heatmap(colour_bar=False, index_columns=True, label_all=0) for _ in range(4)
+        )
         for w in (self.q, self.received):
             w.setFixedHeight(VECTOR_HEIGHT)
         self.keys.cellClicked.connect(lambda j, _d: self.state.select(key=j))
@@ -106,11 +108,19 @@ class SelectionView(View):
 
     def retranslate(self) -> None:
         self.captions["q"].setText(self.tr("Its query vector qᵢ: what this token is looking for"))
-        self.captions["keys"].setText(self.tr("The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."))
-        self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
+        self.captions["keys"].setText(
+            self.tr(
+                "The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."
+            )
+        )
+        self.captions["weights"].setText(
+            self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)")
+        )
         self.captions["values"].setText(self.tr("The values vⱼ it draws from"))
         self.captions["received"].setText(self.tr("What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)"))
-        self.bars_plot.setToolTip(self.tr("Attention weights of the selected query over every key; click a bar to select that key"))
+        self.bars_plot.setToolTip(
+            self.tr("Attention weights of the selected query over every key; click a bar to select that key")
+        )
         self.q.setToolTip(self.tr("The selected token's query vector in this head"))
         self.keys.setToolTip(self.tr("Key vectors of every token in this head"))
         self.values.setToolTip(self.tr("Value vectors of every token in this head"))
@@ -137,11 +147,19 @@ class SelectionView(View):
         # "they sum to 1" is false for a query that may see no key (a painted mask, a prefix): say so
         blocked = "mask" in trace.stored_names() and not bool(trace["mask"][sel.row, token].any())
         if blocked:
-            self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0"))
+            self.captions["weights"].setText(
+                self.tr(
+                    "Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0"
+                )
+            )
         else:
-            self.captions["weights"].setText(self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)"))
+            self.captions["weights"].setText(
+                self.tr("Its attention weights aᵢⱼ = softmax over keys (its row of the map; they sum to 1)")
+            )
         word = token_label(trace, sel.row, token)
-        heading = self.tr("Query token {i} “{word}” — layer {layer}, head {head}").format(i=token, word=word, layer=sel.layer, head=sel.head)
+        heading = self.tr("Query token {i} “{word}” — layer {layer}, head {head}").format(
+            i=token, word=word, layer=sel.layer, head=sel.head
+        )
         if sel.token is None:
             heading += "\n" + self.tr("(no token selected: showing the last one; click a token to choose)")
         if f.rotated:
@@ -180,8 +198,13 @@ class SelectionView(View):
         # no outline: with many keys the outlines would paint the bars black
         self.bars.setOpts(x=np.arange(n) + 0.5, height=heights, width=0.8, brush=base, pen=pg.mkPen(None))
         shown = key is not None and 0 <= key < n
-        self.picked_bar.setOpts(x=[key + 0.5] if shown else [], height=heights[[key]] if shown else [], width=0.8,
-                                brush=picked, pen=pg.mkPen(None))
+        self.picked_bar.setOpts(
+            x=[key + 0.5] if shown else [],
+            height=heights[[key]] if shown else [],
+            width=0.8,
+            brush=picked,
+            pen=pg.mkPen(None),
+        )
         self.bar_axis.set_labels(f.labels)
         self.bars_plot.setXRange(0, n, padding=0.02)
         top = float(np.nanmax(f.weights)) if n else 1.0

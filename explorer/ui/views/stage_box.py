@@ -18,8 +18,12 @@ def box_scales() -> tuple[float, ...]:
     from explorer.ui import text_size
 
     floor = BOX_SCALES[-1] / max(1.0, text_size.scale())
-    extra = tuple(round(BOX_SCALES[-1] * 0.92 ** k, 3) for k in range(1, 12))
-    return BOX_SCALES + tuple(s for s in extra if s >= floor - 1e-9) + ((round(floor, 3),) if floor < BOX_SCALES[-1] else ())
+    extra = tuple(round(BOX_SCALES[-1] * 0.92**k, 3) for k in range(1, 12))
+    return (
+        BOX_SCALES
+        + tuple(s for s in extra if s >= floor - 1e-9)
+        + ((round(floor, 3),) if floor < BOX_SCALES[-1] else ())
+    )
 
 
 class StageBox(QAbstractButton):
@@ -92,9 +96,17 @@ class StageBox(QAbstractButton):
         pal = self.palette()
         rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
         if self.selected:
-            fill, text, border = pal.color(QPalette.ColorRole.Highlight), pal.color(QPalette.ColorRole.HighlightedText), pal.color(QPalette.ColorRole.Highlight)
+            fill, text, border = (
+                pal.color(QPalette.ColorRole.Highlight),
+                pal.color(QPalette.ColorRole.HighlightedText),
+                pal.color(QPalette.ColorRole.Highlight),
+            )
         else:
-            fill, text, border = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text), pal.color(QPalette.ColorRole.Mid)
+            fill, text, border = (
+                pal.color(QPalette.ColorRole.Base),
+                pal.color(QPalette.ColorRole.Text),
+                pal.color(QPalette.ColorRole.Mid),
+            )
         if self.underMouse() and not self.selected:
             border = pal.color(QPalette.ColorRole.Highlight)
         p.setPen(QPen(border, 2 if self.selected or self.hasFocus() else 1))
@@ -152,4 +164,3 @@ def arrow() -> QLabel:
     a.setForegroundRole(QPalette.ColorRole.PlaceholderText)
     a.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
     return a
-

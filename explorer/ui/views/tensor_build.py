@@ -51,8 +51,11 @@ def _build_bar(view) -> None:
     bar = QHBoxLayout(view.bar)
     bar.setContentsMargins(0, 0, 0, 0)
     for label, control in (
-        (view.stage_label, view.stage_combo), (view.layer_label, view.layer_spin), (view.head_label, view.head_spin),
-        (view.tensor_label, view.tensor_combo), (view.row_label, view.row_spin),
+        (view.stage_label, view.stage_combo),
+        (view.layer_label, view.layer_spin),
+        (view.head_label, view.head_spin),
+        (view.tensor_label, view.tensor_combo),
+        (view.row_label, view.row_spin),
     ):
         label.setBuddy(control)
         bar.addWidget(label)

@@ -26,7 +26,9 @@ def number_stages(view, config) -> None:
 
 def sync_controls(view, trace, sel) -> None:
     per_layer = stages.stage(sel.stage).per_layer
-    blockers = [QSignalBlocker(w) for w in (view.stage_combo, view.layer_spin, view.head_spin, view.row_spin, view.tensor_combo)]
+    blockers = [
+        QSignalBlocker(w) for w in (view.stage_combo, view.layer_spin, view.head_spin, view.row_spin, view.tensor_combo)
+    ]
     number_stages(view, trace.config)
     view.stage_combo.setCurrentIndex(STAGE_KEYS.index(sel.stage))
     layers = view.state.selectable_layers() or (0,)  # uncaptured layers too: picking one traces it

@@ -41,7 +41,9 @@ def trio_hovered(view, k: str, i: int, j: int) -> None:
     trace, sel = view.state.trace, view.state.selection
     m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
     value = view.qkv[k].layers.number_format(m.data[i, j]) if k in view.qkv else ""
-    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=m.columns[j])
+    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(
+        name=m.name, i=i, ti=token_label(trace, sel.row, i), j=m.columns[j]
+    )
     show(view, f"{where} = {value}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], view._words())}")
 
 
@@ -62,7 +64,8 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
     trace, sel = view.state.trace, view.state.selection
     if sel.stage in PAIRWISE_STAGE_KEYS:
         where = QCoreApplication.translate("TensorView", "head {h}: query {i} “{qi}” → key {j} “{kj}”").format(
-            h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j))
+            h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j)
+        )
         how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, view._words())
         shown = view._maps[0][head][i, j] if head in view._maps[0] else None
         return f"{where}{_value(view, head, shown)}\n{how}"
@@ -70,16 +73,24 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
     if m is None:
         return ""
     col = m.columns[j]
-    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(name=m.name, i=i, ti=token_label(trace, sel.row, i), j=col)
+    where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(
+        name=m.name, i=i, ti=token_label(trace, sel.row, i), j=col
+    )
     how = explain_value(trace, m.name, head, sel.row, i, col, view._words())
     return f"{where}{_value(view, head, m.data[i, j])}\n{how}"
 
 
 def _value(view, head: int, value) -> str:
-    """" = 0.31": the drawn cell's number; in Baseline or Difference, said as that run's, since the explanation
+    """ " = 0.31": the drawn cell's number; in Baseline or Difference, said as that run's, since the explanation
     below is the intervened run's."""
     mode = getattr(view, "_shown_mode", "intervened")
     printed = _printed(view, head, value)
     if mode == "intervened" or not printed:
         return f" = {printed}" if printed else ""
-    return " · " + view.compare.prefix(mode) + printed + " · " + QCoreApplication.translate("TensorView", "below: the intervened run")
+    return (
+        " · "
+        + view.compare.prefix(mode)
+        + printed
+        + " · "
+        + QCoreApplication.translate("TensorView", "below: the intervened run")
+    )

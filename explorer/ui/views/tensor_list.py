@@ -43,7 +43,9 @@ class TensorListView(View):
         items = []
         for name in trace.names():
             shape = trace.shape(name)
-            item = QTreeWidgetItem([name, "×".join(map(str, shape)), ", ".join(trace.labels(name)), names.spec(name).description])
+            item = QTreeWidgetItem(
+                [name, "×".join(map(str, shape)), ", ".join(trace.labels(name)), names.spec(name).description]
+            )
             item.setData(0, Qt.ItemDataRole.UserRole, name)
             items.append(item)
         self.tree.addTopLevelItems(items)

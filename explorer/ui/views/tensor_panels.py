@@ -23,7 +23,9 @@ def draw_lookup(view, trace, sel) -> None:
     token = sel.token if sel.token is not None else 0
     look = matrices.lookup(trace, sel.row, token)
     labels = matrices.token_labels(trace, sel.row)
-    view.ids_table.setHorizontalHeaderLabels([QCoreApplication.translate("TensorView", "token"), QCoreApplication.translate("TensorView", "id")])
+    view.ids_table.setHorizontalHeaderLabels(
+        [QCoreApplication.translate("TensorView", "token"), QCoreApplication.translate("TensorView", "id")]
+    )
     view.ids_table.setRowCount(len(look.ids))
     for r, (label, i) in enumerate(zip(labels, look.ids)):
         for c, text in enumerate((label, str(i))):
@@ -38,23 +40,48 @@ def draw_lookup(view, trace, sel) -> None:
     word = token_label(trace, sel.row, look.token)
     vocab = [str(v) for v in range(V)]
     dims = [str(d) for d in range(E)]
-    view.one_hot.set_axis_titles("", "", QCoreApplication.translate("TensorView", "one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(w=word, i=look.id, V=V))
-    view.one_hot.set_matrix(look.one_hot, [QCoreApplication.translate("TensorView", "one-hot")], vocab, False, (0.0, 1.0))
+    view.one_hot.set_axis_titles(
+        "",
+        "",
+        QCoreApplication.translate("TensorView", "one-hot row of “{w}”: 1 at column {i}, 0 elsewhere  (1, {V})").format(
+            w=word, i=look.id, V=V
+        ),
+    )
+    view.one_hot.set_matrix(
+        look.one_hot, [QCoreApplication.translate("TensorView", "one-hot")], vocab, False, (0.0, 1.0)
+    )
     view.one_hot.set_highlight(None, look.id)
     rows = [str(r) for r in range(look.first_row, look.first_row + look.table.shape[0])]
-    shown = QCoreApplication.translate("TensorView", "rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V) if len(rows) < V else f"({V}, {E})"
+    shown = (
+        QCoreApplication.translate("TensorView", "rows {a}…{b} of {V}").format(a=rows[0], b=rows[-1], V=V)
+        if len(rows) < V
+        else f"({V}, {E})"
+    )
     view.table_map.set_axis_titles(
         QCoreApplication.translate("TensorView", "id (row)"),
         QCoreApplication.translate("TensorView", "embedding dimension (E = {E})").format(E=E),
-        QCoreApplication.translate("TensorView", "· the embedding table W_E {shown}: the one-hot picks row {i}").format(shown=shown, i=look.id))
+        QCoreApplication.translate("TensorView", "· the embedding table W_E {shown}: the one-hot picks row {i}").format(
+            shown=shown, i=look.id
+        ),
+    )
     view.table_map.set_matrix(look.table, rows, dims, True)
     view.table_map.set_highlight(look.id - look.first_row, None)
-    view.picked.set_axis_titles("", "", QCoreApplication.translate("TensorView", "= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(i=look.id, w=word, E=E))
-    view.picked.set_matrix(look.picked, [f"W_E[{look.id}]"], dims, True, view.table_map.image.getLevels() if look.table.size else None)
+    view.picked.set_axis_titles(
+        "",
+        "",
+        QCoreApplication.translate("TensorView", "= row {i} of W_E: the token vector of “{w}”  (1, {E})").format(
+            i=look.id, w=word, E=E
+        ),
+    )
+    view.picked.set_matrix(
+        look.picked, [f"W_E[{look.id}]"], dims, True, view.table_map.image.getLevels() if look.table.size else None
+    )
     for m in (view.one_hot, view.table_map, view.picked):
         m.title.setToolTip("params.embed.tok" if m is view.table_map else "")
         if view.presenting:
-            m.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)
+            m.set_text_px(
+                view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px
+            )
 
 
 def present(view, px: int) -> None:
@@ -88,7 +115,9 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
     if mode == "intervened":
         shown = [matrices.stage_matrix(trace, n, sel.head, sel.row) for n in trio_names(trace, sel)]
     else:
-        shown = [before_after.compared_matrix(trace, baseline, n, sel.head, sel.row, mode) for n in trio_names(trace, sel)]
+        shown = [
+            before_after.compared_matrix(trace, baseline, n, sel.head, sel.row, mode) for n in trio_names(trace, sel)
+        ]
     view._matrix = shown[0]
     levels = matrices.levels([m.data for m in shown], True)
     titles = {
@@ -99,9 +128,13 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
     for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), view.qkv.values()):
         rows, cols = m.data.shape
         title = view.compare.prefix(mode) + titles[k].format(h=sel.head)
-        heatmap.set_axis_titles(QCoreApplication.translate("TensorView", "token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})")
+        heatmap.set_axis_titles(
+            QCoreApplication.translate("TensorView", "token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})"
+        )
         heatmap.title.setToolTip(m.name)
         heatmap.set_note("")
         heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
         if view.presenting:
-            heatmap.set_text_px(view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px)
+            heatmap.set_text_px(
+                view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px
+            )

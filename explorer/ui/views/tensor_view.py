@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
 
-from explorer.ui.stage_words import stage_words
 from explorer import names
 from explorer.present import before_after, matrices, stages
 from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
-from explorer.ui.views import generation_map
 from explorer.ui.render_queue import render_queue
+from explorer.ui.stage_words import stage_words
+from explorer.ui.views import generation_map, tensor_controls, tensor_hover, tensor_panels
 from explorer.ui.views.base import View
-from explorer.ui.views import tensor_controls, tensor_hover
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
-from explorer.ui.views import tensor_panels
 from explorer.ui.views.tensor_panels import draw_lookup, draw_trio, trio_names
 
 GRID_SHARE = 0.24  # the grid of heads' share of the view's width (the large map takes the rest)
@@ -104,7 +102,9 @@ class TensorView(View):
         self.large.cellHovered.connect(self._large_hovered)
         self.large.cellClicked.connect(self._large_clicked)
         self.grid.contextRequested.connect(lambda h, _i, _j, at: self._intervention_menu(h, -1, -1, at))
-        self.large.cellContextRequested.connect(lambda i, j, at: self._intervention_menu(self.state.selection.head, i, j, at))
+        self.large.cellContextRequested.connect(
+            lambda i, j, at: self._intervention_menu(self.state.selection.head, i, j, at)
+        )
 
     def retranslate(self) -> None:
         self.stage_label.setText(self.tr("&Stage"))
@@ -121,8 +121,12 @@ class TensorView(View):
         self.row_spin.setToolTip(self.tr("Sentence of the batch (each line of the text is one sentence)"))
         self.grid.setToolTip(self.tr("Every head of the layer on one colour scale: click a map to show it large"))
         for key, text in (
-            ("head+", self.tr("next head")), ("head-", self.tr("previous head")), ("token+", self.tr("next query token")),
-            ("token-", self.tr("previous query token")), ("layer+", self.tr("next layer")), ("layer-", self.tr("previous layer")),
+            ("head+", self.tr("next head")),
+            ("head-", self.tr("previous head")),
+            ("token+", self.tr("next query token")),
+            ("token-", self.tr("previous query token")),
+            ("layer+", self.tr("next layer")),
+            ("layer-", self.tr("previous layer")),
         ):
             self._shortcuts[key].setWhatsThis(text)  # Help → Keyboard shortcuts reads it
         self.large.setToolTip("")
@@ -168,11 +172,23 @@ class TensorView(View):
 
     def _words(self) -> dict[str, str]:
         return {
-            "masked": self.tr("masked"), "scaling off": self.tr("scaling off"), "every key blocked": self.tr("every key blocked"),
-            "softmax": self.tr("softmax"), "after RoPE": self.tr("after RoPE"), "head": self.tr("head"), "dim": self.tr("dim"),
-            "no residual": self.tr("no residual"), "norm": self.tr("norm"), "next": self.tr("next"), "keys": self.tr("keys"), "dims": self.tr("dims"),
-            "mean": self.tr("mean"), "variance": self.tr("variance"), "no norm": self.tr("no norm: the vector goes on unchanged"),
-            "sentence": self.tr("sentence"), "unchanged": self.tr("unchanged: only the first {R} dimensions turn"),
+            "masked": self.tr("masked"),
+            "scaling off": self.tr("scaling off"),
+            "every key blocked": self.tr("every key blocked"),
+            "softmax": self.tr("softmax"),
+            "after RoPE": self.tr("after RoPE"),
+            "head": self.tr("head"),
+            "dim": self.tr("dim"),
+            "no residual": self.tr("no residual"),
+            "norm": self.tr("norm"),
+            "next": self.tr("next"),
+            "keys": self.tr("keys"),
+            "dims": self.tr("dims"),
+            "mean": self.tr("mean"),
+            "variance": self.tr("variance"),
+            "no norm": self.tr("no norm: the vector goes on unchanged"),
+            "sentence": self.tr("sentence"),
+            "unchanged": self.tr("unchanged: only the first {R} dimensions turn"),
         }
 
     def export_widget(self) -> QWidget:
@@ -194,18 +210,33 @@ class TensorView(View):
             return
         self._sync_controls(trace, sel)
         pairwise = sel.stage in PAIRWISE_STAGE_KEYS
-        head_used = pairwise or sel.stage == "qkv" or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
+        head_used = (
+            pairwise
+            or sel.stage == "qkv"
+            or (self.current_tensor() is not None and trace[self.current_tensor()].ndim == 4)
+        )
         self.head_spin.setEnabled(head_used and trace.config.H > 1)
         if self.generation_centre.take_over():  # a generation is shown: its map replaces the stage's
             return
         token = sel.token if sel.stage == "tokens" else None  # the lookup shows the selected token's row
         mode = self._shown_mode = self._mode(trace, sel)
-        drawn = (trace.serial, sel.stage, sel.layer, sel.head if head_used else None, sel.row, self.current_tensor(), token, mode)
+        drawn = (
+            trace.serial,
+            sel.stage,
+            sel.layer,
+            sel.head if head_used else None,
+            sel.row,
+            self.current_tensor(),
+            token,
+            mode,
+        )
         if drawn != self._drawn:
             self._drawn = drawn
             look = sel.stage == "tokens" and "params.embed.tok" in trace
-            trio = sel.stage == "qkv" and trio_names(trace, sel) is not None and (
-                self.current_tensor() is None or self.current_tensor() in trio_names(trace, sel)
+            trio = (
+                sel.stage == "qkv"
+                and trio_names(trace, sel) is not None
+                and (self.current_tensor() is None or self.current_tensor() in trio_names(trace, sel))
             )
             if look:
                 fill_lookup(self)  # built while hidden: their plots appear with the stage
@@ -256,8 +287,15 @@ class TensorView(View):
         one_head = matrices.shows_one_head(trace, sel.row)
         self.grid.setVisible(not one_head and not self.presenting and not self.focused)
         baseline = self.state.baseline if mode != "intervened" else None
-        grid_key = (trace.layer_serial(sel.layer), sel.stage, sel.layer, sel.row, sel.head if one_head else None,
-                    mode, baseline.serial if baseline is not None else None)
+        grid_key = (
+            trace.layer_serial(sel.layer),
+            sel.stage,
+            sel.layer,
+            sel.row,
+            sel.head if one_head else None,
+            mode,
+            baseline.serial if baseline is not None else None,
+        )
         signed = mode == "difference" or names.spec(names.attn(sel.layer, sel.stage)).signed
         mask = matrices.blocked_cells(trace, sel.row)
         # the weights the mask set to 0 are drawn as blocked, like the −∞ they came from
@@ -266,8 +304,9 @@ class TensorView(View):
             self._grid_drawn = grid_key
             heads = [sel.head] if one_head else range(trace.config.H)
             # one scale for every head, so heads can be compared; long sentences clip the weights' top
-            self._maps = before_after.shown_maps(trace, baseline, sel.stage, sel.layer, sel.row, heads, mode,
-                                                 None if mask is None else ~mask)
+            self._maps = before_after.shown_maps(
+                trace, baseline, sel.stage, sel.layer, sel.row, heads, mode, None if mask is None else ~mask
+            )
             if not one_head:
                 self._post_grid(trace, sel, mode, signed, blocked, heads)
             else:
@@ -276,9 +315,15 @@ class TensorView(View):
         labels = matrices.token_labels(trace, sel.row)
         title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
         self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
-        note = self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi)) if clipped else ""
+        note = (
+            self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi))
+            if clipped
+            else ""
+        )
         if one_head:
-            note = (note + " · " if note else "") + self.tr("long input: one head at a time (Alt+← / Alt+→ for the others)")
+            note = (note + " · " if note else "") + self.tr(
+                "long input: one head at a time (Alt+← / Alt+→ for the others)"
+            )
         if sel.stage == "weights":
             self.large.set_legend_text(self.tr("blocked by the mask (−∞ before softmax): weight 0"))
         else:
@@ -293,9 +338,13 @@ class TensorView(View):
         def draw() -> None:
             thumbs = None
             if mode == "intervened":  # the trace's own maps: shrunk once, often by the worker already
-                thumbs = ([matrices.head_thumbnail(trace, sel.stage, sel.layer, sel.row, h) for h in heads],
-                          matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None)
-            self.grid.set_maps(maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked, thumbs)
+                thumbs = (
+                    [matrices.head_thumbnail(trace, sel.stage, sel.layer, sel.row, h) for h in heads],
+                    matrices.blocked_thumbnail(trace, sel.row) if blocked is not None else None,
+                )
+            self.grid.set_maps(
+                maps, levels, signed, [self.tr("head {h}").format(h=h) for h in range(len(maps))], blocked, thumbs
+            )
 
         self.staggered(self._draw_grid)(draw)  # a short trace draws at once and drops a pending long grid
 
@@ -329,7 +378,9 @@ class TensorView(View):
 
     # ------------------------------------------------------------------ hover and click
     def _hint(self) -> None:
-        self.explanation.setText(self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token."))
+        self.explanation.setText(
+            self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token.")
+        )
 
     def _large_hovered(self, i: int, j: int) -> None:
         tensor_hover.hovered(self, self.state.selection.head, i, j)
@@ -383,4 +434,3 @@ class TensorView(View):
         else:
             current = sel.token if sel.token is not None else (-1 if step > 0 else trace.rows[sel.row].length)
             self.state.select(token=max(0, current + step))
-

@@ -170,7 +170,9 @@ class TokenAxis(pg.AxisItem):
         along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
         per_label = abs(along(1.0) - along(0.0)) * stride
         outside = (self.labels, self._px, stride, _size(self.parentItem()))
-        px, upright, bands = self._latch.hold(outside, self._arrange(per_label, horizontal, self._widest), self._need(horizontal))
+        px, upright, bands = self._latch.hold(
+            outside, self._arrange(per_label, horizontal, self._widest), self._need(horizontal)
+        )
         font = self._font(px)
         if font != self.style["tickFont"]:
             self.style["tickFont"] = font
@@ -199,7 +201,9 @@ class TokenAxis(pg.AxisItem):
             out.append((rect, flags, text, whole, horizontal and upright))
         return out
 
-    def _room(self, fm: QFontMetrics, vb, horizontal: bool, upright: bool, per_label: float, bands: int) -> tuple[float, float]:
+    def _room(
+        self, fm: QFontMetrics, vb, horizontal: bool, upright: bool, per_label: float, bands: int
+    ) -> tuple[float, float]:
         """How long a label may be (along its own direction) and how deep one band of them is."""
         cap = self._cap(fm)
         if horizontal and not upright:
@@ -307,7 +311,13 @@ class _Latch:
     def hold(self, outside: tuple, arrangement: tuple, need) -> tuple:
         """The arrangement to draw; ``need(arrangement)``: the smallest cell (pixels) it fits."""
         if outside != self.outside or self.arrangement is None:
-            self.outside, self.arrangement, self.seen, self.changes, self.settled = outside, arrangement, [arrangement], 0, False
+            self.outside, self.arrangement, self.seen, self.changes, self.settled = (
+                outside,
+                arrangement,
+                [arrangement],
+                0,
+                False,
+            )
         elif arrangement != self.arrangement and not self.settled:
             self.changes += 1
             self.seen.append(arrangement)

@@ -91,7 +91,11 @@ class ChipCanvas(QWidget):
         if getattr(self, "_sizes_key", None) != key:
             measured: dict[tuple[str, int], QSize] = {}  # a long text repeats its tokens: measure each once
             self._sizes = [
-                [measured.get((c.text, c.token_id)) or measured.setdefault((c.text, c.token_id), self._chip_size(fm, c)) for c in chips]
+                [
+                    measured.get((c.text, c.token_id))
+                    or measured.setdefault((c.text, c.token_id), self._chip_size(fm, c))
+                    for c in chips
+                ]
                 for chips in self._rows
             ]
             self._sizes_key = key

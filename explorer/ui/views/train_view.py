@@ -29,16 +29,16 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ConfigError
-from explorer.train.settings import default_recipe
-from explorer.vocab import CORPORA
 from explorer.train.runs import eta_seconds, format_duration, read_log
+from explorer.train.settings import default_recipe
 from explorer.ui import settings
+from explorer.ui.plain_text import plain_tip
 from explorer.ui.train_controller import TrainController
 from explorer.ui.views.base import View, scrolling_body
 from explorer.ui.views.checkpoint_timeline import CheckpointTimeline, shown_run
 from explorer.ui.views.induction_readout import InductionReadout, shown_corpus
 from explorer.ui.views.loss_curve import LossCurve
-from explorer.ui.plain_text import plain_tip
+from explorer.vocab import CORPORA
 
 FILE_ITEM = "\x00file"  # the combo entry that asks for a text file
 
@@ -156,22 +156,45 @@ class TrainView(View):
         self.state.requestReverted.connect(lambda _r: self._follow_source())
 
     def retranslate(self) -> None:
-        for label, text in zip(self.form_labels, (self.tr("Train on"), self.tr("Steps"), self.tr("Batch size"), self.tr("Learning rate"), self.tr("Checkpoint every"))):
+        for label, text in zip(
+            self.form_labels,
+            (
+                self.tr("Train on"),
+                self.tr("Steps"),
+                self.tr("Batch size"),
+                self.tr("Learning rate"),
+                self.tr("Checkpoint every"),
+            ),
+        ):
             label.setText(text)
         self.corpus.setItemText(self.corpus.findData(FILE_ITEM), self.tr("Text file…"))
-        self.corpus.setToolTip(self.tr("What the model learns from: simple English or Japanese sentences, a task whose right "
-                                  "attention pattern is known (copy, reverse, sort, induction), or a UTF-8 text file of yours"))
+        self.corpus.setToolTip(
+            self.tr(
+                "What the model learns from: simple English or Japanese sentences, a task whose right "
+                "attention pattern is known (copy, reverse, sort, induction), or a UTF-8 text file of yours"
+            )
+        )
         self.steps.setToolTip(self.tr("How many optimisation steps (each on one batch)"))
         self.batch.setToolTip(self.tr("Rows (sentences or task sequences) per step"))
         self.lr.setToolTip(self.tr("Peak learning rate of AdamW (warm-up, then a cosine down to a tenth of it)"))
         self.every.setSuffix(self.tr(" steps"))
-        self.every.setToolTip(self.tr("Save a checkpoint (and measure the held-out loss) every N steps; the views switch to each "
-                                 "new checkpoint, and the timeline can go back to any of them"))
+        self.every.setToolTip(
+            self.tr(
+                "Save a checkpoint (and measure the held-out loss) every N steps; the views switch to each "
+                "new checkpoint, and the timeline can go back to any of them"
+            )
+        )
         self.continue_weights.setText(self.tr("Start from the shown weights"))
-        self.continue_weights.setToolTip(self.tr("Continue training the weights on screen (only when they use this corpus's "
-                                            "vocabulary); off: start from random weights"))
+        self.continue_weights.setToolTip(
+            self.tr(
+                "Continue training the weights on screen (only when they use this corpus's "
+                "vocabulary); off: start from random weights"
+            )
+        )
         self.start.setText(self.tr("Start"))
-        self.start.setToolTip(self.tr("Train the configuration in the Model panel (its sizes) on the chosen corpus, in the background"))
+        self.start.setToolTip(
+            self.tr("Train the configuration in the Model panel (its sizes) on the chosen corpus, in the background")
+        )
         self.cancel.setText(self.tr("Cancel"))
         self.cancel.setToolTip(self.tr("Stop after the current step; every checkpoint written so far stays"))
         self.progress.setToolTip(self.tr("Steps done"))
@@ -197,7 +220,9 @@ class TrainView(View):
             self._use_recipe(self.corpus.itemData(index))
             return
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Train on a text file"), settings.get("last_dir", str(Path.home())),
+            self,
+            self.tr("Train on a text file"),
+            settings.get("last_dir", str(Path.home())),
             self.tr("Text files (*.txt *.md *.csv);;All files (*)"),
         )
         if not path:
@@ -287,7 +312,9 @@ class TrainView(View):
         parts.append(self.tr("{tps} tokens/s").format(tps=f"{p.tokens_per_s:,.0f}"))
         parts.append(self.tr("{elapsed} elapsed").format(elapsed=format_duration(p.elapsed_s)))
         if not done and self.controller.running:
-            parts.append(self.tr("about {eta} left").format(eta=format_duration(eta_seconds(p.step, p.total_steps, p.elapsed_s))))
+            parts.append(
+                self.tr("about {eta} left").format(eta=format_duration(eta_seconds(p.step, p.total_steps, p.elapsed_s)))
+            )
         self.stats.setText("  ·  ".join(parts))
         self.stats.setToolTip(plain_tip(self.stats.text()))
 

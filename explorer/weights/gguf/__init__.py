@@ -30,8 +30,15 @@ from explorer.weights.gguf.tokenizer import check_tokenizer_metadata, tokenizer_
 from explorer.weights.real_models import Progress, check_cancel, report
 
 __all__ = [
-    "CACHE_FORMAT", "CACHE_VERSION", "cache_folder", "check_tokenizer_metadata", "config_from_gguf", "gguf_sources",
-    "load_gguf", "tokenizer_from_metadata", "unpermute_rows",
+    "CACHE_FORMAT",
+    "CACHE_VERSION",
+    "cache_folder",
+    "check_tokenizer_metadata",
+    "config_from_gguf",
+    "gguf_sources",
+    "load_gguf",
+    "tokenizer_from_metadata",
+    "unpermute_rows",
 ]
 
 log = logging.getLogger(__name__)

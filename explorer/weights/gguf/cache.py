@@ -48,7 +48,11 @@ def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thre
         return None
     try:
         meta = read_json(meta_file, ModelLoadError)
-        if meta.get("format") != CACHE_FORMAT or meta.get("version") != CACHE_VERSION or meta.get("source") != _file_state(path):
+        if (
+            meta.get("format") != CACHE_FORMAT
+            or meta.get("version") != CACHE_VERSION
+            or meta.get("source") != _file_state(path)
+        ):
             return None
         cfg = ModelConfig.from_dict(meta["config"])
     except Exception as exc:  # an unreadable entry is rebuilt

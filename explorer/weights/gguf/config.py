@@ -12,6 +12,7 @@ from explorer.weights.gguf.fields import real, size
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
 from explorer.weights.real_models import make_config
 
+
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
     arch = meta.get("general.architecture")
     if arch not in ARCHITECTURES:
@@ -62,4 +63,3 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         family="llama",
     )
     return make_config(origin, **family_fields(arch, meta, tensors, fields, origin))
-

@@ -22,7 +22,9 @@ def _sliding_layers(meta: dict, arch: str, L: int, origin: str) -> tuple[int, ..
     pattern = meta.get(f"{arch}.attention.sliding_window_pattern", _DEFAULT_PATTERN.get(arch, 1))
     if isinstance(pattern, list):  # one flag per layer: True where the layer slides
         if len(pattern) != L:
-            raise ModelLoadError(f"{origin}: {arch}.attention.sliding_window_pattern has {len(pattern)} entries for {L} layers")
+            raise ModelLoadError(
+                f"{origin}: {arch}.attention.sliding_window_pattern has {len(pattern)} entries for {L} layers"
+            )
         return tuple(l for l, slides in enumerate(pattern) if slides)
     n = size({"p": pattern}, "p", origin)
     return tuple(range(L)) if n == 1 else tuple(l for l in range(L) if (l + 1) % n)
@@ -43,13 +45,18 @@ def family_fields(arch: str, meta: dict, tensors: dict, fields: dict[str, Any], 
     if arch.startswith("gemma"):
         out.update(ffn_activation="gelu_tanh_gated", embed_scale=True, tie_embeddings="output.weight" not in tensors)
     if arch in ("gemma2", "gemma3"):
-        out.update(norm_placement="sandwich", attn_softcap=_optional(meta, a + "attn_logit_softcapping", origin),
-                   logit_softcap=_optional(meta, a + "final_logit_softcapping", origin))
+        out.update(
+            norm_placement="sandwich",
+            attn_softcap=_optional(meta, a + "attn_logit_softcapping", origin),
+            logit_softcap=_optional(meta, a + "final_logit_softcapping", origin),
+        )
     if arch == "gemma3":
         out["rope_local_theta"] = real(meta, a + "rope.freq_base_swa", origin, 10_000.0)
     if a + "attention.sliding_window" in meta and arch in ("gemma2", "gemma3", "phi3"):
-        out.update(sliding_window=size(meta, a + "attention.sliding_window", origin),
-                   sliding_layers=_sliding_layers(meta, arch, L, origin))
+        out.update(
+            sliding_window=size(meta, a + "attention.sliding_window", origin),
+            sliding_layers=_sliding_layers(meta, arch, L, origin),
+        )
     return out
 
 

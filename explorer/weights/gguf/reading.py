@@ -95,7 +95,9 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
     cfg = config_from_gguf(meta, tensors, origin)
     tokenizer = tokenizer_from_metadata(meta, origin)
     if tokenizer.vocab_size > cfg.vocab_size:
-        raise ModelLoadError(f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings")
+        raise ModelLoadError(
+            f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
+        )
 
     filler = Filler(cfg, origin)
     sources = gguf_sources(cfg, str(meta.get("general.architecture")))

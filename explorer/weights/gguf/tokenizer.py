@@ -142,7 +142,9 @@ def _sentencepiece_bpe(meta: dict[str, Any], tokens: list[str], origin: str):
     unk = tokens[unk_id] if isinstance(unk_id, int) and 0 <= unk_id < len(tokens) else None
     hf = tokenizers.Tokenizer(_bpe(vocab, pairs, origin, unk_token=unk, fuse_unk=True, byte_fallback=True))
     prefix = bool(meta.get("tokenizer.ggml.add_space_prefix", True))
-    hf.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="first" if prefix else "never", split=False)
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(
+        replacement="\u2581", prepend_scheme="first" if prefix else "never", split=False
+    )
     steps = [decoders.Replace("\u2581", " "), decoders.ByteFallback(), decoders.Fuse()]
     if prefix:
         steps.append(decoders.Strip(content=" ", left=1))
@@ -166,9 +168,12 @@ def check_tokenizer_metadata(meta: dict[str, Any], origin: str) -> None:
     """The tokenizer's fields: lists of the right item types (the tokenizers library panics on others)."""
     where = Where(origin, ModelLoadError)
     for key, item in (
-        ("tokenizer.ggml.model", None), ("tokenizer.ggml.pre", None),
-        ("tokenizer.ggml.tokens", text), ("tokenizer.ggml.merges", text),
-        ("tokenizer.ggml.token_type", whole), ("tokenizer.ggml.scores", lambda v, f, w: number(v, f, w)),
+        ("tokenizer.ggml.model", None),
+        ("tokenizer.ggml.pre", None),
+        ("tokenizer.ggml.tokens", text),
+        ("tokenizer.ggml.merges", text),
+        ("tokenizer.ggml.token_type", whole),
+        ("tokenizer.ggml.scores", lambda v, f, w: number(v, f, w)),
     ):
         if meta.get(key) is None:
             continue
@@ -179,4 +184,3 @@ def check_tokenizer_metadata(meta: dict[str, Any], origin: str) -> None:
     unk = meta.get("tokenizer.ggml.unknown_token_id")
     if unk is not None:
         whole(unk, "tokenizer.ggml.unknown_token_id", where)
-

@@ -33,8 +33,18 @@ from explorer.weights.hf.tokenizer import load_hf_tokenizer
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
 
 __all__ = [
-    "SUPPORTED", "Source", "TensorFiles", "config_from_hf", "gpt2_sources", "llama_biases", "llama_sources",
-    "load_hf_folder", "load_hf_tokenizer", "rope_settings", "source_shape", "transform",
+    "SUPPORTED",
+    "Source",
+    "TensorFiles",
+    "config_from_hf",
+    "gpt2_sources",
+    "llama_biases",
+    "llama_sources",
+    "load_hf_folder",
+    "load_hf_tokenizer",
+    "rope_settings",
+    "source_shape",
+    "transform",
 ]
 
 
@@ -63,7 +73,9 @@ def load_hf_folder(
         name = text_field(data, "_name_or_path", "", folder.name) or folder.name
     except ModelLoadError:
         name = folder.name
-    return ModelBundle(cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False)
+    return ModelBundle(
+        cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False
+    )
 
 
 def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
@@ -90,8 +102,12 @@ def _resolve(files: TensorFiles, key: str) -> str | None:
 
 
 def _fill(
-    cfg: ModelConfig, sources: dict[str, Source], files: TensorFiles, folder: Path,
-    progress: Progress | None, cancel: threading.Event | None,
+    cfg: ModelConfig,
+    sources: dict[str, Source],
+    files: TensorFiles,
+    folder: Path,
+    progress: Progress | None,
+    cancel: threading.Event | None,
 ) -> torch.nn.Module:
     origin = folder.name
     filler = Filler(cfg, origin)
@@ -102,7 +118,9 @@ def _fill(
             continue
         found = _resolve(files, src.key)
         if found is None:
-            raise ModelLoadError(f"{origin}: tensor {src.key.split('|')[0]} is missing from the weights (needed for {ours})")
+            raise ModelLoadError(
+                f"{origin}: tensor {src.key.split('|')[0]} is missing from the weights (needed for {ours})"
+            )
         check_shape(origin, found, files.shape(found), source_shape(src, filler.shape(ours)), "config.json")
         stored[ours] = found
     keys = sorted({stored[o] for o in stored})

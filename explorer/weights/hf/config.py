@@ -11,11 +11,29 @@ from explorer.util.schema import Where, flag, number, text, whole
 from explorer.weights.real_models import make_config
 
 SUPPORTED = (
-    "gpt2", "llama", "mistral", "qwen2", "qwen3", "gpt_neox", "gemma", "gemma2", "gemma3_text", "phi3", "olmo2",
-    "bert", "roberta", "distilbert",
+    "gpt2",
+    "llama",
+    "mistral",
+    "qwen2",
+    "qwen3",
+    "gpt_neox",
+    "gemma",
+    "gemma2",
+    "gemma3_text",
+    "phi3",
+    "olmo2",
+    "bert",
+    "roberta",
+    "distilbert",
 )
 
-_GPT2_ACTIVATIONS = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu_fast": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
+_GPT2_ACTIVATIONS = {
+    "gelu_new": "gelu_tanh",
+    "gelu_pytorch_tanh": "gelu_tanh",
+    "gelu_fast": "gelu_tanh",
+    "gelu": "gelu",
+    "relu": "relu",
+}
 
 
 # ----------------------------------------------------------------------------------------------- config
@@ -109,12 +127,20 @@ def rotary_dims(data: dict, D: int, origin: str) -> int | None:
     GPT-NeoX's older rotary_pct); None when all D do."""
     params = data.get("rope_parameters") or {}
     partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", data.get("rotary_pct", 1.0)))
-    partial = number(1.0 if partial is None else partial, "partial_rotary_factor", Where(origin, ModelLoadError), positive=True, hi=1.0)
+    partial = number(
+        1.0 if partial is None else partial,
+        "partial_rotary_factor",
+        Where(origin, ModelLoadError),
+        positive=True,
+        hi=1.0,
+    )
     R = int(D * partial)
     if R == D:
         return None
     if R < 2 or R % 2:
-        raise ModelLoadError(f"{origin}: partial rotary embeddings of {R} of {D} dimensions (an odd or empty part) are not supported")
+        raise ModelLoadError(
+            f"{origin}: partial rotary embeddings of {R} of {D} dimensions (an odd or empty part) are not supported"
+        )
     return R
 
 
@@ -158,7 +184,9 @@ def llama_fields(data: dict, origin: str) -> dict[str, Any]:
     Hkv = size(data, "num_key_value_heads", default=H, origin=origin)
     D = size(data, "head_dim", default=E // H if E % H == 0 else -1, origin=origin)
     if D <= 0:
-        raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim")
+        raise ModelLoadError(
+            f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim"
+        )
     max_positions = size(data, "max_position_embeddings", default=2048, origin=origin)
     window = _sliding_window(data, origin)
     if window is not None:
@@ -184,4 +212,3 @@ def llama_fields(data: dict, origin: str) -> dict[str, Any]:
         rotary_dims=rotary_dims(data, D, origin),
         family=str(data["model_type"]),
     )
-

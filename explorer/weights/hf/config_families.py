@@ -12,7 +12,13 @@ from explorer.util.schema import Where, number
 from explorer.weights.hf.config import bool_field, eps, llama_fields, rope_settings, rotary_dims, size, text_field
 from explorer.weights.real_models import make_config
 
-_GELU = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_fast": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
+_GELU = {
+    "gelu": "gelu",
+    "gelu_new": "gelu_tanh",
+    "gelu_fast": "gelu_tanh",
+    "gelu_pytorch_tanh": "gelu_tanh",
+    "relu": "relu",
+}
 
 
 def _activation(data: dict, origin: str, *keys: str, default: str, allowed: dict[str, str]) -> str:
@@ -34,7 +40,9 @@ def sliding_layers(data: dict, L: int, pattern: int | None, origin: str) -> tupl
     if isinstance(types, list) and len(types) == L:
         unknown = sorted({str(t)[:30] for t in types} - {"sliding_attention", "full_attention"})
         if unknown:
-            raise ModelLoadError(f"{origin}: layer type {unknown[0]!r} is not supported (sliding_attention, full_attention)")
+            raise ModelLoadError(
+                f"{origin}: layer type {unknown[0]!r} is not supported (sliding_attention, full_attention)"
+            )
         return tuple(l for l, t in enumerate(types) if t == "sliding_attention")
     if pattern is None:
         return ()
@@ -64,9 +72,20 @@ def _qwen3(data: dict, origin: str) -> ModelConfig:
 
 def _gemma_common(data: dict, origin: str) -> dict[str, Any]:
     """Every Gemma: a Llama-like decoder with the embedding × √E, a GeGLU FFN and a tied unembedding."""
-    _activation(data, origin, "hidden_activation", "hidden_act", default="gelu_pytorch_tanh", allowed={"gelu_pytorch_tanh": "", "gelu": ""})
+    _activation(
+        data,
+        origin,
+        "hidden_activation",
+        "hidden_act",
+        default="gelu_pytorch_tanh",
+        allowed={"gelu_pytorch_tanh": "", "gelu": ""},
+    )
     fields = llama_fields({**data, "hidden_act": "silu"}, origin)
-    fields.update(ffn_activation="gelu_tanh_gated", embed_scale=True, tie_embeddings=bool_field(data, "tie_word_embeddings", True, origin))
+    fields.update(
+        ffn_activation="gelu_tanh_gated",
+        embed_scale=True,
+        tie_embeddings=bool_field(data, "tie_word_embeddings", True, origin),
+    )
     return fields
 
 
@@ -80,8 +99,11 @@ def _gemma2(data: dict, origin: str) -> ModelConfig:
     _scalar_is_head_dim(data, fields["key_dim"], origin)
     L = fields["layers"]
     return make_config(
-        origin, **fields, norm_placement="sandwich",
-        sliding_window=size(data, "sliding_window", default=4096, origin=origin), sliding_layers=sliding_layers(data, L, 2, origin),
+        origin,
+        **fields,
+        norm_placement="sandwich",
+        sliding_window=size(data, "sliding_window", default=4096, origin=origin),
+        sliding_layers=sliding_layers(data, L, 2, origin),
         attn_softcap=_optional_positive(data, "attn_logit_softcapping", origin),
         logit_softcap=_optional_positive(data, "final_logit_softcapping", origin),
     )
@@ -96,10 +118,14 @@ def _gemma3_rope(data: dict, origin: str) -> tuple[float, float]:
         for block in (full, local):
             rope_settings({"rope_parameters": block}, origin)  # refuses scaled RoPE
         where = Where(origin, ModelLoadError)
-        return (number(full.get("rope_theta", 1e6), "rope_theta", where, positive=True),
-                number(local.get("rope_theta", 1e4), "rope_local_base_freq", where, positive=True))
+        return (
+            number(full.get("rope_theta", 1e6), "rope_theta", where, positive=True),
+            number(local.get("rope_theta", 1e4), "rope_local_base_freq", where, positive=True),
+        )
     theta = rope_settings({**data, "rope_theta": data.get("rope_theta", 1e6)}, origin)
-    local = number(data.get("rope_local_base_freq", 1e4), "rope_local_base_freq", Where(origin, ModelLoadError), positive=True)
+    local = number(
+        data.get("rope_local_base_freq", 1e4), "rope_local_base_freq", Where(origin, ModelLoadError), positive=True
+    )
     return theta, local
 
 
@@ -111,7 +137,11 @@ def _gemma3(data: dict, origin: str) -> ModelConfig:
     L = fields["layers"]
     pattern = data.get("sliding_window_pattern", data.get("_sliding_window_pattern", 6))
     return make_config(
-        origin, **fields, norm_placement="sandwich", qk_norm="head", rope_local_theta=local,
+        origin,
+        **fields,
+        norm_placement="sandwich",
+        qk_norm="head",
+        rope_local_theta=local,
         sliding_window=size(data, "sliding_window", default=4096, origin=origin),
         sliding_layers=sliding_layers(data, L, size({"p": pattern}, "p", origin=origin), origin),
         attn_softcap=_optional_positive(data, "attn_logit_softcapping", origin),
@@ -124,8 +154,12 @@ def _phi3(data: dict, origin: str) -> ModelConfig:
     window = data.get("sliding_window")
     if window is None:
         return make_config(origin, **fields)
-    return make_config(origin, **fields, sliding_window=size(data, "sliding_window", origin=origin),
-                       sliding_layers=tuple(range(fields["layers"])))
+    return make_config(
+        origin,
+        **fields,
+        sliding_window=size(data, "sliding_window", origin=origin),
+        sliding_layers=tuple(range(fields["layers"])),
+    )
 
 
 def _olmo2(data: dict, origin: str) -> ModelConfig:
@@ -140,26 +174,69 @@ def _gpt_neox(data: dict, origin: str) -> ModelConfig:
         raise ModelLoadError(f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H}")
     bias = bool_field(data, "attention_bias", True, origin)
     if not bias:
-        raise ModelLoadError(f"{origin}: attention_bias=false is not supported (the FFN has biases, the traced model all or none)")
+        raise ModelLoadError(
+            f"{origin}: attention_bias=false is not supported (the FFN has biases, the traced model all or none)"
+        )
     return make_config(
-        origin, vocab_size=size(data, "vocab_size", origin=origin), embed_dim=E, key_dim=E // H, heads=H,
-        layers=size(data, "num_hidden_layers", origin=origin), ffn_dim=size(data, "intermediate_size", origin=origin),
-        positions="rope", rotary_dims=rotary_dims(data, E // H, origin), rope_theta=rope_settings(data, origin),
-        max_positions=size(data, "max_position_embeddings", default=2048, origin=origin), norm="layernorm",
-        ffn_activation=_activation(data, origin, "hidden_act", default="gelu", allowed=_GELU), bias=True,
-        tie_embeddings=bool_field(data, "tie_word_embeddings", False, origin), norm_eps=eps(data, "layer_norm_eps", 1e-5, origin),
-        parallel_block=bool_field(data, "use_parallel_residual", True, origin), family="gpt_neox",
+        origin,
+        vocab_size=size(data, "vocab_size", origin=origin),
+        embed_dim=E,
+        key_dim=E // H,
+        heads=H,
+        layers=size(data, "num_hidden_layers", origin=origin),
+        ffn_dim=size(data, "intermediate_size", origin=origin),
+        positions="rope",
+        rotary_dims=rotary_dims(data, E // H, origin),
+        rope_theta=rope_settings(data, origin),
+        max_positions=size(data, "max_position_embeddings", default=2048, origin=origin),
+        norm="layernorm",
+        ffn_activation=_activation(data, origin, "hidden_act", default="gelu", allowed=_GELU),
+        bias=True,
+        tie_embeddings=bool_field(data, "tie_word_embeddings", False, origin),
+        norm_eps=eps(data, "layer_norm_eps", 1e-5, origin),
+        parallel_block=bool_field(data, "use_parallel_residual", True, origin),
+        family="gpt_neox",
     )
 
 
-def _encoder(data: dict, origin: str, *, E: int, H: int, L: int, F: int, act: str, P: int, segments: int, eps_: float, family: str) -> ModelConfig:
+def _encoder(
+    data: dict,
+    origin: str,
+    *,
+    E: int,
+    H: int,
+    L: int,
+    F: int,
+    act: str,
+    P: int,
+    segments: int,
+    eps_: float,
+    family: str,
+) -> ModelConfig:
     if E % H:
         raise ModelLoadError(f"{origin}: the hidden size {E} is not a multiple of the {H} heads")
     return make_config(
-        origin, vocab_size=size(data, "vocab_size", origin=origin), embed_dim=E, key_dim=E // H, heads=H, layers=L, ffn_dim=F,
-        positions="learned", max_positions=P, norm="layernorm", norm_placement="post", ffn_activation=act, bias=True,
-        unembed_bias=True, tie_embeddings=True, norm_eps=eps_, embed_norm=True, segments=segments, mlm_head=True,
-        bidirectional=True, family=family,
+        origin,
+        vocab_size=size(data, "vocab_size", origin=origin),
+        embed_dim=E,
+        key_dim=E // H,
+        heads=H,
+        layers=L,
+        ffn_dim=F,
+        positions="learned",
+        max_positions=P,
+        norm="layernorm",
+        norm_placement="post",
+        ffn_activation=act,
+        bias=True,
+        unembed_bias=True,
+        tie_embeddings=True,
+        norm_eps=eps_,
+        embed_norm=True,
+        segments=segments,
+        mlm_head=True,
+        bidirectional=True,
+        family=family,
     )
 
 
@@ -175,10 +252,16 @@ def _bert(data: dict, origin: str) -> ModelConfig:
     if P < 1:
         raise ModelLoadError(f"{origin}: max_position_embeddings leaves no position after the padding offset")
     return _encoder(
-        data, origin, E=size(data, "hidden_size", origin=origin), H=size(data, "num_attention_heads", origin=origin),
-        L=size(data, "num_hidden_layers", origin=origin), F=size(data, "intermediate_size", origin=origin),
-        act=_activation(data, origin, "hidden_act", default="gelu", allowed=_GELU), P=P,
-        segments=size(data, "type_vocab_size", default=2, origin=origin), eps_=eps(data, "layer_norm_eps", 1e-12, origin),
+        data,
+        origin,
+        E=size(data, "hidden_size", origin=origin),
+        H=size(data, "num_attention_heads", origin=origin),
+        L=size(data, "num_hidden_layers", origin=origin),
+        F=size(data, "intermediate_size", origin=origin),
+        act=_activation(data, origin, "hidden_act", default="gelu", allowed=_GELU),
+        P=P,
+        segments=size(data, "type_vocab_size", default=2, origin=origin),
+        eps_=eps(data, "layer_norm_eps", 1e-12, origin),
         family=str(data["model_type"]),
     )
 
@@ -194,14 +277,29 @@ def roberta_offset(data: dict) -> int:
 def _distilbert(data: dict, origin: str) -> ModelConfig:
     """DistilBERT: BERT without segment embeddings, half the layers."""
     return _encoder(
-        data, origin, E=size(data, "dim", origin=origin), H=size(data, "n_heads", origin=origin),
-        L=size(data, "n_layers", origin=origin), F=size(data, "hidden_dim", origin=origin),
+        data,
+        origin,
+        E=size(data, "dim", origin=origin),
+        H=size(data, "n_heads", origin=origin),
+        L=size(data, "n_layers", origin=origin),
+        F=size(data, "hidden_dim", origin=origin),
         act=_activation(data, origin, "activation", default="gelu", allowed=_GELU),
-        P=size(data, "max_position_embeddings", origin=origin), segments=0, eps_=1e-12, family="distilbert",
+        P=size(data, "max_position_embeddings", origin=origin),
+        segments=0,
+        eps_=1e-12,
+        family="distilbert",
     )
 
 
 FAMILIES = {
-    "qwen3": _qwen3, "gemma": _gemma, "gemma2": _gemma2, "gemma3_text": _gemma3, "phi3": _phi3, "olmo2": _olmo2,
-    "gpt_neox": _gpt_neox, "bert": _bert, "roberta": _bert, "distilbert": _distilbert,
+    "qwen3": _qwen3,
+    "gemma": _gemma,
+    "gemma2": _gemma2,
+    "gemma3_text": _gemma3,
+    "phi3": _phi3,
+    "olmo2": _olmo2,
+    "gpt_neox": _gpt_neox,
+    "bert": _bert,
+    "roberta": _bert,
+    "distilbert": _distilbert,
 }

@@ -38,7 +38,9 @@ class TensorFiles:
             for key, fname in weight_map.items():
                 # A shard is a file beside the index: a list, a path elsewhere (/etc/…, ../) is not one.
                 if not isinstance(fname, str) or not fname or Path(fname).name != fname or fname in (".", ".."):
-                    raise ModelLoadError(f"{index.name}: weight_map[{str(key)[:60]!r}] must name a file in {folder.name}, got {str(fname)[:60]!r}")
+                    raise ModelLoadError(
+                        f"{index.name}: weight_map[{str(key)[:60]!r}] must name a file in {folder.name}, got {str(fname)[:60]!r}"
+                    )
                 self._where[key] = folder / fname
             files = sorted(set(self._where.values()))
             for f in files:
@@ -65,8 +67,10 @@ class TensorFiles:
                         state = torch.load(f, map_location="cpu", weights_only=True)
                 except pickle.UnpicklingError as exc:
                     if "Weights only load failed" in str(exc):
-                        raise ModelLoadError(f"{f.name} contains Python objects (pickle), which are never loaded; "
-                                             "use the model's .safetensors weights") from None
+                        raise ModelLoadError(
+                            f"{f.name} contains Python objects (pickle), which are never loaded; "
+                            "use the model's .safetensors weights"
+                        ) from None
                     raise ModelLoadError(f"cannot read {f.name} as a PyTorch checkpoint ({first_line(exc)})") from None
                 except Exception as exc:  # zip and torch errors alike
                     raise ModelLoadError(f"cannot read {f.name} as a PyTorch checkpoint ({first_line(exc)})") from None
@@ -108,7 +112,9 @@ class TensorFiles:
         try:
             return self._open(f).get_tensor(stored)
         except Exception as exc:
-            raise ModelLoadError(f"cannot read tensor {stored} from {f.name}: {first_line(exc)} (is the file complete?)") from None
+            raise ModelLoadError(
+                f"cannot read tensor {stored} from {f.name}: {first_line(exc)} (is the file complete?)"
+            ) from None
 
     def close(self) -> None:
         self._stack.close()
@@ -124,4 +130,3 @@ def read_config_json(path: Path) -> dict:
     if not isinstance(data, dict):
         raise ModelLoadError(f"{path} does not hold a JSON object")
     return data
-

@@ -118,4 +118,3 @@ def transform(src: Source, t: torch.Tensor) -> torch.Tensor:
         part = per_head[:, src.part].reshape(-1, *t.shape[1:])  # (H·d, E), or a bias (H·d,)
         return part.T if part.dim() == 2 else part  # (E, H·d)
     return t
-

@@ -72,7 +72,10 @@ def gpt_neox_sources(cfg: ModelConfig) -> dict[str, Source]:
 
 def _ln(ours: str, theirs: str) -> dict[str, Source]:
     """A LayerNorm's scale and shift (older BERT checkpoints call them gamma and beta)."""
-    return {f"{ours}.weight": Source(f"{theirs}.weight|{theirs}.gamma"), f"{ours}.bias": Source(f"{theirs}.bias|{theirs}.beta")}
+    return {
+        f"{ours}.weight": Source(f"{theirs}.weight|{theirs}.gamma"),
+        f"{ours}.bias": Source(f"{theirs}.bias|{theirs}.beta"),
+    }
 
 
 def _linear(ours_W: str, ours_b: str, theirs: str) -> dict[str, Source]:
@@ -85,7 +88,9 @@ def bert_sources(cfg: ModelConfig, offset: int = 0) -> dict[str, Source]:
     e = f"{base}.embeddings"
     out = {
         "embed.tok": Source(f"{e}.word_embeddings.weight"),
-        "embed.pos": Source(f"{e}.position_embeddings.weight", "skip", offset) if offset else Source(f"{e}.position_embeddings.weight"),
+        "embed.pos": Source(f"{e}.position_embeddings.weight", "skip", offset)
+        if offset
+        else Source(f"{e}.position_embeddings.weight"),
         "embed.seg": Source(f"{e}.token_type_embeddings.weight"),
         **_ln("embed.ln", f"{e}.LayerNorm"),
     }
@@ -102,7 +107,9 @@ def bert_sources(cfg: ModelConfig, offset: int = 0) -> dict[str, Source]:
         out |= _linear("mlm.W_t", "mlm.b_t", "lm_head.dense") | _ln("mlm.ln", "lm_head.layer_norm")
         out["unembed.b_u"] = Source("lm_head.bias|lm_head.decoder.bias")
     else:
-        out |= _linear("mlm.W_t", "mlm.b_t", "cls.predictions.transform.dense") | _ln("mlm.ln", "cls.predictions.transform.LayerNorm")
+        out |= _linear("mlm.W_t", "mlm.b_t", "cls.predictions.transform.dense") | _ln(
+            "mlm.ln", "cls.predictions.transform.LayerNorm"
+        )
         out["unembed.b_u"] = Source("cls.predictions.bias|cls.predictions.decoder.bias")
     return out
 

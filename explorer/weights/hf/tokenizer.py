@@ -32,4 +32,6 @@ def load_hf_tokenizer(folder: Path, specials: bool = False) -> Tokenizer:
         hf.decoder = decoders.ByteLevel()
         hf.post_processor = processors.ByteLevel(trim_offsets=False)
         return Tokenizer(hf, "hf")
-    raise ModelLoadError(f"{folder} has no tokenizer.json (nor vocab.json + merges.txt): the text cannot be turned into tokens")
+    raise ModelLoadError(
+        f"{folder} has no tokenizer.json (nor vocab.json + merges.txt): the text cannot be turned into tokens"
+    )

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 
 from explorer.analysis.token_text import visible
 from explorer.session.background import attribution_work
-from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
 from explorer.ui.palette_choice import signed_colours
+from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
 from explorer.ui.views.plot_bits import set_axis_title
 
 # The bars' colours are the chosen palette's positive and negative (explorer/present/palettes.py): apart for
@@ -66,10 +66,13 @@ class AttributionTab(JobTab):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.hint.setText(self.tr(
-            "Direct attribution: what each head, each FFN and the embedding add to one token's logit through the "
-            "residual stream, with the final norm's scale frozen at its value in this run. The parts and the "
-            "constant terms (biases, the norm's shift) add up to the logit."))
+        self.hint.setText(
+            self.tr(
+                "Direct attribution: what each head, each FFN and the embedding add to one token's logit through the "
+                "residual stream, with the final norm's scale frozen at its value in this run. The parts and the "
+                "constant terms (biases, the norm's shift) add up to the logit."
+            )
+        )
         self.target_label.setText(self.tr("Target token:"))
         self.target.setPlaceholderText(self.tr("the predicted token (or type one, or #ID)"))
         self.apply_button.setText(self.tr("Explain"))
@@ -91,7 +94,9 @@ class AttributionTab(JobTab):
         model = live_model(self)
         if model is None:
             self.result = None
-            self.status.setText(self.tr("Attribution needs the model that made this trace (a snapshot shows only what it holds)."))
+            self.status.setText(
+                self.tr("Attribution needs the model that made this trace (a snapshot shows only what it holds).")
+            )
             self._draw()
             return
         self.status.setText(self.tr("Computing…"))
@@ -120,15 +125,24 @@ class AttributionTab(JobTab):
             return
         heights = e.values
         positive, negative = signed_colours()
-        self.bars.setOpts(x0=np.zeros(len(heights)), y=np.arange(len(heights)), width=heights, height=0.7,
-                          brushes=[pg.mkBrush(positive if v >= 0 else negative) for v in heights])
+        self.bars.setOpts(
+            x0=np.zeros(len(heights)),
+            y=np.arange(len(heights)),
+            width=heights,
+            height=0.7,
+            brushes=[pg.mkBrush(positive if v >= 0 else negative) for v in heights],
+        )
         names = [short_name(c) for c in e.components]
         step = max(1, len(names) // 40)  # every k-th label when there are many components (GPT-2: 157)
         self.plot.getAxis("left").setTicks([[(i, n) for i, n in enumerate(names) if i % step == 0]])
         self.plot.setYRange(-0.6, len(names) - 0.4, padding=0)
         self.plot.enableAutoRange(axis="x")
         self.plot_widget.setFixedHeight(min(max(18 * len(names) + 70, 200), 720))
-        self.plot_title.setText(self.tr("Logit of “{t}” after position {i}").format(t=visible(e.target_label), i=e.position))
-        self.sum_label.setText(self.tr(
-            "sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}").format(
-            s=f"{e.parts:.4f}", c=f"{e.constant:.4f}", total=f"{e.total:.4f}", logit=f"{e.logit:.4f}"))
+        self.plot_title.setText(
+            self.tr("Logit of “{t}” after position {i}").format(t=visible(e.target_label), i=e.position)
+        )
+        self.sum_label.setText(
+            self.tr("sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}").format(
+                s=f"{e.parts:.4f}", c=f"{e.constant:.4f}", total=f"{e.total:.4f}", logit=f"{e.logit:.4f}"
+            )
+        )

@@ -27,15 +27,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.present import matrices
 from explorer.analysis.token_text import visible
 from explorer.interventions.compare import difference, kl_divergence, token_moves
 from explorer.interventions.spec import EdgeCut, HeadAblation, PatchSpec
+from explorer.present import matrices
+from explorer.present.token_parts import token_label
+from explorer.ui.plain_text import plain_tip
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import fmt
-from explorer.present.token_parts import token_label
-from explorer.ui.plain_text import plain_tip
 
 TOP = 5  # tokens of either run's top k listed in the comparison table
 MAP_MODES = ("intervened", "baseline", "difference")
@@ -105,15 +105,24 @@ class CompareTab(View):
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
-        self.hint.setText(self.tr(
-            "Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of "
-            "the large attention map to cut that edge; patch an activation from another sentence in the Patching tab."))
+        self.hint.setText(
+            self.tr(
+                "Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of "
+                "the large attention map to cut that edge; patch an activation from another sentence in the Patching tab."
+            )
+        )
         self.remove_button.setText(self.tr("Remove"))
         self.clear_button.setText(self.tr("Clear all"))
         self.table.setHorizontalHeaderLabels(
-            [self.tr("token"), self.tr("baseline"), self.tr("rank"), self.tr("intervened"), self.tr("rank")])
-        for i, text in enumerate((self.tr("intervened run"), self.tr("baseline (no interventions)"),
-                                  self.tr("difference (intervened − baseline)"))):
+            [self.tr("token"), self.tr("baseline"), self.tr("rank"), self.tr("intervened"), self.tr("rank")]
+        )
+        for i, text in enumerate(
+            (
+                self.tr("intervened run"),
+                self.tr("baseline (no interventions)"),
+                self.tr("difference (intervened − baseline)"),
+            )
+        ):
             self.mode_combo.setItemText(i, text)
         self.map_label.setText(self.tr("Attention map:"))
         self._list()
@@ -124,13 +133,17 @@ class CompareTab(View):
             every = self.tr("all")
             where = self.tr("positions {p}, heads {h}").format(
                 p=",".join(map(str, item.positions)) if item.positions is not None else every,
-                h=",".join(map(str, item.heads)) if item.heads is not None else every)
+                h=",".join(map(str, item.heads)) if item.heads is not None else every,
+            )
             return self.tr("patch {name} ({where}) from “{text}”").format(
-                name=item.name, where=where, text=self.state.interventions.patch_from or "")
+                name=item.name, where=where, text=self.state.interventions.patch_from or ""
+            )
         if isinstance(item, HeadAblation):
             mode = self.tr("zero") if item.mode == "zero" else self.tr("mean over positions")
             return self.tr("ablate layer {l} head {h} ({mode})").format(l=item.layer, h=item.head, mode=mode)
-        return self.tr("cut layer {l} head {h}: query {i} ↛ key {j}").format(l=item.layer, h=item.head, i=item.query, j=item.key)
+        return self.tr("cut layer {l} head {h}: query {i} ↛ key {j}").format(
+            l=item.layer, h=item.head, i=item.query, j=item.key
+        )
 
     # ------------------------------------------------------------------ the list
     def _list(self) -> None:
@@ -173,13 +186,26 @@ class CompareTab(View):
         after = np.asarray(trace.probs_row(sel.row, pos))
         kl = kl_divergence(before, after)
         token = visible(token_label(trace, sel.row, pos))
-        self.kl_label.setText(self.tr("After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats").format(
-            i=pos, t=token, kl=f"{kl:.4f}"))
+        self.kl_label.setText(
+            self.tr("After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats").format(
+                i=pos, t=token, kl=f"{kl:.4f}"
+            )
+        )
         moves = token_moves(before, after, TOP)
         self.table.setRowCount(len(moves))
         for r, m in enumerate(moves):
-            label = visible(trace.vocab[m.token]) if trace.vocab is not None and m.token < len(trace.vocab) else str(m.token)
-            cells = (label, fmt(m.before), str(m.rank_before), fmt(m.after), self._rank_move(m.rank_before, m.rank_after))
+            label = (
+                visible(trace.vocab[m.token])
+                if trace.vocab is not None and m.token < len(trace.vocab)
+                else str(m.token)
+            )
+            cells = (
+                label,
+                fmt(m.before),
+                str(m.rank_before),
+                fmt(m.after),
+                self._rank_move(m.rank_before, m.rank_after),
+            )
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c:
@@ -200,7 +226,11 @@ class CompareTab(View):
             return
         n = trace.rows[sel.row].length
         after = trace.head_map(sel.layer, "weights", sel.row, sel.head)[:n, :n]
-        before = baseline.head_map(sel.layer, "weights", sel.row, sel.head)[:n, :n] if baseline is not None and sel.layer in baseline.layers else after
+        before = (
+            baseline.head_map(sel.layer, "weights", sel.row, sel.head)[:n, :n]
+            if baseline is not None and sel.layer in baseline.layers
+            else after
+        )
         labels = matrices.token_labels(trace, sel.row)
         if mode == "difference":
             data = difference(before, after)
@@ -210,6 +240,8 @@ class CompareTab(View):
         else:
             data = after if mode == "intervened" else before
             self.map.set_matrix(data, labels, labels, False, (0.0, 1.0), square=True)
-            title = self.tr("weights ({mode}), layer {l} head {h}").format(mode=self.mode_combo.currentText(), l="{l}", h="{h}")
+            title = self.tr("weights ({mode}), layer {l} head {h}").format(
+                mode=self.mode_combo.currentText(), l="{l}", h="{h}"
+            )
         self.map.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title.format(l=sel.layer, h=sel.head))
         self.shown_map = data

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.analysis.token_text import visible
 from explorer.session.background import lens_work
-from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_model, prob_colours
 from explorer.ui.palette_choice import bar_colour
+from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_model, prob_colours
 from explorer.ui.views.plot_bits import set_axis_title
 
 
@@ -43,17 +51,22 @@ class LensTab(JobTab):
         self._for = None  # (trace, sentence) the drawn grid belongs to
         self._pending = None
         self.wire_job()  # another sentence (a selection) means another grid
-        self.slot.progressed.connect(lambda d, t: self.status.setText(self.tr("Reading layer {d} of {t}…").format(d=d, t=t)))
+        self.slot.progressed.connect(
+            lambda d, t: self.status.setText(self.tr("Reading layer {d} of {t}…").format(d=d, t=t))
+        )
         self.grid.cellClicked.connect(lambda _r, c: self.state.select(token=c))
         self.grid.horizontalHeader().sectionClicked.connect(lambda c: self.state.select(token=c))
         state.selectionChanged.connect(lambda _s: self._draw_position())
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.hint.setText(self.tr(
-            "The logit lens: the residual stream after each layer, read through the final norm and the "
-            "unembedding as if it were the last layer. Each cell is the most likely next token there, coloured "
-            "by its probability. Click a column to choose a position."))
+        self.hint.setText(
+            self.tr(
+                "The logit lens: the residual stream after each layer, read through the final norm and the "
+                "unembedding as if it were the last layer. Each cell is the most likely next token there, coloured "
+                "by its probability. Click a column to choose a position."
+            )
+        )
         set_axis_title(self.plot, "left", self.tr("probability"))
         set_axis_title(self.plot, "bottom", self.tr("after layer"))
         self._draw()
@@ -65,12 +78,16 @@ class LensTab(JobTab):
     def _compute(self) -> None:
         trace = self.state.trace
         key = (trace, self.state.selection.row)
-        if trace is None or (self.result is not None and self._for is not None and self._for[0] is trace and self._for[1] == key[1]):
+        if trace is None or (
+            self.result is not None and self._for is not None and self._for[0] is trace and self._for[1] == key[1]
+        ):
             return
         model = live_model(self)
         if model is None:
             self.result, self._for = None, None
-            self.status.setText(self.tr("The logit lens needs the model that made this trace (a snapshot shows only what it holds)."))
+            self.status.setText(
+                self.tr("The logit lens needs the model that made this trace (a snapshot shows only what it holds).")
+            )
             self._draw()
             return
         self.status.setText(self.tr("Reading the layers…"))
@@ -102,8 +119,11 @@ class LensTab(JobTab):
                 item.setBackground(bg)
                 item.setForeground(fg)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                item.setToolTip(self.tr("after layer {l}, position {i}: “{t}” with p = {p}").format(
-                    l=g.layers[r], i=c, t=visible(g.top[r][c]), p=fmt(p)))
+                item.setToolTip(
+                    self.tr("after layer {l}, position {i}: “{t}” with p = {p}").format(
+                        l=g.layers[r], i=c, t=visible(g.top[r][c]), p=fmt(p)
+                    )
+                )
                 self.grid.setItem(r, c, item)
         self._fit_height()
         self._draw_position()
@@ -135,8 +155,11 @@ class LensTab(JobTab):
         self.bars.setOpts(x=list(g.layers), height=self.shown_bars, width=0.7)
         self.plot.getAxis("bottom").setTicks([[(l, str(l)) for l in g.layers]])
         self.plot.setXRange(-0.6, len(g.layers) - 0.4, padding=0)
-        self.plot_title.setText(self.tr("P(“{t}”) after each layer, at position {i} “{q}”").format(
-            t=visible(g.predicted[pos]), i=pos, q=visible(g.tokens[pos])))
+        self.plot_title.setText(
+            self.tr("P(“{t}”) after each layer, at position {i} “{q}”").format(
+                t=visible(g.predicted[pos]), i=pos, q=visible(g.tokens[pos])
+            )
+        )
         for c in range(self.grid.columnCount()):
             header = self.grid.horizontalHeaderItem(c)
             if header is not None:

@@ -56,9 +56,12 @@ class PatchForm(View):
 
     def retranslate(self) -> None:
         self.title.setText("<b>" + self.tr("Patch from another sentence") + "</b>")
-        self.hint.setText(self.tr(
-            "Run this sentence with one activation taken from the run of another sentence with as many tokens. "
-            "All patches read from one sentence: a patch added with a new sentence makes it the source of every patch."))
+        self.hint.setText(
+            self.tr(
+                "Run this sentence with one activation taken from the run of another sentence with as many tokens. "
+                "All patches read from one sentence: a patch added with a new sentence makes it the source of every patch."
+            )
+        )
         texts = (self.tr("Activation:"), self.tr("Positions:"), self.tr("Heads:"), self.tr("From the sentence:"))
         for row, text in enumerate(texts):
             self.labels[row].setText(text)
@@ -113,5 +116,7 @@ class PatchForm(View):
 
     def _error(self, message: str) -> None:
         if self._added:
-            self.message.setText(self.tr("Not applied: {message}. Remove the patch in the Compare tab.").format(message=message))
+            self.message.setText(
+                self.tr("Not applied: {message}. Remove the patch in the Compare tab.").format(message=message)
+            )
             self._added = False

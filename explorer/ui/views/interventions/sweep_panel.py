@@ -10,7 +10,16 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar, QPushButton, QScrollArea, QVBoxLayout, QWidget,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
 )
 
 from explorer.analysis.token_text import visible
@@ -80,10 +89,13 @@ class SweepPanel(View):
 
     def retranslate(self) -> None:
         self.title.setText("<b>" + self.tr("Patching sweep") + "</b>")
-        self.hint.setText(self.tr(
-            "Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, "
-            "and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further "
-            "away. Both sentences need the same number of tokens."))
+        self.hint.setText(
+            self.tr(
+                "Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, "
+                "and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further "
+                "away. Both sentences need the same number of tokens."
+            )
+        )
         for row, text in enumerate((self.tr("Clean (this sentence):"), self.tr("Corrupted:"), self.tr("Patch each:"))):
             self.labels[row].setText(text)
         self.corrupted.setPlaceholderText(self.tr("a sentence with as many tokens, e.g. one word changed"))
@@ -112,7 +124,9 @@ class SweepPanel(View):
             return
         model = live_model(self)
         if model is None:
-            self.message.setText(self.tr("The sweep needs the model that made this trace (a snapshot shows only what it holds)."))
+            self.message.setText(
+                self.tr("The sweep needs the model that made this trace (a snapshot shows only what it holds).")
+            )
             return
         clean, corrupted = self.clean.text().strip(), self.corrupted.text().strip()
         if not clean or not corrupted:
@@ -169,7 +183,12 @@ class SweepPanel(View):
             # Short row names: a narrow dock elides long ones. "embed" is the stream before layer 0.
             rows = ["embed"] + [f"L{l}" for l in range(len(r.rows) - 1)]
             cols = [f"{i} {visible(t)}" for i, t in enumerate(r.columns)]
-            return rows, cols, self.tr("stream patched: after layer L (embed: before layer 0)"), self.tr("position (token)")
+            return (
+                rows,
+                cols,
+                self.tr("stream patched: after layer L (embed: before layer 0)"),
+                self.tr("position (token)"),
+            )
         rows = [f"L{l}" for l in range(len(r.rows))]
         cols = [f"H{h}" for h in range(len(r.columns))]
         return rows, cols, self.tr("layer"), self.tr("head")
@@ -186,6 +205,13 @@ class SweepPanel(View):
         self.map.set_matrix(r.recovered.astype(np.float32), rows, cols, True, (-top, top))
         vocab = self.state.trace.vocab if self.state.trace is not None else None
         target = visible(vocab[r.target]) if vocab is not None and r.target < len(vocab) else f"#{r.target}"
-        self.map.set_axis_titles(left, bottom, self.tr("share of the clean logit of “{t}” recovered at position {i}").format(t=target, i=r.position))
-        self.message.setText(self.tr("Clean logit {c}, corrupted logit {k}: 1 = the clean logit, 0 = the corrupted one.").format(
-            c=f"{r.clean_logit:.3f}", k=f"{r.corrupted_logit:.3f}"))
+        self.map.set_axis_titles(
+            left,
+            bottom,
+            self.tr("share of the clean logit of “{t}” recovered at position {i}").format(t=target, i=r.position),
+        )
+        self.message.setText(
+            self.tr("Clean logit {c}, corrupted logit {k}: 1 = the clean logit, 0 = the corrupted one.").format(
+                c=f"{r.clean_logit:.3f}", k=f"{r.corrupted_logit:.3f}"
+            )
+        )
