@@ -159,7 +159,7 @@ def main() -> None:
         ticks=len(meter.gaps),
         load=round(os.getloadavg()[0], 2),
     )
-    if detail["load"] > (os.cpu_count() or 1):  # said beside the README's table (readme_table.py)
+    if detail["load"] > (os.cpu_count() or 1):  # said beside the table of docs/performance.md (performance_table.py)
         detail["measured"] = (
             f"{time.strftime('%Y-%m-%d')} at load {detail['load']:.0f} on {os.cpu_count()} cores (other work running): "
             f"opening {detail['opening_stall_ms']} ms against {detail['params_tab_opening_stall_ms']} ms for a plain tab "

@@ -1,4 +1,4 @@
-"""The documented tolerance of PyTorch's fused attention kernel against the reference (README, Performance):
+"""The documented tolerance of PyTorch's fused attention kernel against the reference (docs/performance.md):
 a lazy trace computes each head's Rⁱ with F.scaled_dot_product_attention, in its own order of operations,
 so everything from the first attention on equals an eager trace to rounding, not bit for bit.
 

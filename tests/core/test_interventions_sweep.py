@@ -31,7 +31,7 @@ def bundle():
 
 
 # The sweep's runs derive their maps on demand, so their attention takes PyTorch's fused kernel (equal to the
-# reference only to rounding, README: Performance); the runs by hand take the same path, so cells agree exactly.
+# reference only to rounding, docs/performance.md); the runs by hand take the same path, so cells agree exactly.
 SAME_PATH = RunOptions(lazy_pairwise=True)
 
 

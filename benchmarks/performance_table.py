@@ -1,4 +1,5 @@
-"""Write benchmarks/results.json into the README between <!-- bench:start --> and <!-- bench:end -->."""
+"""Write benchmarks/results.json as a table into docs/performance.md, between <!-- bench:start --> and
+<!-- bench:end --> (the README only summarises it and links there)."""
 
 from __future__ import annotations
 
@@ -71,17 +72,26 @@ def table(results: dict) -> str:
     return "\n".join(rows)
 
 
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+PAGE = ROOT / "docs" / "performance.md"
+
+
+def write_table(page: Path, results: dict) -> bool:
+    """Replace what lies between the markers of ``page`` with the table; False (page untouched) without them."""
+    text = page.read_text(encoding="utf-8")
+    if START not in text or END not in text:
+        return False
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    page.write_text(head + START + "\n" + table(results) + "\n" + END + tail, encoding="utf-8")
+    return True
+
+
 def main() -> int:
     results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
-    if start not in text or end not in text:
-        print("README has no bench markers", file=sys.stderr)
+    if not write_table(PAGE, results):
+        print(f"{PAGE.relative_to(ROOT)} has no bench markers", file=sys.stderr)
         return 1
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    readme.write_text(head + start + "\n" + table(results) + "\n" + end + tail, encoding="utf-8")
     return 0
 
 
