@@ -109,3 +109,38 @@ def test_the_enforcing_contracts_are_quoted():
         )
     for test in ("tests/core/test_boundaries.py", "tests/docs/test_errors_doc.py", "tests/ui/test_i18n.py"):
         assert test in text and (ROOT / test).is_file()
+
+
+# The page's sentence of the packages' layers is checked against the contract that enforces them, so that a
+# package added to (or moved in) pyproject.toml cannot be left out of the page (issue 37: `handouts` was).
+LAYERS_CONTRACT = "explorer's packages import only downward (no package cycle, not even inside a function)"
+
+
+def layers_in_pyproject() -> list[set[str]]:
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["name"] == LAYERS_CONTRACT)
+    return [{name.strip() for name in re.split(r"[|:]", layer)} for layer in contract["layers"]]
+
+
+def layers_in_doc(text: str) -> list[set[str]]:
+    """The steps of the boundaries table's layer sentence, top to bottom; the packages of one step as a set."""
+    row = next(line for line in text.splitlines() if line.startswith("|") and f'"{LAYERS_CONTRACT}"' in line)
+    listed = row.split("top to bottom:", 1)[1].split(" (", 1)[0]
+    return [set(re.findall(r"`(\w+)`", step)) for step in listed.split(", ")]
+
+
+def test_the_layer_sentence_is_the_contract():
+    assert layers_in_doc(_doc()) == layers_in_pyproject(), (
+        f"docs/architecture.md's layers {layers_in_doc(_doc())} differ from pyproject.toml's "
+        f"{layers_in_pyproject()}: write the contract's layers into the boundaries table"
+    )
+
+
+def test_the_layer_comparison_sees_a_missing_a_moved_and_an_extra_package():
+    text, contract = _doc(), layers_in_pyproject()
+    assert len(contract) >= 10 and {"handouts"} in contract
+    assert layers_in_doc(text.replace("`ui`, `handouts`, ", "`ui`, ")) != contract  # the issue's finding
+    assert layers_in_doc(text.replace("`cli`, `ui`,", "`ui`, `cli`,")) != contract
+    assert layers_in_doc(text.replace("`config`,", "`config`, `extra`,")) != contract
+    assert layers_in_doc(text.replace("`lessons` \\| `export`", "`export` \\| `lessons`")) == contract  # one step
