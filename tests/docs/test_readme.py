@@ -108,3 +108,15 @@ def test_every_subcommand_has_an_example_in_the_readme():
     shown = {args[0] for args in command_lines(README.read_text(encoding="utf-8")) if args}
     missing = sorted(set(sub.choices) - shown)
     assert not missing, f"README.md's Command line has no example of: {missing}"
+
+
+def test_every_make_target_the_readme_names_exists():
+    targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    named = set(re.findall(r"`make ([\w-]+)`", README.read_text(encoding="utf-8")))
+    named |= {
+        m
+        for block in SH_BLOCK_RE.findall(README.read_text(encoding="utf-8"))
+        for m in re.findall(r"^make ([\w-]+)", block, re.M)
+    }
+    assert {"run", "test", "bench"} <= named
+    assert not named - targets, f"README.md names make targets the Makefile does not have: {sorted(named - targets)}"
