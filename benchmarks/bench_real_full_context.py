@@ -5,10 +5,10 @@ Ours: the request (tokenize, mask, forward) until the first head's map exists, a
 trace captures one layer with its maps derived when looked at (the app's policy for a deep model), layer 0
 is handed over as soon as it is done and one head's map is derived from its q and k. The remaining layers
 and the next-token distribution after the last token (the block of logits holding it: a trace derives its
-logits from final.out when read, explorer/trace/logits.py) are still computed and timed (full_trace_s). The peer: transformers' LlamaForCausalLM forward
-of the same weights and ids with its default SDPA attention and no attentions returned, the fastest path
-that shows nothing. Both models are loaded beforehand; runs alternate in one process and medians are
-compared. The peak resident memory is measured in a fresh process that loads the model and runs our side
+logits from final.out when read, explorer/trace/logits.py) are still computed and timed (full_trace_s). The peer:
+transformers' LlamaForCausalLM forward of the same weights and ids with its default SDPA attention and no attentions
+returned, the fastest path that shows nothing. Both models are loaded beforehand; runs alternate in one process and
+medians are compared. The peak resident memory is measured in a fresh process that loads the model and runs our side
 once, the full trace included.
 
 real_full_trace_vs_peer: the whole trace a user can read everything from: every layer captured with its maps

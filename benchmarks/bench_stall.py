@@ -65,9 +65,9 @@ def _three_stalls(app, window, state, texts: list[tuple[str, int]]) -> tuple[lis
     for k, (text, context) in enumerate(texts):
         n = len(window._arrived)
         state.set_text(f"This is pen number {k + 2} .")  # a text the window does not show yet: a new trace
-        wait_until(app, lambda: len(window._arrived) > n, 600)
+        wait_until(app, lambda n=n: len(window._arrived) > n, 600)
         until = time.perf_counter() + 1.0
-        wait_until(app, lambda: time.perf_counter() > until)
+        wait_until(app, lambda until=until: time.perf_counter() > until)
         stall, compute_s, ticks = _stall(app, window, state, text, context)
         stalls.append(round(stall, 1))
         first = first or (compute_s, ticks)

@@ -11,11 +11,17 @@ ROOT = Path(__file__).resolve().parent.parent
 LABELS = {
     "trace_vs_peer_ratio": "full trace vs transformers (GPT-2 small shape, C=256)",
     "trace_vs_peer_ratio_1024": "full trace vs transformers (GPT-2 small shape, C=1024)",
-    "real_full_trace_vs_peer": "SmolLM2-135M, 8192 tokens, every layer traced (maps on demand): request → logits vs transformers' SDPA forward",
-    "decode_vs_peer_ratio": "one cached decode step with attention rows vs transformers' cached step (GPT-2 small shape, C=1024)",
+    "real_full_trace_vs_peer": (
+        "SmolLM2-135M, 8192 tokens, every layer traced (maps on demand): request → logits vs transformers' SDPA forward"
+    ),
+    "decode_vs_peer_ratio": (
+        "one cached decode step with attention rows vs transformers' cached step (GPT-2 small shape, C=1024)"
+    ),
     "edit_overhead_ratio": "text edit → last view repainted, over the same edit traced with no views",
     "stall_vs_frame": "longest stall (1024-token trace) over one 1024² map set and painted, same run",
-    "start_process_vs_floor_ratio": "gui --screenshot as a whole process over a process importing Qt, pyqtgraph, numpy, torch",
+    "start_process_vs_floor_ratio": (
+        "gui --screenshot as a whole process over a process importing Qt, pyqtgraph, numpy, torch"
+    ),
     "idle_cpu_percent": "CPU of the window left alone for 10 s at 1366×768",
     "edit_to_repaint_ms_median": "text edit → last view repainted, median (12 tokens)",
     "edit_to_repaint_ms_p95": "text edit → last view repainted, p95",

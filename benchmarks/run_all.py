@@ -51,7 +51,8 @@ def main(argv: list[str]) -> int:
         figures.update(got)
         for key, fig in got.items():
             print(
-                f"{key:32s} {fig['value']!s:>10} {fig['unit']:6s} target {fig['target']:12s} met={fig['met']}  ({time.time() - t:.0f} s)"
+                f"{key:32s} {fig['value']!s:>10} {fig['unit']:6s} target {fig['target']:12s} met={fig['met']}  "
+                f"({time.time() - t:.0f} s)"
             )
     results = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "figures": figures}
     path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")

@@ -45,5 +45,6 @@ class MaskTooSmall(ConfigError):
         self.painted = painted  # rows (and columns) of the painted matrix
         self.tokens = tokens  # C: the tokens of the text it was asked to mask
         super().__init__(
-            f"the painted mask is {painted}×{painted} but the text has {tokens} tokens; paint the new rows or pick another mask"
+            f"the painted mask is {painted}×{painted} but the text has {tokens} tokens; paint the new rows or "
+            "pick another mask"
         )

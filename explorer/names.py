@@ -65,7 +65,8 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     _T(
         "embed.out",
         ("B", "C", "E"),
-        "embed.tok (× √E with an embedding scale) + embed.seg + embed.pos, normalised when the model has an embedding norm: the input of layer 0",
+        "embed.tok (× √E with an embedding scale) + embed.seg + embed.pos, normalised when the model has an "
+        "embedding norm: the input of layer 0",
     ),
     _T("layers.{l}.attn.in", ("B", "C", "E"), "what attention reads (after the pre-norm, if the block has one)"),
     _T("layers.{l}.attn.q", ("B", "H", "C", "D"), "queries per head: x · W_q"),

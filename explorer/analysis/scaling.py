@@ -61,8 +61,8 @@ class ScoreStats:
 def score_statistics(scores: np.ndarray, allowed: np.ndarray, D: int) -> ScoreStats:
     """Statistics of unscaled scores (H, rows, C) or (rows, C) against their ÷√D version, over allowed keys.
 
-    allowed (rows, C) is the mask of the sentence for those query rows (True = query i may see key j). Rows with no allowed key
-    are left out of the entropies; cells that are blocked are left out of the variances."""
+    allowed (rows, C) is the mask of the sentence for those query rows (True = query i may see key j). Rows with no
+    allowed key are left out of the entropies; cells that are blocked are left out of the variances."""
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim == 2:
         s = s[None]  # (1, C, C)

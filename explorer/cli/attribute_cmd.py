@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(
-        f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): logit {out['logit']:.4f}"
+        f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): "
+        f"logit {out['logit']:.4f}"
     )
     print("logit lens (after each layer):")
     for r in out["logit_lens"]:

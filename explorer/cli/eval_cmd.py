@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
         preset = get_preset(args.preset)
         if not preset.has_trained_weights():
             raise ConfigError(
-                f"preset {args.preset} has no trained weights to evaluate (it is random by design or not built: run `make presets`)"
+                f"preset {args.preset} has no trained weights to evaluate (it is random by design or not "
+                "built: run `make presets`)"
             )
         source = ModelSource("preset", args.preset)
     else:

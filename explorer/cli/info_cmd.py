@@ -69,7 +69,8 @@ def _models(as_json: bool) -> int:
         budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
         where = f"installed: {r['installed']}{budget}" if r["installed"] else f"not installed: {r['install']}{budget}"
         print(
-            f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} GB  {where}"
+            f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} "
+            f"GB  {where}"
         )
         print(f"{'':<{width}}  {r['special']}")
     print("\nOpen one with --model NAME (or File → Open model). Nothing is downloaded by the explorer.")

@@ -39,7 +39,10 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--model",
         metavar="PATH_OR_NAME",
-        help="a checkpoint folder, a run folder (its newest checkpoint), Hugging Face folder or GGUF file instead of a preset",
+        help=(
+            "a checkpoint folder, a run folder (its newest checkpoint), Hugging Face folder or GGUF file instead "
+            "of a preset"
+        ),
     )
     add_size_options(g)
     g.add_argument("--seed", type=int, help="seed for random weights (implies random weights)")

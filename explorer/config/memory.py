@@ -169,7 +169,9 @@ def check_generation_memory(
     if est.peak_bytes > budget:
         advice = "fewer new tokens, the KV cache (drop --no-cache)" if not use_cache else "fewer new tokens"
         raise MemoryBudgetError(
-            f"generating {new_tokens} tokens after a prompt of {prompt_tokens} token{'' if prompt_tokens == 1 else 's'} would need about {_gib(est.peak_bytes)} "
-            f"({est.describe()}), more than the {_gib(budget)} budget; ask for {advice}, a shorter prompt, or raise the budget"
+            f"generating {new_tokens} tokens after a prompt of {prompt_tokens} "
+            f"token{'' if prompt_tokens == 1 else 's'} would need about {_gib(est.peak_bytes)} "
+            f"({est.describe()}), more than the {_gib(budget)} budget; ask for {advice}, a shorter prompt, or "
+            "raise the budget"
         )
     return est

@@ -122,7 +122,8 @@ class ModelConfig:
             raise ConfigError(f"FFN activation must be one of {', '.join(ACTIVATIONS)}, got {self.ffn_activation!r}")
         if self.heads % self.H_kv != 0:
             raise ConfigError(
-                f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv query heads"
+                f"H ({self.heads}) must be a multiple of H_kv ({self.H_kv}): each key/value head serves H/H_kv "
+                "query heads"
             )
         if self.positions == "rope" and self.key_dim % 2:
             raise ConfigError(

@@ -176,7 +176,8 @@ def check_kind_tensors(manifest, infos: dict[str, Any], where: Where) -> None:
     if missing:
         article = "an intervened" if manifest.kind == "intervened" else f"a {manifest.kind}"
         raise where.fail(
-            f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which {article} snapshot holds"
+            f"lacks the tensor{'s' if len(missing) > 1 else ''} {', '.join(missing[:4])}, which {article} "
+            "snapshot holds"
         )
     if manifest.kind != "intervened":
         stray = [n for n in infos if n.startswith("baseline.")]

@@ -203,7 +203,8 @@ def _parse_manifest(path: Path, text: str | bytes) -> dict[str, Any]:
         shown = version if isinstance(version, int) and not isinstance(version, bool) and abs(version) < 10**6 else "?"
         if isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION:
             raise SnapshotError(
-                f"{path.name} uses snapshot format {shown}, newer than this app reads ({FORMAT_VERSION}); update Attention Explorer"
+                f"{path.name} uses snapshot format {shown}, newer than this app reads ({FORMAT_VERSION}); "
+                "update Attention Explorer"
             )
         raise SnapshotError(f"{path.name}: format_version must be a whole number from 1 to {FORMAT_VERSION}")
     return manifest

@@ -56,7 +56,7 @@ def colours(values: np.ndarray, levels: tuple[float, float], signed: bool) -> np
 
 
 def hex_colour(rgb) -> str:
-    return "#%02x%02x%02x" % (int(rgb[0]), int(rgb[1]), int(rgb[2]))
+    return f"#{int(rgb[0]):02x}{int(rgb[1]):02x}{int(rgb[2]):02x}"
 
 
 def dark_text(rgb: np.ndarray) -> np.ndarray:

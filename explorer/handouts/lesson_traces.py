@@ -5,8 +5,8 @@ window would show. Used by ``lesson export`` (slides) and anything else that wan
 One trace is kept at a time: a step that changes only the selection (stage, head, token) reuses the
 previous step's trace. Models of earlier steps are kept while they are small (together at most
 ``KEEP_MODEL_BYTES``: a lesson that comes back to its first preset does not load it again); a large one is
-let go before the next is built, so a lesson of a thousand steps holds no more than a step's work. The memory budget is checked for every step
-before its model is built (explorer/config/memory.py).
+let go before the next is built, so a lesson of a thousand steps holds no more than a step's work. The memory budget is
+checked for every step before its model is built (explorer/config/memory.py).
 """
 
 from __future__ import annotations

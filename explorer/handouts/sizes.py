@@ -63,7 +63,8 @@ def figure_size(width_mm: float | None = None, size: str | None = None, dpi: flo
 def check_pixels(w: int, h: int) -> None:
     if w * h > MAX_PIXELS:
         raise ConfigError(
-            f"a {w}×{h} picture is more than {MAX_PIXELS // 1_000_000} megapixels; choose a smaller --dpi, --width-mm or --size"
+            f"a {w}×{h} picture is more than {MAX_PIXELS // 1_000_000} megapixels; choose a smaller --dpi, "
+            "--width-mm or --size"
         )
 
 

@@ -76,7 +76,8 @@ def stage_scene(
         items, bottom = panels(trace, sel, box, px, words, th, tensor)
     except KeyError as exc:  # a snapshot saved with --names holds only some tensors
         raise ConfigError(
-            f"this trace does not hold {exc.args[0] if exc.args else 'a tensor'} (a snapshot saved without it); draw another stage"
+            f"this trace does not hold {exc.args[0] if exc.args else 'a tensor'} (a snapshot saved without "
+            "it); draw another stage"
         ) from None
     scene.extend(items)
     if frame.height is None:

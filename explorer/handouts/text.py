@@ -237,7 +237,7 @@ def elide(text: str, size: float, room: float, bold: bool = False) -> str:
         return text
     budget = room - char_em("…") * size
     width, cut = 0.0, 0
-    for cut, ch in enumerate(text):
+    for cut, ch in enumerate(text):  # noqa: B007 (the index where the loop stopped is the cut, read below)
         width += char_em(ch, bold) * size
         if width > budget:
             break

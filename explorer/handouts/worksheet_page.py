@@ -20,14 +20,26 @@ WORDS = {
     "name": "Name:",
     "answer": "Answer:",
     "page": "{n} / {total}",
-    "qk": "The dot product of query {i} and key {j} (head {head}): multiply the two vectors term by term and add. Two decimals.",
+    "qk": (
+        "The dot product of query {i} and key {j} (head {head}): multiply the two vectors term by term and add. "
+        "Two decimals."
+    ),
     "scale": "Scale the score of cell ({i}, {j}): divide it by √D. Two decimals.",
     "scale off": "This run does not scale: S/√D is S itself. Write it with two decimals.",
-    "mask": "Apply the mask ({mask}) to row {i}: keep the cells the mask allows (1), write −∞ where it blocks (0). Two decimals.",
+    "mask": (
+        "Apply the mask ({mask}) to row {i}: keep the cells the mask allows (1), write −∞ where it blocks (0). Two "
+        "decimals."
+    ),
     "softmax": "The softmax of row {i}: e^x for each cell (e^−∞ = 0), then divide each by their sum. Three decimals.",
     "av": "Row {i} of A·V (head {head}): the weights of row {i} times the value vectors v₀, v₁ …, added. Two decimals.",
-    "wo": "Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of W_o, added. Two decimals.",
-    "prob": "The probability that “{token}” comes next: p = e^(l/T) / Z, where Z adds e^(l/T) over all {V} tokens of the vocabulary (given). Three decimals.",
+    "wo": (
+        "Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of W_o, "
+        "added. Two decimals."
+    ),
+    "prob": (
+        "The probability that “{token}” comes next: p = e^(l/T) / Z, where Z adds e^(l/T) over all {V} tokens of "
+        "the vocabulary (given). Three decimals."
+    ),
     "qk title": "q·k for one cell",
     "scale title": "Scaling by √D",
     "mask title": "The mask",

@@ -52,7 +52,8 @@ def resolve_target(bundle: ModelBundle, token: str | None, token_id: int | None)
     if len(enc) != 1 or any(enc.unknown):
         pieces = " ".join(enc.tokens) if len(enc) else "nothing"
         raise InputError(
-            f"--target {quoted(token)} is not one token of this model's vocabulary (it reads as: {pieces}); use --target-id ID"
+            f"--target {quoted(token)} is not one token of this model's vocabulary (it reads as: {pieces}); "
+            "use --target-id ID"
         )
     return enc.ids[0]
 

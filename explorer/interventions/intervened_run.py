@@ -67,8 +67,10 @@ def check_intervened_memory(bundle: ModelBundle, baseline: Trace, options: RunOp
     if need > budget:
         gib = lambda n: f"{n / 1024**3:.2f} GiB"  # noqa: E731
         raise MemoryBudgetError(
-            f"an intervened run keeps the baseline{', the patch source' if patching else ''} and the intervened trace at once: "
-            f"about {gib(need)}, more than the {gib(budget)} budget; use a shorter text or fewer layers (--layers-to-capture), "
+            f"an intervened run keeps the baseline{', the patch source' if patching else ''} and the "
+            "intervened trace at once: "
+            f"about {gib(need)}, more than the {gib(budget)} budget; use a shorter text or fewer layers "
+            "(--layers-to-capture), "
             "or raise the budget"
         )
 

@@ -127,7 +127,8 @@ def window_target(bundle: ModelBundle, text: str) -> int:
         return enc.ids[0]
     pieces = " ".join(enc.tokens) if len(enc) else "nothing"
     raise InputError(
-        f"{quoted(text)} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as the output view lists it, or #ID"
+        f"{quoted(text)} is not one token of this model's vocabulary (it reads as: {pieces}): type a token as "
+        "the output view lists it, or #ID"
     )
 
 

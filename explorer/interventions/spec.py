@@ -94,7 +94,8 @@ def _int(text: str, what: str, spelled: str) -> int:
         raise ConfigError(f"{what} {quoted(spelled)}: expected whole numbers, e.g. {_EXAMPLES[what]}")
     if len(text.lstrip("0")) > len(str(MAX_INDEX)) or int(text) > MAX_INDEX:
         raise ConfigError(
-            f"{what} {quoted(spelled)}: {shown(text, 20)} is larger than any layer, head or position (at most {MAX_INDEX:,})"
+            f"{what} {quoted(spelled)}: {shown(text, 20)} is larger than any layer, head or position (at most "
+            f"{MAX_INDEX:,})"
         )
     return int(text)
 

@@ -112,7 +112,8 @@ class Step:
             if other in texts:
                 return (
                     texts[other],
-                    f"no {LANGUAGE_NAMES.get(language, language)} {what} for this step; showing the {LANGUAGE_NAMES.get(other, other)} one",
+                    f"no {LANGUAGE_NAMES.get(language, language)} {what} for this step; showing the "
+                    f"{LANGUAGE_NAMES.get(other, other)} one",
                 )
         return "", None
 

@@ -118,7 +118,8 @@ def parse_lesson(text: str, filename: str = "<lesson>", check_runs: bool = True)
     line = _deep_key_line(text)
     if line:
         raise LessonError(
-            f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have at most 2 (caption.en)"
+            f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have "
+            "at most 2 (caption.en)"
         )
     try:
         data = tomllib.loads(text)
@@ -366,7 +367,7 @@ def check_steps_run(lesson: Lesson, text: str = "") -> None:
         state = step.apply(state)
         set_here = list(step.settings)
 
-        def blame(*candidates: str) -> str:
+        def blame(*candidates: str, set_here: list[str] = set_here) -> str:
             for c in candidates:
                 if c in set_here:
                     return c

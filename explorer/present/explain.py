@@ -245,7 +245,10 @@ def _probs(trace, layer, head, row, i, j, value, w):
         numer, total = math.exp(z - top), float(np.exp(zrow - top).sum())
         (num_s, den_s), printed = adding_up([numer, total], lambda v: v[0] / v[1], value, fmt)
         (z_s,), num_s = adding_up([z - top], lambda v: math.exp(v[0]), num_s, fmt)
-        return f"{given} = e^(z{sub(i)}[{j}]/T − max) / Σₖ e^(z{sub(i)}[k]/T − max) = e^({z_s}) / Σₖ … = {num_s} / {den_s} = {printed}"
+        return (
+            f"{given} = e^(z{sub(i)}[{j}]/T − max) / Σₖ e^(z{sub(i)}[k]/T − max) = e^({z_s}) / Σₖ … = {num_s} / "
+            f"{den_s} = {printed}"
+        )
     total = float(np.exp(zrow).sum())
     (num_s, den_s), printed = adding_up([math.exp(z), total], lambda v: v[0] / v[1], value, fmt)
     (z_s,), num_s = adding_up([z], lambda v: math.exp(v[0]), num_s, fmt)

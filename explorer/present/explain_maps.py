@@ -121,7 +121,8 @@ def _softmax_text(c: _Cell, scaled_s: str, w: Mapping[str, str]) -> tuple[str, s
     (num_s, den_s), w_s = adding_up([numer, denom], lambda v: v[0] / v[1], weight, fmt)
     (shifted_s,), num_s = adding_up([c.capped - top], lambda v: math.exp(v[0]), num_s, fmt)
     return (
-        f" → {w['softmax']}: e^(s̃{sub(i)}{sub(j)} − max) / Σₖ e^(s̃{sub(i)}ₖ − max) = e^({shifted_s}) / Σₖ … = {num_s} / {den_s} = {w_s}"
+        f" → {w['softmax']}: e^(s̃{sub(i)}{sub(j)} − max) / Σₖ e^(s̃{sub(i)}ₖ − max) = e^({shifted_s}) / Σₖ … "
+        f"= {num_s} / {den_s} = {w_s}"
     ), scaled_s
 
 

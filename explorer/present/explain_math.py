@@ -104,7 +104,8 @@ def norm_text(norm: Norm, vec: np.ndarray, j: int, value: float, xs: str, w) -> 
     )
     return (
         f"LayerNorm: μ = {w['mean']}({xs}) = {m}, σ² = {w['variance']}({xs}) = {v2} ({E} {w['dims']}); "
-        f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + {term(bb)} = {printed}"
+        f"({xs}[{j}] − μ) / √(σ² + ε) · γ[{j}] + β[{j}] = ({xj} − {term(m)}) / √({v2} + {eps_s}) · {term(g)} + "
+        f"{term(bb)} = {printed}"
     )
 
 

@@ -2,8 +2,9 @@
 
 A model with L layers runs the per-layer stages L times
 (tokens → embed → [norm → Q K V … block out] × L → norm → logits → softmax), and a class should watch the
-data go through every layer. Each step is a (stage key, layer) pair; stages outside the layers keep whatever layer was selected (their layer is ``None`` here). Given the model's config, the
-pre-norm stages are left out of a model without norms (the note's bare toy).
+data go through every layer. Each step is a (stage key, layer) pair; stages outside the layers keep whatever layer was
+selected (their layer is ``None`` here). Given the model's config, the pre-norm stages are left out of a model without
+norms (the note's bare toy).
 """
 
 from __future__ import annotations

@@ -227,13 +227,16 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
     """The edge labels of the stages real families add, and of the usual stages they compute another way;
     "" where the usual label (edge_label) is right."""
     cfg = trace.config
-    E, D, H, V = cfg.E, cfg.D, cfg.H, cfg.V
+    E, D, V = cfg.E, cfg.D, cfg.V
     post, out_norms = getattr(cfg, "post_norms", False), getattr(cfg, "out_norms", False)
     if key in _FAMILY_STAGES:  # built only for the stage asked (all ten were formatted for every box)
         return {
             "segment": f"{w['sentence A/B']}: S{_t(cfg.segments, E)}[seg] → {_t(C, E)}",
             "parallel": f"x {_t(C, E)} → {w['norm']} → {_t(C, E)}: {w['parallel']}",
-            "qk_norm": f"Q, K {_t(C, D)} → RMSNorm ({w['each head'] if cfg.qk_norm == 'head' else w['all heads']}) · γ → {_t(C, D)}",
+            "qk_norm": (
+                f"Q, K {_t(C, D)} → RMSNorm ({w['each head'] if cfg.qk_norm == 'head' else w['all heads']}) · γ → "
+                f"{_t(C, D)}"
+            ),
             "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
             "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
             "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),

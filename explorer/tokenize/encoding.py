@@ -39,9 +39,9 @@ def valid_unicode(text: str) -> str:
 
 
 def encode_bounded(hf: tokenizers.Tokenizer, text, add_special: bool = False):
-    """hf.encode(text) given at most ENCODE_SECONDS (``text`` may be a pair of sentences). encode_batch releases the GIL (encode holds it), so a
-    daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot be stopped)
-    and the text refused, instead of a window or command that waits without end."""
+    """hf.encode(text) given at most ENCODE_SECONDS (``text`` may be a pair of sentences). encode_batch releases the GIL
+    (encode holds it), so a daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot
+    be stopped) and the text refused, instead of a window or command that waits without end."""
     result: dict = {}
     done = threading.Event()
 

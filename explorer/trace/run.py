@@ -48,7 +48,8 @@ def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
     notices: list[str] = []
     if len(sentences) > MAX_SENTENCES:
         notices.append(
-            f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} lines at a time)"
+            f"only the first {MAX_SENTENCES} of {len(sentences)} sentences are traced (at most {MAX_SENTENCES} "
+            "lines at a time)"
         )
         sentences = sentences[:MAX_SENTENCES]
     total = sum(len(s) for s in sentences)

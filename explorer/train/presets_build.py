@@ -75,7 +75,8 @@ def build(name: str, out_root: Path, log=print) -> dict:
             extra = "".join(f" {k} {v:.3f}" for k, v in p.metrics.items())
             loss = f"{p.loss:.3f}" if p.loss is not None else "–"
             log(
-                f"  {name} step {p.step:5d}  loss {loss}  held-out {p.heldout_loss:.3f}{extra}  {p.tokens_per_s:,.0f} tok/s  {p.elapsed_s:.0f} s"
+                f"  {name} step {p.step:5d}  loss {loss}  held-out {p.heldout_loss:.3f}{extra}  "
+                f"{p.tokens_per_s:,.0f} tok/s  {p.elapsed_s:.0f} s"
             )
 
     result = trainer.run(progress)
@@ -96,12 +97,14 @@ def build(name: str, out_root: Path, log=print) -> dict:
     size = sum(f.stat().st_size for f in folder.iterdir())
     log(
         f"{name}: {result.steps} steps in {result.elapsed_s:.0f} s, held-out {figures['heldout_loss']:.3f} "
-        f"(unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f}) nats/token, {size / 1024:.0f} KiB → {folder}"
+        f"(unigram {base['unigram_loss']:.3f}, bigram {base['bigram_loss']:.3f}) nats/token, {size / 1024:.0f} "
+        f"KiB → {folder}"
     )
     if "induction" in metrics:
         ind = metrics["induction"]
         log(
-            f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})"
+            f"  induction: p(correct) {ind['correct_prob']:.3f}, accuracy {ind['accuracy']:.3f}, best head "
+            f"L{ind['best_head'][0]}H{ind['best_head'][1]} ({ind['best_score']:.3f})"
         )
         for key in ("by_length", "by_length_after_prefix"):
             log(f"  {key}: " + " ".join(f"{n}:{v:.3f}" for n, v in ind[key].items()))

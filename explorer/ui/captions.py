@@ -63,18 +63,21 @@ def _mask_sentence(n: dict) -> str:
     if kind == "none":
         return QCoreApplication.translate(
             "Captions",
-            "No mask: every token sees every other token, the future included. A language model trained this way could cheat.",
+            "No mask: every token sees every other token, the future included. A language model trained this "
+            "way could cheat.",
         )
     if kind == "window":
         before = vocab.window_keys_before(n["mask_size"])  # W−1: the window's one definition
         return QCoreApplication.translate(
             "Captions",
-            "Sliding window of {mask_size}: each token looks at itself and the {before} tokens before it at most; the rest is −∞.",
+            "Sliding window of {mask_size}: each token looks at itself and the {before} tokens before it at "
+            "most; the rest is −∞.",
         ).format(before=before, **n)
     if kind == "prefix":
         return QCoreApplication.translate(
             "Captions",
-            "Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; blocked cells are −∞.",
+            "Prefix of {mask_size}: the first {mask_size} tokens see each other freely, the rest is causal; "
+            "blocked cells are −∞.",
         ).format(**n)
     return QCoreApplication.translate("Captions", "A hand-painted mask: the cells you blocked are −∞.")
 
@@ -95,12 +98,14 @@ def _norm_sentence(key: str, n: dict) -> str:
     if n["norm"] == "rmsnorm":
         how = QCoreApplication.translate(
             "Captions",
-            "RMSNorm divides its E = {E} numbers by their root mean square (RMS), so that their mean square is 1, then multiplies each by a learned γ.",
+            "RMSNorm divides its E = {E} numbers by their root mean square (RMS), so that their mean square is "
+            "1, then multiplies each by a learned γ.",
         ).format(**n)
     elif n["norm"] == "layernorm":
         how = QCoreApplication.translate(
             "Captions",
-            "LayerNorm shifts its E = {E} numbers to mean 0 and scales them to variance 1, then multiplies each by a learned γ and adds a learned β.",
+            "LayerNorm shifts its E = {E} numbers to mean 0 and scales them to variance 1, then multiplies "
+            "each by a learned γ and adds a learned β.",
         ).format(**n)
     else:
         return QCoreApplication.translate("Captions", "This model has no normalisation: the vectors go on unchanged.")
@@ -116,16 +121,20 @@ def _weights_sentence(n: dict) -> str:
     if not n["blocked_rows"]:
         return QCoreApplication.translate(
             "Captions",
-            "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i draws from each token it may see.",
+            "Step 2: softmax turns each row of scores into weights that sum to 1: row i says how much token i "
+            "draws from each token it may see.",
         )
     if n["blocked_rows"] >= n["C"]:
         return QCoreApplication.translate(
             "Captions",
-            "Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no token has anything to draw from, and every weight is 0.",
+            "Step 2 would turn each row of scores into weights, but the mask blocks every key of every row: no "
+            "token has anything to draw from, and every weight is 0.",
         )
     return QCoreApplication.translate(
         "Captions",
-        "Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw from, and their weights are all 0. The other rows sum to 1.",
+        "Step 2: softmax turns each row of scores into weights: row i says how much token i draws from each "
+        "token it may see. {blocked_rows} of the {C} rows have every key blocked: they have nothing to draw "
+        "from, and their weights are all 0. The other rows sum to 1.",
     ).format(**n)
 
 
@@ -145,7 +154,8 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "embed":
         text = QCoreApplication.translate(
             "Captions",
-            "Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of E = {E} numbers.",
+            "Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of "
+            "E = {E} numbers.",
         ).format(**n)
         if n["positions"] in ("sinusoidal", "learned"):
             text += " " + QCoreApplication.translate(
@@ -160,26 +170,31 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
         if n["unfactored"]:
             return QCoreApplication.translate(
                 "Captions",
-                "Three matrices turn every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.",
+                "Three matrices turn every token vector x into a query (what am I looking for?), a key (what "
+                "do I offer?) and a value (what do I pass on?). Here W_v keeps the full size E = {E}.",
             ).format(**n) + _normed_x(n)
         return QCoreApplication.translate(
             "Captions",
-            "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.",
+            "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key "
+            "(what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.",
         ).format(**n) + _normed_x(n)
     if key == "scores":
         return QCoreApplication.translate(
             "Captions",
-            "Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.",
+            "Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token "
+            "i's query points the same way as token j's key. The result is C × C = {C} × {C}.",
         ).format(**n)
     if key == "scaled":
         if not n["scale"]:
             return QCoreApplication.translate(
                 "Captions",
-                "Scaling is OFF: the scores go on unchanged. As D grows they grow too, softmax saturates to one-hot rows and learning stalls. Turn scaling on to compare.",
+                "Scaling is OFF: the scores go on unchanged. As D grows they grow too, softmax saturates to "
+                "one-hot rows and learning stalls. Turn scaling on to compare.",
             ).format(**n)
         return QCoreApplication.translate(
             "Captions",
-            "The scores are divided by √D = √{D} = {sqrt_D}, so that their spread stays near 1 however large D is. Without it softmax would saturate.",
+            "The scores are divided by √D = √{D} = {sqrt_D}, so that their spread stays near 1 however large D "
+            "is. Without it softmax would saturate.",
         ).format(**n)
     if key == "masked":
         return (
@@ -192,7 +207,8 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "heads":
         return QCoreApplication.translate(
             "Captions",
-            "Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.",
+            "Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends "
+            "to most contribute most. One result of {D_v} numbers per token and head.",
         ).format(**n)
     if key == "concat":
         return QCoreApplication.translate(
@@ -203,7 +219,8 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
         if n["unfactored"]:
             return QCoreApplication.translate(
                 "Captions",
-                "In the single-head, unfactored form there is no W_o: the weighted values already have E = {E} numbers.",
+                "In the single-head, unfactored form there is no W_o: the weighted values already have E = {E} "
+                "numbers.",
             ).format(**n)
         return QCoreApplication.translate(
             "Captions",
@@ -216,17 +233,20 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
             )
         return QCoreApplication.translate(
             "Captions",
-            "The attention output is added to the input x: each token keeps what it was and adds what it gathered from the others.",
+            "The attention output is added to the input x: each token keeps what it was and adds what it "
+            "gathered from the others.",
         )
     if key == "ffn":
         return QCoreApplication.translate(
             "Captions",
-            "A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back to E = {E}.",
+            "A small two-layer network works on each token on its own: widen to F = {F}, a non-linearity, back "
+            "to E = {E}.",
         ).format(**n)
     if key == "block":
         return QCoreApplication.translate(
             "Captions",
-            "Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape is still C × E = {C} × {E}, so the next layer can repeat the same steps.",
+            "Layer {layer} ends (of L = {L}, counted from 0): the FFN output is added to the stream. The shape "
+            "is still C × E = {C} × {E}, so the next layer can repeat the same steps.",
         ).format(**n)
     if key == "logits":
         return QCoreApplication.translate(
@@ -235,7 +255,8 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
     if key == "probs":
         return QCoreApplication.translate(
             "Captions",
-            "Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.",
+            "Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's "
+            "guess for the token after tokens 0…i.",
         ).format(**n)
     raise KeyError(key)
 

@@ -27,37 +27,44 @@ def family_caption(key: str, n: dict, cfg) -> str | None:
     if key == "segment":
         return QCoreApplication.translate(
             "Captions",
-            "An encoder reads two sentences at once, parted by [SEP]: every token of sentence A gets row 0 of the segment table, every token of sentence B row 1, added to its token vector.",
+            "An encoder reads two sentences at once, parted by [SEP]: every token of sentence A gets row 0 of "
+            "the segment table, every token of sentence B row 1, added to its token vector.",
         )
     if key == "parallel":
         return QCoreApplication.translate(
             "Captions",
-            "In a parallel block (GPT-NeoX, Pythia) the FFN does not wait for attention: it reads the same x, through its own norm, and both results are added to x together.",
+            "In a parallel block (GPT-NeoX, Pythia) the FFN does not wait for attention: it reads the same x, "
+            "through its own norm, and both results are added to x together.",
         )
     if key == "qk_norm":
         return QCoreApplication.translate(
             "Captions",
-            "Each query and each key is divided by its root mean square and scaled by a learned γ before the scores, so that no score can grow without bound.",
+            "Each query and each key is divided by its root mean square and scaled by a learned γ before the "
+            "scores, so that no score can grow without bound.",
         )
     if key == "capped":
         return QCoreApplication.translate(
             "Captions",
-            "Soft-capping squeezes every scaled score into (−c, c) with c·tanh(s/c), c = {cap}: small scores barely change, huge ones cannot dominate the softmax.",
+            "Soft-capping squeezes every scaled score into (−c, c) with c·tanh(s/c), c = {cap}: small scores "
+            "barely change, huge ones cannot dominate the softmax.",
         ).format(cap=f"{cfg.attn_softcap or 0:g}")
     if key in ("attn_out_norm", "ffn_out_norm"):
         return QCoreApplication.translate(
             "Captions",
-            "The sublayer's output is normalised before it is added to the stream, so that no layer can flood the residual stream.",
+            "The sublayer's output is normalised before it is added to the stream, so that no layer can flood "
+            "the residual stream.",
         )
     if key in ("post_norm_attn", "post_norm_ffn"):
         return QCoreApplication.translate(
             "Captions",
-            "A post-norm block (BERT, the original Transformer) normalises the stream after adding the sublayer's output: x + sublayer, then LayerNorm.",
+            "A post-norm block (BERT, the original Transformer) normalises the stream after adding the "
+            "sublayer's output: x + sublayer, then LayerNorm.",
         )
     if key == "mlm":
         return QCoreApplication.translate(
             "Captions",
-            "An encoder cannot predict the next token (it sees them all). Its head turns each position's vector into a guess for the token that belongs there: at a [MASK], the hidden word.",
+            "An encoder cannot predict the next token (it sees them all). Its head turns each position's "
+            "vector into a guess for the token that belongs there: at a [MASK], the hidden word.",
         )
     if key == "logit_cap":
         return QCoreApplication.translate(

@@ -4,9 +4,9 @@ A ``Job`` runs ``work(report, cancel)`` on a thread of its own (torch loads and 
 GUI's): ``report.progress(done, total, what)`` and ``report.send(value)`` (a generation's step, a training
 run's batch of progress) reach the window as signals; ``cancel`` is an Event the work checks. Every job ends
 in exactly one of ``succeeded``, ``cancelled`` or ``failed`` (one translated line, from the one error policy,
-``failure`` in explorer/ui/job_failure.py), so a thread never dies silently. ``JobSlot`` keeps at most one job per panel (the newest request wins), and the
-``JobRunner`` owns the models built so far (explorer/session/model_cache.py) and the trace queue
-(explorer/ui/worker.py): views give it a model's source, never a model.
+``failure`` in explorer/ui/job_failure.py), so a thread never dies silently. ``JobSlot`` keeps at most one job per panel
+(the newest request wins), and the ``JobRunner`` owns the models built so far (explorer/session/model_cache.py) and the
+trace queue (explorer/ui/worker.py): views give it a model's source, never a model.
 """
 
 from __future__ import annotations

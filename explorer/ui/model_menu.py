@@ -89,7 +89,8 @@ class ModelMenu(QObject):
             "auto": (
                 self.tr("&Automatic"),
                 self.tr(
-                    "Every layer of a small model; only the selected layer of a deep model (more than 8 layers) or a long text"
+                    "Every layer of a small model; only the selected layer of a deep model (more than 8 "
+                    "layers) or a long text"
                 ),
             ),
             "all": (self.tr("A&ll layers"), self.tr("Keep every layer's tensors (uses the most memory)")),
@@ -110,7 +111,8 @@ class ModelMenu(QObject):
             self.tr("Open model"),
             settings.get("last_dir", str(Path.home())),
             self.tr(
-                "Models (*.gguf config.json *.safetensors);;GGUF files (*.gguf);;config.json of a model folder (config.json);;All files (*)"
+                "Models (*.gguf config.json *.safetensors);;GGUF files (*.gguf);;config.json of a model folder "
+                "(config.json);;All files (*)"
             ),
         )
         if path:

@@ -5,8 +5,9 @@ shapes, and the same central tensor view as the main window, large. ← → Spac
 presentation clicker sends) move through the stages layer by layer via ``state.select``, so the main window
 follows; Esc or F5 leaves. After the last stage, a generation of the Generate panel (``state.generation``)
 continues the walk, one slide per new token: the centre's generation map large, the cache tables, the chosen
-token and the cost line beside it, all at the figure's text size. Nothing here computes: words come from ``captions``, shapes from
-``explorer.present.stages``, the order from ``explorer.present.stage_walk``, the picture from ``TensorView``.
+token and the cost line beside it, all at the figure's text size. Nothing here computes: words come from ``captions``,
+shapes from ``explorer.present.stages``, the order from ``explorer.present.stage_walk``, the picture from
+``TensorView``.
 """
 
 from __future__ import annotations
@@ -178,7 +179,6 @@ class PresentationWindow(QWidget):
             self.caption.setText(self.tr("Waiting for the first trace…"))
             self.footer.setText("")
             return
-        layers = trace.layers or (0,)
         self.where.setText(
             self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L) if stage(sel.stage).per_layer else ""
         )

@@ -26,7 +26,8 @@ def worksheet_words() -> dict[str, str]:
         "page": QCoreApplication.translate("Worksheet", "{n} / {total}"),
         "qk": QCoreApplication.translate(
             "Worksheet",
-            "The dot product of query {i} and key {j} (head {head}): multiply the two vectors term by term and add. Two decimals.",
+            "The dot product of query {i} and key {j} (head {head}): multiply the two vectors term by term and "
+            "add. Two decimals.",
         ),
         "scale": QCoreApplication.translate(
             "Worksheet", "Scale the score of cell ({i}, {j}): divide it by √D. Two decimals."
@@ -36,7 +37,8 @@ def worksheet_words() -> dict[str, str]:
         ),
         "mask": QCoreApplication.translate(
             "Worksheet",
-            "Apply the mask ({mask}) to row {i}: keep the cells the mask allows (1), write −∞ where it blocks (0). Two decimals.",
+            "Apply the mask ({mask}) to row {i}: keep the cells the mask allows (1), write −∞ where it blocks "
+            "(0). Two decimals.",
         ),
         "softmax": QCoreApplication.translate(
             "Worksheet",
@@ -44,15 +46,18 @@ def worksheet_words() -> dict[str, str]:
         ),
         "av": QCoreApplication.translate(
             "Worksheet",
-            "Row {i} of A·V (head {head}): the weights of row {i} times the value vectors v₀, v₁ …, added. Two decimals.",
+            "Row {i} of A·V (head {head}): the weights of row {i} times the value vectors v₀, v₁ …, added. Two "
+            "decimals.",
         ),
         "wo": QCoreApplication.translate(
             "Worksheet",
-            "Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of W_o, added. Two decimals.",
+            "Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of "
+            "W_o, added. Two decimals.",
         ),
         "prob": QCoreApplication.translate(
             "Worksheet",
-            "The probability that “{token}” comes next: p = e^(l/T) / Z, where Z adds e^(l/T) over all {V} tokens of the vocabulary (given). Three decimals.",
+            "The probability that “{token}” comes next: p = e^(l/T) / Z, where Z adds e^(l/T) over all {V} "
+            "tokens of the vocabulary (given). Three decimals.",
         ),
         "qk title": QCoreApplication.translate("Worksheet", "q·k for one cell"),
         "scale title": QCoreApplication.translate("Worksheet", "Scaling by √D"),

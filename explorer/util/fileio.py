@@ -142,7 +142,8 @@ def check_writable_target(target: Path | str, error: type[Exception] = SnapshotE
     if stat.S_ISDIR(st.st_mode):
         raise error(f"cannot write {shown(str(target))}: it is a folder; give a file name")
     raise error(
-        f"cannot write {shown(str(target))}: it exists and is not a regular file (a device, pipe or socket); give a file name"
+        f"cannot write {shown(str(target))}: it exists and is not a regular file (a device, pipe or socket); "
+        "give a file name"
     )
 
 

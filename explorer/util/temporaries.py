@@ -3,8 +3,8 @@ left, and SIGTERM during a write.
 
 A temporary is named ``.NAME.ae-HOST-PID-RANDOM.part`` (``.old`` for a folder being replaced): unique (mkstemp's
 RANDOM), hidden, and the app's own by its mark. NAME is the target's name when it is printable UTF-8 of at most
-100 bytes, else a stand-in made of its ASCII characters and a hash of the name's bytes: every writer, Qt's included, can open it (a
-target ``\\xff.png`` once got a 0-byte file while Qt wrote the picture under another name), and it is never
+100 bytes, else a stand-in made of its ASCII characters and a hash of the name's bytes: every writer, Qt's included, can
+open it (a target ``\\xff.png`` once got a 0-byte file while Qt wrote the picture under another name), and it is never
 longer than a file name may be. A later write beside the same target removes those of this machine whose
 process is gone (killed with SIGKILL, a power cut); nothing that does not carry the mark is touched.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 
 TEMP_TAG = "ae"  # the app's mark in a temporary name: .NAME.ae-HOST-PID-RANDOM.part
 TEMP_NAME = re.compile(
-    r"^\.(?P<name>.+)\.%s-(?P<host>[0-9a-f]{6})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$" % TEMP_TAG
+    rf"^\.(?P<name>.+)\.{TEMP_TAG}-(?P<host>[0-9a-f]{{6}})-(?P<pid>\d+)-[A-Za-z0-9_]+\.(?:part|old)$"
 )
 MAX_STEM = 100  # bytes of the target's name kept in a temporary name (a name may have 255 bytes)
 

@@ -175,7 +175,8 @@ def load_checkpoint(folder: str | Path) -> ModelBundle:
     tokenizer = Tokenizer.from_file(tok_path, kind if isinstance(kind, str) and kind else None)
     if tokenizer.vocab_size != config.vocab_size:
         raise ModelLoadError(
-            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = {config.vocab_size}"
+            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = "
+            f"{config.vocab_size}"
         )
     model = Transformer(config)
     expected = model.state_dict()

@@ -20,10 +20,9 @@ import torch
 from explorer.config import ModelConfig, memory_budget_bytes
 from explorer.errors import Cancelled, ConfigError, ModelLoadError
 from explorer.model import Transformer
+from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads; the one definition
-
-from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 
 
 def check_cancel(cancel: threading.Event | None) -> None:

@@ -110,7 +110,8 @@ def test_a_deleted_current_folder_is_one_error_line(tmp_path):
             sys.executable,
             "-c",
             "import os, sys, time; print('ready', flush=True); sys.stdin.readline(); "
-            "from explorer.cli import main; raise SystemExit(main(['export', 'x', '--preset', 'seed-toy', '-o', 'x.npz']))",
+            "from explorer.cli import main; raise SystemExit(main(['export', 'x', '--preset', 'seed-toy', "
+            "'-o', 'x.npz']))",
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

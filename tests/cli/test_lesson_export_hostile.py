@@ -137,7 +137,8 @@ def test_markup_in_words_is_shown_as_text_and_loads_nothing(tmp_path):
     src = lesson(
         tmp_path / "l.toml",
         [
-            f'caption = "<img src=\\"{pic}\\"> <img src=\\"/dev/zero\\"> <b>bold</b>"\nquestion = "<i>why</i>?"\nanswer = "file:///etc/passwd"',
+            f'caption = "<img src=\\"{pic}\\"> <img src=\\"/dev/zero\\"> <b>bold</b>"\nquestion = '
+            '"<i>why</i>?"\nanswer = "file:///etc/passwd"',
             f'caption = "{table}"',
         ],
         title="<h1>Big</h1>",

@@ -147,6 +147,8 @@ def test_an_unsupported_gguf_architecture_names_the_supported_ones(tmp_path, bpe
     path.write_bytes(data)
     with pytest.raises(
         ModelLoadError,
-        match="'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3 GGUF files",
+        match=(
+            "'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3 GGUF files"
+        ),
     ):
         load_model(path)

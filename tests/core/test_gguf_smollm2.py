@@ -16,6 +16,7 @@ import torch
 from explorer import names
 from explorer.config import RunOptions
 from explorer.trace.run import run_trace
+from explorer.weights import catalog
 from explorer.weights.loaders import load_model
 from explorer.weights.real_models import SMOLLM2_LABEL, locate_smollm2
 

@@ -109,7 +109,12 @@ def test_the_pass_hands_over_the_traces_maps(bundle, stage):
     for row in (0, 1):
         got = {}
         n = text_pass(
-            bundle, text, trace.options, row, stage, lambda l, A, S, blocked: got.setdefault(l, (A, S, blocked))
+            bundle,
+            text,
+            trace.options,
+            row,
+            stage,
+            lambda l, A, S, blocked, got=got: got.setdefault(l, (A, S, blocked)),
         )
         assert n == trace.rows[row].length and sorted(got) == [0, 1, 2]
         for layer, (A, shown, blocked) in got.items():

@@ -71,9 +71,9 @@ def test_missing_caption_in_a_language_falls_back_with_a_note():
 def test_round_trip_keeps_every_value():
     matrix = [[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 0, 1, 1, 1]]
     rows = "\n".join(f"  {r}," for r in matrix)
-    body = (
-        GOOD
-        + f'\n[[steps]]\ncaption.en = """\nTwo lines,\nwith "quotes" and a \\\\ backslash"""\nmask = [\n{rows}\n]\ntemperature = 0.5\nnorm = "rmsnorm"\ntoken = "none"\n'
+    body = GOOD + (
+        '\n[[steps]]\ncaption.en = """\nTwo lines,\nwith "quotes" and a \\\\ backslash"""\nmask = '
+        f'[\n{rows}\n]\ntemperature = 0.5\nnorm = "rmsnorm"\ntoken = "none"\n'
     )
     lesson = parse_lesson(body, "x.toml")
     again = parse_lesson(dump_lesson(lesson), "x.toml")

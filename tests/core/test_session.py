@@ -28,7 +28,8 @@ def test_the_session_imports_no_qt():
     import subprocess
 
     code = (
-        "import sys, explorer.session, explorer.session.open, explorer.session.capture_policy, explorer.session.mask_growth, explorer.session.session;"
+        "import sys, explorer.session, explorer.session.open, explorer.session.capture_policy, "
+        "explorer.session.mask_growth, explorer.session.session;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

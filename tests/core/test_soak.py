@@ -60,6 +60,7 @@ def test_a_thousand_retraces_keep_memory_flat():
         1000, lambda i: run_trace(bundle, TEXTS[i % len(TEXTS)], OPTIONS[(i // len(TEXTS)) % len(OPTIONS)])
     )
     print(
-        f"\ncore soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)"
+        f"\ncore soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound "
+        f"{GROWTH_BOUND_MB} MB)"
     )
     assert growth < GROWTH_BOUND_MB

@@ -146,7 +146,7 @@ def test_each_shown_stage_follows_from_the_one_shown_before(exported, key):
         assert key.endswith("norm") or key.startswith("norm"), key
         assert model == "bare"  # only the bare model leaves stages out: its norms
         return
-    for index, (k, layer) in enumerate(steps):
+    for k, layer in steps:
         if k != key:
             continue
         for name, expected in _recompute(k, layer or 0, cfg, z, shown_keys).items():

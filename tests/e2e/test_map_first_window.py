@@ -1,8 +1,8 @@
 """Issue 22 in a real window (xcb under Xvfb): at 1280×720, 1366×768, 1400×900 and 1920×1080 the map's
 cells take at least 45 % of the window's height with 16, 30 and 32 tokens, each labelled on both axes;
 Focus leaves the pipeline and the map; theme and language switch live; the window left alone uses under
-1 % of a core at every size (its process's CPU time over 10 s at 1366×768, 3 s at the others) and every stage; settings written on a 1920×1080
-screen open cleanly on a 1280×720 one, and Ctrl+Q ends the process."""
+1 % of a core at every size (its process's CPU time over 10 s at 1366×768, 3 s at the others) and every stage; settings
+written on a 1920×1080 screen open cleanly on a 1280×720 one, and Ctrl+Q ends the process."""
 
 from __future__ import annotations
 

@@ -13,8 +13,13 @@ import time
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
 TEXTS = {
     16: "The animal didn't cross the street because it was too tired.",
-    30: "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man.",
-    32: "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home .",
+    30: (
+        "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
+    ),
+    32: (
+        "The old man said that the animal did not cross the wide street because it was too tired and the long road "
+        "was far away from home ."
+    ),
 }
 
 

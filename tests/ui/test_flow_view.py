@@ -177,7 +177,7 @@ def test_arrows_are_window_wide_in_the_real_window_but_not_while_typing(window, 
     qtbot.waitUntil(window.isActiveWindow, timeout=30_000)
     for field in fields:
         field.setFocus()
-        qtbot.waitUntil(lambda: QApplication.focusWidget() is field, timeout=30_000)
+        qtbot.waitUntil(lambda field=field: QApplication.focusWidget() is field, timeout=30_000)
         qtbot.keyClick(field, Qt.Key.Key_End)
         qtbot.keyClick(field, Qt.Key.Key_Right)  # a combo box lets it through to the window: still no step
         assert state.selection.stage == "masked"

@@ -15,7 +15,10 @@ SIXTEEN = "The animal didn't cross the street because it was too tired."
 LONGER = (
     "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
 )
-LONG_32 = "The old man said that the animal did not cross the wide street because it was too tired and the long road was far away from home ."
+LONG_32 = (
+    "The old man said that the animal did not cross the wide street because it was too tired and the long road was "
+    "far away from home ."
+)
 
 
 def settle(qtbot) -> None:

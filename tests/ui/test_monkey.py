@@ -271,7 +271,8 @@ class Monkey:
             if os.environ.get("ATTENTION_EXPLORER_MONKEY_LOG") and i % 200 == 0:
                 t = self.state.trace
                 print(
-                    f"{i}: {time.perf_counter() - self.t0:.1f} s, B={t.B} C={t.C} E={t.config.E} H={t.config.H} L={t.config.L} V={t.config.V}",
+                    f"{i}: {time.perf_counter() - self.t0:.1f} s, B={t.B} C={t.C} E={t.config.E} "
+                    f"H={t.config.H} L={t.config.L} V={t.config.V}",
                     flush=True,
                 )
             if self.state.trace is None and i > 0:

@@ -49,6 +49,7 @@ def test_a_thousand_worker_retraces_keep_memory_flat(qtbot):
         gc.collect()
         growth = rss_mb() - start
     print(
-        f"\nworker soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound {GROWTH_BOUND_MB} MB)"
+        f"\nworker soak: 1,000 traces, resident {start:.0f} MB after warm-up, growth {growth:+.1f} MB (bound "
+        f"{GROWTH_BOUND_MB} MB)"
     )
     assert growth < GROWTH_BOUND_MB

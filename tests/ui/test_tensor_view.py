@@ -184,9 +184,9 @@ def one_voice(m) -> list[list[str]]:
 def test_toy_sizes_print_every_number(toy):
     state, view = toy
     trace = state.trace
-    for stage in ("scores", "masked", "weights"):
-        state.select(stage=stage, head=1, row=1)
-        m = trace.head_map(0, stage, 1, 1)
+    for key in ("scores", "masked", "weights"):
+        state.select(stage=key, head=1, row=1)
+        m = trace.head_map(0, key, 1, 1)
         assert view.large.layers.cell_texts() == one_voice(m)
         assert view.large.layers.numbers.shown()
         assert view.row_spin.isVisibleTo(view)  # two sentences: the sentence selector is offered

@@ -17,6 +17,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from explorer.config import MaskSpec
+from explorer.errors import ExplorerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from untrusted import armed, gpt2_tensors, tiny_gpt2, trap_files  # noqa: E402
@@ -108,7 +109,8 @@ def test_a_hundred_thousand_characters_do_not_freeze_the_window(window, qtbot):
     assert trace.C == 1024 and len(box.toPlainText()) == 100_000  # the box keeps all the user typed
     stall = max(b - a for a, b in zip(ticks, ticks[1:]))
     print(
-        f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms of {whole * 1000:.0f} ms"
+        f"\nlongest GUI stall while 100,000 characters were traced and shown: {stall * 1000:.0f} ms of "
+        f"{whole * 1000:.0f} ms"
     )
     assert stall < 0.5 * whole  # the window kept answering for most of the time (a busy machine stretches both)
     chips = window.views["input"].chips.rows()
@@ -206,7 +208,7 @@ def test_failed_exports_and_a_float64_snapshot_reopened(window, qtbot, tmp_path)
     assert "cannot write" in status(window) and status(window).startswith("Error: Export snapshot:")
     assert file_ops.write_snapshot_with_progress(window, state.trace, str(tmp_path / "s.unknown")) is None
     assert "format" in status(window)
-    with pytest.raises(Exception):
+    with pytest.raises(ExplorerError, match="cannot write"):
         file_ops.save_view_image(window.views["tensor"], tmp_path / "a-file" / "v.png")
     assert not list(tmp_path.glob(".*"))
 
@@ -246,7 +248,7 @@ def test_damaged_and_hostile_models(window, qtbot, tmp_path):
         (evil, "pytorch_model.bin"),
         (cut, "cut.gguf"),
     ):
-        kind, message = traced(qtbot, state, lambda: window.loading.open(str(path)))
+        kind, message = traced(qtbot, state, lambda path=path: window.loading.open(str(path)))
         assert kind == "error" and said in message and "\n" not in message
         assert state.trace is before and state.source == source  # back to the model on screen
         assert message in status(window)

@@ -1,5 +1,6 @@
 """The model's knobs: preset, weights, sizes (E, D, H, L, D_v, F, positions, norm, residuals), mask,
-scaling, temperature, dtype, device. The choices come from explorer.vocab, the CLI's own list. Every change goes straight to the state and the worker re-traces; there is no run button.
+scaling, temperature, dtype, device. The choices come from explorer.vocab, the CLI's own list. Every change goes
+straight to the state and the worker re-traces; there is no run button.
 
 The controls also follow the state (a preset chosen from the menu, a restored session, a loaded model whose
 sizes are fixed) with their signals blocked, so that showing a value never sends it back.
@@ -220,7 +221,8 @@ class ControlsView(View):
         self.random_weights.setText(self.tr("random (untrained)"))
         self.random_weights.setToolTip(
             self.tr(
-                "On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them."
+                "On: random weights from the seed (changing a size always gives random weights). Off: back to "
+                "the preset's own sizes and its trained weights, when it has them."
             )
         )
         self.seed_label.setText(self.tr("Seed"))
@@ -252,7 +254,8 @@ class ControlsView(View):
         self.positions_label.setText(self.tr("Positions"))
         self.positions.setToolTip(
             self.tr(
-                "How the model knows where each token is: nothing, fixed sines and cosines, a learned table, or rotated queries and keys"
+                "How the model knows where each token is: nothing, fixed sines and cosines, a learned table, "
+                "or rotated queries and keys"
             )
         )
         for i, text in enumerate(
@@ -262,7 +265,8 @@ class ControlsView(View):
         self.norm_label.setText(self.tr("Norm"))
         self.norm.setToolTip(
             self.tr(
-                "Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block"
+                "Normalisation before attention, before the FFN and at the end (a stage of its own); none with "
+                "residuals off is the note's bare block"
             )
         )
         _label_items(
@@ -272,7 +276,8 @@ class ControlsView(View):
         self.residual.setText(self.tr("add x back"))
         self.residual.setToolTip(
             self.tr(
-                "On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN"
+                "On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the "
+                "note's bare Attention then FFN"
             )
         )
         self.mask_label.setText(self.tr("Mask"))

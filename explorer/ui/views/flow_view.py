@@ -198,7 +198,7 @@ class FlowView(View):
     def _note(self, key: str, heads: int, trace) -> str:
         opt = trace.options
         if key == "scaled":
-            return self.tr("scaling off") if not opt.scale else "÷ {0}".format(stage_numbers(trace)["sqrt_D"])
+            return self.tr("scaling off") if not opt.scale else "÷ {}".format(stage_numbers(trace)["sqrt_D"])
         if key == "masked":
             m = opt.mask
             words = {

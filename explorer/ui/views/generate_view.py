@@ -1,9 +1,9 @@
 """Generate: write token by token and watch the KV cache.
 
 Generate runs the core's generation on a background job (explorer.session.background.generation_work) and
-hands the result to the window's state (``state.generation``), which the central view and presentation mode show too; the panel then shows
-step t, chosen with Step, Play (one step at a time, for a class), or the slider (scrub back): the attention
-the selected layer and head has seen so far (the prefill's C×C map with each decode step's row beneath it),
+hands the result to the window's state (``state.generation``), which the central view and presentation mode show too;
+the panel then shows step t, chosen with Step, Play (one step at a time, for a class), or the slider (scrub back): the
+attention the selected layer and head has seen so far (the prefill's C×C map with each decode step's row beneath it),
 the K and V cache of that head's key/value head with the rows written at step t highlighted, the chosen
 token and its alternatives, and what the step cost with and without the cache (generation_details). This
 module runs and steps; the parts are in generate_controls, generation_details, generation_tables,

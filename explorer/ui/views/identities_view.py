@@ -220,7 +220,9 @@ class IdentitiesView(View):
         self.maps.setVisible(True)
         self.heads_caption.setText(
             self.tr(
-                "Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e})."
+                "Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), "
+                "summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o "
+                "({hdv}×{e})."
             ).format(l=layer, b=b + 1, dv=cfg.D_v, e=cfg.E, h=cfg.H, hdv=cfg.H * cfg.D_v)
         )
         bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
@@ -274,7 +276,8 @@ class IdentitiesView(View):
             text = self.tr("Layer {l}: W_v is one E×E matrix ({e}×{e}). Factor it through r numbers per token.")
         else:
             text = self.tr(
-                "Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. "
+                "Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o "
+                "({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. "
                 "Below, their product as one {e}×{e} matrix, cut to rank r."
             )
         self.rank_caption.setText(text.format(l=layer, e=cfg.E, hdv=cfg.H * cfg.D_v))

@@ -13,6 +13,8 @@ from PySide6.QtWidgets import QApplication, QDialog, QDialogButtonBox, QLabel, Q
 
 from explorer.present.cell_words import announce_cell, table_text
 
+_NO_PARENT = QModelIndex()  # the root: a table model's rows have no parent
+
 
 class MatrixModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
@@ -30,10 +32,10 @@ class MatrixModel(QAbstractTableModel):
         self.texts = table_text(self.data_)
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent=_NO_PARENT) -> int:
         return 0 if parent.isValid() else self.data_.shape[0]
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent=_NO_PARENT) -> int:
         return 0 if parent.isValid() else self.data_.shape[1]
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):

@@ -95,9 +95,10 @@ class ModelView(View):
         self.score_label.setText(self.tr("Score:"))
         self.score.setToolTip(
             self.tr(
-                "One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = "
-                "weight on the token just before; first token = weight on the first token (an attention sink); induction = "
-                "on random tokens written twice, weight on the token after the same token's first occurrence"
+                "One number per head: entropy = how spread each query's weights are (0: all on one key); "
+                "previous token = weight on the token just before; first token = weight on the first token "
+                "(an attention sink); induction = on random tokens written twice, weight on the token after the "
+                "same token's first occurrence"
             )
         )
         self.sort.setText(self.tr("Sort each layer"))

@@ -109,7 +109,8 @@ class ParamsView(View):
         est = estimate_memory(cfg, trace.B, trace.C, trace.options)
         self.memory.setText(
             self.tr(
-                "This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace {t}, peak {peak}."
+                "This trace ({B} × {C} tokens) holds {held}. Estimate before running: parameters {p}, trace "
+                "{t}, peak {peak}."
             ).format(
                 B=trace.B,
                 C=trace.C,

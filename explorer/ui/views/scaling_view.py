@@ -142,7 +142,9 @@ class ScalingView(View):
         self.row_entropy.setToolTip(self.tr("How evenly softmax spreads each row: 0 = one-hot (all weight on one key)"))
         self.sweep_caption.setText(
             self.tr(
-                "{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread."
+                "{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without "
+                "÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it "
+                "both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread."
             ).format(q=sw.queries, k=sw.keys, u=sw.entropy_uniform)
         )
         swatch = lambda colour, text: f"<span style='color: rgb{colour}'>━━ ●</span> {html.escape(text)}"  # noqa: E731

@@ -110,7 +110,8 @@ class SelectionView(View):
         self.captions["q"].setText(self.tr("Its query vector qᵢ: what this token is looking for"))
         self.captions["keys"].setText(
             self.tr(
-                "The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to select that key."
+                "The keys kⱼ it is compared with (one row per token): score = qᵢ·kⱼ / √D. Click a row to "
+                "select that key."
             )
         )
         self.captions["weights"].setText(
@@ -149,7 +150,8 @@ class SelectionView(View):
         if blocked:
             self.captions["weights"].setText(
                 self.tr(
-                    "Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to draw from and its weights are all 0"
+                    "Its attention weights aᵢⱼ: every key of this token is blocked, so there is nothing to "
+                    "draw from and its weights are all 0"
                 )
             )
         else:

@@ -107,7 +107,7 @@ class ChipCanvas(QWidget):
         for chips, sizes in zip(self._rows, self._sizes):
             x, line_h, row_rects = x0, fm.height() + 2 * self.PAD_Y, []
             labels.append(QRect(0, y, self.LABEL_W - 4, line_h))
-            for chip, size in zip(chips, sizes):
+            for _chip, size in zip(chips, sizes):
                 if x > x0 and x + size.width() > width - 2:
                     x, y = x0, y + line_h + self.GAP
                 row_rects.append(QRect(QPoint(x, y), size))

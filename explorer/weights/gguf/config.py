@@ -17,7 +17,8 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
     arch = meta.get("general.architecture")
     if arch not in ARCHITECTURES:
         raise ModelLoadError(
-            f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens {', '.join(ARCHITECTURES)} GGUF files"
+            f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens "
+            f"{', '.join(ARCHITECTURES)} GGUF files"
         )
     a = f"{arch}."
     E = size(meta, a + "embedding_length", origin)

@@ -59,7 +59,8 @@ def load_hf_folder(
     tokenizer = load_hf_tokenizer(folder, specials=cfg.bidirectional)
     if tokenizer.vocab_size > cfg.vocab_size:
         raise ModelLoadError(
-            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
+            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only "
+            f"{cfg.vocab_size} embeddings"
         )
     check_cancel(cancel)
 

@@ -116,7 +116,8 @@ def rope_settings(data: dict, origin: str) -> float:
         kind = block.get("rope_type", block.get("type", "default"))
         if kind not in (None, "default"):
             raise ModelLoadError(
-                f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE (rope_type 'default') is implemented"
+                f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE (rope_type 'default') is "
+                "implemented"
             )
     theta = data.get("rope_theta", params.get("rope_theta", data.get("rotary_emb_base", 10_000.0)))
     return number(theta, "rope_theta", Where(origin, ModelLoadError), positive=True)

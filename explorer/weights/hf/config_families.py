@@ -54,7 +54,8 @@ def _scalar_is_head_dim(data: dict, D: int, origin: str) -> None:
     scalar = data.get("query_pre_attn_scalar", D)
     if scalar != D:
         raise ModelLoadError(
-            f"{origin}: query_pre_attn_scalar {scalar} differs from head_dim {D}; the traced model divides the scores by √D"
+            f"{origin}: query_pre_attn_scalar {scalar} differs from head_dim {D}; the traced model divides the "
+            "scores by √D"
         )
 
 

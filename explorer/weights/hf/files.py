@@ -39,7 +39,8 @@ class TensorFiles:
                 # A shard is a file beside the index: a list, a path elsewhere (/etc/…, ../) is not one.
                 if not isinstance(fname, str) or not fname or Path(fname).name != fname or fname in (".", ".."):
                     raise ModelLoadError(
-                        f"{index.name}: weight_map[{str(key)[:60]!r}] must name a file in {folder.name}, got {str(fname)[:60]!r}"
+                        f"{index.name}: weight_map[{str(key)[:60]!r}] must name a file in {folder.name}, got "
+                        f"{str(fname)[:60]!r}"
                     )
                 self._where[key] = folder / fname
             files = sorted(set(self._where.values()))

@@ -108,7 +108,8 @@ class CompareTab(View):
         self.hint.setText(
             self.tr(
                 "Change the computation and compare: right-click a head in the head grid to ablate it, or a cell of "
-                "the large attention map to cut that edge; patch an activation from another sentence in the Patching tab."
+                "the large attention map to cut that edge; patch an activation from another sentence in the "
+                "Patching tab."
             )
         )
         self.remove_button.setText(self.tr("Remove"))

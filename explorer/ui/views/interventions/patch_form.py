@@ -59,7 +59,8 @@ class PatchForm(View):
         self.hint.setText(
             self.tr(
                 "Run this sentence with one activation taken from the run of another sentence with as many tokens. "
-                "All patches read from one sentence: a patch added with a new sentence makes it the source of every patch."
+                "All patches read from one sentence: a patch added with a new sentence makes it the source of "
+                "every patch."
             )
         )
         texts = (self.tr("Activation:"), self.tr("Positions:"), self.tr("Heads:"), self.tr("From the sentence:"))
