@@ -17,34 +17,29 @@ from typing import Any
 
 import tomllib
 
-from explorer.config import MAX_HEADS, MAX_LAYERS, NORMS, POSITIONS, MaskSpec, RunOptions, check_memory
+from explorer.config import MaskSpec, RunOptions, check_memory
 from explorer.errors import ConfigError
 from explorer.lessons.model import (
     DEFAULT_START,
     LANGUAGES,
     MODEL_KEYS,
-    NONE_KEYS,
-    PANELS,
     Lesson,
     LessonError,
     LessonState,
     Step,
 )
-from explorer.present.stages import STAGE_KEYS
+from explorer.lessons.setting_values import check_setting
 from explorer.util.paths import resource
 from explorer.util.printable import quoted, shown
 from explorer.util.reading import kind_of
-from explorer.weights.catalog import REAL_MODELS
 from explorer.weights.presets import PRESETS, preset_config, preset_tokenizer
 
 BUILTIN = "builtin"
 MAX_BYTES = 1024 * 1024  # a lesson of hundreds of steps is a few hundred kB; anything larger is not one
 MAX_STEPS = 1000
-MAX_TEXT = 10_000  # characters of a step's text (the window cuts traced text far later; a lesson has no need)
 MAX_WORDS = 2_000  # characters of a title, caption, question or answer (the built-in lesson's longest: 245)
 MAX_KEY_DEPTH = 16  # parts of a dotted key (a lesson's deepest: caption.en); tomllib takes O(n²) in them
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
-LESSON_MAX_DIM = 4096  # E and D a step may ask for: beyond this a class waits, and nothing new is seen
 FORMAT_VERSION = 1
 
 WORD_KEYS = ("title", "caption", "question", "answer")
@@ -246,93 +241,8 @@ class _Reader:
         settings: dict[str, Any] = {}
         for key in STATE_KEYS:
             if key in raw:
-                settings.update(self.setting(i, key, raw[key]))
+                settings.update(check_setting(i, key, raw[key], self.fail))
         return Step(words["caption"], words["title"], words["question"], words["answer"], settings)
-
-    # ------------------------------------------------------------------ values
-    def setting(self, i: int, key: str, v: Any) -> dict[str, Any]:
-        def need(ok: bool, what: str) -> None:
-            if not ok:
-                raise self.fail(i, key, f"must be {what}, got {quoted(v)}")
-
-        def whole(lo: int, hi: int) -> int:
-            need(isinstance(v, int) and not isinstance(v, bool), "a whole number")
-            if not lo <= v <= hi:
-                raise self.fail(i, key, f"must lie between {lo} and {hi}, got {v}")
-            return v
-
-        if key == "preset":
-            need(isinstance(v, str) and v in PRESETS, f"one of the presets {', '.join(PRESETS)}")
-        elif key == "model":
-            need(
-                isinstance(v, str) and v in REAL_MODELS,
-                f"a real model known by name ({', '.join(REAL_MODELS)}); a lesson never names a file",
-            )
-        elif key == "weights":
-            need(isinstance(v, str) and v in ("trained", "random"), '"trained" or "random"')
-        elif key == "seed":
-            whole(0, 2**63 - 1)
-        elif key == "text":
-            need(isinstance(v, str) and v.strip() != "", "non-empty text")
-            if len(v) > MAX_TEXT:
-                raise self.fail(i, key, f"at most {MAX_TEXT:,} characters, got {len(v):,}")
-        elif key in ("E", "D"):
-            whole(1, LESSON_MAX_DIM)
-        elif key == "H":
-            whole(1, MAX_HEADS)
-        elif key == "L":
-            whole(1, MAX_LAYERS)
-        elif key == "positions":
-            need(isinstance(v, str) and v in POSITIONS, f"one of {', '.join(POSITIONS)}")
-        elif key == "norm":
-            need(isinstance(v, str) and v in NORMS, f"one of {', '.join(NORMS)}")
-        elif key == "mask":
-            return {"mask": self.mask(i, v)}
-        elif key == "scaling":
-            need(isinstance(v, bool), "true or false")
-        elif key == "temperature":
-            need(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 100,
-                "a number above 0 and at most 100",
-            )
-            return {key: float(v)}
-        elif key == "stage":
-            need(isinstance(v, str) and v in STAGE_KEYS, f"one of the stages {', '.join(STAGE_KEYS)}")
-        elif key in ("layer", "head", "row"):
-            whole(0, MAX_LAYERS * MAX_HEADS)
-        elif key in NONE_KEYS:
-            if v == "none":
-                return {key: None}
-            whole(0, 1_000_000)
-        elif key == "cell":
-            need(
-                isinstance(v, list)
-                and len(v) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v),
-                "[query, key]: two positions, e.g. [3, 1]",
-            )
-            return {"token": v[0], "key": v[1]}
-        elif key == "panel":
-            need(isinstance(v, str) and v in PANELS, f"one of the panels {', '.join(PANELS)}")
-        return {key: v}
-
-    def mask(self, i: int, v: Any) -> str | tuple[tuple[bool, ...], ...]:
-        if isinstance(v, str):
-            try:
-                spec = MaskSpec.parse(v)
-            except ConfigError as exc:
-                raise self.fail(i, "mask", str(exc)) from None
-            return str(spec)
-        rows_ok = (
-            isinstance(v, list) and 0 < len(v) <= 1024 and all(isinstance(r, list) and len(r) == len(v) for r in v)
-        )
-        if not rows_ok or not all(x in (0, 1) and not isinstance(x, float) for r in v for x in r):
-            raise self.fail(
-                i,
-                "mask",
-                "must be causal, none, window:W, prefix:P, or painted cells: a square list of rows of 0 and 1",
-            )
-        return tuple(tuple(bool(x) for x in r) for r in v)
 
 
 def key_line(lines: list[str], headers: list[int], step: int | None, key: str) -> int:
