@@ -164,30 +164,41 @@ def check_screenshot_timeout(env: dict[str, str] | None = None) -> None:
         )
 
 
-def run(args: argparse.Namespace) -> int:
-    size = parse_size(args.size) if args.size else None
-    if args.screenshot:
-        check_screenshot_timeout()
-        from explorer.util.fileio import check_writable_target
+def _check_screenshot_target(shot: Path) -> None:
+    """Refused before the start-up and the first trace, not after."""
+    from explorer.util.fileio import check_writable_target
 
-        shot = Path(args.screenshot)
-        check_writable_target(shot)  # before the start-up and the first trace, not after
-        if not shot.parent.is_dir():  # `afile/x.png` names the file in the way, not a missing folder
-            import errno
+    check_writable_target(shot)
+    if not shot.parent.is_dir():  # `afile/x.png` names the file in the way, not a missing folder
+        import errno
 
-            from explorer.util.fileio import describe_os_error
+        from explorer.util.fileio import describe_os_error
 
-            missing = not any(p.exists() and not p.is_dir() for p in shot.parents)
-            raise SnapshotError(describe_os_error(OSError(errno.ENOENT if missing else errno.ENOTDIR, ""), shot))
-    check_display()
+        missing = not any(p.exists() and not p.is_dir() for p in shot.parents)
+        raise SnapshotError(describe_os_error(OSError(errno.ENOENT if missing else errno.ENOTDIR, ""), shot))
+
+
+def _lesson_and_step(args: argparse.Namespace):
+    """The lesson of --lesson and the 0-based --step, read before any window exists: a bad file is the
+    command's one `error:` line."""
     lesson, step = None, (args.step if args.step is not None else 1) - 1
-    if args.lesson:  # read before any window exists: a bad file is the command's one `error:` line
+    if args.lesson:
         from explorer.lessons import read_lesson, resolve
 
         lesson = read_lesson(args.lesson)
         resolve(lesson, step)  # a step past the end is refused here too
     elif args.step is not None:
         raise ConfigError("--step needs --lesson")
+    return lesson, step
+
+
+def run(args: argparse.Namespace) -> int:
+    size = parse_size(args.size) if args.size else None
+    if args.screenshot:
+        check_screenshot_timeout()
+        _check_screenshot_target(Path(args.screenshot))
+    check_display()
+    lesson, step = _lesson_and_step(args)
     if args.text_size is not None and not 80 <= args.text_size <= 300:
         raise ConfigError(f"--text-size takes a percentage from 80 to 300, got {args.text_size}")
     if args.generate is not None and not 1 <= args.generate <= 256:

@@ -164,12 +164,43 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
         return f"ids {_t(C)} → W{_t(V, E)}[ids] {_t(C, E)}{pos} → x {_t(C, E)}"
     if key in NORM_STAGE_KEYS:
         symbol = {"norm_attn": "x", "norm_ffn": "mid", "final_norm": "out"}[key]
-        if cfg.norm == "rmsnorm":
-            return f"{symbol} {_t(C, E)} → {symbol} / √(mean({symbol}²) + ε) · γ → {_t(C, E)}"
-        return f"{symbol} {_t(C, E)} → ({symbol} − {w['mean']}) / √({w['variance']} + ε) · γ + β → {_t(C, E)}"
+        return _norm_formula(symbol, cfg.norm, C, E, w)
     if key == "qkv":
         v = f"W_v {_t(E, E)} → V {_t(C, E)}" if cfg.unfactored_value else f"W_v {_t(E, Dv)} → V {_t(C, Dv)}"
         return f"x {_t(C, E)} · W_q {_t(E, D)} → Q {_t(C, D)};  · W_k {_t(E, D)} → K {_t(C, D)};  · {v}  × H={H}"
+    if key in _ATTENTION_EDGE_KEYS:
+        return _attention_edge(key, trace, C, row, w)
+    if key == "residual":
+        return (
+            f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}"
+            if cfg.residual
+            else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
+        )
+    if key == "ffn":
+        act = {
+            "gelu": "GELU",
+            "gelu_tanh": "GELU",
+            "relu": "ReLU",
+            "silu_gated": "SiLU-gate",
+            "gelu_tanh_gated": "GELU-gate",
+        }[cfg.ffn_activation]
+        return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
+    if key == "block":
+        return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"
+    if key == "logits":
+        return f"{_t(C, E)} · W_u {_t(E, V)} → {w['scores']} {_t(C, V)}"
+    if key == "probs":
+        return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['row i predicts']}"
+    raise KeyError(key)
+
+
+_ATTENTION_EDGE_KEYS = ("scores", "scaled", "masked", "weights", "heads", "concat", "out")
+
+
+def _attention_edge(key: str, trace: Trace, C: int, row: int, w: dict[str, str]) -> str:
+    """The edge labels of attention itself, from the scores to the output projection (edge_label)."""
+    cfg = trace.config
+    D, H, Dv, E = cfg.D, cfg.H, cfg.D_v, cfg.E
     if key == "scores":
         return f"Q {_t(C, D)} · Kᵀ {_t(D, C)} → S {_t(C, C)}"
     if key == "scaled":
@@ -193,27 +224,6 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
         if cfg.unfactored_value:
             return f"R {_t(C, E)} ({w['no W_o']})"
         return f"concat {_t(C, H * Dv)} · W_o {_t(H * Dv, E)} → {_t(C, E)}"
-    if key == "residual":
-        return (
-            f"x {_t(C, E)} + {w['attention']} {_t(C, E)} → {_t(C, E)}"
-            if cfg.residual
-            else f"{w['attention']} {_t(C, E)} ({w['no residual']})"
-        )
-    if key == "ffn":
-        act = {
-            "gelu": "GELU",
-            "gelu_tanh": "GELU",
-            "relu": "ReLU",
-            "silu_gated": "SiLU-gate",
-            "gelu_tanh_gated": "GELU-gate",
-        }[cfg.ffn_activation]
-        return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"
-    if key == "block":
-        return f"x {_t(C, E)} + FFN {_t(C, E)} → {_t(C, E)}" if cfg.residual else f"FFN {_t(C, E)} ({w['no residual']})"
-    if key == "logits":
-        return f"{_t(C, E)} · W_u {_t(E, V)} → {w['scores']} {_t(C, V)}"
-    if key == "probs":
-        return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['row i predicts']}"
     raise KeyError(key)
 
 

@@ -136,17 +136,8 @@ def run_trace(
     B, C = len(rows), max(r.length for r in rows)
     transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
-    ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)  # (B, C)
-    allowed = build_mask(options.mask, [r.length for r in rows], C, device)  # (B, C, C)
-    empty = empty_rows(allowed)  # (B, 1, C, 1): computed once, for the model, the notice and the trace
-    _notice_blocked_rows(empty, rows, notices)
-    segments = _segments(cfg, rows, C, device)  # (B, C) each token's sentence (BERT), or None
-    inputs = {
-        "tokens": ids,
-        "mask": allowed,
-        "mask.empty_rows": empty[:, 0, :, 0],
-        **({"segments": segments} if segments is not None else {}),
-    }
+    inputs, empty = _model_inputs(bundle, rows, options, C, device, notices)
+    ids, allowed, segments = inputs["tokens"], inputs["mask"], inputs.get("segments")
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 
@@ -165,15 +156,34 @@ def run_trace(
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
+    # its thread count from its size: util/threads.py
     with torch.inference_mode(), capturing(model, sink), threads_for(B * C * cfg.parameter_count()):
-        model(
-            ids, allowed, scale=options.scale, empty=empty, segments=segments
-        )  # its thread count from its size: util/threads.py
+        model(ids, allowed, scale=options.scale, empty=empty, segments=segments)
 
     trace = assemble(sink.tensors, False)
     # large (C, C) transients go back to the system; a small trace's few MB stay for the next trace to reuse
     release_freed_memory(transients)
     return trace
+
+
+def _model_inputs(
+    bundle: ModelBundle, rows: list[Row], options: RunOptions, C: int, device, notices: list[str]
+) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+    """The padded ids (B, C), the mask (B, C, C), its query rows without any key (B, C; said in a notice)
+    and each token's sentence (B, C; BERT only), computed once for the model and the trace; and those rows
+    as the model takes them (B, 1, C, 1)."""
+    ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)
+    allowed = build_mask(options.mask, [r.length for r in rows], C, device)
+    empty = empty_rows(allowed)  # (B, 1, C, 1)
+    _notice_blocked_rows(empty, rows, notices)
+    segments = _segments(bundle.config, rows, C, device)
+    inputs = {
+        "tokens": ids,
+        "mask": allowed,
+        "mask.empty_rows": empty[:, 0, :, 0],
+        **({"segments": segments} if segments is not None else {}),
+    }
+    return inputs, empty
 
 
 def _notice_blocked_rows(empty: torch.Tensor, rows: list[Row], notices: list[str]) -> None:

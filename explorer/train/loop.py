@@ -19,9 +19,7 @@ that is not empty and has none is refused, and a run replaces or prunes only che
 from __future__ import annotations
 
 import copy
-import json
 import math
-import os
 import threading
 import time
 from collections import deque
@@ -35,23 +33,15 @@ import torch
 
 from explorer import __version__
 from explorer.config import ModelConfig, check_training_memory
-from explorer.errors import ConfigError, SnapshotError
+from explorer.errors import ConfigError
 from explorer.model import Transformer
 from explorer.train.corpora import Batch, Corpus
 from explorer.train.losses import batch_loss, context_for, evaluate
 from explorer.train.optim import AdamW
-from explorer.train.runs import (
-    LOG_FILE,
-    checkpoint_name,
-    claim_run_dir,
-    list_checkpoints,
-    read_log,
-    read_run_manifest,
-    write_run_manifest,
-)
+from explorer.train.run_folder import RunFolder
+from explorer.train.runs import checkpoint_name, list_checkpoints, read_log
 from explorer.train.settings import TrainingDiverged, TrainProgress, TrainResult, TrainSettings, default_threads
 from explorer.util.devices import resolve_device
-from explorer.util.fileio import describe_os_error
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.checkpoint import save_checkpoint
 from explorer.weights.init import init_params
@@ -102,8 +92,7 @@ class Trainer:
         self.step = 0
         self._lock = threading.Lock()  # held while the weights change; snapshot() takes it
         self._heldout: list[Batch] | None = None
-        self._claimed = False  # run_dir checked and its run.json written (on the first run())
-        self._written: list[Path] = []  # checkpoint folders this trainer wrote, oldest first
+        self._folder = None if self.run_dir is None else RunFolder(self.run_dir, self._claim())
 
     # ---------------------------------------------------------------- for the window
     def snapshot(self) -> ModelBundle:
@@ -129,6 +118,14 @@ class Trainer:
         return evaluate(self.model, self.corpus, self.context, self.answer_only, self.heldout_batches(), self.device)
 
     # ---------------------------------------------------------------- checkpoints
+    def _claim(self) -> dict[str, Any]:
+        """What run.json says of this run."""
+        return {
+            "corpus": self.corpus.spec(),
+            "config": self.config.to_dict(),
+            **({"command": self.command} if self.command else {}),
+        }
+
     def _train_meta(self, loss: float | None, heldout: float | None, elapsed: float, tokens: int) -> dict[str, Any]:
         return {
             "corpus": self.corpus.spec(),
@@ -165,67 +162,18 @@ class Trainer:
                 extra_files=extra_files,
             )
 
-    def _claim_run_dir(self) -> None:
-        """Before the first write: the run folder must be new, empty or an empty run of this app (explorer.train.runs);
-        its run.json says so to every later reader (and to a later run pointed at the same folder)."""
-        if self.run_dir is None or self._claimed:
-            return
-        claim_run_dir(
-            self.run_dir,
-            corpus=self.corpus.spec(),
-            config=self.config.to_dict(),
-            **({"command": self.command} if self.command else {}),
-        )
-        self._claimed = True
-
     def _checkpoint(self, loss, heldout, elapsed, tokens) -> Path | None:
-        if self.run_dir is None:
+        if self._folder is None:
             return None
-        self._claim_run_dir()
-        target = self.run_dir / checkpoint_name(self.step)
-        if os.path.lexists(target) and target not in self._written:
-            # Put there while the run went on: not ours to replace.
-            raise SnapshotError(f"cannot write {target}: something this run did not write is in its place")
-        path = self.save(target, loss, heldout, elapsed, tokens)
-        if path in self._written:
-            self._written.remove(path)
-        self._written.append(path)
-        keep = self.settings.keep_checkpoints
-        if keep is not None and keep > 0:
-            import shutil
-
-            periodic = [p for p in self._written if p.name != checkpoint_name(0)]  # the random start stays
-            for old in periodic[: max(0, len(periodic) - keep)]:
-                shutil.rmtree(old, ignore_errors=True)
-                self._written.remove(old)
-        self._update_manifest()
-        return path
-
-    def _update_manifest(self) -> None:
-        """run.json lists the checkpoints, newest last, for whoever opens the run folder as a model."""
-        meta = {
-            k: v
-            for k, v in (read_run_manifest(self.run_dir) or {}).items()
-            if k not in ("format", "version", "app_version")
-        }
-        meta.update(
-            checkpoints=[p.name for p in self._written],
-            latest=self._written[-1].name if self._written else None,
-            step=self.step,
+        return self._folder.write_checkpoint(
+            self.step,
+            lambda target: self.save(target, loss, heldout, elapsed, tokens),
+            self.settings.keep_checkpoints,
         )
-        write_run_manifest(self.run_dir, meta)
 
     def _log(self, row: dict[str, Any]) -> None:
-        if self.run_dir is None:
-            return
-        self._claim_run_dir()  # the log is appended to only in a run folder this app made
-        try:
-            with open(self.run_dir / LOG_FILE, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(row) + "\n")
-        except OSError as exc:  # an unwritable --out or a full disk: one line, not a traceback
-            raise SnapshotError(
-                describe_os_error(exc, self.run_dir if not self.run_dir.is_dir() else self.run_dir / LOG_FILE)
-            ) from None
+        if self._folder is not None:
+            self._folder.log(row)
 
     # ---------------------------------------------------------------- the loop
     def run(

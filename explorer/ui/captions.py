@@ -146,6 +146,15 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
         return family
     if key in ("norm_attn", "norm_ffn", "final_norm"):
         return _norm_sentence(key, n)
+    if key in ("tokens", "embed", "qkv"):
+        return _input_sentence(key, n)
+    if key in ("scores", "scaled", "masked", "weights", "heads", "concat", "out"):
+        return _attention_sentence(key, n)
+    return _block_sentence(key, n)
+
+
+def _input_sentence(key: str, n: dict) -> str:
+    """From the text to each head's queries, keys and values."""
     if key == "tokens":
         return QCoreApplication.translate(
             "Captions",
@@ -178,6 +187,11 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
             "Each of the H = {H} heads turns every token vector x into a query (what am I looking for?), a key "
             "(what do I offer?) and a value (what do I pass on?), each of D = {D} numbers: Q = x·W_q.",
         ).format(**n) + _normed_x(n)
+    raise KeyError(key)
+
+
+def _attention_sentence(key: str, n: dict) -> str:
+    """Attention itself, from the scores to the output projection."""
     if key == "scores":
         return QCoreApplication.translate(
             "Captions",
@@ -226,6 +240,11 @@ def caption(key: str, trace: Trace, layer: int = 0, row: int = 0) -> str:
             "Captions",
             "W_o mixes the heads and brings every token back to E = {E} numbers, the width of the residual stream.",
         ).format(**n)
+    raise KeyError(key)
+
+
+def _block_sentence(key: str, n: dict) -> str:
+    """The rest of the block, and the next-token guess after the last one."""
     if key == "residual":
         if not n["residual"]:
             return QCoreApplication.translate(

@@ -11,21 +11,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QScrollArea,
-    QSpinBox,
-    QStyle,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QSpinBox
 
 from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, estimate_memory
@@ -33,16 +20,12 @@ from explorer.errors import ExplorerError
 from explorer.session.open import preset_source_config
 from explorer.ui.state import ModelSource
 from explorer.ui.status_bar import human_bytes
+from explorer.ui.views import controls_build
 from explorer.ui.views.base import View
-from explorer.ui.views.mask_painter import MaskPainter
 from explorer.ui.views.only_changes import set_value
 from explorer.util.devices import available_devices
-from explorer.weights.presets import PRESETS, get_preset
+from explorer.weights.presets import get_preset
 
-MASK_KINDS = vocab.MASK_KINDS  # combo order
-# The spin boxes, in form order: ModelConfig field, range, and 0 meaning "the default" where it has one
-# (value_dim 0: "= D", ffn_dim 0: "= 4·E").
-SIZE_FIELDS: tuple[tuple[str, int, int], ...] = tuple((o.field, o.low, o.high) for o in vocab.SIZE_OPTIONS)
 _DEFAULTS = {f.name: f.default for f in fields(ModelConfig)}
 
 
@@ -50,15 +33,6 @@ def _label_items(combo, labels: dict[str, str]) -> None:
     """Each item's text by its key (the item's data), so that reordering a vocabulary never mislabels one."""
     for i in range(combo.count()):
         combo.setItemText(i, labels[combo.itemData(i)])
-
-
-def _spin(lo: int, hi: int) -> QSpinBox:
-    s = QSpinBox()
-    s.setRange(lo, hi)
-    s.setKeyboardTracking(False)  # typing "128" sends 128 once (on Enter or leaving the box), not 1, 12, 128
-    s.setAccelerated(True)
-    s.setMinimumWidth(56)  # the range's widest number (the seed's 2³¹) would otherwise widen the whole dock
-    return s
 
 
 def _shown(value: Any, spin: QSpinBox) -> int:
@@ -72,17 +46,10 @@ def _shown(value: Any, spin: QSpinBox) -> int:
     return max(spin.minimum(), min(spin.maximum(), number))
 
 
-def _combo() -> QComboBox:
-    c = QComboBox()
-    c.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    c.setMinimumContentsLength(8)  # a narrow dock elides long entries instead of clipping the form
-    return c
-
-
 class ControlsView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
-        self._build()
+        controls_build.build(self)
         self.retranslate()
         self._connect()
         state.requestChanged.connect(lambda _r: self._sync())
@@ -94,121 +61,14 @@ class ControlsView(View):
         self.setEnabled(state.snapshot is None)
         self._sync()
 
-    # ------------------------------------------------------------------ building
-    def _build(self) -> None:
-        self._build_model_widgets()
-        self._build_run_widgets()
-        self._build_error_box()
-        self._build_groups()
-        self._build_layout()
-
-    def _build_model_widgets(self) -> None:
-        self.preset = _combo()
-        for name in PRESETS:
-            self.preset.addItem(name, name)
-        self.random_weights = QCheckBox()
-        self.seed = _spin(-1, 2**31 - 1)
-        self.sizes: dict[str, QSpinBox] = {name: _spin(lo, hi) for name, lo, hi in SIZE_FIELDS}
-        self.positions = _combo()
-        for p in vocab.POSITIONS:
-            self.positions.addItem("", p)
-        self.norm = _combo()  # the CLI's --norm; "bare" is no norm and no residuals
-        for n in vocab.NORMS:
-            self.norm.addItem("", n)
-        self.residual = QCheckBox()
-        self.params = QLabel()
-        self.params.setWordWrap(True)
-
-    def _build_run_widgets(self) -> None:
-        self.mask = _combo()
-        for k in MASK_KINDS:
-            self.mask.addItem("", k)
-        self.mask_size = _spin(1, 65_536)
-        self.mask_size_label = QLabel()
-        self.painter = MaskPainter(self.state)
-        self.scale = QCheckBox()
-        self.temperature = QDoubleSpinBox()
-        self.temperature.setRange(0.05, 20.0)
-        self.temperature.setSingleStep(0.1)
-        self.temperature.setDecimals(2)
-        self.temperature.setKeyboardTracking(False)
-        self.dtype = _combo()
-        for d in vocab.DTYPES:
-            self.dtype.addItem(d, d)
-        self.device = _combo()
-        # Asking torch which devices exist imports torch (seconds): the window starts with the CPU and
-        # lists the rest once the first trace is in (torch is loaded by then, in the worker).
-        self.device.addItem("cpu", "cpu")
-        self._devices_listed = False
-
-    def _build_error_box(self) -> None:
-        self.error_icon = QLabel()
-        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-        self.error_icon.setPixmap(icon.pixmap(18, 18))
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error_box = QWidget()
-        eb = QHBoxLayout(self.error_box)
-        eb.setContentsMargins(0, 0, 0, 0)
-        eb.addWidget(self.error_icon, 0, Qt.AlignmentFlag.AlignTop)
-        eb.addWidget(self.error, 1)
-        self.error_box.setVisible(False)
-
-    def _build_groups(self) -> None:
-        self.model_group, self.size_group, self.attn_group, self.run_group = (QGroupBox() for _ in range(4))
-        form = QFormLayout(self.model_group)
-        self.preset_label, self.weights_label, self.seed_label = QLabel(), QLabel(), QLabel()
-        form.addRow(self.preset_label, self.preset)
-        form.addRow(self.weights_label, self.random_weights)
-        form.addRow(self.seed_label, self.seed)
-
-        form = QFormLayout(self.size_group)
-        self.size_labels: dict[str, QLabel] = {}
-        for name, _, _ in SIZE_FIELDS:
-            self.size_labels[name] = QLabel()
-            form.addRow(self.size_labels[name], self.sizes[name])
-        self.positions_label = QLabel()
-        form.addRow(self.positions_label, self.positions)
-        self.norm_label, self.residual_label = QLabel(), QLabel()
-        form.addRow(self.norm_label, self.norm)
-        form.addRow(self.residual_label, self.residual)
-        form.addRow(self.params)
-
-        form = QFormLayout(self.attn_group)
-        self.mask_label = QLabel()
-        mask_row = QHBoxLayout()
-        mask_row.addWidget(self.mask, 1)
-        mask_row.addWidget(self.mask_size_label)
-        mask_row.addWidget(self.mask_size)
-        form.addRow(self.mask_label, mask_row)
-        form.addRow(self.painter)
-        self.scale_label, self.temperature_label = QLabel(), QLabel()
-        form.addRow(self.scale_label, self.scale)
-        form.addRow(self.temperature_label, self.temperature)
-
-        form = QFormLayout(self.run_group)
-        self.dtype_label, self.device_label = QLabel(), QLabel()
-        form.addRow(self.dtype_label, self.dtype)
-        form.addRow(self.device_label, self.device)
-
-    def _build_layout(self) -> None:
-        inner = QWidget()
-        col = QVBoxLayout(inner)
-        col.setContentsMargins(4, 4, 4, 4)
-        col.addWidget(self.error_box)
-        for g in (self.model_group, self.attn_group, self.size_group, self.run_group):  # mask and ÷√D above the fold
-            col.addWidget(g)
-        col.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(inner)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
-
+    # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
+        self._retranslate_model()
+        self._retranslate_sizes()
+        self._retranslate_attention_and_run()
+        self._sync()
+
+    def _retranslate_model(self) -> None:
         self.model_group.setTitle(self.tr("Preset and weights"))
         self.size_group.setTitle(self.tr("Sizes"))
         self.attn_group.setTitle(self.tr("Attention"))
@@ -228,6 +88,8 @@ class ControlsView(View):
         self.seed_label.setText(self.tr("Seed"))
         self.seed.setSpecialValueText(self.tr("preset's"))
         self.seed.setToolTip(self.tr("Seed of the random weights: the same seed gives the same numbers"))
+
+    def _retranslate_sizes(self) -> None:
         texts = {
             "embed_dim": (self.tr("E (embedding)"), self.tr("E: size of each token's vector")),
             "key_dim": (
@@ -280,6 +142,8 @@ class ControlsView(View):
                 "note's bare Attention then FFN"
             )
         )
+
+    def _retranslate_attention_and_run(self) -> None:
         self.mask_label.setText(self.tr("Mask"))
         self.mask.setToolTip(self.tr("Which keys each query may attend to; blocked scores become −∞ before softmax"))
         _label_items(
@@ -310,7 +174,6 @@ class ControlsView(View):
         self.dtype.setToolTip(self.tr("float32 is fast; float64 shows identities equal to ~1e-16"))
         self.device_label.setText(self.tr("Device"))
         self.device.setToolTip(self.tr("Where the model runs (only the devices present on this computer)"))
-        self._sync()
 
     # ------------------------------------------------------------------ controls → state
     def _connect(self) -> None:

@@ -13,6 +13,7 @@ from explorer.ui.status_bar import human_bytes
 from explorer.ui.views.base import View
 
 EXPANDED_LAYERS = 2  # a 30-layer model lists every layer; open only the first few
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter  # the count and size columns
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -54,6 +55,42 @@ class ParamsView(View):
         )
         self._fill()
 
+    def _group_item(self, group) -> QTreeWidgetItem:
+        """One part of the model (the embedding, a layer, the output) in bold, its tensors beneath it."""
+        if group.part == "input":
+            title = self.tr("embedding")
+        elif group.part == "output":
+            title = self.tr("output")
+        else:
+            title = self.tr("layer {n}").format(n=group.layer)  # from 0, as the tensor names
+        top = QTreeWidgetItem([title, "", f"{group.count:,}", human_bytes(group.nbytes)])
+        for c in (2, 3):
+            top.setTextAlignment(c, _RIGHT)
+        font = top.font(0)
+        font.setBold(True)
+        top.setFont(0, font)
+        for r in group.rows:
+            entry = names.spec(r.name)
+            item = QTreeWidgetItem([r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes), entry.description])
+            for c in (2, 3):
+                item.setTextAlignment(c, _RIGHT)
+            item.setToolTip(0, f"{r.name}\n{entry.description}")
+            item.setToolTip(1, "(" + ", ".join(entry.labels) + ")")  # the symbols: (E, H·D)
+            item.setData(0, Qt.ItemDataRole.UserRole, r.count)
+            top.addChild(item)
+            self.rows[r.name] = item
+        return top
+
+    def _total_item(self, count: int, nbytes: int) -> QTreeWidgetItem:
+        total = QTreeWidgetItem([self.tr("total"), "", f"{count:,}", human_bytes(nbytes)])
+        for c in range(4):
+            font = total.font(c)
+            font.setBold(True)
+            total.setFont(c, font)
+        for c in (2, 3):
+            total.setTextAlignment(c, _RIGHT)
+        return total
+
     def _fill(self) -> None:
         trace = self.state.trace
         self.tree.clear()
@@ -67,43 +104,12 @@ class ParamsView(View):
         self.summary.setText(
             self.tr("{n} parameters · {mem} in {dtype}").format(n=f"{count:,}", mem=human_bytes(nbytes), dtype=dtype)
         )
-        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for group in parameter_groups(cfg, dtype):
-            if group.part == "input":
-                title = self.tr("embedding")
-            elif group.part == "output":
-                title = self.tr("output")
-            else:
-                title = self.tr("layer {n}").format(n=group.layer)  # from 0, as the tensor names
-            top = QTreeWidgetItem([title, "", f"{group.count:,}", human_bytes(group.nbytes)])
-            for c in (2, 3):
-                top.setTextAlignment(c, right)
-            font = top.font(0)
-            font.setBold(True)
-            top.setFont(0, font)
-            for r in group.rows:
-                entry = names.spec(r.name)
-                item = QTreeWidgetItem(
-                    [r.short, _shape(r.shape), f"{r.count:,}", human_bytes(r.nbytes), entry.description]
-                )
-                for c in (2, 3):
-                    item.setTextAlignment(c, right)
-                item.setToolTip(0, f"{r.name}\n{entry.description}")
-                item.setToolTip(1, "(" + ", ".join(entry.labels) + ")")  # the symbols: (E, H·D)
-                item.setData(0, Qt.ItemDataRole.UserRole, r.count)
-                top.addChild(item)
-                self.rows[r.name] = item
+            top = self._group_item(group)
             self.tree.addTopLevelItem(top)
             top.setExpanded(group.layer is None or group.layer < EXPANDED_LAYERS)
-        total = QTreeWidgetItem([self.tr("total"), "", f"{count:,}", human_bytes(nbytes)])
-        for c in range(4):
-            font = total.font(c)
-            font.setBold(True)
-            total.setFont(c, font)
-        for c in (2, 3):
-            total.setTextAlignment(c, right)
-        self.tree.addTopLevelItem(total)
-        self.total_item = total
+        self.total_item = self._total_item(count, nbytes)
+        self.tree.addTopLevelItem(self.total_item)
         for c in (0, 1, 2, 3):
             self.tree.resizeColumnToContents(c)
         est = estimate_memory(cfg, trace.B, trace.C, trace.options)

@@ -44,6 +44,12 @@ def view_specs() -> list[ViewSpec]:
     (the attention map, the largest figure), the selected token beside it on the right (the next token in
     a tab behind it), and reference panels tabbed below the map. Sizes are for the default window;
     MainWindow.apply_default_sizes scales them to the window actually shown."""
+    return [*_main_views(), *_reference_tabs(), *_side_tabs()]
+
+
+def _main_views() -> list[ViewSpec]:
+    """The map in the centre, the pipeline above it, text and controls on the left, the selected token and
+    the next token on the right."""
     return [
         ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor_view:TensorView", None),
         ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "flow_view:FlowView", Top, size=150),
@@ -65,6 +71,12 @@ def view_specs() -> list[ViewSpec]:
             Right,
             tabify_with="selection",
         ),
+    ]
+
+
+def _reference_tabs() -> list[ViewSpec]:
+    """The reference panels, tabbed below the map."""
+    return [
         ViewSpec(
             "identities",
             QT_TRANSLATE_NOOP("Views", "Identities"),
@@ -103,6 +115,12 @@ def view_specs() -> list[ViewSpec]:
             Bottom,
             tabify_with="identities",
         ),
+    ]
+
+
+def _side_tabs() -> list[ViewSpec]:
+    """More tabs beside the selected token, built after the panels below."""
+    return [
         ViewSpec(
             "interventions",
             QT_TRANSLATE_NOOP("Views", "Interventions"),

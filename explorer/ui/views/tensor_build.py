@@ -9,6 +9,7 @@ from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QSplitter, QTableWidget, QVBoxLayout, QWidget
 
 from explorer.present.stages import STAGE_KEYS
+from explorer.ui.views import tensor_hover
 from explorer.ui.views.compare_switch import CompareSwitch
 from explorer.ui.views.head_grid import HeadGrid
 from explorer.ui.views.heatmap import Heatmap
@@ -114,7 +115,7 @@ def fill_trio(view) -> None:
     view.qkv = {k: Heatmap(colour_bar=(k == "v"), index_columns=True) for k in ("q", "k", "v")}
     for k, m in view.qkv.items():
         trio.addWidget(m, 1)
-        m.cellHovered.connect(lambda i, j, k=k: view._trio_hovered(k, i, j))
+        m.cellHovered.connect(lambda i, j, k=k: tensor_hover.trio_hovered(view, k, i, j))
         m.cellClicked.connect(lambda i, _j: view.state.select(token=i))
 
 

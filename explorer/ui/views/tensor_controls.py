@@ -54,3 +54,19 @@ def sync_controls(view, trace, sel) -> None:
         w.setVisible(len(tensors) > 1)
     view.tensor_combo.setToolTip(view.current_tensor() or "")
     del blockers
+
+
+def step_selection(view, what: str, delta: int) -> None:
+    """The keyboard's next / previous head, layer or query token (Alt+arrows, Alt+PgUp/PgDown)."""
+    sel, trace = view.state.selection, view.state.trace
+    if trace is None:
+        return
+    if what == "head":
+        view.state.select(head=max(0, sel.head + delta))
+    elif what == "layer":
+        layers = view.state.selectable_layers() or (0,)
+        i = layers.index(sel.layer) if sel.layer in layers else 0
+        view.state.select(layer=layers[max(0, min(len(layers) - 1, i + delta))])
+    else:
+        current = sel.token if sel.token is not None else (-1 if delta > 0 else trace.rows[sel.row].length)
+        view.state.select(token=max(0, current + delta))

@@ -44,7 +44,9 @@ def trio_hovered(view, k: str, i: int, j: int) -> None:
     where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(
         name=m.name, i=i, ti=token_label(trace, sel.row, i), j=m.columns[j]
     )
-    show(view, f"{where} = {value}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], view._words())}")
+    show(
+        view, f"{where} = {value}\n{explain_value(trace, m.name, sel.head, sel.row, i, m.columns[j], explain_words())}"
+    )
 
 
 def _printed(view, head: int, value) -> str:
@@ -66,7 +68,7 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
         where = QCoreApplication.translate("TensorView", "head {h}: query {i} “{qi}” → key {j} “{kj}”").format(
             h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j)
         )
-        how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, view._words())
+        how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, explain_words())
         shown = view._maps[0][head][i, j] if head in view._maps[0] else None
         return f"{where}{_value(view, head, shown)}\n{how}"
     m = view._matrix
@@ -76,7 +78,7 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
     where = QCoreApplication.translate("TensorView", "{name}: token {i} “{ti}”, column {j}").format(
         name=m.name, i=i, ti=token_label(trace, sel.row, i), j=col
     )
-    how = explain_value(trace, m.name, head, sel.row, i, col, view._words())
+    how = explain_value(trace, m.name, head, sel.row, i, col, explain_words())
     return f"{where}{_value(view, head, m.data[i, j])}\n{how}"
 
 
@@ -94,3 +96,27 @@ def _value(view, head: int, value) -> str:
         + " · "
         + QCoreApplication.translate("TensorView", "below: the intervened run")
     )
+
+
+def explain_words() -> dict[str, str]:
+    """The words inside a cell's explanation (explorer.present.explain), translated."""
+    # Literal translate() calls: lupdate does not see through an alias.
+    return {
+        "masked": QCoreApplication.translate("TensorView", "masked"),
+        "scaling off": QCoreApplication.translate("TensorView", "scaling off"),
+        "every key blocked": QCoreApplication.translate("TensorView", "every key blocked"),
+        "softmax": QCoreApplication.translate("TensorView", "softmax"),
+        "after RoPE": QCoreApplication.translate("TensorView", "after RoPE"),
+        "head": QCoreApplication.translate("TensorView", "head"),
+        "dim": QCoreApplication.translate("TensorView", "dim"),
+        "no residual": QCoreApplication.translate("TensorView", "no residual"),
+        "norm": QCoreApplication.translate("TensorView", "norm"),
+        "next": QCoreApplication.translate("TensorView", "next"),
+        "keys": QCoreApplication.translate("TensorView", "keys"),
+        "dims": QCoreApplication.translate("TensorView", "dims"),
+        "mean": QCoreApplication.translate("TensorView", "mean"),
+        "variance": QCoreApplication.translate("TensorView", "variance"),
+        "no norm": QCoreApplication.translate("TensorView", "no norm: the vector goes on unchanged"),
+        "sentence": QCoreApplication.translate("TensorView", "sentence"),
+        "unchanged": QCoreApplication.translate("TensorView", "unchanged: only the first {R} dimensions turn"),
+    }

@@ -22,7 +22,13 @@ def draw_lookup(view, trace, sel) -> None:
     view._matrix = None
     token = sel.token if sel.token is not None else 0
     look = matrices.lookup(trace, sel.row, token)
-    labels = matrices.token_labels(trace, sel.row)
+    _fill_ids_table(view, trace, sel.row, look)
+    _draw_lookup_maps(view, trace, sel.row, look)
+
+
+def _fill_ids_table(view, trace, row: int, look) -> None:
+    """Each token of the sentence and its id, the looked-up token's row selected."""
+    labels = matrices.token_labels(trace, row)
     view.ids_table.setHorizontalHeaderLabels(
         [QCoreApplication.translate("TensorView", "token"), QCoreApplication.translate("TensorView", "id")]
     )
@@ -36,8 +42,12 @@ def draw_lookup(view, trace, sel) -> None:
         _table_px(view.ids_table, view.large.text_px())
     view.ids_table.resizeColumnToContents(0)
     view.ids_table.selectRow(look.token)
+
+
+def _draw_lookup_maps(view, trace, row: int, look) -> None:
+    """one-hot (1, V) · W_E (V, E) = the token's vector (1, E), as three maps."""
     V, E = look.one_hot.shape[1], look.table.shape[1]
-    word = token_label(trace, sel.row, look.token)
+    word = token_label(trace, row, look.token)
     vocab = [str(v) for v in range(V)]
     dims = [str(d) for d in range(E)]
     view.one_hot.set_axis_titles(

@@ -98,8 +98,8 @@ class TensorView(View):
         self.tensor_combo.currentIndexChanged.connect(self._tensor_picked)
         self.compare.modeChanged.connect(lambda _m: self._refresh())
         self.grid.headClicked.connect(lambda h: s.select(head=h))
-        self.grid.cellHovered.connect(self._grid_hovered)
-        self.large.cellHovered.connect(self._large_hovered)
+        self.grid.cellHovered.connect(lambda h, i, j: tensor_hover.hovered(self, h, i, j))
+        self.large.cellHovered.connect(lambda i, j: tensor_hover.hovered(self, s.selection.head, i, j))
         self.large.cellClicked.connect(self._large_clicked)
         self.grid.contextRequested.connect(lambda h, _i, _j, at: self._intervention_menu(h, -1, -1, at))
         self.large.cellContextRequested.connect(
@@ -168,27 +168,6 @@ class TensorView(View):
             "post_norm_ffn": self.tr("Post-norm after the FFN"),
             "mlm": self.tr("Masked-LM head"),
             "logit_cap": self.tr("Soft-capped vocabulary scores"),
-        }
-
-    def _words(self) -> dict[str, str]:
-        return {
-            "masked": self.tr("masked"),
-            "scaling off": self.tr("scaling off"),
-            "every key blocked": self.tr("every key blocked"),
-            "softmax": self.tr("softmax"),
-            "after RoPE": self.tr("after RoPE"),
-            "head": self.tr("head"),
-            "dim": self.tr("dim"),
-            "no residual": self.tr("no residual"),
-            "norm": self.tr("norm"),
-            "next": self.tr("next"),
-            "keys": self.tr("keys"),
-            "dims": self.tr("dims"),
-            "mean": self.tr("mean"),
-            "variance": self.tr("variance"),
-            "no norm": self.tr("no norm: the vector goes on unchanged"),
-            "sentence": self.tr("sentence"),
-            "unchanged": self.tr("unchanged: only the first {R} dimensions turn"),
         }
 
     def export_widget(self) -> QWidget:
@@ -382,15 +361,6 @@ class TensorView(View):
             self.tr("Hover over a cell to see how it was made from the real numbers; click it to select its token.")
         )
 
-    def _large_hovered(self, i: int, j: int) -> None:
-        tensor_hover.hovered(self, self.state.selection.head, i, j)
-
-    def _grid_hovered(self, head: int, i: int, j: int) -> None:
-        tensor_hover.hovered(self, head, i, j)
-
-    def _trio_hovered(self, k: str, i: int, j: int) -> None:
-        tensor_hover.trio_hovered(self, k, i, j)
-
     def cell_explanation(self, head: int, i: int, j: int) -> str:
         """Two lines: which cell and its number as the map prints it, then how it was made."""
         return tensor_hover.cell_explanation(self, head, i, j)
@@ -422,15 +392,4 @@ class TensorView(View):
             self._refresh()
 
     def _step(self, what: str, step: int) -> None:
-        sel, trace = self.state.selection, self.state.trace
-        if trace is None:
-            return
-        if what == "head":
-            self.state.select(head=max(0, sel.head + step))
-        elif what == "layer":
-            layers = self.state.selectable_layers() or (0,)
-            i = layers.index(sel.layer) if sel.layer in layers else 0
-            self.state.select(layer=layers[max(0, min(len(layers) - 1, i + step))])
-        else:
-            current = sel.token if sel.token is not None else (-1 if step > 0 else trace.rows[sel.row].length)
-            self.state.select(token=max(0, current + step))
+        tensor_controls.step_selection(self, what, step)
