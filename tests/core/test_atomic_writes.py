@@ -231,8 +231,9 @@ KILLED_WRITER = textwrap.dedent(
         time.sleep(120)
     np.savez = slow
     tok = preset_tokenizer("words-en.json")
-    trace = run_trace(random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 5),
-    "This is a pen .") write_snapshot(trace, Path(sys.argv[1]))
+    bundle = random_bundle(ModelConfig(tok.vocab_size, embed_dim=8, key_dim=4, heads=2, layers=1), tok, 5)
+    trace = run_trace(bundle, "This is a pen .")
+    write_snapshot(trace, Path(sys.argv[1]))
     """
 )
 
