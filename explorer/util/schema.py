@@ -1,9 +1,9 @@
 """Checks for values read from files (a snapshot's manifest, a config.json, GGUF metadata): each returns the
 value in the type the code needs, or raises the caller's error class with a one-line message naming the field.
 
-Every reader declares its fields once, as a table of these checks (see export/snapshot_schema.py, weights/hf/config.py
-and weights/gguf/config.py), so that a value of the wrong type or range is refused where it is read instead of
-surfacing later as a ZeroDivisionError or a NaN probability.
+Every reader declares its fields once, as a table of these checks (see export/snapshot_schema.py,
+families/hf_fields.py and weights/gguf/config.py), so that a value of the wrong type or range is refused where
+it is read instead of surfacing later as a ZeroDivisionError or a NaN probability.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from explorer.errors import ModelLoadError
-from explorer.weights.installed import ENCODER_TYPES, KNOWN, KnownModel
+from explorer.families import ENCODER_TYPES
+from explorer.weights.installed import KNOWN, KnownModel
 from explorer.weights.presets import PRESETS
 
 # Real models known by name (explorer/weights/installed.py): name -> (label, locate() -> path or None).

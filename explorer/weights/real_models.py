@@ -18,7 +18,8 @@ import numpy as np
 import torch
 
 from explorer.config import ModelConfig, memory_budget_bytes
-from explorer.errors import Cancelled, ConfigError, ModelLoadError
+from explorer.errors import Cancelled, ModelLoadError
+from explorer.families.hf_fields import make_config  # noqa: F401 (re-exported: the importers' one way to a config)
 from explorer.model import Transformer
 from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 
@@ -33,14 +34,6 @@ def check_cancel(cancel: threading.Event | None) -> None:
 def report(progress: Progress | None, done: int, total: int, what: str) -> None:
     if progress is not None:
         progress(done, total, what)
-
-
-def make_config(origin: str, **fields) -> ModelConfig:
-    """A ModelConfig from a file's settings; a size our model cannot take becomes a ModelLoadError."""
-    try:
-        return ModelConfig(**fields)
-    except ConfigError as exc:
-        raise ModelLoadError(f"{origin}: {exc}") from None
 
 
 def shape_str(shape) -> str:

@@ -21,7 +21,7 @@ ALLOWED = {
     "explorer/handouts/lesson_page.py:step_page",
     # the encoder families' sizes, keyword-only (BERT, RoBERTa, DistilBERT name them differently): from the
     # real-models round (issue 25), beside this rule; an EncoderSizes record when a fourth encoder comes
-    "explorer/weights/hf/config_families.py:_encoder",
+    "explorer/families/encoder.py:encoder_config",
 }
 
 

@@ -1,5 +1,5 @@
-"""A GGUF file's metadata → our ModelConfig, every field checked where it is read: the llama architecture here,
-what qwen2, qwen3, gemma, gemma2, gemma3 and phi3 add in ``explorer/weights/gguf/families.py``."""
+"""A GGUF file's metadata → our ModelConfig, every field checked where it is read: the llama metadata every
+architecture shares here, what each family adds in its module of ``explorer/families/`` (``gguf_fields``)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,19 @@ from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.weights.gguf.families import ARCHITECTURES, family_fields
-from explorer.weights.gguf.fields import real, size
+from explorer.families import GGUF_ARCHITECTURES, gguf_family
+from explorer.families.gguf_fields import real, size
+from explorer.families.hf_fields import make_config
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
-from explorer.weights.real_models import make_config
 
 
 def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str) -> ModelConfig:
     arch = meta.get("general.architecture")
-    if arch not in ARCHITECTURES:
+    family = gguf_family(arch)
+    if family is None:
         raise ModelLoadError(
-            f"{origin}: architecture {str(arch)[:60]!r} is not supported; this version opens "
-            f"{', '.join(ARCHITECTURES)} GGUF files"
+            f"{origin}: architecture {str(arch)[:60]!r} is not supported; "
+            f"this version opens {', '.join(GGUF_ARCHITECTURES)} GGUF files"
         )
     a = f"{arch}."
     E = size(meta, a + "embedding_length", origin)
@@ -40,7 +41,7 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
     V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
     biases = [n for n in tensors if n.endswith(".bias")]
-    if biases and arch != "qwen2":
+    if biases and not family.gguf_biases:
         raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in {arch} GGUF files")
     check_tokenizer_metadata(meta, origin)
     fields = dict(
@@ -61,6 +62,6 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         norm_eps=real(meta, a + "attention.layer_norm_rms_epsilon", origin, 1e-5, hi=1.0),
         rope_theta=real(meta, a + "rope.freq_base", origin, 10_000.0),
         rotary_dims=rope_dim if rope_dim < D else None,
-        family="llama",
+        family=family.gguf_arch,
     )
-    return make_config(origin, **family_fields(arch, meta, tensors, fields, origin))
+    return make_config(origin, **family.gguf_fields(meta, tensors, fields, origin))

@@ -12,6 +12,7 @@ import torch
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
+from explorer.families import LLAMA, gguf_family
 from explorer.util.schema import Where, text
 from explorer.weights.gguf.config import config_from_gguf
 from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
@@ -48,28 +49,11 @@ def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
     return w.reshape(heads, rows // heads // 2, 2, *w.shape[1:]).swapaxes(1, 2).reshape(w.shape)
 
 
-def gguf_sources(cfg: ModelConfig, arch: str = "llama") -> dict[str, tuple[str, str]]:
-    """Our parameter name → (GGUF tensor name, how): "copy", "T", "qT" (unpermute for H, then T), "kT"."""
-    out = {"embed.tok": ("token_embd.weight", "copy")}
-    for l in range(cfg.layers):
-        b, p = f"blk.{l}", f"layers.{l}"
-        out |= {
-            f"{p}.ln_attn.weight": (f"{b}.attn_norm.weight", "copy"),
-            f"{p}.attn.W_q": (f"{b}.attn_q.weight", "qT"),
-            f"{p}.attn.W_k": (f"{b}.attn_k.weight", "kT"),
-            f"{p}.attn.W_v": (f"{b}.attn_v.weight", "T"),
-            f"{p}.attn.W_o": (f"{b}.attn_output.weight", "T"),
-            f"{p}.ln_ffn.weight": (f"{b}.ffn_norm.weight", "copy"),
-            f"{p}.ffn.W_gate": (f"{b}.ffn_gate.weight", "T"),
-            f"{p}.ffn.W_in": (f"{b}.ffn_up.weight", "T"),
-            f"{p}.ffn.W_out": (f"{b}.ffn_down.weight", "T"),
-        }
-    out["ln_final.weight"] = ("output_norm.weight", "copy")
-    if not cfg.tie_embeddings:
-        out["unembed.W_u"] = ("output.weight", "T")
-    from explorer.weights.gguf.families import family_sources  # the other architectures change a few
-
-    return family_sources(cfg, arch, out)
+def gguf_sources(cfg: ModelConfig, arch: str | None = None) -> dict[str, tuple[str, str]]:
+    """Our parameter name → (GGUF tensor name, how), as the architecture's family declares it (None: llama's):
+    "copy", "T", "qT" (unpermute for H, then T), "kT", "zeros", "rows:a:b" (``explorer/families/llama_kind.py``)."""
+    family = gguf_family(arch) or LLAMA
+    return family.gguf_sources(cfg)
 
 
 def _file_shape(shape: tuple[int, ...], how: str, actual: tuple[int, ...]) -> tuple[int, ...]:

@@ -2,8 +2,8 @@
 
 Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
 SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2; Qwen 3, Gemma 1–3,
-Phi-3, OLMo 2, GPT-NeoX (Pythia) and the encoders BERT, RoBERTa and DistilBERT (``config_families``,
-``sources_families``). The weights go
+Phi-3, OLMo 2, GPT-NeoX (Pythia) and the encoders BERT, RoBERTa and DistilBERT, each declared in its module
+of ``explorer/families/`` (config.json fields, refusals, tensor names). The weights go
 into the same readable ``Transformer`` as the configurable model, so a real model is traced with the same
 stages and names.
 
@@ -11,7 +11,7 @@ Orientation. The note writes x · W_q with W_q of shape (E, H·D). GPT-2's Conv1
 its fused c_attn (E, 3E) is W_q, W_k and W_v side by side. Llama's nn.Linear stores (out, in): transposed
 here. Nothing here imports ``transformers``; it is only the tests' oracle.
 
-The parts: ``config`` (config.json → ModelConfig), ``sources`` (our parameter ← the file's tensor), ``files``
+The parts: ``config`` (config.json → ModelConfig), ``sources`` (the file's tensor turned as declared), ``files``
 (the tensors on disk), ``tokenizer``; this module joins them.
 """
 
@@ -24,11 +24,13 @@ import torch
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
+from explorer.families import hf_family
+from explorer.families.hf_fields import rope_settings, text_field
+from explorer.families.llama_kind import config_biases, hf_llama_sources
 from explorer.weights.bundle import ModelBundle
-from explorer.weights.hf.config import SUPPORTED, llama_biases, rope_settings, text_field
-from explorer.weights.hf.config_types import config_from_hf
+from explorer.weights.hf.config import SUPPORTED, config_from_hf
 from explorer.weights.hf.files import TensorFiles, read_config_json
-from explorer.weights.hf.sources import Source, gpt2_sources, llama_sources, source_shape, transform
+from explorer.weights.hf.sources import Source, source_shape, transform
 from explorer.weights.hf.tokenizer import load_hf_tokenizer
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
 
@@ -37,9 +39,7 @@ __all__ = [
     "Source",
     "TensorFiles",
     "config_from_hf",
-    "gpt2_sources",
     "llama_biases",
-    "llama_sources",
     "load_hf_folder",
     "load_hf_tokenizer",
     "rope_settings",
@@ -80,21 +80,18 @@ def load_hf_folder(
 
 
 def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
-    """Our parameter name → where it is in this family's checkpoint."""
-    from explorer.weights.hf import sources_families as more
-    from explorer.weights.hf.config_families import roberta_offset
+    """Our parameter name → where it is in this family's checkpoint (config_from_hf found the family)."""
+    family = hf_family(data["model_type"])
+    return hf_llama_sources(cfg, data) if family is None else family.hf_sources(cfg, data)  # None: Mistral
 
-    if cfg.family == "gpt2":
-        return gpt2_sources(cfg)
-    if cfg.family in ("llama", "mistral", "qwen2"):
-        return llama_sources(cfg, llama_biases(data))
-    if cfg.family == "gpt_neox":
-        return more.gpt_neox_sources(cfg)
-    if cfg.family in ("bert", "roberta"):
-        return more.bert_sources(cfg, roberta_offset(data))
-    if cfg.family == "distilbert":
-        return more.distilbert_sources(cfg)
-    return more.decoder_sources(cfg, llama_biases(data))
+
+def llama_biases(data: dict) -> frozenset[str]:
+    """Which projections of a Llama-like model have biases (q, k, v, o, mlp): the family's own where it fixes
+    them (Qwen 2: q, k, v), else what the config says (attention_bias, mlp_bias)."""
+    family = hf_family(data.get("model_type"))
+    if family is not None and family.biases is not None:
+        return family.biases
+    return config_biases(data)
 
 
 def _resolve(files: TensorFiles, key: str) -> str | None:

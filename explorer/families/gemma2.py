@@ -1,0 +1,102 @@
+"""Gemma 2: Gemma with sandwich norms (a norm before and after each sublayer), soft-capped scores and
+logits, and every other layer sliding."""
+
+from __future__ import annotations
+
+from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
+from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.gemma import gemma_fields, gguf_gemma_fields, plus_one
+from explorer.families.gguf_fields import optional, sliding_fields
+from explorer.families.hf_fields import make_config, optional_positive, size, sliding_layers
+from explorer.families.llama import LLAMA_EXAMPLE
+from explorer.families.llama_kind import gguf_layers, gguf_sandwich, hf_layers, hf_sandwich
+
+
+def scalar_is_head_dim(data: dict, D: int, origin: str) -> None:
+    """Gemma 2 and 3 divide the scores by √query_pre_attn_scalar; the traced model divides by √D."""
+    scalar = data.get("query_pre_attn_scalar", D)
+    if scalar != D:
+        raise ModelLoadError(
+            f"{origin}: query_pre_attn_scalar {scalar} differs from head_dim {D}; "
+            "the traced model divides the scores by √D"
+        )
+
+
+def no_bidirectional(data: dict, origin: str) -> None:
+    if data.get("use_bidirectional_attention"):
+        raise ModelLoadError(f"{origin}: use_bidirectional_attention (an embedding model) is not supported")
+
+
+def config(data: dict, origin: str) -> ModelConfig:
+    no_bidirectional(data, origin)
+    fields = gemma_fields(data, origin)
+    scalar_is_head_dim(data, fields["key_dim"], origin)
+    L = fields["layers"]
+    return make_config(
+        origin,
+        **fields,
+        norm_placement="sandwich",
+        sliding_window=size(data, "sliding_window", default=4096, origin=origin),
+        sliding_layers=sliding_layers(data, L, 2, origin),
+        attn_softcap=optional_positive(data, "attn_logit_softcapping", origin),
+        logit_softcap=optional_positive(data, "final_logit_softcapping", origin),
+    )
+
+
+def sources(cfg: ModelConfig, data: dict):
+    return plus_one(hf_layers(cfg, data, hf_sandwich))
+
+
+def gguf_caps(meta: dict, arch: str, fields: dict, origin: str) -> dict:
+    """Gemma 2 and 3 in a GGUF file: sandwich norms and the soft-caps llama.cpp writes (0: none)."""
+    return dict(
+        fields,
+        norm_placement="sandwich",
+        attn_softcap=optional(meta, f"{arch}.attn_logit_softcapping", origin),
+        logit_softcap=optional(meta, f"{arch}.final_logit_softcapping", origin),
+    )
+
+
+def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
+    out = gguf_caps(meta, "gemma2", gguf_gemma_fields(tensors, fields), origin)
+    return dict(out, **sliding_fields(meta, "gemma2", fields["layers"], origin, default_pattern=2))
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    return gguf_layers(cfg, gguf_sandwich)
+
+
+FAMILY = Family(
+    name="gemma2",
+    summary="sandwich norms, soft-capped scores and logits, every other layer sliding",
+    hf_type="gemma2",
+    hf_config=config,
+    hf_sources=sources,
+    example={
+        "model_type": "gemma2",
+        **LLAMA_EXAMPLE,
+        "attn_logit_softcapping": 50.0,
+        "final_logit_softcapping": 30.0,
+        "sliding_window": 4,
+    },
+    refuses=(
+        Refusal("query_pre_attn_scalar", 3, "query_pre_attn_scalar 3 differs from head_dim 4"),
+        Refusal("use_bidirectional_attention", True, "use_bidirectional_attention (an embedding model)"),
+    ),
+    stages=("capped", "attn_out_norm", "ffn_out_norm", "logit_cap"),
+    parameters=("params.layers.{l}.ln_attn_out.weight", "params.layers.{l}.ln_ffn_out.weight"),
+    gguf_arch="gemma2",
+    gguf_fields=gguf_fields,
+    gguf_sources=gguf_sources,
+    models=(
+        Catalogued(
+            120,
+            "gemma-2-2b",
+            "Gemma 2 2B",
+            2614,
+            "soft-capped scores and logits, every other layer sliding",
+            "google/gemma-2-2b",
+        ),
+    ),
+)

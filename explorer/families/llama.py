@@ -1,0 +1,55 @@
+"""Llama: RoPE, RMSNorm, a SiLU-gated FFN, grouped-query attention; biases where its config says so. The
+other decoders start from it (``llama_kind.py``); its GGUF files permute W_q and W_k (undone on reading)."""
+
+from __future__ import annotations
+
+from explorer.config import ModelConfig
+from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.llama_kind import gguf_llama_sources, hf_llama_sources, llama_config
+
+LLAMA_EXAMPLE = {
+    "vocab_size": 50,
+    "hidden_size": 8,
+    "num_attention_heads": 2,
+    "num_key_value_heads": 1,
+    "num_hidden_layers": 2,
+    "intermediate_size": 16,
+}
+
+
+def config(data: dict, origin: str) -> ModelConfig:
+    return llama_config(data, origin)
+
+
+def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
+    return fields  # the metadata's llama fields are the whole story
+
+
+FAMILY = Family(
+    name="llama",
+    summary="RoPE, RMSNorm, SiLU-gated FFN, grouped-query attention",
+    hf_type="llama",
+    hf_config=config,
+    hf_sources=hf_llama_sources,
+    example={"model_type": "llama", **LLAMA_EXAMPLE},
+    refuses=(
+        Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),
+        Refusal("rope_scaling", {"rope_type": "llama3"}, "rotary scaling 'llama3' is not supported"),
+    ),
+    gguf_arch="llama",
+    gguf_fields=gguf_fields,
+    gguf_sources=gguf_llama_sources,
+    models=(
+        Catalogued(
+            80, "smollm2-135m", "SmolLM2-135M (HF)", 135, "grouped-query heads 9/3", "HuggingFaceTB/SmolLM2-135M"
+        ),
+        Catalogued(
+            140,
+            "tinyllama",
+            "TinyLlama 1.1B",
+            1100,
+            "Llama 2's architecture, small",
+            "TinyLlama/TinyLlama-1.1B-Chat-v1.0",
+        ),
+    ),
+)

@@ -1,0 +1,57 @@
+"""Qwen 2 (and 2.5): Llama with biases on q, k and v (always, whatever its config says), and a sliding window
+only where use_sliding_window is set. Its GGUF files keep the biases."""
+
+from __future__ import annotations
+
+from explorer.config import ModelConfig
+from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.hf_fields import size
+from explorer.families.llama import LLAMA_EXAMPLE
+from explorer.families.llama_kind import gguf_layers, llama_config, llama_sources
+
+BIASES = frozenset("qkv")
+
+
+def window(data: dict, origin: str) -> int | None:
+    if not data.get("use_sliding_window") or data.get("sliding_window") is None:
+        return None
+    return size(data, "sliding_window", origin=origin)
+
+
+def config(data: dict, origin: str) -> ModelConfig:
+    return llama_config(data, origin, biases=BIASES, window=window)
+
+
+def sources(cfg: ModelConfig, data: dict):
+    return llama_sources(cfg, BIASES)
+
+
+def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
+    return dict(fields, bias=any(n.endswith(".bias") for n in tensors))
+
+
+def _gguf_biases(b: str, p: str) -> dict[str, tuple[str, str]]:
+    """q, k, v biases; the others of our all-or-none biases are zeros."""
+    out = {f"{p}.attn.b_{x}": (f"{b}.{name}.bias", "copy") for x, name in zip("qkv", ("attn_q", "attn_k", "attn_v"))}
+    return out | {f"{p}.{name}": ("", "zeros") for name in ("attn.b_o", "ffn.b_in", "ffn.b_out")}
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    return gguf_layers(cfg, _gguf_biases) if cfg.bias else gguf_layers(cfg)
+
+
+FAMILY = Family(
+    name="qwen2",
+    summary="q/k/v biases",
+    hf_type="qwen2",
+    hf_config=config,
+    hf_sources=sources,
+    example={"model_type": "qwen2", **LLAMA_EXAMPLE},
+    refuses=(Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),),
+    biases=BIASES,
+    gguf_arch="qwen2",
+    gguf_fields=gguf_fields,
+    gguf_sources=gguf_sources,
+    gguf_biases=True,
+    models=(Catalogued(90, "qwen2.5-0.5b", "Qwen2.5-0.5B", 494, "q/k/v biases, GQA 14/2", "Qwen/Qwen2.5-0.5B"),),
+)
