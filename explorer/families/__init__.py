@@ -19,6 +19,7 @@ from explorer.families import (
     gpt2,
     gpt_neox,
     llama,
+    mistral,
     olmo2,
     phi3,
     qwen2,
@@ -33,6 +34,7 @@ FAMILIES: tuple[Family, ...] = tuple(
     for m in (
         gpt2,
         llama,
+        mistral,
         qwen2,
         qwen3,
         gpt_neox,

@@ -26,7 +26,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import hf_family
 from explorer.families.hf_fields import rope_settings, text_field
-from explorer.families.llama_kind import config_biases, hf_llama_sources
+from explorer.families.llama_kind import config_biases
 from explorer.weights.bundle import ModelBundle
 from explorer.weights.hf.config import SUPPORTED, config_from_hf
 from explorer.weights.hf.files import TensorFiles, read_config_json
@@ -81,8 +81,7 @@ def load_hf_folder(
 
 def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
     """Our parameter name → where it is in this family's checkpoint (config_from_hf found the family)."""
-    family = hf_family(data["model_type"])
-    return hf_llama_sources(cfg, data) if family is None else family.hf_sources(cfg, data)  # None: Mistral
+    return hf_family(data["model_type"]).hf_sources(cfg, data)
 
 
 def llama_biases(data: dict) -> frozenset[str]:

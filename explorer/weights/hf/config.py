@@ -9,24 +9,15 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import HF_TYPES, hf_family
-from explorer.families.hf_fields import size, text_field
-from explorer.families.llama_kind import llama_config
+from explorer.families.hf_fields import text_field
 
-# The model types this version opens, as the refusal lists them. Mistral is still read here, until it moves
-# into a module of its own.
-SUPPORTED = (*HF_TYPES[:2], "mistral", *HF_TYPES[2:])
-
-
-def _mistral_window(data: dict, origin: str) -> int | None:
-    return None if data.get("sliding_window") is None else size(data, "sliding_window", origin=origin)
+SUPPORTED = HF_TYPES  # the model types this version opens, as the refusal lists them
 
 
 def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelConfig:
     """Our ModelConfig for a Hugging Face config.json; ModelLoadError for what the traced model cannot do."""
     model_type = text_field(data, "model_type", "", origin)
     family = hf_family(model_type)
-    if model_type == "mistral":
-        return llama_config(data, origin, window=_mistral_window)
     if family is None:
         raise ModelLoadError(
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
