@@ -133,3 +133,14 @@ def test_the_scan_finds_a_family_table_written_elsewhere():
     table = 'FAMILIES = {"qwen3": 1, "gemma3_text": 2}\nif cfg.family == "bert":\n    pass\n'
     assert family_literals(table) == {"qwen3", "gemma3_text", "bert"}
     assert family_literals('model = "qwen3-0.6b"  # a model name, not a family\n') == set()
+
+
+def test_the_recipe_quotes_the_smallest_family_whole():
+    """docs/architecture.md's "A new family" shows the smallest family's module as it is."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    recipe = doc[doc.index("### A new family") :]
+    quoted = recipe[recipe.index("```python\n") + len("```python\n") :]
+    quoted = quoted[: quoted.index("```\n")]
+    modules = {f.name: EXPLORER / "families" / f"{f.name}.py" for f in FAMILIES}
+    smallest = min(modules.values(), key=lambda p: len(p.read_text(encoding="utf-8").splitlines()))
+    assert quoted == smallest.read_text(encoding="utf-8"), f"the recipe should quote {smallest.name} as it is"
