@@ -1,11 +1,17 @@
 """One definition of each vocabulary a user chooses from: positions, norms, activations, dtypes (and their
 item sizes), mask kinds (which take a size, which generation can decode with, the sliding window's rule),
-the size options (-E -D -H -L …) with their ranges, the corpora, the panels, and the file names of a
-checkpoint and a run folder.
+the size options (-E -D -H -L …) with their ranges, the corpora, the panels, the languages, themes and
+palettes, the ablation modes, sweep kinds and snapshot formats, and the file names of a checkpoint and a run
+folder.
 
-ModelConfig validates against these tuples, every CLI command builds its options from them
-(explorer/cli/model_options.py), and the window's controls list them (explorer/ui/views/controls_view.py).
+ModelConfig validates against these tuples, every CLI command builds its options (argparse ``choices``) from
+them (explorer/cli/model_options.py), and the window's controls, menus and settings list them
+(explorer/ui/views/controls_view.py, explorer/ui/actions.py, explorer/ui/settings_schema.py).
 Before this module the CLI's ``export --positions`` lacked ``rope``, which ``train`` had: two copies drift.
+Three vocabularies belong to one subsystem each and are defined there: the capture modes of Model → Layers to
+capture (explorer/session/capture_policy.py ``MODES``), the before/after views of an intervened run
+(explorer/present/before_after.py ``MODES``) and a printed figure's file types (explorer/handouts/sizes.py
+``FORMATS``). tests/core/test_vocabulary_allow_list.py fails on any other copy of these words.
 Pure data: no torch, no Qt, no argparse.
 """
 
@@ -14,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 POSITIONS = ("none", "sinusoidal", "learned", "rope")
+ADDED_POSITIONS = ("sinusoidal", "learned")  # a position vector added to each token's embedding (rope rotates q, k)
 NORMS = ("layernorm", "rmsnorm", "none")
 ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated", "gelu_tanh_gated")
 # Where a block's norms sit around each sublayer (attention, FFN): "pre" norms what the sublayer reads (GPT-2,
@@ -23,12 +30,19 @@ ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated", "gelu_tanh_gated")
 NORM_PLACEMENTS = ("pre", "post", "sandwich", "output")
 # Query/key RMSNorm before the scores: none, over each head's D numbers (Qwen 3, Gemma 3), or over all H·D (OLMo 2).
 QK_NORMS = ("none", "head", "all")
+# The placements that norm what a sublayer reads (ln_attn, ln_ffn before it) and those that norm what it gives
+# back before the residual sum (ln_attn_out, ln_ffn_out): explorer/config/model_config.py's pre_norms, out_norms.
+NORMS_BEFORE_SUBLAYER = ("pre", "sandwich")
+NORMS_AFTER_SUBLAYER = ("sandwich", "output")
 DTYPES = ("float32", "float64")
 ITEMSIZE = {"float32": 4, "float64": 8}  # bytes per number of each dtype (memory estimates, cost figures)
 # The colour palettes of every map, colour bar and bar chart (explorer/present/palettes.py): the default
 # viridis and blue–white–red, cividis with a blue–white–yellow, a high-contrast pair, greyscale for printing.
 PALETTES = ("standard", "cividis", "high-contrast", "greyscale")
 MASK_KINDS = ("causal", "none", "window", "prefix", "explicit")
+# The masks a model brings as its own: causal for a decoder, none for an encoder (BERT). A newly opened model
+# replaces one of these with its own; a window, a prefix or a painted mask the user chose stays.
+OWN_MASKS = ("causal", "none")
 SIZED_MASKS = ("window", "prefix")  # the kinds written kind:N (W for the window, P for the prefix)
 # The kinds generation can decode with: a query never sees a later key (prefix's first P see each other).
 DECODING_MASKS = ("causal", "window")
@@ -102,6 +116,25 @@ POSITIONS_HELP = "none, sinusoidal, learned or rope (rotary: D must be even)"
 SHIPPED_CORPORA = ("tiny-en", "tiny-ja", "english")
 TASK_CORPORA = ("copy", "reverse", "sort", "induction")
 CORPORA = SHIPPED_CORPORA + TASK_CORPORA
+
+# The languages of the interface, of printed figures and worksheets and of a lesson's texts (English first: the
+# source texts; resources/translations/explorer_<code>.ts for each other one).
+LANGUAGES = ("en", "ja")
+# The window's colour themes ("system" follows the desktop) and a printed figure's paper (which has no system).
+THEMES = ("system", "light", "dark")
+PRINT_THEMES = ("light", "dark")
+
+# How an ablation removes a head (its output set to zero, or to its mean over the positions), and what a
+# patching sweep patches (the residual stream at each layer and position, or each head's output).
+ABLATE_MODES = ("zero", "mean")
+SWEEP_KINDS = ("resid", "heads")
+# Why generation stopped (explorer/generation/result.py; a snapshot records it).
+STOP_REASONS = ("count", "token", "context", "cancelled")
+
+# The containers a snapshot is written in (explorer/export/snapshot.py; docs/snapshot-format.md), and those
+# whose writers copy every tensor first (npz writes the arrays as they are): the export's memory estimate.
+SNAPSHOT_FORMATS = ("npz", "safetensors", "pt")
+COPYING_SNAPSHOT_FORMATS = ("safetensors", "pt")
 
 # The window's panels by object name, in the registry's order (explorer/ui/views/registry.py builds one dock
 # per name; a lesson step's ``panel`` names one of these).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from explorer import vocab
 from explorer.cli.model_options import (
     add_model_options,
     bundle_from_args,
@@ -20,7 +21,7 @@ def add_parser(sub) -> None:
     p.add_argument("text", nargs="?", help="the text; each line is one sentence of the batch")
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="snapshot file (.npz, .safetensors or .pt)")
-    p.add_argument("--format", choices=["npz", "safetensors", "pt"], help="container (default: from the file name)")
+    p.add_argument("--format", choices=vocab.SNAPSHOT_FORMATS, help="container (default: from the file name)")
     p.add_argument(
         "--names",
         metavar="PATTERNS",
@@ -38,7 +39,7 @@ def add_intervention_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ablate", metavar="L.H[,L.H…]", help="ablate these heads (layer.head), e.g. 0.1,1.3")
     g.add_argument(
         "--ablate-mode",
-        choices=["zero", "mean"],
+        choices=vocab.ABLATE_MODES,
         default="zero",
         help="replace the head's Rⁱ by zeros (default) or by its mean over positions",
     )

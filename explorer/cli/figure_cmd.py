@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from explorer import vocab
 from explorer.cli.model_options import (
     add_model_options,
     bundle_from_args,
@@ -54,9 +55,9 @@ def add_parser(sub) -> None:
         "--size", metavar="WxH", help="exact size in pixels, e.g. 1920x1080 (text sized for 96 dpi unless --dpi)"
     )
     p.add_argument("--dpi", type=float, help="resolution of a PNG (default 300 with --width-mm, 96 with --size)")
-    p.add_argument("--language", choices=["en", "ja"], default="en", help="language of the figure's words")
+    p.add_argument("--language", choices=vocab.LANGUAGES, default="en", help="language of the figure's words")
     p.add_argument(
-        "--theme", choices=["light", "dark"], default="light", help="paper colour (default light, for print)"
+        "--theme", choices=vocab.PRINT_THEMES, default="light", help="paper colour (default light, for print)"
     )
     add_model_options(p)
     p.set_defaults(func=run)

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from explorer import vocab
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
 from explorer.errors import ConfigError
 from explorer.util.printable import quoted
@@ -30,7 +31,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "-o", "--output", metavar="PATH", help="write the generation trace to this snapshot (.npz, .safetensors or .pt)"
     )
-    p.add_argument("--format", choices=["npz", "safetensors", "pt"], help="container (default: from the file name)")
+    p.add_argument("--format", choices=vocab.SNAPSHOT_FORMATS, help="container (default: from the file name)")
     p.add_argument(
         "--json",
         action="store_true",

@@ -43,9 +43,9 @@ def add_parser(sub) -> None:
     p.add_argument("--snapshot", metavar="PATH", help="open a saved snapshot (read-only)")
     p.add_argument("--stage", choices=STAGE_KEYS, help="stage to show first")
     p.add_argument(
-        "--language", choices=["en", "ja"], help="interface language (default: remembered, else the system's)"
+        "--language", choices=vocab.LANGUAGES, help="interface language (default: remembered, else the system's)"
     )
-    p.add_argument("--theme", choices=["system", "light", "dark"], help="colour theme")
+    p.add_argument("--theme", choices=vocab.THEMES, help="colour theme")
     p.add_argument(
         "--palette",
         choices=vocab.PALETTES,
@@ -61,7 +61,7 @@ def add_parser(sub) -> None:
     p.add_argument("--screenshot", metavar="PATH", help="wait for the first trace, save the window as PNG, exit")
     p.add_argument("--size", metavar="WxH", help=f"window size, e.g. 1600x1000 (at most {MAX_SIDE} px a side)")
     p.add_argument("--ablate", metavar="L.H[,L.H…]", help="start with these heads ablated (as in export)")
-    p.add_argument("--ablate-mode", choices=["zero", "mean"], default="zero", help="how --ablate removes a head")
+    p.add_argument("--ablate-mode", choices=vocab.ABLATE_MODES, default="zero", help="how --ablate removes a head")
     p.add_argument("--cut", metavar="L.H:I:J[,…]", help="start with these attention edges cut (as in export)")
     p.add_argument("--presentation", action="store_true", help="start in presentation mode")
     p.add_argument(

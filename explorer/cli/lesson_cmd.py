@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from explorer import vocab
 from explorer.errors import ConfigError
 from explorer.lessons import read_lesson, resolve_all, skip_note
 from explorer.util.printable import one_line
@@ -27,7 +28,7 @@ def add_parser(sub) -> None:
         "-o", "--output", required=True, metavar="OUT.pdf|DIR", help="a .pdf file, or a folder for PNG slides"
     )
     export.add_argument(
-        "--language", choices=["en", "ja"], help="language of the captions (default: the lesson's first)"
+        "--language", choices=vocab.LANGUAGES, help="language of the captions (default: the lesson's first)"
     )
     export.add_argument(
         "--size",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from explorer import vocab
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
 
 
@@ -20,7 +21,7 @@ def add_parser(sub) -> None:
     p.add_argument("--head", type=int, default=0, help="the head the exercises use, from 0")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.pdf", help="the worksheet: inputs and room to write")
     p.add_argument("--answers", metavar="KEY.pdf", help="also write the key: every answer, to the digits asked")
-    p.add_argument("--language", choices=["en", "ja"], default="en", help="language of the instructions")
+    p.add_argument("--language", choices=vocab.LANGUAGES, default="en", help="language of the instructions")
     add_model_options(p)
     p.set_defaults(func=run)
 

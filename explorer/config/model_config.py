@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from explorer.errors import ConfigError
-from explorer.vocab import ACTIVATIONS, MAX_HEADS, MAX_LAYERS, NORM_PLACEMENTS, NORMS, POSITIONS, QK_NORMS
+from explorer.vocab import (
+    ACTIVATIONS,
+    MAX_HEADS,
+    MAX_LAYERS,
+    NORM_PLACEMENTS,
+    NORMS,
+    NORMS_AFTER_SUBLAYER,
+    NORMS_BEFORE_SUBLAYER,
+    POSITIONS,
+    QK_NORMS,
+)
 
 # Hard caps that keep a typo (E=640000) from reaching the allocator at all (heads and layers: explorer.vocab).
 MAX_DIM = 65_536
@@ -222,7 +232,7 @@ class ModelConfig:
     @property
     def pre_norms(self) -> bool:
         """Norms on what each sublayer reads (ln_attn, ln_ffn before it)."""
-        return self.norm != "none" and self.norm_placement in ("pre", "sandwich")
+        return self.norm != "none" and self.norm_placement in NORMS_BEFORE_SUBLAYER
 
     @property
     def post_norms(self) -> bool:
@@ -232,7 +242,7 @@ class ModelConfig:
     @property
     def out_norms(self) -> bool:
         """Norms of what each sublayer gives back, before the residual sum (ln_attn_out, ln_ffn_out)."""
-        return self.norm != "none" and self.norm_placement in ("sandwich", "output")
+        return self.norm != "none" and self.norm_placement in NORMS_AFTER_SUBLAYER
 
     @property
     def final_norm(self) -> bool:

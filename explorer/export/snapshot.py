@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from explorer import names
+from explorer import names, vocab
 from explorer.errors import SnapshotError
 from explorer.trace.trace import Trace
 from explorer.util.fileio import atomic_path
 
-FORMATS = ("npz", "safetensors", "pt")
+FORMATS = vocab.SNAPSHOT_FORMATS
 
 
 def format_for(path: str | Path, fmt: str | None = None) -> str:
@@ -83,7 +83,7 @@ def _check_export_memory(
         ),
         default=0,
     )
-    copies = sum(size(n) for n in chosen) if fmt in ("safetensors", "pt") else 0
+    copies = sum(size(n) for n in chosen) if fmt in vocab.COPYING_SNAPSHOT_FORMATS else 0
     need = held + derived + transient + copies
     budget = memory_budget_bytes()
     if need > budget:

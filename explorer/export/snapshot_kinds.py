@@ -22,9 +22,8 @@ import numpy as np
 
 from explorer import names
 from explorer.util.schema import Where, flag, listing, mapping, number, optional, text, whole
+from explorer.vocab import ABLATE_MODES, STOP_REASONS
 
-ABLATE_MODES = ("zero", "mean")  # explorer.interventions.spec.ABLATE_MODES (the core's export never imports it)
-STOP_REASONS = ("count", "token", "context", "cancelled")  # explorer.generation.result.STOP_REASONS
 MAX_NEW_TOKENS = 4096
 BASELINE = ("baseline.logits", "baseline.probs")
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from explorer.errors import SnapshotError
 from explorer.trace.trace import Trace
-
-STOP_REASONS = ("count", "token", "context", "cancelled")
+from explorer.vocab import STOP_REASONS
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 from explorer import names
 from explorer.errors import ConfigError
 from explorer.util.printable import quoted, shown
+from explorer.vocab import ABLATE_MODES
 
-ABLATE_MODES = ("zero", "mean")
 # No layer (≤ 256), head (≤ 256) or position (≤ 8,192 in one trace) reaches this: a larger number is a typo, and
 # a range up to it (`@0-300000000` once built a list of 12 GB) or a 5000-digit number (int() refused it with a
 # traceback) is refused before anything is built.

@@ -24,9 +24,8 @@ from explorer.interventions.intervened_run import source_trace
 from explorer.interventions.patches import build_patches
 from explorer.interventions.spec import Interventions, PatchSpec
 from explorer.trace.run import run_trace
+from explorer.vocab import SWEEP_KINDS
 from explorer.weights.bundle import ModelBundle
-
-SWEEP_KINDS = ("resid", "heads")
 
 
 @dataclass(frozen=True)

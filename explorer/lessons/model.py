@@ -15,9 +15,9 @@ from typing import Any
 
 from explorer import vocab
 from explorer.errors import ExplorerError
+from explorer.vocab import LANGUAGES
 from explorer.weights.presets import DEFAULT_PRESET, get_preset
 
-LANGUAGES = ("en", "ja")
 LANGUAGE_NAMES = {"en": "English", "ja": "Japanese"}
 
 # The window's panels a step can bring to the front: explorer.vocab.PANELS (the object names of

@@ -18,6 +18,7 @@ from explorer.present import matrices
 from explorer.trace import Trace
 
 MODES = ("intervened", "baseline", "difference")
+NEED_BASELINE = ("baseline", "difference")  # the modes that draw the baseline's tensor
 STORED = {"logits": "baseline.logits", "probs": "baseline.probs"}  # what a snapshot keeps of its baseline
 
 

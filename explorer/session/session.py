@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, RunOptions
 from explorer.lessons import LessonState
 from explorer.present.before_after import stored_baseline
@@ -174,7 +175,7 @@ class Session(Requests):
         """A newly opened model starts with its own mask: none for an encoder (BERT), causal for a decoder;
         a mask the user chose otherwise (a window, a prefix, a painted one) stays."""
         own = "none" if trace.config.bidirectional else "causal"
-        if self.options.mask.kind in ("causal", "none") and self.options.mask.kind != own:
+        if self.options.mask.kind in vocab.OWN_MASKS and self.options.mask.kind != own:
             self.set_options(mask=MaskSpec(own))
 
     def on_error(self, message: str, error: BaseException | None = None) -> TraceRequest | None:

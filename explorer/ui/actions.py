@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
 
-from explorer import __version__
+from explorer import __version__, vocab
 from explorer.config import RunOptions
 from explorer.ui import figure_menu, file_ops, i18n, settings, theme
 from explorer.ui.access_menu import AccessMenu
@@ -73,13 +73,13 @@ class Actions(QObject):
         self.shortcuts = self._act(self._shortcuts, QKeySequence.StandardKey.HelpContents)
         self.language_group = QActionGroup(w)
         self.language_actions = {}
-        for code, label in i18n.LANGUAGES.items():
+        for code in vocab.LANGUAGES:
             a = self._act(partial(self.set_language, code), checkable=True)
-            a.setText(label)  # each language is named in its own script, never translated
+            a.setText(i18n.LANGUAGES[code])  # each language is named in its own script, never translated
             self.language_group.addAction(a)
             self.language_actions[code] = a
         self.theme_group = QActionGroup(w)
-        self.theme_actions = {t: self._act(partial(self.set_theme, t), checkable=True) for t in theme.THEMES}
+        self.theme_actions = {t: self._act(partial(self.set_theme, t), checkable=True) for t in vocab.THEMES}
         for a in self.theme_actions.values():
             self.theme_group.addAction(a)
         self.preset_group = QActionGroup(w)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from explorer import vocab
 from explorer.session.launch import LaunchOptions
 from explorer.ui import i18n, settings, theme
 from explorer.ui.gui_gc import collect_on_gui_thread
@@ -107,9 +108,9 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
 
 def _open_window(text, preset, model, language, theme_name, fresh: bool):
     """Language and theme, the state (from the command line, else the saved session) and its main window."""
-    language = language or (None if fresh else _saved_choice("language", i18n.LANGUAGES)) or i18n.system_language()
+    language = language or (None if fresh else _saved_choice("language", vocab.LANGUAGES)) or i18n.system_language()
     theme_name = (
-        theme_name or (None if fresh else _saved_choice("theme", theme.THEMES)) or ("light" if fresh else "system")
+        theme_name or (None if fresh else _saved_choice("theme", vocab.THEMES)) or ("light" if fresh else "system")
     )
     theme.apply_theme(theme_name)
     i18n.install_language(language)

@@ -166,7 +166,7 @@ def _input_sentence(key: str, n: dict) -> str:
             "Each id picks one row of the embedding table (V × E = {V} × {E}): every token becomes a vector of "
             "E = {E} numbers.",
         ).format(**n)
-        if n["positions"] in ("sinusoidal", "learned"):
+        if n["positions"] in vocab.ADDED_POSITIONS:
             text += " " + QCoreApplication.translate(
                 "Captions", "A position vector is added, so that the model knows where each token stands."
             )

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ExplorerError
-from explorer.handouts.sizes import DEFAULT_WIDTH_MM, PRINT_DPI, figure_size
+from explorer.handouts.sizes import DEFAULT_WIDTH_MM, FORMATS, PRINT_DPI, figure_size
 from explorer.ui import settings
 from explorer.ui.file_ops import report_failure
 from explorer.util.fileio import describe_os_error
@@ -45,7 +45,7 @@ def export_view(parent: QWidget, state, path: str | None = None) -> Path | None:
         )
         if not path:
             return None
-    if Path(path).suffix.lower() not in (".png", ".svg", ".pdf"):
+    if Path(path).suffix.lower() not in FORMATS:
         path = str(Path(path).with_suffix(".png"))
     try:
         out, _ = write_figure(state.trace, state.selection, path, figure_size(), tensor=_view_tensor(parent, state))

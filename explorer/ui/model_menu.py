@@ -11,6 +11,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMenu
 
+from explorer.session import capture_policy
 from explorer.ui import settings
 from explorer.ui.model_loading import model_label
 from explorer.ui.plain_text import menu_text, plain_tip
@@ -47,7 +48,7 @@ class ModelMenu(QObject):
         self.none_installed.setEnabled(False)
         self.capture_group = QActionGroup(w)
         self.capture_actions: dict[str, QAction] = {}
-        for mode in ("auto", "all", "selected", "custom"):
+        for mode in capture_policy.MODES:
             a = actions._act(partial(self._capture_chosen, mode), checkable=True)
             self.capture_group.addAction(a)
             self.capture_actions[mode] = a

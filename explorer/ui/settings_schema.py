@@ -26,8 +26,6 @@ MAX_PATH = 4096  # characters of a path kept (PATH_MAX)
 MAX_GEOMETRY_BYTES = 4096  # QWidget.saveGeometry: 66 bytes
 MAX_STATE_BYTES = 256 * 1024  # QMainWindow.saveState: a few kB
 MAX_OPTION_KEYS = 64
-THEMES = ("system", "light", "dark")
-LANGUAGE_CODES = ("en", "ja")
 TEXT_SCALES = (0.8, 3.0)  # View → Text size's range (explorer/ui/text_size.py clamps to it too)
 _SIZE_FIELDS = {f.name: f for f in dataclasses.fields(ModelConfig) if f.name not in ("vocab_size", "family")}
 
@@ -166,8 +164,8 @@ def options(value: Any) -> dict[str, Any]:
 
 
 SCHEMA: dict[str, Callable[[Any], Any]] = {
-    "language": choice(LANGUAGE_CODES),
-    "theme": choice(THEMES),
+    "language": choice(vocab.LANGUAGES),
+    "theme": choice(vocab.THEMES),
     "palette": choice(vocab.PALETTES),
     "text_scale": text_scale,
     "last_dir": path,

@@ -8,8 +8,6 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.ui.plain_text import PlainTextStyle
 
-THEMES = ("system", "light", "dark")
-
 
 def system_is_dark() -> bool:
     hints = QGuiApplication.styleHints()

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray
 
 from explorer.ui import settings
-from explorer.ui.settings_schema import MAX_RECENT, SCHEMA, THEMES
+from explorer.ui.settings_schema import MAX_RECENT, SCHEMA
+from explorer.vocab import THEMES
 
 VALUES = st.recursive(
     st.none()

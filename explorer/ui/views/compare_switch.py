@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
-from explorer.present.before_after import MODES, comparable
+from explorer.present.before_after import MODES, NEED_BASELINE, comparable
 from explorer.ui.plain_text import plain_tip
 
 SHOWN = ("baseline", "intervened", "difference")  # the buttons' order, left to right: before, after, change
@@ -69,7 +69,7 @@ class CompareSwitch(QWidget):
     def set_available(self, available: bool, why: str = "") -> None:
         """Baseline and Difference need the baseline's tensor of the stage shown (a snapshot keeps only the
         output's): without it they are disabled and ``why`` says so."""
-        for m in ("baseline", "difference"):
+        for m in NEED_BASELINE:
             self.buttons[m].setEnabled(available)
         self.note.setText("" if available else why)
         self.note.setToolTip(plain_tip(self.note.text()))

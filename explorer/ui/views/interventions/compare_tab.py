@@ -31,6 +31,7 @@ from explorer.analysis.token_text import visible
 from explorer.interventions.compare import difference, kl_divergence, token_moves
 from explorer.interventions.spec import EdgeCut, HeadAblation, PatchSpec
 from explorer.present import matrices
+from explorer.present.before_after import MODES
 from explorer.present.token_parts import token_label
 from explorer.ui.plain_text import plain_tip
 from explorer.ui.views.base import View
@@ -38,7 +39,7 @@ from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import fmt
 
 TOP = 5  # tokens of either run's top k listed in the comparison table
-MAP_MODES = ("intervened", "baseline", "difference")
+MAP_MODES = MODES  # the map combo's order
 
 
 class CompareTab(View):

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer import vocab
 from explorer.analysis.token_text import visible
 from explorer.session.background import sweep_work
 from explorer.ui.jobs import Job, runner_of
@@ -29,7 +30,7 @@ from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import live_model
 
-KINDS = ("resid", "heads")
+KINDS = vocab.SWEEP_KINDS  # the kind combo's order
 
 
 def first_line(text: str) -> str:
