@@ -41,12 +41,10 @@ class BareEdits:
         self.app, self.arrived = app, []
         self.state = AppState(text=text)
         self.worker = TraceWorker()
-        latest = {"g": 0}
-        self.state.requestToRun.connect(lambda r: latest.__setitem__("g", self.worker.submit(r)))
-        self.worker.traceReady.connect(lambda g, t, e: g == latest["g"] and self.state.set_trace(t, e))
+        self.state.requestToRun.connect(self.worker.submit)
+        self.worker.traceReady.connect(lambda _g, t, e: self.state.set_trace(t, e))  # only the newest arrives
         self.state.traceChanged.connect(lambda t: self.arrived.append(time.perf_counter()))
-        self.worker.start()
-        latest["g"] = self.worker.submit(self.state.request)
+        self.worker.submit(self.state.request)
         wait_until(app, lambda: bool(self.arrived), 60)
 
     def edit_ms(self, text: str) -> float:

@@ -4,12 +4,12 @@ library that is given up after ``ENCODE_SECONDS``. Shared by explorer/tokenize/t
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import tokenizers
 
 from explorer.errors import InputError
+from explorer.tokenize.guard import TimedOut, call_bounded
 
 
 @dataclass(frozen=True)
@@ -39,28 +39,14 @@ def valid_unicode(text: str) -> str:
 
 
 def encode_bounded(hf: tokenizers.Tokenizer, text, add_special: bool = False):
-    """hf.encode(text) given at most ENCODE_SECONDS (``text`` may be a pair of sentences). encode_batch releases the GIL
-    (encode holds it), so a daemon thread runs it while this one waits; one that is still busy is abandoned (it cannot
-    be stopped) and the text refused, instead of a window or command that waits without end."""
-    result: dict = {}
-    done = threading.Event()
-
-    def work() -> None:
-        try:
-            result["enc"] = hf.encode_batch([text], add_special_tokens=add_special)[0]
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller, a Rust panic included
-            result["exc"] = exc
-        finally:
-            done.set()
-
-    # An Event, not thread.join(): join() calls threading.current_thread(), which registers a never-ending
-    # dummy Thread for the window's QThread worker.
-    threading.Thread(target=work, name="tokenize", daemon=True).start()
-    if not done.wait(ENCODE_SECONDS):
+    """hf.encode(text) given at most ENCODE_SECONDS (``text`` may be a pair of sentences). encode_batch
+    releases the GIL (encode holds it), so one of the guard's reused helper threads runs it while this one
+    waits (explorer/tokenize/guard.py); one that is still busy is abandoned (it cannot be stopped) and the
+    text refused, instead of a window or command that waits without end."""
+    try:
+        return call_bounded(lambda: hf.encode_batch([text], add_special_tokens=add_special)[0], ENCODE_SECONDS)
+    except TimedOut:
         raise InputError(
             f"the model's tokenizer took more than {ENCODE_SECONDS:g} s on this text and was given up "
             "(a pattern in its tokenizer.json that backtracks?); try a shorter text or another model"
-        )
-    if "exc" in result:
-        raise result["exc"]
-    return result["enc"]
+        ) from None

@@ -170,8 +170,9 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> li
 
 def worksheet(parent: QWidget, state, path: str | None = None):
     """The current text as a worksheet on the note's toy model (seed-toy, the window's seed when it shows
-    seed-toy) and its key beside it (NAME-key.pdf). The trace runs off the GUI thread; returns the job."""
-    from explorer.ui.jobs import runner_of
+    seed-toy) and its key beside it (NAME-key.pdf). The trace runs off the GUI thread; returns its job slot."""
+    from explorer.ui.job_runner import runner_of
+    from explorer.work.worksheet import worksheet_work
 
     if path is None:
         path, _ = QFileDialog.getSaveFileName(
@@ -188,11 +189,6 @@ def worksheet(parent: QWidget, state, path: str | None = None):
     seed = source.seed if source.kind == "preset" and source.name == "seed-toy" else None
     text = state.text
     title = QCoreApplication.translate("FigureMenu", "Worksheet")
-
-    def work(_progress, _cancel):
-        from explorer.handouts.worksheet import worksheet_trace
-
-        return worksheet_trace(text, seed)
 
     def write(trace) -> None:
         from explorer.ui.worksheet_export import about, write_worksheet
@@ -212,10 +208,8 @@ def worksheet(parent: QWidget, state, path: str | None = None):
                 QCoreApplication.translate("FigureMenu", "Wrote {sheet} and {key}").format(sheet=sheet, key=key), 8000
             )
 
-    job = runner_of(parent).job(work, parent)
-    job.succeeded.connect(write)
-    job.failed.connect(lambda message: report_failure(parent, title, message))
-    job.finished.connect(job.deleteLater)
-    parent._worksheet_job = job  # kept alive while it runs
-    job.start()
-    return job
+    slot = runner_of(parent).slot(parent)  # the window's runner stops it when the window closes
+    slot.succeeded.connect(write)
+    slot.failed.connect(lambda message: report_failure(parent, title, message))
+    slot.submit(worksheet_work(text, seed))
+    return slot

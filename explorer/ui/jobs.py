@@ -1,28 +1,38 @@
-"""The one way the window runs work off the GUI thread.
+"""The one way the window works off the GUI thread, and the one rule that drops a stale result.
 
-A ``Job`` runs ``work(report, cancel)`` on a thread of its own (torch loads and runs there, never in the
-GUI's): ``report.progress(done, total, what)`` and ``report.send(value)`` (a generation's step, a training
-run's batch of progress) reach the window as signals; ``cancel`` is an Event the work checks. Every job ends
-in exactly one of ``succeeded``, ``cancelled`` or ``failed`` (one translated line, from the one error policy,
-``failure`` in explorer/ui/job_failure.py), so a thread never dies silently. ``JobSlot`` keeps at most one job per panel
-(the newest request wins), and the ``JobRunner`` owns the models built so far (explorer/session/model_cache.py) and the
-trace queue (explorer/ui/worker.py): views give it a model's source, never a model.
+Every piece of background work (a trace, a model load, a training run, the Model view's maps, the lens, an
+attribution, the sweep, a generation, a worksheet's trace) is a ``work(report, cancel)`` of explorer/work/,
+submitted to a ``JobSlot``. The slot runs it as a ``Job``, the one QThread subclass of the code base (torch
+loads and runs there, never in the GUI's thread), one at a time: a request submitted while another runs
+cancels that one and runs next; requests in between are dropped (the newest wins).
+
+The rule: every job carries a ticket, a number its slot gave it, and the slot passes on what a job says
+(progress, a partial result, its result, its failure) only while that ticket is the slot's current one. A
+later ``submit`` or a ``drop`` makes every earlier ticket stale. ``cancel`` only asks the running job to
+stop: what it ends with (a generation stopped early, a training run's last checkpoint, "cancelled") arrives.
+
+A work function holds no QObject (a view, a slot, the trace kind): the job keeps its work until the slot
+lets it go, and the last reference to a QObject dropped then destroyed that object inside its own slot (a
+segfault, seen when a trace job's work held the trace kind).
+
+Every job ends in exactly one of succeeded, cancelled or failed (one translated line from the one error
+policy, ``failure`` in explorer/ui/job_failure.py), so a thread never dies silently. The ``JobRunner`` owns
+the models built so far (explorer/work/model_cache.py) and the trace kind of job (explorer/ui/worker.py),
+hands out slots, and stops them all when the window closes: views give it a model's source, never a model.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from explorer.errors import ExplorerError
-from explorer.session.model_cache import ModelCache
 from explorer.ui.job_failure import failure
-from explorer.ui.worker import TraceWorker, build_model
+from explorer.work.report import Work
 
-__all__ = ["Job", "JobRunner", "JobSlot", "Report", "failure", "runner_of"]
+__all__ = ["Job", "JobSlot", "Report", "Work", "failure"]
 
 
 class Report:
@@ -32,31 +42,38 @@ class Report:
         self._job = job
 
     def progress(self, done: int, total: int, what: str = "") -> None:
-        self._job.progressed.emit(done, total, what)
+        self._job.progressed.emit(self._job.ticket, done, total, what)
 
     def send(self, value: Any) -> None:
-        self._job.sent.emit(value)
+        self._job.sent.emit(self._job.ticket, value)
+
+    def superseded(self) -> bool:
+        """A newer request came to this job's slot: what this job makes now will be dropped."""
+        return self._job.ticket != self._job.tickets.current
 
 
-# work(report, cancel) → result; it imports what it needs from the core when it runs (off the GUI thread).
-Work = Callable[[Report, threading.Event], Any]
+class Tickets:
+    """A slot's current ticket, shared with its jobs (read from their threads: a plain int, no Qt object)."""
+
+    def __init__(self) -> None:
+        self.current = 0
 
 
 class Job(QThread):
-    progressed = Signal(int, int, str)  # done, in all, what
-    sent = Signal(object)  # a partial result, as the work sends it
-    succeeded = Signal(object)
-    cancelled = Signal()
-    failed = Signal(str)  # one line; ``error`` keeps the ExplorerError with its fields
+    """One run of ``work`` on a thread of its own; every signal carries the job's ticket."""
 
-    def __init__(self, work: Work, parent=None, stale_when_cancelled: bool = False, memory_hint: str = "text") -> None:
-        """``stale_when_cancelled``: a result returned after ``cancel`` is dropped (asked again meanwhile)
-        rather than kept (a generation or a training run stopped early keeps what it made)."""
+    progressed = Signal(int, int, int, str)  # ticket, done, in all, what
+    sent = Signal(int, object)  # ticket, a partial result as the work sends it
+    succeeded = Signal(int, object)  # ticket, the result
+    cancelled = Signal(int)  # ticket
+    failed = Signal(int, str, object)  # ticket, one line, the ExplorerError (its fields) or None
+
+    def __init__(self, work: Work, tickets: Tickets, parent=None, memory_hint: str = "text") -> None:
         super().__init__(parent)
         self.work = work
-        self.error: ExplorerError | None = None
+        self.tickets = tickets
+        self.ticket = tickets.current
         self._cancel = threading.Event()
-        self._stale = stale_when_cancelled
         self._memory_hint = memory_hint
 
     def cancel(self) -> None:
@@ -72,15 +89,11 @@ class Job(QThread):
         except BaseException as exc:  # noqa: BLE001 - the one policy: every ending is one signal
             message = failure(exc, self._memory_hint)
             if message is None:
-                self.cancelled.emit()
+                self.cancelled.emit(self.ticket)
             else:
-                self.error = exc if isinstance(exc, ExplorerError) else None
-                self.failed.emit(message)
+                self.failed.emit(self.ticket, message, exc if isinstance(exc, ExplorerError) else None)
         else:
-            if self._stale and self._cancel.is_set():
-                self.cancelled.emit()  # asked again while this ran: its result is stale
-            else:
-                self.succeeded.emit(result)
+            self.succeeded.emit(self.ticket, result)
 
 
 # Jobs whose panel closed before they ended (the wait ran out on a busy machine): kept here, out of their
@@ -117,58 +130,58 @@ def _keep_until_finished(job: Job) -> None:
 
 
 class JobSlot(QObject):
-    """At most one Job at a time for one panel; results of a cancelled or superseded call never arrive."""
+    """At most one Job at a time for one panel (or one kind of work); only the current ticket's reports
+    arrive. ``failed`` carries the one line and the ExplorerError with its fields (or None)."""
 
     succeeded = Signal(object)
-    failed = Signal(str)
-    progressed = Signal(int, int)
+    sent = Signal(object)
+    cancelled = Signal()
+    failed = Signal(str, object)
+    progressed = Signal(int, int, str)  # done, in all, what
     busyChanged = Signal(bool)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, memory_hint: str = "text") -> None:
         super().__init__(parent)
         self.job: Job | None = None
+        self.tickets = Tickets()
         self._next: Work | None = None
         self._closed = False
+        self._memory_hint = memory_hint
+
+    @property
+    def ticket(self) -> int:
+        """The current ticket: the last request's."""
+        return self.tickets.current
 
     @property
     def busy(self) -> bool:
         return self.job is not None
 
-    def submit(self, work: Work) -> None:
+    def submit(self, work: Work, cancel_running: bool = True) -> int:
+        """Run ``work`` as soon as the running job (if any) has ended; its ticket (returned) is the current
+        one from now on. ``cancel_running=False`` lets the running job go on to its end (its reports are
+        stale all the same): the trace kind keeps a model load that the new request needs too."""
+        self.tickets.current += 1
         if self._closed:  # the panel is closing: a request that arrives now (a last trace) starts nothing
-            return
-        if self.job is not None:
-            self._next = work
+            return self.tickets.current
+        self._next = work
+        if self.job is None:
+            self._start_next()
+        elif cancel_running:
             self.job.cancel()
-            return
-        self.job = Job(work, self, stale_when_cancelled=True)
-        self.job.succeeded.connect(self.succeeded)
-        self.job.failed.connect(self.failed)
-        # A bound method, not a lambda holding ``self``: with the lambda, a slot dropped by its owner right
-        # after its jobs ended crashed the process under load ("shared QObject was deleted directly", a
-        # segfault; tests/ui/test_jobs.py), 6 runs in 7 of a stress loop, 0 in 8 with the method.
-        self.job.progressed.connect(self._progressed)
-        self.job.finished.connect(self._finished)
-        self.busyChanged.emit(True)
-        self.job.start()
-
-    def _progressed(self, done: int, total: int, _what: str = "") -> None:
-        self.progressed.emit(done, total)
+        return self.tickets.current
 
     def cancel(self) -> None:
+        """Ask the running job to stop; what it ends with still arrives. A waiting request is dropped."""
         self._next = None
         if self.job is not None:
             self.job.cancel()
 
-    def _finished(self) -> None:
-        job, self.job = self.job, None
-        if job is not None:
-            job.deleteLater()
-        work, self._next = self._next, None
-        if work is not None:
-            self.submit(work)
-        else:
-            self.busyChanged.emit(False)
+    def drop(self) -> int:
+        """Nothing asked so far is wanted any more: stop the running job, and let nothing of it arrive."""
+        self.tickets.current += 1
+        self.cancel()
+        return self.tickets.current
 
     def shutdown(self, wait_ms: int = 10_000) -> None:
         """The window is closing: stop, wait, and start nothing more. A job still running after ``wait_ms``
@@ -178,41 +191,57 @@ class JobSlot(QObject):
         if self.job is not None and not self.job.wait(wait_ms):
             _keep_until_finished(self.job)
 
+    # ------------------------------------------------------------------ the one rule
+    def _current(self, ticket: int) -> bool:
+        """Is ``ticket`` the slot's current one? Anything a job says under an older ticket is dropped."""
+        return ticket == self.tickets.current
 
-class JobRunner(QObject):
-    """The window's background work: the models built so far, the trace queue, and one-off jobs."""
+    # Bound methods, not lambdas holding ``self``: with a lambda, a slot dropped by its owner right after its
+    # jobs ended crashed the process under load ("shared QObject was deleted directly", a segfault;
+    # tests/ui/test_jobs.py), 6 runs in 7 of a stress loop, 0 in 8 with the method.
+    def _progressed(self, ticket: int, done: int, total: int, what: str) -> None:
+        if self._current(ticket):
+            self.progressed.emit(done, total, what)
 
-    def __init__(self, parent=None, models: ModelCache | None = None) -> None:
-        super().__init__(parent)
-        self.models = models or ModelCache(build_model)
-        self.traces = TraceWorker(self, models=self.models)
-        self._jobs: set[Job] = set()
+    def _sent(self, ticket: int, value: Any) -> None:
+        if self._current(ticket):
+            self.sent.emit(value)
 
-    def job(self, work: Work, parent: QObject | None = None, **how: Any) -> Job:
-        """A Job for ``work``: connect to its signals, then ``start()`` it. The runner stops it on closing."""
-        job = Job(work, parent or self, **how)
-        self._jobs.add(job)
-        job.finished.connect(lambda: self._jobs.discard(job))
-        return job
+    def _succeeded(self, ticket: int, result: Any) -> None:
+        if self._current(ticket):
+            self.succeeded.emit(result)
 
-    def stop(self) -> None:
-        """The window is closing: cancel every job and the trace queue, and wait for their threads."""
-        for job in list(self._jobs):
-            job.cancel()
-            job.wait(30_000)
-        self.traces.stop()
+    def _cancelled(self, ticket: int) -> None:
+        if self._current(ticket):
+            self.cancelled.emit()
 
+    def _failed(self, ticket: int, message: str, error: Any) -> None:
+        if self._current(ticket):
+            self.failed.emit(message, error)
 
-_DEFAULT: JobRunner | None = None
+    # ------------------------------------------------------------------ one job after another
+    def _start_next(self) -> None:
+        work, self._next = self._next, None
+        if work is None:
+            return
+        idle = self.job is None
+        job = self.job = Job(work, self.tickets, self, self._memory_hint)
+        job.progressed.connect(self._progressed)
+        job.sent.connect(self._sent)
+        job.succeeded.connect(self._succeeded)
+        job.cancelled.connect(self._cancelled)
+        job.failed.connect(self._failed)
+        job.finished.connect(self._finished)
+        job.start()
+        if idle:
+            self.busyChanged.emit(True)
 
-
-def runner_of(widget) -> JobRunner:
-    """The runner of the main window ``widget`` is in, or (a panel built on its own) the process's own."""
-    global _DEFAULT
-    window = widget.window() if hasattr(widget, "window") else None
-    runner = getattr(window, "runner", None)
-    if isinstance(runner, JobRunner):
-        return runner
-    if _DEFAULT is None:
-        _DEFAULT = JobRunner()
-    return _DEFAULT
+    def _finished(self) -> None:
+        job = self.job
+        if job is not None:
+            job.deleteLater()
+        if self._next is not None and not self._closed:
+            self._start_next()  # busy all along: one job after the other
+        else:
+            self.job = None
+            self.busyChanged.emit(False)

@@ -1,4 +1,5 @@
-"""The main window: builds the docks, menus and status bar, and wires state ↔ worker. Nothing else."""
+"""The main window: builds the docks, menus and status bar, and hands the state's requests to the job runner's
+trace kind of job (explorer/ui/worker.py) and its results back. Nothing else."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from explorer.ui import window_layout, window_state
 from explorer.ui.actions import Actions
 from explorer.ui.capture_status import LayerCapture
 from explorer.ui.focus_mode import FocusMode
-from explorer.ui.jobs import JobRunner
+from explorer.ui.job_runner import JobRunner
 from explorer.ui.model_loading import ModelLoading
 from explorer.ui.snapshot_banner import install_snapshot_banner
 from explorer.ui.state import AppState
@@ -31,7 +32,6 @@ class MainWindow(QMainWindow):
         self.worker = worker or self.runner.traces
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
-        self._latest = 0
         self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.geometry_restored = False  # a saved geometry was applied (app.py fits it to the screen)
@@ -148,8 +148,8 @@ class MainWindow(QMainWindow):
         s, w = self.state, self.worker
         s.requestToRun.connect(self._submit)  # before the views' own requestChanged slots: the trace starts first
         w.traceReady.connect(self._on_trace)
-        w.baselineReady.connect(lambda g, b: g == self._latest and s.set_baseline(b))  # issue 15: compare views
-        w.traceFailed.connect(self._on_failed)
+        w.baselineReady.connect(lambda _g, b: s.set_baseline(b))  # issue 15: compare views
+        w.traceFailed.connect(lambda _g, message, error: s.report_error(message, error))
         w.busyChanged.connect(s.set_busy)
         # A model's depth is known as soon as it is loaded, before its first (full) trace ends: a deep one
         # switches to capturing one layer now, which cancels that trace instead of waiting for every layer.
@@ -179,23 +179,15 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self, self._build_deferred_views)  # dropped if the window is gone by then
 
     def start(self) -> None:
-        """Start the worker and trace the opening request (so a first-time user sees maps at once)."""
-        if not self.worker.isRunning():
-            self.worker.start()
+        """Trace the opening request (so a first-time user sees maps at once)."""
         self._submit(self.state.request)
 
     def _submit(self, request) -> None:
-        if not self.worker.isRunning():  # a window opened on a snapshot has no worker until it returns to live
-            self.worker.start()
-        self._latest = self.worker.submit(request)
+        self.worker.submit(request)
 
-    def _on_trace(self, generation: int, trace, editable: bool) -> None:
-        if generation == self._latest:  # an older result that finished late is not shown
-            self.state.set_trace(trace, editable)
-
-    def _on_failed(self, generation: int, message: str, error=None) -> None:
-        if generation == self._latest:
-            self.state.report_error(message, error)
+    def _on_trace(self, _generation: int, trace, editable: bool) -> None:
+        # Only the newest request's trace arrives: the runner drops an older one (its ticket is stale).
+        self.state.set_trace(trace, editable)
 
     # ------------------------------------------------------------------ language, layout
     def retranslate(self) -> None:
@@ -237,6 +229,6 @@ class MainWindow(QMainWindow):
             shutdown = getattr(view, "shutdown", None)
             if shutdown is not None:
                 shutdown()
+        self.worker.stop()  # the traces first: the runner then ends the threads they tokenized with
         self.runner.stop()
-        self.worker.stop()
         super().closeEvent(event)

@@ -1,6 +1,6 @@
 """Training from the window: start a run of the shown configuration, follow it, and show its checkpoints.
 
-The run is background work (explorer/session/training_run.py) on the window's job runner. Each checkpoint it
+The run is background work (explorer/work/training.py) on the window's job runner. Each checkpoint it
 writes goes into the runner's model cache under the checkpoint folder's path (a ModelSource of kind "path")
 and is published to the state by that name, so every view redraws from the newest weights while training
 goes on, and a checkpoint that the cache has dropped is simply read back from disk. If the user moves away (the timeline
@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
-from explorer.session.training_run import CheckpointSaved, TrainPrepared, TrainRequest, training_work
 from explorer.train.runs import unique_run_dir
-from explorer.ui.jobs import Job, runner_of
+from explorer.ui.job_runner import runner_of
+from explorer.ui.jobs import Job, JobSlot
 from explorer.ui.state import AppState, ModelSource
+from explorer.work.training import CheckpointSaved, TrainPrepared, TrainRequest, training_work
 
 if TYPE_CHECKING:
     from explorer.train.loop import TrainSettings
@@ -40,18 +41,26 @@ class TrainController(QObject):
     def __init__(self, state: AppState, parent=None) -> None:
         super().__init__(parent)
         self.state = state
-        self.job: Job | None = None
+        self.slot = JobSlot(self, memory_hint="batch")  # one run at a time; a run's late reports are dropped
+        self.slot.sent.connect(self._on_sent)
+        self.slot.succeeded.connect(self._on_succeeded)
+        self.slot.failed.connect(self._on_failed)
+        self.slot.busyChanged.connect(self.runningChanged)
         self.run_dir: Path | None = None
         self._published: ModelSource | None = None  # the newest checkpoint handed to the worker
         self._follow = True
         self._example: str | None = None  # text to trace with the first checkpoint (another vocabulary)
-        # True from start() until the slot that hears the thread end. Not QThread.isRunning(): that turns false
-        # before the queued slot runs, and in between the controller said "not running" while Start was still off.
-        self._running = False
 
     @property
     def running(self) -> bool:
-        return self._running
+        """From start() until the slot hears the run's thread end. Not QThread.isRunning(): that turns false
+        before the queued slot runs, and in between the controller said "not running" while Start was still off."""
+        return self.slot.busy
+
+    @property
+    def job(self) -> Job | None:
+        """The run's job while it runs."""
+        return self.slot.job
 
     # ------------------------------------------------------------------ start / cancel
     def start(self, corpus: str, settings: TrainSettings, continue_weights: bool = False) -> bool:
@@ -84,27 +93,16 @@ class TrainController(QObject):
         self._published = None
         self._follow = True
         self._example = None
-        runner = runner_of(self.parent())
-        job = runner.job(training_work(request, runner.models), self, memory_hint="batch")
-        job.sent.connect(self._on_sent)
-        job.succeeded.connect(self._on_succeeded)
-        job.failed.connect(self._on_failed)
-        job.finished.connect(self._on_thread_finished)
-        self.job = job
-        self._running = True
-        job.start()
-        self.runningChanged.emit(True)
+        self.slot.submit(training_work(request, runner_of(self.parent()).models))
         return True
 
     def cancel(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
+        """Stop the run; its result (where it stopped, its checkpoints) still arrives."""
+        self.slot.cancel()
 
     def shutdown(self, wait_ms: int = 30_000) -> None:
         """Stop a run and wait for its thread (the window is closing)."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job.wait(wait_ms)
+        self.slot.shutdown(wait_ms)
 
     # ------------------------------------------------------------------ following the run
     def _on_prepared(self, info: TrainPrepared) -> None:
@@ -127,8 +125,6 @@ class TrainController(QObject):
         return self.state.source == self._published
 
     def _on_sent(self, value) -> None:
-        if self.job is None or self.sender() is not self.job:
-            return  # a previous run's late signal
         if isinstance(value, TrainPrepared):
             self._on_prepared(value)
         elif isinstance(value, CheckpointSaved):
@@ -145,8 +141,6 @@ class TrainController(QObject):
             self.state.withdraw_model(previous)  # the worker reads it from disk if it is shown again
 
     def _on_succeeded(self, result) -> None:
-        if self.sender() is not self.job:
-            return
         # A cancelled run saves where it stopped after the last callback: show that checkpoint too.
         if result.checkpoint is not None and (
             self._published is None or Path(self._published.name) != Path(result.checkpoint)
@@ -160,12 +154,5 @@ class TrainController(QObject):
             )
         self.finished.emit(result)
 
-    def _on_thread_finished(self) -> None:
-        if self.sender() is self.job:
-            self._running = False
-            self.runningChanged.emit(False)
-
     def _on_failed(self, message: str) -> None:
-        if self.sender() is not self.job:
-            return
         self.failed.emit(message)

@@ -1,4 +1,4 @@
-"""The window's background work as plain functions (explorer/session/background.py, training_run.py), run
+"""The window's background work as plain functions (explorer/work/), run
 here without Qt or threads: each takes a model's source and the model cache (never a model), reports its
 progress, and gives the core's own numbers."""
 
@@ -10,11 +10,12 @@ import numpy as np
 
 from explorer.config import ModelConfig, RunOptions
 from explorer.session import ModelSource
-from explorer.session.background import generation_work, lens_work, sweep_work
-from explorer.session.model_cache import KEEP, ModelCache
 from explorer.session.open import open_source
-from explorer.session.training_run import CheckpointSaved, TrainPrepared, TrainRequest, training_work
 from explorer.trace.run import run_trace
+from explorer.work.generating import generation_work
+from explorer.work.interventions import lens_work, sweep_work
+from explorer.work.model_cache import KEEP, ModelCache
+from explorer.work.training import CheckpointSaved, TrainPrepared, TrainRequest, training_work
 
 SOURCE = ModelSource("preset", "classroom")
 

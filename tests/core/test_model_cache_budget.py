@@ -1,13 +1,13 @@
 """The models kept for the next request stay within a share of the memory budget (issue 26 item 5): a lesson
 walking through large models kept four of them; now the kept models' parameters stay within a quarter of
-the budget, and the model in use is always kept (explorer/session/model_cache.py)."""
+the budget, and the model in use is always kept (explorer/work/model_cache.py)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from explorer.session import ModelSource
-from explorer.session.model_cache import ModelCache
+from explorer.work.model_cache import ModelCache
 
 
 def test_the_models_kept_stay_within_a_share_of_the_budget(monkeypatch):

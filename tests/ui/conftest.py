@@ -29,13 +29,13 @@ _STILL_RUNNING = []  # default runners whose trace thread outlived the wait: kep
 
 @pytest.fixture(autouse=True)
 def fresh_default_runner(qapp):
-    """Panels built on their own share the process's job runner (explorer/ui/jobs.py runner_of) and the models
+    """Panels built on their own share the process's job runner (explorer/ui/job_runner.py runner_of) and the models
     it has built. Each test ends it: a model an earlier test left there made the Model view run that model
     instead of reading the trace (test_a_snapshot_missing_layers_says_so, in the order another worker ran)."""
     yield
-    from explorer.ui import jobs
+    from explorer.ui import job_runner
 
-    runner, jobs._DEFAULT = jobs._DEFAULT, None
+    runner, job_runner._DEFAULT = job_runner._DEFAULT, None
     if runner is not None:
         runner.stop()
         if runner.traces.isRunning():

@@ -29,25 +29,17 @@ def live(state: AppState, qtbot, timeout: int = 30_000):
     worker = TraceWorker()
     for name in ("classroom", "seed-toy"):
         worker.models.put(ModelSource("preset", name), preset_bundle(name))
-    latest = {"g": 0}
 
+    # Wired as the main window wires it: only the newest request's results arrive (the runner's one rule),
+    # and an error keeps its fields.
     def submit(request):
-        latest["g"] = worker.submit(request)
-
-    def ready(g, trace, editable):
-        if g == latest["g"]:
-            state.set_trace(trace, editable)
-
-    def failed(g, message, error=None):  # wired as the main window wires it: the error keeps its fields
-        if g == latest["g"]:
-            state.report_error(message, error)
+        worker.submit(request)
 
     state.requestToRun.connect(submit)
-    worker.baselineReady.connect(lambda g, b: g == latest["g"] and state.set_baseline(b))
-    worker.traceReady.connect(ready)
-    worker.traceFailed.connect(failed)
+    worker.baselineReady.connect(lambda _g, b: state.set_baseline(b))
+    worker.traceReady.connect(lambda _g, trace, editable: state.set_trace(trace, editable))
+    worker.traceFailed.connect(lambda _g, message, error: state.report_error(message, error))
     worker.busyChanged.connect(state.set_busy)
-    worker.start()
     try:
         with qtbot.waitSignal(state.traceChanged, timeout=timeout):
             submit(state.request)

@@ -1,6 +1,7 @@
-"""The one way the window runs work off the GUI thread (explorer/ui/jobs.py): the sweep run as a Job gives
-the core's numbers with progress per cell, Cancel stops it without a result, and every way a job can end is
-exactly one signal with one line (the one error policy), whatever the work raised."""
+"""The one way the window runs work off the GUI thread (explorer/ui/jobs.py): the sweep run on a slot gives
+the core's numbers with progress per cell, Cancel stops it without a result, every way a job can end is
+exactly one signal with one line (the one error policy), whatever the work raised, and the one stale-result
+rule: only the slot's current ticket's reports arrive."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ import threading
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
 
 from explorer.errors import Cancelled, ConfigError
 from explorer.interventions.sweep import patching_sweep
 from explorer.session import ModelSource
-from explorer.session.background import sweep_work
-from explorer.session.model_cache import ModelCache
-from explorer.ui.jobs import Job, JobRunner, JobSlot
+from explorer.ui.job_runner import JobRunner
+from explorer.ui.jobs import JobSlot
+from explorer.work.interventions import sweep_work
+from explorer.work.model_cache import ModelCache
 from tests.ui.live_state import preset_bundle
 
 CLEAN, CORRUPT = "This is a pen .", "This is a cat ."
@@ -29,22 +30,21 @@ def models():
     return cache
 
 
-def _run(qtbot, job: Job) -> list:
+def _run(qtbot, slot: JobSlot, work) -> list:
+    """Every ending the slot passes on for ``work``, once its job has ended."""
     outcome: list = []
-    job.succeeded.connect(lambda r: outcome.append(("done", r)))
-    job.cancelled.connect(lambda: outcome.append(("cancelled", None)))
-    job.failed.connect(lambda m: outcome.append(("failed", m)))
-    with qtbot.waitSignal(job.finished, timeout=60_000):
-        job.start()
-    qtbot.waitUntil(lambda: bool(outcome))
+    slot.succeeded.connect(lambda r: outcome.append(("done", r)))
+    slot.cancelled.connect(lambda: outcome.append(("cancelled", None)))
+    slot.failed.connect(lambda m, e: outcome.append(("failed", m, e)))
+    with qtbot.waitSignal(slot.busyChanged, check_params_cb=lambda busy: not busy, timeout=60_000):
+        slot.submit(work)
     return outcome
 
 
-def test_the_sweep_as_a_job_reports_progress_and_the_cores_numbers(qtbot, models):
-    job = Job(sweep_work(models, SOURCE, CLEAN, CORRUPT, "heads", None))
-    steps = []
-    job.progressed.connect(lambda d, t: steps.append((d, t)))
-    [(kind, result)] = _run(qtbot, job)
+def test_the_sweep_on_a_slot_reports_progress_and_the_cores_numbers(qtbot, models):
+    slot, steps = JobSlot(), []
+    slot.progressed.connect(lambda d, t: steps.append((d, t)))
+    [(kind, result)] = _run(qtbot, slot, sweep_work(models, SOURCE, CLEAN, CORRUPT, "heads", None))
     bundle = preset_bundle("classroom")
     expected = patching_sweep(bundle, CLEAN, CORRUPT, "heads")
     np.testing.assert_allclose(result.recovered, expected.recovered, atol=1e-6)
@@ -54,12 +54,23 @@ def test_the_sweep_as_a_job_reports_progress_and_the_cores_numbers(qtbot, models
 
 
 def test_cancel_stops_the_sweep_cleanly(qtbot, models):
-    job = Job(sweep_work(models, SOURCE, CLEAN, CORRUPT, "resid", None))
-    steps = []
-    job.progressed.connect(lambda d, t: steps.append((d, t)))
-    # Direct: runs in the sweep's thread right after cell 1, so the sweep cannot finish before Cancel lands.
-    job.progressed.connect(lambda d, t: d == 1 and job.cancel(), Qt.ConnectionType.DirectConnection)
-    assert _run(qtbot, job) == [("cancelled", None)] and not job.isRunning()
+    slot, steps = JobSlot(), []
+    slot.progressed.connect(lambda d, t: steps.append((d, t)))
+    sweep = sweep_work(models, SOURCE, CLEAN, CORRUPT, "resid", None)
+
+    def cancelled_after_cell_1(report, cancel):
+        class Cancelling:  # in the sweep's thread, right after cell 1: the sweep cannot finish before Cancel lands
+            def progress(self, done, total, what=""):
+                report.progress(done, total, what)
+                if done == 1:
+                    cancel.set()
+
+            def send(self, value):
+                report.send(value)
+
+        return sweep(Cancelling(), cancel)
+
+    assert _run(qtbot, slot, cancelled_after_cell_1) == [("cancelled", None)] and slot.job is None
     assert all(d <= 1 for d, _t in steps)  # no cell after the one that cancelled
 
 
@@ -76,16 +87,64 @@ def test_every_failure_is_one_line_and_the_error_keeps_its_fields(qtbot, raised,
     def work(_report, _cancel):
         raise raised
 
-    job = Job(work)
-    assert _run(qtbot, job) == [("failed", expected)]
-    assert job.error is (raised if isinstance(raised, ConfigError) else None)
+    error = raised if isinstance(raised, ConfigError) else None
+    assert _run(qtbot, JobSlot(), work) == [("failed", expected, error)]
 
 
 def test_a_cancelled_core_call_is_cancelled_not_failed(qtbot):
     def work(_report, _cancel):
         raise Cancelled()
 
-    assert _run(qtbot, Job(work)) == [("cancelled", None)]
+    assert _run(qtbot, JobSlot(), work) == [("cancelled", None)]
+
+
+def _stubborn(value, started: threading.Event, release: threading.Event):
+    """Work that ignores cancel until released (as a long core call between its checks does), reporting
+    progress and a partial result on its way."""
+
+    def work(report, _cancel):
+        started.set()
+        release.wait(30.0)
+        report.progress(1, 1, "late")
+        report.send(f"{value} partial")
+        return value
+
+    return work
+
+
+def test_an_older_tickets_result_arriving_after_a_newer_request_is_dropped(qtbot):
+    """The one stale-result rule: the first job ends (progress, a partial result, its result) only after the
+    second request was made; none of it arrives, the second request's result does."""
+    slot, said = JobSlot(), []
+    slot.succeeded.connect(lambda r: said.append(("done", r)))
+    slot.sent.connect(lambda v: said.append(("sent", v)))
+    slot.progressed.connect(lambda d, t, w: said.append(("progress", w)))
+    slot.cancelled.connect(lambda: said.append(("cancelled", None)))
+    started, release = threading.Event(), threading.Event()
+    first = slot.submit(_stubborn("old", started, release))
+    assert started.wait(10.0)
+    second = slot.submit(lambda _r, _c: "new")
+    assert second > first and slot.ticket == second
+    release.set()
+    qtbot.waitUntil(lambda: not slot.busy, timeout=10_000)
+    assert said == [("done", "new")]
+
+
+def test_drop_lets_nothing_of_the_running_job_arrive_but_cancel_keeps_its_ending(qtbot):
+    """``drop``: nothing asked so far is wanted (a new ticket). ``cancel``: the job is asked to stop, and
+    what it ends with still arrives (a generation stopped early keeps its tokens)."""
+    for how, expected in (("drop", []), ("cancel", [("progress", "late"), ("sent", "kept partial"), ("done", "kept")])):
+        slot, said = JobSlot(), []
+        slot.succeeded.connect(lambda r, said=said: said.append(("done", r)))
+        slot.sent.connect(lambda v, said=said: said.append(("sent", v)))
+        slot.progressed.connect(lambda d, t, w, said=said: said.append(("progress", w)))
+        started, release = threading.Event(), threading.Event()
+        slot.submit(_stubborn("kept", started, release))
+        assert started.wait(10.0)
+        getattr(slot, how)()
+        release.set()
+        qtbot.waitUntil(lambda slot=slot: not slot.busy, timeout=10_000)
+        assert said == expected, how
 
 
 def test_a_slot_runs_the_newest_request_only(qtbot):
@@ -164,8 +223,9 @@ def test_slots_dropped_by_their_owner_while_the_machine_is_busy_end_cleanly(tmp_
 
 def test_the_runner_stops_its_jobs_when_the_window_closes(qtbot):
     runner = JobRunner()
-    job = runner.job(lambda _r, cancel: cancel.wait(30.0))
-    job.start()
+    slot = runner.slot()
+    slot.submit(lambda _r, cancel: cancel.wait(30.0))
+    job = slot.job
     qtbot.waitUntil(job.isRunning, timeout=30_000)
     runner.stop()
     assert job.isFinished()

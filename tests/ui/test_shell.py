@@ -37,7 +37,6 @@ def test_newest_request_wins(qtbot):
     worker = TraceWorker()
     results = []
     worker.traceReady.connect(lambda g, t, e: results.append((g, t)))
-    worker.start()
     try:
         src = ModelSource()
         gens = [worker.submit(TraceRequest(src, f"This is a pen {'.' * (i + 1)}", RunOptions())) for i in range(5)]
@@ -70,7 +69,7 @@ def test_closing_leaves_no_thread(open_window, state):
 
 def test_long_work_shows_the_first_layer_before_the_rest(window, state, qtbot, monkeypatch):
     """Above PROGRESSIVE_MACS the worker hands over the first captured layer, then the full trace."""
-    from explorer.session import trace_work
+    from explorer.work import tracing as trace_work
 
     monkeypatch.setattr(trace_work, "PROGRESSIVE_MACS", 1)  # every trace counts as long
     seen = []

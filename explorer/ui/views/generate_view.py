@@ -1,6 +1,6 @@
 """Generate: write token by token and watch the KV cache.
 
-Generate runs the core's generation on a background job (explorer.session.background.generation_work) and
+Generate runs the core's generation on a background job (explorer.work.generating.generation_work) and
 hands the result to the window's state (``state.generation``), which the central view and presentation mode show too;
 the panel then shows step t, chosen with Step, Play (one step at a time, for a class), or the slider (scrub back): the
 attention the selected layer and head has seen so far (the prefill's C×C map with each decode step's row beneath it),
@@ -16,11 +16,12 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QFrame, QLabel, QMainWindow, QScrollArea, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.session.background import generation_work
-from explorer.ui.jobs import runner_of
+from explorer.ui.job_runner import runner_of
+from explorer.ui.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.generate_controls import GenerateControls
 from explorer.ui.views.generation_details import GenerationDetails
+from explorer.work.generating import generation_work
 
 PLAY_MS = 700  # one step per this many milliseconds while playing
 GROW_TO = 0.5  # of the window's height, for the dock the first time the panel is shown
@@ -30,7 +31,12 @@ class GenerateView(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.gen = state.generation  # where the result lives: the centre and presentation mode show it too
-        self.job = None
+        self.slot = JobSlot(self)  # one generation at a time; Stop keeps the tokens written so far
+        self.slot.sent.connect(self._on_step)
+        self.slot.succeeded.connect(self._on_done)
+        self.slot.failed.connect(self._on_failed)
+        self.slot.busyChanged.connect(self._buttons)
+        self._then = "last"  # what to show when the running generation is done
         self._live: list = []  # steps reported while the job runs
         self._play = QTimer(self)
         self._play.setInterval(PLAY_MS)
@@ -152,22 +158,16 @@ class GenerateView(View):
 
     def generate(self, then: str = "last") -> None:
         """Run a generation; then show its ``last`` step, its ``first`` (Step), or ``play`` from the first."""
-        if self.job is not None:
+        if self.slot.busy:
             return
-        self._live = []
+        self._live, self._then = [], then
         self.message.setText(self.tr("Generating…"))
         runner = runner_of(self)  # it keeps the models built: the one that traced the text is used
         how = dict(
             max_new_tokens=self.count.value(), sampling=self.controls.sampling(), use_cache=self.use_cache.isChecked()
         )
         work = generation_work(runner.models, self.state.source, self._prompt(), self.state.options, how)
-        self.job = runner.job(work, self)
-        self.job.sent.connect(self._on_step)
-        self.job.succeeded.connect(lambda g: self._on_done(g, then))
-        self.job.failed.connect(self._on_failed)
-        self.job.finished.connect(self._job_finished)
-        self._buttons()
-        self.job.start()
+        self.slot.submit(work)
 
     def save(self, path: str | None = None) -> None:
         if self.generation is None:
@@ -206,7 +206,8 @@ class GenerateView(View):
             self.message.setText(self.tr("Not opened: {message}").format(message=exc))
             return
         self.stop()
-        self._on_done(generation, "last")
+        self._then = "last"
+        self._on_done(generation)
         self.message.setText(self.tr("{path} (read-only)").format(path=path))
         self._buttons()
 
@@ -228,15 +229,18 @@ class GenerateView(View):
 
     def stop(self) -> None:
         self._play.stop()
-        if self.job is not None:
-            self.job.cancel()
+        self.slot.cancel()
         self._buttons()
 
     def shutdown(self) -> None:
         """The window is closing: stop the job and wait for it."""
-        self.stop()
-        if self.job is not None:
-            self.job.wait(10_000)
+        self._play.stop()
+        self.slot.shutdown()
+
+    @property
+    def job(self):
+        """The running generation's job, or None."""
+        return self.slot.job
 
     def _advance(self) -> None:
         if self.generation is None or self.step >= self.gen.last:
@@ -254,7 +258,8 @@ class GenerateView(View):
             )
         )
 
-    def _on_done(self, generation, then: str) -> None:
+    def _on_done(self, generation) -> None:
+        then = self._then
         notices = list(generation.notices)
         if generation.stopped == "cancelled":
             notices.append(self.tr("stopped after {n} tokens").format(n=len(generation.steps)))
@@ -267,12 +272,8 @@ class GenerateView(View):
         self.gen.set_live(())
         self.message.setText(self.tr("Not generated: {message}").format(message=message))
 
-    def _job_finished(self) -> None:
-        self.job = None
-        self._buttons()
-
-    def _buttons(self) -> None:
-        running = self.job is not None
+    def _buttons(self, _busy: bool = False) -> None:
+        running = self.slot.busy
         self.run_button.setEnabled(not running)
         self.stop_button.setEnabled(running or self._play.isActive())
         self.slider.setEnabled(self.generation is not None)

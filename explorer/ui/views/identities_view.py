@@ -41,8 +41,7 @@ SYNC_SVD_SIZE = 256
 class IdentitiesView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
-        self._svd_token = None
-        self._svd = JobSlot(self)  # the large SVDs, off the GUI thread
+        self._svd = JobSlot(self)  # the large SVDs, off the GUI thread (a superseded one's result is dropped)
         self._svd.succeeded.connect(self._on_rank_computed)
         self._key: tuple | None = None  # (trace id, layer, row) last computed
         self._svd_key: tuple | None = None
@@ -251,23 +250,20 @@ class IdentitiesView(View):
         W_o = None if cfg.unfactored_value or wo_n not in trace else trace[wo_n]
         M = ident.value_matrix(trace[wv_n], W_o, cfg.H, cfg.H_kv, cfg.D_v)  # (E, E)
         if M.shape[0] <= SYNC_SVD_SIZE:
+            self._svd.drop()  # an SVD still running for another model or layer must not land over this one
             self._apply_rank(ident.low_rank(M), cfg, layer, W_o is None)
             return
         # A real model's 768×768 (or larger) SVD takes a second or more: off the GUI thread, so the window
         # keeps responding while it runs; the panel says so meanwhile.
         self._lowrank = None
         self.rank_numbers.setText(self.tr("computing the singular values of the {e}×{e} matrix…").format(e=M.shape[0]))
-        token = object()
-        self._svd_token = token
         unfactored = W_o is None
         # A job of the panel's own slot (explorer/ui/jobs.py), never a bare thread holding the panel: that thread
         # dropped the last reference to a closed panel, and a widget destroyed off the GUI thread crashes Qt.
-        self._svd.submit(lambda _report, _cancel: (token, ident.low_rank(M), cfg, layer, unfactored))
+        self._svd.submit(lambda _report, _cancel: (ident.low_rank(M), cfg, layer, unfactored))
 
     def _on_rank_computed(self, payload) -> None:
-        token, result, cfg, layer, unfactored = payload
-        if token is self._svd_token:  # not overtaken by a newer model or layer
-            self._apply_rank(result, cfg, layer, unfactored)
+        self._apply_rank(*payload)  # only the newest submit's result arrives
 
     def _apply_rank(self, lowrank, cfg, layer: int, unfactored: bool) -> None:
         self._lowrank = lowrank

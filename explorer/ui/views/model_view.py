@@ -14,11 +14,12 @@ from explorer import names
 from explorer.analysis import head_scores
 from explorer.errors import ExplorerError
 from explorer.present import model_view as mv
-from explorer.ui.jobs import JobSlot, runner_of
-from explorer.ui.model_view_job import ModelViewRelay, ModelViewRequest, model_view_work
+from explorer.ui.job_runner import runner_of
+from explorer.ui.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.head_mosaic import HeadMosaic
 from explorer.ui.views.heatmap import colour_map
+from explorer.work.model_view import InductionSent, LayerSent, ModelViewRequest, model_view_work
 
 BEST_LISTED = 5
 
@@ -31,12 +32,9 @@ def colour_table(signed: bool) -> np.ndarray:
 class ModelView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
-        self.relay = ModelViewRelay(self)
-        self.relay.heads.connect(self._on_heads)
-        self.relay.induction.connect(self._on_induction)
-        self.slot = JobSlot(self)
+        self.slot = JobSlot(self)  # a superseded request's layers, still queued, are dropped by its ticket
+        self.slot.sent.connect(self._on_sent)
         self.slot.failed.connect(self._failed)
-        self._ticket = 0
         self._key: tuple | None = None
         self._layers: dict[int, mv.LayerHeads] = {}
         self._shape = (0, 0)
@@ -150,13 +148,13 @@ class ModelView(View):
         self._mark(sel, trace)
         if key == self._key:
             return
-        self._key, self._ticket = key, self._ticket + 1
+        self._key = key
         self._layers = {}
         self._shape = (trace.config.layers, trace.config.H)
         self.mosaic.reset(*self._shape)
         self._note = self._source_note(trace, from_trace, bundle)
         if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
-            self.slot.cancel()
+            self.slot.drop()
             self.status.setText(
                 self.tr("This sentence has {n} tokens: the model view shows sentences of up to {m}.").format(
                     n=trace.rows[row].length, m=mv.MAX_TOKENS
@@ -168,7 +166,6 @@ class ModelView(View):
             self._induction_key, self._induction = induction_key, None
         lut = colour_table(names.spec(names.attn(0, stage)).signed)
         request = ModelViewRequest(
-            self._ticket,
             trace,
             bundle,
             text,
@@ -178,7 +175,7 @@ class ModelView(View):
             lut,
             induction=bundle is not None and self._induction is None,
         )
-        self.slot.submit(model_view_work(request, self.relay))
+        self.slot.submit(model_view_work(request))
         self._show_status()
         self._apply_scores()
 
@@ -192,17 +189,19 @@ class ModelView(View):
         return ""
 
     # ------------------------------------------------------------------ results
-    def _on_heads(self, ticket: int, heads) -> None:
-        if ticket != self._ticket:
-            return  # a superseded request's layer, still queued
+    def _on_sent(self, sent) -> None:
+        if isinstance(sent, LayerSent):
+            self._on_heads(sent.heads)
+        elif isinstance(sent, InductionSent):
+            self._on_induction(sent.scores)
+
+    def _on_heads(self, heads) -> None:
         self._layers[heads.layer] = heads
         self.mosaic.set_layer(heads.layer, heads.images)
         self._show_status()
         self._apply_scores()
 
-    def _on_induction(self, ticket: int, scores) -> None:
-        if ticket != self._ticket:
-            return
+    def _on_induction(self, scores) -> None:
         self._induction = np.asarray(scores)
         self._apply_scores()
 

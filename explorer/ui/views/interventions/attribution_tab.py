@@ -11,10 +11,10 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.session.background import attribution_work
 from explorer.ui.palette_choice import signed_colours
 from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
 from explorer.ui.views.plot_bits import set_axis_title
+from explorer.work.interventions import attribution_work
 
 # The bars' colours are the chosen palette's positive and negative (explorer/present/palettes.py): apart for
 # every colour vision (tests/core/test_palettes_cvd.py).

@@ -2,7 +2,7 @@
 length, patch each (layer, position) of the residual stream, or each (layer, head), from the clean run into
 the corrupted run, and draw how much of the clean prediction comes back as a diverging heatmap.
 
-explorer.interventions.sweep computes it on a background job (explorer.session.background.sweep_work), with
+explorer.interventions.sweep computes it on a background job (explorer.work.interventions.sweep_work), with
 progress per cell and Cancel."""
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
 
 from explorer import vocab
 from explorer.analysis.token_text import visible
-from explorer.session.background import sweep_work
-from explorer.ui.jobs import Job, runner_of
+from explorer.ui.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import live_model
+from explorer.work.interventions import sweep_work
 
 KINDS = vocab.SWEEP_KINDS  # the kind combo's order
 
@@ -78,7 +78,12 @@ class SweepPanel(View):
         lay.addLayout(buttons)
         lay.addWidget(self.message)
         lay.addWidget(self.map, 1)
-        self.job: Job | None = None
+        self.slot = JobSlot(self)  # one sweep at a time
+        self.slot.progressed.connect(self._progressed)
+        self.slot.succeeded.connect(self._done)
+        self.slot.cancelled.connect(self._cancelled)
+        self.slot.failed.connect(self.message.setText)
+        self.slot.busyChanged.connect(self._buttons)
         self.result = None  # the SweepResult drawn
         self._text = None
         self.run_button.clicked.connect(self.run)
@@ -113,15 +118,20 @@ class SweepPanel(View):
             self._text = text
             self.clean.setText(text)
 
-    def _buttons(self) -> None:
-        running = self.job is not None
+    @property
+    def job(self):
+        """The running sweep's job, or None."""
+        return self.slot.job
+
+    def _buttons(self, _busy: bool = False) -> None:
+        running = self.slot.busy
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         self.progress.setVisible(running)
 
     # ------------------------------------------------------------------ running
     def run(self) -> None:
-        if self.job is not None:
+        if self.slot.busy:
             return
         model = live_model(self)
         if model is None:
@@ -134,25 +144,18 @@ class SweepPanel(View):
             self.message.setText(self.tr("Type both sentences: the clean one and the corrupted one."))
             return
         work = sweep_work(*model, clean, corrupted, KINDS[max(0, self.kind.currentIndex())], self.state.options)
-        self.job = runner_of(self).job(work, self)
-        self.job.progressed.connect(self._progressed)
-        self.job.succeeded.connect(self._done)
-        self.job.cancelled.connect(lambda: self.message.setText(self.tr("Sweep cancelled.")))
-        self.job.failed.connect(self.message.setText)
-        self.job.finished.connect(self._finished)
         self.progress.setRange(0, 0)
         self.message.setText(self.tr("Running the sweep…"))
-        self._buttons()
-        self.job.start()
+        self.slot.submit(work)
 
     def cancel(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
+        self.slot.cancel()
 
     def shutdown(self) -> None:
-        self.cancel()
-        if self.job is not None:
-            self.job.wait(10_000)
+        self.slot.shutdown()
+
+    def _cancelled(self) -> None:
+        self.message.setText(self.tr("Sweep cancelled."))
 
     def _progressed(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
@@ -171,12 +174,6 @@ class SweepPanel(View):
             parent = parent.parentWidget()
         if parent is not None and self.map.isVisible() and parent.widget() is not None:
             parent.verticalScrollBar().setValue(self.map.mapTo(parent.widget(), QPoint(0, 0)).y())
-
-    def _finished(self) -> None:
-        job, self.job = self.job, None
-        if job is not None:
-            job.deleteLater()
-        self._buttons()
 
     # ------------------------------------------------------------------ draw
     def _labels(self, r) -> tuple[list[str], list[str], str, str]:

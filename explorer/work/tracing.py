@@ -1,7 +1,7 @@
-"""One trace request computed, as the window's trace queue (explorer/ui/worker.py) runs it on its thread:
+"""One trace request computed, as the trace kind of job (explorer/ui/worker.py) runs it on its thread:
 the model found or built in the model cache, the layers to capture that it has, the CPU threads the run is
 worth, then the plain trace (a long one hands its first captured layer over early) or the baseline and the
-intervened run. Plain Python: the queue only decides which request runs and reports the results.
+intervened run. Plain Python: the runner only decides which request runs and reports the results.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.session.capture_policy import capturable
-from explorer.session.model_cache import ModelCache
 from explorer.session.request import TraceRequest
 from explorer.trace import Trace
 from explorer.util.threads import threads_for
+from explorer.work.model_cache import ModelCache
 
 # Above this many multiply-adds a trace takes seconds here: show the first captured layer as soon as it is
 # done, then the rest (a 4096-token GPT-2 trace takes minutes on two cores; its first maps, seconds).

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from explorer.config import ModelConfig
-from explorer.session.model_cache import ModelCache
 from explorer.session.request import ModelSource
+from explorer.work.model_cache import ModelCache
 
 if TYPE_CHECKING:
-    from explorer.session.background import Report, Work
     from explorer.train.loop import TrainSettings
+    from explorer.work.report import Report, Work
 
 EMIT_EVERY_S = 0.1  # progress reaches the window at most ten times a second (and at every evaluation)
 
