@@ -82,3 +82,49 @@ def test_a_tokenizer_json_that_is_not_a_file(tmp_path, kind):
         Tokenizer.from_file(resource("tokenizers", "words-en.json"))  # reading a real one, measured here
         read.append(time.monotonic() - start)
     assert min(refused) < 5 * min(read)  # refused from what the file is, before any reading
+
+
+def test_the_time_limit_starts_no_thread_per_call(monkeypatch):
+    """Issue 37: the guard's helper threads are reused; a thread started for every call (as before) made
+    200 encodes start 200 threads."""
+    import threading
+
+    from explorer.tokenize import guard
+
+    tokenizer = Tokenizer.from_file(resource("tokenizers", "words-en.json"))
+    tokenizer.encode("warm up")  # a helper may be started once
+    started = []
+    real_start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: (started.append(self.name), real_start(self))[1])
+    before = guard.helpers_alive()
+    for i in range(200):
+        assert tokenizer.encode(f"This is pen number {i} .").ids
+    assert started == [] and guard.helpers_alive() == before >= 1
+
+
+def test_a_call_given_up_keeps_its_helper_and_the_next_call_gets_another():
+    """A helper still busy with an abandoned call is not handed the next one (that one would wait behind it);
+    once the abandoned call ends, its helper serves again, and stop_helpers ends the idle ones."""
+    import threading
+
+    from explorer.tokenize import guard
+
+    def helpers() -> set:
+        return {t for t in threading.enumerate() if t.name == "tokenize" and t.is_alive()}
+
+    guard.stop_helpers()
+    before = helpers()  # helpers still busy with an earlier test's abandoned call
+    release = threading.Event()
+    with pytest.raises(guard.TimedOut):
+        guard.call_bounded(release.wait, 0.1)  # stuck until released
+    assert guard.call_bounded(lambda: 42, 5.0) == 42  # on a second helper: not behind the stuck call
+    assert len(helpers() - before) == 2
+    release.set()
+    deadline = time.monotonic() + 10
+    while len(guard._idle) < 2 and time.monotonic() < deadline:  # the abandoned call ended: its helper is back
+        time.sleep(0.01)
+    for _ in range(20):
+        assert guard.call_bounded(lambda: 1, 5.0) == 1
+    assert len(helpers() - before) == 2  # reused, none added
+    guard.stop_helpers()
+    assert helpers() - before == set()
