@@ -130,10 +130,11 @@ class TraceWorker(QObject):
     # ------------------------------------------------------------------ results (current tickets only)
     def _loaded(self, config) -> None:
         request, self._waiting, self._loading = self._waiting, None, None
-        generation = self._generation
-        self.modelReady.emit(config)  # may ask again at once: a deep model switches to capturing one layer
-        if request is not None and generation == self._generation:
+        if request is not None:
             self.traces.submit(_trace_work(self.models, request, self._prefetch))
+        # After the trace is asked for, as before: a deep model switches to capturing one layer here, and that
+        # new request makes the trace just asked for stale (the runner's one rule).
+        self.modelReady.emit(config)
 
     def _load_ended(self) -> None:
         self._waiting = self._loading = None
