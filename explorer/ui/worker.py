@@ -102,10 +102,11 @@ class TraceWorker(QObject):
         self._prefetch.hint = (stage, layer, row, head)  # one reference assignment: safe to read from a job
 
     def cancel_current(self) -> None:
-        """Stop the running request (a long model load) at its next check, and drop any waiting one."""
-        self._waiting = None
-        self.loads.cancel()
-        self.traces.cancel()
+        """Stop the running request (a long model load) at its next check, and drop any waiting one: nothing
+        of them arrives (a new request for the same model, made at once, loads it again)."""
+        self._waiting = self._loading = None
+        self.loads.drop()
+        self.traces.drop()
 
     def stop(self, wait_ms: int = 10_000) -> None:
         """The window is closing: stop both slots and wait for their jobs; nothing more starts."""
