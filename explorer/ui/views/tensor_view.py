@@ -15,7 +15,7 @@ from explorer.present.explain import fmt
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui import captions
 from explorer.ui.render_queue import render_queue
-from explorer.ui.stage_words import stage_words
+from explorer.ui.stage_words import stage_titles, stage_words
 from explorer.ui.views import generation_map, tensor_controls, tensor_hover, tensor_panels
 from explorer.ui.views.base import View
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
@@ -139,36 +139,7 @@ class TensorView(View):
         return self.stage_titles()[key]
 
     def stage_titles(self) -> dict[str, str]:
-        return {
-            "tokens": self.tr("Tokens → ids"),
-            "embed": self.tr("Embedding"),
-            "norm_attn": self.tr("Norm before attention"),
-            "qkv": self.tr("Queries, keys, values"),
-            "scores": self.tr("Scores Q·Kᵀ"),
-            "scaled": self.tr("Scaled ÷√D"),
-            "masked": self.tr("Mask"),
-            "weights": self.tr("Attention weights (softmax)"),
-            "heads": self.tr("Head outputs A·V"),
-            "concat": self.tr("Heads side by side"),
-            "out": self.tr("Output projection ·W_o"),
-            "residual": self.tr("Residual + x"),
-            "norm_ffn": self.tr("Norm before the FFN"),
-            "ffn": self.tr("Feed-forward network"),
-            "block": self.tr("Block output"),
-            "final_norm": self.tr("Final norm"),
-            "logits": self.tr("Scores over the vocabulary"),
-            "probs": self.tr("Next-token probabilities"),
-            "segment": self.tr("Segment embedding"),
-            "parallel": self.tr("Parallel block: FFN norm"),
-            "qk_norm": self.tr("Query/key norm"),
-            "capped": self.tr("Soft-capped scores"),
-            "attn_out_norm": self.tr("Norm of the attention output"),
-            "post_norm_attn": self.tr("Post-norm after attention"),
-            "ffn_out_norm": self.tr("Norm of the FFN output"),
-            "post_norm_ffn": self.tr("Post-norm after the FFN"),
-            "mlm": self.tr("Masked-LM head"),
-            "logit_cap": self.tr("Soft-capped vocabulary scores"),
-        }
+        return stage_titles()  # the one table (explorer/present/stage_titles.py), translated
 
     def export_widget(self) -> QWidget:
         return self.content
