@@ -163,6 +163,8 @@ def _trio(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: co
     """Q, K, V of the selected head side by side on one colour scale: maps of one size, one colour bar (beside
     V) and one axis title (beside Q), their titles on a level."""
     specs = [spec_of(panel, words) for panel in figure.trio_panels(trace, sel)]
+    # on paper the three narrow maps share Q's axis title (the window repeats it over each)
+    specs = [specs[0]] + [dataclasses.replace(s, y_title="") for s in specs[1:]]
     gap = px * 1.2
     extra = [px * LINE, 0.0, bar_width(specs[2], px) - px * 0.3]  # Q's axis title, V's colour bar
     base = (box.w - 2 * gap - sum(extra)) / 3

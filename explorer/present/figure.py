@@ -130,12 +130,14 @@ def matrix_panel(m: matrices.Matrix, sel) -> Panel:
     )
 
 
-def trio_panels(trace, sel) -> tuple[Panel, Panel, Panel]:
-    """Q, K, V of the selected head side by side on one colour scale, one colour bar (beside V)."""
-    shown = [matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row) for k in "qkv"]
+def trio_panels(trace, sel, shown: list[matrices.Matrix] | None = None) -> tuple[Panel, Panel, Panel]:
+    """Q, K, V of the selected head side by side on one colour scale, one colour bar (beside V); ``shown``:
+    the three matrices when not the traced run's own (a baseline, a difference)."""
+    if shown is None:
+        shown = [matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row) for k in "qkv"]
     levels = matrices.levels([m.data for m in shown], True)
     panels = []
-    for k, (key, m) in enumerate(zip("qkv", shown)):
+    for key, m in zip("qkv", shown):
         rows, cols = m.data.shape
         panels.append(
             Panel(
@@ -145,10 +147,10 @@ def trio_panels(trace, sel) -> tuple[Panel, Panel, Panel]:
                 signed=True,
                 levels=levels,
                 title=Say.of("trio title", which=key, h=sel.head, rows=rows, cols=cols),
-                y_title=Say.of("token axis") if k == 0 else NOTHING,
+                y_title=Say.of("token axis"),
                 x_title=Say.of("plain", text=f"x·W_{key}  ({cols})"),
                 highlight=(sel.token, None),
-                colour_bar=k == 2,
+                colour_bar=key == "v",
                 tip=m.name,
             )
         )

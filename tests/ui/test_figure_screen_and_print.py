@@ -174,3 +174,33 @@ def test_a_map_too_large_to_hatch_is_grey_without_hatching_on_both(qtbot):
         MapSpec(data, tuple(labels), tuple(labels), False, (0.0, 1.0)), Box(0, 0, 900), 12, col.theme("light")
     )
     assert not _print_hatched(items, lay).any()
+
+
+def _window_at(qtbot, trace, stage: str):
+    state, view = _window_at_weights(qtbot, trace, (1100, 650))
+    state.select(stage=stage)
+    wait_laid_out(qtbot, [view])
+    return state, view
+
+
+@pytest.mark.parametrize("stage", ["weights", "masked", "embed", "ffn"])
+def test_the_window_and_print_draw_the_same_panel(qtbot, long_trace, stage):
+    """The stage's description (explorer/present/figure.py) on screen and on paper: the same numbers, scale,
+    blocked cells, labels and words (read back from the window's map and print's map spec)."""
+    from explorer.handouts.stage_figure import matrix_spec
+
+    state, view = _window_at(qtbot, long_trace, stage)
+    sel = state.selection
+    pairwise = stage in ("weights", "masked")
+    spec = map_spec(long_trace, sel, ENGLISH) if pairwise else matrix_spec(long_trace, sel, ENGLISH)
+    large = view.large
+    assert large.title.text() == spec.title
+    assert large.plot.getAxis("left").labelText == spec.y_title
+    assert large.plot.getAxis("bottom").labelText == spec.x_title
+    assert (large.left.labels, large.bottom.labels) == (spec.row_labels, spec.col_labels)
+    assert tuple(large.image.getLevels()) == pytest.approx(spec.levels)
+    blocked = spec.all_blocked()
+    assert np.array_equal(large.overlay.image > 0, blocked) if blocked.any() else not large.layers.has_blocked
+    if blocked.any():
+        assert large.legend_text.text() == spec.legend
+    assert large.note.text().startswith(spec.note)

@@ -13,6 +13,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 # The names views and tests import from here, wherever they are defined.
+from explorer.present.figure import Panel
 from explorer.present.number_format import map_format, scale_ticks
 from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.map_layers import (  # noqa: F401
@@ -260,6 +261,26 @@ class Heatmap(QWidget):
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
         settle(self.graphics)  # painted once (views/settle.py): laid out later, an edit painted it 2–3 times
+
+    def show_panel(self, panel: Panel, words, prefix: str = "", remark: str = "") -> None:
+        """Draw ``panel`` (explorer/present/figure.py), the description print draws too, its words said in
+        ``words``' language; ``prefix``: before the title (the run shown), ``remark``: after the panel's note."""
+        self.set_axis_titles(panel.y_title.said(words), panel.x_title.said(words), prefix + panel.title.said(words))
+        self.title.setToolTip(panel.tip)
+        legend = panel.legend.said(words)
+        if legend:
+            self.set_legend_text(legend)
+        note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        self.set_matrix(
+            panel.data,
+            panel.row_labels,
+            panel.col_labels,
+            panel.signed,
+            panel.levels,
+            square=panel.square,
+            blocked=panel.blocked,
+            note=note,
+        )
 
     def cells_rect(self) -> QRectF:
         """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""
