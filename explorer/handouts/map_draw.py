@@ -12,11 +12,11 @@ from explorer.handouts.hatching import hatch_segments
 from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout
 from explorer.handouts.scene import Image, Line, Rect, Text
 from explorer.handouts.text import ASCENT, CENTRE_TO_BASELINE, elide
+from explorer.present.figure import NUMBERS_UP_TO
 from explorer.present.hatching import blocked_runs, hatched
-from explorer.present.hover_format import cell_text
+from explorer.present.number_format import map_format
 
 VECTOR_LIMIT = 64  # cells as vector squares up to this many rows and columns; a picture beyond
-TEXT_LIMIT = 16  # numbers in the cells up to this many rows and columns (the window's limit)
 BAR_STEPS = 128
 
 
@@ -69,9 +69,10 @@ def _cells(lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
 
 def _numbers(spec: MapSpec, lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
     rows, cols = spec.data.shape
-    if rows > TEXT_LIMIT or cols > TEXT_LIMIT:
+    if rows > NUMBERS_UP_TO or cols > NUMBERS_UP_TO:
         return []
-    texts = [[cell_text(v) for v in row] for row in spec.data]
+    number = map_format(spec.data)  # the window's format: the map's range chooses the decimals
+    texts = [[number(v) for v in row] for row in spec.data]
     longest = max((len(t) for row in texts for t in row), default=1) or 1
     size = min(lay.px * 1.2, lay.cell_h * 0.45, lay.cell_w / (0.62 * longest + 0.4))
     if size < lay.px * 0.55:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.handouts.text import ASCENT, DESCENT, elide, nice_ticks, text_width, tick_text, wrap
+from explorer.handouts.text import ASCENT, DESCENT, elide, text_width, wrap
 from explorer.present import axis_labels as rule
+from explorer.present import figure
 from explorer.present.axis_labels import MIN_TICK_PX, AxisLabels, AxisRoom
 from explorer.present.hatching import blocked_cells
 
@@ -143,9 +144,8 @@ def _left_room(spec: MapSpec, px: float, bands: int = 1) -> float:
 
 
 def bar_ticks(spec: MapSpec, height: float, px: float) -> tuple[tuple[float, str], ...]:
-    lo, hi = spec.levels
-    most = int(max(3, min(7, height / (px * 2.2))))
-    return tuple((v, tick_text(v)) for v in nice_ticks(lo, hi, most) if lo - 1e-12 <= v <= hi + 1e-12)
+    """The colour bar's numbers, by the window's rule (explorer/present/figure.py)."""
+    return figure.bar_ticks(spec.levels, figure.bar_tick_count(height, px))
 
 
 def _cells(spec: MapSpec, room_w: float, room_h: float | None, px: float) -> tuple[float, float]:
@@ -163,8 +163,8 @@ def _cells(spec: MapSpec, room_w: float, room_h: float | None, px: float) -> tup
 
 
 def bar_width(spec: MapSpec, px: float) -> float:
-    """The room the colour bar and its tick labels take beside the map."""
-    ticks_w = max(text_width(tick_text(v), px) for v in (spec.levels[0], spec.levels[1], -abs(spec.levels[1])))
+    """The room the colour bar and its tick labels take beside the map (the widest numbers it may show)."""
+    ticks_w = max(text_width(text, px) for _v, text in figure.bar_ticks(spec.levels, 6))
     return px * 0.8 + px * 1.0 + px * 0.5 + ticks_w + px * 0.3
 
 

@@ -18,8 +18,12 @@ import numpy as np
 from explorer import names
 from explorer.present import matrices
 from explorer.present.hover_format import fmt
+from explorer.present.number_format import map_format, scale_ticks
 
 SQUARE_UP_TO = 24  # a matrix with at most this many rows and columns gets square cells
+# Numbers are printed inside the cells of maps up to this many rows and columns (the note's toy sizes always
+# qualify); beyond it the text would be unreadable (and, on screen, the items would cost time).
+NUMBERS_UP_TO = 16
 
 
 @dataclass(frozen=True)
@@ -155,3 +159,16 @@ def trio_panels(trace, sel, shown: list[matrices.Matrix] | None = None) -> tuple
             )
         )
     return tuple(panels)
+
+
+def bar_tick_count(height_px: float, text_px: float) -> int:
+    """How many numbers a colour bar ``height_px`` tall has room for, with text of ``text_px``."""
+    return max(2, min(6, int(height_px / (3 * text_px))))
+
+
+def bar_ticks(levels: tuple[float, float], most: int) -> tuple[tuple[float, str], ...]:
+    """The colour bar's numbers: both ends and round steps between, at most ``most``, in one format
+    (explorer/present/number_format.py). A bar once showed only "0" (issue 22)."""
+    ticks = scale_ticks(levels[0], levels[1], most)
+    number = map_format(ticks)
+    return tuple((v, number(v)) for v in ticks)

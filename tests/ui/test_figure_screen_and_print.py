@@ -204,3 +204,23 @@ def test_the_window_and_print_draw_the_same_panel(qtbot, long_trace, stage):
     if blocked.any():
         assert large.legend_text.text() == spec.legend
     assert large.note.text().startswith(spec.note)
+
+
+@pytest.mark.parametrize("stage", ["scores", "weights"])
+def test_the_numbers_in_the_cells_read_the_same_on_screen_and_paper(qtbot, stage):
+    """One number format per map (explorer/present/number_format.py): print once wrote "1" and "0.00432" where
+    the window wrote "1.00" and "0"; now the cells print what the window prints."""
+    trace = run_trace(load_preset("classroom"), "This is a pen .")
+    state, view = _window_at(qtbot, trace, stage)
+    screen = view.large.layers.cell_texts()
+    spec = map_spec(trace, state.selection, ENGLISH)
+    items, lay = draw_map(spec, Box(0, 0, 900), 12, col.theme("light"))
+    inside = [
+        t
+        for t in items
+        if isinstance(t, Text) and lay.x < t.x < lay.x + lay.w and lay.y < t.y < lay.y + lay.h and t.rotate == 0
+    ]
+    paper = [["" for _ in range(lay.cols)] for _ in range(lay.rows)]
+    for t in inside:
+        paper[int((t.y - lay.y) // lay.cell_h)][int((t.x - lay.x) // lay.cell_w)] = t.text
+    assert screen and paper == screen

@@ -13,8 +13,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 # The names views and tests import from here, wherever they are defined.
-from explorer.present.figure import Panel
-from explorer.present.number_format import map_format, scale_ticks
+from explorer.present.figure import Panel, bar_tick_count, bar_ticks
 from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.map_layers import (  # noqa: F401
     MAX_FONT_PX,
@@ -144,13 +143,11 @@ class Heatmap(QWidget):
         if self.bar is None or self._bar_shows is None:
             return
         lo, hi = self._bar_shows[1]
-        most = max(2, min(6, int(self.graphics.height() / (3 * self._text_px))))
+        most = bar_tick_count(self.graphics.height(), self._text_px)
         key = (lo, hi, most)
         if key != getattr(self, "_bar_ticks", None):
             self._bar_ticks = key
-            ticks = scale_ticks(lo, hi, most)
-            number = map_format(ticks)
-            labels = [(v, number(v)) for v in ticks]
+            labels = list(bar_ticks((lo, hi), most))  # print numbers its bar by the same rule
             self.bar.axis.setTicks([labels, []])
             # room for the widest number: pyqtgraph drops a label that does not fit its axis (a slide's bar
             # once kept only "0")

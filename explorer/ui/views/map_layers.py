@@ -18,14 +18,13 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
 from explorer.present import palettes
+from explorer.present.figure import NUMBERS_UP_TO
 from explorer.present.hatching import blocked_cells, blocked_runs, hatched
 from explorer.present.matrices import for_display
 from explorer.present.number_format import MapFormat, map_format
 from explorer.ui.views.cell_numbers import CellNumbers
 
-# Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
-# sizes always qualify); beyond it the text would be unreadable and the items would cost time.
-TEXT_LIMIT = 16
+TEXT_LIMIT = NUMBERS_UP_TO  # numbers in the cells of maps up to this size (print's limit too)
 MIN_FONT_PX = 9  # numbers smaller than this are not printed: 5–7 px digits cannot be read
 MAX_FONT_PX = 15
 
