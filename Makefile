@@ -99,7 +99,8 @@ install-desktop:
 uninstall-desktop:
 	sh packaging/install-desktop.sh --uninstall
 
-# Interface translations: lupdate gathers every tr()/translate() string of explorer/ui into the Japanese .ts
+# Interface translations: lupdate gathers every tr()/translate() string of explorer/ui (and the stage titles the
+# core marks with QT_TRANSLATE_NOOP in explorer/present/stage_titles.py) into the Japanese .ts
 # (translations already there are kept; strings no longer in the code are dropped), lrelease builds the .qm
 # the app loads. Both are committed, so installing needs no Qt tools; tests/ui/test_i18n.py checks they agree.
 TS_JA := resources/translations/explorer_ja.ts
@@ -107,7 +108,8 @@ QM_JA := resources/translations/explorer_ja.qm
 
 translations: setup
 	$(VENV)/bin/pyside6-lupdate -silent -locations none -no-obsolete -source-language en -target-language ja \
-		$$(find explorer/ui -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort) -ts $(TS_JA)
+		$$(find explorer/ui -name '*.py' -not -path '*/__pycache__/*' | LC_ALL=C sort) explorer/present/stage_titles.py \
+		-ts $(TS_JA)
 	$(VENV)/bin/pyside6-lrelease -silent $(TS_JA) -qm $(QM_JA)
 
 # The README's screenshots, made with the app's own --screenshot (offscreen, no display needed).

@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-
-def blocked_runs(blocked: np.ndarray) -> list[tuple[int, int, int]]:
-    """(row, first column, past the last column) of each run of blocked cells in a row."""
-    runs = []
-    for i, row in enumerate(np.asarray(blocked, dtype=bool)):
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
-        runs.extend((i, int(a), int(b)) for a, b in zip(edges[::2], edges[1::2]))
-    return runs
+from explorer.present.hatching import blocked_runs  # noqa: F401 (the runs both renderers hatch)
 
 
 def clip_diagonal(c: float, x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float] | None:

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.handouts import colours as col
-from explorer.handouts.hatching import blocked_runs, hatch_segments
+from explorer.handouts.hatching import hatch_segments
 from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout
 from explorer.handouts.scene import Image, Line, Rect, Text
-from explorer.handouts.text import CENTRE_TO_BASELINE, elide
-from explorer.present.hover_format import cell_text
+from explorer.handouts.text import ASCENT, CENTRE_TO_BASELINE, elide
+from explorer.present.figure import NUMBERS_UP_TO
+from explorer.present.hatching import blocked_runs, hatched
+from explorer.present.number_format import map_format
 
 VECTOR_LIMIT = 64  # cells as vector squares up to this many rows and columns; a picture beyond
-HATCH_LIMIT = 64  # the window hatches maps up to this size; bigger ones show the plain grey
-TEXT_LIMIT = 16  # numbers in the cells up to this many rows and columns (the window's limit)
 BAR_STEPS = 128
 
 
@@ -31,12 +31,13 @@ def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list
     blocked = spec.all_blocked()
     rgb = col.colours(spec.data, spec.levels, spec.signed)
     items += _cells(lay, rgb, blocked)
-    if blocked.any() and max(blocked.shape) <= HATCH_LIMIT:
+    hatch = hatched(blocked)
+    if hatch is not None:
         spacing = max(px * 0.35, min(px * 0.7, min(lay.cell_w, lay.cell_h) / 3))
         width = max(0.5, px * 0.07)
         items += [
             Line(*s, col.MASK_HATCH, width)
-            for s in hatch_segments(blocked_runs(blocked), lay.x, lay.y, lay.cell_w, lay.cell_h, spacing)
+            for s in hatch_segments(blocked_runs(hatch), lay.x, lay.y, lay.cell_w, lay.cell_h, spacing)
         ]
     items += _numbers(spec, lay, rgb, blocked)
     items += _highlight(spec, lay)
@@ -68,9 +69,10 @@ def _cells(lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
 
 def _numbers(spec: MapSpec, lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
     rows, cols = spec.data.shape
-    if rows > TEXT_LIMIT or cols > TEXT_LIMIT:
+    if rows > NUMBERS_UP_TO or cols > NUMBERS_UP_TO:
         return []
-    texts = [[cell_text(v) for v in row] for row in spec.data]
+    number = map_format(spec.data)  # the window's format: the map's range chooses the decimals
+    texts = [[number(v) for v in row] for row in spec.data]
     longest = max((len(t) for row in texts for t in row), default=1) or 1
     size = min(lay.px * 1.2, lay.cell_h * 0.45, lay.cell_w / (0.62 * longest + 0.4))
     if size < lay.px * 0.55:
@@ -107,47 +109,45 @@ def _axes(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
         Line(lay.x, lay.y, lay.x, lay.y + lay.h, theme.axis, max(0.5, px * 0.06)),
         Line(lay.x, lay.y + lay.h, lay.x + lay.w, lay.y + lay.h, theme.axis, max(0.5, px * 0.06)),
     ]
-    left, bottom = lay.left, lay.bottom
-    room = left.depth - px * 0.6
-    for i, label in zip(left.cells, left.texts):
-        y = lay.y + (i + 0.5) * lay.cell_h
-        items.append(Line(lay.x - tick, y, lay.x, y, theme.axis, max(0.5, px * 0.06)))
-        items.append(
-            Text(
-                lay.x - tick - px * 0.2,
-                y + CENTRE_TO_BASELINE * left.size,
-                elide(label, left.size, room),
-                left.size,
-                theme.ink,
-                "end",
-            )
-        )
-    base = lay.y + lay.h
-    for j, label in zip(bottom.cells, bottom.texts):
-        x = lay.x + (j + 0.5) * lay.cell_w
-        items.append(Line(x, base, x, base + tick, theme.axis, max(0.5, px * 0.06)))
-        if bottom.upright:  # reads bottom to top, its end at the axis
-            text = elide(label, bottom.size, bottom.depth - px * 0.6)
-            items.append(
-                Text(
-                    x + CENTRE_TO_BASELINE * bottom.size,
-                    base + tick + px * 0.2,
-                    text,
-                    bottom.size,
-                    theme.ink,
-                    "end",
-                    rotate=-90,
-                )
-            )
-        else:
-            items.append(Text(x, base + tick + bottom.size * 0.95, label, bottom.size, theme.ink, "middle"))
+    items += _left_labels(lay, theme, tick)
+    items += _bottom_labels(lay, theme, tick)
     if spec.y_title:
-        x = lay.x - left.depth - px * 0.35
+        x = lay.x - lay.left.depth - px * 0.35
         items.append(
             Text(x, lay.y + lay.h / 2, elide(spec.y_title, px, max(lay.h, px * 8)), px, theme.ink, "middle", rotate=-90)
         )
     if spec.x_title:
         items.append(Text(lay.x + lay.w / 2, lay.below_y + px * 0.95, spec.x_title, px, theme.ink, "middle"))
+    return items
+
+
+def _left_labels(lay: MapLayout, theme: col.Theme, tick: float) -> list:
+    """The row labels the shared rule chose (explorer/present/axis_labels.py), right-aligned in their band."""
+    labels, px = lay.left.labels, lay.px
+    size = labels.arrangement.px
+    items: list = []
+    for i, text, band in zip(labels.cells, labels.texts, labels.bands):
+        y = lay.y + (i + 0.5) * lay.cell_h
+        items.append(Line(lay.x - tick, y, lay.x, y, theme.axis, max(0.5, px * 0.06)))
+        right = lay.x - tick - px * 0.2 - band * labels.depth
+        items.append(Text(right, y + CENTRE_TO_BASELINE * size, text, size, theme.ink, "end"))
+    return items
+
+
+def _bottom_labels(lay: MapLayout, theme: col.Theme, tick: float) -> list:
+    """The key labels the shared rule chose: flat on staggered lines, or upright (its end at the axis)."""
+    labels, px = lay.bottom.labels, lay.px
+    size = labels.arrangement.px
+    base = lay.y + lay.h
+    items: list = []
+    for j, text, band in zip(labels.cells, labels.texts, labels.bands):
+        x = lay.x + (j + 0.5) * lay.cell_w
+        items.append(Line(x, base, x, base + tick, theme.axis, max(0.5, px * 0.06)))
+        top = base + lay.bottom.gap + band * labels.depth
+        if labels.arrangement.upright:  # reads bottom to top, its end at the axis
+            items.append(Text(x + CENTRE_TO_BASELINE * size, top, text, size, theme.ink, "end", rotate=-90))
+        else:
+            items.append(Text(x, top + size * ASCENT, text, size, theme.ink, "middle"))
     return items
 
 

@@ -3,15 +3,38 @@ legend and the note. Pure arithmetic on sizes; ``map_draw.py`` turns the layout 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.handouts.text import nice_ticks, text_width, tick_text, wrap
+from explorer.handouts.text import ASCENT, DESCENT, elide, text_width, wrap
+from explorer.present import axis_labels as rule
+from explorer.present import figure
+from explorer.present.axis_labels import MIN_TICK_PX, AxisLabels, AxisRoom
+from explorer.present.hatching import blocked_cells
 
-LABEL_CHARS = 12  # a tick label is cut past about this many average characters (as the window's axes)
 LINE = 1.3  # line height, in ems
+SMALLEST = MIN_TICK_PX / 12  # a crowded axis's labels shrink as far as the window's do from its usual 12 px
+AVERAGE_CHAR = 0.62  # an average character's width, in ems (what the label rule cuts long tokens by)
+
+
+class PrintMeasure:
+    """The label rule's measurements (explorer/present/axis_labels.py) in print's font widths."""
+
+    def width(self, text: str, px: float) -> float:
+        return text_width(text, px)
+
+    def line(self, px: float) -> float:
+        return (ASCENT + DESCENT) * px
+
+    def char(self, px: float) -> float:
+        return AVERAGE_CHAR * px
+
+    def elide(self, text: str, px: float, room: float) -> str:
+        return elide(text, px, room)
+
+
+PRINT_MEASURE = PrintMeasure()
 
 
 @dataclass(frozen=True)
@@ -45,19 +68,23 @@ class MapSpec:
     title_room: int = 0  # lines kept for the title at least (maps side by side start level)
 
     def all_blocked(self) -> np.ndarray:
-        b = np.isneginf(self.data)
-        return b if self.blocked is None else (b | self.blocked)
+        return blocked_cells(self.data, self.blocked)
 
 
 @dataclass(frozen=True)
 class Axis:
-    """The labels of one axis: which cells are labelled, the texts, their size, upright or not, depth."""
+    """One axis's labels as the shared rule laid them out, and the room they take across the axis."""
 
-    cells: tuple[int, ...]
-    texts: tuple[str, ...]
-    size: float
-    upright: bool
-    depth: float  # room the labels take across the axis
+    labels: AxisLabels
+    gap: float  # from the cells' edge to the labels (the tick and a little air)
+
+    @property
+    def depth(self) -> float:
+        return self.gap + self.labels.depth * self.labels.arrangement.bands
+
+    @property
+    def size(self) -> float:
+        return self.labels.arrangement.px
 
 
 @dataclass(frozen=True)
@@ -90,45 +117,35 @@ class MapLayout:
         return self.rows * self.cell_h
 
 
-def _label_width(labels, size: float) -> float:
-    longest = sorted(labels, key=len)[-32:]
-    return min(max((text_width(s, size) for s in longest), default=0.0), LABEL_CHARS * 0.62 * size)
+def axis_labels(labels, where: AxisRoom, horizontal: bool, selected: int | None) -> AxisLabels:
+    """The window's label rule (explorer/present/axis_labels.py) for one axis, in print's font widths."""
+    return rule.lay_out(labels, where, horizontal, PRINT_MEASURE, selected)
 
 
-def _thinned(n: int, cell: float, size: float, selected: int | None) -> tuple[int, ...]:
-    """Which of n cells carry a label when each label needs ``size`` × 1.1 along the axis."""
-    stride = max(1, math.ceil(size * 1.1 / max(cell, 1e-9)))
-    cells = list(range(0, n, stride))
-    if stride > 1 and selected is not None and 0 <= selected < n:
-        cells = sorted([c for c in cells if abs(c - selected) >= stride] + [selected])
-    return tuple(cells)
+def _room(n: int, per_cell: float, extent: float, px: float) -> AxisRoom:
+    return AxisRoom(0, n, per_cell, extent, px, px * SMALLEST)
 
 
 def left_axis(labels, cell_h: float, px: float, selected: int | None) -> Axis:
-    size = max(px * 0.6, min(px, cell_h * 0.85))
-    cells = _thinned(len(labels), cell_h, size, selected)
-    return Axis(cells, tuple(labels[c] for c in cells), size, False, _label_width(labels, size) + px * 0.6)
+    return Axis(axis_labels(labels, _room(len(labels), cell_h, 0.0, px), False, selected), px * 0.6)
 
 
-def bottom_axis(spec: MapSpec, cell_w: float, px: float) -> Axis:
-    labels = spec.col_labels
+def bottom_axis(spec: MapSpec, cell_w: float, px: float, extent: float = 0.0) -> Axis:
+    """The key axis; ``extent``: the map's height with the axis (upright labels take about a fifth of it)."""
     selected = spec.highlight[1] if spec.highlight[1] is not None else spec.highlight[0]
-    if _label_width(labels, px) + px * 0.4 <= cell_w:
-        return Axis(tuple(range(len(labels))), tuple(labels), px, False, px * LINE + px * 0.3)
-    if tuple(spec.row_labels) == tuple(labels):  # a map's keys are its queries: their indices will do
-        short = tuple(str(j) for j in range(len(labels)))
-        if _label_width(short, px) + px * 0.4 <= cell_w:
-            return Axis(tuple(range(len(labels))), short, px, False, px * LINE + px * 0.3)
-        labels = short
-    size = max(px * 0.6, min(px, cell_w * 0.85))
-    cells = _thinned(len(labels), cell_w, size, selected)
-    return Axis(cells, tuple(labels[c] for c in cells), size, True, _label_width(labels, size) + px * 0.6)
+    labels = spec.col_labels
+    return Axis(axis_labels(labels, _room(len(labels), cell_w, extent, px), True, selected), px * 0.5)
+
+
+def _left_room(spec: MapSpec, px: float, bands: int = 1) -> float:
+    """The row labels' room at full size (they only shrink), in ``bands`` columns."""
+    widest = rule.widest(PRINT_MEASURE, px, spec.row_labels)
+    return (min(rule.label_cap(PRINT_MEASURE, px), widest + 2) + 4) * bands + px * 0.6
 
 
 def bar_ticks(spec: MapSpec, height: float, px: float) -> tuple[tuple[float, str], ...]:
-    lo, hi = spec.levels
-    most = int(max(3, min(7, height / (px * 2.2))))
-    return tuple((v, tick_text(v)) for v in nice_ticks(lo, hi, most) if lo - 1e-12 <= v <= hi + 1e-12)
+    """The colour bar's numbers, by the window's rule (explorer/present/figure.py)."""
+    return figure.bar_ticks(spec.levels, figure.bar_tick_count(height, px))
 
 
 def _cells(spec: MapSpec, room_w: float, room_h: float | None, px: float) -> tuple[float, float]:
@@ -146,8 +163,8 @@ def _cells(spec: MapSpec, room_w: float, room_h: float | None, px: float) -> tup
 
 
 def bar_width(spec: MapSpec, px: float) -> float:
-    """The room the colour bar and its tick labels take beside the map."""
-    ticks_w = max(text_width(tick_text(v), px) for v in (spec.levels[0], spec.levels[1], -abs(spec.levels[1])))
+    """The room the colour bar and its tick labels take beside the map (the widest numbers it may show)."""
+    ticks_w = max(text_width(text, px) for _v, text in figure.bar_ticks(spec.levels, 6))
     return px * 0.8 + px * 1.0 + px * 0.5 + ticks_w + px * 0.3
 
 
@@ -161,25 +178,25 @@ def layout(spec: MapSpec, box: Box, px: float) -> MapLayout:
     shown_lines = max(len(titles), spec.title_room if spec.title else 0)
     top = box.y + (shown_lines * px * 1.05 * LINE + px * 0.4 if shown_lines else 0.0)
     y_title_w = px * LINE if spec.y_title else 0.0
-    left_w = _label_width(spec.row_labels, px) + px * 0.6  # the row labels at full size (they only shrink)
     bar_w = px * 1.0
     right_w = bar_width(spec, px) if (spec.colour_bar or spec.bar_room) else px * 0.3
-    room_w = max(box.w - y_title_w - left_w - right_w, px)
     blocked = bool(spec.all_blocked().any())
     legend_lines = tuple(wrap(spec.legend, px, box.w - px * 1.8, max_lines=3)) if (spec.legend and blocked) else ()
     note_lines = tuple(wrap(spec.note, px, box.w, max_lines=3)) if spec.note else ()
     under = (px * LINE if spec.x_title else 0.0) + (len(legend_lines) + len(note_lines)) * px * LINE
     under += px * 0.4 if (legend_lines or note_lines) else 0.0
-    # the bottom labels' depth depends on the cells' width: first as if they lie flat, then as they are
-    depth = px * LINE + px * 0.3
-    for _ in range(2):
+    # the labels' room depends on the cells' size and the cells' on the labels' room: first as if the labels
+    # lie flat in one band, then as they are
+    depth, left_bands = px * LINE + px * 0.3, 1
+    for _ in range(3):
+        room_w = max(box.w - y_title_w - _left_room(spec, px, left_bands) - right_w, px)
         room_h = None if box.h is None else max(box.y + box.h - top - depth - under, px)
         cell_w, cell_h = _cells(spec, room_w, room_h, px)
-        bottom = bottom_axis(spec, cell_w, px)
-        if bottom.depth <= depth + 1e-6:
+        bottom = bottom_axis(spec, cell_w, px, rows * cell_h + depth)
+        left = left_axis(spec.row_labels, cell_h, px, spec.highlight[0])
+        if bottom.depth <= depth + 1e-6 and left.labels.arrangement.bands <= left_bands:
             break
-        depth = bottom.depth
-    left = left_axis(spec.row_labels, cell_h, px, spec.highlight[0])
+        depth, left_bands = max(depth, bottom.depth), max(left_bands, left.labels.arrangement.bands)
     x = box.x + y_title_w + left.depth + max(0.0, (room_w - cols * cell_w) / 2)  # a square map sits in the middle
     map_h = rows * cell_h
     below = top + map_h + bottom.depth

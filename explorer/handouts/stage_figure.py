@@ -17,8 +17,8 @@ from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width, title_li
 from explorer.handouts.scene import Scene, Text
 from explorer.handouts.text import wrap
 from explorer.handouts.words import ENGLISH, FigureWords
-from explorer.present import matrices, stages
-from explorer.present.hover_format import fmt
+from explorer.present import figure, matrices, stages
+from explorer.present.figure import Panel
 from explorer.session.request import Selection
 
 
@@ -125,30 +125,29 @@ def panels(
     return items, lay.bottom_y
 
 
+def spec_of(panel: Panel, words: FigureWords) -> MapSpec:
+    """The panel (explorer/present/figure.py) with its words said in ``words``' language."""
+    return MapSpec(
+        data=panel.data,
+        row_labels=panel.row_labels,
+        col_labels=panel.col_labels,
+        signed=panel.signed,
+        levels=panel.levels,
+        blocked=panel.blocked,
+        title=panel.title.said(words),
+        y_title=panel.y_title.said(words),
+        x_title=panel.x_title.said(words),
+        square=panel.square,
+        highlight=panel.highlight,
+        legend=panel.legend.said(words),
+        note=panel.note.said(words),
+        colour_bar=panel.colour_bar,
+    )
+
+
 def map_spec(trace, sel: Selection, words: FigureWords) -> MapSpec:
     """The selected head's map, on the colour levels every head of the layer shares (as the window's grid)."""
-    one_head = matrices.shows_one_head(trace, sel.row)
-    heads = [sel.head] if one_head else range(trace.config.H)
-    lo, hi, clipped = matrices.head_levels(trace, sel.stage, sel.layer, sel.row, heads)
-    n = trace.rows[sel.row].length
-    data = trace.head_map(sel.layer, sel.stage, sel.row, sel.head)[:n, :n]
-    mask = matrices.blocked_cells(trace, sel.row)
-    labels = matrices.token_labels(trace, sel.row)
-    return MapSpec(
-        data=data,
-        row_labels=labels,
-        col_labels=labels,
-        signed=names.spec(names.attn(sel.layer, sel.stage)).signed,
-        levels=(lo, hi),
-        blocked=mask if sel.stage == "weights" else None,
-        title=words["map title"].format(h=sel.head),
-        y_title=words["query axis"],
-        x_title=words["key axis"],
-        square=True,
-        highlight=(sel.token, sel.key),
-        note=words["clipped"].format(v=fmt(hi)) if clipped else "",
-        legend=words["legend weights"] if sel.stage == "weights" else words["legend masked"],
-    )
+    return spec_of(figure.head_panel(trace, sel), words)
 
 
 def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = None) -> MapSpec:
@@ -157,50 +156,15 @@ def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = 
         raise ConfigError(f"this trace holds no tensor of stage {sel.stage!r} (layer {sel.layer})")
     if tensor is not None and tensor not in found:
         raise ConfigError(f"stage {sel.stage} of layer {sel.layer} shows {', '.join(found)}; not {tensor}")
-    m = matrices.stage_matrix(trace, tensor or found[0], sel.head, sel.row)
-    rows, cols = m.data.shape
-    if m.subset:
-        columns = words["subset"].format(shown=cols, total=m.total_columns)
-    elif m.per_head:
-        columns = words["of head"].format(axis=m.col_axis, n=cols, h=sel.head)
-    else:
-        columns = f"{m.col_axis} ({cols})"
-    return MapSpec(
-        data=m.data,
-        row_labels=m.row_labels,
-        col_labels=m.col_labels,
-        signed=m.signed,
-        levels=matrices.levels(m.data, m.signed),
-        title=f"{words.tensor_title(m.name)}  ({rows}, {cols})",
-        y_title=words["token axis"],
-        x_title=columns,
-        square=max(rows, cols) <= 24,
-        highlight=(sel.token, None),
-    )
+    return spec_of(figure.matrix_panel(matrices.stage_matrix(trace, tensor or found[0], sel.head, sel.row), sel), words)
 
 
 def _trio(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: col.Theme) -> tuple[list, float]:
     """Q, K, V of the selected head side by side on one colour scale: maps of one size, one colour bar (beside
     V) and one axis title (beside Q), their titles on a level."""
-    shown = [matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row) for k in "qkv"]
-    levels = matrices.levels([m.data for m in shown], True)
-    specs = []
-    for k, (key, m) in enumerate(zip("qkv", shown)):
-        rows, cols = m.data.shape
-        specs.append(
-            MapSpec(
-                data=m.data,
-                row_labels=m.row_labels,
-                col_labels=m.col_labels,
-                signed=True,
-                levels=levels,
-                title=f"{words['trio ' + key].format(h=sel.head)}  ({rows}, {cols})",
-                y_title=words["token axis"] if k == 0 else "",
-                x_title=f"x·W_{key}  ({cols})",
-                highlight=(sel.token, None),
-                colour_bar=k == 2,  # cells fill each third, as in the view
-            )
-        )
+    specs = [spec_of(panel, words) for panel in figure.trio_panels(trace, sel)]
+    # on paper the three narrow maps share Q's axis title (the window repeats it over each)
+    specs = [specs[0]] + [dataclasses.replace(s, y_title="") for s in specs[1:]]
     gap = px * 1.2
     extra = [px * LINE, 0.0, bar_width(specs[2], px) - px * 0.3]  # Q's axis title, V's colour bar
     base = (box.w - 2 * gap - sum(extra)) / 3

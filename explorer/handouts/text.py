@@ -1,5 +1,6 @@
-"""Text in figures without a font engine: how wide a run is (to lay out axes and margins), the colour bar's
-tick values, and text from a file made safe to draw (bounded, no control characters).
+"""Text in figures without a font engine: how wide a run is (to lay out axes and margins), and text from a
+file made safe to draw (bounded, no control characters). The colour bar's numbers are the window's
+(explorer/present/figure.py ``bar_ticks``).
 
 Widths are DejaVu Sans' own advances for ASCII (the window's font here), a full em for East Asian wide
 characters (IPA Gothic's), and a typical 0.65 em for anything else. Layout only needs them to be close:
@@ -8,7 +9,6 @@ every run is placed by its anchor, so each renderer aligns it with its own metri
 
 from __future__ import annotations
 
-import math
 import unicodedata
 
 # DejaVu Sans advances of U+0020…U+007E in thousandths of an em, regular and bold.
@@ -297,43 +297,3 @@ def plain(text: str, limit: int = MAX_TEXT) -> str:
         " " if c == "\t" else c for c in text if c in "\n\t" or unicodedata.category(c) not in ("Cc", "Cs", "Co", "Cn")
     )
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# ------------------------------------------------------------------------------------------ ticks
-
-
-def nice_ticks(lo: float, hi: float, most: int = 6) -> list[float]:
-    """Round values between lo and hi (steps of 1, 2 or 5 × 10ᵏ), at most ``most`` of them and at
-    least two where round values allow, always including 0 when it lies inside."""
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return [lo] if math.isfinite(lo) else []
-    ticks = _ticks(lo, hi, most)
-    for more in range(most + 1, most + 6):  # a wide step can leave one tick inside: take a finer one
-        if len(ticks) >= 2:
-            break
-        ticks = _ticks(lo, hi, more)
-    return ticks
-
-
-def _ticks(lo: float, hi: float, most: int) -> list[float]:
-    raw = (hi - lo) / max(1, most - 1)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
-    first = math.ceil(lo / step - 1e-9)
-    ticks = []
-    k = first
-    while k * step <= hi + step * 1e-9:
-        ticks.append(round(k * step, 12))
-        k += 1
-    return [t for t in ticks if lo - step * 1e-9 <= t <= hi + step * 1e-9]
-
-
-def tick_text(v: float) -> str:
-    """A tick's label: as short as it can be, with a real minus sign."""
-    if v == 0:
-        return "0"
-    a = abs(v)
-    text = f"{v:.3g}" if (a >= 1e-3 and a < 1e5) else f"{v:.1e}"
-    if "e" not in text and "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text.replace("-", "−")

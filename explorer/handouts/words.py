@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from explorer.present import stage_titles
+
 WORDS = {
     "step": "Step {n} of {total}: {title}",
     "layer": "layer {layer}",
@@ -25,26 +27,7 @@ WORDS = {
     "trio v": "Values V — head {h}",
 }
 
-STAGE_TITLES = {
-    "tokens": "Tokens → ids",
-    "embed": "Embedding",
-    "norm_attn": "Norm before attention",
-    "qkv": "Queries, keys, values",
-    "scores": "Scores Q·Kᵀ",
-    "scaled": "Scaled ÷√D",
-    "masked": "Mask",
-    "weights": "Attention weights (softmax)",
-    "heads": "Head outputs A·V",
-    "concat": "Heads side by side",
-    "out": "Output projection ·W_o",
-    "residual": "Residual + x",
-    "norm_ffn": "Norm before the FFN",
-    "ffn": "Feed-forward network",
-    "block": "Block output",
-    "final_norm": "Final norm",
-    "logits": "Scores over the vocabulary",
-    "probs": "Next-token probabilities",
-}
+STAGE_TITLES = {key: t.title for key, t in stage_titles.STAGE_TITLES.items()}  # the one table, in English
 
 TENSOR_TITLES = {
     "tokens": "token ids",

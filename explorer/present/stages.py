@@ -1,8 +1,9 @@
 """The pipeline as the flow view, Play and presentation mode step through it.
 
 Each stage names the traced tensors it shows (DESIGN.md section 3) and builds its edge label from the
-real shapes of the current trace, e.g. ``x (5, 64) · W_q (64, 16) → Q (5, 16)``. Titles and captions are
-user-facing text and live in the Qt layer (translated); this module holds only structure and shapes.
+real shapes of the current trace, e.g. ``x (5, 64) · W_q (64, 16) → Q (5, 16)``. Titles are in
+``stage_titles.py`` (English, translated where the window shows them), captions in the Qt layer; this module
+holds only structure and shapes.
 """
 
 from __future__ import annotations

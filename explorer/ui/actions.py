@@ -202,9 +202,9 @@ class Actions(QObject):
         self.models.open_model_file()
 
     def _presentation(self) -> None:
-        from explorer.ui.presentation import PresentationWindow
+        from explorer.ui import presentation
 
-        PresentationWindow.show_for(self.state, self.w)
+        presentation.show_for(self.state, self.w)
 
     def _model_view(self) -> None:
         if "model_view" in self.w.docks:

@@ -171,9 +171,10 @@ def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
     """Presentation mode (the lesson's slides when a lesson is open); a screenshot's slide gets its size."""
     window.lessons.present_lesson() if lesson else window.actions_.presentation.trigger()
     if size:  # the slide as a projector of that size shows it (offscreen has no such screen)
-        from explorer.ui.presentation import PresentationWindow
+        from explorer.ui.slide_window import SlideWindow
 
-        for slides in window.findChildren(PresentationWindow):
+        # presentation mode's slides only, as before the slide windows were one (a lesson's keep their own size)
+        for slides in window.findChildren(SlideWindow, "PresentationWindow"):
             slides.setWindowState(Qt.WindowState.WindowNoState)
             slides.setFixedSize(*size)
 

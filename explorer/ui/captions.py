@@ -12,7 +12,8 @@ from PySide6.QtCore import QCoreApplication
 from explorer import vocab
 from explorer.present.stage_facts import stage_numbers
 from explorer.trace import Trace
-from explorer.ui.captions_families import family_caption, family_tensor_title, family_titles
+from explorer.ui.captions_families import family_caption, family_tensor_title
+from explorer.ui.stage_words import stage_headings
 
 
 def _normed_x(n: dict) -> str:
@@ -29,28 +30,8 @@ def title(key: str) -> str:
 
 
 def titles() -> dict[str, str]:
-    """Every stage's title: one call for a view that names all its stages (each title alone translates them all)."""
-    return {
-        **family_titles(),
-        "tokens": QCoreApplication.translate("Captions", "Tokens"),
-        "embed": QCoreApplication.translate("Captions", "Embedding"),
-        "norm_attn": QCoreApplication.translate("Captions", "Normalisation before attention"),
-        "qkv": QCoreApplication.translate("Captions", "Queries, keys and values"),
-        "scores": QCoreApplication.translate("Captions", "Similarity scores Q·Kᵀ"),
-        "scaled": QCoreApplication.translate("Captions", "Scaling by √D"),
-        "masked": QCoreApplication.translate("Captions", "The mask"),
-        "weights": QCoreApplication.translate("Captions", "Attention weights (softmax)"),
-        "heads": QCoreApplication.translate("Captions", "Weighted sum of values"),
-        "concat": QCoreApplication.translate("Captions", "Heads side by side"),
-        "out": QCoreApplication.translate("Captions", "Output projection W_o"),
-        "residual": QCoreApplication.translate("Captions", "Residual connection"),
-        "norm_ffn": QCoreApplication.translate("Captions", "Normalisation before the FFN"),
-        "ffn": QCoreApplication.translate("Captions", "Feed-forward network"),
-        "block": QCoreApplication.translate("Captions", "Block output"),
-        "final_norm": QCoreApplication.translate("Captions", "Final normalisation"),
-        "logits": QCoreApplication.translate("Captions", "Scores over the vocabulary"),
-        "probs": QCoreApplication.translate("Captions", "Next-token probabilities"),
-    }
+    """Every stage's heading: one call for a view that names all its stages (explorer/present/stage_titles.py)."""
+    return stage_headings()
 
 
 def _mask_sentence(n: dict) -> str:

@@ -7,21 +7,6 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 
-def family_titles() -> dict[str, str]:
-    return {
-        "segment": QCoreApplication.translate("Captions", "Segment embedding (sentence A / B)"),
-        "parallel": QCoreApplication.translate("Captions", "Parallel block: the FFN's norm"),
-        "qk_norm": QCoreApplication.translate("Captions", "Query and key normalisation"),
-        "capped": QCoreApplication.translate("Captions", "Soft-cap of the scores"),
-        "attn_out_norm": QCoreApplication.translate("Captions", "Normalisation of the attention output"),
-        "post_norm_attn": QCoreApplication.translate("Captions", "Normalisation after attention (post-norm)"),
-        "ffn_out_norm": QCoreApplication.translate("Captions", "Normalisation of the FFN output"),
-        "post_norm_ffn": QCoreApplication.translate("Captions", "Normalisation after the FFN (post-norm)"),
-        "mlm": QCoreApplication.translate("Captions", "Masked-language-model head"),
-        "logit_cap": QCoreApplication.translate("Captions", "Soft-cap of the vocabulary scores"),
-    }
-
-
 def family_caption(key: str, n: dict, cfg) -> str | None:
     """The stage explained for a class, or None for a stage every model has."""
     if key == "segment":

@@ -11,7 +11,7 @@ from explorer.handouts.words import FigureWords
 
 def figure_words() -> FigureWords:
     from explorer.ui import captions
-    from explorer.ui.stage_words import stage_words
+    from explorer.ui.stage_words import stage_titles, stage_words
 
     text = {
         "step": QCoreApplication.translate("TensorView", "Step {n} of {total}: {title}"),
@@ -33,24 +33,5 @@ def figure_words() -> FigureWords:
         "trio k": QCoreApplication.translate("TensorView", "Keys K — head {h}"),
         "trio v": QCoreApplication.translate("TensorView", "Values V — head {h}"),
     }
-    titles = {
-        "tokens": QCoreApplication.translate("TensorView", "Tokens → ids"),
-        "embed": QCoreApplication.translate("TensorView", "Embedding"),
-        "norm_attn": QCoreApplication.translate("TensorView", "Norm before attention"),
-        "qkv": QCoreApplication.translate("TensorView", "Queries, keys, values"),
-        "scores": QCoreApplication.translate("TensorView", "Scores Q·Kᵀ"),
-        "scaled": QCoreApplication.translate("TensorView", "Scaled ÷√D"),
-        "masked": QCoreApplication.translate("TensorView", "Mask"),
-        "weights": QCoreApplication.translate("TensorView", "Attention weights (softmax)"),
-        "heads": QCoreApplication.translate("TensorView", "Head outputs A·V"),
-        "concat": QCoreApplication.translate("TensorView", "Heads side by side"),
-        "out": QCoreApplication.translate("TensorView", "Output projection ·W_o"),
-        "residual": QCoreApplication.translate("TensorView", "Residual + x"),
-        "norm_ffn": QCoreApplication.translate("TensorView", "Norm before the FFN"),
-        "ffn": QCoreApplication.translate("TensorView", "Feed-forward network"),
-        "block": QCoreApplication.translate("TensorView", "Block output"),
-        "final_norm": QCoreApplication.translate("TensorView", "Final norm"),
-        "logits": QCoreApplication.translate("TensorView", "Scores over the vocabulary"),
-        "probs": QCoreApplication.translate("TensorView", "Next-token probabilities"),
-    }
+    titles = stage_titles()  # the one table (explorer/present/stage_titles.py), translated
     return FigureWords(text=text, stage_titles=titles, tensor_title=captions.tensor_title, edge_words=stage_words())

@@ -155,9 +155,9 @@ class LessonMenu(QObject):
     def present_lesson(self) -> None:
         if self.player.lesson is None:
             self.open_lesson(BUILTIN)
-        from explorer.ui.lesson_present import LessonPresentation
+        from explorer.ui import lesson_present
 
-        LessonPresentation.show_for(self.player, self.bar, self.w)
+        lesson_present.show_for(self.player, self.bar, self.w)
 
     def _on_lesson(self, lesson: Lesson | None) -> None:
         self.toolbar.setVisible(lesson is not None)

@@ -1,22 +1,21 @@
-"""A lesson played full screen for a class: the step's title and caption in large type, the question (and
-its answer on A), and the central tensor view large. → Space PageDown go to the next step, ← PageUp back,
-Esc leaves. The main window follows every step (it is the same state), and stays live underneath."""
+"""A lesson played full screen for a class, in the one slide window (``slide_window.py``): the step's title
+and caption in large type, the question (and its answer on A), and the central tensor view large. → Space
+PageDown go to the next step, ← PageUp back, Esc leaves. The main window follows every step (it is the same
+state), and stays live underneath."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QKeyEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from explorer.ui.lesson_bar import LessonBar, step_words
 from explorer.ui.lesson_player import LessonPlayer
 from explorer.ui.plain_text import plain_label  # a lesson's words are text, never HTML
-from explorer.ui.views.tensor_view import TensorView
+from explorer.ui.slide_window import BACK_KEYS, NEXT_KEYS, SlideWindow
 
 TITLE_SCALE, CAPTION_SCALE, SMALL_SCALE = 2.4, 1.7, 1.2  # × the application's font size
-
-_NEXT = (Qt.Key.Key_Right, Qt.Key.Key_Space, Qt.Key.Key_PageDown, Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter)
-_BACK = (Qt.Key.Key_Left, Qt.Key.Key_PageUp, Qt.Key.Key_Up, Qt.Key.Key_Backspace)
+NAME = "LessonPresentation"  # the slide window's name, and its words' translation context
 
 
 def _font(base: QFont, factor: float, bold: bool = False) -> QFont:
@@ -26,93 +25,87 @@ def _font(base: QFont, factor: float, bold: bool = False) -> QFont:
     return font
 
 
-class LessonPresentation(QWidget):
-    @classmethod
-    def show_for(
-        cls, player: LessonPlayer, bar: LessonBar, parent: QWidget | None = None, full_screen: bool = True
-    ) -> LessonPresentation:
-        existing = parent.findChild(LessonPresentation) if parent is not None else None
-        window = existing or cls(player, bar, parent)
-        window.refresh()
-        window.showFullScreen() if full_screen else window.show()
-        window.raise_()
-        window.activateWindow()
-        window.setFocus()
-        return window
+def show_for(
+    player: LessonPlayer, bar: LessonBar, parent: QWidget | None = None, full_screen: bool = True
+) -> SlideWindow:
+    """The lesson's slides over ``parent`` (one window per main window, kept and reused), at its step."""
+    window = SlideWindow.find(parent, NAME) or SlideWindow(player.state, LessonDeck(player, bar), parent)
+    window.refresh()
+    return window.open(full_screen)
 
-    def __init__(self, player: LessonPlayer, bar: LessonBar, parent: QWidget | None = None) -> None:
-        super().__init__(parent, Qt.WindowType.Window)
-        self.setObjectName("LessonPresentation")
-        self.player, self.bar = player, bar  # the bar knows the language the lesson is played in
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        base = self.font()
-        self.title = plain_label()
-        self.title.setFont(_font(base, TITLE_SCALE, bold=True))
-        self.title.setWordWrap(True)
-        self.counter = plain_label()
-        self.counter.setFont(_font(base, CAPTION_SCALE))
-        self.counter.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.leave = QToolButton(text="✕", autoRaise=True)
-        self.leave.setFont(_font(base, CAPTION_SCALE))
-        self.leave.clicked.connect(self.close)
-        self.caption = plain_label()
-        self.caption.setFont(_font(base, CAPTION_SCALE))
-        self.caption.setWordWrap(True)
-        self.question = plain_label()
-        self.question.setFont(_font(base, CAPTION_SCALE))
-        self.question.setWordWrap(True)
-        self.answer = plain_label()
-        self.answer.setFont(_font(base, CAPTION_SCALE))
-        self.answer.setWordWrap(True)
-        self.answer.setForegroundRole(QPalette.ColorRole.Link)
-        self.note = plain_label()
-        self.note.setFont(_font(base, SMALL_SCALE))
-        self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.tensor = TensorView(player.state)
-        self.tensor.setFont(_font(base, 1.3))
-        for w in self.tensor.findChildren(QWidget):
-            w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.leave.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        top = QHBoxLayout()
-        top.addWidget(self.title, 1)
-        top.addWidget(self.counter)
-        top.addWidget(self.leave)
-        lay = QVBoxLayout(self)
+
+class LessonDeck:
+    """A lesson's steps: presentation of a lesson (the bar knows the language it is played in)."""
+
+    name = NAME
+
+    def __init__(self, player: LessonPlayer, bar: LessonBar) -> None:
+        self.player, self.bar = player, bar
+
+    def build(self, window: SlideWindow, lay: QVBoxLayout) -> None:
+        base = window.font()
+        for label in (window.title, window.where, window.caption):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+        window.title.setFont(_font(base, TITLE_SCALE, bold=True))
+        window.title.setWordWrap(True)
+        for label in (window.where, window.leave, window.caption):
+            label.setFont(_font(base, CAPTION_SCALE))
+        window.question = _line(base, CAPTION_SCALE)
+        window.answer = _line(base, CAPTION_SCALE)
+        window.answer.setForegroundRole(QPalette.ColorRole.Link)
+        window.note = _line(base, SMALL_SCALE)
+        window.note.setWordWrap(False)
+        window.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        window.tensor.setFont(_font(base, 1.3))
         lay.setContentsMargins(40, 24, 40, 16)
-        lay.addLayout(top)
-        lay.addWidget(self.caption)
-        lay.addWidget(self.question)
-        lay.addWidget(self.answer)
-        lay.addWidget(self.note)
-        lay.addWidget(self.tensor, 1)
-        player.stepChanged.connect(self.refresh)
-        player.lessonChanged.connect(lambda lesson: self.close() if lesson is None else self.refresh())
-        self.setWindowTitle(self.tr("Attention Explorer — lesson"))
+        for w in (window.caption, window.question, window.answer, window.note):
+            lay.addWidget(w)
+        lay.addWidget(window.tensor, 1)
+        self.player.stepChanged.connect(window.refresh)
+        self.player.lessonChanged.connect(lambda lesson: window.close() if lesson is None else window.refresh())
 
-    def refresh(self, *_args) -> None:
+    def resized(self, window: SlideWindow) -> None:
+        pass  # the type follows the application's font, not the screen
+
+    def retranslate(self, window: SlideWindow) -> None:
+        window.setWindowTitle(QCoreApplication.translate("LessonPresentation", "Attention Explorer — lesson"))
+
+    def fill(self, window: SlideWindow) -> None:
         p = self.player
         if p.lesson is None or p.index < 0:
             return
         words = step_words(p, self.bar.language)
-        self.title.setText(words["title"] or p.lesson.title_in(self.bar.language))
-        self.counter.setText(self.tr("{i} / {n}").format(i=p.index + 1, n=p.count))
-        self.caption.setText(words["caption"])
-        self.question.setText(self.tr("Question: {q}").format(q=words["question"]) if words["question"] else "")
-        self.question.setVisible(bool(words["question"]))
-        self.answer.setText(self.tr("Answer: {a}").format(a=words["answer"]))
-        self.answer.setVisible(False)
-        self.note.setText(words["notes"])
-        self.note.setVisible(bool(words["notes"]))
+        window.title.setText(words["title"] or p.lesson.title_in(self.bar.language))
+        window.where.setText(
+            QCoreApplication.translate("LessonPresentation", "{i} / {n}").format(i=p.index + 1, n=p.count)
+        )
+        window.caption.setText(words["caption"])
+        question = words["question"]
+        window.question.setText(
+            QCoreApplication.translate("LessonPresentation", "Question: {q}").format(q=question) if question else ""
+        )
+        window.question.setVisible(bool(question))
+        window.answer.setText(QCoreApplication.translate("LessonPresentation", "Answer: {a}").format(a=words["answer"]))
+        window.answer.setVisible(False)
+        window.note.setText(words["notes"])
+        window.note.setVisible(bool(words["notes"]))
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def step(self, window: SlideWindow, delta: int) -> None:
+        self.player.next() if delta > 0 else self.player.previous()
+
+    def key(self, window: SlideWindow, event: QKeyEvent) -> bool:
         key = event.key()
-        if key in _NEXT:
-            self.player.next()
-        elif key in _BACK:
-            self.player.previous()
-        elif key == Qt.Key.Key_A and self.question.isVisible():
-            self.answer.setVisible(True)
-        elif key in (Qt.Key.Key_Escape, Qt.Key.Key_F5):
-            self.close()
+        if key in NEXT_KEYS or key in BACK_KEYS:
+            self.step(window, 1 if key in NEXT_KEYS else -1)
+        elif key == Qt.Key.Key_A and window.question.isVisible():
+            window.answer.setVisible(True)
         else:
-            super().keyPressEvent(event)
+            return False
+        return True
+
+
+def _line(base: QFont, scale: float) -> QLabel:
+    label = plain_label()
+    label.setFont(_font(base, scale))
+    label.setWordWrap(True)
+    return label

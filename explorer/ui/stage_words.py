@@ -1,8 +1,11 @@
-"""The words inside the pipeline's edge labels, translated (the labels themselves are built in the core)."""
+"""The words inside the pipeline's edge labels, and the stages' titles, translated (the labels and the English
+titles are the core's)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
+
+from explorer.present.stage_titles import HEADING_CONTEXT, STAGE_TITLES, TITLE_CONTEXT
 
 
 def stage_words() -> dict[str, str]:
@@ -31,3 +34,14 @@ def stage_words() -> dict[str, str]:
         "parallel": QCoreApplication.translate("StageWords", "the FFN reads x, beside attention"),
         "mask token": QCoreApplication.translate("StageWords", "at [MASK]: the token that belongs there"),
     }
+
+
+def stage_titles() -> dict[str, str]:
+    """Every stage's short title, translated (the step line, the stage list, figures): one call for a view that
+    names all its stages. The English is explorer/present/stage_titles.py's, the only table of titles."""
+    return {key: QCoreApplication.translate(TITLE_CONTEXT, t.title) for key, t in STAGE_TITLES.items()}
+
+
+def stage_headings() -> dict[str, str]:
+    """Every stage's heading, translated (the flow view's and presentation mode's longer wording)."""
+    return {key: QCoreApplication.translate(HEADING_CONTEXT, t.heading) for key, t in STAGE_TITLES.items()}

@@ -352,78 +352,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>Captions</name>
     <message>
-        <source>Tokens</source>
-        <translation>トークン</translation>
-    </message>
-    <message>
-        <source>Embedding</source>
-        <translation>埋め込み（Embed）</translation>
-    </message>
-    <message>
-        <source>Normalisation before attention</source>
-        <translation>アテンション前の正規化</translation>
-    </message>
-    <message>
-        <source>Queries, keys and values</source>
-        <translation>クエリ、キー、バリュー</translation>
-    </message>
-    <message>
-        <source>Similarity scores Q·Kᵀ</source>
-        <translation>類似度 Q·Kᵀ</translation>
-    </message>
-    <message>
-        <source>Scaling by √D</source>
-        <translation>√D によるスケーリング</translation>
-    </message>
-    <message>
-        <source>The mask</source>
-        <translation>マスク</translation>
-    </message>
-    <message>
-        <source>Attention weights (softmax)</source>
-        <translation>Attention 重み（Softmax）</translation>
-    </message>
-    <message>
-        <source>Weighted sum of values</source>
-        <translation>バリューの重み付き和</translation>
-    </message>
-    <message>
-        <source>Heads side by side</source>
-        <translation>ヘッドの連結</translation>
-    </message>
-    <message>
-        <source>Output projection W_o</source>
-        <translation>出力変換行列 W_o</translation>
-    </message>
-    <message>
-        <source>Residual connection</source>
-        <translation>残差接続</translation>
-    </message>
-    <message>
-        <source>Normalisation before the FFN</source>
-        <translation>FFN 前の正規化</translation>
-    </message>
-    <message>
-        <source>Feed-forward network</source>
-        <translation>フィードフォワードネットワーク（FFN）</translation>
-    </message>
-    <message>
-        <source>Block output</source>
-        <translation>ブロックの出力</translation>
-    </message>
-    <message>
-        <source>Final normalisation</source>
-        <translation>最後の正規化</translation>
-    </message>
-    <message>
-        <source>Scores over the vocabulary</source>
-        <translation>語彙に対するスコア</translation>
-    </message>
-    <message>
-        <source>Next-token probabilities</source>
-        <translation>次のトークンの確率分布</translation>
-    </message>
-    <message>
         <source>Causal mask: each token may look only at itself and earlier tokens, so the future (j &gt; i) is set to −∞.</source>
         <translation>因果マスク：各トークンは自分自身とそれより前のトークンだけを参照できます。そのため未来の情報（j &gt; i）を −∞ に設定します。</translation>
     </message>
@@ -674,46 +602,6 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>next-token probabilities</source>
         <translation>次のトークンの確率</translation>
-    </message>
-    <message>
-        <source>Segment embedding (sentence A / B)</source>
-        <translation>セグメント埋め込み（文 A / B）</translation>
-    </message>
-    <message>
-        <source>Parallel block: the FFN's norm</source>
-        <translation>並列ブロック：FFN の正規化</translation>
-    </message>
-    <message>
-        <source>Query and key normalisation</source>
-        <translation>クエリとキーの正規化</translation>
-    </message>
-    <message>
-        <source>Soft-cap of the scores</source>
-        <translation>スコアのソフトキャップ</translation>
-    </message>
-    <message>
-        <source>Normalisation of the attention output</source>
-        <translation>アテンション出力の正規化</translation>
-    </message>
-    <message>
-        <source>Normalisation after attention (post-norm)</source>
-        <translation>アテンション後の正規化（ポストノルム）</translation>
-    </message>
-    <message>
-        <source>Normalisation of the FFN output</source>
-        <translation>FFN 出力の正規化</translation>
-    </message>
-    <message>
-        <source>Normalisation after the FFN (post-norm)</source>
-        <translation>FFN 後の正規化（ポストノルム）</translation>
-    </message>
-    <message>
-        <source>Masked-language-model head</source>
-        <translation>マスク言語モデルヘッド</translation>
-    </message>
-    <message>
-        <source>Soft-cap of the vocabulary scores</source>
-        <translation>語彙スコアのソフトキャップ</translation>
     </message>
     <message>
         <source>An encoder reads two sentences at once, parted by [SEP]: every token of sentence A gets row 0 of the segment table, every token of sentence B row 1, added to its token vector.</source>
@@ -3008,6 +2896,236 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>StageHeadings</name>
+    <message>
+        <source>Tokens</source>
+        <translation>トークン</translation>
+    </message>
+    <message>
+        <source>Segment embedding (sentence A / B)</source>
+        <translation>セグメント埋め込み（文 A / B）</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>埋め込み（Embed）</translation>
+    </message>
+    <message>
+        <source>Normalisation before attention</source>
+        <translation>アテンション前の正規化</translation>
+    </message>
+    <message>
+        <source>Parallel block: the FFN's norm</source>
+        <translation>並列ブロック：FFN の正規化</translation>
+    </message>
+    <message>
+        <source>Queries, keys and values</source>
+        <translation>クエリ、キー、バリュー</translation>
+    </message>
+    <message>
+        <source>Query and key normalisation</source>
+        <translation>クエリとキーの正規化</translation>
+    </message>
+    <message>
+        <source>Similarity scores Q·Kᵀ</source>
+        <translation>類似度 Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Scaling by √D</source>
+        <translation>√D によるスケーリング</translation>
+    </message>
+    <message>
+        <source>Soft-cap of the scores</source>
+        <translation>スコアのソフトキャップ</translation>
+    </message>
+    <message>
+        <source>The mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Attention weights (softmax)</source>
+        <translation>Attention 重み（Softmax）</translation>
+    </message>
+    <message>
+        <source>Weighted sum of values</source>
+        <translation>バリューの重み付き和</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>ヘッドの連結</translation>
+    </message>
+    <message>
+        <source>Output projection W_o</source>
+        <translation>出力変換行列 W_o</translation>
+    </message>
+    <message>
+        <source>Normalisation of the attention output</source>
+        <translation>アテンション出力の正規化</translation>
+    </message>
+    <message>
+        <source>Residual connection</source>
+        <translation>残差接続</translation>
+    </message>
+    <message>
+        <source>Normalisation after attention (post-norm)</source>
+        <translation>アテンション後の正規化（ポストノルム）</translation>
+    </message>
+    <message>
+        <source>Normalisation before the FFN</source>
+        <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
+        <source>Feed-forward network</source>
+        <translation>フィードフォワードネットワーク（FFN）</translation>
+    </message>
+    <message>
+        <source>Normalisation of the FFN output</source>
+        <translation>FFN 出力の正規化</translation>
+    </message>
+    <message>
+        <source>Block output</source>
+        <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Normalisation after the FFN (post-norm)</source>
+        <translation>FFN 後の正規化（ポストノルム）</translation>
+    </message>
+    <message>
+        <source>Final normalisation</source>
+        <translation>最後の正規化</translation>
+    </message>
+    <message>
+        <source>Masked-language-model head</source>
+        <translation>マスク言語モデルヘッド</translation>
+    </message>
+    <message>
+        <source>Scores over the vocabulary</source>
+        <translation>語彙に対するスコア</translation>
+    </message>
+    <message>
+        <source>Soft-cap of the vocabulary scores</source>
+        <translation>語彙スコアのソフトキャップ</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities</source>
+        <translation>次のトークンの確率分布</translation>
+    </message>
+</context>
+<context>
+    <name>StageTitles</name>
+    <message>
+        <source>Tokens → ids</source>
+        <translation>トークン → ID</translation>
+    </message>
+    <message>
+        <source>Segment embedding</source>
+        <translation>セグメント埋め込み</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>埋め込み</translation>
+    </message>
+    <message>
+        <source>Norm before attention</source>
+        <translation>アテンション前の正規化</translation>
+    </message>
+    <message>
+        <source>Parallel block: FFN norm</source>
+        <translation>並列ブロック：FFN の正規化</translation>
+    </message>
+    <message>
+        <source>Queries, keys, values</source>
+        <translation>クエリ・キー・バリュー</translation>
+    </message>
+    <message>
+        <source>Query/key norm</source>
+        <translation>クエリ／キーの正規化</translation>
+    </message>
+    <message>
+        <source>Scores Q·Kᵀ</source>
+        <translation>類似度 Q·Kᵀ</translation>
+    </message>
+    <message>
+        <source>Scaled ÷√D</source>
+        <translation>スケーリング ÷√D</translation>
+    </message>
+    <message>
+        <source>Soft-capped scores</source>
+        <translation>ソフトキャップ後のスコア</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>マスク</translation>
+    </message>
+    <message>
+        <source>Attention weights (softmax)</source>
+        <translation>Attention 重み（Softmax）</translation>
+    </message>
+    <message>
+        <source>Head outputs A·V</source>
+        <translation>ヘッドの出力 A·V</translation>
+    </message>
+    <message>
+        <source>Heads side by side</source>
+        <translation>ヘッドの連結</translation>
+    </message>
+    <message>
+        <source>Output projection ·W_o</source>
+        <translation>出力変換 ·W_o</translation>
+    </message>
+    <message>
+        <source>Norm of the attention output</source>
+        <translation>アテンション出力の正規化</translation>
+    </message>
+    <message>
+        <source>Residual + x</source>
+        <translation>残差 + x</translation>
+    </message>
+    <message>
+        <source>Post-norm after attention</source>
+        <translation>アテンション後のポストノルム</translation>
+    </message>
+    <message>
+        <source>Norm before the FFN</source>
+        <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
+        <source>Feed-forward network</source>
+        <translation>フィードフォワードネットワーク</translation>
+    </message>
+    <message>
+        <source>Norm of the FFN output</source>
+        <translation>FFN 出力の正規化</translation>
+    </message>
+    <message>
+        <source>Block output</source>
+        <translation>ブロックの出力</translation>
+    </message>
+    <message>
+        <source>Post-norm after the FFN</source>
+        <translation>FFN 後のポストノルム</translation>
+    </message>
+    <message>
+        <source>Final norm</source>
+        <translation>最後の正規化</translation>
+    </message>
+    <message>
+        <source>Masked-LM head</source>
+        <translation>マスク言語モデルヘッド</translation>
+    </message>
+    <message>
+        <source>Scores over the vocabulary</source>
+        <translation>語彙に対するスコア</translation>
+    </message>
+    <message>
+        <source>Soft-capped vocabulary scores</source>
+        <translation>ソフトキャップ後の語彙スコア</translation>
+    </message>
+    <message>
+        <source>Next-token probabilities</source>
+        <translation>次のトークンの確率分布</translation>
+    </message>
+</context>
+<context>
     <name>StageWords</name>
     <message>
         <source>text</source>
@@ -3311,118 +3429,6 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>previous layer</source>
         <translation>前のレイヤー</translation>
-    </message>
-    <message>
-        <source>Tokens → ids</source>
-        <translation>トークン → ID</translation>
-    </message>
-    <message>
-        <source>Embedding</source>
-        <translation>埋め込み</translation>
-    </message>
-    <message>
-        <source>Norm before attention</source>
-        <translation>アテンション前の正規化</translation>
-    </message>
-    <message>
-        <source>Queries, keys, values</source>
-        <translation>クエリ・キー・バリュー</translation>
-    </message>
-    <message>
-        <source>Scores Q·Kᵀ</source>
-        <translation>類似度 Q·Kᵀ</translation>
-    </message>
-    <message>
-        <source>Scaled ÷√D</source>
-        <translation>スケーリング ÷√D</translation>
-    </message>
-    <message>
-        <source>Mask</source>
-        <translation>マスク</translation>
-    </message>
-    <message>
-        <source>Attention weights (softmax)</source>
-        <translation>Attention 重み（Softmax）</translation>
-    </message>
-    <message>
-        <source>Head outputs A·V</source>
-        <translation>ヘッドの出力 A·V</translation>
-    </message>
-    <message>
-        <source>Heads side by side</source>
-        <translation>ヘッドの連結</translation>
-    </message>
-    <message>
-        <source>Output projection ·W_o</source>
-        <translation>出力変換 ·W_o</translation>
-    </message>
-    <message>
-        <source>Residual + x</source>
-        <translation>残差 + x</translation>
-    </message>
-    <message>
-        <source>Norm before the FFN</source>
-        <translation>FFN 前の正規化</translation>
-    </message>
-    <message>
-        <source>Feed-forward network</source>
-        <translation>フィードフォワードネットワーク</translation>
-    </message>
-    <message>
-        <source>Block output</source>
-        <translation>ブロックの出力</translation>
-    </message>
-    <message>
-        <source>Final norm</source>
-        <translation>最後の正規化</translation>
-    </message>
-    <message>
-        <source>Scores over the vocabulary</source>
-        <translation>語彙に対するスコア</translation>
-    </message>
-    <message>
-        <source>Next-token probabilities</source>
-        <translation>次のトークンの確率分布</translation>
-    </message>
-    <message>
-        <source>Segment embedding</source>
-        <translation>セグメント埋め込み</translation>
-    </message>
-    <message>
-        <source>Parallel block: FFN norm</source>
-        <translation>並列ブロック：FFN の正規化</translation>
-    </message>
-    <message>
-        <source>Query/key norm</source>
-        <translation>クエリ／キーの正規化</translation>
-    </message>
-    <message>
-        <source>Soft-capped scores</source>
-        <translation>ソフトキャップ後のスコア</translation>
-    </message>
-    <message>
-        <source>Norm of the attention output</source>
-        <translation>アテンション出力の正規化</translation>
-    </message>
-    <message>
-        <source>Post-norm after attention</source>
-        <translation>アテンション後のポストノルム</translation>
-    </message>
-    <message>
-        <source>Norm of the FFN output</source>
-        <translation>FFN 出力の正規化</translation>
-    </message>
-    <message>
-        <source>Post-norm after the FFN</source>
-        <translation>FFN 後のポストノルム</translation>
-    </message>
-    <message>
-        <source>Masked-LM head</source>
-        <translation>マスク言語モデルヘッド</translation>
-    </message>
-    <message>
-        <source>Soft-capped vocabulary scores</source>
-        <translation>ソフトキャップ後の語彙スコア</translation>
     </message>
     <message>
         <source>masked</source>

@@ -114,7 +114,7 @@ def _font_px(widget) -> int:
 
 def test_presentation_shows_the_generation_with_large_text_and_walks_into_it(qtbot, state):
     from explorer.present.stages import stage_keys_for
-    from explorer.ui.presentation import PresentationWindow
+    from explorer.ui import presentation
     from tests.ui.test_layout import figure_text_px, paint, settle
 
     state.set_trace(make_trace(TEXT))
@@ -122,7 +122,7 @@ def test_presentation_shows_the_generation_with_large_text_and_walks_into_it(qtb
     state.generation.set_generation(g, show=False)
     parent = QWidget()
     qtbot.addWidget(parent)
-    slides = PresentationWindow.show_for(state, parent)
+    slides = presentation.show_for(state, parent)
     qtbot.waitExposed(slides)
     slides.setWindowState(slides.windowState() & ~slides.windowState())
     slides.setFixedSize(1920, 1080)

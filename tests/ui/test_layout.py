@@ -293,14 +293,14 @@ PRESENTATION_SIZES = [(1280, 720), (1920, 1080)]
 
 @pytest.mark.parametrize("size", PRESENTATION_SIZES, ids=[f"{w}x{h}" for w, h in PRESENTATION_SIZES])
 def test_presentation_shows_one_large_whole_figure_with_large_text(qtbot, state, size):
-    from explorer.ui.presentation import PresentationWindow
+    from explorer.ui import presentation
     from tests.ui.live_state import make_trace
 
     state.set_trace(make_trace())
     state.select(stage="weights", head=1)
     parent = QWidget()
     qtbot.addWidget(parent)
-    slides = PresentationWindow.show_for(state, parent)
+    slides = presentation.show_for(state, parent)
     qtbot.waitExposed(slides)
     slides.setWindowState(slides.windowState() & ~slides.windowState())
     slides.setFixedSize(*size)  # the offscreen screen is 800×800: stand in for a projector of this size

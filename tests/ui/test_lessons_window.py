@@ -207,11 +207,11 @@ def test_record_save_open_gives_the_same_states(window, state, qtbot, tmp_path):
 
 
 def test_presenting_the_lesson_shows_the_caption_large_and_keys_move_steps(window, state, qtbot):
-    from explorer.ui.lesson_present import LessonPresentation
+    from explorer.ui import lesson_present
 
     menu = window.lessons
     menu.open_lesson("builtin")
-    slides = LessonPresentation.show_for(menu.player, menu.bar, window, full_screen=False)
+    slides = lesson_present.show_for(menu.player, menu.bar, window, full_screen=False)
     qtbot.waitExposed(slides)
     step = read_lesson("builtin").steps[0]
     assert slides.caption.text() == step.caption["en"]

@@ -218,10 +218,10 @@ class Monkey:
         self.w.actions_.set_theme(self.rng.choice(["light", "dark", "system"]))
 
     def presentation(self):
-        from explorer.ui.presentation import PresentationWindow
+        from explorer.ui.slide_window import SlideWindow
 
         self.w.actions_.presentation.trigger()  # F5 toggles: open, or close when open
-        pres = self.w.findChild(PresentationWindow)
+        pres = self.w.findChild(SlideWindow, "PresentationWindow")
         if pres is not None and pres.isVisible():
             pres.step(self.rng.choice([-1, 1]))
             QApplication.processEvents()

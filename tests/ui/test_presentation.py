@@ -9,22 +9,23 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 @pytest.fixture
 def slides(qtbot, state, trace):
-    from explorer.ui.presentation import PresentationWindow
+    from explorer.ui import presentation
 
     state.set_trace(trace)
     parent = QWidget()  # stands in for the main window; kept alive while the test runs
     qtbot.addWidget(parent)
-    w = PresentationWindow.show_for(state, parent)
+    w = presentation.show_for(state, parent)
     qtbot.waitExposed(w)
     yield w
 
 
 def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(window, state, qtbot):
-    from explorer.ui.presentation import PresentationWindow
+    from explorer.ui import presentation
+    from explorer.ui.slide_window import SlideWindow
 
     state.select(stage="scores", layer=0)
     window.actions_.presentation.trigger()  # F5
-    slides = window.findChild(PresentationWindow)
+    slides = window.findChild(SlideWindow, "PresentationWindow")
     assert slides is not None and slides.isVisible() and slides.isFullScreen()
     from PySide6.QtGui import QFontInfo
 
@@ -46,8 +47,8 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
     qtbot.keyClick(slides, Qt.Key.Key_Escape)
     assert not slides.isVisible()
     window.actions_.presentation.trigger()  # F5 again: the same window comes back
-    assert window.findChild(PresentationWindow) is slides and slides.isVisible()
-    PresentationWindow.show_for(state, window)  # F5 while it is open leaves it
+    assert window.findChild(SlideWindow, "PresentationWindow") is slides and slides.isVisible()
+    presentation.show_for(state, window)  # F5 while it is open leaves it
     assert not slides.isVisible()
 
 

@@ -25,14 +25,14 @@ def shown_px(widget: QWidget) -> int:
 
 @pytest.mark.parametrize("width, height, least", SIZES, ids=["1280x720", "1920x1080"])
 def test_every_text_of_every_slide_scales_with_the_screen(traced, qtbot, width, height, least):
-    from explorer.ui.presentation import PresentationWindow
+    from explorer.ui import presentation
     from explorer.ui.views.heatmap import Heatmap
 
     state = traced
     state.set_text("The animal didn't cross the street because it was too tired.")
     parent = QWidget()
     qtbot.addWidget(parent)
-    slides = PresentationWindow.show_for(state, parent)
+    slides = presentation.show_for(state, parent)
     slides.setWindowState(slides.windowState() & ~slides.windowState())
     slides.setFixedSize(width, height)  # the offscreen screen stands in for a projector of this size
     settle(qtbot)

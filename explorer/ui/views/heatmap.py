@@ -13,7 +13,7 @@ from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 # The names views and tests import from here, wherever they are defined.
-from explorer.present.number_format import map_format, scale_ticks
+from explorer.present.figure import Panel, bar_tick_count, bar_ticks
 from explorer.ui.views.map_access import MapAccess
 from explorer.ui.views.map_layers import (  # noqa: F401
     MAX_FONT_PX,
@@ -143,13 +143,11 @@ class Heatmap(QWidget):
         if self.bar is None or self._bar_shows is None:
             return
         lo, hi = self._bar_shows[1]
-        most = max(2, min(6, int(self.graphics.height() / (3 * self._text_px))))
+        most = bar_tick_count(self.graphics.height(), self._text_px)
         key = (lo, hi, most)
         if key != getattr(self, "_bar_ticks", None):
             self._bar_ticks = key
-            ticks = scale_ticks(lo, hi, most)
-            number = map_format(ticks)
-            labels = [(v, number(v)) for v in ticks]
+            labels = list(bar_ticks((lo, hi), most))  # print numbers its bar by the same rule
             self.bar.axis.setTicks([labels, []])
             # room for the widest number: pyqtgraph drops a label that does not fit its axis (a slide's bar
             # once kept only "0")
@@ -260,6 +258,26 @@ class Heatmap(QWidget):
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
         settle(self.graphics)  # painted once (views/settle.py): laid out later, an edit painted it 2–3 times
+
+    def show_panel(self, panel: Panel, words, prefix: str = "", remark: str = "") -> None:
+        """Draw ``panel`` (explorer/present/figure.py), the description print draws too, its words said in
+        ``words``' language; ``prefix``: before the title (the run shown), ``remark``: after the panel's note."""
+        self.set_axis_titles(panel.y_title.said(words), panel.x_title.said(words), prefix + panel.title.said(words))
+        self.title.setToolTip(panel.tip)
+        legend = panel.legend.said(words)
+        if legend:
+            self.set_legend_text(legend)
+        note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        self.set_matrix(
+            panel.data,
+            panel.row_labels,
+            panel.col_labels,
+            panel.signed,
+            panel.levels,
+            square=panel.square,
+            blocked=panel.blocked,
+            note=note,
+        )
 
     def cells_rect(self) -> QRectF:
         """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""

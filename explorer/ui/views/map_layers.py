@@ -18,22 +18,22 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QApplication, QGraphicsPathItem, QGraphicsRectItem
 
 from explorer.present import palettes
+from explorer.present.figure import NUMBERS_UP_TO
+from explorer.present.hatching import blocked_cells, blocked_runs, hatched
 from explorer.present.matrices import for_display
 from explorer.present.number_format import MapFormat, map_format
 from explorer.ui.views.cell_numbers import CellNumbers
 
-# Numbers are printed inside the cells of matrices up to this many rows and columns (the note's toy
-# sizes always qualify); beyond it the text would be unreadable and the items would cost time.
-TEXT_LIMIT = 16
+TEXT_LIMIT = NUMBERS_UP_TO  # numbers in the cells of maps up to this size (print's limit too)
 MIN_FONT_PX = 9  # numbers smaller than this are not printed: 5–7 px digits cannot be read
 MAX_FONT_PX = 15
 
 # −∞ (a blocked cell) is not a value of the colour scale: it gets a neutral grey with dark hatching.
 MASK_FILL = (200, 200, 204, 255)
 MASK_HATCH = QColor(90, 90, 96)
-# Hatching is drawn by Qt at screen resolution (crisp at any zoom) for maps up to this size; bigger maps
-# get the plain grey image only, whose cost does not depend on the number of blocked cells.
-HATCH_LIMIT = 64
+# Hatching is drawn by Qt at screen resolution (crisp at any zoom) for maps up to HATCH_LIMIT a side (the
+# rule print shares, explorer/present/hatching.py); bigger maps get the plain grey image only, whose cost does
+# not depend on the number of blocked cells.
 
 
 def colour_map(signed: bool) -> pg.ColorMap:
@@ -66,10 +66,8 @@ def hatch_brush() -> QBrush:
 def blocked_path(blocked: np.ndarray) -> QPainterPath:
     """The blocked cells as a path of row runs (one rectangle per run, not per cell)."""
     path = QPainterPath()
-    for i, row in enumerate(blocked):
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], row.astype(np.int8), [0]))))
-        for start, stop in zip(edges[::2], edges[1::2]):
-            path.addRect(QRectF(float(start), float(i), float(stop - start), 1.0))
+    for i, start, stop in blocked_runs(blocked):
+        path.addRect(QRectF(float(start), float(i), float(stop - start), 1.0))
     return path
 
 
@@ -127,6 +125,7 @@ class MapLayers:
         self._signed: bool | None = None  # the colour map the image has: diverging (signed) or sequential
         self.shape = (0, 0)
         self.has_blocked = False
+        self.hatched: np.ndarray | None = None  # the cells the hatching covers (the shared rule's choice)
         self.highlight: tuple[int | None, int | None] = (None, None)
         vb.sigResized.connect(self.fit_text)
         vb.sigRangeChanged.connect(self.fit_text)
@@ -171,7 +170,7 @@ class MapLayers:
             self.image.setColorMap(colour_map(signed))
         self.image.setImage(shown, levels=levels, autoLevels=False)
         self.image.setRect(QRectF(0, 0, cols, rows))
-        blocked = np.isneginf(data) if blocked is None else (np.isneginf(data) | blocked)
+        blocked = blocked_cells(data, blocked)
         self.has_blocked = bool(blocked.any())
         if self.has_blocked:
             # The mask is the same from one map to the next (heads, layers, edits of one word): keep its image.
@@ -184,11 +183,11 @@ class MapLayers:
             self._overlay_of = None
             self.overlay.hide()
             self.overlay.clear()
-        small = self.has_blocked and max(blocked.shape) <= HATCH_LIMIT and extent is None
-        key = (blocked.shape, blocked.tobytes()) if small else None
+        self.hatched = hatched(blocked) if extent is None else None  # a thumbnail's cells are too small
+        key = (blocked.shape, blocked.tobytes()) if self.hatched is not None else None
         if key != self._hatch_key:  # the mask rarely changes between traces: keep its path
             self._hatch_key = key
-            self.hatch.setPath(blocked_path(blocked) if small else QPainterPath())
+            self.hatch.setPath(blocked_path(self.hatched) if self.hatched is not None else QPainterPath())
         self._set_text(data, levels, signed, blocked)
         self._place_highlight()
 

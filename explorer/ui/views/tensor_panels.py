@@ -10,8 +10,9 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTableWidgetItem
 
 from explorer import names
-from explorer.present import before_after, matrices
+from explorer.present import before_after, figure, matrices
 from explorer.present.token_parts import token_label
+from explorer.ui.figure_words import figure_words
 from explorer.ui.plain_text import plain_tip
 
 
@@ -129,21 +130,9 @@ def draw_trio(view, trace, sel, baseline=None, mode: str = "intervened") -> None
             before_after.compared_matrix(trace, baseline, n, sel.head, sel.row, mode) for n in trio_names(trace, sel)
         ]
     view._matrix = shown[0]
-    levels = matrices.levels([m.data for m in shown], True)
-    titles = {
-        "q": QCoreApplication.translate("TensorView", "Queries Q — head {h}"),
-        "k": QCoreApplication.translate("TensorView", "Keys K — head {h}"),
-        "v": QCoreApplication.translate("TensorView", "Values V — head {h}"),
-    }
-    for (k, m), heatmap in zip(zip(("q", "k", "v"), shown), view.qkv.values()):
-        rows, cols = m.data.shape
-        title = view.compare.prefix(mode) + titles[k].format(h=sel.head)
-        heatmap.set_axis_titles(
-            QCoreApplication.translate("TensorView", "token (row)"), f"x·W_{k}  ({cols})", f"{title}  ({rows}, {cols})"
-        )
-        heatmap.title.setToolTip(m.name)
-        heatmap.set_note("")
-        heatmap.set_matrix(m.data, m.row_labels, m.col_labels, True, levels)  # cells fill the narrow third
+    words, prefix = figure_words(), view.compare.prefix(mode)
+    for panel, heatmap in zip(figure.trio_panels(trace, sel, shown), view.qkv.values()):
+        heatmap.show_panel(panel, words, prefix)  # cells fill the narrow third
         if view.presenting:
             heatmap.set_text_px(
                 view.large.text_px(), (view.large.layers.min_px, view.large.layers.max_px), view.large.smallest_px

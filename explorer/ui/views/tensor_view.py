@@ -10,12 +10,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from explorer import names
-from explorer.present import before_after, matrices, stages
-from explorer.present.explain import fmt
+from explorer.present import before_after, figure, matrices, stages
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
-from explorer.ui import captions
+from explorer.ui.figure_words import figure_words
 from explorer.ui.render_queue import render_queue
-from explorer.ui.stage_words import stage_words
+from explorer.ui.stage_words import stage_titles, stage_words
 from explorer.ui.views import generation_map, tensor_controls, tensor_hover, tensor_panels
 from explorer.ui.views.base import View
 from explorer.ui.views.tensor_build import build, fill_lookup, fill_trio
@@ -139,36 +138,7 @@ class TensorView(View):
         return self.stage_titles()[key]
 
     def stage_titles(self) -> dict[str, str]:
-        return {
-            "tokens": self.tr("Tokens → ids"),
-            "embed": self.tr("Embedding"),
-            "norm_attn": self.tr("Norm before attention"),
-            "qkv": self.tr("Queries, keys, values"),
-            "scores": self.tr("Scores Q·Kᵀ"),
-            "scaled": self.tr("Scaled ÷√D"),
-            "masked": self.tr("Mask"),
-            "weights": self.tr("Attention weights (softmax)"),
-            "heads": self.tr("Head outputs A·V"),
-            "concat": self.tr("Heads side by side"),
-            "out": self.tr("Output projection ·W_o"),
-            "residual": self.tr("Residual + x"),
-            "norm_ffn": self.tr("Norm before the FFN"),
-            "ffn": self.tr("Feed-forward network"),
-            "block": self.tr("Block output"),
-            "final_norm": self.tr("Final norm"),
-            "logits": self.tr("Scores over the vocabulary"),
-            "probs": self.tr("Next-token probabilities"),
-            "segment": self.tr("Segment embedding"),
-            "parallel": self.tr("Parallel block: FFN norm"),
-            "qk_norm": self.tr("Query/key norm"),
-            "capped": self.tr("Soft-capped scores"),
-            "attn_out_norm": self.tr("Norm of the attention output"),
-            "post_norm_attn": self.tr("Post-norm after attention"),
-            "ffn_out_norm": self.tr("Norm of the FFN output"),
-            "post_norm_ffn": self.tr("Post-norm after the FFN"),
-            "mlm": self.tr("Masked-LM head"),
-            "logit_cap": self.tr("Soft-capped vocabulary scores"),
-        }
+        return stage_titles()  # the one table (explorer/present/stage_titles.py), translated
 
     def export_widget(self) -> QWidget:
         return self.content
@@ -290,24 +260,10 @@ class TensorView(View):
                 self._post_grid(trace, sel, mode, signed, blocked, heads)
             else:
                 render_queue().cancel(self, self._draw_grid)
-        maps, (lo, hi, clipped) = self._maps
-        labels = matrices.token_labels(trace, sel.row)
-        title = self.compare.prefix(mode) + self.tr("query (row) attends to key (column) — head {h}").format(h=sel.head)
-        self.large.set_axis_titles(self.tr("query (row)"), self.tr("key (column)"), title)
-        note = (
-            self.tr("colours saturate above {v} (a long sentence spreads attention thin)").format(v=fmt(hi))
-            if clipped
-            else ""
-        )
-        if one_head:
-            note = (note + " · " if note else "") + self.tr(
-                "long input: one head at a time (Alt+← / Alt+→ for the others)"
-            )
-        if sel.stage == "weights":
-            self.large.set_legend_text(self.tr("blocked by the mask (−∞ before softmax): weight 0"))
-        else:
-            self.large.set_legend_text(self.tr("−∞ (masked): the mask blocks this key, so its weight becomes 0"))
-        self.large.set_matrix(maps[sel.head], labels, labels, signed, (lo, hi), square=True, blocked=blocked, note=note)
+        maps, levels = self._maps
+        remark = self.tr("long input: one head at a time (Alt+← / Alt+→ for the others)") if one_head else ""
+        panel = figure.pairwise_panel(trace, sel, maps[sel.head], levels, signed)
+        self.large.show_panel(panel, figure_words(), self.compare.prefix(mode), remark)
 
     def _post_grid(self, trace, sel, mode: str, signed: bool, blocked, heads) -> None:
         """Every head's thumbnail. A long input's grid is drawn in the turn after the big map (render_queue):
@@ -342,18 +298,7 @@ class TensorView(View):
         else:
             m = before_after.compared_matrix(trace, self.state.baseline, name, sel.head, sel.row, mode)
         self._matrix = m
-        rows, cols = m.data.shape
-        if m.subset:
-            columns = self.tr("the {shown} most likely of {total} tokens").format(shown=cols, total=m.total_columns)
-        elif m.per_head:
-            columns = self.tr("{axis} ({n}) of head {h}").format(axis=m.col_axis, n=cols, h=sel.head)
-        else:
-            columns = f"{m.col_axis} ({cols})"
-        title = f"{self.compare.prefix(mode)}{captions.tensor_title(name)}  ({rows}, {cols})"
-        self.large.set_axis_titles(self.tr("token (row)"), columns, title)
-        self.large.title.setToolTip(name)
-        self.large.set_note("")
-        self.large.set_matrix(m.data, m.row_labels, m.col_labels, m.signed, square=max(rows, cols) <= 24)
+        self.large.show_panel(figure.matrix_panel(m, sel), figure_words(), self.compare.prefix(mode))
 
     # ------------------------------------------------------------------ hover and click
     def _hint(self) -> None:

@@ -20,18 +20,52 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
+from explorer.present import axis_labels as rule
+from explorer.present.axis_labels import LABEL_ALL, MIN_TICK_PX, AxisLabels, AxisRoom
 from explorer.ui.plain_text import plain_tip
-
-# Up to this many rows or columns on screen, every one is labelled (rotated, staggered or elided as needed);
-# past it, labels are thinned to what fits, follow the zoom, and the selected token is always among them.
-LABEL_ALL = 32
-MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many tokens share the axis
-LABEL_CHARS_PX = 11  # a label is elided past about this many average characters (the tooltip has it whole)
 
 
 def base_px() -> int:
     """The application font's size in pixels: the figures' text starts from it."""
     return QFontInfo(QApplication.font()).pixelSize() or 12
+
+
+def tick_font(px: float) -> QFont:
+    font = QFont(QApplication.font())
+    font.setPixelSize(max(1, int(px)))
+    return font
+
+
+class FontMeasure:
+    """The label rule's measurements (explorer/present/axis_labels.py) in the window's fonts."""
+
+    def __init__(self) -> None:
+        self._metrics: dict[tuple[int, str], QFontMetrics] = {}
+
+    def metrics(self, px: float) -> QFontMetrics:
+        font = tick_font(px)
+        key = (font.pixelSize(), font.key())  # the application's font changes with the language and text size
+        fm = self._metrics.get(key)
+        if fm is None:
+            if len(self._metrics) > 64:
+                self._metrics.clear()
+            fm = self._metrics[key] = QFontMetrics(font)
+        return fm
+
+    def width(self, text: str, px: float) -> float:
+        return self.metrics(px).horizontalAdvance(text)
+
+    def line(self, px: float) -> float:
+        return self.metrics(px).height()
+
+    def char(self, px: float) -> float:
+        return self.metrics(px).averageCharWidth()
+
+    def elide(self, text: str, px: float, room: float) -> str:
+        return self.metrics(px).elidedText(text, Qt.TextElideMode.ElideRight, max(1, int(room)))
+
+
+FONT_MEASURE = FontMeasure()
 
 
 class TokenAxis(pg.AxisItem):
@@ -54,6 +88,8 @@ class TokenAxis(pg.AxisItem):
         self._arranged_depth = 0  # what the last paint's arrangement of key labels reserved (_layout)
         self._arranged_bands, self._arranged_px = 1, 0  # and in how many columns, at what size, the query labels
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
+        self.arranged: AxisLabels | None = None  # the labels the last paint drew, as the shared rule decided
+        self.arranged_in: AxisRoom | None = None  # and the room it decided them for
         self._latch = _Latch()
         self.enableAutoSIPrefix(False)
         self.setStyle(autoExpandTextSpace=False)
@@ -86,28 +122,22 @@ class TokenAxis(pg.AxisItem):
 
     @staticmethod
     def _font(px: int) -> QFont:
-        font = QFont(QApplication.font())
-        font.setPixelSize(max(1, int(px)))
-        return font
+        return tick_font(px)
 
     def _measure(self) -> None:
-        fm = QFontMetrics(self._font(self._px))
-        self._widest = min(self._cap(fm), _widest(fm, self.labels)) if self.labels else 0
+        self._widest = rule.widest(FONT_MEASURE, self._px, self.labels)
         if self.orientation in ("left", "right"):
-            # reserve the room now, as the paint will (_layout, _room): pyqtgraph would only widen the axis
+            # reserve the room now, as the paint will (_layout, rule.room): pyqtgraph would only widen the axis
             # after a first, clipped paint, and 2 px less for a capped label moved the map after its paint
-            arranged = QFontMetrics(self._font(self._arranged_px or self._px))
-            self._reserve((min(self._cap(arranged), self._widest + 2) + 4) * self._arranged_bands)
+            arranged = self._arranged_px or self._px
+            self._reserve((min(rule.label_cap(FONT_MEASURE, arranged), self._widest + 2) + 4) * self._arranged_bands)
         else:
             # at least a line; more stays until the paint arranges the new labels (_layout): reset to one line
             # here, every new sentence resized the plot twice (one line, then two staggered bands) and the
             # map jumped 14 px and was painted again
-            self._reserve(max(fm.height(), self._arranged_depth))
+            self._reserve(max(FONT_MEASURE.line(self._px), self._arranged_depth))
         self.picture = None
         self.update()
-
-    def _cap(self, fm: QFontMetrics) -> int:
-        return fm.averageCharWidth() * LABEL_CHARS_PX
 
     def _reserve(self, across: float) -> None:
         across = int(math.ceil(across))
@@ -129,18 +159,11 @@ class TokenAxis(pg.AxisItem):
         if hi <= lo:
             return []
         minVal, maxVal = sorted((minVal, maxVal))
-        stride = 1
-        if hi - lo > self.label_all:
-            fm = QFontMetrics(self._font(self._px))
-            need = fm.height() + 2 if self.orientation in ("left", "right") else self._widest + 16
-            per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
-            stride = max(1, math.ceil(need / per_cell))
-        start = lo + (-lo) % stride
-        cells = list(range(start, hi, stride))
-        sel = self.selected
-        if stride > 1 and sel is not None and lo <= sel < hi:
-            cells = sorted([c for c in cells if abs(c - sel) >= stride] + [sel])
-        return [(float(stride), [i + 0.5 for i in cells])]
+        horizontal = self.orientation in ("top", "bottom")
+        need = rule.thinning_need(FONT_MEASURE, self._px, horizontal, self._widest)
+        per_cell = max(size, 1.0) / max(maxVal - minVal, 1e-9)  # pixels per row/column on screen
+        stride = rule.stride(hi - lo, self.label_all, need, per_cell)
+        return [(float(stride), [i + 0.5 for i in rule.labelled_cells(lo, hi, stride, self.selected)])]
 
     def tickStrings(self, values, scale, spacing):
         return [self.labels[int(v)] if 0 <= int(v) < len(self.labels) else "" for v in values]
@@ -167,27 +190,33 @@ class TokenAxis(pg.AxisItem):
         if not ticks:
             return []
         stride, values = ticks[0]
+        stride = int(stride)
         along = lambda v: self._along(vb, v, horizontal)  # noqa: E731
-        per_label = abs(along(1.0) - along(0.0)) * stride
+        per_cell = abs(along(1.0) - along(0.0))
+        per_label = per_cell * stride
+        smallest = min(self.smallest, self._px)
         outside = (self.labels, self._px, stride, _size(self.parentItem()))
-        px, upright, bands = self._latch.hold(
-            outside, self._arrange(per_label, horizontal, self._widest), self._need(horizontal)
+        arrangement = self._latch.hold(
+            outside,
+            rule.arrange(per_label, horizontal, self._widest, self._px, smallest, FONT_MEASURE),
+            lambda a: rule.need(a, horizontal, self._widest, FONT_MEASURE),
         )
+        px, upright, bands = arrangement.px, arrangement.upright, arrangement.bands
         font = self._font(px)
         if font != self.style["tickFont"]:
             self.style["tickFont"] = font
-        fm = QFontMetrics(font)
-        line = fm.height()
+        line = FONT_MEASURE.line(px)
         gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
-        room, depth = self._room(fm, vb, horizontal, upright, per_label, bands)
+        extent = vb.height() + self.height()  # upright labels take at most about a fifth of the plot's height
+        room, depth = rule.room(arrangement, horizontal, per_label, self._widest, extent, FONT_MEASURE)
         self._arranged_depth, self._arranged_bands, self._arranged_px = math.ceil(depth * bands), bands, px
         self._reserve(depth * bands)
+        cells = [int(v) for v in values]
+        self.arranged = rule.labels_drawn(self.labels, cells, arrangement, room, depth, stride, FONT_MEASURE)
+        self.arranged_in = AxisRoom(*self._visible(lo_v, hi_v), per_cell, extent, self._px, smallest)
         out = []
-        for k, v in enumerate(values):
-            whole = self.labels[int(v)]
-            text = fm.elidedText(whole, Qt.TextElideMode.ElideRight, max(1, int(room)))
+        for v, text, whole, band in zip(values, self.arranged.texts, self.arranged.whole, self.arranged.bands):
             pos = along(v)
-            band = k % bands if stride == 1 else 0
             if horizontal and not upright:
                 rect = QRectF(pos - room / 2, gap + band * line, room, line)
                 flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
@@ -201,57 +230,10 @@ class TokenAxis(pg.AxisItem):
             out.append((rect, flags, text, whole, horizontal and upright))
         return out
 
-    def _room(
-        self, fm: QFontMetrics, vb, horizontal: bool, upright: bool, per_label: float, bands: int
-    ) -> tuple[float, float]:
-        """How long a label may be (along its own direction) and how deep one band of them is."""
-        cap = self._cap(fm)
-        if horizontal and not upright:
-            return min(cap, per_label * bands - 4), fm.height()  # a staggered label may use two cells' width
-        # measured once per label set (set_labels), not per paint: a long input has a thousand labels
-        room = min(cap, self._widest + 2)
-        if horizontal:  # upright labels take the plot's height: at most about a fifth of it, elided past
-            room = min(room, max(fm.averageCharWidth() * 4, 0.2 * (vb.height() + self.height())))
-        return room, room + 4
-
-    def _need(self, horizontal: bool):
-        """The smallest label spacing (pixels) at which an arrangement (px, upright, bands) fits."""
-
-        def need(arrangement) -> float:
-            px, upright, bands = arrangement
-            if horizontal and not upright:
-                return (self._widest + 6) / bands
-            return (QFontMetrics(self._font(px)).height() + 1) / bands
-
-        return need
-
     def _along(self, vb, v: float, horizontal: bool) -> float:
         scene = vb.mapViewToScene(QPointF(v, v))
         local = self.mapFromScene(scene)
         return local.x() if horizontal else local.y()
-
-    def _arrange(self, per_label: float, horizontal: bool, widest: int) -> tuple[int, bool, int]:
-        """Font size, upright or not, and how many staggered lines (or columns) the labels need."""
-        px = self._px
-        fm = QFontMetrics(self._font(px))
-        line = fm.height()
-        if horizontal:
-            if widest + 6 <= per_label:
-                return px, False, 1
-            if widest + 6 <= 2 * per_label:
-                return px, False, 2
-            # upright, one band: a smaller font before a second band (height is what a map lacks most)
-            while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > per_label:
-                px -= 1
-            if QFontMetrics(self._font(px)).height() + 1 <= per_label:
-                return px, True, 1
-            px = self._px
-        elif line + 1 <= per_label:
-            return px, False, 1
-        # two staggered bands; a smaller font only when even two bands are too tight
-        while px > self.smallest and QFontMetrics(self._font(px)).height() + 1 > 2 * per_label:
-            px -= 1
-        return px, horizontal, 2
 
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):
         p.setRenderHint(p.RenderHint.Antialiasing, False)
@@ -334,9 +316,3 @@ def _size(item) -> tuple[int, int]:
         return (0, 0)
     size = item.size()
     return (round(size.width()), round(size.height()))
-
-
-def _widest(fm: QFontMetrics, labels) -> int:
-    """Pixel width of the widest label. The longest string alone is not it ("3  pen" is as long as "0 This" and
-    wider, and was elided to "3 p…"): the longest few are measured, never a thousand labels per paint."""
-    return max(fm.horizontalAdvance(s) for s in sorted(labels, key=len)[-32:])
