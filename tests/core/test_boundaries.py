@@ -90,10 +90,14 @@ def _cycles(graph) -> list[list[str]]:
             if len(group) > 1:
                 found.append(sorted(group))
 
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    for m in sorted(edges):
-        if m not in index:
-            visit(m)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:  # the limit is the worker's: leave it as found (a lesson test once passed only under the old one)
+        for m in sorted(edges):
+            if m not in index:
+                visit(m)
+    finally:
+        sys.setrecursionlimit(limit)
     return found
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,16 @@ def test_a_path_with_a_newline_and_an_escape_is_quoted(tmp_path):
         read_lesson(odd)
     message = _one_safe_line(err.value)
     assert "\\nerror: forged\\x1b[2J.toml" in message
+
+
+@pytest.mark.parametrize("limit", [1_000, 100_000])
+def test_deep_nesting_is_refused_whatever_the_recursion_limit(limit):
+    # under a raised limit tomllib parses 1,000 levels; the reader must still refuse them, not pass them on
+    text = 'title = "t"\nx = ' + "[" * 1_000 + "]" * 1_000 + "\n"
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        with pytest.raises(LessonError, match="nested too deeply"):
+            parse_lesson(text, "deep.toml")
+    finally:
+        sys.setrecursionlimit(old)
