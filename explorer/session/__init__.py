@@ -1,14 +1,27 @@
 """The application's own logic, without Qt: what to trace (the model source and the trace request), what is
-selected, the one function that opens any model source, and the Session, which holds what the user is doing
-and every rule that turns a result into the next request (which layers to capture, how far to grow a painted
-mask, a model that failed to load, a lesson step's selection waiting for its trace).
+selected, and the Session: what the user is doing as immutable records (records.py) moved by one function,
+``step(state, action) -> (state, effects)`` (step.py; actions.py, effects.py), which reads no file. Beside it
+live the work functions the window's jobs run (open.py opens any model source, trace_work.py, background.py,
+training_run.py, model_cache.py): those may read files; the state and its rules may not.
 
-The window's AppState (explorer/ui/state.py) owns a Session and re-emits its events as signals; the CLI
-builds the same ModelSource and opens it with the same ``open_source``. Everything here is tested in
-tests/core, with Qt unimportable.
+The window's AppState (explorer/ui/state.py) holds a SessionState, hands each action to ``step``, carries out
+the effects and emits a signal for each change; the CLI builds the same ModelSource and opens it with the
+same ``open_source``. Everything here is tested in tests/core, with Qt unimportable.
 """
 
+from explorer.session.records import SessionState
 from explorer.session.request import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.session.session import Session
+from explorer.session.step import initial_state, step
 
-__all__ = ["ModelSource", "Selection", "Session", "TraceRequest", "first_request", "preset_request"]
+__all__ = [
+    "ModelSource",
+    "Selection",
+    "Session",
+    "SessionState",
+    "TraceRequest",
+    "first_request",
+    "initial_state",
+    "preset_request",
+    "step",
+]

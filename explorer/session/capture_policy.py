@@ -1,5 +1,5 @@
 """Which layers a trace captures: the policy as plain functions, and the user's choice (``CaptureChoice``:
-the mode, a custom list, a layer picked before it was captured) that the Session holds.
+the mode, a custom list, a layer picked before it was captured) that the Session's state holds.
 
 A 30-layer model on a long text would hold every layer's tensors; by default ("auto") a deep model, or a long
 text on a model of three layers or more, captures only the selected layer, and picking another layer traces
@@ -8,7 +8,7 @@ that one. The user can also ask for all layers, only the selected one, or a list
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from explorer.config import RunOptions
 
@@ -57,20 +57,20 @@ def capturable(options: RunOptions, layers: int) -> RunOptions:
     return options if kept == options.layers_to_capture else options.replace(layers_to_capture=kept or (0,))
 
 
-@dataclass
+@dataclass(frozen=True)
 class CaptureChoice:
-    """The user's choice (Model → Layers to capture) and a layer picked before any trace held it."""
+    """The user's choice (Model → Layers to capture) and a layer picked before any trace held it. Frozen: the
+    rules below return the choice afterwards, with what to capture."""
 
     mode: str = "auto"
     custom: tuple[int, ...] = ()
     wanted: int | None = None  # select it once a trace holds it
 
-    def set_mode(self, mode: str, layers: tuple[int, ...] | None = None) -> None:
+    def with_mode(self, mode: str, layers: tuple[int, ...] | None = None) -> CaptureChoice:
         if mode not in MODES:
             raise ValueError(f"unknown capture mode {mode!r}")
-        self.mode = mode
-        if mode == "custom":
-            self.custom = tuple(sorted(set(layers or ())))
+        custom = tuple(sorted(set(layers or ()))) if mode == "custom" else self.custom
+        return replace(self, mode=mode, custom=custom)
 
     def lazy(self, layers: int, tokens: int) -> bool:
         """Capture one layer at a time?"""
@@ -79,11 +79,10 @@ class CaptureChoice:
     def wanted_capture(self, layers: int, tokens: int, layer: int) -> tuple[int, ...] | None:
         return layers_to_capture(self.mode, self.custom, layers, tokens, layer)
 
-    def want(self, layer: int) -> tuple[int, ...] | None:
-        """``layer`` was picked but not captured: remember it, and say what to capture now."""
-        self.wanted = layer
-        self.custom, capture = on_layer_wanted(self.mode, self.custom, layer)
-        return capture
+    def want(self, layer: int) -> tuple[CaptureChoice, tuple[int, ...] | None]:
+        """``layer`` was picked but not captured: remember it; (the choice afterwards, what to capture now)."""
+        custom, capture = on_layer_wanted(self.mode, self.custom, layer)
+        return replace(self, wanted=layer, custom=custom), capture
 
     def on_model(self, layers: int, current: tuple[int, ...] | None, layer: int) -> tuple[int, ...] | None | bool:
         """A model of ``layers`` layers was loaded (before its first trace ends): the capture to switch to

@@ -1,5 +1,5 @@
-"""How a hand-painted mask grows with the text: the rules as plain functions, and the painting itself
-(``Painting``), which the Session holds and the window's painter (explorer/ui/views/mask_painter.py) draws.
+"""How a hand-painted mask grows with the text: the rules as plain functions over the painting (rows of
+bools), which the Session's state holds and the window's painter (explorer/ui/views/mask_painter.py) draws.
 
 The painting is sent a little larger than the text (its extra rows and columns causal), so that typing a few
 more tokens keeps it. When a paste outran it anyway, the core refuses with ``MaskTooSmall``, whose fields
@@ -13,6 +13,8 @@ import numpy as np
 from explorer.analysis.mask_paint import all_allowed, all_blocked, causal, extend_causal, padded_size
 from explorer.config import MaskSpec
 from explorer.errors import MaskTooSmall
+
+Matrix = tuple[tuple[bool, ...], ...]  # N×N, True = allowed
 
 # Grow before a trace whose painting has fewer than this many spare rows: the next token would not fit.
 SPARE_ROWS = 4
@@ -37,30 +39,25 @@ def tokens_after_error(error: BaseException | None) -> int | None:
     return error.tokens if isinstance(error, MaskTooSmall) else None
 
 
-class Painting:
-    """The painted matrix (N×N, N ≥ C, True = allowed): what is, or will be, sent as an explicit mask."""
+def as_matrix(painted: np.ndarray | None) -> Matrix | None:
+    """A painting as the Session's state holds it: rows of bools (hashable, comparable)."""
+    return None if painted is None else tuple(tuple(bool(v) for v in row) for row in np.asarray(painted))
 
-    def __init__(self) -> None:
-        self.matrix: np.ndarray | None = None
 
-    def adopt(self, mask: MaskSpec) -> bool:
-        """An explicit mask painted elsewhere (a restored session, a lesson): take it. True if it changed."""
-        if mask.kind != "explicit":
-            return False
-        m = np.array(mask.matrix, dtype=bool)
-        if self.matrix is not None and m.shape == self.matrix.shape and np.array_equal(m, self.matrix):
-            return False
-        self.matrix = m
-        return True
+def adopted(painted: Matrix | None, mask: MaskSpec) -> Matrix | None:
+    """An explicit mask painted elsewhere (a restored session, a lesson): the painting to take, or None when
+    it is not explicit or is the painting already."""
+    if mask.kind != "explicit" or mask.matrix == painted:
+        return None
+    return tuple(tuple(bool(v) for v in row) for row in mask.matrix)
 
-    def covering(self, C: int) -> np.ndarray:
-        """The painting grown causally to cover C tokens (from causal when nothing is painted yet)."""
-        bigger = grown(self.matrix, C)
-        if bigger is not None:
-            self.matrix = bigger
-        return self.matrix  # type: ignore[return-value]
 
-    def start(self, kind: str, C: int) -> np.ndarray:
-        """Start over from ``kind`` (a key of STARTS), a little larger than the text of C tokens."""
-        self.matrix = STARTS[kind](padded_size(C))
-        return self.matrix
+def covering(painted: Matrix | None, C: int) -> Matrix:
+    """The painting grown causally to cover C tokens (from causal when nothing is painted yet)."""
+    bigger = grown(None if painted is None else np.array(painted, dtype=bool), C)
+    return painted if bigger is None else as_matrix(bigger)  # type: ignore[return-value]
+
+
+def started(kind: str, C: int) -> Matrix:
+    """Start over from ``kind`` (a key of STARTS), a little larger than the text of C tokens."""
+    return as_matrix(STARTS[kind](padded_size(C)))  # type: ignore[return-value]

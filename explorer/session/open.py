@@ -3,7 +3,7 @@ checkpoint folder, a run folder (its newest complete checkpoint), a Hugging Face
 The CLI (explorer/cli/model_options.py, every command that opens a model: export, eval, generate, attribute,
 train --init), the window's job runner (explorer/ui/worker.py) and training's starting weights all call
 ``open_source``, so a model opened in one is the model opened in the other; File → Open model resolves the
-chosen path with ``model_path`` first, so that the window names the checkpoint it shows.
+chosen path with ``resolve_model_path`` first, so that the window names the checkpoint it shows.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
+from explorer.session.records import RunFolderShown
 from explorer.session.request import ModelSource
 from explorer.vocab import CONFIG_FILE, RUN_FILE
 from explorer.weights.presets import load_preset, preset_config
@@ -60,6 +61,19 @@ def model_path(path: str) -> str:
         if latest is not None:
             return str(latest)
     return str(path)
+
+
+def resolve_model_path(asked: str) -> tuple[str, RunFolderShown | None]:
+    """What File → Open model's ``asked`` opens (``model_path``), and, when a run folder stood for its newest
+    checkpoint, the note that says so once it shows. The window's bridge carries out the Session's
+    ResolveModelPath effect with this (the Session itself reads no file)."""
+    from explorer.train.runs import checkpoint_step_of
+
+    opened = model_path(asked)
+    note = None
+    if Path(opened).parent == Path(asked) and checkpoint_step_of(opened) is not None:
+        note = RunFolderShown(opened, Path(asked).name, Path(opened).name)
+    return opened, note
 
 
 def resolve_run_folder(path: str, note: Callable[[str], None] | None = None) -> str:

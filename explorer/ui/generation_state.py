@@ -1,6 +1,7 @@
-"""The window's generation, as signals: a thin QObject over the Session's GenerationPosition
-(explorer/session/generation_position.py), which holds the latest finished Generation, the step shown,
-whether the centre shows it, and the steps chosen while one runs, with the rules that move them.
+"""The window's generation, as signals: the part of the Qt bridge (explorer/ui/state.py) for the Session's
+GenerationView (explorer/session/records.py): the latest finished Generation, the step shown, whether the
+centre shows it, and the steps chosen while one runs. The rules that move them are
+explorer/session/rules_lessons.py.
 
 The Generate panel hands its result here (``set_generation``); the panel's slider, presentation mode's arrow
 keys and the centre's Generation button change the step or the showing here; every view that draws the
@@ -10,9 +11,10 @@ each other: this is the one place a generation lives, next to the trace in AppSt
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QObject, Signal
+
+from explorer.session import actions as a
+from explorer.session import effects as e
 
 
 class GenerationState(QObject):
@@ -24,28 +26,53 @@ class GenerationState(QObject):
     def __init__(self, state) -> None:
         super().__init__(state)
         self._state = state
-        self._position = state.session.generation
 
-    generation = property(lambda self: self._position.generation)
-    step = property(lambda self: self._position.step)
-    shown = property(lambda self: self._position.shown)
-    live = property(lambda self: self._position.live)
-    active = property(lambda self: self._position.active, doc="A generation with at least one step is there to show.")
-    last = property(lambda self: self._position.last)
+    @property
+    def generation(self):
+        return self._state.session.generation.generation
 
-    def _call(self, name: str, *args: Any, **kwargs: Any) -> None:
-        getattr(self._position, name)(*args, **kwargs)
-        self._state.emit_changes()
+    @property
+    def step(self) -> int:
+        return self._state.session.generation.step
+
+    @property
+    def shown(self) -> bool:
+        return self._state.session.generation.shown
+
+    @property
+    def live(self) -> tuple:
+        return self._state.session.generation.live
+
+    @property
+    def active(self) -> bool:
+        """A generation with at least one step is there to show."""
+        return self._state.session.generation.active
+
+    @property
+    def last(self) -> int:
+        return self._state.session.generation.last
 
     def set_generation(self, generation, step: int | None = None, show: bool = True) -> None:
         """A new generation (None: none), shown at ``step`` (default its last); ``show``: in the centre too."""
-        self._call("set_generation", generation, step, show)
+        self._state.dispatch(a.SetGeneration(generation, step, show))
 
     def set_step(self, step: int) -> None:
-        self._call("set_step", step)
+        self._state.dispatch(a.SetGenerationStep(step))
 
     def show(self, on: bool) -> None:
-        self._call("show", on)
+        self._state.dispatch(a.ShowGeneration(on))
 
     def set_live(self, steps: tuple) -> None:
-        self._call("set_live", steps)
+        self._state.dispatch(a.SetGenerationLive(tuple(steps)))
+
+    def carry_out(self, effect: object) -> None:
+        """The generation's effects, as this object's signals (the bridge hands them here)."""
+        match effect:
+            case e.GenerationChanged():
+                self.changed.emit(effect.generation)
+            case e.GenerationStepChanged():
+                self.stepChanged.emit(effect.step)
+            case e.GenerationShownChanged():
+                self.shownChanged.emit(effect.shown)
+            case e.GenerationLiveChanged():
+                self.liveChanged.emit(effect.steps)

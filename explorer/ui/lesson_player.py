@@ -1,5 +1,6 @@
-"""Plays a lesson in the window: a thin QObject over the Session's LessonPosition
-(explorer/session/lesson_position.py), which knows which step is shown and sets the session to it.
+"""Plays a lesson in the window: the part of the Qt bridge for the Session's LessonPlay
+(explorer/session/records.py; its rules are explorer/session/rules_lessons.py), which knows which step is
+shown and sets the session to it.
 
 Each step is the fold of the steps before it over the window as it was when the lesson opened, so jumping,
 going back, or pressing → after trying something in the window always shows the step as written. A step on
@@ -9,11 +10,18 @@ a real model that is not installed is skipped: its words are shown with a note, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from explorer.lessons import Lesson, LessonState
+from explorer.lessons import Lesson, LessonState, resolve
+from explorer.session.actions import (
+    CloseLesson,
+    GoToLessonStep,
+    NextLessonStep,
+    OpenLesson,
+    PreviousLessonStep,
+    ReplaceLesson,
+)
 from explorer.ui.state import AppState
 
 
@@ -26,44 +34,55 @@ class LessonPlayer(QObject):
     ) -> None:
         super().__init__(parent)
         self.state = state
-        self._position = state.session.lesson
         state.lessonChanged.connect(self.lessonChanged)
         state.lessonStepChanged.connect(self.stepChanged)
         if show_panel is not None:
             state.panelWanted.connect(show_panel)  # a step brings its panel to the front
 
-    lesson = property(lambda self: self._position.lesson)
-    index = property(lambda self: self._position.index)
-    start = property(
-        lambda self: self._position.start, doc="The state the steps fold over (the window when the lesson opened)."
-    )
-    note = property(lambda self: self._position.note, doc="Why the current step was not applied, if it was not.")
-    count = property(lambda self: self._position.count)
+    @property
+    def lesson(self) -> Lesson | None:
+        return self.state.session.lesson.lesson
 
-    def _call(self, name: str, *args: Any) -> None:
-        getattr(self._position, name)(*args)
-        self.state.emit_changes()
+    @property
+    def index(self) -> int:
+        return self.state.session.lesson.index
+
+    @property
+    def start(self) -> LessonState:
+        """The state the steps fold over (the window when the lesson opened)."""
+        return self.state.session.lesson.start
+
+    @property
+    def note(self) -> str | None:
+        """Why the current step was not applied, if it was not."""
+        return self.state.session.lesson.note
+
+    @property
+    def count(self) -> int:
+        return self.state.session.lesson.count
 
     def open(self, lesson: Lesson, step: int = 0, start: LessonState | None = None) -> None:
         """Play ``lesson`` from ``step``, folding its steps over ``start`` (default: the window as it is)."""
-        self._call("open", lesson, step, start)
+        self.state.dispatch(OpenLesson(lesson, step, start))
 
     def close(self) -> None:
-        self._call("close")
+        self.state.dispatch(CloseLesson())
 
     def replace_lesson(self, lesson: Lesson, index: int | None = None) -> None:
         """The lesson was edited (steps added, moved, deleted): show step ``index`` (default: the current
         one) without re-applying it; the window already shows what the teacher recorded or kept."""
-        self._call("replace_lesson", lesson, index)
+        self.state.dispatch(ReplaceLesson(lesson, index))
 
     def resolved(self, n: int | None = None) -> LessonState:
-        return self._position.resolved(n)
+        play = self.state.session.lesson
+        assert play.lesson is not None
+        return resolve(play.lesson, play.index if n is None else n, play.start)
 
     def go(self, n: int) -> None:
-        self._call("go", n)
+        self.state.dispatch(GoToLessonStep(n))
 
     def next(self) -> None:
-        self._call("next")
+        self.state.dispatch(NextLessonStep())
 
     def previous(self) -> None:
-        self._call("previous")
+        self.state.dispatch(PreviousLessonStep())

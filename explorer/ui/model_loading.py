@@ -1,7 +1,7 @@
 """Opening models (File → Open model, the named models, recent models) and what a long load looks like:
 progress and a Cancel button in the status bar, the window never blocked. The load itself runs in the job
 runner; the Session follows it and, when it fails or is cancelled, goes back to the model whose trace is
-still shown (explorer/session/model_opening.py); this controller asks, and shows the progress.
+still shown (explorer/session/rules_results.py); this controller asks, and shows the progress.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def model_label(name: str) -> str:
 
 class ModelLoading(QObject):
     """Asks the Session to open a model and shows the load's progress; the Session decides what is shown and
-    what is gone back to (explorer/session/model_opening.py)."""
+    what is gone back to (explorer/session/rules_results.py)."""
 
     loadingChanged = Signal(bool)  # a model (not just a trace) is being loaded
     progressed = Signal(int, int, str)  # done, total, what

@@ -3,6 +3,7 @@ checkpoints, hands each one to the views, can be cancelled, and its checkpoints 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -182,7 +183,9 @@ def test_induction_readout_points_out_the_best_head(window, qtbot):
 
 def test_real_models_cannot_be_trained_here(window, qtbot, runs_root, monkeypatch):
     state, panel = window.state, window.views["train"]
-    monkeypatch.setattr(state.session, "config", state.config.replace(family="llama"))
+    monkeypatch.setattr(
+        state, "session", dataclasses.replace(state.session, config=state.config.replace(family="llama"))
+    )
     _configure(panel)
     assert not panel.start_training()
     assert "only this app's own models" in panel.message.text()

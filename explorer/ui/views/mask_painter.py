@@ -196,7 +196,7 @@ class MaskPainter(View):
 
     # ------------------------------------------------------------------ the matrix (the Session's)
     def matrix(self) -> np.ndarray | None:
-        return self.state.session.painted
+        return self.state.painted
 
     def spec(self) -> MaskSpec:
         """The painted mask as a spec to send (starting from causal when nothing is painted yet)."""
