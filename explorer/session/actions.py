@@ -115,7 +115,7 @@ class ModelPathResolved:
 
 @dataclass(frozen=True)
 class CancelLoad:
-    """The load in progress was stopped: keep showing the model shown before."""
+    """The user stopped the load in progress: its job is cancelled, the model shown before stays."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +156,11 @@ class CoverPainting:
 @dataclass(frozen=True)
 class SetBusy:
     busy: bool
+
+
+@dataclass(frozen=True)
+class SetTraining:
+    running: bool
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What a step of the Session asks of the world, in order: the one channel out of ``step``
-(explorer/session/step.py). Two kinds of record: work for the window's jobs (``RunTrace``,
+(explorer/session/step.py). Two kinds of record: work for the window's jobs (``RunTrace``, ``CancelTrace``,
 ``ResolveModelPath``), and news for the views (one record per thing that changed, with what it changed to).
 The Qt bridge (explorer/ui/state.py) carries out the first and emits a signal for each of the second.
 """
@@ -25,6 +25,13 @@ class RunTrace:
 
     ticket: int
     request: TraceRequest
+
+
+@dataclass(frozen=True)
+class CancelTrace:
+    """Stop the job computing the RunTrace of ``ticket`` (a long model load the user cancelled)."""
+
+    ticket: int
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,11 @@ class LessonChanged:
 @dataclass(frozen=True)
 class LessonStepChanged:
     index: int
+
+
+@dataclass(frozen=True)
+class TrainingChanged:
+    running: bool
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from explorer.session import actions as a
 from explorer.session import mask_growth
 from explorer.session.effects import (
     BusyChanged,
+    CancelTrace,
     ErrorShown,
     ModelInfoChanged,
     ModelOpened,
@@ -21,6 +22,7 @@ from explorer.session.effects import (
     RunFolderNoted,
     SnapshotChanged,
     TraceShown,
+    TrainingChanged,
 )
 from explorer.session.rules_controls import capture_layers, grow_painting, select, set_selection
 from explorer.session.selecting import clamped
@@ -32,6 +34,12 @@ def set_busy(turn: Turn, action: a.SetBusy) -> None:
     if action.busy != turn.state.busy:
         turn.set(busy=action.busy)
         turn.say(BusyChanged(action.busy))
+
+
+def set_training(turn: Turn, action: a.SetTraining) -> None:
+    if action.running != turn.state.training:
+        turn.set(training=action.running)
+        turn.say(TrainingChanged(action.running))
 
 
 def baseline_finished(turn: Turn, action: a.BaselineFinished) -> None:
@@ -143,5 +151,6 @@ def model_loaded(turn: Turn, action: a.ModelLoaded) -> None:
 
 
 def cancel_load(turn: Turn, action: a.CancelLoad) -> None:
-    """The load in progress was stopped: keep showing the model shown before."""
+    """The user stopped the load in progress: stop its job, and keep showing the model shown before."""
+    turn.say(CancelTrace(turn.state.ticket))
     back_to_shown(turn)

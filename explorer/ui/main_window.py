@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
     def _wire(self) -> None:
         s, w = self.state, self.worker
         s.requestToRun.connect(self._submit)  # before the views' own requestChanged slots: the trace starts first
+        s.traceCancelled.connect(lambda _ticket: w.cancel_current())  # only the latest ticket's job can run
         w.traceReady.connect(self._on_trace)
         w.baselineReady.connect(lambda job, b: s.set_baseline(b, self._ticket(job)))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)

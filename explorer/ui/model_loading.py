@@ -60,8 +60,8 @@ class ModelLoading(QObject):
         self.state.open_model(path_or_name)
 
     def cancel(self) -> None:
-        """Stop the load in progress and keep showing the model that was shown before."""
-        self.worker.cancel_current()
+        """Stop the load in progress and keep showing the model that was shown before (the Session asks the
+        runner to cancel the job: CancelTrace)."""
         self.state.cancel_load()
         self._set_loading(False)
 

@@ -1,8 +1,8 @@
 """The window's state: the Qt bridge over the Session. It holds one SessionState (explorer/session/records.py);
 each method below makes one action (explorer/session/actions.py), hands it to ``step``
 (explorer/session/step.py), keeps the new state, and carries out the effects in order: a RunTrace goes to
-the job runner (``requestToRun``), a path to resolve is resolved, and every other effect becomes the signal
-of the same name.
+the job runner (``requestToRun``; a CancelTrace: ``traceCancelled``), a path to resolve is resolved, and
+every other effect becomes the signal of the same name.
 
 Data flows one way: a control calls a method here → ``step`` → ``requestToRun`` (request, ticket) → the job
 runner computes → the window hands the trace back with ``set_trace(trace, editable, ticket)`` → ``step``
@@ -34,6 +34,7 @@ __all__ = ["AppState", "ModelSource", "Selection", "TraceRequest"]  # the sessio
 class AppState(QObject):
     requestToRun = Signal(object, int)  # (TraceRequest, ticket): the job runner should compute (before requestChanged)
     requestChanged = Signal(object)  # TraceRequest: the views show what was asked
+    traceCancelled = Signal(int)  # ticket: the job runner should stop computing that trace (a load cancelled)
     traceChanged = Signal(object)  # Trace: every view redraws
     selectionChanged = Signal(object)  # Selection
     busyChanged = Signal(bool)
@@ -52,6 +53,7 @@ class AppState(QObject):
     panelWanted = Signal(str)  # a lesson step brings this panel to the front
     lessonChanged = Signal(object)  # Lesson, or None (closed)
     lessonStepChanged = Signal(int)  # the lesson step shown (0-based)
+    trainingChanged = Signal(bool)  # a training run started or ended
 
     def __init__(
         self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
@@ -73,6 +75,8 @@ class AppState(QObject):
             case e.RunTrace():
                 self.requestToRun.emit(effect.request, effect.ticket)
                 self.requestChanged.emit(effect.request)
+            case e.CancelTrace():
+                self.traceCancelled.emit(effect.ticket)
             case e.ResolveModelPath():
                 self.dispatch(a.ModelPathResolved(effect.asked, *resolve_model_path(effect.asked)))
             case e.RequestReverted():
@@ -107,6 +111,8 @@ class AppState(QObject):
                 self.lessonChanged.emit(effect.lesson)
             case e.LessonStepChanged():
                 self.lessonStepChanged.emit(effect.index)
+            case e.TrainingChanged():
+                self.trainingChanged.emit(effect.running)
             case _:
                 self.generation.carry_out(effect)  # the generation's own signals; LayerWanted needs none
 
@@ -185,6 +191,11 @@ class AppState(QObject):
     @property
     def loading_model(self) -> bool:
         return self.session.loading_model
+
+    @property
+    def training(self) -> bool:
+        """A training run is going on (the Train panel's)."""
+        return self.session.training
 
     @property
     def ticket(self) -> int:
@@ -272,6 +283,9 @@ class AppState(QObject):
         self.dispatch(a.ApplyLessonStep(ls))
 
     # ------------------------------------------------------------------ results → state (the job runner's)
+    def set_training(self, running: bool) -> None:
+        self.dispatch(a.SetTraining(running))
+
     def set_busy(self, busy: bool) -> None:
         self.dispatch(a.SetBusy(busy))
 

@@ -45,7 +45,8 @@ class TrainController(QObject):
         self.slot.sent.connect(self._on_sent)
         self.slot.succeeded.connect(self._on_succeeded)
         self.slot.failed.connect(self._on_failed)
-        self.slot.busyChanged.connect(self.runningChanged)
+        self.slot.busyChanged.connect(state.set_training)  # the Session holds whether a run is going on
+        state.trainingChanged.connect(self.runningChanged)
         self.run_dir: Path | None = None
         self._published: ModelSource | None = None  # the newest checkpoint handed to the worker
         self._follow = True
@@ -55,7 +56,7 @@ class TrainController(QObject):
     def running(self) -> bool:
         """From start() until the slot hears the run's thread end. Not QThread.isRunning(): that turns false
         before the queued slot runs, and in between the controller said "not running" while Start was still off."""
-        return self.slot.busy
+        return self.state.training  # the Session's, set from the slot's busyChanged
 
     @property
     def job(self) -> Job | None:

@@ -17,7 +17,7 @@ from explorer.lessons import Lesson, LessonState, Step
 from explorer.session import ModelSource, Session, mask_growth
 from explorer.session import actions as a
 from explorer.session.actions import changes
-from explorer.session.effects import LessonStepChanged, PanelWanted, RequestReverted, RunTrace
+from explorer.session.effects import CancelTrace, LessonStepChanged, PanelWanted, RequestReverted, RunTrace
 from explorer.session.open import open_source, resolve_model_path
 from explorer.session.rules_lessons import read_lesson_step
 from explorer.trace.run import run_trace
@@ -129,8 +129,10 @@ def test_a_model_that_fails_to_load_is_gone_back_from(shown, tmp_path):
     assert s.state.source == before and s.state.text == "This is a cat ."  # back to the shown model, text kept
     assert RequestReverted(s.state.request) in s.take_effects()
     s.do(a.OpenModel("smollm2"))
+    s.take_effects()
     s.do(a.CancelLoad())
     assert s.state.source == before
+    assert s.take_effects() == [CancelTrace(s.state.ticket), RequestReverted(s.state.request)]  # its job stops
 
 
 def test_a_model_opened_becomes_recent_once_it_shows(shown, tmp_path):
