@@ -159,6 +159,11 @@ class SetBusy:
 
 
 @dataclass(frozen=True)
+class SetFocus:
+    on: bool
+
+
+@dataclass(frozen=True)
 class SetTraining:
     running: bool
 

@@ -103,6 +103,7 @@ class SessionState:
     pending: tuple[tuple[str, Any], ...] | None = None  # a lesson step's selection, made once its trace shows
     generation: GenerationView = GenerationView()
     lesson: LessonPlay = LessonPlay()
+    focus: bool = False  # Focus (F11): only the pipeline and the map
     training: bool = False  # a training run is going on (its progress is the Train panel's)
     ticket: int = 0
 

@@ -169,6 +169,11 @@ def grow_painting(turn: Turn, tokens: int) -> None:
         paint(turn, a.Paint(mask_growth.as_matrix(bigger)))
 
 
+def set_focus(turn: Turn, action: a.SetFocus) -> None:
+    """Focus is a moment, not a request: nothing is computed, and the window that hides the panels says so."""
+    turn.set(focus=action.on)
+
+
 def add_intervention(turn: Turn, action: a.AddIntervention) -> None:
     set_interventions(turn, intervention_edits.added(turn.state.interventions, action.item, action.patch_from))
 

@@ -73,6 +73,7 @@ RULES: dict[type, Callable[[Turn, object], None]] = {
     a.CoverPainting: controls.cover_painting,
     a.SetBusy: results.set_busy,
     a.SetTraining: results.set_training,
+    a.SetFocus: controls.set_focus,
     a.BaselineFinished: results.baseline_finished,
     a.TraceFinished: results.trace_finished,
     a.TraceFailed: results.trace_failed,

@@ -3,7 +3,8 @@
 For the moment in a lesson when every eye should be on one map: the panels, their strips, the stage and head
 controls, the grid of heads and the hover line step aside, and the map takes the whole window. The same key
 (or button) brings back exactly what was there before. It is not a saved layout: a window closed in Focus
-saves the layout it had around it.
+saves the layout it had around it. Whether Focus is on is the Session's (``SessionState.focus``); what it hid
+is this window's.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ class FocusMode(QObject):
     def __init__(self, window) -> None:
         super().__init__(window)
         self.w = window
-        self.active = False
         self._hidden: list = []  # what Focus hid, to show again (and only that)
+
+    @property
+    def active(self) -> bool:
+        return self.w.state.focus
 
     def set_active(self, on: bool) -> None:
         if on == self.active:
             return
-        self.active = on
+        self.w.state.set_focus(on)
         if on:
             self._enter()
         else:

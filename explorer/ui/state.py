@@ -193,6 +193,11 @@ class AppState(QObject):
         return self.session.loading_model
 
     @property
+    def focus(self) -> bool:
+        """Focus (F11): only the pipeline and the map are shown."""
+        return self.session.focus
+
+    @property
     def training(self) -> bool:
         """A training run is going on (the Train panel's)."""
         return self.session.training
@@ -281,6 +286,10 @@ class AppState(QObject):
 
     def apply_lesson_step(self, ls: LessonState) -> None:
         self.dispatch(a.ApplyLessonStep(ls))
+
+    def set_focus(self, on: bool) -> None:
+        """Focus on or off; the window's FocusMode hides and shows the panels (it says ``toggled``)."""
+        self.dispatch(a.SetFocus(on))
 
     # ------------------------------------------------------------------ results → state (the job runner's)
     def set_training(self, running: bool) -> None:

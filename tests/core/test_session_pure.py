@@ -107,6 +107,7 @@ def recorded_actions(traces) -> list:
         a.OpenLesson(lesson, 1),
         a.SetGeneration(None),
         a.SetTraining(True),
+        a.SetFocus(True),
         a.Select(changes(layer=1)),
     ]
 
@@ -125,7 +126,7 @@ def test_step_is_deterministic_on_recorded_actions(traces):
     second_state, second_effects = replay(actions)
     assert first_state == second_state and first_effects == second_effects
     assert first_state.text == "Step 1 ." and first_state.lesson.index == 1  # the replay went somewhere
-    assert first_state.training and first_state.opening.shown is not None
+    assert first_state.training and first_state.focus and first_state.opening.shown is not None
     assert any(isinstance(x, e.RunTrace) for effects in first_effects for x in effects)
     before = initial_state()
     step(before, a.SetText("changed"))
