@@ -23,10 +23,11 @@ from explorer.session.request import ModelSource, Selection, preset_request
 from explorer.session.selecting import clamped, selectable_layers
 from explorer.session.turn import (
     Turn,
+    change_options,
+    change_source,
     leave_snapshot,
-    set_options,
+    revert,
     set_request,
-    set_source,
     show_generation,
     submit,
 )
@@ -38,7 +39,7 @@ def set_text(turn: Turn, action: a.SetText) -> None:
 
 def set_sizes(turn: Turn, action: a.SetSizes) -> None:
     sized = turn.state.source.with_sizes(**dict(action.sizes))
-    set_source(turn, dataclasses.replace(sized, random_weights=True))
+    change_source(turn, dataclasses.replace(sized, random_weights=True))
 
 
 def set_preset(turn: Turn, action: a.SetPreset) -> None:
@@ -48,11 +49,23 @@ def set_preset(turn: Turn, action: a.SetPreset) -> None:
 def set_seed(turn: Turn, action: a.SetSeed) -> None:
     source = turn.state.source
     random_weights = action.seed is not None or source.random_weights
-    set_source(turn, dataclasses.replace(source, seed=action.seed, random_weights=random_weights))
+    change_source(turn, dataclasses.replace(source, seed=action.seed, random_weights=random_weights))
 
 
 def set_random_weights(turn: Turn, action: a.SetRandomWeights) -> None:
-    set_source(turn, dataclasses.replace(turn.state.source, random_weights=action.random_weights))
+    change_source(turn, dataclasses.replace(turn.state.source, random_weights=action.random_weights))
+
+
+def set_source(turn: Turn, action: a.SetSource) -> None:
+    change_source(turn, action.source)
+
+
+def set_options(turn: Turn, action: a.SetOptions) -> None:
+    change_options(turn, **dict(action.options))
+
+
+def revert_request(turn: Turn, action: a.RevertRequest) -> None:
+    revert(turn, action.request)
 
 
 def retrace(turn: Turn, action: a.Retrace | None = None) -> None:
@@ -60,11 +73,15 @@ def retrace(turn: Turn, action: a.Retrace | None = None) -> None:
         submit(turn, turn.state.request)
 
 
-def set_interventions(turn: Turn, interventions: Interventions) -> None:
+def change_interventions(turn: Turn, interventions: Interventions) -> None:
     if interventions == turn.state.interventions or turn.state.snapshot is not None:
         return
     set_request(turn, dataclasses.replace(turn.state.request, interventions=interventions))
     turn.say(InterventionsChanged(interventions))
+
+
+def set_interventions(turn: Turn, action: a.SetInterventions) -> None:
+    change_interventions(turn, action.interventions)
 
 
 def return_to_live(turn: Turn, action: a.ReturnToLive) -> None:
@@ -111,7 +128,7 @@ def set_selection(turn: Turn, new: Selection) -> None:
     turn.say(SelectionChanged(new))
 
 
-def select(turn: Turn, **changes) -> None:
+def select_changes(turn: Turn, **changes) -> None:
     """Change what is selected: stage, layer, head, row, token (query), key. Clamped to the trace; a layer the
     trace did not capture is traced, and selected once it is there."""
     trace, layer = turn.state.trace, changes.get("layer")
@@ -122,6 +139,10 @@ def select(turn: Turn, **changes) -> None:
         capture_layers(turn, layers)
     new = dataclasses.replace(turn.state.selection, **changes)
     set_selection(turn, new if trace is None else clamped(new, trace))
+
+
+def select(turn: Turn, action: a.Select) -> None:
+    select_changes(turn, **dict(action.changes))
 
 
 def set_capture_mode(turn: Turn, action: a.SetCaptureMode) -> None:
@@ -136,7 +157,7 @@ def set_capture_mode(turn: Turn, action: a.SetCaptureMode) -> None:
 
 def capture_layers(turn: Turn, capture: tuple[int, ...] | None) -> None:
     if turn.state.options.layers_to_capture != capture:
-        set_options(turn, layers_to_capture=capture)
+        change_options(turn, layers_to_capture=capture)
 
 
 # ---------------------------------------------------------------------- the painted mask
@@ -153,7 +174,7 @@ def paint(turn: Turn, action: a.Paint) -> None:
         painted = turn.state.painted
     covered = mask_growth.covering(painted, C)
     turn.set(painted=covered)
-    set_options(turn, mask=MaskSpec.explicit(covered))
+    change_options(turn, mask=MaskSpec.explicit(covered))
 
 
 def cover_painting(turn: Turn, action: a.CoverPainting) -> None:
@@ -175,8 +196,8 @@ def set_focus(turn: Turn, action: a.SetFocus) -> None:
 
 
 def add_intervention(turn: Turn, action: a.AddIntervention) -> None:
-    set_interventions(turn, intervention_edits.added(turn.state.interventions, action.item, action.patch_from))
+    change_interventions(turn, intervention_edits.added(turn.state.interventions, action.item, action.patch_from))
 
 
 def remove_intervention(turn: Turn, action: a.RemoveIntervention) -> None:
-    set_interventions(turn, intervention_edits.removed(turn.state.interventions, action.item))
+    change_interventions(turn, intervention_edits.removed(turn.state.interventions, action.item))

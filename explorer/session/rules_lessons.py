@@ -26,7 +26,7 @@ from explorer.session.effects import (
     PanelWanted,
 )
 from explorer.session.records import SessionState
-from explorer.session.rules_controls import select
+from explorer.session.rules_controls import select_changes
 from explorer.session.turn import Turn, set_request, show_generation
 
 
@@ -45,7 +45,7 @@ def apply_lesson_step(turn: Turn, action: a.ApplyLessonStep) -> None:
         turn.set(pending=a.changes(**selection))  # a newer step replaces it; an error drops it
     else:
         turn.set(pending=None)
-        select(turn, **selection)
+        select_changes(turn, **selection)
     if step.panel is not None:
         turn.say(PanelWanted(step.panel))
 
@@ -108,6 +108,10 @@ def set_generation(turn: Turn, action: a.SetGeneration) -> None:
     turn.set(generation=dataclasses.replace(new, step=step))
     turn.say(GenerationChanged(action.generation))  # listeners read the step too
     show_generation(turn, action.show and turn.state.generation.active)
+
+
+def set_generation_shown(turn: Turn, action: a.ShowGeneration) -> None:
+    show_generation(turn, action.on)
 
 
 def set_generation_step(turn: Turn, action: a.SetGenerationStep) -> None:

@@ -24,9 +24,9 @@ from explorer.session.effects import (
     TraceShown,
     TrainingChanged,
 )
-from explorer.session.rules_controls import capture_layers, grow_painting, select, set_selection
+from explorer.session.rules_controls import capture_layers, grow_painting, select_changes, set_selection
 from explorer.session.selecting import clamped
-from explorer.session.turn import Turn, back_to_shown, enter_snapshot, set_options
+from explorer.session.turn import Turn, back_to_shown, change_options, enter_snapshot
 from explorer.trace import Trace
 
 
@@ -82,11 +82,11 @@ def _after_live_trace(turn: Turn, trace: Trace) -> None:
     wanted = turn.state.capture.wanted
     if wanted is not None and wanted in trace.layers:
         turn.set(capture=dataclasses.replace(turn.state.capture, wanted=None))
-        select(turn, layer=wanted)
+        select_changes(turn, layer=wanted)
     pending = turn.state.pending
     if pending is not None:
         turn.set(pending=None)
-        select(turn, **dict(pending))
+        select_changes(turn, **dict(pending))
     if trace.options.mask.kind == "explicit":
         needed = mask_growth.tokens_after_trace(len(trace.options.mask.matrix), trace.C)
         if needed is not None:  # about to run out: make room before the next token
@@ -124,7 +124,7 @@ def _own_mask(turn: Turn, trace: Trace) -> None:
     own = "none" if trace.config.bidirectional else "causal"
     kind = turn.state.options.mask.kind
     if kind in vocab.OWN_MASKS and kind != own:
-        set_options(turn, mask=MaskSpec(own))
+        change_options(turn, mask=MaskSpec(own))
 
 
 def trace_failed(turn: Turn, action: a.TraceFailed) -> None:

@@ -17,7 +17,6 @@ from explorer.session import mask_growth
 from explorer.session import rules_controls as controls
 from explorer.session import rules_lessons as lessons
 from explorer.session import rules_results as results
-from explorer.session import turn as requests
 from explorer.session.records import SessionState
 from explorer.session.request import ModelSource, first_request
 from explorer.session.turn import Turn
@@ -51,15 +50,15 @@ def is_stale(state: SessionState, ticket: int | None) -> bool:
 # Each action's rule. A rule changes the Turn (the state so far and the effects said so far).
 RULES: dict[type, Callable[[Turn, object], None]] = {
     a.SetText: controls.set_text,
-    a.SetSource: lambda turn, action: requests.set_source(turn, action.source),
+    a.SetSource: controls.set_source,
     a.SetSizes: controls.set_sizes,
     a.SetPreset: controls.set_preset,
     a.SetSeed: controls.set_seed,
     a.SetRandomWeights: controls.set_random_weights,
-    a.SetOptions: lambda turn, action: requests.set_options(turn, **dict(action.options)),
+    a.SetOptions: controls.set_options,
     a.Retrace: controls.retrace,
-    a.RevertRequest: lambda turn, action: requests.revert(turn, action.request),
-    a.SetInterventions: lambda turn, action: controls.set_interventions(turn, action.interventions),
+    a.RevertRequest: controls.revert_request,
+    a.SetInterventions: controls.set_interventions,
     a.AddIntervention: controls.add_intervention,
     a.RemoveIntervention: controls.remove_intervention,
     a.ReturnToLive: controls.return_to_live,
@@ -67,7 +66,7 @@ RULES: dict[type, Callable[[Turn, object], None]] = {
     a.ModelPathResolved: controls.model_path_resolved,
     a.CancelLoad: results.cancel_load,
     a.PublishModel: controls.publish_model,
-    a.Select: lambda turn, action: controls.select(turn, **dict(action.changes)),
+    a.Select: controls.select,
     a.SetCaptureMode: controls.set_capture_mode,
     a.Paint: controls.paint,
     a.CoverPainting: controls.cover_painting,
@@ -87,6 +86,6 @@ RULES: dict[type, Callable[[Turn, object], None]] = {
     a.PreviousLessonStep: lessons.previous_step,
     a.SetGeneration: lessons.set_generation,
     a.SetGenerationStep: lessons.set_generation_step,
-    a.ShowGeneration: lambda turn, action: requests.show_generation(turn, action.on),
+    a.ShowGeneration: lessons.set_generation_shown,
     a.SetGenerationLive: lessons.set_generation_live,
 }

@@ -68,12 +68,12 @@ def set_request(turn: Turn, request: TraceRequest, leaves_snapshot: bool = False
     submit(turn, request)
 
 
-def set_options(turn: Turn, **changes: Any) -> None:
+def change_options(turn: Turn, **changes: Any) -> None:
     request = turn.state.request
     set_request(turn, dataclasses.replace(request, options=request.options.replace(**changes)))
 
 
-def set_source(turn: Turn, source: ModelSource) -> None:
+def change_source(turn: Turn, source: ModelSource) -> None:
     set_request(turn, dataclasses.replace(turn.state.request, source=source))
 
 
