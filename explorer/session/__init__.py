@@ -1,8 +1,8 @@
 """The application's own logic, without Qt: what to trace (the model source and the trace request), what is
 selected, and the Session: what the user is doing as immutable records (records.py) moved by one function,
-``step(state, action) -> (state, effects)`` (step.py; actions.py, effects.py), which reads no file. Beside it
-live the work functions the window's jobs run (open.py opens any model source, trace_work.py, background.py,
-training_run.py, model_cache.py): those may read files; the state and its rules may not.
+``step(state, action) -> (state, effects)`` (step.py; actions.py, effects.py), which reads no file. Beside it,
+open.py opens any model source (it may read files; the state and its rules may not); the rest of the work the
+window's jobs run is explorer/work/.
 
 The window's AppState (explorer/ui/state.py) holds a SessionState, hands each action to ``step``, carries out
 the effects and emits a signal for each change; the CLI builds the same ModelSource and opens it with the
