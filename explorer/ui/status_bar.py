@@ -5,18 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
+from explorer.ui.byte_size import human_bytes
 from explorer.ui.state import AppState
 from explorer.vocab import itemsize
 
 BUSY_AFTER_MS = 250  # work shorter than this shows no busy bar
-
-
-def human_bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} GiB"
 
 
 class StatusBar(QStatusBar):

@@ -18,8 +18,8 @@ from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, estimate_memory
 from explorer.errors import ExplorerError
 from explorer.session.open import preset_source_config
+from explorer.ui.byte_size import human_bytes
 from explorer.ui.state import ModelSource
-from explorer.ui.status_bar import human_bytes
 from explorer.ui.views import controls_build
 from explorer.ui.views.base import View
 from explorer.ui.views.only_changes import set_value
