@@ -36,7 +36,15 @@ def _doc() -> str:
 
 # A bullet that lists a folder's files by bare name: "- `explorer/model/`: `transformer.py` (…), `block.py` …".
 BULLET_RE = re.compile(r"^- `((?:explorer)/[\w/]*/)`:(.*?)(?=^- |^\s*$|\Z)", re.M | re.S)
-BARE_FILE_RE = re.compile(r"`([\w]+\.py)`")
+# A bare name may also be a path from the bullet's folder ("- `explorer/ui/`: `shell/app.py`") or, when its first
+# folder is not there, from explorer/ ("`present/matrices.py`"); a full path is PATH_RE's.
+BARE_FILE_RE = re.compile(r"`((?!(?:explorer|tests|docs|benchmarks|resources|packaging)/)(?:\w+/)*\w+\.py)`")
+
+
+def _in_bullet(folder: str, name: str) -> str:
+    if "/" in name and not (ROOT / folder / name.split("/")[0]).is_dir():
+        return "explorer/" + name
+    return folder + name
 
 
 def named_paths(text: str) -> set[str]:
@@ -47,7 +55,7 @@ def named_paths(text: str) -> set[str]:
         if path:
             out.add(path)
     for m in BULLET_RE.finditer(text):
-        out.update(m.group(1) + name for name in BARE_FILE_RE.findall(m.group(2)))
+        out.update(_in_bullet(m.group(1), name) for name in BARE_FILE_RE.findall(m.group(2)))
     return out
 
 
