@@ -35,8 +35,8 @@ class BareEdits:
     """An AppState wired to a TraceWorker as the window wires them, with no view at all."""
 
     def __init__(self, app, text: str) -> None:
-        from explorer.ui.state import AppState
-        from explorer.ui.worker import TraceWorker
+        from explorer.ui.background.worker import TraceWorker
+        from explorer.ui.bridge.state import AppState
 
         self.app, self.arrived = app, []
         self.state = AppState(text=text)
@@ -61,11 +61,11 @@ class BareEdits:
 def main(edits: int = 40) -> None:
     from PySide6.QtWidgets import QPlainTextEdit
 
-    from explorer.ui.app import create_application
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.shell.app import create_application
 
     app = create_application()
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     state = AppState(text="This is a big red pen and that is a dog .")  # 12 tokens

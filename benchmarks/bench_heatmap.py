@@ -14,8 +14,8 @@ from common import emit, figure, median, p95  # noqa: E402
 def main(repeats: int = 30, C: int = 1024) -> None:
     import numpy as np
 
-    from explorer.ui.app import create_application
-    from explorer.ui.views.heatmap import Heatmap
+    from explorer.ui.shell.app import create_application
+    from explorer.ui.views.map.heatmap import Heatmap
 
     app = create_application()
     w = Heatmap()

@@ -29,8 +29,8 @@ def _run_loop(ms: int) -> None:
 def main(seconds: float = 10.0) -> None:
     from PySide6.QtCore import QSettings
 
-    from explorer.ui.app import create_application
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.shell.app import create_application
 
     create_application()
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())

@@ -23,11 +23,11 @@ CONTEXT = 4096
 def child(folder: str, out: str) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-    from explorer.ui.app import create_application
-    from explorer.ui.state import AppState, ModelSource
+    from explorer.ui.bridge.state import AppState, ModelSource
+    from explorer.ui.shell.app import create_application
 
     app = create_application()
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     text, _ = random_text(CONTEXT)

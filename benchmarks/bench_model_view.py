@@ -104,8 +104,8 @@ def main() -> None:
     from PySide6.QtCore import QSettings
 
     from explorer.session.open import open_source
-    from explorer.ui.app import create_application
-    from explorer.ui.state import AppState, ModelSource
+    from explorer.ui.bridge.state import AppState, ModelSource
+    from explorer.ui.shell.app import create_application
 
     app = create_application()
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())

@@ -42,7 +42,7 @@ def _show_model(app, window, state, source, bundle) -> None:
 
 
 def _stall(app, window, state, text: str, context: int) -> tuple[float, float, int]:
-    from explorer.ui.render_queue import render_queue
+    from explorer.ui.background.render_queue import render_queue
 
     finals = []
     watch = lambda t: finals.append(time.perf_counter()) if t.C == context and not t.partial else None  # noqa: E731
@@ -76,7 +76,7 @@ def _three_stalls(app, window, state, texts: list[tuple[str, int]]) -> tuple[lis
 
 def _frame_ms(app, trace, heads: int = 8) -> float:
     """Median ms to set one (C, C) map of ``trace`` into a Heatmap of the tensor view's size and paint it."""
-    from explorer.ui.views.heatmap import Heatmap
+    from explorer.ui.views.map.heatmap import Heatmap
 
     w = Heatmap()
     w.resize(900, 800)
@@ -113,12 +113,12 @@ def _smollm2_text(bundle, context: int) -> str | None:
 def main(context: int = 1024, smollm2_context: int = 2048) -> None:
 
     from explorer.session.open import open_source
-    from explorer.ui.app import create_application
-    from explorer.ui.state import AppState, ModelSource
+    from explorer.ui.bridge.state import AppState, ModelSource
+    from explorer.ui.shell.app import create_application
     from explorer.weights.installed import locate_smollm2
 
     app = create_application()
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     settings.set_folder(tempfile.mkdtemp())  # never the user's own settings
     with tempfile.TemporaryDirectory() as tmp:

@@ -94,11 +94,11 @@ def wait_until(app, done, timeout_s: float = 30) -> None:
 
 def main_window(state):
     """The main window for ``state`` as `attention-explorer gui` builds it, its garbage collection included
-    (explorer/ui/app.py launch: nothing collected until the first trace is shown, then start-up frozen)."""
+    (explorer/ui/shell/app.py launch: nothing collected until the first trace is shown, then start-up frozen)."""
     from PySide6.QtWidgets import QApplication
 
-    from explorer.ui.gui_gc import collect_on_gui_thread
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.background.gui_gc import collect_on_gui_thread
+    from explorer.ui.shell.main_window import MainWindow
 
     collector = collect_on_gui_thread(QApplication.instance())
     collector.hold_until_started()

@@ -6,7 +6,7 @@ folder.
 
 ModelConfig validates against these tuples, every CLI command builds its options (argparse ``choices``) from
 them (explorer/cli/model_options.py), and the window's controls, menus and settings list them
-(explorer/ui/views/controls_view.py, explorer/ui/actions.py, explorer/ui/settings_schema.py).
+(explorer/ui/views/controls_view.py, explorer/ui/menus/actions.py, explorer/ui/preferences/settings_schema.py).
 Before this module the CLI's ``export --positions`` lacked ``rope``, which ``train`` had: two copies drift.
 Three vocabularies belong to one subsystem each and are defined there: the capture modes of Model → Layers to
 capture (explorer/session/capture_policy.py ``MODES``), the before/after views of an intervened run
@@ -50,7 +50,7 @@ DECODING_MASKS = ("causal", "window")
 TYPED_MASKS = "causal, none, window:W or prefix:P"
 
 # The sliding window, defined once: query i sees keys i−W+1 … i (itself and the W−1 before it). The model
-# (explorer/model/mask.py), the window's tooltip and the stage caption (explorer/ui/captions.py) all say it
+# (explorer/model/mask.py), the window's tooltip and the stage caption (explorer/ui/words/captions.py) all say it
 # from here; they once said it three ways, one off by one.
 WINDOW_FIRST_KEY = "i−W+1"  # the first key query i sees, as the window's texts write it
 

@@ -98,10 +98,10 @@ def _run(args: argparse.Namespace) -> int:
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     sel = Selection(stage=args.stage, layer=args.layer, head=args.head, row=args.row, token=args.token, key=args.key)
-    from explorer.ui.headless import drawing_application
+    from explorer.ui.printing.headless import drawing_application
 
     drawing_application(args.language)
-    from explorer.ui.figure_export import write_figure
+    from explorer.ui.printing.figure_export import write_figure
 
     path, said = write_figure(trace, sel, args.output, size, theme=args.theme, tensor=args.tensor)
     print(f"wrote {path} ({said})")

@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         palette=args.palette,
         text_scale=args.text_size / 100 if args.text_size is not None else None,
     )
-    from explorer.ui.app import launch
+    from explorer.ui.shell.app import launch
 
     code = launch(options)
     if getattr(args, "whole_process", False):  # not a caller in the same process (tests)

@@ -70,11 +70,11 @@ def run_export(args: argparse.Namespace) -> int:
     from explorer.handouts.targets import check_lesson_target
 
     check_lesson_target(args.output)  # one `error:` line before Qt loads or any step is traced
-    from explorer.ui.headless import drawing_application
+    from explorer.ui.printing.headless import drawing_application
 
     drawing_application(language)
     from explorer.cli.interrupts import noted_interrupts
-    from explorer.ui.lesson_export import export_lesson
+    from explorer.ui.printing.lesson_export import export_lesson
 
     with noted_interrupts():
         path, pages = export_lesson(

@@ -55,10 +55,10 @@ def _run(args: argparse.Namespace) -> int:
     trace = run_trace(bundle, text, options_from_args(args))
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
-    from explorer.ui.headless import drawing_application
+    from explorer.ui.printing.headless import drawing_application
 
     drawing_application(args.language)
-    from explorer.ui.worksheet_export import about, write_worksheet
+    from explorer.ui.printing.worksheet_export import about, write_worksheet
 
     model = args.model or args.preset
     seed = args.seed if args.seed is not None else getattr(bundle, "seed", None)

@@ -47,7 +47,7 @@ class Catalogued:
 @dataclass(frozen=True)
 class Family:
     """One model family. ``stages``: the pipeline stages (``explorer/present/stages.py`` keys, whose titles and
-    captions are in ``explorer/ui/captions_families.py``) a model of it shows that the plain decoder does not;
+    captions are in ``explorer/ui/words/captions_families.py``) a model of it shows that the plain decoder does not;
     ``parameters``: the parameter patterns it adds (what the cost and memory figures count beyond the plain
     decoder's). Both are what ``example`` gives, checked by tests/core/test_families_declared.py."""
 

@@ -24,7 +24,7 @@ DARK_TEXT_ABOVE = 0.55  # cell numbers are dark on colours brighter than this (l
 
 def lookup_table(signed: bool, key: str | None = None) -> np.ndarray:
     """(256, 3) uint8: the chosen palette's table (View → Colours; ``key`` another palette), entry for entry
-    the one pyqtgraph makes of the window's colour map (explorer/ui/views/map_layers.py)."""
+    the one pyqtgraph makes of the window's colour map (explorer/ui/views/map/map_layers.py)."""
     return _table(signed, key or palettes.current().key)
 
 

@@ -1,7 +1,7 @@
 """One map or matrix as drawing primitives, laid out by ``map_layout``: cells (vector squares up to
 ``VECTOR_LIMIT`` a side, one nearest-neighbour picture beyond), the hatching of blocked cells as clipped
 segments, the numbers where they fit, the selected row and column, axes, colour bar, legend and note.
-The rules are the window's (explorer/ui/views/map_layers.py): the same colours, limits and text sizes."""
+The rules are the window's (explorer/ui/views/map/map_layers.py): the same colours, limits and text sizes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A figure as a list of drawing primitives: what the SVG writer (``svg.py``, pure Python) and the Qt painter
-(``explorer/ui/figure_paint.py``) both draw, so that a figure looks the same in every format.
+(``explorer/ui/printing/figure_paint.py``) both draw, so that a figure looks the same in every format.
 
 Coordinates are CSS pixels (1/96 inch), y down, the origin at the top left. Colours are ``#rrggbb``.
 Text is anchored at its baseline: ``anchor`` says which end (or the middle) of the run sits at ``x``; a

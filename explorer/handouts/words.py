@@ -1,5 +1,5 @@
 """The words a figure prints, in English. The window and the commands pass translated ones
-(explorer/ui/figure_words.py builds them with the same source texts as the central view, so a figure and
+(explorer/ui/words/figure_words.py builds them with the same source texts as the central view, so a figure and
 the view say the same thing in both languages)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ when they do not fit side by side, query labels stagger in two columns, and a lo
 selected token is always labelled.
 
 The rule measures text through a ``TextMeasure``: the window passes its fonts' metrics
-(explorer/ui/views/token_axis.py), print its own widths (explorer/handouts/map_layout.py). Both draw the
+(explorer/ui/views/map/token_axis.py), print its own widths (explorer/handouts/map_layout.py). Both draw the
 ``AxisLabels`` this module returns, so the label rule cannot differ between screen and paper.
 """
 

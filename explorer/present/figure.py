@@ -1,5 +1,5 @@
 """What a stage draws, as a description both renderers draw: the window's central view
-(explorer/ui/views/tensor_view.py) and print (explorer/handouts/stage_figure.py).
+(explorer/ui/views/tensor/tensor_view.py) and print (explorer/handouts/stage_figure.py).
 
 A stage is one ``Panel`` (the selected head's (C, C) map, or the stage's tensor as a (tokens, columns)
 matrix) or three side by side (Q, K, V of the selected head on one colour scale). A panel holds its numbers,

@@ -1,5 +1,5 @@
 """Which cells of a map are drawn as blocked, and which of those are hatched: one decision for the window
-(explorer/ui/views/map_layers.py) and print (explorer/handouts/map_draw.py).
+(explorer/ui/views/map/map_layers.py) and print (explorer/handouts/map_draw.py).
 
 A blocked cell is −∞ (the mask blocked it before the softmax) or marked blocked by the stage (the weights the
 mask set to 0). Blocked cells take a neutral grey; maps up to ``HATCH_LIMIT`` a side also hatch them. Bigger

@@ -1,7 +1,7 @@
 """Every stage's title, once, in English: the short title of the step line, the stage list and figures ("Scaled
 ÷√D"), and the heading the flow view and presentation mode write over a stage ("Scaling by √D").
 
-No Qt here: the window translates a title where it shows it (explorer/ui/stage_words.py). The marker below
+No Qt here: the window translates a title where it shows it (explorer/ui/words/stage_words.py). The marker below
 is how lupdate (the Makefile's translations target) finds these texts in this file; its contexts are the
 ones the window translates with.
 """

@@ -120,7 +120,7 @@ def _t(*dims: int | str) -> str:
     return "(" + ", ".join(str(d) for d in dims) + ")"
 
 
-# The few words in the edge labels. The window passes translated ones (explorer/ui/stage_words.py).
+# The few words in the edge labels. The window passes translated ones (explorer/ui/words/stage_words.py).
 WORDS = {
     "text": "text",
     "scaling off": "scaling off",

@@ -4,7 +4,7 @@ selected, and the Session: what the user is doing as immutable records (records.
 open.py opens any model source (it may read files; the state and its rules may not); the rest of the work the
 window's jobs run is explorer/work/.
 
-The window's AppState (explorer/ui/state.py) holds a SessionState, hands each action to ``step``, carries out
+The window's AppState (explorer/ui/bridge/state.py) holds a SessionState, hands each action to ``step``, carries out
 the effects and emits a signal for each change; the CLI builds the same ModelSource and opens it with the
 same ``open_source``. Everything here is tested in tests/core, with Qt unimportable.
 """

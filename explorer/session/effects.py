@@ -1,7 +1,7 @@
 """What a step of the Session asks of the world, in order: the one channel out of ``step``
 (explorer/session/step.py). Two kinds of record: work for the window's jobs (``RunTrace``, ``CancelTrace``,
 ``ResolveModelPath``), and news for the views (one record per thing that changed, with what it changed to).
-The Qt bridge (explorer/ui/state.py) carries out the first and emits a signal for each of the second.
+The Qt bridge (explorer/ui/bridge/state.py) carries out the first and emits a signal for each of the second.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the window opens with, from the command line (``attention-explorer gui …``): one frozen record
 instead of fourteen keyword arguments, built by explorer/cli/gui_cmd.py without Qt and read by
-explorer/ui/app.py's ``launch``."""
+explorer/ui/shell/app.py's ``launch``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The one way any model source becomes a model: a preset (with size overrides, seed, random weights), a
 checkpoint folder, a run folder (its newest complete checkpoint), a Hugging Face folder or a GGUF file.
 The CLI (explorer/cli/model_options.py, every command that opens a model: export, eval, generate, attribute,
-train --init), the window's job runner (explorer/ui/worker.py) and training's starting weights all call
+train --init), the window's job runner (explorer/ui/background/worker.py) and training's starting weights all call
 ``open_source``, so a model opened in one is the model opened in the other; File → Open model resolves the
 chosen path with ``resolve_model_path`` first, so that the window names the checkpoint it shows.
 """

@@ -1,6 +1,6 @@
 """The Session run without Qt: a state (explorer/session/records.py), each action handed to ``step``
 (explorer/session/step.py), and the effects kept in order for whoever carries them out. Tests and scripts
-drive it; the window's bridge (explorer/ui/state.py) does the same, turning effects into jobs and signals.
+drive it; the window's bridge (explorer/ui/bridge/state.py) does the same, turning effects into jobs and signals.
 """
 
 from __future__ import annotations

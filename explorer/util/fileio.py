@@ -19,7 +19,7 @@ What else every write here promises (issues 11 and 13):
   (explorer.util.temporaries.)
 - **Failures are errors.** A full disk, a read-only folder, a name too long: one line (``describe_os_error``),
   the old target whole. Writers that do not report their own failures write through ``atomic_file`` (a
-  Python file whose every write raises) or, for Qt's writers, ``explorer.ui.qt_output`` (a QIODevice over it).
+  Python file whose every write raises) or, for Qt's writers, ``explorer.ui.printing.qt_output`` (a QIODevice over it).
 - **Folders** (``atomic_dir``: checkpoints, caches, folders of pictures) follow the same rules: only a folder
   is ever replaced, and the new one gets the ordinary mode (0777 & ~umask) or the replaced folder's.
 
@@ -170,7 +170,7 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
     """Yields a temporary path beside ``target``; on success it replaces ``target`` in one step.
 
     The writer must write the yielded path (and report its own failures: a writer that ignores a full disk
-    should write through ``atomic_file`` or, in the window, ``explorer.ui.qt_output``)."""
+    should write through ``atomic_file`` or, in the window, ``explorer.ui.printing.qt_output``)."""
     target = Path(target)
     check_writable_target(target, error)
     remove_stale_temporaries(target.parent, target.name)

@@ -1,6 +1,6 @@
 """A model's load as work off the GUI thread: the model a source names built into the runner's model cache
 (explorer.session.open.open_source through the cache), with progress and cancel for a large file. The window
-traces the newest request once its model is there (explorer/ui/worker.py)."""
+traces the newest request once its model is there (explorer/ui/background/worker.py)."""
 
 from __future__ import annotations
 

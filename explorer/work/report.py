@@ -1,5 +1,5 @@
 """What every work function is: ``work(report, cancel) -> result``. The window's job runner
-(explorer/ui/jobs.py) runs it on a thread of its own; ``report.progress(done, total, what)`` and
+(explorer/ui/background/jobs.py) runs it on a thread of its own; ``report.progress(done, total, what)`` and
 ``report.send(value)`` (a partial result: a generation's step, a layer's maps) reach the window, and
 ``cancel`` is an Event the work checks between its steps.
 """

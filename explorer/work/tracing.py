@@ -1,4 +1,4 @@
-"""One trace request computed, as the trace kind of job (explorer/ui/worker.py) runs it on its thread:
+"""One trace request computed, as the trace kind of job (explorer/ui/background/worker.py) runs it on its thread:
 the model found or built in the model cache, the layers to capture that it has, the CPU threads the run is
 worth, then the plain trace (a long one hands its first captured layer over early) or the baseline and the
 intervened run. Plain Python: the runner only decides which request runs and reports the results.

@@ -1,5 +1,5 @@
 """A worksheet's trace as work off the GUI thread: the current text on the note's toy model (seed-toy), which
-the window then writes as a worksheet and its key (explorer/ui/worksheet_export.py)."""
+the window then writes as a worksheet and its key (explorer/ui/printing/worksheet_export.py)."""
 
 from __future__ import annotations
 

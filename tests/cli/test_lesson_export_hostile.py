@@ -274,7 +274,7 @@ def test_ctrl_c_is_one_line_exit_130_and_nothing_is_left(tmp_path):
 SLOW_CLOSE = """
 import sys, time
 from pathlib import Path
-import explorer.ui.pdf_file as pdf_file
+import explorer.ui.printing.pdf_file as pdf_file
 real = pdf_file._close
 def slow(*args):
     Path(sys.argv[1]).write_text("closing")

@@ -43,7 +43,7 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with open(tmp_path / "explorer" / "names.py", "a") as f:
         f.write("\nimport pyqtgraph  # a leak the contract must catch\n")
-    with open(tmp_path / "explorer" / "ui" / "captions.py", "a") as f:
+    with open(tmp_path / "explorer" / "ui" / "words" / "captions.py", "a") as f:
         f.write("\nimport torch  # tensor math in the window\nfrom explorer.model import attention\n")
     with open(tmp_path / "explorer" / "present" / "stages.py", "a") as f:
         f.write("\nfrom explorer.cli import main  # the core reaching up into the CLI\n")
@@ -59,8 +59,8 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
     assert "explorer.tokenize is not allowed to import explorer.train" in run.stdout  # the packages' layers
     assert "explorer.present.stages is not allowed to import explorer.cli" in run.stdout
     assert "explorer.names is not allowed to import pyqtgraph" in run.stdout
-    assert "explorer.ui.captions is not allowed to import torch" in run.stdout
-    assert "explorer.ui.captions is not allowed to import explorer.model" in run.stdout
+    assert "explorer.ui.words.captions is not allowed to import torch" in run.stdout
+    assert "explorer.ui.words.captions is not allowed to import explorer.model" in run.stdout
 
 
 def _cycles(graph) -> list[list[str]]:

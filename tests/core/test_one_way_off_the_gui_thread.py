@@ -1,5 +1,5 @@
 """Issue 37: one way to work off the GUI thread. The code base has exactly one QThread subclass (the job
-runner's Job, explorer/ui/jobs.py), no QRunnable or thread pool beside it, and starts no thread per call: the
+runner's Job, explorer/ui/background/jobs.py), no QRunnable or thread pool beside it, and starts no thread per call: the
 one ``threading.Thread(`` is the tokenizer guard's reusable helper (explorer/tokenize/guard.py). Read from
 the source (an AST scan), so it holds for code no test runs; the scan is shown to catch a planted file."""
 
@@ -65,7 +65,7 @@ def scan(root: Path) -> tuple[list[str], list[str], list[str]]:
 
 def test_one_qthread_subclass_and_no_thread_per_call():
     subclasses, pools, threads = scan(EXPLORER)
-    assert subclasses == ["ui/jobs.py:Job"]
+    assert subclasses == ["ui/background/jobs.py:Job"]
     assert pools == []
     assert set(threads) == THREAD_MADE_IN, threads
 
@@ -81,6 +81,6 @@ def test_the_scan_catches_a_second_qthread_and_a_thread_per_call(tmp_path):
         encoding="utf-8",
     )
     subclasses, pools, threads = scan(tree)
-    assert subclasses == ["ui/jobs.py:Job", "ui/planted.py:Second"]
+    assert subclasses == ["ui/background/jobs.py:Job", "ui/planted.py:Second"]
     assert pools == ["ui/planted.py:2", "ui/planted.py:11"]
     assert ("ui/planted.py", "per_call") in threads

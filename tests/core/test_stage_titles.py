@@ -19,8 +19,8 @@ NOT_TITLES = {
     ("explorer/ui/views/controls_view.py", "Mask"): "the label of the mask chooser among the controls",
     ("explorer/handouts/worksheet_page.py", "Scaling by √D"): "a worksheet exercise's title",
     ("explorer/handouts/worksheet_page.py", "The mask"): "a worksheet exercise's title",
-    ("explorer/ui/worksheet_export.py", "Scaling by √D"): "a worksheet exercise's title, translated",
-    ("explorer/ui/worksheet_export.py", "The mask"): "a worksheet exercise's title, translated",
+    ("explorer/ui/printing/worksheet_export.py", "Scaling by √D"): "a worksheet exercise's title, translated",
+    ("explorer/ui/printing/worksheet_export.py", "The mask"): "a worksheet exercise's title, translated",
 }
 
 

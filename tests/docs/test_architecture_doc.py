@@ -83,7 +83,9 @@ def test_the_page_and_the_tree_are_read():
     paths = named_paths(_doc())
     assert len(paths) > 60  # a broken reader would find nothing and pass everything below
     assert "explorer/ui/views/registry.py" in paths and "docs/errors.md" in paths
-    assert "explorer/model/attention.py" in paths and "explorer/ui/views/heatmap.py" in paths  # bare names in bullets
+    assert (
+        "explorer/model/attention.py" in paths and "explorer/ui/views/map/heatmap.py" in paths
+    )  # bare names in bullets
 
 
 @pytest.mark.parametrize("unit", units_on_disk())

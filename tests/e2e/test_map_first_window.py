@@ -148,7 +148,9 @@ def test_settings_from_a_large_screen_open_cleanly_on_a_projector(desk, projecto
         if desk_run.poll() is None:
             desk_run.kill()
     assert desk_run.returncode == 0 and "Traceback" not in err, err[-2000:]
-    saved = json.loads((cfg / "AttentionExplorer" / "attention-explorer.json").read_text())  # explorer/ui/settings.py
+    saved = json.loads(
+        (cfg / "AttentionExplorer" / "attention-explorer.json").read_text()
+    )  # explorer/ui/preferences/settings.py
     assert "window/geometry" in saved and "window/state" in saved
     marks = tmp_path / "marks.json"
     res = subprocess.run(
@@ -183,7 +185,9 @@ def test_damaged_settings_are_dropped_with_a_note(projector, tmp_path):
         timeout=180,
     )
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
-    assert "note: the setting window/geometry was dropped" in res.stderr  # the schema: explorer/ui/settings_schema.py
+    assert (
+        "note: the setting window/geometry was dropped" in res.stderr
+    )  # the schema: explorer/ui/preferences/settings_schema.py
     assert "note: the setting theme was dropped" in res.stderr
     assert "note: the saved panel layout is from another version or damaged" in res.stderr
     x, y, w, h = json.loads(marks.read_text())["window"]

@@ -116,7 +116,7 @@ def idle_check(app, window, state, seconds: float) -> dict:
 def live_check(app, window) -> dict:
     import pyqtgraph as pg
 
-    from explorer.ui import i18n, theme
+    from explorer.ui.preferences import i18n, theme
 
     window.actions_.set_theme("dark")
     settle(app, window, 0.3)
@@ -138,10 +138,10 @@ def live_check(app, window) -> dict:
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
-    from explorer.ui import i18n, theme
-    from explorer.ui.app import create_application
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.preferences import i18n, theme
+    from explorer.ui.shell.app import create_application
+    from explorer.ui.shell.main_window import MainWindow
 
     app = create_application()
     theme.apply_theme("light")

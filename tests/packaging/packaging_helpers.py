@@ -77,8 +77,8 @@ def check_snapshot(path: Path, sentence: str = SENTENCE, tokens_expected: int | 
 
 
 def desktop_file_name_in_app() -> str:
-    """The desktop file name the window announces (explorer/ui/app.py), read as text: no Qt import."""
-    source = (ROOT / "explorer" / "ui" / "app.py").read_text(encoding="utf-8")
+    """The desktop file name the window announces (explorer/ui/shell/app.py), read as text: no Qt import."""
+    source = (ROOT / "explorer" / "ui" / "shell" / "app.py").read_text(encoding="utf-8")
     found = re.search(r"setDesktopFileName\(\s*[\"']([^\"']+)[\"']\s*\)", source)
-    assert found, "explorer/ui/app.py no longer calls setDesktopFileName('...')"
+    assert found, "explorer/ui/shell/app.py no longer calls setDesktopFileName('...')"
     return found.group(1)

@@ -13,12 +13,12 @@ from PySide6.QtGui import QFont
 @pytest.fixture(autouse=True)
 def collect_on_the_gui_thread(qapp):
     """No automatic garbage collection while a GUI test runs, one on this thread after it, as the app does
-    (explorer/ui/app.py collect_on_gui_thread): run in a worker thread, a collection destroyed Qt objects
+    (explorer/ui/shell/app.py collect_on_gui_thread): run in a worker thread, a collection destroyed Qt objects
     held in cycles there, which aborts the process ("pure virtual method called")."""
     was_enabled = gc.isenabled()
     gc.disable()
     yield
-    gc.unfreeze()  # what a launch() froze at its start (explorer/ui/gui_gc.py) is collectable again
+    gc.unfreeze()  # what a launch() froze at its start (explorer/ui/background/gui_gc.py) is collectable again
     gc.collect()
     if was_enabled:
         gc.enable()
@@ -29,11 +29,11 @@ _STILL_RUNNING = []  # default runners whose trace thread outlived the wait: kep
 
 @pytest.fixture(autouse=True)
 def fresh_default_runner(qapp):
-    """Panels built on their own share the process's job runner (explorer/ui/job_runner.py runner_of) and the models
-    it has built. Each test ends it: a model an earlier test left there made the Model view run that model
+    """Panels built on their own share the process's job runner (explorer/ui/background/job_runner.py runner_of) and the
+    models it has built. Each test ends it: a model an earlier test left there made the Model view run that model
     instead of reading the trace (test_a_snapshot_missing_layers_says_so, in the order another worker ran)."""
     yield
-    from explorer.ui import job_runner
+    from explorer.ui.background import job_runner
 
     runner, job_runner._DEFAULT = job_runner._DEFAULT, None
     if runner is not None:
@@ -44,10 +44,10 @@ def fresh_default_runner(qapp):
 
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path, qapp):
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
-    settings.set_folder(tmp_path / "settings")  # the app's settings file (explorer/ui/settings.py)
+    settings.set_folder(tmp_path / "settings")  # the app's settings file (explorer/ui/preferences/settings.py)
     yield
     settings.flush()  # what the test changed is written into its own folder now, not at the next test's
 
@@ -57,7 +57,7 @@ def default_palette_and_text_size(qapp):
     """Each test starts at the default palette and 100 % text: both are process-wide (View → Colours, Text
     size), and a test that changed them once made the next test's map smaller or its colours another's."""
     from explorer.present import palettes
-    from explorer.ui import text_size
+    from explorer.ui.preferences import text_size
 
     palettes.set_current(palettes.DEFAULT)
     text_size.apply(text_size.DEFAULT, remember=False)
@@ -68,7 +68,7 @@ def default_palette_and_text_size(qapp):
 
 @pytest.fixture
 def state():
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
 
     return AppState()
 
@@ -86,7 +86,7 @@ def traced(state):
     """The state with the real engine answering every request at once (no worker thread, no window):
     a click that changes the text or the sizes gets its new trace before the click returns."""
     from explorer.trace.run import run_trace
-    from explorer.ui.worker import build_bundle
+    from explorer.ui.background.worker import build_bundle
 
     def run(request):
         state.set_trace(run_trace(build_bundle(request.source), request.text, request.options))
@@ -100,7 +100,7 @@ def traced(state):
 def open_window(qtbot):
     """``open_window(state, show=True, **MainWindow options)``: a real main window on ``state``, started, once
     its first trace is in. The test closes it (closing is often what it checks)."""
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.shell.main_window import MainWindow
 
     def open_(state, show: bool = True, **options):
         w = MainWindow(state, **options)
@@ -126,7 +126,7 @@ def window(open_window, state):
 @pytest.fixture
 def input_view(qtbot, state):
     """The Text panel on ``state``, shown at 700×260."""
-    from explorer.ui.views.input_view import InputView
+    from explorer.ui.views.tokens.input_view import InputView
 
     v = InputView(state)
     qtbot.addWidget(v)

@@ -7,8 +7,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 
 from explorer.trace import run_trace
-from explorer.ui.state import AppState, ModelSource
-from explorer.ui.worker import TraceWorker
+from explorer.ui.background.worker import TraceWorker
+from explorer.ui.bridge.state import AppState, ModelSource
 from explorer.weights.presets import load_preset
 
 

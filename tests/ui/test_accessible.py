@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QApplication, QTabBar
 
 from explorer import names
 from explorer.present import colour_vision, palettes
-from explorer.ui import accessible, i18n, settings, text_size
-from explorer.ui.views.heatmap import Heatmap
+from explorer.ui.access import accessible
+from explorer.ui.preferences import i18n, settings, text_size
+from explorer.ui.views.map.heatmap import Heatmap
 
 # What the issue asks about, as AT-SPI calls them: no unnamed push button, spin box, combo box, check box,
 # slider or tab; and every control has a description.
@@ -111,7 +112,7 @@ def test_a_palette_recolours_every_figure_and_is_remembered(full_window, state):
     texts = large.layers.numbers
     assert texts is not None
     # Bars follow: the attribution's signed bars are the palette's and stay apart for deuteranopes.
-    from explorer.ui.palette_choice import signed_colours
+    from explorer.ui.preferences.palette_choice import signed_colours
 
     pos, neg = signed_colours()
     seen = colour_vision.simulate(np.array([pos.getRgbF()[:3], neg.getRgbF()[:3]]), "deuteranopia")

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from explorer.ui.views.heatmap import Heatmap
-from explorer.ui.views.token_axis import TokenAxis, _Latch
+from explorer.ui.views.map.heatmap import Heatmap
+from explorer.ui.views.map.token_axis import TokenAxis, _Latch
 
 
 def _count_layouts(monkeypatch) -> dict:

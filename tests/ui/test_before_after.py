@@ -13,7 +13,7 @@ from explorer.interventions import Interventions
 from explorer.interventions.intervened_run import run_intervened
 from explorer.interventions.spec import HeadAblation
 from explorer.trace import run_trace
-from explorer.ui.state import AppState, ModelSource
+from explorer.ui.bridge.state import AppState, ModelSource
 from explorer.weights.presets import load_preset
 
 TEXT = "This is a pen ."
@@ -49,7 +49,7 @@ def _kl(p, q) -> float:
 
 
 def test_output_view_shows_both_distributions_and_the_kl(qtbot, runs):
-    from explorer.ui.views.output_view import OutputView
+    from explorer.ui.views.tokens.output_view import OutputView
 
     baseline, trace = runs
     state = _state(baseline, trace)
@@ -77,7 +77,7 @@ def test_output_view_shows_both_distributions_and_the_kl(qtbot, runs):
 
 
 def test_output_view_without_interventions_is_as_before(qtbot, runs):
-    from explorer.ui.views.output_view import OutputView
+    from explorer.ui.views.tokens.output_view import OutputView
 
     baseline, _ = runs
     state = _state(None, baseline)
@@ -87,7 +87,7 @@ def test_output_view_without_interventions_is_as_before(qtbot, runs):
 
 
 def test_tensor_view_difference_is_intervened_minus_baseline(qtbot, runs):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     baseline, trace = runs
     state = _state(baseline, trace)
@@ -128,7 +128,7 @@ def test_tensor_view_difference_is_intervened_minus_baseline(qtbot, runs):
 
 
 def test_the_switch_is_hidden_without_interventions(qtbot, runs):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     baseline, trace = runs
     state = _state(None, baseline)
@@ -142,7 +142,7 @@ def test_the_switch_is_hidden_without_interventions(qtbot, runs):
 
 
 def test_a_snapshot_with_interventions_compares_its_output(qtbot, runs, tmp_path):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     _, trace = runs
     snap = read_snapshot(write_snapshot(trace, tmp_path / "ablated.npz"))
@@ -166,7 +166,7 @@ def test_a_snapshot_with_interventions_compares_its_output(qtbot, runs, tmp_path
 
 
 def test_hover_in_difference_mode_says_the_drawn_number(qtbot, runs):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     baseline, trace = runs
     state = _state(baseline, trace)

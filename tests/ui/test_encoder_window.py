@@ -48,7 +48,7 @@ def test_an_encoder_opens_with_its_own_mask_and_selects_the_mask(window, qtbot, 
     tokens = state.trace.rows[0].tokens
     assert tokens[0] == "[CLS]" and tokens.count("[SEP]") == 2
     qtbot.waitUntil(lambda: state.selection.token == tokens.index("[MASK]"), timeout=10_000)
-    from explorer.ui.views.output_view import OutputView
+    from explorer.ui.views.tokens.output_view import OutputView
 
     output = OutputView(state)
     qtbot.addWidget(output)

@@ -24,13 +24,13 @@ def _picture() -> QImage:
 
 
 def _png(target: Path) -> None:
-    from explorer.ui.qt_output import save_image
+    from explorer.ui.printing.qt_output import save_image
 
     save_image(_picture(), target)
 
 
 def _pdf(target: Path) -> None:
-    from explorer.ui.qt_output import atomic_device
+    from explorer.ui.printing.qt_output import atomic_device
 
     with atomic_device(target) as device:
         writer = QPdfWriter(device)
@@ -43,7 +43,7 @@ def _pdf(target: Path) -> None:
 
 @pytest.fixture
 def view_writer(qtbot):
-    from explorer.ui.file_ops import save_view_image
+    from explorer.ui.menus.file_ops import save_view_image
 
     label = QLabel("Attention Explorer " * 40)
     qtbot.addWidget(label)
@@ -52,7 +52,7 @@ def view_writer(qtbot):
 
 
 def _settings(target: Path) -> None:
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     settings.set_folder(target.parent.parent)
     settings.file_path().parent.mkdir(exist_ok=True)

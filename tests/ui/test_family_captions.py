@@ -1,14 +1,14 @@
 """Every stage a family declares (explorer/families/) has its title and heading (explorer/present/stage_titles.py,
-translated by explorer/ui/stage_words.py) and its caption in the window (explorer/ui/captions_families.py): a
-family that adds a stage cannot reach the window without its words."""
+translated by explorer/ui/words/stage_words.py) and its caption in the window (explorer/ui/words/captions_families.py):
+a family that adds a stage cannot reach the window without its words."""
 
 from __future__ import annotations
 
 import pytest
 
 from explorer.families import FAMILIES
-from explorer.ui.captions_families import family_caption
-from explorer.ui.stage_words import stage_headings, stage_titles
+from explorer.ui.words.captions_families import family_caption
+from explorer.ui.words.stage_words import stage_headings, stage_titles
 
 
 @pytest.mark.parametrize("family", [f for f in FAMILIES if f.stages], ids=lambda f: f.name)

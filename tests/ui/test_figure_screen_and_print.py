@@ -24,9 +24,9 @@ from explorer.handouts.words import ENGLISH
 from explorer.present.hatching import blocked_cells
 from explorer.session.request import Selection
 from explorer.trace import run_trace
-from explorer.ui.state import AppState, ModelSource
-from explorer.ui.views.heatmap import Heatmap
-from explorer.ui.views.token_axis import FONT_MEASURE
+from explorer.ui.bridge.state import AppState, ModelSource
+from explorer.ui.views.map.heatmap import Heatmap
+from explorer.ui.views.map.token_axis import FONT_MEASURE
 from explorer.weights.presets import load_preset
 from tests.ui.waits import wait_laid_out
 
@@ -39,7 +39,7 @@ def long_trace():
 
 
 def _window_at_weights(qtbot, trace, size):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     state = AppState(source=ModelSource("preset", "classroom"))
     state.set_trace(trace)

@@ -17,7 +17,7 @@ from explorer.handouts.scene import Rect
 from explorer.handouts.stage_figure import Frame, stage_scene
 from explorer.handouts.svg import write_svg
 from explorer.session.request import Selection
-from explorer.ui.figure_paint import render_image, write_pdf
+from explorer.ui.printing.figure_paint import render_image, write_pdf
 
 rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="librsvg's rsvg-convert is not installed")
 poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils are not installed")
@@ -27,7 +27,7 @@ poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-
 def test_colour_tables_are_the_windows_in_every_palette(key):
     """A figure is coloured with the palette the window shows (View → Colours), entry for entry."""
     from explorer.present import palettes
-    from explorer.ui.views.map_layers import colour_map
+    from explorer.ui.views.map.map_layers import colour_map
 
     before = palettes.current().key
     palettes.set_current(key)
@@ -45,7 +45,7 @@ def test_cell_colours_are_those_the_window_draws():
     """pyqtgraph's ImageItem (the central view's map) and the figure's table give every cell the same colour."""
     data = np.random.default_rng(2).uniform(-0.2, 1.2, (9, 11)).astype(np.float32)
     item = pg.ImageItem(axisOrder="row-major")
-    from explorer.ui.views.map_layers import colour_map
+    from explorer.ui.views.map.map_layers import colour_map
 
     item.setColorMap(colour_map(False))  # the window's map of the chosen palette (View → Colours)
     item.setImage(data, levels=(0.0, 1.0), autoLevels=False)
@@ -134,8 +134,8 @@ def test_pdf_figure_is_text_and_vectors(trace, tmp_path):
 
 
 def test_figure_words_in_japanese(qapp):
-    from explorer.ui import i18n
-    from explorer.ui.figure_words import figure_words
+    from explorer.ui.preferences import i18n
+    from explorer.ui.words.figure_words import figure_words
 
     try:
         assert i18n.install_language("ja")
@@ -148,7 +148,7 @@ def test_figure_words_in_japanese(qapp):
 
 def test_png_has_its_dpi_and_size(trace, tmp_path):
     from explorer.handouts.sizes import figure_size
-    from explorer.ui.figure_export import write_figure
+    from explorer.ui.printing.figure_export import write_figure
 
     out, said = write_figure(trace, Selection(stage="scores"), tmp_path / "f.png", figure_size(80, None, 200))
     image = QImage(str(out))

@@ -51,7 +51,7 @@ def test_open_snapshot_from_the_menu_shows_it_read_only_in_every_view(window, st
 
 
 def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeypatch):
-    from explorer.ui import figure_menu
+    from explorer.ui.menus import figure_menu
 
     png, svg, pdf = tmp_path / "view.png", tmp_path / "view.svg", tmp_path / "view.pdf"
     for target in (png, svg, pdf):
@@ -81,9 +81,9 @@ def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeyp
 
 
 def test_session_is_remembered_across_starts(qtbot, open_window):
-    from explorer.ui.actions import restore_session
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.menus.actions import restore_session
+    from explorer.ui.shell.main_window import MainWindow
 
     state = AppState()
     w = open_window(state)

@@ -14,7 +14,7 @@ from tests.ui.waits import wait_laid_out
 
 @pytest.fixture
 def view(qtbot, state, trace):
-    from explorer.ui.views.flow_view import FlowView
+    from explorer.ui.views.pipeline.flow_view import FlowView
 
     state.set_trace(trace)
     v = FlowView(state)
@@ -57,7 +57,7 @@ def test_boxes_print_real_shapes_and_the_layer(view, state):
 
 
 def test_edge_labels_follow_a_size_change(traced, qtbot):
-    from explorer.ui.views.flow_view import FlowView
+    from explorer.ui.views.pipeline.flow_view import FlowView
 
     state = traced
     flow = FlowView(state)
@@ -208,7 +208,7 @@ def test_every_box_is_inside_the_pipeline_dock_at_1280x720(window, state, qtbot,
     from PySide6.QtCore import QPoint, QRect
 
     from explorer.present.stages import STAGE_KEYS
-    from explorer.ui import i18n
+    from explorer.ui.preferences import i18n
 
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_text(NINETEEN_TOKENS)

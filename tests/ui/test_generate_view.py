@@ -16,7 +16,7 @@ TEXT = "This is a"
 
 @pytest.fixture
 def view(qtbot, state):
-    from explorer.ui.views.generate_view import GenerateView
+    from explorer.ui.views.generation.generate_view import GenerateView
 
     state.set_text(TEXT)
     v = GenerateView(state)

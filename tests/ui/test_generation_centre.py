@@ -41,7 +41,7 @@ def drawn(heatmap) -> np.ndarray:
 
 @pytest.fixture
 def centre(qtbot, state):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     state.set_trace(make_trace(TEXT))
     state.select(stage="weights", layer=1, head=1)
@@ -78,7 +78,7 @@ def test_the_centre_draws_the_generation_rows_growing_one_per_step(qtbot, state,
 
 
 def test_the_panel_slider_scrubs_the_centre_row(qtbot, state, centre):
-    from explorer.ui.views.generate_view import GenerateView
+    from explorer.ui.views.generation.generate_view import GenerateView
 
     panel = GenerateView(state)
     qtbot.addWidget(panel)
@@ -114,7 +114,7 @@ def _font_px(widget) -> int:
 
 def test_presentation_shows_the_generation_with_large_text_and_walks_into_it(qtbot, state):
     from explorer.present.stages import stage_keys_for
-    from explorer.ui import presentation
+    from explorer.ui.classroom import presentation
     from tests.ui.test_layout import figure_text_px, paint, settle
 
     state.set_trace(make_trace(TEXT))

@@ -1,5 +1,5 @@
-"""The window's process collects garbage on the GUI thread only (explorer/ui/gui_gc.py), and gives that thread
-the interpreter within a millisecond of asking (explorer/ui/app.py).
+"""The window's process collects garbage on the GUI thread only (explorer/ui/background/gui_gc.py), and gives that
+thread the interpreter within a millisecond of asking (explorer/ui/shell/app.py).
 
 A collection made in the trace worker destroyed Qt objects held in reference cycles there and aborted the
 process ("pure virtual method called"; benchmarks/bench_stall.py, one run in two)."""
@@ -28,7 +28,7 @@ class _Cycle:
 @pytest.fixture
 def app_policies(qapp):
     """create_application's policies, undone afterwards (the rest of the suite keeps Python's own)."""
-    from explorer.ui.app import create_application
+    from explorer.ui.shell.app import create_application
 
     switch, enabled = sys.getswitchinterval(), gc.isenabled()
     sys.setswitchinterval(0.005)
@@ -45,7 +45,7 @@ def app_policies(qapp):
 
 
 def test_cycles_made_in_a_worker_thread_are_collected_on_the_gui_thread(app_policies, qtbot):
-    from explorer.ui.app import GUI_SWITCH_INTERVAL_S
+    from explorer.ui.shell.app import GUI_SWITCH_INTERVAL_S
 
     assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S) and GUI_SWITCH_INTERVAL_S <= 0.001
     gc.collect()

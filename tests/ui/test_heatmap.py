@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
-from explorer.ui.views.heatmap import Heatmap, TokenAxis, colour_map
+from explorer.ui.views.map.heatmap import Heatmap, TokenAxis, colour_map
 
 
 @pytest.fixture

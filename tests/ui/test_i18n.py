@@ -21,7 +21,7 @@ from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
-from explorer.ui import i18n, settings
+from explorer.ui.preferences import i18n, settings
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "explorer" / "ui"
@@ -191,9 +191,9 @@ def test_language_switch_at_run_time(window, qtbot, english_after):
 
 def test_language_is_remembered_for_the_next_start(qtbot, english_after):
     """The choice made in one session is what the next ``attention-explorer gui`` starts in."""
-    from explorer.ui import app as app_module
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.shell import app as app_module
+    from explorer.ui.shell.main_window import MainWindow
 
     window = MainWindow(AppState())  # no trace needed to choose a language
     qtbot.addWidget(window)

@@ -87,7 +87,7 @@ def test_a_large_value_matrix_is_factored_off_the_gui_thread(qtbot):
 
     from explorer.config import ModelConfig
     from explorer.trace import run_trace
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
     from explorer.ui.views import identities_view
     from explorer.ui.views.identities_view import IdentitiesView
     from explorer.weights.bundle import random_bundle

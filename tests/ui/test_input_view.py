@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
 
 from explorer.analysis.token_text import visible
-from explorer.ui.render_queue import render_queue
+from explorer.ui.background.render_queue import render_queue
 
 
 @pytest.fixture

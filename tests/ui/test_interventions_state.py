@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions
-from explorer.ui.state import AppState
+from explorer.ui.bridge.state import AppState
 from tests.ui.live_state import live, make_trace, wait_trace
 
 

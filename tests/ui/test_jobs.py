@@ -1,4 +1,4 @@
-"""The one way the window runs work off the GUI thread (explorer/ui/jobs.py): the sweep run on a slot gives
+"""The one way the window runs work off the GUI thread (explorer/ui/background/jobs.py): the sweep run on a slot gives
 the core's numbers with progress per cell, Cancel stops it without a result, every way a job can end is
 exactly one signal with one line (the one error policy), whatever the work raised, and the one stale-result
 rule: only the slot's current ticket's reports arrive."""
@@ -13,8 +13,8 @@ import pytest
 from explorer.errors import Cancelled, ConfigError
 from explorer.interventions.sweep import patching_sweep
 from explorer.session import ModelSource
-from explorer.ui.job_runner import JobRunner
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.job_runner import JobRunner
+from explorer.ui.background.jobs import JobSlot
 from explorer.work.interventions import sweep_work
 from explorer.work.model_cache import ModelCache
 from tests.ui.live_state import preset_bundle
@@ -170,7 +170,7 @@ import sys, time
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.jobs import JobSlot
 
 def slow(_report, cancel):
     cancel.wait(2.0)
@@ -237,7 +237,7 @@ def test_a_closed_slot_starts_nothing_and_a_job_outliving_it_is_not_destroyed_wh
     nothing."""
     import shiboken6
 
-    from explorer.ui import jobs
+    from explorer.ui.background import jobs
 
     release, started, ended = threading.Event(), threading.Event(), []
     slot = JobSlot()

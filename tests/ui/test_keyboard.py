@@ -12,8 +12,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QDockWidget, QPushButton, QSlider, QTabBar, QTabWidget, QWidget
 
 from explorer import names
-from explorer.ui import accessible
-from explorer.ui.views.stage_box import StageBox
+from explorer.ui.access import accessible
+from explorer.ui.views.pipeline.stage_box import StageBox
 
 AREA_ORDER = {  # the order a reader's eye takes: pipeline on top, left column, map, under it, right column
     Qt.DockWidgetArea.TopDockWidgetArea: 0,
@@ -168,7 +168,7 @@ def test_focus_is_visible_on_every_kind_of_control(big_window):
 
 
 def test_the_focus_ring_lies_around_a_pipeline_box_not_over_its_text(big_window):
-    from explorer.ui.keyboard_order import FocusRing
+    from explorer.ui.access.keyboard_order import FocusRing
 
     box = big_window.findChildren(StageBox)[0]
     box.setFocus(Qt.FocusReason.TabFocusReason)
@@ -231,7 +231,7 @@ def test_pipeline_stages_take_space_and_enter(big_window, state):
 def test_f1_lists_every_action_with_a_shortcut(big_window):
     from PySide6.QtGui import QAction, QKeySequence
 
-    from explorer.ui.shortcuts_help import shortcut_rows
+    from explorer.ui.menus.shortcuts_help import shortcut_rows
 
     rows = shortcut_rows(big_window)
     text = "\n".join(f"{k}\t{v}" for k, v in rows)

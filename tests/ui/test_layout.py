@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, QRect, QRectF
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QGraphicsView, QLabel, QWidget
 
-from explorer.ui.views.heatmap import Heatmap, TokenAxis
+from explorer.ui.views.map.heatmap import Heatmap, TokenAxis
 from tests.ui.waits import wait_laid_out
 
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
@@ -195,7 +195,7 @@ def test_the_explaining_panels_have_room_once_opened(big_window, state, qtbot):
 
 
 def test_reset_layout_brings_panels_back(window, qtbot):
-    from explorer.ui.window_layout import default_open
+    from explorer.ui.shell.window_layout import default_open
 
     window.docks["selection"].show()
     window.docks["identities"].show()
@@ -293,7 +293,7 @@ PRESENTATION_SIZES = [(1280, 720), (1920, 1080)]
 
 @pytest.mark.parametrize("size", PRESENTATION_SIZES, ids=[f"{w}x{h}" for w, h in PRESENTATION_SIZES])
 def test_presentation_shows_one_large_whole_figure_with_large_text(qtbot, state, size):
-    from explorer.ui import presentation
+    from explorer.ui.classroom import presentation
     from tests.ui.live_state import make_trace
 
     state.set_trace(make_trace())

@@ -207,7 +207,7 @@ def test_record_save_open_gives_the_same_states(window, state, qtbot, tmp_path):
 
 
 def test_presenting_the_lesson_shows_the_caption_large_and_keys_move_steps(window, state, qtbot):
-    from explorer.ui import lesson_present
+    from explorer.ui.classroom import lesson_present
 
     menu = window.lessons
     menu.open_lesson("builtin")
@@ -228,7 +228,7 @@ def test_presenting_the_lesson_shows_the_caption_large_and_keys_move_steps(windo
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_recent_lessons_are_remembered(window, tmp_path, language):
-    from explorer.ui.lesson_menu import recent_lessons
+    from explorer.ui.classroom.lesson_menu import recent_lessons
 
     path = tmp_path / f"{language}.toml"
     path.write_text(f'title = "t"\nlanguages = ["{language}"]\n[[steps]]\ncaption = "c"\n', encoding="utf-8")
@@ -265,7 +265,7 @@ def test_a_file_sets_norm_painted_mask_and_temperature(window, state, qtbot, tmp
 
 
 def test_a_lesson_bar_left_open_does_not_come_back_empty(qtbot, state):
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.shell.main_window import MainWindow
 
     first = MainWindow(state)
     qtbot.addWidget(first)
@@ -273,7 +273,7 @@ def test_a_lesson_bar_left_open_does_not_come_back_empty(qtbot, state):
     assert first.lessons.open_lesson("builtin") and first.lessons.toolbar.isVisible()
     first.save_layout()
     first.close()
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
 
     second = MainWindow(AppState())  # the next start: a new session (the lesson played is the session's)
     qtbot.addWidget(second)

@@ -13,7 +13,7 @@ def plots(window):
 
 
 def test_a_theme_switch_recolours_every_plot_at_once(window, state, qtbot):
-    from explorer.ui import theme
+    from explorer.ui.preferences import theme
 
     state.select(stage="weights")
     window.views.build_all()
@@ -41,7 +41,7 @@ def test_a_theme_switch_recolours_every_plot_at_once(window, state, qtbot):
 
 
 def test_a_language_switch_reaches_the_status_bar_and_the_strips(window, state, qtbot):
-    from explorer.ui import i18n
+    from explorer.ui.preferences import i18n
 
     bar = window.statusBar()
     assert "parameters" in bar.params.text()

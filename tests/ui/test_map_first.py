@@ -115,7 +115,7 @@ def test_focus_leaves_the_pipeline_and_the_map_then_brings_everything_back(windo
 def test_f1_lists_every_shortcut_of_the_window(window, qtbot):
     from PySide6.QtGui import QAction, QKeySequence
 
-    from explorer.ui.shortcuts_help import shortcut_rows
+    from explorer.ui.menus.shortcuts_help import shortcut_rows
 
     rows = shortcut_rows(window)
     keys = {k for k, _ in rows}
@@ -145,7 +145,7 @@ def test_f1_lists_every_shortcut_of_the_window(window, qtbot):
 def test_past_32_tokens_the_map_says_not_every_token_is_labelled(qtbot):
     import numpy as np
 
-    from explorer.ui.views.heatmap import Heatmap
+    from explorer.ui.views.map.heatmap import Heatmap
 
     h = Heatmap()
     qtbot.addWidget(h)
@@ -160,7 +160,7 @@ def test_past_32_tokens_the_map_says_not_every_token_is_labelled(qtbot):
 def test_at_twice_the_text_size_the_map_is_still_there(window, state, qtbot):
     """Issue 27: View → Text size at 200 % on a laptop screen: the map keeps a useful size (the side panels
     scroll), every token of a 16-token sentence is labelled and the status bar stays on screen."""
-    from explorer.ui import text_size
+    from explorer.ui.preferences import text_size
 
     large = window.views["tensor"].large
     px0 = large.text_px()
@@ -183,7 +183,7 @@ def test_a_two_line_note_is_laid_out_once_with_its_map(qtbot):
     import numpy as np
     from PySide6.QtCore import QEvent, QObject
 
-    from explorer.ui.views.heatmap import Heatmap
+    from explorer.ui.views.map.heatmap import Heatmap
 
     h = Heatmap()
     qtbot.addWidget(h)

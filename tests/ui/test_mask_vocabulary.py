@@ -30,7 +30,7 @@ def test_the_model_follows_the_vocabulary():
 
 
 def test_the_caption_counts_the_keys_the_model_allows(qapp):
-    from explorer.ui import captions
+    from explorer.ui.words import captions
 
     trace = make_trace(TEXT, mask=MaskSpec.parse(f"window:{W}"))
     text = captions.caption("masked", trace)

@@ -166,7 +166,7 @@ def test_a_known_previous_token_head_is_outlined(qtbot, state, view):
 
 def test_a_deep_model_is_filled_by_the_models_own_pass(qtbot, open_window):
     """12 layers × 12 heads (GPT-2's grid): the window's trace holds one layer; the view runs the model."""
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
 
     state = AppState()
     state.set_sizes(embed_dim=48, key_dim=4, heads=12, layers=12)

@@ -183,7 +183,7 @@ class Monkey:
             self.input.chips.moveRequested.emit(self.rng.choice([-1, 1]))
 
     def export(self):
-        from explorer.ui import file_ops
+        from explorer.ui.menus import file_ops
 
         if self.state.trace is None:
             return
@@ -196,12 +196,12 @@ class Monkey:
             self.exported.append(out)
 
     def export_image(self):
-        from explorer.ui import figure_menu
+        from explorer.ui.menus import figure_menu
 
         figure_menu.export_view(self.w, self.state, str(self.tmp / f"view.{self.rng.choice(['png', 'svg', 'pdf'])}"))
 
     def open_snapshot(self):
-        from explorer.ui import file_ops
+        from explorer.ui.menus import file_ops
 
         if self.exported and self.rng.random() < 0.7:
             path = self.rng.choice(self.exported)
@@ -218,7 +218,7 @@ class Monkey:
         self.w.actions_.set_theme(self.rng.choice(["light", "dark", "system"]))
 
     def presentation(self):
-        from explorer.ui.slide_window import SlideWindow
+        from explorer.ui.classroom.slide_window import SlideWindow
 
         self.w.actions_.presentation.trigger()  # F5 toggles: open, or close when open
         pres = self.w.findChild(SlideWindow, "PresentationWindow")
@@ -280,8 +280,8 @@ class Monkey:
 
 
 def test_thousands_of_random_actions(qtbot, tmp_path, recorded_exceptions):
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.shell.main_window import MainWindow
 
     before_threads = set(threading.enumerate())
     state = AppState()

@@ -38,13 +38,13 @@ def offline(monkeypatch, tmp_path):
     monkeypatch.setattr(socket, "getaddrinfo", refuse("getaddrinfo"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: tmp_path / "runs")
+    monkeypatch.setattr("explorer.ui.background.train_controller.runs_root", lambda: tmp_path / "runs")
     return attempts
 
 
 def test_the_window_works_with_sockets_blocked(offline, qtbot, open_window, tmp_path):
-    from explorer.ui import file_ops
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.menus import file_ops
 
     state = AppState()
     window = open_window(state)

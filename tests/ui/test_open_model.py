@@ -22,7 +22,7 @@ def _checkpoint(folder, layers=1, **sizes):
 
 
 def test_opening_a_checkpoint_folder_shows_its_sizes_fixed(window, qtbot, tmp_path):
-    from explorer.ui import settings
+    from explorer.ui.preferences import settings
 
     state, controls = window.state, window.views["controls"]
     cfg = _checkpoint(tmp_path / "ckpt", positions="none")
@@ -98,7 +98,7 @@ def test_the_real_model_entry_follows_the_catalog(window, qtbot, monkeypatch):
         assert entries[0].text() == "SmolLM2-135M (real model)"
     # Not installed: no entry, a hint instead (a window built while the catalog finds nothing).
     monkeypatch.setitem(catalog.REAL_MODELS, "smollm2", (catalog.REAL_MODELS["smollm2"][0], lambda: None))
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.shell.main_window import MainWindow
 
     other = MainWindow(window.state, restore_layout=False)
     qtbot.addWidget(other)
@@ -144,7 +144,7 @@ def test_a_deep_model_captures_the_selected_layer_only(window, qtbot, deep_check
 
 
 def test_capture_policy(state):
-    from explorer.ui.capture_status import LayerCapture
+    from explorer.ui.shell.capture_status import LayerCapture
 
     capture = LayerCapture(state)
     assert not capture.lazy(2, 5_000)  # two layers: both kept even for a long text

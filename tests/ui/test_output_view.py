@@ -12,7 +12,7 @@ from explorer.generation.choose import sample, top_k
 
 @pytest.fixture
 def view(qtbot, state, trace):
-    from explorer.ui.views.output_view import OutputView
+    from explorer.ui.views.tokens.output_view import OutputView
 
     state.set_trace(trace)
     v = OutputView(state)
@@ -53,7 +53,7 @@ def test_table_has_one_row_per_token_like_the_note(view, trace):
     headers = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
     assert headers[2:] == ["0\n<pad>", f"1\n{trace.vocab[1]}", "……", f"{V - 1}\n{trace.vocab[V - 1]}"]
     p = trace["probs"][0]
-    from explorer.ui.views.output_view import fmt_prob
+    from explorer.ui.views.tokens.output_view import fmt_prob
 
     assert t.item(3, 2).text() == fmt_prob(float(p[3, 0]))
     assert t.item(3, 5).text() == fmt_prob(float(p[3, V - 1]))
@@ -75,7 +75,7 @@ def test_temperature_box_sets_the_option(view, state):
 
 
 def test_append_most_likely_appends_the_argmax_and_retraces(qtbot, traced):
-    from explorer.ui.views.output_view import OutputView
+    from explorer.ui.views.tokens.output_view import OutputView
 
     state = traced
     view = OutputView(state)

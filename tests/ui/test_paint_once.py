@@ -13,10 +13,10 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QFontMetrics
 
 from explorer.trace import run_trace
-from explorer.ui.render_queue import STAGGER_TOKENS, RenderQueue
-from explorer.ui.state import AppState, ModelSource
-from explorer.ui.views.head_grid import HeadGrid
-from explorer.ui.views.heatmap import Heatmap
+from explorer.ui.background.render_queue import STAGGER_TOKENS, RenderQueue
+from explorer.ui.bridge.state import AppState, ModelSource
+from explorer.ui.views.map.head_grid import HeadGrid
+from explorer.ui.views.map.heatmap import Heatmap
 from explorer.weights.presets import load_preset
 
 
@@ -86,7 +86,7 @@ def test_a_new_set_of_head_maps_is_painted_once(qtbot):
 
 def test_a_long_inputs_map_comes_first_and_its_head_grid_in_a_later_turn(qtbot, monkeypatch):
     """Drawn in one job, the map and the grid with their repaints held the window for 10–16 ms."""
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     running = {"job": None}
     numbers = itertools.count()
@@ -156,7 +156,7 @@ def test_a_new_sentence_keeps_the_key_axis_depth_and_is_painted_once(qtbot):
 def test_a_classroom_edit_paints_the_tensor_views_map_once(qtbot, second):
     """A map that prints its numbers (a classroom sentence) fits them to its laid-out cells; laid out in the
     turns after the edit, it was painted two or three times per edit in the window (a word or the length changed)."""
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     model = load_preset("classroom")
     state = AppState(source=ModelSource("preset", "classroom"))
@@ -200,7 +200,7 @@ def test_a_text_edit_repaints_no_spin_box_of_the_controls(qtbot):
     from PySide6.QtWidgets import QAbstractSpinBox
 
     from explorer.ui.views.controls_view import ControlsView
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     model = load_preset("classroom")
     state = AppState(source=ModelSource("preset", "classroom"), text="This is a big red pen .")

@@ -21,8 +21,8 @@ MARK = "zq"  # in every hostile word, to find the widgets that show them
 
 @pytest.fixture
 def app_style(qapp):
-    """The application's style, as `gui` sets it (explorer.ui.theme), put back afterwards."""
-    from explorer.ui import theme
+    """The application's style, as `gui` sets it (explorer.ui.preferences.theme), put back afterwards."""
+    from explorer.ui.preferences import theme
 
     style, palette = qapp.style().name(), qapp.palette()
     theme.apply_theme("light")
@@ -102,8 +102,8 @@ def _check_every_widget(window, lesson) -> None:
 )
 def test_the_lesson_bar_shows_any_words_as_written(state, qtbot, app_style, words):
     from explorer.lessons import Lesson, Step
-    from explorer.ui.lesson_bar import LessonBar
-    from explorer.ui.lesson_player import LessonPlayer
+    from explorer.ui.bridge.lesson_player import LessonPlayer
+    from explorer.ui.classroom.lesson_bar import LessonBar
 
     player = LessonPlayer(state)
     bar = LessonBar(player)
@@ -122,7 +122,7 @@ def test_the_lesson_bar_shows_any_words_as_written(state, qtbot, app_style, word
 
 
 def test_a_tooltip_of_outside_words_is_escaped_and_shows_them():
-    from explorer.ui.plain_text import menu_text, plain_tip
+    from explorer.ui.words.plain_text import menu_text, plain_tip
 
     tip = plain_tip('<img src="/dev/zero"> & <b>x</b>')
     assert (

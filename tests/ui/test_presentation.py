@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 @pytest.fixture
 def slides(qtbot, state, trace):
-    from explorer.ui import presentation
+    from explorer.ui.classroom import presentation
 
     state.set_trace(trace)
     parent = QWidget()  # stands in for the main window; kept alive while the test runs
@@ -20,8 +20,8 @@ def slides(qtbot, state, trace):
 
 
 def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(window, state, qtbot):
-    from explorer.ui import presentation
-    from explorer.ui.slide_window import SlideWindow
+    from explorer.ui.classroom import presentation
+    from explorer.ui.classroom.slide_window import SlideWindow
 
     state.select(stage="scores", layer=0)
     window.actions_.presentation.trigger()  # F5
@@ -72,7 +72,7 @@ def test_clicker_keys_walk_every_layer(slides, state, qtbot):
 
 
 def test_f5_inside_leaves_and_the_picture_is_the_central_view(slides, state, qtbot):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     assert isinstance(slides.tensor, TensorView)
     state.select(stage="weights", head=2)

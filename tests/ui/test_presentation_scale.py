@@ -25,8 +25,8 @@ def shown_px(widget: QWidget) -> int:
 
 @pytest.mark.parametrize("width, height, least", SIZES, ids=["1280x720", "1920x1080"])
 def test_every_text_of_every_slide_scales_with_the_screen(traced, qtbot, width, height, least):
-    from explorer.ui import presentation
-    from explorer.ui.views.heatmap import Heatmap
+    from explorer.ui.classroom import presentation
+    from explorer.ui.views.map.heatmap import Heatmap
 
     state = traced
     state.set_text("The animal didn't cross the street because it was too tired.")

@@ -8,8 +8,8 @@ TEXT = "私は学生"
 
 
 def test_chips_axes_and_hover_name_the_character_and_its_part(traced, qtbot):
-    from explorer.ui.views.input_view import InputView
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
+    from explorer.ui.views.tokens.input_view import InputView
 
     state = traced
     view, tensor = InputView(state), TensorView(state)
@@ -30,7 +30,7 @@ def test_chips_axes_and_hover_name_the_character_and_its_part(traced, qtbot):
 
 
 def test_japanese_on_a_preset_without_it_suggests_the_japanese_preset_once(traced, qtbot):
-    from explorer.ui.views.input_view import InputView
+    from explorer.ui.views.tokens.input_view import InputView
 
     state = traced
     view = InputView(state)

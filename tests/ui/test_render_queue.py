@@ -8,8 +8,8 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from explorer.present import matrices
 from explorer.trace import run_trace
-from explorer.ui.render_queue import STAGGER_TOKENS, RenderQueue
-from explorer.ui.state import AppState, ModelSource
+from explorer.ui.background.render_queue import STAGGER_TOKENS, RenderQueue
+from explorer.ui.bridge.state import AppState, ModelSource
 from explorer.weights.presets import load_preset
 
 
@@ -42,8 +42,8 @@ def long_trace():
 
 
 def test_a_long_trace_is_drawn_in_later_turns_with_pooled_thumbnails(qtbot, long_trace):
-    from explorer.ui.views.head_grid import THUMB_CELLS
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.map.head_grid import THUMB_CELLS
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     state = AppState(source=ModelSource("preset", "classroom"))
     view = TensorView(state)

@@ -10,16 +10,16 @@ from PySide6.QtTest import QTest
 from explorer import names
 from explorer.present.explain import fmt
 from explorer.trace import run_trace
-from explorer.ui.state import AppState
-from explorer.ui.views.heatmap import highlight_colour
+from explorer.ui.bridge.state import AppState
+from explorer.ui.views.map.heatmap import highlight_colour
 from explorer.weights.presets import load_preset
 
 
 @pytest.fixture
 def linked(qtbot, trace):
     """The selection dock and the tensor view on one state, as the window wires them."""
-    from explorer.ui.views.selection_view import SelectionView
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
+    from explorer.ui.views.tokens.selection_view import SelectionView
 
     state = AppState()
     state.set_trace(trace)
@@ -91,7 +91,7 @@ def test_window_links_tensor_view_and_selection(window, state):
 
 def test_a_fully_blocked_query_is_not_said_to_sum_to_1(qtbot):
     from explorer.config import MaskSpec, RunOptions
-    from explorer.ui.views.selection_view import SelectionView
+    from explorer.ui.views.tokens.selection_view import SelectionView
 
     matrix = [
         [False] * 5,

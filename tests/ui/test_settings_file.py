@@ -17,8 +17,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from PySide6.QtCore import QByteArray
 
-from explorer.ui import settings
-from explorer.ui.settings_schema import MAX_RECENT, SCHEMA
+from explorer.ui.preferences import settings
+from explorer.ui.preferences.settings_schema import MAX_RECENT, SCHEMA
 from explorer.vocab import THEMES
 
 VALUES = st.recursive(
@@ -67,7 +67,7 @@ def _assert_usable() -> None:
         assert settings.get(key) is None or isinstance(settings.get(key), QByteArray)
     for key in ("last_dir", "session/text"):
         assert settings.get(key) is None or isinstance(settings.get(key), str)
-    from explorer.ui.actions import restore_session
+    from explorer.ui.menus.actions import restore_session
 
     text, source, options = restore_session()
     if source is not None and source.kind == "preset":
@@ -108,7 +108,7 @@ def test_any_settings_file_gives_usable_values_or_defaults(tmp_path_factory, dat
 )
 def test_hostile_files_are_notes_never_failures(tmp_path, caplog, content):
     _fresh(tmp_path, content)
-    with caplog.at_level(logging.WARNING, logger="explorer.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="explorer.ui.preferences.settings"):
         _assert_usable()
     assert caplog.records, "a value that does not fit is dropped with a note"
     assert all("\n" not in r.getMessage() for r in caplog.records)
@@ -132,7 +132,7 @@ def test_a_device_or_fifo_in_the_files_place_is_never_read_nor_written(tmp_path,
             pytest.skip("no /dev/zero here")
         path.symlink_to("/dev/zero")
     before = os.lstat(path)
-    with caplog.at_level(logging.WARNING, logger="explorer.ui.settings"):
+    with caplog.at_level(logging.WARNING, logger="explorer.ui.preferences.settings"):
         assert settings.get("theme") is None  # returns at once: nothing waited on, nothing read without end
         settings.put("theme", "dark")
         settings.flush()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 
 from explorer.config import RunOptions
-from explorer.ui.state import AppState, ModelSource, TraceRequest
-from explorer.ui.worker import TraceWorker
+from explorer.ui.background.worker import TraceWorker
+from explorer.ui.bridge.state import AppState, ModelSource, TraceRequest
 
 
 def test_window_opens_with_a_trace_of_the_example(window, state):
@@ -94,7 +94,7 @@ def test_closing_during_training_leaves_no_thread(qtbot, open_window, state, tmp
     from explorer.train.loop import list_checkpoints
     from explorer.weights.checkpoint import load_checkpoint
 
-    monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: tmp_path / "runs")
+    monkeypatch.setattr("explorer.ui.background.train_controller.runs_root", lambda: tmp_path / "runs")
     before = set(threading.enumerate())
     w = open_window(state, show=False)
     state.set_sizes(embed_dim=8, key_dim=4, heads=2, layers=1, ffn_dim=16)
@@ -143,10 +143,10 @@ def test_the_window_is_built_before_torch_is_imported():
 
     code = (
         "import sys\n"
-        "from explorer.ui.app import create_application\n"
+        "from explorer.ui.shell.app import create_application\n"
         "app = create_application()\n"
-        "from explorer.ui.main_window import MainWindow\n"
-        "from explorer.ui.state import AppState\n"
+        "from explorer.ui.shell.main_window import MainWindow\n"
+        "from explorer.ui.bridge.state import AppState\n"
         "w = MainWindow(AppState(), restore_layout=False)\n"
         "w.show(); app.processEvents()\n"
         "print('torch' in sys.modules, flush=True)\n"
@@ -164,7 +164,7 @@ def test_the_window_is_built_before_torch_is_imported():
 
 
 def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot, state):
-    from explorer.ui.main_window import MainWindow
+    from explorer.ui.shell.main_window import MainWindow
     from explorer.ui.views.base import View
 
     w = MainWindow(state, restore_layout=False)
@@ -197,7 +197,7 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
 def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
     """A keystroke's trace takes milliseconds: the status bar's busy bar must not flash for it; work still
     running after BUSY_AFTER_MS shows it, and it goes when the work ends."""
-    from explorer.ui.status_bar import BUSY_AFTER_MS, StatusBar
+    from explorer.ui.shell.status_bar import BUSY_AFTER_MS, StatusBar
 
     state = AppState(text="This is a pen .")
     bar = StatusBar(state)

@@ -20,8 +20,8 @@ def test_only_the_slide_window_goes_full_screen():
 
 
 def test_presentation_and_lesson_slides_are_one_window_class(window, state, qtbot):
-    from explorer.ui import lesson_present, presentation
-    from explorer.ui.slide_window import SlideWindow
+    from explorer.ui.classroom import lesson_present, presentation
+    from explorer.ui.classroom.slide_window import SlideWindow
 
     stages = presentation.show_for(state, window)
     qtbot.waitExposed(stages)

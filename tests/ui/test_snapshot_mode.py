@@ -11,8 +11,8 @@ import pytest
 
 from explorer.export.snapshot import write_snapshot
 from explorer.trace import run_trace
-from explorer.ui import file_ops
-from explorer.ui.snapshot_banner import SnapshotBanner
+from explorer.ui.menus import file_ops
+from explorer.ui.shell.snapshot_banner import SnapshotBanner
 from explorer.weights.presets import load_preset
 from tests.ui.waits import drain
 
@@ -98,7 +98,7 @@ def test_the_session_remembers_the_live_model_not_the_snapshot(window, state, qt
     live = state.request
     _open(window, state, qtbot, path)
     window.actions_.save_session()
-    from explorer.ui.actions import restore_session
+    from explorer.ui.menus.actions import restore_session
 
     text, source, _options = restore_session()
     assert (text, source) == (live.text, live.source)
@@ -127,8 +127,8 @@ def test_a_restored_layout_does_not_show_the_banner_without_a_snapshot(window, s
 def test_a_window_opened_on_a_snapshot_can_return_to_the_live_model(qtbot, snapshot_file):
     """`gui --snapshot FILE`: the window starts without tracing anything; the way back still works."""
     from explorer.export.snapshot import read_snapshot
-    from explorer.ui.main_window import MainWindow
-    from explorer.ui.state import AppState
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.shell.main_window import MainWindow
 
     path, _saved = snapshot_file
     state = AppState()

@@ -13,7 +13,7 @@ import os
 import pytest
 from live_state import live
 
-from explorer.ui.state import AppState
+from explorer.ui.bridge.state import AppState
 
 pytestmark = pytest.mark.slow
 

@@ -5,9 +5,10 @@ the figures it exports. In Japanese each keeps the translation it had before the
 from __future__ import annotations
 
 from explorer.present.stage_titles import STAGE_TITLES
-from explorer.ui import captions, i18n
-from explorer.ui.figure_words import figure_words
-from explorer.ui.stage_words import stage_headings, stage_titles
+from explorer.ui.preferences import i18n
+from explorer.ui.words import captions
+from explorer.ui.words.figure_words import figure_words
+from explorer.ui.words.stage_words import stage_headings, stage_titles
 
 
 def test_the_window_reads_the_one_table_in_english(qapp):

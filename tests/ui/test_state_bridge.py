@@ -1,4 +1,4 @@
-"""The Qt bridge over the Session (explorer/ui/state.py, issue 37 item 1): every member is written out (no
+"""The Qt bridge over the Session (explorer/ui/bridge/state.py, issue 37 item 1): every member is written out (no
 table of strings that generates methods or signals), an edit goes to ``step`` and comes back as the request
 to run with its ticket, and a result carrying an older ticket is not shown."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 import inspect
 
-from explorer.ui import state as state_module
-from explorer.ui.state import AppState
+from explorer.ui.bridge import state as state_module
+from explorer.ui.bridge.state import AppState
 from tests.ui.live_state import make_trace
 
 

@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 
 from explorer.present.stages import STAGE_KEYS, stage, stage_keys_for
 from explorer.trace import run_trace
-from explorer.ui.state import AppState, ModelSource
+from explorer.ui.bridge.state import AppState, ModelSource
 from explorer.weights.presets import get_preset, load_preset
 from tests.ui.waits import wait_laid_out
 
@@ -29,7 +29,7 @@ def class_trace():
 
 
 def make_view(qtbot, trace, preset):
-    from explorer.ui.views.tensor_view import TensorView
+    from explorer.ui.views.tensor.tensor_view import TensorView
 
     state = AppState(source=ModelSource("preset", preset))
     state.set_trace(trace)
@@ -258,7 +258,7 @@ def test_hovering_a_matrix_cell_explains_it(classroom, qtbot):
 
 
 def test_export_widget_and_language_change(classroom, qapp, tmp_path):
-    from explorer.ui.file_ops import save_view_image
+    from explorer.ui.menus.file_ops import save_view_image
 
     state, view = classroom
     assert view.export_widget() is view.content

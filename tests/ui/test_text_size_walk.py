@@ -19,7 +19,7 @@ SCRIPT = r"""
 import shiboken6
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QWidget
-from explorer.ui import text_size
+from explorer.ui.preferences import text_size
 
 app = QApplication([])
 doomed = [QScrollArea() for _ in range(30)]  # each has children Qt made itself (viewport, scroll bars)

@@ -1,7 +1,7 @@
 """The axis makes room for its widest label in pixels, not its longest in characters."""
 
 from explorer.present.axis_labels import widest
-from explorer.ui.views.token_axis import FONT_MEASURE
+from explorer.ui.views.map.token_axis import FONT_MEASURE
 
 
 def test_the_widest_label_is_measured_not_the_longest_string(qapp):

@@ -1,4 +1,4 @@
-"""The trace kind of job (explorer/ui/worker.py): a model not built yet is loaded by a job of its own, and a
+"""The trace kind of job (explorer/ui/background/worker.py): a model not built yet is loaded by a job of its own, and a
 request made during a long load waits for it instead of starting it over; the load's progress keeps
 arriving; only the newest request is traced (the runner's one ticket rule drops the rest); Cancel drops it all."""
 
@@ -8,8 +8,8 @@ import threading
 
 from explorer.config import RunOptions
 from explorer.errors import Cancelled
-from explorer.ui.state import ModelSource, TraceRequest
-from explorer.ui.worker import TraceWorker
+from explorer.ui.background.worker import TraceWorker
+from explorer.ui.bridge.state import ModelSource, TraceRequest
 from explorer.work.model_cache import ModelCache
 from tests.ui.live_state import preset_bundle
 

@@ -17,7 +17,7 @@ TINY = dict(embed_dim=8, key_dim=4, heads=2, layers=1, ffn_dim=16)
 @pytest.fixture
 def runs_root(tmp_path, monkeypatch):
     root = tmp_path / "runs"
-    monkeypatch.setattr("explorer.ui.train_controller.runs_root", lambda: root)
+    monkeypatch.setattr("explorer.ui.background.train_controller.runs_root", lambda: root)
     return root
 
 
@@ -194,7 +194,7 @@ def test_real_models_cannot_be_trained_here(window, qtbot, runs_root, monkeypatc
 
 def test_the_panel_offers_every_corpus_of_the_core():
     from explorer.train.corpora import NAMES
-    from explorer.ui.views.train_view import CORPORA
+    from explorer.ui.views.training.train_view import CORPORA
 
     assert CORPORA == NAMES  # one list (explorer.vocab), read by the view without importing torch
 

@@ -34,7 +34,11 @@ def imported(path: Path) -> set[str]:
 
 def test_every_panel_is_read():
     found = panels()
-    assert "explorer.ui.views.tensor_view" in found and len(found) >= 10 and all(p.is_file() for p in found.values())
+    assert (
+        "explorer.ui.views.tensor.tensor_view" in found
+        and len(found) >= 10
+        and all(p.is_file() for p in found.values())
+    )
 
 
 def test_no_panel_imports_another_panel():

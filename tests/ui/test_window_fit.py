@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRect
 
-from explorer.ui.window_fit import clamped, first_size, fit_to_screen
+from explorer.ui.shell.window_fit import clamped, first_size, fit_to_screen
 
 SCREENS = {  # free area (a taskbar takes some) of the screens the app is used on
     "laptop-1280x720": QRect(0, 0, 1280, 690),

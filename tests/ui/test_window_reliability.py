@@ -161,7 +161,7 @@ def test_masks_devices_and_precision(window, qtbot):
 
 
 def test_damaged_and_hostile_snapshots(window, qtbot, tmp_path):
-    from explorer.ui import file_ops
+    from explorer.ui.menus import file_ops
 
     state = window.state
     good = file_ops.write_snapshot_with_progress(window, state.trace, str(tmp_path / "good.npz"))
@@ -200,7 +200,7 @@ def test_damaged_and_hostile_snapshots(window, qtbot, tmp_path):
 
 
 def test_failed_exports_and_a_float64_snapshot_reopened(window, qtbot, tmp_path):
-    from explorer.ui import file_ops
+    from explorer.ui.menus import file_ops
 
     state = window.state
     (tmp_path / "a-file").write_text("x")

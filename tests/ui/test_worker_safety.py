@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from explorer.config import RunOptions
-from explorer.ui import worker as worker_module
-from explorer.ui.state import ModelSource, TraceRequest
-from explorer.ui.worker import TraceWorker
+from explorer.ui.background import worker as worker_module
+from explorer.ui.background.worker import TraceWorker
+from explorer.ui.bridge.state import ModelSource, TraceRequest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 import hostile  # noqa: E402
@@ -76,7 +76,7 @@ def test_hostile_snapshots_opened_from_the_file_menu_keep_the_window_as_it_was(w
     to be accepted and then fail inside the views)."""
     from PySide6.QtWidgets import QMessageBox
 
-    from explorer.ui import file_ops
+    from explorer.ui.menus import file_ops
 
     for name in ("warning", "critical", "information"):
         monkeypatch.setattr(QMessageBox, name, lambda *a, **k: (_ for _ in ()).throw(AssertionError("modal box")))

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 def drain() -> None:
     """Deliver every event already posted (layout requests, deferred deletes, zero-time timers) and run every
     view's queued redraw, until nothing more is queued."""
-    from explorer.ui.render_queue import render_queue
+    from explorer.ui.background.render_queue import render_queue
 
     for _ in range(5):
         QApplication.sendPostedEvents()

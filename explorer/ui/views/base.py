@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from explorer.ui.render_queue import is_long, render_queue
-from explorer.ui.state import AppState
+from explorer.ui.background.render_queue import is_long, render_queue
+from explorer.ui.bridge.state import AppState
 
 
 class View(QWidget):

@@ -18,11 +18,11 @@ from explorer import vocab
 from explorer.config import MaskSpec, ModelConfig, estimate_memory
 from explorer.errors import ExplorerError
 from explorer.session.open import preset_source_config
-from explorer.ui.byte_size import human_bytes
-from explorer.ui.state import ModelSource
+from explorer.ui.bridge.state import ModelSource
 from explorer.ui.views import controls_build
 from explorer.ui.views.base import View
 from explorer.ui.views.only_changes import set_value
+from explorer.ui.words.byte_size import human_bytes
 from explorer.util.devices import available_devices
 from explorer.weights.presets import get_preset
 

@@ -17,12 +17,13 @@ from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from explorer.ui.palette_choice import accent_colour
+from explorer.ui.preferences.palette_choice import accent_colour
 
 GAP = 2  # pixels between maps
 MIN_TILE = 4
 OUTLINE = QColor(230, 40, 40)  # the notable heads: red stands apart from viridis and the blue–red map's middle
-# (the outline is the chosen palette's accent colour: explorer/ui/palette_choice.py; this is the standard one)
+# (the outline is the chosen palette's accent colour: explorer/ui/preferences/palette_choice.py; this is the standard
+# one)
 
 
 class HeadMosaic(QWidget):

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 from explorer import names
 from explorer.analysis import identities as ident
 from explorer.present.token_parts import readable_tokens
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.jobs import JobSlot
 from explorer.ui.views.base import View
-from explorer.ui.views.map_layers import colour_map
+from explorer.ui.views.map.map_layers import colour_map
 from explorer.ui.views.plot_bits import SCALED_COLOUR, UNSCALED_COLOUR, MatrixPlot, pen, set_axis_title
 
 # Σᵢ Rⁱ·W_oⁱ = concat·W_o is shown for at most this many tokens of a sentence (C×E maps of thousands of
@@ -258,8 +258,8 @@ class IdentitiesView(View):
         self._lowrank = None
         self.rank_numbers.setText(self.tr("computing the singular values of the {e}×{e} matrix…").format(e=M.shape[0]))
         unfactored = W_o is None
-        # A job of the panel's own slot (explorer/ui/jobs.py), never a bare thread holding the panel: that thread
-        # dropped the last reference to a closed panel, and a widget destroyed off the GUI thread crashes Qt.
+        # A job of the panel's own slot (explorer/ui/background/jobs.py), never a bare thread holding the panel: that
+        # thread dropped the last reference to a closed panel, and a widget destroyed off the GUI thread crashes Qt.
         self._svd.submit(lambda _report, _cancel: (ident.low_rank(M), cfg, layer, unfactored))
 
     def _on_rank_computed(self, payload) -> None:

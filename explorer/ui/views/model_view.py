@@ -14,11 +14,11 @@ from explorer import names
 from explorer.analysis import head_scores
 from explorer.errors import ExplorerError
 from explorer.present import model_view as mv
-from explorer.ui.job_runner import runner_of
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.job_runner import runner_of
+from explorer.ui.background.jobs import JobSlot
 from explorer.ui.views.base import View
 from explorer.ui.views.head_mosaic import HeadMosaic
-from explorer.ui.views.heatmap import colour_map
+from explorer.ui.views.map.heatmap import colour_map
 from explorer.work.model_view import InductionSent, LayerSent, ModelViewRequest, model_view_work
 
 BEST_LISTED = 5

@@ -11,7 +11,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QFileDialog
 
 from explorer.errors import ExplorerError
-from explorer.ui import settings
+from explorer.ui.preferences import settings
 from explorer.util.fileio import atomic_path
 
 

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem,
 from explorer import names
 from explorer.config import estimate_memory
 from explorer.present.param_summary import parameter_groups, totals
-from explorer.ui.byte_size import human_bytes
 from explorer.ui.views.base import View
+from explorer.ui.words.byte_size import human_bytes
 
 EXPANDED_LAYERS = 2  # a 30-layer model lists every layer; open only the first few
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter  # the count and size columns

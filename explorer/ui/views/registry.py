@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 
-from explorer.ui.state import AppState
+from explorer.ui.bridge.state import AppState
 from explorer.ui.views.base import View
 
 Left, Right, Top, Bottom = (
@@ -51,23 +51,25 @@ def _main_views() -> list[ViewSpec]:
     """The map in the centre, the pipeline above it, text and controls on the left, the selected token and
     the next token on the right."""
     return [
-        ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor_view:TensorView", None),
-        ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "flow_view:FlowView", Top, size=150),
-        ViewSpec("input", QT_TRANSLATE_NOOP("Views", "Text"), V + "input_view:InputView", Left, size=300, height=150),
+        ViewSpec("tensor", QT_TRANSLATE_NOOP("Views", "Tensor"), V + "tensor.tensor_view:TensorView", None),
+        ViewSpec("flow", QT_TRANSLATE_NOOP("Views", "Pipeline"), V + "pipeline.flow_view:FlowView", Top, size=150),
+        ViewSpec(
+            "input", QT_TRANSLATE_NOOP("Views", "Text"), V + "tokens.input_view:InputView", Left, size=300, height=150
+        ),
         ViewSpec(
             "controls", QT_TRANSLATE_NOOP("Views", "Model"), V + "controls_view:ControlsView", Left, below="input"
         ),
         ViewSpec(
             "selection",
             QT_TRANSLATE_NOOP("Views", "Selected token"),
-            V + "selection_view:SelectionView",
+            V + "tokens.selection_view:SelectionView",
             Right,
             size=360,
         ),
         ViewSpec(
             "output",
             QT_TRANSLATE_NOOP("Views", "Next token"),
-            V + "output_view:OutputView",
+            V + "tokens.output_view:OutputView",
             Right,
             tabify_with="selection",
         ),
@@ -101,17 +103,21 @@ def _reference_tabs() -> list[ViewSpec]:
         ViewSpec(
             "tensors",
             QT_TRANSLATE_NOOP("Views", "Tensors"),
-            V + "tensor_list:TensorListView",
+            V + "tensor.tensor_list:TensorListView",
             Bottom,
             tabify_with="identities",
         ),
         ViewSpec(
-            "train", QT_TRANSLATE_NOOP("Views", "Train"), V + "train_view:TrainView", Bottom, tabify_with="identities"
+            "train",
+            QT_TRANSLATE_NOOP("Views", "Train"),
+            V + "training.train_view:TrainView",
+            Bottom,
+            tabify_with="identities",
         ),
         ViewSpec(
             "generate",
             QT_TRANSLATE_NOOP("Views", "Generate"),
-            V + "generate_view:GenerateView",
+            V + "generation.generate_view:GenerateView",
             Bottom,
             tabify_with="identities",
         ),
@@ -124,7 +130,7 @@ def _side_tabs() -> list[ViewSpec]:
         ViewSpec(
             "interventions",
             QT_TRANSLATE_NOOP("Views", "Interventions"),
-            V + "interventions_view:InterventionsView",
+            V + "interventions.interventions_view:InterventionsView",
             Right,
             tabify_with="selection",
         ),

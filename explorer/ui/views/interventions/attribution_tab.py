@@ -11,7 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from explorer.analysis.token_text import visible
-from explorer.ui.palette_choice import signed_colours
+from explorer.ui.preferences.palette_choice import signed_colours
 from explorer.ui.views.interventions.common import JobTab, bar_plot, live_model
 from explorer.ui.views.plot_bits import set_axis_title
 from explorer.work.interventions import attribution_work

@@ -7,10 +7,10 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel
 
-from explorer.ui.job_runner import runner_of
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.job_runner import runner_of
+from explorer.ui.background.jobs import JobSlot
 from explorer.ui.views.base import View
-from explorer.ui.views.heatmap import colour_map
+from explorer.ui.views.map.heatmap import colour_map
 
 
 def fmt(p: float) -> str:

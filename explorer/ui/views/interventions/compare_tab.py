@@ -33,10 +33,10 @@ from explorer.interventions.spec import EdgeCut, HeadAblation, PatchSpec
 from explorer.present import matrices
 from explorer.present.before_after import MODES
 from explorer.present.token_parts import token_label
-from explorer.ui.plain_text import plain_tip
 from explorer.ui.views.base import View
-from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import fmt
+from explorer.ui.views.map.heatmap import Heatmap
+from explorer.ui.words.plain_text import plain_tip
 
 TOP = 5  # tokens of either run's top k listed in the comparison table
 MAP_MODES = MODES  # the map combo's order

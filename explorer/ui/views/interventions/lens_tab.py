@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.analysis.token_text import visible
-from explorer.ui.palette_choice import bar_colour
+from explorer.ui.preferences.palette_choice import bar_colour
 from explorer.ui.views.interventions.common import JobTab, bar_plot, fmt, live_model, prob_colours
 from explorer.ui.views.plot_bits import set_axis_title
 from explorer.work.interventions import lens_work

@@ -19,7 +19,7 @@ class PatchForm(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.plain_text)
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.words.plain_text)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.name = QComboBox()

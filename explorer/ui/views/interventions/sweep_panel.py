@@ -24,10 +24,10 @@ from PySide6.QtWidgets import (
 
 from explorer import vocab
 from explorer.analysis.token_text import visible
-from explorer.ui.jobs import JobSlot
+from explorer.ui.background.jobs import JobSlot
 from explorer.ui.views.base import View
-from explorer.ui.views.heatmap import Heatmap
 from explorer.ui.views.interventions.common import live_model
+from explorer.ui.views.map.heatmap import Heatmap
 from explorer.work.interventions import sweep_work
 
 KINDS = vocab.SWEEP_KINDS  # the kind combo's order
@@ -42,7 +42,7 @@ class SweepPanel(View):
     def __init__(self, state, parent: QWidget | None = None) -> None:
         super().__init__(state, parent)
         self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.plain_text)
+        self.title.setTextFormat(Qt.TextFormat.RichText)  # the app's own words in bold (explorer.ui.words.plain_text)
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.clean = QLineEdit()

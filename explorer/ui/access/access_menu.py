@@ -1,0 +1,102 @@
+"""The View menu's entries for every student (issue 27): Colours (the palette of every map, colour bar and
+bar chart), Text size (Ctrl+= larger, Ctrl+− smaller, Ctrl+0 back to 100 %) and As table (the focused map's
+numbers as an accessible table, Ctrl+Shift+T). Built by ``Actions`` after its own menus; the choices are
+remembered (explorer/ui/preferences/palette_choice.py, explorer/ui/preferences/text_size.py)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from explorer import vocab
+from explorer.present import palettes
+from explorer.ui.preferences import palette_choice, text_size
+
+# (what the user presses, what it does): the rows F1 lists for these entries and the map's keys.
+LARGER, SMALLER, RESET, AS_TABLE = "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Shift+T"
+
+
+class AccessMenu(QObject):
+    def __init__(self, actions) -> None:
+        super().__init__(actions)
+        self.w = w = actions.w
+        self.colours_menu = QMenu(w)
+        self.palette_group = QActionGroup(w)
+        self.palette_actions: dict[str, QAction] = {}
+        for key in vocab.PALETTES:
+            a = QAction(w)
+            a.setCheckable(True)
+            a.triggered.connect(partial(self.set_palette, key))
+            self.palette_group.addAction(a)
+            self.colours_menu.addAction(a)
+            self.palette_actions[key] = a
+        self.text_menu = QMenu(w)
+        self.larger = self._act(lambda: self.text_step(+1), [LARGER, "Ctrl++", QKeySequence.StandardKey.ZoomIn])
+        self.smaller = self._act(lambda: self.text_step(-1), [SMALLER, QKeySequence.StandardKey.ZoomOut])
+        self.reset_text = self._act(lambda: self.text_step(0), [RESET])
+        self.text_menu.addActions([self.larger, self.smaller, self.reset_text])
+        self.as_table = self._act(self.show_table, [AS_TABLE])
+        v = actions.view_menu
+        v.addSeparator()
+        v.addMenu(self.colours_menu)
+        v.addMenu(self.text_menu)
+        v.addAction(self.as_table)
+        self.sync()
+
+    def _act(self, slot, keys) -> QAction:
+        a = QAction(self.w)
+        sequences = []
+        for k in keys:
+            sequences += QKeySequence.keyBindings(k) if isinstance(k, QKeySequence.StandardKey) else [QKeySequence(k)]
+        unique = []
+        for s in sequences:
+            if not s.isEmpty() and s not in unique:
+                unique.append(s)
+        a.setShortcuts(unique)
+        a.triggered.connect(slot)
+        return a
+
+    def text_step(self, direction: int) -> None:
+        """One text size larger (+1), smaller (−1) or back to 100 % (0), remembered."""
+        text_size.step(direction, remember=getattr(self.w, "persist", True))
+
+    def set_palette(self, key: str) -> None:
+        palette_choice.apply(key, remember=getattr(self.w, "persist", True))
+        self.sync()
+
+    def show_table(self):
+        from explorer.ui.views.map.map_table import show_table
+
+        return show_table(self.w)
+
+    def sync(self) -> None:
+        self.palette_actions[palettes.current().key].setChecked(True)
+
+    def retranslate(self) -> None:
+        self.colours_menu.setTitle(self.tr("&Colours"))
+        for key, label in palette_choice.labels().items():
+            self.palette_actions[key].setText(label)
+        self.colours_menu.setToolTip(
+            self.tr("The colours of every map, colour bar and bar chart, for colour-blind readers and for printing")
+        )
+        self.text_menu.setTitle(self.tr("Text si&ze"))
+        self.larger.setText(self.tr("&Larger text"))
+        self.smaller.setText(self.tr("&Smaller text"))
+        self.reset_text.setText(self.tr("&Normal size (100 %)"))
+        self.as_table.setText(self.tr("As &table…"))
+        self.as_table.setToolTip(
+            self.tr("The numbers of the focused map (else the large map) as a table a screen reader can read")
+        )
+
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """What F1 lists beside the window's actions (explorer/ui/menus/shortcuts_help.py lists those): the keys
+        that move the focus and walk a map."""
+        return [
+            ("Tab", self.tr("next control (Shift+Tab: the one before)")),
+            ("← → ↑ ↓", self.tr("in a map: move from cell to cell (the explanation follows)")),
+            ("Home / End", self.tr("in a map: first / last cell of the row")),
+            ("Enter", self.tr("in a map: select the cell's token")),
+        ]

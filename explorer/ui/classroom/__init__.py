@@ -1,0 +1,1 @@
+"""Teaching with the window: lessons played (menu, bar, full screen), presentation mode, focus mode."""

@@ -1,0 +1,1 @@
+"""The Generate panel: its controls, the step's details, tables, cost line and the growing map."""

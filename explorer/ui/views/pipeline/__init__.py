@@ -1,0 +1,1 @@
+"""The pipeline across the top: stage boxes, arrows and the wrapping layout."""
