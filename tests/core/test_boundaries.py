@@ -38,7 +38,8 @@ def test_contracts_hold_on_this_tree():
 
 
 def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_the_core_reaches_up(tmp_path):
-    """Also: the weights/ loop coming back (a reader importing the loaders, even inside a function)."""
+    """Also: the weights/ loop coming back (a reader importing the loaders, even inside a function), and a panel
+    importing the window's shell."""
     shutil.copytree(ROOT / "explorer", tmp_path / "explorer", ignore=shutil.ignore_patterns("__pycache__", "resources"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     with open(tmp_path / "explorer" / "names.py", "a") as f:
@@ -53,8 +54,11 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
         f.write(
             "\n\ndef _upward():\n    from explorer.train import corpora  # the old package loop, hidden in a function\n"
         )
+    with open(tmp_path / "explorer" / "ui" / "views" / "tokens" / "input_view.py", "a") as f:
+        f.write("\n\ndef _upward():\n    from explorer.ui.shell import main_window  # a panel reaching the window\n")
     run = _lint(tmp_path)
     assert run.returncode != 0
+    assert "explorer.ui.views is not allowed to import explorer.ui.shell" in run.stdout  # the ui's rooms
     assert "explorer.weights.checkpoint is not allowed to import explorer.weights.catalog" in run.stdout
     assert "explorer.tokenize is not allowed to import explorer.train" in run.stdout  # the packages' layers
     assert "explorer.present.stages is not allowed to import explorer.cli" in run.stdout
