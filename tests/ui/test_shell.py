@@ -212,3 +212,15 @@ def test_the_busy_bar_shows_only_for_work_that_lasts(qtbot):
     qtbot.waitUntil(bar.busy.isVisible, timeout=BUSY_AFTER_MS + 1000)
     state.set_busy(False)
     assert not bar.busy.isVisible()
+
+
+def test_a_trace_comes_back_with_the_ticket_the_session_gave_it(window, state, qtbot):
+    """One numbering from the Session to the views: the worker carries the RunTrace effect's ticket on the
+    result, so the window needs no table from job numbers to tickets (issue 37: one stale-result rule)."""
+    with qtbot.waitSignal(window.worker.traceReady, timeout=20_000) as ready:
+        state.set_text("Is this a dog ?")
+    assert ready.args[0] == state.ticket
+    with qtbot.waitSignal(window.worker.traceReady, timeout=20_000) as ready:
+        window.worker.submit(state.request, 41)
+    assert ready.args[0] == 41
+    assert not hasattr(window, "_tickets")

@@ -52,12 +52,12 @@ class _ModelReady:
 
 
 class TraceWorker(QObject):
-    traceReady = Signal(int, object, bool)  # generation, Trace, sizes editable
-    traceFailed = Signal(int, str, object)  # generation, one-line message, the ExplorerError (its fields) or None
+    traceReady = Signal(int, object, bool)  # ticket, Trace, sizes editable
+    traceFailed = Signal(int, str, object)  # ticket, one-line message, the ExplorerError (its fields) or None
     busyChanged = Signal(bool)
     progress = Signal(int, int, str)  # done, total, what (loading a large model)
     modelReady = Signal(object)  # the ModelConfig of a model just built or loaded (the model stays here)
-    baselineReady = Signal(int, object)  # generation, the run without interventions (just before traceReady)
+    baselineReady = Signal(int, object)  # ticket, the run without interventions (just before traceReady)
     _busyMaybe = Signal()  # queued to this thread: busy is said once the slots have settled
 
     def __init__(self, parent=None, models: ModelCache | None = None) -> None:
@@ -83,9 +83,11 @@ class TraceWorker(QObject):
         self._busyMaybe.connect(self._say_busy, Qt.ConnectionType.QueuedConnection)
 
     # ------------------------------------------------------------------ asking (GUI thread)
-    def submit(self, request: TraceRequest) -> int:
-        """Trace ``request`` as soon as its model is there; returns its generation (the newest)."""
-        self._generation += 1
+    def submit(self, request: TraceRequest, ticket: int | None = None) -> int:
+        """Trace ``request`` as soon as its model is there; returns its ticket, which every result of it
+        carries: the Session's ticket for the request when given (one numbering from the Session to the views),
+        else the next of the worker's own."""
+        self._generation = self._generation + 1 if ticket is None else ticket
         if request.source == self._loading:  # its model is on its way: traced once it is there
             self.traces.drop()
             self._waiting = request

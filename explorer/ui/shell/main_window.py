@@ -32,7 +32,6 @@ class MainWindow(QMainWindow):
         self.worker = worker or self.runner.traces
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
         self.docks: dict[str, QDockWidget] = {}
-        self._tickets: dict[int, int] = {}  # the trace runner's job number → the Session's ticket for it
         self._restored = False  # a saved layout was restored: its sizes are the user's
         self.persist = True  # False for screenshots: they must not change a user's saved layout or session
         self.geometry_restored = False  # a saved geometry was applied (app.py fits it to the screen)
@@ -150,7 +149,7 @@ class MainWindow(QMainWindow):
         s.requestToRun.connect(self._submit)  # before the views' own requestChanged slots: the trace starts first
         s.traceCancelled.connect(lambda _ticket: w.cancel_current())  # only the latest ticket's job can run
         w.traceReady.connect(self._on_trace)
-        w.baselineReady.connect(lambda job, b: s.set_baseline(b, self._ticket(job)))  # issue 15: compare views
+        w.baselineReady.connect(lambda ticket, b: s.set_baseline(b, ticket))  # issue 15: compare views
         w.traceFailed.connect(self._on_failed)
         w.busyChanged.connect(s.set_busy)
         # A model's depth is known as soon as it is loaded, before its first (full) trace ends: a deep one
@@ -185,21 +184,16 @@ class MainWindow(QMainWindow):
         self._submit(self.state.request)
 
     def _submit(self, request, ticket: int | None = None) -> None:
-        """Carry out the Session's RunTrace. The runner numbers its jobs (and delivers only the newest one's
-        results), the Session its tickets: a result goes back with the ticket its request was asked with, and
-        the Session ignores it if a newer one was asked since (its one stale-result rule, explorer/session/step.py)."""
-        job = self.worker.submit(request)
-        self._tickets = {j: t for j, t in self._tickets.items() if j > job - 8}  # older ones are stale anyway
-        self._tickets[job] = self.state.ticket if ticket is None else ticket
+        """Carry out the Session's RunTrace: the job carries the effect's ticket and every result of it comes
+        back with it, so the Session's one rule (explorer/session/step.py) drops a result asked for before the
+        latest request."""
+        self.worker.submit(request, self.state.ticket if ticket is None else ticket)
 
-    def _ticket(self, job: int) -> int:
-        return self._tickets.get(job, -1)  # -1: no ticket the Session gave, so never the latest
+    def _on_trace(self, ticket: int, trace, editable: bool) -> None:
+        self.state.set_trace(trace, editable, ticket)
 
-    def _on_trace(self, job: int, trace, editable: bool) -> None:
-        self.state.set_trace(trace, editable, self._ticket(job))
-
-    def _on_failed(self, job: int, message: str, error=None) -> None:
-        self.state.report_error(message, error, self._ticket(job))
+    def _on_failed(self, ticket: int, message: str, error=None) -> None:
+        self.state.report_error(message, error, ticket)
 
     # ------------------------------------------------------------------ language, layout
     def retranslate(self) -> None:
