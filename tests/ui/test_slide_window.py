@@ -16,7 +16,7 @@ def test_only_the_slide_window_goes_full_screen():
         for p in UI.rglob("*.py")
         if "__pycache__" not in p.parts and "showFullScreen" in p.read_text(encoding="utf-8")
     )
-    assert callers == ["slide_window.py"]
+    assert callers == ["classroom/slide_window.py"]
 
 
 def test_presentation_and_lesson_slides_are_one_window_class(window, state, qtbot):
