@@ -122,6 +122,10 @@ CORPORA = SHIPPED_CORPORA + TASK_CORPORA
 LANGUAGES = ("en", "ja")
 # The window's colour themes ("system" follows the desktop) and a printed figure's paper (which has no system).
 THEMES = ("system", "light", "dark")
+# View → Text size's steps (Ctrl+= / Ctrl+− walk them; 1.0 = 100 %), and their range: a size asked for
+# (gui --text-size, a saved setting) is held to it.
+TEXT_SCALES = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
+DEFAULT_TEXT_SCALE = 1.0
 PRINT_THEMES = ("light", "dark")
 
 # How an ablation removes a head (its output set to zero, or to its mean over the positions), and what a

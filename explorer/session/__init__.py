@@ -9,13 +9,14 @@ the effects and emits a signal for each change; the CLI builds the same ModelSou
 same ``open_source``. Everything here is tested in tests/core, with Qt unimportable.
 """
 
-from explorer.session.records import SessionState
+from explorer.session.records import Preferences, SessionState
 from explorer.session.request import ModelSource, Selection, TraceRequest, first_request, preset_request
 from explorer.session.session import Session
 from explorer.session.step import initial_state, step
 
 __all__ = [
     "ModelSource",
+    "Preferences",
     "Selection",
     "Session",
     "SessionState",

@@ -1,7 +1,7 @@
 """What can happen to the Session: one small frozen record per kind of action, handed to
 ``step(state, action)`` (explorer/session/step.py). Controls make the first group; the job runner's results
 make the second (a result carries the ticket of the RunTrace effect that asked for it, and ``step`` drops a
-result whose ticket is not the latest); lessons and the generation make the last two.
+result whose ticket is not the latest); lessons, the generation and the user's preferences make the last three.
 
 Keyword changes (sizes, options, a selection) are kept as sorted (name, value) pairs, so that an action is
 hashable and a recorded list of actions replays the same way.
@@ -263,3 +263,22 @@ class ShowGeneration:
 @dataclass(frozen=True)
 class SetGenerationLive:
     steps: tuple
+
+
+# ---------------------------------------------------------------------- preferences (Colours, Text size, Language)
+@dataclass(frozen=True)
+class SetPalette:
+    palette: str  # one of vocab.PALETTES
+    remember: bool = True  # kept in the settings for the next start (a screenshot's window keeps nothing)
+
+
+@dataclass(frozen=True)
+class SetTextSize:
+    scale: float  # 1.0 = 100 %; held to vocab.TEXT_SCALES' range
+    remember: bool = True
+
+
+@dataclass(frozen=True)
+class SetLanguage:
+    language: str  # one of vocab.LANGUAGES
+    remember: bool = True

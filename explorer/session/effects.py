@@ -1,7 +1,9 @@
 """What a step of the Session asks of the world, in order: the one channel out of ``step``
 (explorer/session/step.py). Two kinds of record: work for the window's jobs (``RunTrace``, ``CancelTrace``,
-``ResolveModelPath``), and news for the views (one record per thing that changed, with what it changed to).
-The Qt bridge (explorer/ui/bridge/state.py) carries out the first and emits a signal for each of the second.
+``ResolveModelPath``) and for its preference services (``ApplyPalette``, ``ApplyTextSize``, ``ApplyLanguage``),
+and news for the views (one record per thing that changed, with what it changed to). The Qt bridge
+(explorer/ui/bridge/state.py) carries out the first (as a signal the job runner or the services follow) and
+emits a signal for each of the second.
 """
 
 from __future__ import annotations
@@ -39,6 +41,30 @@ class ResolveModelPath:
     """Find what ``asked`` opens (reads the file system) and hand back ModelPathResolved."""
 
     asked: str
+
+
+@dataclass(frozen=True)
+class ApplyPalette:
+    """Draw every figure with ``palette`` from now on (and remember it, with ``remember``)."""
+
+    palette: str
+    remember: bool
+
+
+@dataclass(frozen=True)
+class ApplyTextSize:
+    """Scale every text of the window and its figures to ``scale`` × its size at 100 %."""
+
+    scale: float
+    remember: bool
+
+
+@dataclass(frozen=True)
+class ApplyLanguage:
+    """Show the interface in ``language``."""
+
+    language: str
+    remember: bool
 
 
 # ---------------------------------------------------------------------- news for the views

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from explorer import vocab
 from explorer.config import ModelConfig
 from explorer.lessons import Lesson, LessonState
 from explorer.session.capture_policy import CaptureChoice
@@ -82,6 +83,17 @@ class LessonPlay:
 
 
 @dataclass(frozen=True)
+class Preferences:
+    """What the user chose for every figure and text: the palette (View → Colours), the text size (View → Text
+    size, 1.0 = 100 %) and the interface language. The window's services draw with them
+    (explorer/ui/preferences/); this is the record of the choice."""
+
+    palette: str = vocab.PALETTES[0]  # "standard", explorer/present/palettes.py's DEFAULT
+    text_scale: float = vocab.DEFAULT_TEXT_SCALE
+    language: str = vocab.LANGUAGES[0]  # English: the source texts
+
+
+@dataclass(frozen=True)
 class SessionState:
     """Everything the Session knows. ``request`` is what to compute (while a snapshot is shown: the snapshot's,
     with ``live`` the one to return to); ``ticket`` is the ticket of the latest trace asked for."""
@@ -105,6 +117,7 @@ class SessionState:
     lesson: LessonPlay = LessonPlay()
     focus: bool = False  # Focus (F11): only the pipeline and the map
     training: bool = False  # a training run is going on (its progress is the Train panel's)
+    preferences: Preferences = Preferences()
     ticket: int = 0
 
     # ------------------------------------------------------------------ reading

@@ -16,8 +16,9 @@ from explorer.session import actions as a
 from explorer.session import mask_growth
 from explorer.session import rules_controls as controls
 from explorer.session import rules_lessons as lessons
+from explorer.session import rules_preferences as preferences
 from explorer.session import rules_results as results
-from explorer.session.records import SessionState
+from explorer.session.records import Preferences, SessionState
 from explorer.session.request import ModelSource, first_request
 from explorer.session.turn import Turn
 
@@ -26,11 +27,16 @@ Effects = tuple
 
 
 def initial_state(
-    text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+    text: str | None = None,
+    source: ModelSource | None = None,
+    options: RunOptions | None = None,
+    preferences: Preferences | None = None,
 ) -> SessionState:
-    """What the window starts with: the default preset and its example sentence, unless told otherwise."""
+    """What the window starts with: the default preset and its example sentence, unless told otherwise, and
+    the palette, text size and language already applied at start-up (the defaults unless told)."""
     request = first_request(text, source, options)
-    return SessionState(request, painted=mask_growth.adopted(None, request.options.mask))  # a restored painting
+    painted = mask_growth.adopted(None, request.options.mask)  # a restored painting
+    return SessionState(request, painted=painted, preferences=preferences or Preferences())
 
 
 def step(state: SessionState, action: Action) -> tuple[SessionState, Effects]:
@@ -88,4 +94,7 @@ RULES: dict[type, Callable[[Turn, object], None]] = {
     a.SetGenerationStep: lessons.set_generation_step,
     a.ShowGeneration: lessons.set_generation_shown,
     a.SetGenerationLive: lessons.set_generation_live,
+    a.SetPalette: preferences.set_palette,
+    a.SetTextSize: preferences.set_text_size,
+    a.SetLanguage: preferences.set_language,
 }

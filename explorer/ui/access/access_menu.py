@@ -1,7 +1,7 @@
 """The View menu's entries for every student (issue 27): Colours (the palette of every map, colour bar and
 bar chart), Text size (Ctrl+= larger, Ctrl+− smaller, Ctrl+0 back to 100 %) and As table (the focused map's
-numbers as an accessible table, Ctrl+Shift+T). Built by ``Actions`` after its own menus; the choices are
-remembered (explorer/ui/preferences/palette_choice.py, explorer/ui/preferences/text_size.py)."""
+numbers as an accessible table, Ctrl+Shift+T). Built by ``Actions`` after its own menus; a choice goes to the
+window's state (it records it and has it applied and remembered: explorer/ui/preferences/choices.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMenu
 
 from explorer import vocab
 from explorer.present import palettes
-from explorer.ui.preferences import palette_choice, text_size
+from explorer.ui.preferences import palette_choice
 
 # (what the user presses, what it does): the rows F1 lists for these entries and the map's keys.
 LARGER, SMALLER, RESET, AS_TABLE = "Ctrl+=", "Ctrl+-", "Ctrl+0", "Ctrl+Shift+T"
@@ -23,6 +23,7 @@ class AccessMenu(QObject):
     def __init__(self, actions) -> None:
         super().__init__(actions)
         self.w = w = actions.w
+        self.state = actions.state
         self.colours_menu = QMenu(w)
         self.palette_group = QActionGroup(w)
         self.palette_actions: dict[str, QAction] = {}
@@ -61,10 +62,10 @@ class AccessMenu(QObject):
 
     def text_step(self, direction: int) -> None:
         """One text size larger (+1), smaller (−1) or back to 100 % (0), remembered."""
-        text_size.step(direction, remember=getattr(self.w, "persist", True))
+        self.state.step_text_size(direction, remember=getattr(self.w, "persist", True))
 
     def set_palette(self, key: str) -> None:
-        palette_choice.apply(key, remember=getattr(self.w, "persist", True))
+        self.state.set_palette(key, remember=getattr(self.w, "persist", True))
         self.sync()
 
     def show_table(self):

@@ -1,8 +1,10 @@
 """The window's state: the Qt bridge over the Session. It holds one SessionState (explorer/session/records.py);
 each method below makes one action (explorer/session/actions.py), hands it to ``step``
 (explorer/session/step.py), keeps the new state, and carries out the effects in order: a RunTrace goes to
-the job runner (``requestToRun``; a CancelTrace: ``traceCancelled``), a path to resolve is resolved, and
-every other effect becomes the signal of the same name.
+the job runner (``requestToRun``; a CancelTrace: ``traceCancelled``), a path to resolve is resolved, a
+preference to apply goes to the window's preference services (``paletteToApply``, ``textSizeToApply``,
+``languageToApply``: explorer/ui/preferences/choices.py follows them), and every other effect becomes the
+signal of the same name.
 
 Data flows one way: a control calls a method here → ``step`` → ``requestToRun`` (request, ticket) → the job
 runner computes → the window hands the trace back with ``set_trace(trace, editable, ticket)`` → ``step``
@@ -19,11 +21,21 @@ from PySide6.QtCore import QObject, Signal
 from explorer.config import RunOptions
 from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, PatchSpec
 from explorer.lessons import LessonState
-from explorer.session import ModelSource, Selection, SessionState, TraceRequest, initial_state, mask_growth, step
+from explorer.session import (
+    ModelSource,
+    Preferences,
+    Selection,
+    SessionState,
+    TraceRequest,
+    initial_state,
+    mask_growth,
+    step,
+)
 from explorer.session import actions as a
 from explorer.session import effects as e
 from explorer.session.open import resolve_model_path
 from explorer.session.rules_lessons import read_lesson_step
+from explorer.session.rules_preferences import next_text_scale
 from explorer.session.selecting import selectable_layers
 from explorer.trace import Trace
 from explorer.ui.bridge.generation_state import GenerationState
@@ -54,12 +66,22 @@ class AppState(QObject):
     lessonChanged = Signal(object)  # Lesson, or None (closed)
     lessonStepChanged = Signal(int)  # the lesson step shown (0-based)
     trainingChanged = Signal(bool)  # a training run started or ended
+    # The user's preferences, to apply (the services live in explorer/ui/preferences; the bridge needs none):
+    paletteToApply = Signal(str, bool)  # (palette, remember)
+    textSizeToApply = Signal(float, bool)  # (scale, remember)
+    languageToApply = Signal(str, bool)  # (language, remember)
 
     def __init__(
-        self, text: str | None = None, source: ModelSource | None = None, options: RunOptions | None = None
+        self,
+        text: str | None = None,
+        source: ModelSource | None = None,
+        options: RunOptions | None = None,
+        preferences: Preferences | None = None,
     ) -> None:
+        """``preferences``: the palette, text size and language already applied at start-up (app.py applies
+        them before any widget exists); the defaults unless told."""
         super().__init__()
-        self.session: SessionState = initial_state(text, source, options)
+        self.session: SessionState = initial_state(text, source, options, preferences)
         self.generation = GenerationState(self)  # the Generate panel's result and the step shown
 
     # ------------------------------------------------------------------ the one way in, the one way out
@@ -79,6 +101,12 @@ class AppState(QObject):
                 self.traceCancelled.emit(effect.ticket)
             case e.ResolveModelPath():
                 self.dispatch(a.ModelPathResolved(effect.asked, *resolve_model_path(effect.asked)))
+            case e.ApplyPalette():
+                self.paletteToApply.emit(effect.palette, effect.remember)
+            case e.ApplyTextSize():
+                self.textSizeToApply.emit(effect.scale, effect.remember)
+            case e.ApplyLanguage():
+                self.languageToApply.emit(effect.language, effect.remember)
             case e.RequestReverted():
                 self.requestReverted.emit(effect.request)
             case e.TraceShown():
@@ -208,6 +236,20 @@ class AppState(QObject):
         return self.session.ticket
 
     @property
+    def palette(self) -> str:
+        """View → Colours: the palette every figure draws with."""
+        return self.session.preferences.palette
+
+    @property
+    def text_scale(self) -> float:
+        """View → Text size: every text's size, 1.0 = 100 %."""
+        return self.session.preferences.text_scale
+
+    @property
+    def language(self) -> str:
+        return self.session.preferences.language
+
+    @property
     def painted(self) -> np.ndarray | None:
         painted = self.session.painted
         return None if painted is None else np.array(painted, dtype=bool)
@@ -290,6 +332,20 @@ class AppState(QObject):
     def set_focus(self, on: bool) -> None:
         """Focus on or off; the window's FocusMode hides and shows the panels (it says ``toggled``)."""
         self.dispatch(a.SetFocus(on))
+
+    # ------------------------------------------------------------------ preferences (Colours, Text size, Language)
+    def set_palette(self, palette: str, remember: bool = True) -> None:
+        self.dispatch(a.SetPalette(palette, remember))
+
+    def set_text_size(self, scale: float, remember: bool = True) -> None:
+        self.dispatch(a.SetTextSize(scale, remember))
+
+    def step_text_size(self, direction: int, remember: bool = True) -> None:
+        """One text size larger (+1), smaller (−1), or back to 100 % (0)."""
+        self.set_text_size(next_text_scale(self.text_scale, direction), remember)
+
+    def set_language(self, language: str, remember: bool = True) -> None:
+        self.dispatch(a.SetLanguage(language, remember))
 
     # ------------------------------------------------------------------ results → state (the job runner's)
     def set_training(self, running: bool) -> None:

@@ -213,8 +213,7 @@ class Actions(QObject):
             self.w.views["model_view"].bring_forward()
 
     def set_language(self, code: str) -> None:
-        i18n.install_language(code)
-        settings.put("language", code)
+        self.state.set_language(code)  # always remembered, as before (explorer/ui/preferences/choices.py)
         self.language_actions[code].setChecked(True)
 
     def set_theme(self, name: str) -> None:

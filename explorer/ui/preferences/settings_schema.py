@@ -26,7 +26,7 @@ MAX_PATH = 4096  # characters of a path kept (PATH_MAX)
 MAX_GEOMETRY_BYTES = 4096  # QWidget.saveGeometry: 66 bytes
 MAX_STATE_BYTES = 256 * 1024  # QMainWindow.saveState: a few kB
 MAX_OPTION_KEYS = 64
-TEXT_SCALES = (0.8, 3.0)  # View → Text size's range (explorer/ui/preferences/text_size.py clamps to it too)
+TEXT_SCALES = (vocab.TEXT_SCALES[0], vocab.TEXT_SCALES[-1])  # View → Text size's range (its steps' ends)
 _SIZE_FIELDS = {f.name: f for f in dataclasses.fields(ModelConfig) if f.name not in ("vocab_size", "family")}
 
 

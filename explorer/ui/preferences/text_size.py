@@ -19,11 +19,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontInfo
 from PySide6.QtWidgets import QApplication
 
+from explorer import vocab
 from explorer.ui.preferences import settings
 
 SETTING = "text_scale"
-STEPS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
-DEFAULT = 1.0
+STEPS = vocab.TEXT_SCALES  # Ctrl+= / Ctrl+− walk them (explorer/session/rules_preferences.py next_text_scale)
+DEFAULT = vocab.DEFAULT_TEXT_SCALE
 _SIZE_RESOLVED = 0x2  # QFont.ResolveProperties.SizeResolved: the widget chose its own size
 
 _base: QFont | None = None  # the application font at 100 %
@@ -38,10 +39,6 @@ def base_px() -> int:
     return QFontInfo(QApplication.font()).pixelSize() or 12
 
 
-def _nearest(value: float) -> float:
-    return min(STEPS, key=lambda s: abs(s - value))
-
-
 def restore(value: float | None = None) -> float:
     """At start: the size asked for (``gui --text-size``), else the remembered one, else 100 %."""
     if value is None:
@@ -50,14 +47,6 @@ def restore(value: float | None = None) -> float:
         except (TypeError, ValueError):  # an old or damaged setting
             value = DEFAULT
     return apply(value, remember=False)
-
-
-def step(direction: int, remember: bool = True) -> float:
-    """One step larger (+1) or smaller (−1); 0 goes back to 100 %."""
-    if direction == 0:
-        return apply(DEFAULT, remember)
-    i = STEPS.index(_nearest(_scale))
-    return apply(STEPS[max(0, min(len(STEPS) - 1, i + direction))], remember)
 
 
 def apply(value: float, remember: bool = True) -> float:

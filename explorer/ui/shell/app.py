@@ -11,6 +11,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from explorer import vocab
+from explorer.session import Preferences
 from explorer.session.launch import LaunchOptions
 from explorer.ui.background.gui_gc import collect_on_gui_thread
 from explorer.ui.bridge.state import AppState, ModelSource
@@ -71,8 +72,8 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
         o.step,
     )
     fresh = screenshot is not None  # screenshots must not depend on (or change) a user's saved session
-    _restore_access(o.palette, o.text_scale, fresh)
-    window, state = _open_window(text, preset, model, language, theme_name, fresh)
+    chosen = _restore_access(o.palette, o.text_scale, fresh)
+    window, state = _open_window(text, preset, model, language, theme_name, fresh, chosen)
     collector.start_after_first(state.traceChanged, state.errorRaised)
     _place(window, size, restored=window.geometry_restored, exact=screenshot is not None)
     for note in window.restore_notes:  # saved values that could not be used: said, never a traceback
@@ -106,8 +107,9 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
     return app.exec()
 
 
-def _open_window(text, preset, model, language, theme_name, fresh: bool):
-    """Language and theme, the state (from the command line, else the saved session) and its main window."""
+def _open_window(text, preset, model, language, theme_name, fresh: bool, chosen: tuple[str, float]):
+    """Language and theme, the state (from the command line, else the saved session; ``chosen``: the palette
+    and text size applied) and its main window."""
     language = language or (None if fresh else _saved_choice("language", vocab.LANGUAGES)) or i18n.system_language()
     theme_name = (
         theme_name or (None if fresh else _saved_choice("theme", vocab.THEMES)) or ("light" if fresh else "system")
@@ -132,7 +134,10 @@ def _open_window(text, preset, model, language, theme_name, fresh: bool):
     else:
         source = saved_source
     state = AppState(
-        text if text is not None else (saved_text if not preset and not model else None), source, saved_options
+        text if text is not None else (saved_text if not preset and not model else None),
+        source,
+        saved_options,
+        Preferences(*chosen, language),  # what was applied above: the state records it from the start
     )
     window = MainWindow(state, restore_layout=not fresh)
     window.persist = not fresh
@@ -153,18 +158,17 @@ def _saved_choice(key: str, allowed) -> str | None:
     return None
 
 
-def _restore_access(palette: str | None, text_scale: float | None, fresh: bool) -> None:
+def _restore_access(palette: str | None, text_scale: float | None, fresh: bool) -> tuple[str, float]:
     """The palette and the text size (issue 27), before any widget exists: every widget is built with them.
-    A screenshot uses what the command asks for, else the defaults, never a user's saved choice."""
+    A screenshot uses what the command asks for, else the defaults, never a user's saved choice. Gives back
+    the palette and the text size applied."""
     from explorer.present import palettes
     from explorer.ui.preferences import palette_choice, text_size
 
     if fresh:
-        palettes.set_current(palette or palettes.DEFAULT)
-        text_size.apply(text_scale or text_size.DEFAULT, remember=False)
-    else:
-        palette_choice.restore(palette)
-        text_size.restore(text_scale)
+        key = palettes.set_current(palette or palettes.DEFAULT).key
+        return key, text_size.apply(text_scale or text_size.DEFAULT, remember=False)
+    return palette_choice.restore(palette), text_size.restore(text_scale)
 
 
 def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:

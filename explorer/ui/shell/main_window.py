@@ -14,6 +14,7 @@ from explorer.ui.background.worker import TraceWorker
 from explorer.ui.bridge.state import AppState
 from explorer.ui.classroom.focus_mode import FocusMode
 from explorer.ui.menus.actions import Actions
+from explorer.ui.preferences.choices import ChoiceFollower
 from explorer.ui.shell import window_layout, window_state
 from explorer.ui.shell.capture_status import LayerCapture
 from explorer.ui.shell.snapshot_banner import install_snapshot_banner
@@ -28,6 +29,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("MainWindow")
         self.state = state
+        self.choices = ChoiceFollower(state, self)  # the palette, text size and language the state says to apply
         self.runner = JobRunner(self, models=worker.models if worker is not None else None)  # all background work
         self.worker = worker or self.runner.traces
         self.views = LazyViews(self._build_view)  # name → View; panels behind a tab are built when needed
