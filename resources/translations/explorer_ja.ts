@@ -1189,6 +1189,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ステージを書き出し中…</translation>
     </message>
     <message>
+        <source>Wrote {n} figures into {folder}</source>
+        <translation>{n} 枚の図を {folder} に書き出しました</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>

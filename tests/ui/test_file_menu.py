@@ -50,7 +50,7 @@ def test_open_snapshot_from_the_menu_shows_it_read_only_in_every_view(window, st
     assert "read-only" in window.statusBar().currentMessage()
 
 
-def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeypatch):
+def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeypatch, qtbot):
     from explorer.ui.menus import figure_menu
 
     png, svg, pdf = tmp_path / "view.png", tmp_path / "view.svg", tmp_path / "view.pdf"
@@ -66,17 +66,22 @@ def test_export_view_png_svg_pdf_and_all_stages(window, state, tmp_path, monkeyp
     folder = tmp_path / "slides"
     asked = {"folder": str(folder), "layers": "all", "kind": "png", "width_mm": 60.0, "dpi": 96.0}
     monkeypatch.setattr(figure_menu, "ask_stages", lambda parent: asked)
-    window.actions_.export_stages.trigger()
-    pngs = sorted(p.name for p in folder.glob("*.png"))
     keys = stage_keys_for(state.trace.config)
     layered = [k for k in keys if stage(k).per_layer]
-    assert len(pngs) == len(keys) + (len(state.trace.layers) - 1) * len(layered)  # every stage of every layer
+    expected = len(keys) + (len(state.trace.layers) - 1) * len(layered)  # every stage of every layer
+    window.actions_.export_stages.trigger()  # painted off the GUI thread: the window answers meanwhile
+    qtbot.waitUntil(lambda: "figures into" in window.statusBar().currentMessage(), timeout=120_000)
+    pngs = sorted(p.name for p in folder.glob("*.png"))
+    assert len(pngs) == expected
     assert pngs[0] == "01-tokens.png" and pngs[-1].endswith(f"-{keys[-1]}.png")
     assert any("-layer1-weights" in n for n in pngs)
     assert state.selection.stage == "weights"  # the window's selection is not touched
     for old in folder.glob("*.png"):
         old.unlink()
-    figure_menu.export_all_stages(window, state, {**asked, "layers": "1", "kind": "svg"})
+    slot = figure_menu.export_all_stages(window, state, {**asked, "layers": "1", "kind": "svg"})
+    with qtbot.waitSignal(slot.succeeded, timeout=120_000) as written:
+        pass
+    assert sorted(written.args[0]) == sorted(folder.glob("*.svg"))
     assert sorted(p.name for p in folder.glob("*.svg")) and all("layer0" not in p.name for p in folder.glob("*.svg"))
 
 
@@ -131,3 +136,26 @@ def test_export_view_draws_the_tensor_the_view_shows(window, state, tmp_path, mo
     window.actions_.export_view.trigger()
     svg = target.read_text(encoding="utf-8")
     assert "token embedding (row id of the table)" in svg and "x = token + position embedding" not in svg
+
+
+def test_all_stages_are_painted_off_the_gui_thread(window, state, tmp_path, monkeypatch, qtbot):
+    """Issue 37: Export all stages is a job of the window's runner, not a loop on the GUI thread."""
+    import threading
+
+    from explorer.ui.menus import figure_menu
+    from explorer.ui.printing import figure_export
+
+    painted_on: set[int] = set()
+    real = figure_export.write_figure
+
+    def recording(*args, **kwargs):
+        painted_on.add(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(figure_export, "write_figure", recording)
+    choices = {"folder": str(tmp_path / "f"), "layers": "0", "kind": "svg", "width_mm": 60.0, "dpi": 96.0}
+    slot = figure_menu.export_all_stages(window, state, choices)
+    with qtbot.waitSignal(slot.succeeded, timeout=120_000) as done:
+        pass
+    assert done.args[0] and all(p.is_file() for p in done.args[0])
+    assert painted_on and threading.get_ident() not in painted_on

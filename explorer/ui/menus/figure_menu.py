@@ -8,7 +8,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -119,18 +118,18 @@ def ask_stages(parent: QWidget | None) -> dict | None:
     return dialog.choices() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
 
-def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> list[Path]:
+def export_all_stages(parent: QWidget, state, choices: dict | None = None):
     """One figure per stage, for every chosen layer, numbered in the order Play walks them; the window's
-    selection is not touched (the figures are drawn from the trace)."""
+    selection is not touched (the figures are drawn from the trace). Returns the job slot that writes them,
+    or None when nothing is to be written."""
     from explorer.handouts.all_stages import parse_layers, plan
-    from explorer.ui.printing.figure_export import write_figure
 
     trace = state.trace
     if trace is None:
-        return []
+        return None
     choices = choices if choices is not None else ask_stages(parent)
     if not choices or not choices.get("folder"):
-        return []
+        return None
     title = QCoreApplication.translate("FigureMenu", "Export all stages")
     try:
         layers = parse_layers(choices["layers"], trace.layers)
@@ -143,7 +142,23 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> li
             raise ExplorerError(describe_os_error(exc, folder)) from None
     except ExplorerError as exc:
         report_failure(parent, title, str(exc))
-        return []
+        return None
+    return _write_stages_in_background(parent, trace, files, folder, size, title)
+
+
+def _write_stages_in_background(parent: QWidget, trace, files, folder: Path, size, title: str):
+    """The figures are painted off the GUI thread (a job of the window's runner); a progress dialog follows it
+    and its Cancel stops between two figures. Returns the job slot (``succeeded`` carries the paths)."""
+    from explorer.ui.background.job_runner import runner_of
+    from explorer.ui.printing.figure_export import write_figure
+    from explorer.ui.words.figure_words import figure_words
+    from explorer.work.figures import stage_figures_work
+
+    words = figure_words()  # translated here, on the GUI thread, once for every figure
+
+    def write(name: str, selection) -> Path:
+        return write_figure(trace, selection, folder / name, size, words)[0]
+
     dialog = QProgressDialog(
         QCoreApplication.translate("FigureMenu", "Exporting stages…"),
         QCoreApplication.translate("FigureMenu", "Cancel"),
@@ -152,20 +167,27 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None) -> li
         parent,
     )
     dialog.setMinimumDuration(300)
-    written: list[Path] = []
-    try:
-        for i, (name, sel) in enumerate(files):
-            if dialog.wasCanceled():
-                break
-            written.append(write_figure(trace, sel, folder / name, size)[0])
-            dialog.setValue(i + 1)
-            QApplication.processEvents()
-    except ExplorerError as exc:
-        report_failure(parent, title, str(exc))
-    finally:
+    slot = runner_of(parent).slot(parent)  # the window's runner stops it when the window closes
+    dialog.canceled.connect(slot.cancel)
+    slot.progressed.connect(lambda done, _total, _what: dialog.setValue(done))
+
+    def finished(written) -> None:
         dialog.close()
-    settings.put("last_dir", str(folder))
-    return written
+        settings.put("last_dir", str(folder))
+        bar = parent.statusBar() if hasattr(parent, "statusBar") else None
+        if bar is not None:
+            message = QCoreApplication.translate("FigureMenu", "Wrote {n} figures into {folder}")
+            bar.showMessage(message.format(n=len(written), folder=folder), 8000)
+
+    def failed(message: str, _error=None) -> None:
+        dialog.close()
+        report_failure(parent, title, message)
+
+    slot.succeeded.connect(finished)
+    slot.cancelled.connect(dialog.close)
+    slot.failed.connect(failed)
+    slot.submit(stage_figures_work(files, write))
+    return slot
 
 
 def worksheet(parent: QWidget, state, path: str | None = None):
