@@ -1,0 +1,72 @@
+"""``attention-explorer anatomy TEXT --stage S --layer L --head H --query I [--key J | --dim K | --neuron N]``:
+how one number of the trace is made, step by step with the model's own numbers (op, operands, result and
+the running sum); ``--json`` prints them as one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from explorer import vocab
+from explorer.anatomy import ANATOMY_STAGES
+from explorer.cli.model_options import (
+    add_model_options,
+    bundle_from_args,
+    check_layers,
+    options_from_args,
+    text_from_args,
+)
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("anatomy", help="how one number of the trace is made, step by step with its real values")
+    p.add_argument("text", nargs="?", help="the text; each line is one sentence of the batch")
+    p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
+    c = p.add_argument_group("the number")
+    c.add_argument("--stage", required=True, choices=ANATOMY_STAGES, help="the stage whose number is explained")
+    c.add_argument("--layer", type=int, default=0, metavar="L", help="layer (default 0)")
+    c.add_argument("--head", type=int, default=0, metavar="H", help="query head (default 0)")
+    c.add_argument("--sentence", type=int, default=0, metavar="S", help="sentence of the batch (default 0)")
+    c.add_argument("--query", type=int, required=True, metavar="I", help="the token position (the map's row)")
+    which = c.add_mutually_exclusive_group()
+    which.add_argument("--key", type=int, metavar="J", help="key position: a cell of scores … weights")
+    which.add_argument(
+        "--dim", type=int, metavar="K", help="output column (·V, W_o, residual, norms, FFN out, token id)"
+    )
+    which.add_argument("--neuron", type=int, metavar="N", help="an FFN hidden unit")
+    o = p.add_argument_group("output")
+    o.add_argument("--json", action="store_true", help="print one JSON object: the cell and its steps")
+    o.add_argument(
+        "--all-terms", action="store_true", help="every term of a long sum (default: the 8 largest + the rest)"
+    )
+    o.add_argument("--language", choices=vocab.LANGUAGES, default="en", help="the steps' labels (default en)")
+    add_model_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = text_from_args(args)
+    bundle = bundle_from_args(args)
+    options = options_from_args(args, bundle.config)
+    check_layers(bundle, options)
+    from explorer.anatomy import Cell, anatomy
+    from explorer.trace import run_trace  # torch loads here, not when the CLI starts
+
+    trace = run_trace(bundle, text, options)
+    for notice in trace.notices:
+        print(f"note: {notice}", file=__import__("sys").stderr)
+    cell = Cell(args.stage, args.layer, args.head, args.query, args.key, args.dim, args.neuron, args.sentence)
+    steps = anatomy(trace, cell, whole=args.all_terms)
+    if args.json:
+        out = {
+            "cell": {k: v for k, v in vars(cell).items() if v is not None},
+            "dtype": trace.options.dtype,
+            "steps": [s.to_json(args.language) for s in steps],
+        }
+        print(json.dumps(out, ensure_ascii=False, allow_nan=False))
+        return 0
+    from explorer.anatomy.text import step_line
+
+    for n, s in enumerate(steps, 1):
+        print(f"{n:>3}. {step_line(s, args.language)}")
+    return 0
