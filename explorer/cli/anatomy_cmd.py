@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from explorer import vocab
 from explorer.anatomy import ANATOMY_STAGES
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     trace = run_trace(bundle, text, options)
     for notice in trace.notices:
-        print(f"note: {notice}", file=__import__("sys").stderr)
+        print(f"note: {notice}", file=sys.stderr)
     cell = Cell(args.stage, args.layer, args.head, args.query, args.key, args.dim, args.neuron, args.sentence)
     steps = anatomy(trace, cell, whole=args.all_terms)
     if args.json:
