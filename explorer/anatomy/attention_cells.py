@@ -80,35 +80,41 @@ def mask_reason(trace: Trace, c: Cell) -> str:
 
 
 def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
-    """The steps from q and k to the stage ``upto`` (scores, scaled, capped, masked), and the float64 value."""
+    """The steps from q and k to the stage ``upto`` (scores, scaled, capped, masked), and its value.
+
+    The sum of the products is float64; after it the chain goes on from the trace's own score, as the map
+    shows it, in the trace's dtype and the model's order of operations (S / √D, then c·tanh(· / c), then
+    the mask), so that every later step reproduces the model's number bit for bit where its kernel allows."""
     cfg, layer, b, h, i, j = trace.config, c.layer, c.row, c.head, c.query, c.key
     g = names.kv_head_of(h, cfg.H, cfg.H_kv)
     steps = _family_steps(trace, c, "q", h, i) + _family_steps(trace, c, "k", g, j)
     q, k = _qk(trace, layer)
     steps += dot_steps(q[b, h, i], k[b, g, j], ("q", "k"))
-    value = last_running(steps)
     if upto == "scores":
-        return steps, value
+        return steps, last_running(steps)
+    kind = np.dtype(trace.options.dtype).type
+    value = kind(trace.head_map(layer, "scores", b, h)[i, j])  # the score the map shows
     if trace.options.scale:
         root = math.sqrt(q.shape[-1])
-        steps.append(Step("scale", {"score": value, "sqrt_D": root}, value / root))
-        value = value / root
+        scaled = value / kind(root)  # the model divides in its dtype by √D rounded to it
+        steps.append(Step("scale", {"score": value, "sqrt_D": root}, scaled))
+        value = scaled
     else:
         steps.append(Step("no_scale", {"score": value}, value))
     if upto == "scaled":
-        return steps, value
+        return steps, float(value)
     if cfg.attn_softcap is not None:
         cap = float(cfg.attn_softcap)
-        capped = cap * math.tanh(value / cap)
+        capped = kind(math.tanh(float(value / kind(cap)))) * kind(cap)  # tanh(s / c) · c, as the model orders it
         steps.append(Step("softcap", {"x": value, "c": cap}, capped))
         value = capped
     if upto == "capped":
-        return steps, value
+        return steps, float(value)
     reason = mask_reason(trace, c)
     row = f64(trace.head_map(layer, "masked", b, h)[i])  # (C,)
     visible = np.isfinite(row)
     place = int((row[visible] > row[j]).sum()) + 1 if visible[j] else None
-    out = value if reason == "visible" else -math.inf
+    out = float(value) if reason == "visible" else -math.inf
     operands = {"x": value, "reason": reason, "place_in_row": place, "visible_keys": int(visible.sum())}
     steps.append(Step("mask", operands, out))
     return steps, out

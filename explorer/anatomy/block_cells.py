@@ -157,17 +157,21 @@ def _logit(trace: Trace, c: Cell) -> tuple[list[Step], float]:
 
 
 def logit_steps(trace: Trace, c: Cell) -> list[Step]:
-    """zᵢ[J] = xᵢ · W_u[:, J] (+ b_u[J]); then Gemma 2's soft-cap for the stage logit_cap."""
+    """zᵢ[J] = xᵢ · W_u[:, J] (+ b_u[J]); then, for the stage logit_cap, Gemma 2's c·tanh(z / c) from the
+    trace's own uncapped logit, in its dtype and the model's order (exact where tanh allows)."""
     b, i, J = c.row, c.query, c.dim
     steps, value = _logit(trace, c)
-    if c.stage == "logit_cap" or "logits.uncapped" not in trace.stored_names():
-        cap = trace.config.logit_softcap
-        if cap is not None:
-            steps.append(Step("softcap", {"x": value, "c": float(cap)}, cap * math.tanh(value / cap)))
-            value = cap * math.tanh(value / cap)
-        shown = trace.logits_rows(b, i, i + 1)[0, J]
-        return steps + [cell_step(shown, value, trace.options.dtype, c.where("logits"))]
-    return _finish(trace, c, steps, "logits.uncapped", value, (b, i, J))
+    if "logits.uncapped" in trace.stored_names() and c.stage == "logits":
+        return _finish(trace, c, steps, "logits.uncapped", value, (b, i, J))
+    cap = trace.config.logit_softcap
+    if cap is not None:
+        kind = np.dtype(trace.options.dtype).type
+        z = kind(trace["logits.uncapped"][b, i, J]) if "logits.uncapped" in trace.stored_names() else kind(value)
+        capped = kind(math.tanh(float(z / kind(cap)))) * kind(cap)
+        steps.append(Step("softcap", {"x": z, "c": float(cap)}, capped))
+        value = float(capped)
+    shown = trace.logits_rows(b, i, i + 1)[0, J]
+    return steps + [cell_step(shown, value, trace.options.dtype, c.where("logits"))]
 
 
 def probs_steps(trace: Trace, c: Cell) -> list[Step]:

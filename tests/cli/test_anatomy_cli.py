@@ -146,13 +146,28 @@ def test_a_weight_cell_from_q_and_k_to_its_softmax_row(capsys, model):
     assert close(results(steps, "product"), q[i] * k[j], rel=1e-12)
     score = float(q[i] @ k[j])
     assert close([s["running"] for s in steps if s["op"] == "product"][-1], score)
-    assert close(results(steps, "scale"), [score / math.sqrt(q.shape[-1])])
+    root = math.sqrt(q.shape[-1])
+    # the chain goes on from the stored score: float32 apart from this sum by the kernel's rounding of Σ|terms|
+    assert close(results(steps, "scale"), [score / root], floor=np.abs(q[i] * k[j]).sum() / root)
     row = np.where(A["mask"][0, i].astype(bool), q[i] @ k.T / math.sqrt(q.shape[-1]), -np.inf)  # (C,)
     assert close(as_floats(results(steps, "row")[0]), row)
     assert close(results(steps, "exp"), np.exp(row - row.max()))
     shares = results(steps, "divide")
     assert close(shares, softmax(row)) and abs(sum(shares) - 1) <= 1e-6
     ends_on(steps, A["layers.0.attn.weights"][0, h, i, j])
+
+
+def test_after_the_sum_each_step_is_the_models_own_number_bit_for_bit(capsys, model):
+    """÷√D and the mask go on from the stored score in the trace's dtype, as the model does: the steps end on
+    the exported scaled and masked cells exactly, not only to rounding."""
+    name, args, A, _ = model
+    C = A["tokens"].shape[1]
+    for i in range(C):
+        steps = steps_of(capsys, args, "--stage", "masked", "--query", i, "--key", min(i, 1))
+        (scale,) = [s for s in steps if s["op"] in ("scale", "no_scale")]
+        assert scale["operands"]["score"] == A["layers.0.attn.scores"][0, 0, i, min(i, 1)]
+        assert scale["result"] == A["layers.0.attn.scaled"][0, 0, i, min(i, 1)]
+        assert steps[-1]["exact"] is True and steps[-1]["recomputed"] == steps[-1]["result"]
 
 
 def test_a_blocked_score_says_why_and_becomes_minus_infinity(capsys, model):
