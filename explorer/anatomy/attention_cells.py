@@ -22,7 +22,7 @@ _REASONS = {"causal": "causal", "window": "window", "prefix": "prefix", "explici
 
 def _family_steps(trace: Trace, c: Cell, letter: str, head: int, position: int) -> list[Step]:
     """q (or k) of one head at one position through the q/k norm and RoPE, where the model has them."""
-    cfg, layer, b = trace.config, c.layer, c.row
+    cfg, layer, b = trace.config, c.layer, c.sentence
     steps = []
     before = stored(trace, names.attn(layer, letter))
     normed = stored(trace, names.attn(layer, f"{letter}_norm"))
@@ -62,7 +62,7 @@ def _qk(trace: Trace, layer: int) -> tuple[np.ndarray, np.ndarray]:
 def mask_reason(trace: Trace, c: Cell) -> str:
     """Why key j is hidden from query i in this layer: padding, the sliding window of the layer, or the run's
     mask (causal, window, prefix, painted); "cut" for an edge an intervention removed; "visible" if it is not."""
-    b, i, j = c.row, c.query, c.key
+    b, i, j = c.sentence, c.query, c.key
     masked = trace.head_map(c.layer, "masked", b, c.head)
     if np.isfinite(masked[i, j]):
         return "visible"
@@ -85,7 +85,7 @@ def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
     The sum of the products is float64; after it the chain goes on from the trace's own score, as the map
     shows it, in the trace's dtype and the model's order of operations (S / √D, then c·tanh(· / c), then
     the mask), so that every later step reproduces the model's number bit for bit where its kernel allows."""
-    cfg, layer, b, h, i, j = trace.config, c.layer, c.row, c.head, c.query, c.key
+    cfg, layer, b, h, i, j = trace.config, c.layer, c.sentence, c.head, c.query, c.key
     g = names.kv_head_of(h, cfg.H, cfg.H_kv)
     steps = _family_steps(trace, c, "q", h, i) + _family_steps(trace, c, "k", g, j)
     q, k = _qk(trace, layer)
@@ -126,21 +126,21 @@ def pairwise_steps(trace: Trace, c: Cell) -> list[Step]:
     upto = "masked" if stage == "weights" else stage
     steps, value = score_chain(trace, c, upto)
     if stage == "weights":
-        row = trace.head_map(c.layer, "masked", c.row, c.head)[c.query]  # (C,): what the softmax reads
+        row = trace.head_map(c.layer, "masked", c.sentence, c.head)[c.query]  # (C,): what the softmax reads
         soft = softmax_steps(row, c.key)
         steps += soft
         value = next((float(s.result) for s in soft if s.op == "divide" and s.index == c.key), 0.0)
     name = names.attn(c.layer, stage)
     if stage == "capped":
-        shown = trace[name][c.row, c.head, c.query, c.key]
+        shown = trace[name][c.sentence, c.head, c.query, c.key]
     else:
-        shown = trace.head_map(c.layer, stage, c.row, c.head)[c.query, c.key]
+        shown = trace.head_map(c.layer, stage, c.sentence, c.head)[c.query, c.key]
     return steps + [cell_step(shown, value, trace.options.dtype, c.where(name))]
 
 
 def heads_steps(trace: Trace, c: Cell) -> list[Step]:
     """Rʰᵢ[K] = Σⱼ aᵢⱼ · vⱼ[K]: each weight times its value, added up."""
-    cfg, layer, b, h, i, K = trace.config, c.layer, c.row, c.head, c.query, c.dim
+    cfg, layer, b, h, i, K = trace.config, c.layer, c.sentence, c.head, c.query, c.dim
     g = names.kv_head_of(h, cfg.H, cfg.H_kv)
     weights = trace.head_map(layer, "weights", b, h)[i]  # (C,)
     values = trace[names.attn(layer, "v")][b, g, :, K]  # (C,)
@@ -152,16 +152,18 @@ def heads_steps(trace: Trace, c: Cell) -> list[Step]:
 def concat_steps(trace: Trace, c: Cell) -> list[Step]:
     """concatᵢ[K] is head h's Rʰᵢ[d], K = h·D_v + d: the heads side by side."""
     h, d = divmod(c.dim, trace.config.D_v)
-    value = trace[names.attn(c.layer, "heads")][c.row, h, c.query, d]
+    value = trace[names.attn(c.layer, "heads")][c.sentence, h, c.query, d]
     name = names.attn(c.layer, "concat")
     steps = [Step("place", {"head": h, "dim": d, "value": value}, value)]
-    return steps + [cell_step(trace[name][c.row, c.query, c.dim], float(value), trace.options.dtype, c.where(name))]
+    return steps + [
+        cell_step(trace[name][c.sentence, c.query, c.dim], float(value), trace.options.dtype, c.where(name))
+    ]
 
 
 def out_steps(trace: Trace, c: Cell) -> list[Step]:
     """outᵢ[K] = Σₕ Rʰᵢ · W_oʰ[:, K] (+ b_o[K]): one term per head, the note's identity, then the same as
     concatᵢ · W_o[:, K] at once."""
-    layer, b, i, K = c.layer, c.row, c.query, c.dim
+    layer, b, i, K = c.layer, c.sentence, c.query, c.dim
     name = names.attn(layer, "out")
     W_o = stored(trace, f"params.layers.{layer}.attn.W_o")
     concat = f64(trace[names.attn(layer, "concat")][b, i])  # (H·D_v,)

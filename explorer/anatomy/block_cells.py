@@ -30,7 +30,7 @@ def _finish(trace: Trace, c: Cell, steps: list[Step], name: str, value: float, i
 
 def residual_steps(trace: Trace, c: Cell) -> list[Step]:
     """x[K] + attention[K] (the stage "residual") or mid[K] + FFN[K] (the stage "block")."""
-    l, b, i, K = c.layer, c.row, c.query, c.dim
+    l, b, i, K = c.layer, c.sentence, c.query, c.dim
     if c.stage == "residual":
         first, second = _input(l), _first(trace, f"layers.{l}.attn.out_norm", f"layers.{l}.attn.out")
     else:
@@ -62,7 +62,7 @@ NORMS = {
 
 def norm_steps(trace: Trace, c: Cell) -> list[Step]:
     """LayerNorm: μ, σ², (x[K] − μ)/√(σ² + ε), × γ[K], + β[K]; RMSNorm: mean(x²), x[K]/√(mean(x²) + ε), × γ[K]."""
-    cfg, l, b, i, K = trace.config, c.layer, c.row, c.query, c.dim
+    cfg, l, b, i, K = trace.config, c.layer, c.sentence, c.query, c.dim
     source, prefix, target = (p.format(l=l, input=_input(l), last=cfg.L - 1) for p in NORMS[c.stage])
     x = f64(trace[source][b, i])  # (E,)
     eps = float(cfg.norm_eps)
@@ -113,7 +113,7 @@ def _with_bias(trace: Trace, steps: list[Step], name: str, index: int) -> float:
 def neuron_steps(trace: Trace, c: Cell) -> list[Step]:
     """Neuron N at token i: xᵢ · W_in[:, N] (+ b) term by term (and the gate's sum for a gated FFN), the
     activation, the neuron's contribution hᵢ[N] · W_out[N, :] to the output, then the map's hᵢ[N]."""
-    cfg, l, b, i, N = trace.config, c.layer, c.row, c.query, c.neuron
+    cfg, l, b, i, N = trace.config, c.layer, c.sentence, c.query, c.neuron
     x = trace[f"layers.{l}.ffn.in"][b, i]  # (E,)
     up_steps = dot_steps(x, trace[f"params.layers.{l}.ffn.W_in"][:, N], ("x", "W_in"))
     up = _with_bias(trace, up_steps, f"params.layers.{l}.ffn.b_in", N)
@@ -136,7 +136,7 @@ def neuron_steps(trace: Trace, c: Cell) -> list[Step]:
 
 def ffn_out_steps(trace: Trace, c: Cell) -> list[Step]:
     """ffn.outᵢ[K] = Σₙ hᵢ[n] · W_out[n, K] (+ b_out[K])."""
-    l, b, i, K = c.layer, c.row, c.query, c.dim
+    l, b, i, K = c.layer, c.sentence, c.query, c.dim
     h = trace[f"layers.{l}.ffn.hidden"][b, i]  # (F,)
     steps = dot_steps(h, trace[f"params.layers.{l}.ffn.W_out"][:, K], ("h", "W_out"))
     value = _with_bias(trace, steps, f"params.layers.{l}.ffn.b_out", K)
@@ -148,7 +148,7 @@ def ffn_steps(trace: Trace, c: Cell) -> list[Step]:
 
 
 def _logit(trace: Trace, c: Cell) -> tuple[list[Step], float]:
-    b, i, J = c.row, c.query, c.dim
+    b, i, J = c.sentence, c.query, c.dim
     x = trace[_first(trace, "mlm.out", "final.out")][b, i]  # (E,): what the unembedding reads
     W = stored(trace, "params.unembed.W_u")
     column = W[:, J] if W is not None else trace["params.embed.tok"][J]  # tied: the embedding row
@@ -159,7 +159,7 @@ def _logit(trace: Trace, c: Cell) -> tuple[list[Step], float]:
 def logit_steps(trace: Trace, c: Cell) -> list[Step]:
     """zᵢ[J] = xᵢ · W_u[:, J] (+ b_u[J]); then, for the stage logit_cap, Gemma 2's c·tanh(z / c) from the
     trace's own uncapped logit, in its dtype and the model's order (exact where tanh allows)."""
-    b, i, J = c.row, c.query, c.dim
+    b, i, J = c.sentence, c.query, c.dim
     steps, value = _logit(trace, c)
     if "logits.uncapped" in trace.stored_names() and c.stage == "logits":
         return _finish(trace, c, steps, "logits.uncapped", value, (b, i, J))
@@ -176,7 +176,7 @@ def logit_steps(trace: Trace, c: Cell) -> list[Step]:
 
 def probs_steps(trace: Trace, c: Cell) -> list[Step]:
     """P(next = J | 0…i): the row of logits ÷ T, its maximum, each e^(z − max), their sum, each ÷ sum."""
-    b, i, J = c.row, c.query, c.dim
+    b, i, J = c.sentence, c.query, c.dim
     z = trace.logits_rows(b, i, i + 1)[0]  # (V,)
     steps = softmax_steps(z, J, temperature=float(trace.options.temperature))
     value = next(float(s.result) for s in steps if s.op == "divide" and s.index == J)

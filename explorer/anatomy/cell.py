@@ -44,11 +44,11 @@ class Cell:
     key: int | None = None  # key position j (a (C, C) map's column)
     dim: int | None = None  # an output column
     neuron: int | None = None  # an FFN hidden unit
-    row: int = 0  # the sentence of the batch
+    sentence: int = 0  # the sentence of the batch (the row of B)
 
     def where(self, name: str) -> dict:
         """The cell's address in the trace, for the last step."""
-        out = {"tensor": name, "sentence": self.row, "query": self.query}
+        out = {"tensor": name, "sentence": self.sentence, "query": self.query}
         if self.stage in WITH_HEAD:
             out["head"] = self.head
         for field in ("key", "dim", "neuron"):
@@ -89,12 +89,12 @@ def check(trace: Trace, c: Cell) -> None:
         _in_range("layer", c.layer, cfg.L, "--layer L")
         if c.layer not in trace.layers:
             raise ConfigError(f"layer {c.layer} was not captured: capture it (--layers-to-capture) or pick another")
-    _in_range("sentence", c.row, trace.B, "--sentence S")
-    _in_range("query", c.query, trace.rows[c.row].length, "--query I")
+    _in_range("sentence", c.sentence, trace.B, "--sentence S")
+    _in_range("query", c.query, trace.rows[c.sentence].length, "--query I")
     if c.stage in WITH_HEAD:
         _in_range("head", c.head, cfg.H, "--head H")
     if c.stage in PAIRWISE:
-        _in_range("key", c.key, trace.rows[c.row].length, "--key J")
+        _in_range("key", c.key, trace.rows[c.sentence].length, "--key J")
     elif c.stage == "ffn":
         if c.neuron is None and c.dim is None:
             raise ConfigError(f"the FFN needs --neuron N (0 … {cfg.F - 1}) or --dim K (0 … {cfg.E - 1})")

@@ -413,3 +413,20 @@ def test_without_json_each_step_is_one_line_in_english_or_japanese(capsys):
         lines = out.splitlines()
         # D = 2 products, ÷√D, the mask, the row, its max, 5 exponentials, their sum, 5 divisions, the cell
         assert word in lines[-1] and lines[0].startswith("  1. ") and len(lines) == 18
+
+
+@pytest.mark.parametrize(
+    ("mask", "query", "key", "reason"),
+    [
+        ("window:2", 4, 1, "window"),  # key 1 is three tokens back: outside a window of 2
+        ("window:2", 4, 3, "visible"),
+        ("prefix:3", 0, 2, "visible"),  # inside the prefix every token sees every other
+        ("prefix:3", 3, 4, "prefix"),  # after it, the later key stays hidden
+    ],
+)
+def test_the_mask_says_which_mask_hides_a_key(capsys, mask, query, key, reason):
+    steps = steps_of(
+        capsys, ("--preset", "seed-toy", "--mask", mask), "--stage", "masked", "--query", query, "--key", key
+    )
+    (step,) = [s for s in steps if s["op"] == "mask"]
+    assert step["operands"]["reason"] == reason and (step["result"] == "-inf") == (reason != "visible")
