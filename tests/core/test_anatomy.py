@@ -58,3 +58,37 @@ def test_minus_infinity_is_written_as_strict_json():
     text = json.dumps(step.to_json("ja"), allow_nan=False, ensure_ascii=False)
     back = json.loads(text)
     assert back["result"] == "-inf" and back["label"] == OPS["mask"][1] and back["operands"]["reason"] == "causal"
+
+
+@pytest.fixture(scope="module")
+def grouped(words):
+    """Grouped-query heads (H=4, H_kv=2), biases, D = 3: a hover spells the dot product out term by term."""
+    from explorer.config import ModelConfig
+    from explorer.trace import run_trace
+    from explorer.weights.bundle import random_bundle
+
+    cfg = ModelConfig(words.vocab_size, embed_dim=8, key_dim=3, heads=4, kv_heads=2, layers=1, bias=True)
+    return run_trace(random_bundle(cfg, words, 3), "This is a pen .")
+
+
+def test_the_steps_hold_the_numbers_the_hover_prints(grouped):
+    """Today's one-line hover (explorer/present/explain_maps.py) and the anatomy tell the same story: the
+    score, ÷√D and the weight of the hover are the anatomy's steps, to the hover's printed precision."""
+    import re
+
+    from explorer.anatomy import Cell, anatomy
+    from explorer.present.explain import explain_cell
+    from explorer.present.hover_numbers import agrees
+
+    number = r"(−?\d+(?:\.\d+)?(?:e[+−-]?\d+)?)"
+    for h in range(4):
+        for i in range(grouped.C):
+            for j in range(i + 1):
+                hover = explain_cell(grouped, "weights", 0, h, 0, i, j)
+                steps = anatomy(grouped, Cell("weights", 0, h, i, key=j))
+                score = [s.running for s in steps if s.op == "product"][-1]
+                (scale,) = [s.result for s in steps if s.op == "scale"]
+                printed_score = re.search(r"= " + number + r" → ÷√3", hover).group(1)
+                printed_scaled = re.search(r"÷√3 = " + number, hover).group(1)
+                assert agrees(score, printed_score) and agrees(float(scale), printed_scaled), hover
+                assert agrees(steps[-1].result, re.findall(number, hover)[-1]), hover

@@ -57,3 +57,48 @@ def test_gemma2_soft_caps_and_its_sliding_layer_says_why_a_key_is_hidden(tmp_pat
     assert mask.operands["reason"] == "sliding window" and mask.result == -math.inf
     near = anatomy(trace, Cell("masked", 1, 0, C - 1, key=0))
     assert _by_op(near, "mask")[0].operands["reason"] == "visible"
+
+
+def _every_cell(trace):
+    """One cell of every stage the model has, at the last token of the first sentence."""
+    from explorer.anatomy import ANATOMY_STAGES
+    from explorer.anatomy.cell import PAIRWISE
+    from explorer.present.stages import shown
+
+    cfg, i = trace.config, trace.rows[0].length - 1
+    for stage in ANATOMY_STAGES:
+        if not shown(stage, cfg):
+            continue
+        if stage in PAIRWISE:
+            yield Cell(stage, cfg.L - 1, cfg.H - 1, i, key=i - 1)
+        elif stage == "ffn":
+            yield Cell(stage, cfg.L - 1, 0, i, neuron=cfg.F - 1)
+            yield Cell(stage, cfg.L - 1, 0, i, dim=1)
+        else:
+            yield Cell(stage, cfg.L - 1, cfg.H - 1, i, dim=1)
+
+
+@pytest.mark.parametrize("family", ["gemma2", "bert"])
+def test_every_stage_of_a_sandwich_and_a_post_norm_family_ends_on_the_traces_number(tmp_path, family):
+    """Gemma 2 (norms around each sublayer, soft-capped scores and logits, GeGLU) and BERT (norms after the
+    sums, an MLM head, no mask): every stage's anatomy ends on the trace's own number, and its steps give
+    that number to float32's rounding of the terms' size."""
+    from test_hf_families import wordpiece_json
+
+    from explorer.config import MaskSpec, RunOptions
+
+    tokenizer = wordpiece_json() if family == "bert" else train_tokenizer().to_str()
+    folder, _ = build(tmp_path, family, tokenizer)
+    options = RunOptions(mask=MaskSpec("none")) if family == "bert" else RunOptions()
+    trace = run_trace(load_model(folder), TEXT, options)
+    seen = set()
+    for cell in _every_cell(trace):
+        steps = anatomy(trace, cell, whole=True)
+        last = steps[-1]
+        size = sum(abs(float(s.result)) for s in steps if s.running is not None and np.ndim(s.result) == 0)
+        assert last.op == "cell" and last.running == last.result, cell
+        if math.isfinite(last.result):
+            assert abs(last.extra["recomputed"] - last.result) <= 1e-5 * max(1.0, size, abs(last.result)), cell
+        seen.add(cell.stage)
+    wanted = {"attn_out_norm", "ffn_out_norm", "capped", "logit_cap"} if family == "gemma2" else {"post_norm_attn"}
+    assert wanted <= seen
