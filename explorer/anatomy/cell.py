@@ -9,29 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.errors import ConfigError
+from explorer.names import PAIRWISE_STAGES
 from explorer.present.stages import shown, stage
 from explorer.trace import Trace
 
-# What each stage's cell is addressed by, besides the query: a key, an output column or a neuron.
-PAIRWISE = ("scores", "scaled", "capped", "masked", "weights")
-COLUMN = (
-    "heads",
-    "concat",
-    "out",
-    "attn_out_norm",
-    "residual",
-    "post_norm_attn",
-    "norm_attn",
-    "parallel",
-    "norm_ffn",
-    "ffn_out_norm",
-    "block",
-    "post_norm_ffn",
-    "final_norm",
-    "logits",
-    "logit_cap",
-    "probs",
-)
+# The (C, C) stages, addressed by a key, in the note's order; Gemma 2's soft-cap sits between ÷√D and the mask.
+PAIRWISE = (*PAIRWISE_STAGES[:2], "capped", *PAIRWISE_STAGES[2:])
 WITH_HEAD = PAIRWISE + ("heads",)
 
 
