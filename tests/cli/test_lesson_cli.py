@@ -47,7 +47,7 @@ def run_cli(capsys, *argv):
 def test_check_builtin_is_ok(capsys):
     code, out, err = run_cli(capsys, "lesson", "check", "builtin")
     assert code == 0 and err == ""
-    assert "ok: Attention, following the lecture note — 14 steps, languages en, ja" in out
+    assert "ok: Attention, following the lecture note — 17 steps, languages en, ja" in out
 
 
 def test_check_a_bad_file_is_one_error_line(capsys, tmp_path):
@@ -116,7 +116,7 @@ def test_export_pngs_one_per_slide_in_japanese(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     names = sorted(f.name for f in out.iterdir())
-    assert names == ["answers-1.png", *[f"step-{i:02d}.png" for i in range(1, 15)], "title.png"]
+    assert names == ["answers-1.png", "answers-2.png", *[f"step-{i:02d}.png" for i in range(1, 18)], "title.png"]
     assert png_size(out / "step-01.png") == (1920, 1080)
 
 
@@ -157,7 +157,7 @@ def test_gui_lesson_step_screenshot(tmp_path):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["gui", "--lesson", "builtin", "--step", "15"], "error: this lesson has steps 1 to 14; there is no step 15"),
+        (["gui", "--lesson", "builtin", "--step", "18"], "error: this lesson has steps 1 to 17; there is no step 18"),
         (["gui", "--step", "2"], "error: --step needs --lesson"),
         (
             ["lesson", "export", "builtin", "-o", "x.pdf", "--size", "10x10"],

@@ -124,7 +124,10 @@ def test_the_builtin_lesson_follows_the_note():
     assert batch.row == 1 and len(batch.text.splitlines()) == 2
     pen = next(s for s in states if s.stage == "probs")
     assert pen.text == "This is a pen ." and pen.token == 2  # the row of "a"
-    assert states[-1].model == "smollm2" and states[-2].preset == "induction"
+    # The trained induction preset, then a real model to the end: its previous-token, induction and "it" heads.
+    real = next(i for i, s in enumerate(states) if s.model == "smollm2")
+    assert states[real - 1].preset == "induction" and all(s.model == "smollm2" for s in states[real:])
+    assert len(states) - real == 4
     for step in lesson.steps:  # both languages, every step
         assert step.caption.get("en") and step.caption.get("ja") and step.title.get("en") and step.title.get("ja")
         assert bool(step.question) == bool(step.answer)
