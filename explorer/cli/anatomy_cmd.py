@@ -36,7 +36,11 @@ def add_parser(sub) -> None:
     )
     which.add_argument("--neuron", type=int, metavar="N", help="an FFN hidden unit")
     o = p.add_argument_group("output")
-    o.add_argument("--json", action="store_true", help="print one JSON object: the cell and its steps")
+    form = o.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print one JSON object: the cell and its steps")
+    form.add_argument(
+        "--pdf", metavar="STEPS.pdf", help="write the steps as slides instead (A4 landscape, text as text)"
+    )
     o.add_argument(
         "--all-terms", action="store_true", help="every term of a long sum (default: the 8 largest + the rest)"
     )
@@ -46,6 +50,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.pdf is not None:
+        _check_pdf_target(args.pdf)  # one `error:` line before the model loads
     text = text_from_args(args)
     bundle = bundle_from_args(args)
     options = options_from_args(args, bundle.config)
@@ -58,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {notice}", file=sys.stderr)
     cell = Cell(args.stage, args.layer, args.head, args.query, args.key, args.dim, args.neuron, args.sentence)
     steps = anatomy(trace, cell, whole=args.all_terms)
+    if args.pdf is not None:
+        return _write_pdf(trace, cell, steps, args)
     if args.json:
         out = {
             "cell": {k: v for k, v in vars(cell).items() if v is not None},
@@ -70,4 +78,28 @@ def run(args: argparse.Namespace) -> int:
 
     for n, s in enumerate(steps, 1):
         print(f"{n:>3}. {step_line(s, args.language)}")
+    return 0
+
+
+def _check_pdf_target(path: str) -> None:
+    from pathlib import Path
+
+    from explorer.errors import ConfigError
+    from explorer.util.fileio import check_writable_target
+
+    if Path(path).suffix.lower() != ".pdf":
+        raise ConfigError(f"--pdf writes a .pdf file, got {path!r}")
+    check_writable_target(Path(path))
+
+
+def _write_pdf(trace, cell, steps, args: argparse.Namespace) -> int:
+    from explorer.handouts.anatomy_pages import WORDS, anatomy_pages
+    from explorer.ui.printing.headless import drawing_application
+
+    drawing_application(args.language)
+    from explorer.ui.printing.anatomy_export import write_pdf_pages
+
+    scenes = anatomy_pages(trace, cell, steps, args.language)
+    pages = write_pdf_pages(scenes, args.pdf, WORDS[args.language]["title"])
+    print(f"wrote {args.pdf} ({pages} pages)")
     return 0

@@ -62,7 +62,8 @@ class AppState(QObject):
     maskPainted = Signal(object)  # the painted mask, adopted from a request (a session, a lesson)
     modelOpened = Signal(str)  # a model the user opened now shows (a recent model)
     runFolderShown = Signal(object)  # explorer.session.records.RunFolderShown
-    panelWanted = Signal(str)  # a lesson step brings this panel to the front
+    panelWanted = Signal(str)  # a lesson step (or “How is this made?”) brings this panel to the front
+    anatomyAsked = Signal(object)  # “How is this made?” for a cell (explorer/ui/views/anatomy/ask.py AnatomyAsk)
     lessonChanged = Signal(object)  # Lesson, or None (closed)
     lessonStepChanged = Signal(int)  # the lesson step shown (0-based)
     trainingChanged = Signal(bool)  # a training run started or ended
@@ -83,6 +84,7 @@ class AppState(QObject):
         super().__init__()
         self.session: SessionState = initial_state(text, source, options, preferences)
         self.generation = GenerationState(self)  # the Generate panel's result and the step shown
+        self.anatomy_ask = None  # the last cell asked “How is this made?” for: a stepper built later shows it
 
     # ------------------------------------------------------------------ the one way in, the one way out
     def dispatch(self, action: object) -> None:
@@ -343,6 +345,13 @@ class AppState(QObject):
     def step_text_size(self, direction: int, remember: bool = True) -> None:
         """One text size larger (+1), smaller (−1), or back to 100 % (0)."""
         self.set_text_size(next_text_scale(self.text_scale, direction), remember)
+
+    def ask_anatomy(self, ask: object) -> None:
+        """“How is this made?” for a cell: the stepper shows its steps, its panel comes to the front. Not a
+        Session action: it changes nothing the views draw from, it only opens a view of the same trace."""
+        self.anatomy_ask = ask
+        self.anatomyAsked.emit(ask)
+        self.panelWanted.emit("anatomy")
 
     def set_language(self, language: str, remember: bool = True) -> None:
         self.dispatch(a.SetLanguage(language, remember))

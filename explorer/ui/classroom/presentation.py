@@ -22,6 +22,7 @@ from explorer.generation import frames
 from explorer.present import stage_walk
 from explorer.present.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui.bridge.state import AppState
+from explorer.ui.classroom import anatomy_slide
 from explorer.ui.classroom.slide_window import BACK_KEYS, NEXT_KEYS, SlideWindow
 from explorer.ui.views.generation.generation_details import GenerationDetails
 from explorer.ui.views.generation.generation_map import selected_head
@@ -82,6 +83,7 @@ class StageDeck:
         figure = QHBoxLayout()
         figure.addWidget(window.tensor, 3)
         figure.addWidget(window.details, 2)
+        anatomy_slide.build(window, figure)  # “How is this made?” beside the figure (H)
         lay.addLayout(figure, 1)
         lay.addWidget(window.footer)
         state = window.state
@@ -164,6 +166,8 @@ class StageDeck:
         state.select(stage=key, layer=layer)
 
     def key(self, window: SlideWindow, event: QKeyEvent) -> bool:
+        if anatomy_slide.key(window, event):
+            return True
         key = event.key()
         if event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier):
             QWidget.keyPressEvent(window, event)  # Alt+arrows: the tensor view's head/token shortcuts
@@ -207,6 +211,7 @@ def _set_text_px(window: SlideWindow, px: int) -> None:
     window.tensor.setFont(_scaled(base, px))
     window.tensor.set_presentation(px)
     window.details.set_text_px(px)
+    window.stepper.present(px)
 
 
 def _fill_generation(window: SlideWindow) -> None:

@@ -64,6 +64,7 @@ class Actions(QObject):
         self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
+        self.how_made = self._act(lambda: w.views["tensor"].ask_anatomy(), "Ctrl+H")  # the stepper (issue 39)
         self.focus = self._act(lambda: w.focus_mode.toggle(), "F11", checkable=True)  # the map and the pipeline only
         w.focus_mode.toggled.connect(self.focus.setChecked)
         self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)
@@ -114,6 +115,7 @@ class Actions(QObject):
         v.addAction(self.focus)
         v.addAction(self.presentation)
         v.addAction(self.model_view)
+        v.addAction(self.how_made)
         v.addSeparator()
         self.language_menu = QMenu(self.w)
         self.language_menu.addActions(list(self.language_actions.values()))
@@ -169,6 +171,8 @@ class Actions(QObject):
         self.model_view.setToolTip(
             self.tr("Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)")
         )
+        self.how_made.setText(self.tr("&How is this made?"))
+        self.how_made.setToolTip(self.tr("The chosen cell's number built step by step, beside the map (Ctrl+H)"))
         self.language_menu.setTitle(self.tr("&Language"))
         self.theme_menu.setTitle(self.tr("&Theme"))
         for key, text in (

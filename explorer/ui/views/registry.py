@@ -144,4 +144,13 @@ def _side_tabs() -> list[ViewSpec]:
             tabify_with="selection",
             closed=True,
         ),
+        # “How is this made?” (issue 39): beside the map, closed until a cell is asked about.
+        ViewSpec(
+            "anatomy",
+            QT_TRANSLATE_NOOP("Views", "How is this made?"),
+            V + "anatomy.anatomy_view:AnatomyView",
+            Right,
+            tabify_with="selection",
+            closed=True,
+        ),
     ]

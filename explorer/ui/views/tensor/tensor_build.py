@@ -35,7 +35,13 @@ def build(view) -> None:
     lay.addWidget(view.bar)
     lay.addWidget(view.compare)  # its own row: the bar is full at 1366 px; a slide (no bar) keeps it too
     lay.addWidget(view.content, 1)
-    lay.addWidget(view.explanation)  # outside the exported part: a hover hint is no use on a slide
+    view.how_link = QLabel()  # “How is this made?” for the chosen cell (issue 39): opens the stepper
+    view.how_link.setTextFormat(Qt.TextFormat.RichText)
+    view.how_link.linkActivated.connect(lambda _href: view.ask_anatomy())
+    below = QHBoxLayout()
+    below.addWidget(view.explanation, 1)  # outside the exported part: a hover hint is no use on a slide
+    below.addWidget(view.how_link, 0, Qt.AlignmentFlag.AlignTop)
+    lay.addLayout(below)
     _build_shortcuts(view)
 
 

@@ -49,7 +49,7 @@ def trio_hovered(view, k: str, i: int, j: int) -> None:
     )
 
 
-def _printed(view, head: int, value) -> str:
+def printed(view, head: int, value) -> str:
     """The cell's number in its map's format (the large map's, or a small map's own)."""
     if value is None:
         return ""
@@ -86,13 +86,13 @@ def _value(view, head: int, value) -> str:
     """ " = 0.31": the drawn cell's number; in Baseline or Difference, said as that run's, since the explanation
     below is the intervened run's."""
     mode = getattr(view, "_shown_mode", "intervened")
-    printed = _printed(view, head, value)
-    if mode == "intervened" or not printed:
-        return f" = {printed}" if printed else ""
+    shown = printed(view, head, value)
+    if mode == "intervened" or not shown:
+        return f" = {shown}" if shown else ""
     return (
         " · "
         + view.compare.prefix(mode)
-        + printed
+        + shown
         + " · "
         + QCoreApplication.translate("TensorView", "below: the intervened run")
     )

@@ -15,7 +15,7 @@ from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.background.render_queue import render_queue
 from explorer.ui.views.base import View
 from explorer.ui.views.generation import generation_map
-from explorer.ui.views.tensor import tensor_controls, tensor_hover, tensor_panels
+from explorer.ui.views.tensor import tensor_anatomy, tensor_controls, tensor_hover, tensor_panels
 from explorer.ui.views.tensor.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor.tensor_panels import draw_lookup, draw_trio, trio_names
 from explorer.ui.words.figure_words import figure_words
@@ -32,6 +32,7 @@ class TensorView(View):
         self._maps: tuple = ([], (0.0, 1.0, False))  # the grid's maps and their (lo, hi, clipped) levels
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
+        self.picked: tuple[int, int] | None = None  # the cell last clicked or entered: what Ctrl+H explains
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self.focused = False  # Focus (F11): the map and its caption only
         build(self)
@@ -60,6 +61,7 @@ class TensorView(View):
         self.focused = on
         self.bar.setVisible(not on)
         self.explanation.setVisible(not on)
+        self.how_link.setVisible(not on)
         self._fit_caption()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
@@ -72,6 +74,7 @@ class TensorView(View):
         self.bar.hide()
         self.compare.present(text_px)  # the one control a slide keeps: before / after
         self.explanation.hide()
+        self.how_link.hide()
         self.grid.hide()
         self.large.set_text_px(text_px, (text_px, round(text_px * 1.6)), text_px)
         tensor_panels.present(self, text_px)  # Q K V and the Tokens stage's lookup too
@@ -130,6 +133,8 @@ class TensorView(View):
         ):
             self._shortcuts[key].setWhatsThis(text)  # Help → Keyboard shortcuts reads it
         self.large.setToolTip("")
+        self.how_link.setText(tensor_anatomy.link_text())
+        self.how_link.setToolTip(self.tr("Build the chosen cell's number step by step with its real values (Ctrl+H)"))
         self._hint()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
@@ -182,6 +187,7 @@ class TensorView(View):
         )
         if drawn != self._drawn:
             self._drawn = drawn
+            self.picked = None  # another map: its cells are not the one picked before
             look = sel.stage == "tokens" and "params.embed.tok" in trace
             trio = (
                 sel.stage == "qkv"
@@ -319,14 +325,21 @@ class TensorView(View):
             return None
         return intervention_menu(self.state, self, self.state.selection.layer, head, i, j)
 
+    def ask_anatomy(self, cell: tuple[int, int] | None = None) -> bool:
+        """“How is this made?” (Ctrl+H, the context menu, the link under the map) for ``cell`` or the chosen one."""
+        return tensor_anatomy.ask(self, cell)
+
     def _intervention_menu(self, head: int, i: int, j: int, at) -> None:
         if getattr(self, "context_menu", None) is not None:
             self.context_menu.deleteLater()
         self.context_menu = self.intervention_menu(head, i, j)
+        if i >= 0 and j >= 0 and head == self.state.selection.head:  # a cell of the large map: its anatomy first
+            self.context_menu = tensor_anatomy.add_how_entry(self, self.context_menu, i, j)
         if self.context_menu is not None:
             self.context_menu.popup(at)  # not exec(): no nested event loop while the worker re-traces
 
     def _large_clicked(self, i: int, j: int) -> None:
+        self.picked = (i, j)
         if self.state.selection.stage in PAIRWISE_STAGE_KEYS:
             self.state.select(token=i, key=j)
         else:

@@ -1,0 +1,20 @@
+"""Which anatomy explains a cell a map shows: the window's map (a stage, the tensor drawn, a head, a sentence)
+and a cell of it (row i, column j: a key, an output column, an FFN neuron or a token id) as a ``Cell``.
+"How is this made?" in the window and on a slide asks for the anatomy of this cell."""
+
+from __future__ import annotations
+
+from explorer.anatomy import ANATOMY_STAGES, Cell
+from explorer.anatomy.cell import PAIRWISE
+
+
+def shown_cell(stage: str, tensor: str | None, layer: int, head: int, sentence: int, i: int, j: int) -> Cell | None:
+    """The ``Cell`` of row ``i``, column ``j`` of the map of ``stage`` (``tensor``: the one drawn, for a stage
+    with several); None for a stage without an anatomy (the tokens, Q K V, an embedding)."""
+    if stage not in ANATOMY_STAGES or i < 0 or j < 0:
+        return None
+    if stage in PAIRWISE:
+        return Cell(stage, layer, head, i, key=j, sentence=sentence)
+    if stage == "ffn" and tensor is not None and tensor.endswith("ffn.hidden"):
+        return Cell(stage, layer, head, i, neuron=j, sentence=sentence)
+    return Cell(stage, layer, head, i, dim=j, sentence=sentence)

@@ -1,0 +1,32 @@
+"""The “How is this made?” panel beside the map: the stepper for the cell last asked about (Ctrl+H, the map's
+context menu, the link under the map), following the state's asks and its new traces."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QVBoxLayout
+
+from explorer.ui.views.anatomy.stepper import Stepper
+from explorer.ui.views.base import View
+
+
+class AnatomyView(View):
+    def __init__(self, state, parent=None) -> None:
+        super().__init__(state, parent)
+        self.stepper = Stepper(state)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.stepper)
+        state.anatomyAsked.connect(self.explain)
+        state.traceChanged.connect(self.stepper.retrace)
+        if state.anatomy_ask is not None and state.trace is not None:  # asked before this panel was built
+            self.explain(state.anatomy_ask)
+
+    def explain(self, ask) -> None:
+        if self.state.trace is None:
+            return
+        self.stepper.explain(ask, self.state.trace)
+        QTimer.singleShot(0, self, lambda: self.stepper.setFocus(Qt.FocusReason.OtherFocusReason))  # → works at once
+
+    def retranslate(self) -> None:
+        self.stepper.retranslate()
