@@ -305,6 +305,37 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 
 自分でサイズを決めた Transformer の中を、すべてのテンソルが流れていく様子を観察できます。</translation>
     </message>
+    <message>
+        <source>&amp;How is this made?</source>
+        <translation>どう作られるか(&amp;H)</translation>
+    </message>
+    <message>
+        <source>The chosen cell's number built step by step, beside the map (Ctrl+H)</source>
+        <translation>選んだセルの数を、マップの横で 1 ステップずつ組み立てます (Ctrl+H)</translation>
+    </message>
+</context>
+<context>
+    <name>AnatomyView</name>
+    <message>
+        <source>How is this made?: the next step (Space too)</source>
+        <translation>どう作られるか: 次のステップ（Space でも）</translation>
+    </message>
+    <message>
+        <source>How is this made?: one step back</source>
+        <translation>どう作られるか: 1 ステップ戻る</translation>
+    </message>
+    <message>
+        <source>How is this made?: the start</source>
+        <translation>どう作られるか: 最初</translation>
+    </message>
+    <message>
+        <source>How is this made?: the number itself</source>
+        <translation>どう作られるか: その数そのもの</translation>
+    </message>
+    <message>
+        <source>How is this made?: play or pause</source>
+        <translation>どう作られるか: 再生・一時停止</translation>
+    </message>
 </context>
 <context>
     <name>AttributionTab</name>
@@ -2730,6 +2761,14 @@ parameters: {before} → {after}  ({saving})</source>
         <source>token {t} / {T} · ← → to move · Esc to leave</source>
         <translation>トークン {t} / {T} · ← → で移動 · Esc で終了</translation>
     </message>
+    <message>
+        <source>How is this made? Click a cell of the map first, then press H.</source>
+        <translation>どう作られるか: まずマップのセルをクリックし、H を押してください。</translation>
+    </message>
+    <message>
+        <source>→ the next step · ← back · Home / End · P to play · H to go back to the stages</source>
+        <translation>→ 次のステップ · ← 戻る · Home / End · P で再生 · H で段階に戻る</translation>
+    </message>
 </context>
 <context>
     <name>ScalingView</name>
@@ -3259,6 +3298,121 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>Stepper</name>
+    <message>
+        <source>+ {n} others, added together</source>
+        <translation>+ 残り {n} 項をまとめて足す</translation>
+    </message>
+    <message>
+        <source>the largest of them: {x}</source>
+        <translation>その最大: {x}</translation>
+    </message>
+    <message>
+        <source>+ {n} others = {x}</source>
+        <translation>+ 残り {n} 項 = {x}</translation>
+    </message>
+    <message>
+        <source>so far {x}</source>
+        <translation>ここまで {x}</translation>
+    </message>
+    <message>
+        <source>Step {n} of {total}</source>
+        <translation>ステップ {n} / {total}</translation>
+    </message>
+    <message>
+        <source>what comes next?</source>
+        <translation>次はどうなる？</translation>
+    </message>
+    <message>
+        <source>Ask “what comes next?”</source>
+        <translation>「次はどうなる？」と問う</translation>
+    </message>
+    <message>
+        <source>Back to the start (Home)</source>
+        <translation>最初に戻る (Home)</translation>
+    </message>
+    <message>
+        <source>Each step first shows what it reads, and its result only at the next →</source>
+        <translation>各ステップはまず読む値を示し、結果は次の → で示します</translation>
+    </message>
+    <message>
+        <source>Every step: what is done, what it reads, what it gives, the sum so far</source>
+        <translation>全ステップ: 何をするか、何を読むか、何を出すか、ここまでの和</translation>
+    </message>
+    <message>
+        <source>Gives</source>
+        <translation>出す値</translation>
+    </message>
+    <message>
+        <source>How is this made? Choose a cell of the map and press Ctrl+H.</source>
+        <translation>どう作られるか: マップのセルを選んで Ctrl+H を押してください。</translation>
+    </message>
+    <message>
+        <source>How is this made? {where}</source>
+        <translation>どう作られるか: {where}</translation>
+    </message>
+    <message>
+        <source>One step back (←)</source>
+        <translation>1 ステップ戻る (←)</translation>
+    </message>
+    <message>
+        <source>Play the steps one after another at the chosen speed, or pause (P)</source>
+        <translation>選んだ速さでステップを順に再生、または一時停止 (P)</translation>
+    </message>
+    <message>
+        <source>Playing speed: steps per beat of 1.5 seconds</source>
+        <translation>再生の速さ: 1.5 秒あたりのステップ数</translation>
+    </message>
+    <message>
+        <source>Reads</source>
+        <translation>読む値</translation>
+    </message>
+    <message>
+        <source>Scrub through the steps</source>
+        <translation>ステップを行き来する</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Sum so far</source>
+        <translation>ここまでの和</translation>
+    </message>
+    <message>
+        <source>The next step, or the result held back (→ or Space)</source>
+        <translation>次のステップ、または保留した結果 (→ または Space)</translation>
+    </message>
+    <message>
+        <source>The number itself, the last step (End)</source>
+        <translation>その数そのもの、最後のステップ (End)</translation>
+    </message>
+    <message>
+        <source>Working out the steps…</source>
+        <translation>ステップを計算中…</translation>
+    </message>
+    <message>
+        <source>{total} steps: → builds the number one step at a time, ▶ plays them</source>
+        <translation>{total} ステップ: → で 1 ステップずつ組み立て、▶ で再生</translation>
+    </message>
+    <message>
+        <source>→ or Space: the next step; ←: back; Home: the start; End: the number; P: play or pause</source>
+        <translation>→ または Space: 次のステップ、←: 戻る、Home: 最初、End: その数、P: 再生・一時停止</translation>
+    </message>
+    <message>
+        <source>→ what comes next?</source>
+        <translation>→ 次はどうなる？</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>一時停止</translation>
+    </message>
+</context>
+<context>
     <name>SweepPanel</name>
     <message>
         <source>Patching sweep</source>
@@ -3618,6 +3772,22 @@ parameters: {before} → {after}  ({saving})</source>
         <source>{name}: token {i} “{ti}”, column {j}</source>
         <translation>{name}：トークン {i}「{ti}」、列 {j}</translation>
     </message>
+    <message>
+        <source>Build the chosen cell's number step by step with its real values (Ctrl+H)</source>
+        <translation>選んだセルの数を実際の値で 1 ステップずつ組み立てます (Ctrl+H)</translation>
+    </message>
+    <message>
+        <source>How is this made?</source>
+        <translation>どう作られるか</translation>
+    </message>
+    <message>
+        <source>How is this made? (Ctrl+H)</source>
+        <translation>どう作られるか (Ctrl+H)</translation>
+    </message>
+    <message>
+        <source>How is this made? Choose a cell first (click it, or walk the map with the arrow keys), on a stage from Q·Kᵀ to the probabilities.</source>
+        <translation>どう作られるか: まずセルを選んでください（クリックするか、矢印キーでマップを移動）。Q·Kᵀ から確率までの段階で使えます。</translation>
+    </message>
 </context>
 <context>
     <name>TrainController</name>
@@ -3846,6 +4016,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>Model view</source>
         <translation>モデルビュー</translation>
+    </message>
+    <message>
+        <source>How is this made?</source>
+        <translation>どう作られるか</translation>
     </message>
 </context>
 <context>

@@ -130,3 +130,13 @@ def test_on_a_slide_h_shows_the_stepper_which_asks_what_comes_next_and_takes_the
     qtbot.keyClick(slides, Qt.Key.Key_Escape)  # puts the stepper away, the slides stay
     assert not stepper.isVisible() and slides.isVisible()
     slides.close()
+
+
+def test_help_lists_ctrl_h_and_the_steppers_keys(walked):
+    from explorer.ui.menus.shortcuts_help import shortcut_rows
+
+    w, _view, graphics = walked
+    w.views["anatomy"]  # the panel is built when first asked for
+    rows = shortcut_rows(w)
+    assert ("Ctrl+H", "How is this made?") in rows
+    assert ("Right", "How is this made?: the next step (Space too)") in rows

@@ -28,5 +28,15 @@ class AnatomyView(View):
         self.stepper.explain(ask, self.state.trace)
         QTimer.singleShot(0, self, lambda: self.stepper.setFocus(Qt.FocusReason.OtherFocusReason))  # → works at once
 
+    def key_help(self) -> list[tuple[str, str]]:
+        """The stepper's own keys, for Help → Keyboard shortcuts (F1)."""
+        return [
+            ("Right", self.tr("How is this made?: the next step (Space too)")),
+            ("Left", self.tr("How is this made?: one step back")),
+            ("Home", self.tr("How is this made?: the start")),
+            ("End", self.tr("How is this made?: the number itself")),
+            ("P", self.tr("How is this made?: play or pause")),
+        ]
+
     def retranslate(self) -> None:
         self.stepper.retranslate()

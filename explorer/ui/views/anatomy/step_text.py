@@ -12,8 +12,6 @@ from PySide6.QtCore import QCoreApplication
 from explorer.anatomy import Step
 from explorer.anatomy.text import value_text
 
-CONTEXT = "Stepper"
-
 
 @dataclass(frozen=True)
 class StepText:
@@ -23,18 +21,16 @@ class StepText:
     running: str  # the sum so far, inside a sum: "so far 2.31"; else ""
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
-
-
 def step_text(step: Step, language: str, shown: str = "") -> StepText:
     """``shown``: the map's own printing of the cell's number, which the last step says again."""
     where = f" [{step.index}]" if step.index is not None else ""
     if step.op == "others":
         count = step.operands.get("count", 0)
-        label = _tr("+ {n} others, added together").format(n=count)
-        operands = _tr("the largest of them: {x}").format(x=value_text(step.operands.get("largest")))
-        result = _tr("+ {n} others = {x}").format(n=count, x=value_text(step.result))
+        label = QCoreApplication.translate("Stepper", "+ {n} others, added together").format(n=count)
+        operands = QCoreApplication.translate("Stepper", "the largest of them: {x}").format(
+            x=value_text(step.operands.get("largest"))
+        )
+        result = QCoreApplication.translate("Stepper", "+ {n} others = {x}").format(n=count, x=value_text(step.result))
     else:
         label = step.label(language) + where
         operands = "   ".join(f"{k} = {value_text(v)}" for k, v in step.operands.items() if v is not None)
@@ -43,7 +39,7 @@ def step_text(step: Step, language: str, shown: str = "") -> StepText:
         result = shown  # the digits the map and its hover print
     running = ""
     if step.running is not None and step.op != "cell":
-        running = _tr("so far {x}").format(x=value_text(step.running))
+        running = QCoreApplication.translate("Stepper", "so far {x}").format(x=value_text(step.running))
     return StepText(label, operands, result, running)
 
 
@@ -51,10 +47,10 @@ def spoken(step: Step, n: int, total: int, language: str, shown: str = "", revea
     """One sentence for a screen reader: "Step 3 of 27: multiply one pair and add it [2]: q = 0.52 … → −0.57
     (so far 2.31)"; before the result is shown, "→ what comes next?"."""
     t = step_text(step, language, shown)
-    said = _tr("Step {n} of {total}").format(n=n, total=total) + f": {t.label}"
+    said = QCoreApplication.translate("Stepper", "Step {n} of {total}").format(n=n, total=total) + f": {t.label}"
     if t.operands:
         said += f": {t.operands}"
-    said += " → " + (t.result if revealed else _tr("what comes next?"))
+    said += " → " + (t.result if revealed else QCoreApplication.translate("Stepper", "what comes next?"))
     if revealed and t.running:
         said += f" ({t.running})"
     return said

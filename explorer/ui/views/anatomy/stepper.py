@@ -10,7 +10,7 @@ said to a screen reader (the board's accessible name) and listed in the table be
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import QTableWidgetItem, QWidget
 
 from explorer.anatomy import Step
@@ -48,6 +48,8 @@ class Stepper(QWidget):
         self.speed.currentIndexChanged.connect(lambda _i: self._play(self.timer.isActive()))
         self.scrub.valueChanged.connect(self._scrubbed)
         self.table.cellClicked.connect(lambda row, _c: self.go_to(row + 1))
+        self.presenting = False  # on a slide: the slide's type size, not the window's
+        stepper_build.scale_fonts(self, stepper_build.base_px(self))
         self.retranslate()
 
     # ------------------------------------------------------------------ what is shown
@@ -191,7 +193,7 @@ class Stepper(QWidget):
         self.scrub.setRange(0, total)
         self.scrub.setValue(self.position)
         self.scrub.blockSignals(False)
-        self.buttons["play"].setText("⏸" if self.timer.isActive() else "▶")
+        self.buttons["play"].setText(self.tr("Pause") if self.timer.isActive() else self.tr("Play"))
         for key, on in (
             ("first", self.position > 0),
             ("back", self.position > 0),
@@ -230,6 +232,10 @@ class Stepper(QWidget):
         }
         for key, tip in tips.items():
             self.buttons[key].setToolTip(tip)
+        play = self.buttons["play"]
+        play.setMinimumWidth(
+            max(play.fontMetrics().horizontalAdvance(w) for w in (self.tr("Play"), self.tr("Pause"))) + 16
+        )
         self.speed.setToolTip(self.tr("Playing speed: steps per beat of 1.5 seconds"))
         self.scrub.setToolTip(self.tr("Scrub through the steps"))
         self.ask_next.setText(self.tr("Ask “what comes next?”"))
@@ -248,10 +254,17 @@ class Stepper(QWidget):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+        elif event.type() == QEvent.Type.FontChange and not self.presenting:  # View → Text size
+            stepper_build.scale_fonts(self, stepper_build.base_px(self))
         super().changeEvent(event)
 
     def present(self, px: int) -> None:
         """On a slide: every line from ``px`` pixels up, "what comes next?" on, the table left to the window."""
+        self.presenting = True
         stepper_build.scale_fonts(self, px)
+        controls = QFont(self.font())
+        controls.setPixelSize(max(1, round(px * 0.8)))  # the buttons too, for a teacher at the projector
+        for w in (self.controls, self.ask_next):
+            w.setFont(controls)
         self.table.hide()
         self.ask_next.setChecked(True)

@@ -5,7 +5,7 @@ what it gives, the sum so far), the teacher's controls (first, back, play or pau
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QFontInfo, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # × one step per beat (stepper.BEAT_MS)
-LINE_SCALES = {"heading": 1.0, "counter": 1.0, "label": 1.35, "operands": 1.2, "result": 2.2, "running": 1.35}
+# Each line of the board × the text size: the result is what the last row must read.
+LINE_SCALES = {"heading": 1.1, "counter": 1.0, "label": 1.5, "operands": 1.35, "result": 2.6, "running": 1.5}
 
 
 def _label(mono: bool = False, bold: bool = False) -> QLabel:
@@ -59,13 +60,15 @@ def build(stepper) -> None:
     stepper.controls = _controls(stepper)
     stepper.scrub = QSlider(Qt.Orientation.Horizontal)
     stepper.scrub.setPageStep(1)
+    stepper.ask_next = QCheckBox()  # a row of its own: beside the buttons it squeezed Play in a narrow panel
     stepper.table = _table()
     lay = QVBoxLayout(stepper)
     lay.setContentsMargins(4, 4, 4, 4)
     lay.addWidget(stepper.board, 3)
     lay.addWidget(stepper.controls)
     lay.addWidget(stepper.scrub)
-    lay.addWidget(stepper.table, 2)
+    lay.addWidget(stepper.ask_next)
+    lay.addWidget(stepper.table, 1)
 
 
 def _controls(stepper) -> QWidget:
@@ -73,7 +76,8 @@ def _controls(stepper) -> QWidget:
     lay = QHBoxLayout(row)
     lay.setContentsMargins(0, 0, 0, 0)
     stepper.buttons = {}
-    for key, text in (("first", "⏮"), ("back", "◀"), ("play", "▶"), ("next", "▶|"), ("last", "⏭")):
+    # Glyphs every font has (⏮ ⏭ ⏸ are missing from DejaVu Sans); play and pause are words (retranslate).
+    for key, text in (("first", "|◀"), ("back", "◀"), ("play", ""), ("next", "▶"), ("last", "▶|")):
         b = QToolButton()
         b.setText(text)
         b.setMinimumWidth(b.fontMetrics().horizontalAdvance("▶|") * 2)
@@ -85,8 +89,6 @@ def _controls(stepper) -> QWidget:
         stepper.speed.addItem(f"{factor:g}×", factor)
     stepper.speed.setCurrentIndex(SPEEDS.index(1.0))
     lay.addWidget(stepper.speed)
-    stepper.ask_next = QCheckBox()
-    lay.addWidget(stepper.ask_next)
     lay.addStretch(1)
     return row
 
@@ -101,6 +103,11 @@ def _table() -> QTableWidget:
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(True)
     return table
+
+
+def base_px(widget: QWidget) -> int:
+    """The widget's text size in pixels (the window's text size, View → Text size)."""
+    return QFontInfo(widget.font()).pixelSize()
 
 
 def scale_fonts(stepper, px: int) -> None:
