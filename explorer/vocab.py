@@ -157,6 +157,7 @@ PANELS = (
     "generate",
     "interventions",
     "model_view",
+    "anatomy",
 )
 
 # The files of a checkpoint folder (explorer/weights/checkpoint.py writes them; the loaders, run folders and

@@ -76,6 +76,16 @@ def test_the_context_menu_of_a_cell_opens_the_stepper_on_it(walked, state, qtbot
     assert (stepper.ask.cell.query, stepper.ask.cell.key) == (2, 0)
 
 
+def test_the_link_under_the_map_appears_once_a_cell_is_chosen_and_opens_the_stepper(walked, state, qtbot):
+    w, view, _ = walked
+    assert not view.how_link.isVisible()  # only a hint under the map until a cell is chosen
+    view.large.cellClicked.emit(4, 2)  # a click on query 4, key 2
+    assert view.how_link.isVisible() and "How is this made?" in view.how_link.text()
+    view.how_link.linkActivated.emit("how")
+    stepper = _stepper(w, qtbot)
+    assert (stepper.ask.cell.query, stepper.ask.cell.key) == (4, 2)
+
+
 def test_a_matrix_stage_cell_and_what_comes_next(walked, state, qtbot):
     w, view, graphics = walked
     state.select(stage="ffn")

@@ -220,6 +220,7 @@ class Stepper(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.table.setItem(row, col, item)
+        self.table.resizeColumnsToContents()
 
     # ------------------------------------------------------------------ words
     def retranslate(self) -> None:

@@ -18,7 +18,8 @@ def meant_cell(view) -> tuple[int, int] | None:
     """(row, column) of the large map that “How is this made?” explains, or None when no cell is chosen."""
     access = getattr(view.large, "access", None)
     walked = access.cell if access is not None else None
-    if walked is not None and view.large.graphics.hasFocus():
+    # the newer of the two: the keys moved on since the last click (or Enter), or not
+    if walked is not None and view.large.graphics.hasFocus() and walked != view.walked_at_pick:
         return walked
     if view.picked is not None:
         return view.picked
@@ -82,7 +83,7 @@ def add_how_entry(view, menu: QMenu | None, i: int, j: int) -> QMenu | None:
 
 
 def _asked(view, cell: tuple[int, int], asked: AnatomyAsk) -> None:
-    view.picked = cell
+    view.pick(*cell)
     view.state.ask_anatomy(asked)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from explorer import names
+from explorer.anatomy import ANATOMY_STAGES
 from explorer.present import before_after, figure, matrices, stages
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.background.render_queue import render_queue
@@ -33,6 +34,7 @@ class TensorView(View):
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
         self.picked: tuple[int, int] | None = None  # the cell last clicked or entered: what Ctrl+H explains
+        self.walked_at_pick: tuple[int, int] | None = None  # the keyboard's cell then (has it moved since?)
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self.focused = False  # Focus (F11): the map and its caption only
         build(self)
@@ -61,7 +63,7 @@ class TensorView(View):
         self.focused = on
         self.bar.setVisible(not on)
         self.explanation.setVisible(not on)
-        self.how_link.setVisible(not on)
+        self.how_link.setVisible(False)
         self._fit_caption()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
@@ -212,6 +214,7 @@ class TensorView(View):
             self._caption(trace, sel)
             self._hint()
         key = sel.key if pairwise else None
+        self._show_link(sel, key)
         self.large.set_highlight(sel.token, key)
         for m in self.qkv.values():
             m.set_highlight(sel.token, None)
@@ -325,6 +328,11 @@ class TensorView(View):
             return None
         return intervention_menu(self.state, self, self.state.selection.layer, head, i, j)
 
+    def _show_link(self, sel, key) -> None:
+        """The link under the map, once a cell with an anatomy is chosen (clicked, entered, or the selected key)."""
+        chosen = self.picked is not None or (sel.token is not None and key is not None)
+        self.how_link.setVisible(chosen and sel.stage in ANATOMY_STAGES and not self.presenting and not self.focused)
+
     def ask_anatomy(self, cell: tuple[int, int] | None = None) -> bool:
         """“How is this made?” (Ctrl+H, the context menu, the link under the map) for ``cell`` or the chosen one."""
         return tensor_anatomy.ask(self, cell)
@@ -338,12 +346,19 @@ class TensorView(View):
         if self.context_menu is not None:
             self.context_menu.popup(at)  # not exec(): no nested event loop while the worker re-traces
 
-    def _large_clicked(self, i: int, j: int) -> None:
+    def pick(self, i: int, j: int) -> None:
+        """Cell (i, j) of the large map is the chosen one (a click, Enter, the context menu)."""
         self.picked = (i, j)
+        self.walked_at_pick = self.large.access.cell
+
+    def _large_clicked(self, i: int, j: int) -> None:
+        self.pick(i, j)
         if self.state.selection.stage in PAIRWISE_STAGE_KEYS:
             self.state.select(token=i, key=j)
         else:
             self.state.select(token=i)
+        sel = self.state.selection
+        self._show_link(sel, sel.key if sel.stage in PAIRWISE_STAGE_KEYS else None)
 
     def _tensor_picked(self, index: int) -> None:
         if index >= 0:
