@@ -2,9 +2,12 @@
 size, flat or upright, in how many staggered bands, and where a long token is cut.
 
 Up to ``LABEL_ALL`` cells every cell is labelled: key labels are staggered on two lines or turned upright
-when they do not fit side by side, query labels stagger in two columns, and a long token is elided past about
-``LABEL_CHARS`` average characters. Past that, labels are thinned so that they never overlap, and the
-selected token is always labelled.
+when they do not fit side by side; where even upright they would have to shrink, they show their position
+only ("17"), flat and at full size (the query axis beside names every token, the hover has the whole label:
+at 28 tokens on a 1280×720 screen upright labels were 5–7 px, issue 38). Query labels stay in one column
+next to the cells, a smaller font before a second, staggered column (a second column put the labels 60–140
+px from their row). A long token is elided past the width of ``LABEL_CHARS`` digits.
+Past that, labels are thinned so that they never overlap, and the selected token is always labelled.
 
 The rule measures text through a ``TextMeasure``: the window passes its fonts' metrics
 (explorer/ui/views/map/token_axis.py), print its own widths (explorer/handouts/map_layout.py). Both draw the
@@ -21,7 +24,10 @@ from typing import Protocol
 # labels are thinned to what fits and the selected token is always among them.
 LABEL_ALL = 32
 MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many tokens share the axis
-LABEL_CHARS = 11  # a label is elided past about this many average characters (the tooltip has it whole)
+# Upright key labels shrink no further than this before showing positions: 12 px is the application font at
+# 100 % and a 9 px cap height, what a class reads from the back (issue 38)
+READABLE_KEY_PX = 12
+LABEL_CHARS = 11  # a label is elided past the width of this many digits (the tooltip has it whole)
 WIDEST_OF = 32  # the widest label is looked for among this many longest (never a thousand per paint)
 
 
@@ -42,6 +48,7 @@ class Arrangement:
     px: float  # the labels' text size
     upright: bool  # key labels turned to read bottom to top
     bands: int  # staggered lines (key axis) or columns (query axis)
+    index: bool = False  # key labels show the position only (the query axis names the token, the hover too)
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,9 @@ class AxisLabels:
 
 
 def label_cap(measure: TextMeasure, px: float) -> float:
-    """The longest a label may be, in pixels: ``LABEL_CHARS`` average characters."""
-    return measure.char(px) * LABEL_CHARS
+    """The longest a label may be, in pixels: ``LABEL_CHARS`` digits. Digits, not the font's average
+    character, which is narrower than a word's letters: "8  students" was cut to "8  stude…" (issue 38)."""
+    return measure.width("0" * LABEL_CHARS, px)
 
 
 def widest(measure: TextMeasure, px: float, labels) -> float:
@@ -80,6 +88,11 @@ def widest(measure: TextMeasure, px: float, labels) -> float:
         return 0
     longest = sorted(labels, key=len)[-WIDEST_OF:]
     return min(label_cap(measure, px), max(measure.width(s, px) for s in longest))
+
+
+def index_text(labels) -> str:
+    """The widest position a key axis may show instead of its labels ("27" of "27 word")."""
+    return max((str(label).split(" ")[0] for label in labels), key=len, default="")
 
 
 def stride(count: int, label_all: int, need: float, per_cell: float) -> int:
@@ -105,16 +118,37 @@ def labelled_cells(lo: int, hi: int, step: int, selected: int | None) -> tuple[i
 
 
 def arrange(
-    per_label: float, horizontal: bool, widest_px: float, px: float, smallest: float, measure: TextMeasure
+    per_label: float,
+    horizontal: bool,
+    widest_px: float,
+    px: float,
+    smallest: float,
+    measure: TextMeasure,
+    index: str = "",
+    extent: float = math.inf,
 ) -> Arrangement:
     """Font size, upright or not, and how many staggered lines (or columns) labels ``per_label`` pixels apart
-    need."""
-    line = measure.line(px)
+    need; ``index``: the widest position a crowded key axis may show instead (none: it never does), also
+    where upright labels would be cut (``extent``: the plot's height with the axis)."""
     if horizontal:
         if widest_px + 6 <= per_label:
             return Arrangement(px, False, 1)
         if widest_px + 6 <= 2 * per_label:
             return Arrangement(px, False, 2)
+        small = px
+        while small > max(smallest, READABLE_KEY_PX) and measure.line(small) + 1 > per_label:
+            small -= 1
+        whole = widest_px * small / px + 2 <= upright_cap(measure, small, extent)  # upright and not cut
+        if measure.line(small) + 1 <= per_label and (whole or not index):
+            return Arrangement(small, True, 1)
+        if index:  # the positions, flat, at full size if they fit in one or two lines, else as large as fits
+            for bands in (1, 2):
+                if measure.width(index, px) + 6 <= bands * per_label:
+                    return Arrangement(px, False, bands, True)
+            small = px
+            while small > smallest and measure.width(index, small) + 6 > 2 * per_label:
+                small -= 1
+            return Arrangement(max(small, smallest), False, 2, True)
         # upright, one band: a smaller font before a second band (height is what a map lacks most)
         small = px
         while small > smallest and measure.line(small) + 1 > per_label:
@@ -122,8 +156,12 @@ def arrange(
         small = max(small, smallest)
         if measure.line(small) + 1 <= per_label:
             return Arrangement(small, True, 1)
-    elif line + 1 <= per_label:
-        return Arrangement(px, False, 1)
+    else:  # one column next to the cells, a smaller font before a second column
+        small = px
+        while small > smallest and measure.line(small) + 1 > per_label:
+            small -= 1
+        if measure.line(small) + 1 <= per_label:
+            return Arrangement(small, False, 1)
     # two staggered bands; a smaller font only when even two bands are too tight
     small = px
     while small > smallest and measure.line(small) + 1 > 2 * per_label:
@@ -131,8 +169,15 @@ def arrange(
     return Arrangement(max(small, smallest), horizontal, 2)
 
 
-def need(arrangement: Arrangement, horizontal: bool, widest_px: float, measure: TextMeasure) -> float:
+def upright_cap(measure: TextMeasure, px: float, extent: float) -> float:
+    """How long an upright key label may be: about a fifth of the plot's height (``extent``), the map's."""
+    return max(measure.char(px) * 4, 0.2 * extent)
+
+
+def need(arrangement: Arrangement, horizontal: bool, widest_px: float, measure: TextMeasure, index: str = "") -> float:
     """The smallest label spacing (pixels) at which ``arrangement`` fits."""
+    if arrangement.index:
+        return (measure.width(index, arrangement.px) + 6) / arrangement.bands
     if horizontal and not arrangement.upright:
         return (widest_px + 6) / arrangement.bands
     return (measure.line(arrangement.px) + 1) / arrangement.bands
@@ -154,17 +199,21 @@ def room(
         return min(cap, per_label * bands - 4), measure.line(px)  # a staggered label may use two cells' width
     length = min(cap, widest_px + 2)
     if horizontal:
-        length = min(length, max(measure.char(px) * 4, 0.2 * extent))
+        length = min(length, upright_cap(measure, px, extent))
     return length, length + 4
 
 
 def labels_drawn(
     labels, cells, arrangement: Arrangement, length: float, depth: float, step: int, measure: TextMeasure
 ) -> AxisLabels:
-    """The labels of ``cells`` as drawn: each cut with "…" past ``length``."""
+    """The labels of ``cells`` as drawn: each cut with "…" past ``length`` (its position only, when the
+    arrangement says so)."""
     cells = tuple(int(c) for c in cells)
     whole = tuple(labels[c] for c in cells)
-    texts = tuple(measure.elide(w, arrangement.px, max(1, int(length))) for w in whole)
+    if arrangement.index:
+        texts = tuple(str(w).split(" ")[0] for w in whole)
+    else:
+        texts = tuple(measure.elide(w, arrangement.px, max(1, int(length))) for w in whole)
     return AxisLabels(cells, texts, whole, arrangement, length, depth, step)
 
 
@@ -195,6 +244,7 @@ def lay_out(
     step = stride(where.hi - where.lo, label_all, thinning_need(measure, px, horizontal, widest_px), where.per_cell)
     cells = labelled_cells(where.lo, where.hi, step, selected)
     per_label = where.per_cell * step
-    arrangement = arrange(per_label, horizontal, widest_px, px, min(where.smallest, px), measure)
+    index = index_text(labels) if horizontal and label_all else ""
+    arrangement = arrange(per_label, horizontal, widest_px, px, min(where.smallest, px), measure, index, where.extent)
     length, depth = room(arrangement, horizontal, per_label, widest_px, where.extent, measure)
     return labels_drawn(labels, cells, arrangement, length, depth, step, measure)

@@ -469,3 +469,26 @@ def test_tokens_stage_shows_ids_and_the_one_hot_lookup(big_window, state, qtbot)
     assert np.allclose(one_hot.astype(np.float64) @ W.astype(np.float64), trace["embed.tok"][0, 3], atol=1e-6)
     assert np.allclose(tv.picked.image.image[0], trace["embed.tok"][0, 3], atol=1e-6)
     assert f"{ids[3]}" in tv.one_hot.title.text()
+
+
+@pytest.mark.parametrize("size", [(520, 440), (900, 500), (700, 900)])
+@pytest.mark.parametrize("C", [5, 16, 28])
+def test_a_square_maps_labels_sit_against_its_cells(qtbot, size, C):
+    """Issue 38: the square map sat in the middle of a full-width plot with its ticks at the plot's edges (290 px
+    from the row labels to the first cell). Now every row label ends, and every key label starts, within 24 px
+    of the cells, whatever the widget's shape."""
+    h = labelled_heatmap(qtbot, C, size=size, word="w")
+    settle(qtbot)
+    paint(h)
+    cells = h.cells_rect()
+    assert abs(cells.width() - cells.height()) <= 1.5
+    for rect, _t, _w in h.left.drawn():
+        assert 0 <= cells.left() - in_viewport_rect(h, h.left, rect).right() <= 24
+    for rect, _t, _w in h.bottom.drawn():
+        assert 0 <= in_viewport_rect(h, h.bottom, rect).top() - cells.bottom() <= 24
+
+
+def in_viewport_rect(h: Heatmap, axis, rect: QRectF) -> QRectF:
+    view = h.graphics
+    poly = view.mapFromScene(axis.mapRectToScene(rect))
+    return QRectF(poly.boundingRect()).translated(QPointF(view.mapTo(h, view.rect().topLeft())))

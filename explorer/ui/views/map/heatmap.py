@@ -25,6 +25,7 @@ from explorer.ui.views.map.map_layers import (  # noqa: F401
     mask_swatch,
 )
 from explorer.ui.views.map.settle import settle
+from explorer.ui.views.map.square_hug import SquareHug
 from explorer.ui.views.map.token_axis import LABEL_ALL, MIN_TICK_PX, TokenAxis, base_px  # noqa: F401
 
 
@@ -51,6 +52,7 @@ class Heatmap(QWidget):
         self.title.setWordWrap(True)
         self.title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.title.hide()
+        self.title_wanted = True  # False while a short window needs the title's line for the map
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumSize(120, 100)
         # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
@@ -63,6 +65,8 @@ class Heatmap(QWidget):
         vb.invertY(True)  # row 0 (the first token) at the top, as a matrix is written
         vb.setDefaultPadding(0.0)
         self.layers = MapLayers(vb, text_limit)
+        self.hug = SquareHug(self.graphics, self.plot)  # a square map's axes against its cells, not the widget's edges
+        self.left.on_reserved = self.bottom.on_reserved = self.hug.axis_reserved
         self.bar = None
         self._bar_shows: tuple | None = None  # (signed, levels) the colour bar was last set to
         if colour_bar:
@@ -157,6 +161,7 @@ class Heatmap(QWidget):
             axis.setWidth(
                 widest + 4 + axis.style["tickTextOffset"][0] + max(0, axis.style["tickLength"])
             )  # pyqtgraph fixes 45
+            self.hug.axis_reserved()  # a wider bar: the square's margins in the same layout pass
 
     def bar_numbers(self) -> list[str]:
         """The numbers the colour bar shows (empty without a bar)."""
@@ -216,7 +221,13 @@ class Heatmap(QWidget):
         self.plot.setLabel("left", left, **style)
         self.plot.setLabel("bottom", bottom, **style)
         self.title.setText(title)
-        self.title.setVisible(bool(title))
+        self.title.setVisible(bool(title) and self.title_wanted)
+
+    def show_title(self, shown: bool) -> None:
+        """The title above the map, or not: a short window gives its line to the map (explorer/ui/shell/map_room.py;
+        the axis titles and the grid's framed head still say what the map is)."""
+        self.title_wanted = shown
+        self.title.setVisible(bool(self.title.text()) and shown)
 
     def set_matrix(
         self,
@@ -251,6 +262,7 @@ class Heatmap(QWidget):
         self.access.set_matrix(data, row_labels, col_labels)
         vb = self.plot.getViewBox()
         vb.setAspectLocked(square, ratio=1)
+        self.hug.set_square(square)
         if square:  # square cells: the free axis must be allowed to extend past the matrix
             vb.setLimits(xMin=None, xMax=None, yMin=None, yMax=None)
         else:

@@ -85,12 +85,14 @@ class TokenAxis(pg.AxisItem):
         self._px = base_px()
         self.smallest = MIN_TICK_PX  # a crowded axis shrinks its labels down to this, never below
         self._widest = 0
+        self._index = ""  # the widest position a crowded key axis shows instead of its labels
         self._arranged_depth = 0  # what the last paint's arrangement of key labels reserved (_layout)
         self._arranged_bands, self._arranged_px = 1, 0  # and in how many columns, at what size, the query labels
         self._texts: list[tuple[QRectF, int, str, str, bool]] = []  # (rect, flags, drawn, whole, upright)
         self.arranged: AxisLabels | None = None  # the labels the last paint drew, as the shared rule decided
         self.arranged_in: AxisRoom | None = None  # and the room it decided them for
         self._latch = _Latch()
+        self.on_reserved = None  # called when the axis takes other room
         self.enableAutoSIPrefix(False)
         self.setStyle(autoExpandTextSpace=False)
         self.setTickFont(self._font(self._px))
@@ -126,6 +128,8 @@ class TokenAxis(pg.AxisItem):
 
     def _measure(self) -> None:
         self._widest = rule.widest(FONT_MEASURE, self._px, self.labels)
+        # a crowded key axis may show positions instead (never an index axis, whose labels are positions)
+        self._index = rule.index_text(self.labels) if self.orientation == "bottom" and self.label_all else ""
         if self.orientation in ("left", "right"):
             # reserve the room now, as the paint will (_layout, rule.room): pyqtgraph would only widen the axis
             # after a first, clipped paint, and 2 px less for a capped label moved the map after its paint
@@ -145,6 +149,8 @@ class TokenAxis(pg.AxisItem):
         if across != self.style[key]:
             self.style[key] = across  # pyqtgraph sizes the axis from it (autoExpandTextSpace is off)
             self._adjustSize()
+            if self.on_reserved is not None:
+                self.on_reserved()  # a square map's margins follow in the same layout pass (square_hug.py)
 
     # ------------------------------------------------------------------ which cells
     def _visible(self, minVal: float, maxVal: float) -> tuple[int, int]:
@@ -195,11 +201,12 @@ class TokenAxis(pg.AxisItem):
         per_cell = abs(along(1.0) - along(0.0))
         per_label = per_cell * stride
         smallest = min(self.smallest, self._px)
-        outside = (self.labels, self._px, stride, _size(self.parentItem()))
+        outside = (self.labels, self._px, stride, _size(_outermost(self)))
+        extent = vb.height() + self.height()  # upright labels take at most about a fifth of the plot's height
         arrangement = self._latch.hold(
             outside,
-            rule.arrange(per_label, horizontal, self._widest, self._px, smallest, FONT_MEASURE),
-            lambda a: rule.need(a, horizontal, self._widest, FONT_MEASURE),
+            rule.arrange(per_label, horizontal, self._widest, self._px, smallest, FONT_MEASURE, self._index, extent),
+            lambda a: rule.need(a, horizontal, self._widest, FONT_MEASURE, self._index),
         )
         px, upright, bands = arrangement.px, arrangement.upright, arrangement.bands
         font = self._font(px)
@@ -207,7 +214,8 @@ class TokenAxis(pg.AxisItem):
             self.style["tickFont"] = font
         line = FONT_MEASURE.line(px)
         gap = max(0, self.style["tickLength"]) + self.style["tickTextOffset"][0 if not horizontal else 1]
-        extent = vb.height() + self.height()  # upright labels take at most about a fifth of the plot's height
+        # the room of the labels at their full size, even when drawn smaller: an axis that narrowed with its font
+        # widened the cells, which then fitted a larger font, which widened the axis… (a cycle, _Latch)
         room, depth = rule.room(arrangement, horizontal, per_label, self._widest, extent, FONT_MEASURE)
         self._arranged_depth, self._arranged_bands, self._arranged_px = math.ceil(depth * bands), bands, px
         self._reserve(depth * bands)
@@ -309,6 +317,14 @@ class _Latch:
             else:
                 self.arrangement = arrangement
         return self.arrangement
+
+
+def _outermost(item):
+    """The layout that holds the plot: its size is the widget's, whatever room the plot itself is given (a
+    square map's plot shrinks to its cells, square_hug.py, so the plot's own size follows the axes)."""
+    while item is not None and item.parentItem() is not None:
+        item = item.parentItem()
+    return item
 
 
 def _size(item) -> tuple[int, int]:
