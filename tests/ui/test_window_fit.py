@@ -61,3 +61,18 @@ def test_the_real_window_is_placed_on_the_screen(qtbot):
     assert area.contains(w.geometry())
     assert not fit_to_screen(w, restored=False, size=(2500, 1000), available=area)  # --size larger than the screen
     assert w.width() == 1920 and area.contains(w.geometry())
+
+
+@pytest.mark.parametrize(
+    "name, maximised", [("laptop-1280x720", True), ("laptop-1366x768", True), ("desktop-1920x1080", False)]
+)
+def test_a_first_launch_on_a_small_screen_is_maximised(qtbot, name, maximised):
+    """Issue 38: at 90 % of a 1280×720 screen the map had 39 % of it; a small screen's every pixel is the map's."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMainWindow, QWidget
+
+    w = QMainWindow()
+    w.setCentralWidget(QWidget())
+    qtbot.addWidget(w)
+    fit_to_screen(w, restored=False, available=SCREENS[name])
+    assert bool(w.windowState() & Qt.WindowState.WindowMaximized) is maximised

@@ -15,7 +15,7 @@ from explorer.ui.bridge.state import AppState
 from explorer.ui.classroom.focus_mode import FocusMode
 from explorer.ui.menus.actions import Actions
 from explorer.ui.preferences.choices import ChoiceFollower
-from explorer.ui.shell import window_layout, window_state
+from explorer.ui.shell import map_room, window_layout, window_state
 from explorer.ui.shell.capture_status import LayerCapture
 from explorer.ui.shell.snapshot_banner import install_snapshot_banner
 from explorer.ui.shell.status_bar import StatusBar
@@ -56,6 +56,12 @@ class MainWindow(QMainWindow):
         self._default_layout = self.saveState()  # what View → Reset layout goes back to
         self._sized = False  # default dock sizes are applied at the first show, for the size shown
         self._asked: set[str] | None = set()  # panels opened before the first layout (command line, lesson step)
+        # The map keeps its room whatever the restored layout, text size or screen (map_room): checked a moment
+        # after the window changes size or text size, once its layouts have followed.
+        self._room_check = QTimer(self, singleShot=True, interval=60)
+        self._room_check.timeout.connect(self._make_room)
+        self._kept: set[str] = set()  # panels opened since the last check
+        state.traceChanged.connect(self._first_map_drawn)
         self.resize(1400, 900)
         self.apply_default_sizes()
         if restore_layout:
@@ -124,6 +130,8 @@ class MainWindow(QMainWindow):
         button; with ``toggle``, a panel already in front is closed)."""
         if self._asked is not None:
             self._asked.add(name)  # asked for before the first layout: the default layout keeps it open
+        self._kept.add(name)  # asked for now: the map's room check makes it smaller if need be, never closes it
+        self.keep_map_first()
         window_layout.open_panel(self, name, toggle)
 
     def reset_layout(self) -> None:
@@ -141,10 +149,34 @@ class MainWindow(QMainWindow):
                 QTimer.singleShot(0, self._first_layout)
             else:
                 self._asked = None
+                self.keep_map_first()  # a layout saved on another screen or at another text size
 
     def _first_layout(self) -> None:
         self.apply_default_sizes()
         self._asked = None  # a later Reset layout is the plain default
+        self.keep_map_first()
+
+    def keep_map_first(self) -> None:
+        """Check (soon, once the layouts have followed) that the map has its room; panels give way if not."""
+        self._room_check.start()
+
+    def _make_room(self) -> None:
+        kept, self._kept = frozenset(self._kept), set()
+        map_room.make_room(self, kept)
+
+    def _first_map_drawn(self, _trace) -> None:
+        self.state.traceChanged.disconnect(self._first_map_drawn)
+        self.keep_map_first()  # the map's axes are measured now: the room is known, not guessed
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._sized:
+            self.keep_map_first()
+
+    def text_size_changed(self, _old_px: int, _new_px: int, _scale: float) -> None:
+        """View → Text size: the pipeline grows or shrinks back to its boxes, and the panels give the map its
+        room again (at 200 % the map was 233 px; back at 100 % a 240 px empty band stayed)."""
+        self.keep_map_first()
 
     def _wire(self) -> None:
         s, w = self.state, self.worker

@@ -1,17 +1,25 @@
 """The window on the screen it opens on: a first launch fits in 90 % of the available area, a remembered
 geometry is pulled back onto the current screen, a size asked for on the command line is kept within it.
 
-The window opened at 1400×900 whatever the screen and overflowed a 1366×768 laptop (issue 11).
+The window opened at 1400×900 whatever the screen and overflowed a 1366×768 laptop (issue 11). On a small
+screen (a laptop or projector of at most 1366×768) every pixel is the map's: the window opens maximised there,
+at 90 % the map had only 39 % of a 1280×720 screen (issue 38).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 DEFAULT_SIZE = (1400, 900)  # what the panels were laid out for; smaller screens get less
 SCREEN_SHARE = 0.9  # a first launch leaves a margin around the window (panels, taskbar, a second look)
+SMALL_SCREEN = (1366, 768)  # a screen at most this large: the window opens maximised
+
+
+def small_screen(available: QRect) -> bool:
+    """A laptop or projector screen (its free area; a taskbar takes some of it)."""
+    return available.width() <= SMALL_SCREEN[0] and available.height() <= SMALL_SCREEN[1]
 
 
 def first_size(available: QRect) -> tuple[int, int]:
@@ -52,4 +60,6 @@ def fit_to_screen(
     fitted = clamped(want, area)
     window.resize(fitted.size())
     window.move(fitted.topLeft())
+    if size is None and small_screen(area) and (not restored or fitted.size() != want.size()):
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
     return fitted.size() == want.size()
