@@ -42,6 +42,9 @@ def steady(app, window) -> None:
             app.processEvents()
             if render_queue().pending():
                 render_queue().flush()
+        pending = getattr(window, "_room_check", None)
+        if pending is not None and pending.isActive():  # the map's room is checked a moment after a change
+            return False
         window.grab()
         large = window.views["tensor"].large if hasattr(window, "views") else window.tensor.large
         geo = [(w.isVisible(), w.geometry().getRect()) for w in window.findChildren(QWidget)]
