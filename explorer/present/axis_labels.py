@@ -27,6 +27,7 @@ MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many t
 # Upright key labels shrink no further than this before showing positions: 12 px is the application font at
 # 100 % and a 9 px cap height, what a class reads from the back (issue 38)
 READABLE_KEY_PX = 12
+ROW_PITCH = 0.88  # query labels' spacing, in lines (their ink is about 0.86 of a Latin line)
 LABEL_CHARS = 11  # a label is elided past the width of this many digits (the tooltip has it whole)
 WIDEST_OF = 32  # the widest label is looked for among this many longest (never a thousand per paint)
 
@@ -158,15 +159,23 @@ def arrange(
             return Arrangement(small, True, 1)
     else:  # one column next to the cells, a smaller font before a second column
         small = px
-        while small > smallest and measure.line(small) + 1 > per_label:
+        while small > smallest and row_pitch(measure, small) > per_label:
             small -= 1
-        if measure.line(small) + 1 <= per_label:
+        if row_pitch(measure, small) <= per_label:
             return Arrangement(small, False, 1)
     # two staggered bands; a smaller font only when even two bands are too tight
+    pitch = (lambda size: measure.line(size) + 1) if horizontal else (lambda size: row_pitch(measure, size))
     small = px
-    while small > smallest and measure.line(small) + 1 > 2 * per_label:
+    while small > smallest and pitch(small) > 2 * per_label:
         small -= 1
     return Arrangement(max(small, smallest), horizontal, 2)
+
+
+def row_pitch(measure: TextMeasure, px: float) -> float:
+    """How far apart query labels may be: their ink (ascenders to descenders, about 0.86 of a Latin line, less
+    of a Japanese one), not the font's whole line. At 28 tokens a whole line cost the labels 2 px of size
+    at 1280×720, and a slide's second column of labels 134 px of distance to their row."""
+    return ROW_PITCH * measure.line(px)
 
 
 def upright_cap(measure: TextMeasure, px: float, extent: float) -> float:
@@ -180,6 +189,8 @@ def need(arrangement: Arrangement, horizontal: bool, widest_px: float, measure: 
         return (measure.width(index, arrangement.px) + 6) / arrangement.bands
     if horizontal and not arrangement.upright:
         return (widest_px + 6) / arrangement.bands
+    if not horizontal:
+        return row_pitch(measure, arrangement.px) / arrangement.bands
     return (measure.line(arrangement.px) + 1) / arrangement.bands
 
 

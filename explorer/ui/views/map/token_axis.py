@@ -226,15 +226,18 @@ class TokenAxis(pg.AxisItem):
         for v, text, whole, band in zip(values, self.arranged.texts, self.arranged.whole, self.arranged.bands):
             pos = along(v)
             if horizontal and not upright:
-                rect = QRectF(pos - room / 2, gap + band * line, room, line)
-                flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+                # positions (digits: no descenders) stagger closer than a line, their second row against the first
+                step = line * rule.ROW_PITCH if arrangement.index else line
+                rect = QRectF(pos - room / 2, gap + band * step, room, step)
+                flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop) | int(Qt.TextFlag.TextDontClip)
             elif horizontal:  # upright: reads bottom to top, its end at the axis
                 rect = QRectF(pos - line / 2, gap + band * depth, line, room)
                 flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            else:
+            else:  # rows closer than a line (rule.row_pitch): each rect its cell's height, the text not clipped
                 right = self.width() - gap - band * depth
-                rect = QRectF(right - room, pos - line / 2, room, line)
-                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                tall = min(line, per_label * bands)
+                rect = QRectF(right - room, pos - tall / 2, room, tall)
+                flags = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) | int(Qt.TextFlag.TextDontClip)
             out.append((rect, flags, text, whole, horizontal and upright))
         return out
 
