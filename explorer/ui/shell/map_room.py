@@ -20,11 +20,10 @@ MAP_FLOOR = 0.42  # the map's cells at least this share of the window's height (
 SMALLEST_PANEL = 110  # a panel given less than this (px, across its edge) is closed to its strip instead
 _OVERHEAD = (110, 70)  # axes, colour bar and margins around the cells, before the map was ever laid out
 
-Left, Right, Bottom, Top = (
+Left, Right, Bottom = (
     Qt.DockWidgetArea.LeftDockWidgetArea,
     Qt.DockWidgetArea.RightDockWidgetArea,
     Qt.DockWidgetArea.BottomDockWidgetArea,
-    Qt.DockWidgetArea.TopDockWidgetArea,
 )
 VERTICAL, HORIZONTAL = Qt.Orientation.Vertical, Qt.Orientation.Horizontal
 
