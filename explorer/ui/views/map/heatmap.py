@@ -86,6 +86,7 @@ class Heatmap(QWidget):
         self.smallest_px: int | None = None  # tick labels never smaller (set on a slide)
         self._axis_titles, self._titles_set = ("", ""), None
         self._hovered: tuple[int, int] | None = None
+        self._token_axes = (True, True)  # rows, columns: the sentence's tokens (what the thinning note counts)
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
@@ -191,12 +192,13 @@ class Heatmap(QWidget):
 
     def _show_note(self) -> None:
         """The owner's remark and, past LABEL_ALL tokens, that not every token is labelled (issue 22: up to 32
-        every token is; beyond, the labels are thinned to what fits, and the map says so)."""
-        thinned = (
-            self.left.label_all
-            and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0)
-            > self.left.label_all
-        )
+        every token is; beyond, the labels are thinned to what fits, and the map says so). Only token axes
+        count: a stage's 64 embedding dimensions once made a 5-token map say so (issue 38)."""
+        rows_are_tokens, cols_are_tokens = self._token_axes
+        counted = [len(self.left.labels)] if rows_are_tokens else []
+        if cols_are_tokens and self.bottom.label_all:
+            counted.append(len(self.bottom.labels))
+        thinned = self.left.label_all and max(counted, default=0) > self.left.label_all
         parts = [getattr(self, "_view_note", "")]
         if thinned:
             parts.append(
@@ -228,10 +230,13 @@ class Heatmap(QWidget):
         square: bool = False,
         blocked: np.ndarray | None = None,
         note: str | None = None,
+        token_axes: tuple[bool, bool] = (True, True),
     ) -> None:
         """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own.
         ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
-        words are laid out once: set apart, the map was laid out, set and painted twice."""
+        words are laid out once: set apart, the map was laid out, set and painted twice. ``token_axes``: whether
+        the rows and the columns are the sentence's tokens (not dimensions, ids or layers)."""
+        self._token_axes = token_axes
         if note is not None:
             self._view_note = note
         if levels is None:
@@ -277,6 +282,7 @@ class Heatmap(QWidget):
             square=panel.square,
             blocked=panel.blocked,
             note=note,
+            token_axes=(True, panel.col_tokens),
         )
 
     def cells_rect(self) -> QRectF:
