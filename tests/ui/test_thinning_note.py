@@ -61,8 +61,10 @@ def test_dimensions_or_ids_on_both_axes_say_nothing(qtbot):
     h = Heatmap()
     qtbot.addWidget(h)
     ids, dims = [str(i) for i in range(100)], [str(d) for d in range(64)]
-    h.set_matrix(np.zeros((100, 64), dtype=np.float32), ids, dims, True, token_axes=(False, False))
+    h.set_token_axes(False, False)
+    h.set_matrix(np.zeros((100, 64), dtype=np.float32), ids, dims, True)
     assert THINNED not in h.note.text() and not h.note.isVisibleTo(h)
     tokens = [f"{i} t{i}" for i in range(5)]
-    h.set_matrix(np.zeros((5, 64), dtype=np.float32), tokens, dims, True, token_axes=(True, False))
+    h.set_token_axes(True, False)
+    h.set_matrix(np.zeros((5, 64), dtype=np.float32), tokens, dims, True)
     assert not h.note.isVisibleTo(h)

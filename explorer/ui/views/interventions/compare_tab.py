@@ -96,6 +96,14 @@ class CompareTab(View):
         self.clear_button.clicked.connect(state.clear_interventions)
         self.mode_combo.currentIndexChanged.connect(lambda _i: self._redraw())
         self._error = ""  # why the last request failed, until a trace arrives (said where the KL would be)
+        self._follow(state)
+        self.retranslate()
+        self._list()
+        self._redraw()
+
+    def _follow(self, state) -> None:
+        """Redraw on what changes the comparison: the trace, the selection, the interventions asked for, the
+        run starting or failing."""
         redraw = self.when_shown(self._redraw)
         state.traceChanged.connect(lambda _t: (self._forget_error(), redraw()))
         state.selectionChanged.connect(lambda _s: redraw())
@@ -103,9 +111,6 @@ class CompareTab(View):
         state.busyChanged.connect(lambda _b: redraw())
         state.errorRaised.connect(lambda message: (self._remember_error(message), redraw()))
         state.requestReverted.connect(lambda _r: self._list())
-        self.retranslate()
-        self._list()
-        self._redraw()
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:

@@ -186,6 +186,11 @@ class Heatmap(QWidget):
     def set_legend_text(self, text: str) -> None:
         self.legend_text.setText(text)
 
+    def set_token_axes(self, rows: bool, cols: bool) -> None:
+        """Whether the rows and the columns of the matrices set next are the sentence's tokens (not dimensions,
+        ids or layers): only token axes count for the note that not every token is labelled."""
+        self._token_axes = (rows, cols)
+
     def set_note(self, text: str) -> None:
         self._view_note = text
         self._show_note()
@@ -230,13 +235,10 @@ class Heatmap(QWidget):
         square: bool = False,
         blocked: np.ndarray | None = None,
         note: str | None = None,
-        token_axes: tuple[bool, bool] = (True, True),
     ) -> None:
         """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own.
         ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
-        words are laid out once: set apart, the map was laid out, set and painted twice. ``token_axes``: whether
-        the rows and the columns are the sentence's tokens (not dimensions, ids or layers)."""
-        self._token_axes = token_axes
+        words are laid out once: set apart, the map was laid out, set and painted twice."""
         if note is not None:
             self._view_note = note
         if levels is None:
@@ -273,6 +275,7 @@ class Heatmap(QWidget):
         if legend:
             self.set_legend_text(legend)
         note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        self.set_token_axes(True, panel.col_tokens)
         self.set_matrix(
             panel.data,
             panel.row_labels,
@@ -282,7 +285,6 @@ class Heatmap(QWidget):
             square=panel.square,
             blocked=panel.blocked,
             note=note,
-            token_axes=(True, panel.col_tokens),
         )
 
     def cells_rect(self) -> QRectF:
