@@ -282,6 +282,10 @@
         <translation>Attention Explorer について(&amp;A)</translation>
     </message>
     <message>
+        <source>Reading the &amp;tokens</source>
+        <translation>トークンの読み方(&amp;T)</translation>
+    </message>
+    <message>
         <source>Main toolbar</source>
         <translation>メインツールバー</translation>
     </message>
@@ -304,6 +308,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>Attention Explorer {version}
 
 自分でサイズを決めた Transformer の中を、すべてのテンソルが流れていく様子を観察できます。</translation>
+    </message>
+    <message>
+        <source>Reading the tokens</source>
+        <translation>トークンの読み方</translation>
     </message>
 </context>
 <context>
@@ -873,6 +881,18 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Nothing to compare yet: add an intervention.</source>
         <translation>まだ比べるものがありません: 介入を追加してください。</translation>
+    </message>
+    <message>
+        <source>Running the model with and without the interventions…</source>
+        <translation>介入ありとなしでモデルを実行しています…</translation>
+    </message>
+    <message>
+        <source>The interventions could not be run: {error}</source>
+        <translation>介入を実行できませんでした：{error}</translation>
+    </message>
+    <message>
+        <source>The run shown does not include the interventions listed above yet.</source>
+        <translation>表示中の実行には、上に並べた介入がまだ含まれていません。</translation>
     </message>
     <message>
         <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
@@ -2511,8 +2531,8 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>「{context}」の次のトークン</translation>
     </message>
     <message>
-        <source>position {i} of {C} · temperature {t:g}</source>
-        <translation>位置 {i} / {C} · 温度 {t:g}</translation>
+        <source>position {i} (of 0–{last}) · temperature {t:g}</source>
+        <translation>位置 {i}（0〜{last}）· 温度 {t:g}</translation>
     </message>
     <message>
         <source>Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened run. KL(baseline ‖ intervened) = {kl} nats</source>
@@ -3617,6 +3637,33 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>{name}: token {i} “{ti}”, column {j}</source>
         <translation>{name}：トークン {i}「{ti}」、列 {j}</translation>
+    </message>
+</context>
+<context>
+    <name>TokenWords</name>
+    <message>
+        <source>␣ is a space glued to the front of the word: “␣is” is “ is” with its space. A piece with ␣ starts a new word; a piece without it continues the word before it.</source>
+        <translation>␣ は単語の前にくっついた空白です。「␣is」は空白付きの「 is」です。␣ のある断片は新しい単語の始まり、␣ のない断片は前の単語の続きです。</translation>
+    </message>
+    <message>
+        <source>id {id}: the row of the embedding table W_E that holds this token's vector</source>
+        <translation>id {id}：このトークンのベクトルが入っている埋め込み表 W_E の行</translation>
+    </message>
+    <message>
+        <source>The Text panel shows the sentence cut into tokens, the pieces the model reads. Each chip is one token with its id.</source>
+        <translation>テキストパネルは、文をトークン（モデルが読む断片）に切って示します。チップ 1 つが 1 トークンで、id が付いています。</translation>
+    </message>
+    <message>
+        <source>The number on a chip is its id: the row of the embedding table W_E that holds the token's vector. The Embed stage reads that row.</source>
+        <translation>チップの数字は id です。トークンのベクトルが入っている埋め込み表 W_E の行番号で、Embed の段階がその行を読みます。</translation>
+    </message>
+    <message>
+        <source>A dashed chip is not in the vocabulary: the model reads it as &lt;unk&gt;.</source>
+        <translation>破線のチップは語彙にありません。モデルは &lt;unk&gt; として読みます。</translation>
+    </message>
+    <message>
+        <source>私(1/3): one character split over three byte tokens, shown as the character on each.</source>
+        <translation>私(1/3)：1 文字が 3 つのバイトトークンに分かれたもので、それぞれにその文字を示します。</translation>
     </message>
 </context>
 <context>
