@@ -36,8 +36,16 @@
         <translation>フォーカスのあるマップ（なければ中央の大きなマップ）の数値を、スクリーンリーダーで読める表で表示します</translation>
     </message>
     <message>
-        <source>next control (Shift+Tab: the one before)</source>
-        <translation>次のコントロールへ（Shift+Tab で前へ）</translation>
+        <source>&amp;Go to the map</source>
+        <translation>マップへ移動(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Bring the keyboard to the map (F6): the arrow keys then move from cell to cell, Enter selects</source>
+        <translation>キーボードの操作をマップへ移します（F6）。そのあと矢印キーでセルからセルへ移動し、Enter で選択します</translation>
+    </message>
+    <message>
+        <source>next control (Shift+Tab: the one before; F6: straight to the map)</source>
+        <translation>次のコントロールへ（Shift+Tab で前へ、F6 でマップへ直接）</translation>
     </message>
     <message>
         <source>in a map: move from cell to cell (the explanation follows)</source>
