@@ -4000,5 +4000,17 @@ parameters: {before} → {after}  ({saving})</source>
         <source>The next token's probability</source>
         <translation>次トークンの確率</translation>
     </message>
+    <message>
+        <source>No worksheet for this sentence: its exercises would be trivial. Token {i} sees {k} token(s), all with the same score, so every weight is the same and no answer depends on which word is which.</source>
+        <translation>この文ではワークシートを作れません。演習が自明になってしまいます。トークン {i} が参照する {k} 個のトークンのスコアがすべて同じなので、重みもすべて等しく、どの答えもどの単語がどれかに左右されません。</translation>
+    </message>
+    <message>
+        <source>{u} of its tokens are not in the toy model's vocabulary and are all read as &lt;unk&gt;.</source>
+        <translation>このうち {u} 個のトークンは小さなモデルの語彙になく、すべて &lt;unk&gt; として読まれます。</translation>
+    </message>
+    <message>
+        <source>Write a sentence of at least two different English words, e.g. “the cat sat”.</source>
+        <translation>異なる英単語を 2 つ以上含む文を書いてください（例：「the cat sat」）。</translation>
+    </message>
 </context>
 </TS>

@@ -186,3 +186,13 @@ def test_worksheet_refuses_a_model_too_large_to_do_by_hand(tmp_path):
     r = cli(tmp_path, "worksheet", PEN, "--preset", "classroom", "-o", tmp_path / "s.pdf")
     assert r.returncode == 2 and "error: a worksheet is done by hand on a small model" in r.stderr
     assert not (tmp_path / "s.pdf").exists()
+
+
+@pytest.mark.parametrize("language, said", [("en", "would be trivial"), ("ja", "自明")])
+def test_worksheet_refuses_a_trivial_sentence_in_the_interfaces_language(tmp_path, language, said):
+    """Issue 38: a Japanese sentence on seed-toy is two identical <unk>: refused in one line, in --language."""
+    sheet = tmp_path / "s.pdf"
+    r = cli(tmp_path, "worksheet", "猫 犬", "--preset", "seed-toy", "--language", language, "-o", sheet)
+    errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert r.returncode == 2 and len(errors) == 1 and said in errors[0], r.stderr
+    assert "<unk>" in errors[0] and not sheet.exists()
