@@ -1962,6 +1962,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>（このレッスンには質問がありません）</translation>
     </message>
     <message>
+        <source>Token ids: {ids}</source>
+        <translation>トークン ID：{ids}</translation>
+    </message>
+    <message>
         <source>This step has no caption in {language}: it is shown in {other}.</source>
         <translation>このステップには{language}のキャプションがないため、{other}で表示しています。</translation>
     </message>
