@@ -48,3 +48,17 @@ class MaskTooSmall(ConfigError):
             f"the painted mask is {painted}×{painted} but the text has {tokens} tokens; paint the new rows or "
             "pick another mask"
         )
+
+
+class TrivialWorksheet(ConfigError):
+    """A sentence whose worksheet exercises would all have the same answer for every key (issue 38). Its fields
+    let the window and the CLI say why in the interface's language (explorer/ui/printing/worksheet_export.py)."""
+
+    def __init__(self, query: int, keys: int, unknown: int) -> None:
+        self.query = query  # the token the exercises ask about
+        self.keys = keys  # the keys it sees, all with the same score
+        self.unknown = unknown  # the sentence's tokens outside the toy model's vocabulary (each read as <unk>)
+        super().__init__(
+            f"no worksheet: its exercises would be trivial (token {query} sees {keys} key(s) with the same score, "
+            f"{unknown} token(s) are not in the toy model's vocabulary); write at least two different words it knows"
+        )

@@ -8,15 +8,36 @@ wrapped like any other text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from explorer.handouts import colours as col
 from explorer.handouts.scene import Rect, Scene, Text
 from explorer.handouts.stage_figure import Frame, stage_scene
-from explorer.handouts.text import plain, wrap
+from explorer.handouts.text import plain, unmarked, wrap
 from explorer.handouts.words import ENGLISH, FigureWords
 
 A4_LANDSCAPE = (1122.52, 793.7)  # CSS pixels (297 × 210 mm)
+# A step title's own "Step 2:" (the lecture note's three steps of attention) printed beside the slide's
+# "Step 7 of 14" and the figure's "Step 8 of 18" gave three step numbers on one page (issue 38): a slide
+# keeps only its own.
+_STEP_PREFIX = re.compile(r"^\s*(?:Step|ステップ)\s*\d+\s*[:：]\s*")
+ID_STAGES = ("tokens", "embed")  # the steps whose question is about token ids: the ids printed on the page
+
+
+def unnumbered(title: str) -> str:
+    """A step's title without a leading "Step 2:" of its own (the slide numbers its steps)."""
+    return _STEP_PREFIX.sub("", title, count=1) or title
+
+
+def token_ids(trace, row: int) -> str:
+    """The sentence's tokens with their ids, as the window's chips show them ("This 433 · ␣is 299 …"):
+    paper has no Text panel to read them from."""
+    from explorer.analysis.token_text import visible
+
+    r = trace.rows[row]
+    return " · ".join(f"{visible(t)} {i}" for t, i in zip(r.tokens, r.ids))
+
 
 PAGE_WORDS = {
     "question": "Question:",
@@ -27,6 +48,7 @@ PAGE_WORDS = {
     "steps": "{n} steps",
     "not shown": "The figure of this step cannot be drawn here.",
     "no answers": "(no question in this lesson)",
+    "ids": "Token ids: {ids}",
 }
 
 
@@ -77,7 +99,7 @@ def _lines(
     bottom=None,
 ) -> float:
     """Wrapped text from baseline-top ``y``; returns the y below it. Stops at ``bottom`` (ending in "…")."""
-    lines = wrap(plain(text), size, room, bold, max_lines)
+    lines = wrap(plain(unmarked(text)), size, room, bold, max_lines)
     if bottom is not None:
         fits = max(1, int((bottom - y) // (size * 1.3)))
         if len(lines) > fits:
@@ -112,7 +134,7 @@ def title_page(
         if y + px * 1.3 > bottom:
             scene.add(Text(m, y + px, "…", px, th.faint))
             break
-        y = _lines(scene, m, y, f"{i + 1}. {name}", px, room, th.ink, max_lines=1)
+        y = _lines(scene, m, y, f"{i + 1}. {unnumbered(name)}", px, room, th.ink, max_lines=1)
     _footer(scene, page, title, 1, total, words, th)
     return scene
 
@@ -138,10 +160,14 @@ def step_page(
     px, m = page.px, page.margin
     left_w = page.width * 0.34
     scene.add(Text(m, m, words["step"].format(n=index + 1, total=steps), px * 0.8, th.faint))
-    y = _lines(scene, m, m + px * 0.4, text.title, px * 1.5, page.width - 2 * m, th.ink, bold=True, max_lines=2)
+    title = unnumbered(text.title)
+    y = _lines(scene, m, m + px * 0.4, title, px * 1.5, page.width - 2 * m, th.ink, bold=True, max_lines=2)
     top = y + px * 0.6
     bottom = page.height - m * 1.1
     y = _lines(scene, m, top, text.caption, px, left_w - px, th.ink, bottom=bottom - px * 4)
+    if trace is not None and sel.stage in ID_STAGES:
+        ids = words["ids"].format(ids=token_ids(trace, sel.row))
+        y = _lines(scene, m, y + px * 0.5, ids, px, left_w - px, th.ink, max_lines=4, bottom=bottom - px * 4)
     if text.question:
         y = _lines(scene, m, y + px * 0.8, words["question"], px, left_w - px, th.ink, bold=True, max_lines=1)
         y = _lines(scene, m, y, text.question, px, left_w - px, th.ink, bottom=bottom - px * 1.5)
@@ -153,7 +179,7 @@ def step_page(
         y = _lines(scene, fx + px, top + px, words["not shown"], px, fw - 2 * px, th.ink, bold=True, max_lines=3)
         _lines(scene, fx + px, y + px * 0.5, note or "", px, fw - 2 * px, th.ink, max_lines=12)
     else:
-        figure = stage_scene(trace, sel, Frame(fw, fh, px=px * 0.85), words.figure, theme)
+        figure = stage_scene(trace, sel, Frame(fw, fh, px=px * 0.85, numbered=False), words.figure, theme)
         scene.extend(figure.translated(fx, top))
     _footer(scene, page, lesson_title, page_no, total, words, th)
     return scene
@@ -185,10 +211,11 @@ def answer_pages(
     if not answers:
         _lines(scene, m, y, words["no answers"], px, room, th.faint)
     for n, title, question, answer in answers:
-        need = px * 1.3 * (1 + len(wrap(plain(question), px, room)) + len(wrap(plain(answer), px, room))) + px
+        lines = len(wrap(plain(unmarked(question)), px, room)) + len(wrap(plain(unmarked(answer)), px, room))
+        need = px * 1.3 * (1 + lines) + px
         if y + min(need, bottom - m) > bottom and y > m + px * 3:
             scene, y = new_page()
-        y = _lines(scene, m, y, f"{n}. {title}", px, room, th.ink, bold=True, max_lines=1, bottom=bottom)
+        y = _lines(scene, m, y, f"{n}. {unnumbered(title)}", px, room, th.ink, bold=True, max_lines=1, bottom=bottom)
         y = _lines(scene, m, y, f"{words['question']} {question}", px, room, th.ink, bottom=bottom)
         y = _lines(scene, m, y, f"{words['answer']} {answer}", px, room, th.ink, bottom=bottom) + px * 0.6
     for k, scene in enumerate(pages):

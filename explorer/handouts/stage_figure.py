@@ -29,6 +29,7 @@ class Frame:
     width: float
     height: float | None = None  # None: as tall as the figure needs
     px: float | None = None  # None: from the size (a larger figure has larger text)
+    numbered: bool = True  # "Step k of 18:" before the title; a lesson's slide has its own step number
 
     def text_px(self) -> float:
         if self.px is not None:
@@ -68,7 +69,7 @@ def stage_scene(
     th = col.theme(theme)
     px = frame.text_px()
     scene = Scene(frame.width, frame.height or 0.0, background=th.paper)
-    head_items, top = header(trace, sel, frame.width, px, words, th)
+    head_items, top = header(trace, sel, frame.width, px, words, th, frame.numbered)
     scene.extend(head_items)
     pad = px * 0.5  # the legend and the axis titles keep off the paper's edge
     box = Box(pad, top, frame.width - 2 * pad, None if frame.height is None else frame.height - top - pad)
@@ -82,26 +83,28 @@ def stage_scene(
     scene.extend(items)
     if frame.height is None:
         scene.height = float(math.ceil(bottom + px * 0.6))  # whole pixels: every renderer makes the same size
-    scene.title = stage_title(trace, sel, words)
+    scene.title = stage_title(trace, sel, words, frame.numbered)
     return scene
 
 
-def stage_title(trace, sel: Selection, words: FigureWords) -> str:
+def stage_title(trace, sel: Selection, words: FigureWords, numbered: bool = True) -> str:
     keys = stages.stage_keys_for(trace.config)
-    title = words["step"].format(
-        n=keys.index(sel.stage) + 1, total=len(keys), title=words.stage_titles.get(sel.stage, sel.stage)
-    )
+    title = words.stage_titles.get(sel.stage, sel.stage)
+    if numbered:
+        title = words["step"].format(n=keys.index(sel.stage) + 1, total=len(keys), title=title)
     if stages.stage(sel.stage).per_layer:
         title += " — " + words["layer"].format(layer=sel.layer)
     return title
 
 
-def header(trace, sel: Selection, width: float, px: float, words: FigureWords, th: col.Theme) -> tuple[list, float]:
+def header(
+    trace, sel: Selection, width: float, px: float, words: FigureWords, th: col.Theme, numbered: bool = True
+) -> tuple[list, float]:
     """The step's title (bold) and its computation with the real shapes; returns the items and their bottom."""
     items: list = []
     y = px * 0.4
     size = px * 1.25
-    for line in wrap(stage_title(trace, sel, words), size, width, bold=True, max_lines=2):
+    for line in wrap(stage_title(trace, sel, words, numbered), size, width, bold=True, max_lines=2):
         y += size
         items.append(Text(width / 2, y, line, size, th.ink, "middle", bold=True))
         y += size * (LINE - 1)

@@ -9,6 +9,7 @@ every run is placed by its anchor, so each renderer aligns it with its own metri
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # DejaVu Sans advances of U+0020…U+007E in thousandths of an em, regular and bold.
@@ -248,10 +249,24 @@ def _wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
+# Japanese line breaking (kinsoku, JIS X 4051): no line starts with closing brackets, commas, full stops,
+# small kana or the prolonged sound mark, and none ends with an opening bracket (issue 38: slides broke
+# before 、 and 。).
+NO_LINE_START = frozenset(
+    "、。，．・：；？！ー－～…‥」』）］｝〕〉》】〙〗〟’”ゝゞヽヾ々ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ,.:;!?)]}"
+)
+NO_LINE_END = frozenset("「『（［｛〔〈《【〘〖〝‘“([{")
+
+
+def _may_break(para: str, k: int) -> bool:
+    """Whether a line may end before ``para[k]`` (after ``para[k - 1]``) by the kinsoku rules."""
+    return 0 < k < len(para) and para[k] not in NO_LINE_START and para[k - 1] not in NO_LINE_END
+
+
 def wrap(text: str, size: float, room: float, bold: bool = False, max_lines: int = 8) -> list[str]:
-    """Greedy line breaking in one pass: at the last space that fits, after any Japanese (wide) character,
-    or anywhere in a run without either (a long word); line breaks in the text are kept. Past
-    ``max_lines`` the last line ends in "…"."""
+    """Greedy line breaking in one pass: at the last space that fits, after any Japanese (wide) character
+    where the kinsoku rules allow (``_may_break``), or anywhere in a run without either (a long word); line
+    breaks in the text are kept. Past ``max_lines`` the last line ends in "…"."""
     lines: list[str] = []
     for para in text.split("\n"):
         start, width = 0, 0.0
@@ -271,7 +286,7 @@ def wrap(text: str, size: float, room: float, bold: bool = False, max_lines: int
                     break
             if ch == " ":
                 end, resume = i, i + 1
-            elif _wide(ch):
+            elif (_wide(ch) or (i + 1 < len(para) and _wide(para[i + 1]))) and _may_break(para, i + 1):
                 end = resume = i + 1
             width += w
         else:
@@ -287,6 +302,13 @@ def wrap(text: str, size: float, room: float, bold: bool = False, max_lines: int
 # ------------------------------------------------------------------------------------------ safe text
 
 MAX_TEXT = 4000  # characters of one text drawn on a page; a lesson's caption is shorter (files are ≤ 1 MB)
+
+
+def unmarked(text: str) -> str:
+    """A lesson's words without their inline markup: `code` and **bold** as their words (paper shows no
+    backticks or asterisks, issue 38). Only paired marks go; a lone * (a product) stays."""
+    text = re.sub(r"`([^`\n]+)`", r"\1", text)
+    return re.sub(r"\*\*([^*\n]+)\*\*", r"\1", text)
 
 
 def plain(text: str, limit: int = MAX_TEXT) -> str:

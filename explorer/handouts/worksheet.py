@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer import names
-from explorer.errors import ConfigError
+from explorer.errors import ConfigError, TrivialWorksheet
 
 EXERCISES = ("qk", "scale", "mask", "softmax", "av", "wo", "prob")
 INPUT_DIGITS = 3
@@ -91,6 +91,19 @@ def _row(a) -> np.ndarray:
     return np.array(a, dtype=np.float64)
 
 
+def check_not_trivial(trace, row: int, head: int, i: int) -> None:
+    """Refuse a sentence whose exercises would be trivial: query ``i`` (the token they all ask about) sees fewer
+    than two keys whose scores differ at the printed digits. Then every weight of its row is 1/(keys), A·V is
+    the mean of the values, and no exercise depends on which token is which: a one-token sentence, the same
+    word twice, or words outside the toy vocabulary, all read as the same <unk> (a Japanese sentence on
+    seed-toy became one or two <unk>, issue 38)."""
+    n = trace.rows[row].length
+    masked = np.asarray(trace[names.attn(0, "masked")][row, head, i, :n], dtype=np.float64)
+    seen = np.round(masked[np.isfinite(masked)], INPUT_DIGITS)  # the keys the mask lets it see, as printed
+    if seen.size < 2 or np.ptp(seen) == 0:
+        raise TrivialWorksheet(i, int(seen.size), int(sum(trace.rows[row].unknown)))
+
+
 def worksheet(trace, exercises=EXERCISES, row: int = 0, head: int = 0) -> list[Exercise]:
     """The exercises asked for, in the order given."""
     check_small(trace, row)
@@ -98,6 +111,7 @@ def worksheet(trace, exercises=EXERCISES, row: int = 0, head: int = 0) -> list[E
         raise ConfigError(f"head {head} does not exist: the model has {trace.config.H} heads (counted from 0)")
     n = trace.rows[row].length
     i = min(1, n - 1)
+    check_not_trivial(trace, row, head, i)
     make = {"qk": _qk, "scale": _scale, "mask": _mask, "softmax": _softmax, "av": _av, "wo": _wo, "prob": _prob}
     return [make[k](trace, row, head, i) for k in exercises]
 

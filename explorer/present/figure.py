@@ -74,6 +74,7 @@ class Panel:
     note: Say = NOTHING
     colour_bar: bool = True
     tip: str = ""  # the traced tensor's name, for a title's tooltip
+    col_tokens: bool = False  # the columns are the sentence's tokens (a (C, C) map), not dimensions or ids
 
 
 def pairwise_panel(
@@ -96,6 +97,7 @@ def pairwise_panel(
         y_title=Say.of("query axis"),
         x_title=Say.of("key axis"),
         square=True,
+        col_tokens=True,
         highlight=(sel.token, sel.key),
         legend=Say.of("legend weights" if weights else "legend masked"),
         note=Say.of("clipped", v=fmt(hi)) if clipped else NOTHING,

@@ -36,8 +36,16 @@
         <translation>フォーカスのあるマップ（なければ中央の大きなマップ）の数値を、スクリーンリーダーで読める表で表示します</translation>
     </message>
     <message>
-        <source>next control (Shift+Tab: the one before)</source>
-        <translation>次のコントロールへ（Shift+Tab で前へ）</translation>
+        <source>&amp;Go to the map</source>
+        <translation>マップへ移動(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Bring the keyboard to the map (F6): the arrow keys then move from cell to cell, Enter selects</source>
+        <translation>キーボードの操作をマップへ移します（F6）。そのあと矢印キーでセルからセルへ移動し、Enter で選択します</translation>
+    </message>
+    <message>
+        <source>next control (Shift+Tab: the one before; F6: straight to the map)</source>
+        <translation>次のコントロールへ（Shift+Tab で前へ、F6 でマップへ直接）</translation>
     </message>
     <message>
         <source>in a map: move from cell to cell (the explanation follows)</source>
@@ -282,6 +290,10 @@
         <translation>Attention Explorer について(&amp;A)</translation>
     </message>
     <message>
+        <source>Reading the &amp;tokens</source>
+        <translation>トークンの読み方(&amp;T)</translation>
+    </message>
+    <message>
         <source>Main toolbar</source>
         <translation>メインツールバー</translation>
     </message>
@@ -312,6 +324,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>The chosen cell's number built step by step, beside the map (Ctrl+H)</source>
         <translation>選んだセルの数を、マップの横で 1 ステップずつ組み立てます (Ctrl+H)</translation>
+    </message>
+    <message>
+        <source>Reading the tokens</source>
+        <translation>トークンの読み方</translation>
     </message>
 </context>
 <context>
@@ -904,6 +920,18 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Nothing to compare yet: add an intervention.</source>
         <translation>まだ比べるものがありません: 介入を追加してください。</translation>
+    </message>
+    <message>
+        <source>Running the model with and without the interventions…</source>
+        <translation>介入ありとなしでモデルを実行しています…</translation>
+    </message>
+    <message>
+        <source>The interventions could not be run: {error}</source>
+        <translation>介入を実行できませんでした：{error}</translation>
+    </message>
+    <message>
+        <source>The run shown does not include the interventions listed above yet.</source>
+        <translation>表示中の実行には、上に並べた介入がまだ含まれていません。</translation>
     </message>
     <message>
         <source>After token {i} “{t}”: KL(baseline ‖ intervened) = {kl} nats</source>
@@ -1965,6 +1993,10 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>（このレッスンには質問がありません）</translation>
     </message>
     <message>
+        <source>Token ids: {ids}</source>
+        <translation>トークン ID：{ids}</translation>
+    </message>
+    <message>
         <source>This step has no caption in {language}: it is shown in {other}.</source>
         <translation>このステップには{language}のキャプションがないため、{other}で表示しています。</translation>
     </message>
@@ -2542,8 +2574,8 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>「{context}」の次のトークン</translation>
     </message>
     <message>
-        <source>position {i} of {C} · temperature {t:g}</source>
-        <translation>位置 {i} / {C} · 温度 {t:g}</translation>
+        <source>position {i} (of 0–{last}) · temperature {t:g}</source>
+        <translation>位置 {i}（0〜{last}）· 温度 {t:g}</translation>
     </message>
     <message>
         <source>Interventions are active: grey bars are the baseline (no interventions), coloured bars the intervened run. KL(baseline ‖ intervened) = {kl} nats</source>
@@ -3790,6 +3822,33 @@ parameters: {before} → {after}  ({saving})</source>
     </message>
 </context>
 <context>
+    <name>TokenWords</name>
+    <message>
+        <source>␣ is a space glued to the front of the word: “␣is” is “ is” with its space. A piece with ␣ starts a new word; a piece without it continues the word before it.</source>
+        <translation>␣ は単語の前にくっついた空白です。「␣is」は空白付きの「 is」です。␣ のある断片は新しい単語の始まり、␣ のない断片は前の単語の続きです。</translation>
+    </message>
+    <message>
+        <source>id {id}: the row of the embedding table W_E that holds this token's vector</source>
+        <translation>id {id}：このトークンのベクトルが入っている埋め込み表 W_E の行</translation>
+    </message>
+    <message>
+        <source>The Text panel shows the sentence cut into tokens, the pieces the model reads. Each chip is one token with its id.</source>
+        <translation>テキストパネルは、文をトークン（モデルが読む断片）に切って示します。チップ 1 つが 1 トークンで、id が付いています。</translation>
+    </message>
+    <message>
+        <source>The number on a chip is its id: the row of the embedding table W_E that holds the token's vector. The Embed stage reads that row.</source>
+        <translation>チップの数字は id です。トークンのベクトルが入っている埋め込み表 W_E の行番号で、Embed の段階がその行を読みます。</translation>
+    </message>
+    <message>
+        <source>A dashed chip is not in the vocabulary: the model reads it as &lt;unk&gt;.</source>
+        <translation>破線のチップは語彙にありません。モデルは &lt;unk&gt; として読みます。</translation>
+    </message>
+    <message>
+        <source>私(1/3): one character split over three byte tokens, shown as the character on each.</source>
+        <translation>私(1/3)：1 文字が 3 つのバイトトークンに分かれたもので、それぞれにその文字を示します。</translation>
+    </message>
+</context>
+<context>
     <name>TrainController</name>
     <message>
         <source>nothing to train yet: wait for the first trace</source>
@@ -4118,6 +4177,18 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>The next token's probability</source>
         <translation>次トークンの確率</translation>
+    </message>
+    <message>
+        <source>No worksheet for this sentence: its exercises would be trivial. Token {i} sees {k} token(s), all with the same score, so every weight is the same and no answer depends on which word is which.</source>
+        <translation>この文ではワークシートを作れません。演習が自明になってしまいます。トークン {i} が参照する {k} 個のトークンのスコアがすべて同じなので、重みもすべて等しく、どの答えもどの単語がどれかに左右されません。</translation>
+    </message>
+    <message>
+        <source>{u} of its tokens are not in the toy model's vocabulary and are all read as &lt;unk&gt;.</source>
+        <translation>このうち {u} 個のトークンは小さなモデルの語彙になく、すべて &lt;unk&gt; として読まれます。</translation>
+    </message>
+    <message>
+        <source>Write a sentence of at least two different English words, e.g. “the cat sat”.</source>
+        <translation>異なる英単語を 2 つ以上含む文を書いてください（例：「the cat sat」）。</translation>
     </message>
 </context>
 </TS>

@@ -55,6 +55,13 @@ def test_an_encoder_opens_with_its_own_mask_and_selects_the_mask(window, qtbot, 
     output.resize(420, 700)
     output.show()
     qtbot.waitUntil(lambda: "The token at position" in output.heading.text(), timeout=10_000)
+    # the panel names the position the map's row label shows ("6 [MASK]"), not one more (issue 38)
+    from explorer.present.matrices import token_labels
+
+    (label,) = [t for t in token_labels(state.trace, 0) if t.endswith("[MASK]")]
+    shown = label.split()[0]
+    assert f"position {shown}:" in output.heading.text(), (label, output.heading.text())
+    assert output.where.text().startswith(f"position {shown} "), (label, output.where.text())
     # the C × V table says what an encoder's rows are: the token at i, not the one after
     assert "predicts the token at i" in output.table_title.text() and "token after" not in output.table_title.text()
     assert output.table.horizontalHeaderItem(1).text() == "likeliest tokens at i"

@@ -159,3 +159,23 @@ def test_all_stages_are_painted_off_the_gui_thread(window, state, tmp_path, monk
         pass
     assert done.args[0] and all(p.is_file() for p in done.args[0])
     assert painted_on and threading.get_ident() not in painted_on
+
+
+def test_a_trivial_sentence_is_refused_in_the_windows_language(window, state, tmp_path, monkeypatch, qtbot):
+    """Issue 38: the window says why in its own language, and writes no sheet."""
+    from explorer.ui.menus import figure_menu
+    from explorer.ui.preferences import i18n
+
+    said = []
+    monkeypatch.setattr(figure_menu, "report_failure", lambda _parent, _title, message: said.append(message))
+    target = tmp_path / "class.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.actions_.language_actions["ja"].trigger()
+    try:
+        with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+            state.set_text("猫 犬")
+        window.actions_.worksheet.trigger()
+        qtbot.waitUntil(lambda: bool(said), timeout=60_000)
+    finally:
+        i18n.install_language("en")
+    assert "自明" in said[0] and "<unk>" in said[0] and not target.exists()

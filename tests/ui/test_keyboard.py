@@ -15,9 +15,10 @@ from explorer import names
 from explorer.ui.access import accessible
 from explorer.ui.views.pipeline.stage_box import StageBox
 
-AREA_ORDER = {  # the order a reader's eye takes: pipeline on top, left column, map, under it, right column
+CENTRE_RANK = 1
+AREA_ORDER = {  # pipeline on top, the map (issue 38: what a class looks at comes next), left column, under it, right
     Qt.DockWidgetArea.TopDockWidgetArea: 0,
-    Qt.DockWidgetArea.LeftDockWidgetArea: 1,
+    Qt.DockWidgetArea.LeftDockWidgetArea: 2,
     Qt.DockWidgetArea.BottomDockWidgetArea: 3,
     Qt.DockWidgetArea.RightDockWidgetArea: 4,
 }
@@ -46,7 +47,8 @@ def _dock_of(w: QWidget):
 
 def tab_walk(window, limit: int = 600) -> list[QWidget]:
     """Press Tab from the first stop until focus comes back round; the widgets focused, in order."""
-    window.pipeline_start = window.findChildren(StageBox)[0]
+    # the pipeline is one stop: its selected stage's box (← → walk the others)
+    window.pipeline_start = next(b for b in window.findChildren(StageBox) if b.selected)
     window.pipeline_start.setFocus(Qt.FocusReason.TabFocusReason)
     seen: list[QWidget] = []
     for _ in range(limit):
@@ -94,14 +96,14 @@ def test_tab_reaches_every_control_in_the_order_the_panels_stand(big_window):
             docks = [k for k in runs if isinstance(k, QDockWidget)]
             assert len(docks) == len(set(docks)), " ".join(d.objectName()[5:] for d in docks)
             rank = [
-                AREA_ORDER[w.dockWidgetArea(k)] if isinstance(k, QDockWidget) else 2
+                AREA_ORDER[w.dockWidgetArea(k)] if isinstance(k, QDockWidget) else CENTRE_RANK
                 for k in runs
                 if not isinstance(k, tuple)
             ]
             assert rank == sorted(rank), runs
             assert [d.objectName() for d in docks][:2] == ["dock.flow", "dock.input"]  # the pipeline, then the text
             centre = runs.index("centre")
-            assert all(AREA_ORDER[w.dockWidgetArea(d)] < 2 for d in runs[:centre] if isinstance(d, QDockWidget))
+            assert [d for d in runs[:centre] if isinstance(d, QDockWidget)] == [w.docks["flow"]]  # only the pipeline
         for tabs in w.findChildren(QTabWidget):  # next page, with the keyboard: Right on the focused tab bar
             if tabs.isVisibleTo(w) and tabs.count() > 1:
                 tabs.tabBar().setFocus(Qt.FocusReason.TabFocusReason)

@@ -91,7 +91,7 @@ def test_append_most_likely_appends_the_argmax_and_retraces(qtbot, traced):
     assert state.trace.rows[0].tokens[-1] == expected
     assert state.trace.rows[0].length == 6
     assert view.table.rowCount() == 6
-    assert view.where.text() == "position 6 of 6 · temperature 1"
+    assert view.where.text() == "position 5 (of 0–5) · temperature 1"  # counted from 0, as the map's rows
 
     p = state.trace["probs"][0, 5]
     view.rng = np.random.default_rng(5)

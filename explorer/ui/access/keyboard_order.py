@@ -1,6 +1,7 @@
-"""The window for the keyboard alone: Tab visits the panels in the order they stand on screen (the pipeline
-at the top, the left column top to bottom, the map in the centre, the panels under it, the right column,
-the status bar), each panel's controls in their own order, and no control keeps Tab to itself.
+"""The window for the keyboard alone: Tab visits the pipeline at the top, then the map in the centre (what a
+class looks at: after the left column's two dozen controls, 30 presses never reached it, issue 38), then the
+other panels in the order they stand on screen (the left column top to bottom, the panels under the map, the
+right column, the status bar), each panel's controls in their own order, and no control keeps Tab to itself.
 
 Qt's Tab order is the order widgets were made in: the map came after the bottom panels and the right
 column after the output table, and a table took every Tab for its own cells (2,048 stops in the Next token
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-TOP, LEFT, CENTRE, BOTTOM, RIGHT, STATUS = range(6)
+TOP, CENTRE, LEFT, BOTTOM, RIGHT, STATUS = range(6)  # the order Tab visits them
 ROW = 20  # px: controls whose middles are this close stand in one row, read left to right
 
 
@@ -122,7 +123,9 @@ def arrange(window: QMainWindow) -> list[QWidget]:
         inner = area.widget()
         if inner is not None and any(takes_tab(c) for c in inner.findChildren(QWidget)):
             area.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its controls take focus, and scroll it into view
-    taking = [w for w in chain(window) if takes_tab(w) and w.window() is window]
+    # A roving group (the pipeline's boxes) is one stop: only its current member takes Tab, but all of them
+    # are ordered, so that whichever becomes current stands in the group's place.
+    taking = [w for w in chain(window) if (takes_tab(w) or w.property("rovingTab")) and w.window() is window]
     stops = [w for w in taking if not is_internal(w)]
     # The window's own order of its panels (the registry's); findChildren's changes with every raise_().
     registry = getattr(window, "docks", None)
@@ -132,7 +135,7 @@ def arrange(window: QMainWindow) -> list[QWidget]:
     full = _with_parts(ordered, [w for w in taking if is_internal(w)])
     for a, b in zip(full, full[1:]):
         QWidget.setTabOrder(a, b)
-    return ordered
+    return [w for w in ordered if takes_tab(w)]
 
 
 def _with_parts(ordered: list[QWidget], parts: list[QWidget]) -> list[QWidget]:

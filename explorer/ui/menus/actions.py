@@ -72,6 +72,7 @@ class Actions(QObject):
             lambda: s.set_source(ModelSource("preset", s.source.name) if s.source.kind == "preset" else s.source)
         )
         self.about = self._act(self._about)
+        self.reading_tokens = self._act(self._reading_tokens)
         self.shortcuts = self._act(self._shortcuts, QKeySequence.StandardKey.HelpContents)
         self.language_group = QActionGroup(w)
         self.language_actions = {}
@@ -129,7 +130,7 @@ class Actions(QObject):
         m.addMenu(self.presets_menu)
         self.models.fill_model_menu(m)
         m.addActions([self.random_weights, self.reset_sizes])
-        self.help_menu.addActions([self.shortcuts, self.about])
+        self.help_menu.addActions([self.shortcuts, self.reading_tokens, self.about])
 
     def retranslate(self) -> None:
         self.file_menu.setTitle(self.tr("&File"))
@@ -187,6 +188,7 @@ class Actions(QObject):
         self.reset_sizes.setText(self.tr("Reset &sizes to the preset"))
         self.shortcuts.setText(self.tr("&Keyboard shortcuts"))
         self.about.setText(self.tr("&About Attention Explorer"))
+        self.reading_tokens.setText(self.tr("Reading the &tokens"))
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
         self.models.retranslate()
         self.access.retranslate()
@@ -239,6 +241,15 @@ class Actions(QObject):
                 "Attention Explorer {version}\n\nWatch every tensor flow through a Transformer you size yourself."
             ).format(version=__version__),
         )
+
+    def _reading_tokens(self) -> QMessageBox:
+        """Help → Reading the tokens: what ␣, the id and a chip's other marks mean (explorer/ui/words)."""
+        from explorer.ui.words.token_words import reading_tokens
+
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Reading the tokens"), reading_tokens(), parent=self.w)
+        box.setObjectName("ReadingTokens")
+        box.open()  # not modal to the whole app: the chips stay readable beside it
+        return box
 
     def _shortcuts(self) -> None:
         from explorer.ui.menus.shortcuts_help import show_shortcuts

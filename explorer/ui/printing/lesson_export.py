@@ -37,6 +37,7 @@ def page_words() -> PageWords:
         "steps": QCoreApplication.translate("LessonExport", "{n} steps"),
         "not shown": QCoreApplication.translate("LessonExport", "The figure of this step cannot be drawn here."),
         "no answers": QCoreApplication.translate("LessonExport", "(no question in this lesson)"),
+        "ids": QCoreApplication.translate("LessonExport", "Token ids: {ids}"),
     }
     return PageWords(text, figure_words())
 

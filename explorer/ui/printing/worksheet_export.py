@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QRectF, QSizeF
 from PySide6.QtGui import QColor
 
+from explorer.errors import ConfigError, TrivialWorksheet
 from explorer.handouts.worksheet import EXERCISES, worksheet
 from explorer.handouts.worksheet_page import A4_PORTRAIT, worksheet_pages
 
@@ -85,6 +86,26 @@ def about(trace, model: str, seed, row: int = 0, head: int = 0) -> dict:
     }
 
 
+def trivial_words(refused: TrivialWorksheet) -> str:
+    """Why a sentence makes no worksheet, in one line of the interface's language."""
+    why = QCoreApplication.translate(
+        "Worksheet",
+        "No worksheet for this sentence: its exercises would be trivial. Token {i} sees {k} token(s), all with "
+        "the same score, so every weight is the same and no answer depends on which word is which.",
+    ).format(i=refused.query, k=refused.keys)
+    if refused.unknown:
+        why += " " + QCoreApplication.translate(
+            "Worksheet", "{u} of its tokens are not in the toy model's vocabulary and are all read as <unk>."
+        ).format(u=refused.unknown)
+    return (
+        why
+        + " "
+        + QCoreApplication.translate(
+            "Worksheet", "Write a sentence of at least two different English words, e.g. “the cat sat”."
+        )
+    )
+
+
 def write_pages(pages, path: str | Path) -> Path:
     from explorer.ui.printing.figure_paint import paint_items
     from explorer.ui.printing.pdf_file import pdf_pages
@@ -103,8 +124,12 @@ def write_pages(pages, path: str | Path) -> Path:
 def write_worksheet(
     trace, sheet: str | Path, key: str | Path | None, info: dict, exercises=EXERCISES, row: int = 0, head: int = 0
 ) -> list[Path]:
-    """The sheet (room to write) and, when asked, its key (every answer)."""
-    exs = worksheet(trace, exercises, row, head)
+    """The sheet (room to write) and, when asked, its key (every answer). A sentence whose exercises would be
+    trivial is refused in the interface's language (the window's, or the CLI's --language)."""
+    try:
+        exs = worksheet(trace, exercises, row, head)
+    except TrivialWorksheet as refused:
+        raise ConfigError(trivial_words(refused)) from refused
     words = worksheet_words()
     written = [write_pages(worksheet_pages(exs, info, words, key=False), sheet)]
     if key is not None:

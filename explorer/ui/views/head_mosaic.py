@@ -87,19 +87,35 @@ class HeadMosaic(QWidget):
         self.update()
 
     # ------------------------------------------------------------------ geometry
-    def _layout(self, width: int, height: int) -> tuple[bool, float, float, float]:
-        """(layers down?, tile size, left margin, top margin) for a paint area of width × height."""
+    def _layout(self, width: int, height: int) -> tuple:
+        """(layers down?, tile size, left margin, top margin, layers per block, block step) for a paint area of
+        width × height. The layers may be cut into blocks, side by side (layers down) or one under the other
+        (layers across), each with its own numbers: 30 layers × 9 heads in a side panel were 14 px maps in a
+        column a third of its width (issue 38); two blocks of 15 layers across fill it with 20 px maps."""
         left, top = self._margins()
+        label_w, label_h = left, top / 2  # a block's own layer numbers: beside it, or above it
         w, h = max(1.0, width - left - 2), max(1.0, height - top - 2)
         L, H = max(self.layers, 1), max(self.heads, 1)
-        down = min(w / H, h / L)  # layers as rows
-        across = min(w / L, h / H)  # layers as columns
-        layers_down = down >= across
-        tile = max(MIN_TILE, math.floor(max(down, across)))
-        columns = H if layers_down else L
+        best = (0.0, True, 1)
+        for blocks in range(1, L + 1):
+            per = math.ceil(L / blocks)
+            if blocks > 1 and math.ceil(L / per) < blocks:
+                continue  # the same cut as fewer blocks
+            down = min((w - (blocks - 1) * label_w) / (blocks * H), h / per)  # blocks side by side
+            across = min(w / per, (h - (blocks - 1) * label_h) / (blocks * H))  # blocks one under the other
+            for tile, layers_down in ((down, True), (across, False)):
+                if tile > best[0] + 1e-9:
+                    best = (tile, layers_down, blocks)
+            if self._figure:
+                break  # a figure is drawn at the size it asked for: one block
+        raw, layers_down, blocks = best
+        tile = max(MIN_TILE, math.floor(raw))
+        per = math.ceil(L / blocks)
+        step = H * tile + (label_w if layers_down else label_h)
         if not self._figure:  # the grid in the middle of a wide panel (its labels move with it)
-            left += max(0.0, (w - columns * tile) / 2)
-        return layers_down, float(tile), float(left), float(top)
+            used = blocks * H * tile + (blocks - 1) * label_w if layers_down else per * tile
+            left += max(0.0, (w - used) / 2)
+        return layers_down, float(tile), float(left), float(top), per, float(step)
 
     def _margins(self) -> tuple[float, float]:
         """(left, top): room for the numbers and the axis words (and the title of a figure)."""
@@ -118,20 +134,22 @@ class HeadMosaic(QWidget):
         return f
 
     def _rect(self, geometry, layer: int, column: int) -> QRectF:
-        layers_down, tile, left, top = geometry
-        r, c = (layer, column) if layers_down else (column, layer)
-        return QRectF(left + c * tile + GAP / 2, top + r * tile + GAP / 2, tile - GAP, tile - GAP)
+        layers_down, tile, left, top, per, step = geometry
+        block, within = divmod(layer, per)
+        if layers_down:
+            x, y = left + block * step + column * tile, top + within * tile
+        else:
+            x, y = left + within * tile, top + block * step + column * tile
+        return QRectF(x + GAP / 2, y + GAP / 2, tile - GAP, tile - GAP)
 
     def head_at(self, pos) -> tuple[int, int] | None:
         """(layer, head) of the map under a point of the widget."""
-        layers_down, tile, left, top = geometry = self._layout(self.width(), self.height())
-        c, r = math.floor((pos.x() - left) / tile), math.floor((pos.y() - top) / tile)
-        layer, column = (r, c) if layers_down else (c, r)
-        if not (0 <= layer < self.layers and 0 <= column < self.heads):
-            return None
-        if not self._rect(geometry, layer, column).adjusted(-GAP, -GAP, GAP, GAP).contains(pos):
-            return None
-        return layer, self.head_in(layer, column)
+        geometry = self._layout(self.width(), self.height())
+        for layer in range(self.layers):
+            for column in range(self.heads):
+                if self._rect(geometry, layer, column).adjusted(-GAP, -GAP, GAP, GAP).contains(pos):
+                    return layer, self.head_in(layer, column)
+        return None
 
     def head_in(self, layer: int, column: int) -> int:
         return int(self.order[layer, column]) if self.order is not None else column
@@ -173,7 +191,7 @@ class HeadMosaic(QWidget):
         self._overlays(p, geometry)
 
     def _axes(self, p: QPainter, geometry) -> None:
-        layers_down, tile, left, top = geometry
+        layers_down, tile, left, top, per, step = geometry
         p.setPen(self.palette().windowText().color())
         y0 = 0.0
         if self._figure and self.title:
@@ -188,24 +206,31 @@ class HeadMosaic(QWidget):
         p.drawText(
             QRectF(0, 0, left - 4, top), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, f"{down_word} ↓"
         )
-        rows, cols = (self.layers, self.heads) if layers_down else (self.heads, self.layers)
+        for block in range(math.ceil(max(self.layers, 1) / per)):
+            layers = range(block * per, min(self.layers, (block + 1) * per))
+            heads = range(self.heads)
+            rows, cols = (layers, heads) if layers_down else (heads, layers)
+            dx, dy = (block * step, 0.0) if layers_down else (0.0, block * step)
+            self._numbers_along(p, fm, rows, cols, (left + dx, top + dy, tile, y0 + fm.height() + dy), layers_down)
+
+    def _numbers_along(self, p: QPainter, fm, rows, cols, at, layers_down: bool) -> None:
+        """One block's numbers: its rows' on its left, its columns' above it (thinned to what fits)."""
+        x, y, tile, y_cols = at
         sorted_heads = self.order is not None
         step = max(1, math.ceil(fm.height() / tile))
-        for r in range(0, rows, step):
-            if sorted_heads and not layers_down:
-                continue  # rows are ranks, not heads: each map carries its head's number
+        for k, r in enumerate(rows):
+            if k % step or (sorted_heads and not layers_down):
+                continue  # sorted, rows are ranks, not heads: each map carries its head's number
             p.drawText(
-                QRectF(0, top + r * tile, left - 4, tile),
+                QRectF(x - 200, y + k * tile, 196, tile),
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                 str(r),
             )
         step = max(1, math.ceil((fm.horizontalAdvance("00") + 4) / tile))
-        for c in range(0, cols, step):
-            if sorted_heads and layers_down:
+        for k, c in enumerate(cols):
+            if k % step or (sorted_heads and layers_down):
                 continue
-            p.drawText(
-                QRectF(left + c * tile, y0 + fm.height(), tile, fm.height() + 2), Qt.AlignmentFlag.AlignCenter, str(c)
-            )
+            p.drawText(QRectF(x + k * tile, y_cols, tile, fm.height() + 2), Qt.AlignmentFlag.AlignCenter, str(c))
 
     def _numbers(self, p: QPainter, r: QRectF, head: int) -> None:
         """Sorted, a map's column is its rank: its head's number goes in its corner (when it fits)."""

@@ -13,7 +13,17 @@ generation_cost and generation_map, and everything shown is cut by explorer.gene
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QFrame, QLabel, QMainWindow, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.analysis.token_text import visible
 from explorer.ui.background.job_runner import runner_of
@@ -25,6 +35,8 @@ from explorer.work.generating import generation_work
 
 PLAY_MS = 700  # one step per this many milliseconds while playing
 GROW_TO = 0.5  # of the window's height, for the dock the first time the panel is shown
+MAP_MIN_WIDTH = 220  # px: the map beside the controls never narrower (its labels and colour bar need room)
+TABLES_MIN_HEIGHT = 200  # px: the cache tables and the choices, below which the panel scrolls
 
 
 class GenerateView(View):
@@ -46,7 +58,7 @@ class GenerateView(View):
         self._aliases()
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.details.split.setMinimumHeight(260)  # the map and the tables stay readable; the panel scrolls
+        self.details.split.setMinimumHeight(TABLES_MIN_HEIGHT)  # the tables stay readable; the panel scrolls
         self._lay_out()
         c = self.controls
         c.run_button.clicked.connect(lambda: self.generate())
@@ -99,6 +111,8 @@ class GenerateView(View):
             setattr(self, name, getattr(self.details, name))
 
     def _lay_out(self) -> None:
+        """The map beside the rest, as high as the panel: under the controls and the text, in the scrolled
+        part, a laptop's bottom panel showed about 64 px of it (issue 38). The rest scrolls in a low panel."""
         body = QWidget()
         lay = _NoHeightForWidth(body)
         lay.addWidget(self.controls)
@@ -108,9 +122,12 @@ class GenerateView(View):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
-        outer = QVBoxLayout(self)
+        self.map.setParent(None)  # out of the details' row of figures, into the panel's own row
+        self.map.setMinimumWidth(MAP_MIN_WIDTH)
+        outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        outer.addWidget(self.map, 2)
+        outer.addWidget(scroll, 3)
 
     # the generation lives in the state; these read it there
     @property

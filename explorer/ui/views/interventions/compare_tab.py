@@ -95,14 +95,22 @@ class CompareTab(View):
         self.remove_button.clicked.connect(self._remove_selected)
         self.clear_button.clicked.connect(state.clear_interventions)
         self.mode_combo.currentIndexChanged.connect(lambda _i: self._redraw())
-        redraw = self.when_shown(self._redraw)
-        state.traceChanged.connect(lambda _t: redraw())
-        state.selectionChanged.connect(lambda _s: redraw())
-        state.interventionsChanged.connect(lambda _i: self._list())
-        state.requestReverted.connect(lambda _r: self._list())
+        self._error = ""  # why the last request failed, until a trace arrives (said where the KL would be)
+        self._follow(state)
         self.retranslate()
         self._list()
         self._redraw()
+
+    def _follow(self, state) -> None:
+        """Redraw on what changes the comparison: the trace, the selection, the interventions asked for, the
+        run starting or failing."""
+        redraw = self.when_shown(self._redraw)
+        state.traceChanged.connect(lambda _t: (self._forget_error(), redraw()))
+        state.selectionChanged.connect(lambda _s: redraw())
+        state.interventionsChanged.connect(lambda _i: (self._list(), redraw()))
+        state.busyChanged.connect(lambda _b: redraw())
+        state.errorRaised.connect(lambda message: (self._remember_error(message), redraw()))
+        state.requestReverted.connect(lambda _r: self._list())
 
     # ------------------------------------------------------------------ texts
     def retranslate(self) -> None:
@@ -174,10 +182,28 @@ class CompareTab(View):
         compared = trace is not None and "baseline.probs" in trace.stored_names()
         self.table.setVisible(compared)
         if not compared:
-            self.kl_label.setText(self.tr("Nothing to compare yet: add an intervention."))
+            self.kl_label.setText(self._why_nothing_to_compare())
         else:
             self._compare_output(trace, sel)
         self._draw_map(trace, baseline, sel)
+
+    def _remember_error(self, message: str) -> None:
+        self._error = message
+
+    def _forget_error(self) -> None:
+        self._error = ""
+
+    def _why_nothing_to_compare(self) -> str:
+        """The shown trace holds no baseline: no intervention yet, the intervened run still computing, or it
+        failed. Issue 38: the panel said "add an intervention" under the ablation it listed, while a real model
+        computed both runs or after the run was refused."""
+        if self.state.interventions.empty:
+            return self.tr("Nothing to compare yet: add an intervention.")
+        if self.state.busy:
+            return self.tr("Running the model with and without the interventions…")
+        if self._error:
+            return self.tr("The interventions could not be run: {error}").format(error=self._error)
+        return self.tr("The run shown does not include the interventions listed above yet.")
 
     def _position(self, trace, sel) -> int:
         return sel.token if sel.token is not None else trace.rows[sel.row].length - 1

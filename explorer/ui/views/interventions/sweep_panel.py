@@ -200,6 +200,8 @@ class SweepPanel(View):
         top = max(1.0, float(np.abs(r.recovered).max()))
         self.shown = r.recovered
         # Row 0 at the top: the matrix is drawn as given, rows top to bottom.
+        # rows are layers; columns are the sentence's tokens only in a stream sweep (heads otherwise)
+        self.map.set_token_axes(False, r.kind == "resid")
         self.map.set_matrix(r.recovered.astype(np.float32), rows, cols, True, (-top, top))
         vocab = self.state.trace.vocab if self.state.trace is not None else None
         target = visible(vocab[r.target]) if vocab is not None and r.target < len(vocab) else f"#{r.target}"

@@ -90,6 +90,7 @@ class Heatmap(QWidget):
         self.smallest_px: int | None = None  # tick labels never smaller (set on a slide)
         self._axis_titles, self._titles_set = ("", ""), None
         self._hovered: tuple[int, int] | None = None
+        self._token_axes = (True, True)  # rows, columns: the sentence's tokens (what the thinning note counts)
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
@@ -190,18 +191,24 @@ class Heatmap(QWidget):
     def set_legend_text(self, text: str) -> None:
         self.legend_text.setText(text)
 
+    def set_token_axes(self, rows: bool, cols: bool) -> None:
+        """Whether the rows and the columns of the matrices set next are the sentence's tokens (not dimensions,
+        ids or layers): only token axes count for the note that not every token is labelled."""
+        self._token_axes = (rows, cols)
+
     def set_note(self, text: str) -> None:
         self._view_note = text
         self._show_note()
 
     def _show_note(self) -> None:
         """The owner's remark and, past LABEL_ALL tokens, that not every token is labelled (issue 22: up to 32
-        every token is; beyond, the labels are thinned to what fits, and the map says so)."""
-        thinned = (
-            self.left.label_all
-            and max(len(self.left.labels), len(self.bottom.labels) if self.bottom.label_all else 0)
-            > self.left.label_all
-        )
+        every token is; beyond, the labels are thinned to what fits, and the map says so). Only token axes
+        count: a stage's 64 embedding dimensions once made a 5-token map say so (issue 38)."""
+        rows_are_tokens, cols_are_tokens = self._token_axes
+        counted = [len(self.left.labels)] if rows_are_tokens else []
+        if cols_are_tokens and self.bottom.label_all:
+            counted.append(len(self.bottom.labels))
+        thinned = self.left.label_all and max(counted, default=0) > self.left.label_all
         parts = [getattr(self, "_view_note", "")]
         if thinned:
             parts.append(
@@ -280,6 +287,7 @@ class Heatmap(QWidget):
         if legend:
             self.set_legend_text(legend)
         note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        self.set_token_axes(True, panel.col_tokens)
         self.set_matrix(
             panel.data,
             panel.row_labels,

@@ -221,8 +221,11 @@ class FlowView(View):
 
     def _refresh(self) -> None:
         trace, sel = self.state.trace, self.state.selection
+        had_focus = any(box.hasFocus() for box in self.boxes.values())
         for key, box in self.boxes.items():
             box.set_selected(key == sel.stage)
+        if had_focus and sel.stage in self.boxes:  # ← → on the pipeline: the keyboard follows the stage
+            self.boxes[sel.stage].setFocus(Qt.FocusReason.OtherFocusReason)
         if trace is None:
             self.layer_label.setText(self.tr("layer {n}").format(n=sel.layer))
             self.detail.setText(f"<b>{captions.title(sel.stage)}</b>")

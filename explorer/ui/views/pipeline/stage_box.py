@@ -42,7 +42,11 @@ class StageBox(QAbstractButton):
         self.selected = False
         self.scale = 1.0  # text and padding, below 1 when the row must shrink to fit (BOX_SCALES)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click must not take Space away from Play
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # set_selected: only the selected stage's box takes Tab
+        # One Tab stop for the whole pipeline (← → walk its stages, as the window's keys do): 18 stops for
+        # its boxes kept the map beyond 30 presses of Tab (issue 38). explorer/ui/access/keyboard_order.py
+        # still orders every box of the group, so that the one that takes Tab sits where the pipeline stands.
+        self.setProperty("rovingTab", True)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def set_content(self, shape_text: str, note: str, edge: str) -> None:
@@ -61,6 +65,8 @@ class StageBox(QAbstractButton):
         return max(2, round(self.PAD * self.scale))
 
     def set_selected(self, selected: bool) -> None:
+        # TabFocus only (a click must not take Space away from Play), and only on the selected box
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus if selected else Qt.FocusPolicy.NoFocus)
         if selected != self.selected:
             self.selected = selected
             self.update()

@@ -75,6 +75,7 @@ def _draw_lookup_maps(view, trace, row: int, look) -> None:
             shown=shown, i=look.id
         ),
     )
+    view.table_map.set_token_axes(False, False)  # ids × dimensions
     view.table_map.set_matrix(look.table, rows, dims, True)
     view.table_map.set_highlight(look.id - look.first_row, None)
     view.picked.set_axis_titles(

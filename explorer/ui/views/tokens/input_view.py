@@ -17,6 +17,7 @@ from explorer.ui.views.base import View
 from explorer.ui.views.tokens.language_hint import LanguageHint
 from explorer.ui.views.tokens.token_chips import Chip, ChipCanvas
 from explorer.ui.views.tokens.token_editor import TokenEditor
+from explorer.ui.words.token_words import chip_tip
 from explorer.vocab import MASK_TEXT as MASK
 
 # The edits of one turn of the event loop (a paste, keys delivered together) become one request. Waiting
@@ -189,7 +190,8 @@ class InputView(View):
                 chips = []
                 shown = readable_tokens(tuple(row.tokens))  # 私(1/3) for a character split over byte tokens
                 for i, (piece, read, token_id, unk) in enumerate(zip(row.tokens, shown, row.ids, row.unknown)):
-                    tip = tip_template.format(i=i, piece=piece if read == piece else f"{read} = {piece}", id=token_id)
+                    head = tip_template.format(i=i, piece=piece if read == piece else f"{read} = {piece}", id=token_id)
+                    tip = chip_tip(head, visible(read), int(token_id))  # what ␣ and the id mean (issue 38)
                     if unk:
                         tip += "\n" + unknown_tip
                     chips.append(Chip(visible(read), int(token_id), bool(unk), tip))

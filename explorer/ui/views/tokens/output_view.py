@@ -218,15 +218,15 @@ class OutputView(View):
         context = join_tokens(tokens[max(0, pos - CONTEXT_TOKENS + 1) : pos + 1], trace.tokenizer_kind)
         if pos >= CONTEXT_TOKENS:
             context = "… " + context
+        # Positions are counted from 0, as the maps label their rows ("6 [MASK]" is position 6): counted from 1
+        # here, BERT's panel called that row position 7 (issue 38).
         if trace.config.mlm_head:  # an encoder predicts the token at the position (a [MASK]), not the next one
-            self.heading.setText(
-                self.tr("The token at position {i}: “{context}”").format(i=pos + 1, context=tokens[pos])
-            )
+            self.heading.setText(self.tr("The token at position {i}: “{context}”").format(i=pos, context=tokens[pos]))
         else:
             self.heading.setText(self.tr("Next token after “{context}”").format(context=context))
         self.where.setText(
-            self.tr("position {i} of {C} · temperature {t:g}").format(
-                i=pos + 1, C=len(tokens), t=trace.options.temperature
+            self.tr("position {i} (of 0–{last}) · temperature {t:g}").format(
+                i=pos, last=len(tokens) - 1, t=trace.options.temperature
             )
         )
         ids, probs = top_k(trace.probs_row(row, pos), self.k_spin.value())
