@@ -91,13 +91,16 @@ class Heatmap(QWidget):
         self._axis_titles, self._titles_set = ("", ""), None
         self._hovered: tuple[int, int] | None = None
         self._token_axes = (True, True)  # rows, columns: the sentence's tokens (what the thinning note counts)
+        self._wire_mouse()
+        self.set_legend_text(self.tr("−∞ (masked)"))
+        self.access = MapAccess(self)  # the keyboard's cell, what a screen reader says, the numbers for a table
+
+    def _wire_mouse(self) -> None:
         scene = self.graphics.scene()
         scene.sigMouseMoved.connect(self._moved)
         scene.sigMouseClicked.connect(self._clicked)
         self.graphics.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)  # the owner builds the menu
         self.graphics.customContextMenuRequested.connect(self._context)
-        self.set_legend_text(self.tr("−∞ (masked)"))
-        self.access = MapAccess(self)  # the keyboard's cell, what a screen reader says, the numbers for a table
 
     def _build_legend(self) -> None:
         """The −∞ legend under the map: a hatched swatch and its words (shown when the map has −∞ cells)."""
