@@ -11,7 +11,7 @@ import logging
 import sys
 
 from explorer import __version__
-from explorer.cli import anatomy_cmd, attribute_cmd, export_cmd, generate_cmd, info_cmd
+from explorer.cli import anatomy_cmd, attribute_cmd, compare_cmd, export_cmd, generate_cmd, info_cmd
 from explorer.cli.terminal import (
     OutputLost,
     current_folder_missing,
@@ -25,7 +25,7 @@ from explorer.errors import Cancelled, ExplorerError
 from explorer.util.printable import one_line
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd, anatomy_cmd]
+COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd, anatomy_cmd, compare_cmd]
 
 
 def _optional_commands():
