@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     for side, trace in (("A", trace_a), ("B", trace_b)):
         for notice in trace.notices:
             print(f"note: run {side}: {notice}", file=sys.stderr)
+        if trace.B > 1:
+            print(f"note: run {side}: only the first of its {trace.B} sentences (lines) is compared", file=sys.stderr)
     comparison = compare(Pair(Run(trace_a, made_a), Run(trace_b, made_b)), args.top)
     if shown is not None:
         _check_head(comparison, shown)

@@ -161,3 +161,9 @@ def test_out_refuses_a_folder_holding_other_files(capsys, tmp_path):
     (tmp_path / "mine.txt").write_text("keep me", encoding="utf-8")
     code, _, err = cli(capsys, "compare", "This is", "--model-a", "seed-toy", "--out", tmp_path)
     assert code != 0 and "holds other files" in err and (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_a_second_line_is_not_compared_and_says_so(capsys):
+    code, out, err = cli(capsys, "compare", "This is\na pen", "a pen", "--model-a", "seed-toy", "--json")
+    assert code == 0 and "run A: only the first of its 2 sentences" in err
+    assert json.loads(out)["a"]["text"] == "This is"

