@@ -14,8 +14,6 @@ from explorer.cli.model_options import add_model_options, bundle_from_args, chec
 from explorer.errors import ConfigError
 from explorer.weights.presets import PRESETS
 
-PAIR_FILE = "compare.json"
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare", help="two runs side by side: aligned tokens, per-head divergence, output")
@@ -44,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--top must be at least 1, got {args.top}")
     shown = _head(args.head)
     if args.out is not None:
-        _check_out(args.out)
+        from explorer.compare.pair_files import check_pair_folder
+
+        check_pair_folder(args.out)  # one `error:` line before any model loads
     from explorer.compare import Pair, Run, compare
     from explorer.compare.report import comparison_json
 
@@ -54,12 +54,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: run {side}: {notice}", file=sys.stderr)
         if trace.B > 1:
             print(f"note: run {side}: only the first of its {trace.B} sentences (lines) is compared", file=sys.stderr)
-    comparison = compare(Pair(Run(trace_a, made_a), Run(trace_b, made_b)), args.top)
+    pair = Pair(Run(trace_a, made_a), Run(trace_b, made_b))
+    comparison = compare(pair, args.top)
     if shown is not None:
         _check_head(comparison, shown)
     report = comparison_json(comparison, shown)
     if args.out is not None:
-        _write_pair(args.out, trace_a, trace_b, report, sys.stderr if args.json else sys.stdout)
+        from explorer.compare.pair_files import PAIR_FILE, write_pair
+
+        write_pair(args.out, pair, report)
+        said = sys.stderr if args.json else sys.stdout  # --json: stdout is the one JSON object
+        print(f"wrote {args.out} (a.npz, b.npz, {PAIR_FILE})", file=said)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, allow_nan=False))
     else:
@@ -149,28 +154,3 @@ def _trace(bundle, text: str, args: argparse.Namespace, interventions):
     from explorer.interventions import run_intervened
 
     return run_intervened(bundle, text, interventions, options)
-
-
-def _check_out(folder: str) -> None:
-    """A folder this command may write: new, empty, or a pair it wrote before (never someone's folder)."""
-    from pathlib import Path
-
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"--out {folder!r} is not a folder")
-    if path.is_dir() and any(path.iterdir()) and not (path / PAIR_FILE).is_file():
-        raise ConfigError(f"--out {folder!r} holds other files: name a new or empty folder")
-
-
-def _write_pair(folder: str, trace_a, trace_b, report: dict, said) -> None:
-    from explorer.errors import SnapshotError
-    from explorer.export.snapshot import write_snapshot
-    from explorer.util.fileio import atomic_dir
-
-    manifest = {"format": "attention-explorer-compare", "format_version": 1, **report}
-    manifest["a"], manifest["b"] = {"snapshot": "a.npz", **report["a"]}, {"snapshot": "b.npz", **report["b"]}
-    with atomic_dir(folder, SnapshotError, parents=False) as tmp:
-        write_snapshot(trace_a, tmp / "a.npz", "npz")
-        write_snapshot(trace_b, tmp / "b.npz", "npz")
-        (tmp / PAIR_FILE).write_text(json.dumps(manifest, ensure_ascii=False, allow_nan=False), encoding="utf-8")
-    print(f"wrote {folder} (a.npz, b.npz, {PAIR_FILE})", file=said)

@@ -167,3 +167,27 @@ def test_a_second_line_is_not_compared_and_says_so(capsys):
     code, out, err = cli(capsys, "compare", "This is\na pen", "a pen", "--model-a", "seed-toy", "--json")
     assert code == 0 and "run A: only the first of its 2 sentences" in err
     assert json.loads(out)["a"]["text"] == "This is"
+
+
+def test_a_written_pair_reads_back_and_compares_to_the_same_numbers(capsys, tmp_path):
+    from explorer.compare import compare
+    from explorer.compare.pair_files import read_pair
+    from explorer.compare.report import comparison_json
+
+    folder = tmp_path / "pair"
+    code, out, err = cli(capsys, "compare", TIRED, WIDE, "--model-b", "seed-toy", "--out", folder, "--json")
+    assert code == 0, err
+    written = json.loads(out)
+    pair, manifest = read_pair(folder)
+    assert pair.a.trace.read_only and manifest["b"]["snapshot"] == "b.npz"
+    again = comparison_json(compare(pair))
+    assert again["alignment"] == written["alignment"] and again["heads"] == written["heads"]
+    assert again["output"]["kl_a_b"] == written["output"]["kl_a_b"]
+
+
+def test_a_folder_without_a_pair_is_one_line(tmp_path):
+    from explorer.compare.pair_files import read_pair
+    from explorer.errors import SnapshotError
+
+    with pytest.raises(SnapshotError, match="holds no compare.json"):
+        read_pair(tmp_path)
