@@ -1,5 +1,5 @@
 """A Comparison as plain JSON values (``compare --json``, the snapshot pair's manifest): numbers that do not
-exist (a row not compared, a cell a side has no token in) are null, never NaN."""
+exist (a row not compared, a cell a side has no token in) and an infinite KL are null, never NaN or Infinity."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from explorer.compare.pair import Comparison, Run
 
 
 def number(x: float) -> float | None:
-    return None if x is None or math.isnan(x) else float(x)
+    """A number JSON can hold: None for NaN (not compared) and for an infinite KL (a token one run gives 0)."""
+    return None if x is None or not math.isfinite(x) else float(x)
 
 
 def comparison_json(comparison: Comparison, shown: tuple[int, int] | None = None) -> dict[str, Any]:

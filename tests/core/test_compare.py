@@ -124,3 +124,15 @@ def test_a_preset_against_a_real_model_with_its_own_tokenizer():
             rows = ~np.isnan(g.values).all(axis=1)
             assert np.abs(np.nansum(g.values[rows], axis=1) - 1.0).max() <= 1e-6
     assert c.output.space == STRINGS and c.output.kl_a_b > 0
+
+
+def test_an_infinite_kl_is_null_in_json_never_a_traceback():
+    import json
+
+    from explorer.compare.output import compare_output
+    from explorer.compare.report import output_json
+
+    o = compare_output(np.array([0.5, 0.5, 0.0]), np.array([1.0, 0.0, 0.0]), ("x", "y", "z"), ("x", "y", "z"), 0, 0)
+    assert o.kl_a_b == math.inf and o.kl_b_a == pytest.approx(math.log(2))
+    shown = json.loads(json.dumps(output_json(o), allow_nan=False))
+    assert shown["kl_a_b"] is None and shown["kl_b_a"] == pytest.approx(math.log(2))
