@@ -64,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
         write_pair(args.out, pair, report)
         said = sys.stderr if args.json else sys.stdout  # --json: stdout is the one JSON object
-        print(f"wrote {args.out} (a.npz, b.npz, {PAIR_FILE})", file=said)
+        from explorer.util.printable import shown as printable
+
+        print(f"wrote {printable(args.out)} (a.npz, b.npz, {PAIR_FILE})", file=said)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, allow_nan=False))
     else:
