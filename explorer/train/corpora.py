@@ -5,8 +5,9 @@ set, and the training sequences the unigram/bigram baselines are fitted on.
 
 * ``tiny-en``  simple English sentences, word-level (resources/tokenizers/words-en.json)
 * ``tiny-ja``  simple Japanese sentences, character BPE with byte fallback (bpe-ja.json: nothing is unknown)
-* ``english`` ordinary English: WordNet's usage examples and the tiny-en sentences to train on, BSD
-  fortune cookies held out (a different source); byte-level BPE (bpe-english.json). See corpora_english.
+* ``english`` ordinary English: WordNet's examples and definitions, fortune cookies, Bierce, Austen and the
+  tiny-en sentences to train on, other BSD fortune cookies held out; byte-level BPE of 16,384 tokens
+  (bpe-english.json: ordinary words whole). See corpora_english.
 * ``copy``     ``abc|abc``: the answer copies the sequence (attend n+1 tokens back)
 * ``reverse``  ``abc|cba``: the answer reverses it (attend to the mirror position)
 * ``sort``     ``cab|abc``: the answer sorts the letters (attend to the smallest letter not yet written)

@@ -32,7 +32,7 @@ MAX_FILE_VOCAB = 8000
 TEACHES = {
     "tiny-en": "English word order, agreement (a/an, is/are, -s) and which verbs take which objects",
     "tiny-ja": "Japanese particles, verb endings set by a time word, います/あります by the noun",
-    "english": "ordinary English (WordNet's usage examples; held out: fortune cookies), subword tokens",
+    "english": "ordinary English (WordNet, fortune cookies, Bierce, Austen; held out: other cookies), word tokens",
     "copy": "attend a fixed distance back (n+1 tokens): a head whose map is a shifted diagonal",
     "reverse": "attend to the mirror position: an anti-diagonal attention map",
     "sort": "attend to the smallest letter not yet written: content-based attention",

@@ -1,28 +1,34 @@
-"""The ``english`` corpus: ordinary English from two openly licensed sources that Debian packages ship.
+"""The ``english`` corpus: ordinary English from openly licensed sources that Debian packages ship.
 
 * training text: the example sentences of WordNet 3.0 (Debian package ``wordnet-base``, files
   ``/usr/share/wordnet/data.{noun,verb,adj,adv}``; WordNet 3.0 licence, Princeton University: use, copy,
   modify and distribute for any purpose with the copyright notice kept), about 48,000 short sentences
   and phrases written by lexicographers to show how a word is used ("he sat on the bench"), written as
-  sentences ("He sat on the bench.", see ``as_sentence``);
+  sentences ("He sat on the bench.", see ``as_sentence``); and, since issue 38, WordNet's definitions,
+  the other BSD fortune cookies, The Devil's Dictionary and Jane Austen's novels
+  (``corpora_english_sources``), gzipped;
 * held-out text, from a different source: the one-line cookies of BSD fortune's ``fortunes`` file (Debian
   package ``fortunes-min``, ``/usr/share/games/fortunes/fortunes``; BSD licence, The Regents of the
   University of California), about 400 sentences ("A visit to a fresh place will bring strange work.").
+  No training line holds one of them.
 
 The extracts are committed under resources/corpora/english/ with the licence texts (LICENSE.txt), so that
-``make presets`` needs neither package. To extract them again (the result is byte-for-byte the same):
+``make presets`` needs none of the packages. To extract them again (the result is byte-for-byte the same):
 
-    apt-get install wordnet-base fortunes-min
+    apt-get install wordnet-base fortunes-min fortunes dict-devil r-cran-janeaustenr
     python -m explorer.train.corpora_english
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import re
 import sys
 from pathlib import Path
 
+from explorer.train import corpora_english_sources as sources
+from explorer.train.corpora_english_licenses import MORE_LICENSES
 from explorer.util.paths import resource
 
 WORDNET_DIR = Path("/usr/share/wordnet")
@@ -133,16 +139,44 @@ fortunes-min (/usr/share/games/fortunes/fortunes), one cookie per line.
 """
 
 
+PACKAGES = ("wordnet-base", "fortunes-min", "fortunes", "dict-devil", "r-cran-janeaustenr")
+# The larger sources (issue 38), gzipped: file name → (function, Debian package).
+MORE_SOURCES = {
+    "glosses.txt.gz": (lambda: sources.wordnet_glosses(WORDNET_DIR), "wordnet-base"),
+    "fortunes.txt.gz": (sources.fortune_sentences, "fortunes"),
+    "devil.txt.gz": (sources.devil_sentences, "dict-devil"),
+    "austen.txt.gz": (sources.austen_sentences, "r-cran-janeaustenr"),
+}
+
+
+def write_gzip(path: Path, lines: list[str]) -> None:
+    """Gzip with no time stamp or file name in the header, so that a fresh extract is byte-for-byte equal."""
+    data = ("\n".join(lines) + "\n").encode("utf-8")
+    with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as gz:
+        gz.write(data)
+
+
 def write(out_dir: Path) -> dict[str, int]:
-    """Extract both sources from the installed Debian packages into ``out_dir``; lines written per file."""
-    missing = [str(p) for p in (WORDNET_DIR / "data.noun", FORTUNES_FILE) if not p.is_file()]
+    """Extract every source from the installed Debian packages into ``out_dir``; lines written per file."""
+    needed = (
+        WORDNET_DIR / "data.noun",
+        FORTUNES_FILE,
+        sources.FORTUNES_DIR / "cookie",
+        sources.DEVIL_FILE,
+        sources.AUSTEN_DATA,
+    )
+    missing = [str(p) for p in needed if not p.is_file()]
     if missing:
-        raise SystemExit(f"error: {', '.join(missing)} not found: apt-get install wordnet-base fortunes-min")
+        raise SystemExit(f"error: {', '.join(missing)} not found: apt-get install {' '.join(PACKAGES)}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    files = {"train.txt": [as_sentence(e) for e in wordnet_examples()], "heldout.txt": fortune_cookies()}
+    heldout = fortune_cookies()
+    files = {"train.txt": [as_sentence(e) for e in wordnet_examples()], "heldout.txt": heldout}
     for name, lines in files.items():
         (out_dir / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (out_dir / "LICENSE.txt").write_text(LICENSE, encoding="utf-8")
+    for name, (extract, _package) in MORE_SOURCES.items():
+        files[name] = sources.disjoint_from(extract(), heldout)
+        write_gzip(out_dir / name, files[name])
+    (out_dir / "LICENSE.txt").write_text(LICENSE + MORE_LICENSES, encoding="utf-8")
     return {name: len(lines) for name, lines in files.items()}
 
 

@@ -4,6 +4,7 @@ one line per row (SentenceCorpus) or one stream cut into windows (StreamCorpus).
 
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from collections.abc import Iterator
 from functools import cached_property
@@ -205,8 +206,21 @@ SHIPPED_FILES = {
     "tiny-en": (("tiny-en/train.txt",), "tiny-en/heldout.txt", "words-en.json", "classroom"),
     "tiny-ja": (("tiny-ja/train.txt",), "tiny-ja/heldout.txt", "bpe-ja.json", "japanese"),
     # WordNet's examples are phrases and sentences of every register; the tiny-en sentences add the note's
-    # "This is a pen ." style that the window starts with. The held-out cookies come from elsewhere.
-    "english": (("english/train.txt", "tiny-en/train.txt"), "english/heldout.txt", "bpe-english.json", "classroom"),
+    # "This is a pen ." style that the window starts with. The held-out cookies are in no training line.
+    # Issue 38 adds WordNet's definitions, the other cookies, The Devil's Dictionary and Austen (corpora_english).
+    "english": (
+        (
+            "english/train.txt",
+            "english/glosses.txt.gz",
+            "english/fortunes.txt.gz",
+            "english/devil.txt.gz",
+            "english/austen.txt.gz",
+            "tiny-en/train.txt",
+        ),
+        "english/heldout.txt",
+        "bpe-english.json",
+        "classroom",
+    ),
 }
 
 
@@ -215,7 +229,10 @@ def read_lines(rel: str) -> list[str]:
     path = resource("corpora", *rel.split("/"))
     if not path.is_file():
         raise InputError(f"the corpus file {rel} is missing ({path}); reinstall or run `make setup`")
-    return [l.strip() for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+    data = path.read_bytes()
+    if path.suffix == ".gz":  # the larger extracts are committed gzipped (about a third of the size)
+        data = gzip.decompress(data)
+    return [l.strip() for l in data.decode("utf-8").splitlines() if l.strip()]
 
 
 def _shipped(name: str, tokenizer: str | None = None) -> SentenceCorpus:

@@ -103,15 +103,31 @@ def test_the_shipped_vocabularies_equal_a_fresh_build():
         assert built[name].to_str() == resource("tokenizers", name).read_text(encoding="utf-8"), name
 
 
+ENGLISH_SOURCES = (  # a file of each Debian package the english corpus is extracted from
+    "/usr/share/wordnet/data.noun",
+    "/usr/share/games/fortunes/fortunes",
+    "/usr/share/games/fortunes/cookie",
+    "/usr/share/dictd/devil.dict.dz",
+    "/usr/lib/R/site-library/janeaustenr/data/Rdata.rdb",
+)
+
+
 @pytest.mark.skipif(
-    not (Path("/usr/share/wordnet/data.noun").is_file() and Path("/usr/share/games/fortunes/fortunes").is_file()),
-    reason="needs the Debian packages wordnet-base and fortunes-min",
+    not all(Path(p).is_file() for p in ENGLISH_SOURCES),
+    reason="needs the Debian packages wordnet-base, fortunes-min, fortunes, dict-devil and r-cran-janeaustenr",
 )
 def test_the_english_corpus_is_extracted_again_byte_for_byte(tmp_path):
     from explorer.train.corpora_english import write
     from explorer.util.paths import resource
 
     counts = write(tmp_path)
-    assert counts == {"train.txt": 48_152, "heldout.txt": 431}
-    for name in ("train.txt", "heldout.txt", "LICENSE.txt"):
+    assert counts == {
+        "train.txt": 48_152,
+        "heldout.txt": 431,
+        "glosses.txt.gz": 126_482,
+        "fortunes.txt.gz": 26_063,
+        "devil.txt.gz": 2_116,
+        "austen.txt.gz": 35_982,
+    }
+    for name in (*counts, "LICENSE.txt"):
         assert (tmp_path / name).read_bytes() == resource("corpora", "english", name).read_bytes(), name
