@@ -9,6 +9,8 @@ import torch.nn.functional as F
 
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError
+from explorer.model.capture import CaptureSink, capturing
+from explorer.model.linear import affine
 from explorer.train.corpora import IGNORE, Batch, Corpus
 
 
@@ -23,9 +25,30 @@ def token_losses(model: torch.nn.Module, batch: Batch) -> tuple[torch.Tensor, to
 
 def batch_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
     """Mean cross-entropy (nats per token) over the counted targets only."""
+    if _plain_unembedding(model):
+        return _counted_loss(model, batch)
     logits = model(batch.ids)  # (B, C, V)
     V = logits.shape[-1]
     return F.cross_entropy(logits.reshape(-1, V).float(), batch.targets.reshape(-1), ignore_index=IGNORE)
+
+
+def _plain_unembedding(model: torch.nn.Module) -> bool:
+    cfg = getattr(model, "cfg", None)
+    return cfg is not None and cfg.logit_softcap is None and not cfg.mlm_head and hasattr(model, "W_u")
+
+
+def _counted_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
+    """The same loss, with the unembedding applied only at the counted positions. Rows are right-padded to
+    the longest of the batch, so most (B, C, V) logits would be padding; with V = 16,384 they were most of
+    a step's time. The model stops at final.out (B, C, E), as under a trace that derives its logits."""
+    sink = CaptureSink(wants=lambda name: False)
+    sink.derives_logits = True
+    sink.derives_maps = True  # the attention computes as it does with no sink at all
+    with capturing(model, sink):
+        x = model(batch.ids)  # (B, C, E)
+    counted = batch.targets != IGNORE  # (B, C)
+    logits = affine(x[counted], model.W_u(), model.unembed.b_u)  # (N, E) · (E, V) → (N, V)
+    return F.cross_entropy(logits.float(), batch.targets[counted])
 
 
 def context_for(corpus: Corpus, config: ModelConfig, requested: int | None) -> int:
