@@ -20,7 +20,7 @@ from explorer.util.paths import resource
 HIRAGANA = [chr(c) for c in range(0x3041, 0x3097)]
 KATAKANA = [chr(c) for c in range(0x30A1, 0x30FB)] + ["ー"]
 JA_PUNCT = list("、。「」！？・（）")
-ENGLISH_VOCAB = 2048  # the classroom preset's vocabulary: 2 × 2048 × E parameters at E = 64 (embed and unembed)
+ENGLISH_VOCAB = 16384  # the classroom preset: big enough that ordinary words are whole tokens (issue 38: ≥ 97 %)
 JAPANESE_VOCAB = 1000  # every kana and the corpus's kanji as single tokens, and its frequent pairs
 JAPANESE_MAX_CHARS = 2  # at most two characters a token: the chips stay readable pieces, not phrases
 EXTRA_REPEATS = 20  # copies of each added character: enough for BPE to merge its bytes into one token

@@ -102,7 +102,20 @@ def evaluate_bundle(
             out[key] = figures[key]
     if info.get("step") is not None:
         out["step"] = info["step"]
+    if corpus.name == "english":
+        out.update(english_word_figures(bundle))
     return out
 
 
-__all__ = ["baselines_for", "evaluate_bundle", "train_info"]
+def english_word_figures(bundle: ModelBundle) -> dict[str, Any]:
+    """Does a model of the english corpus know words (explorer/train/english_probes.py)? The share of the
+    held-out ordinary sentences' words that are one token, and of the cloze prompts whose top 5 next
+    tokens hold a sensible word."""
+    from explorer.train.english_probes import CLOZE, ORDINARY_SENTENCES, cloze_share, whole_word_share
+
+    whole, _ = whole_word_share(bundle.tokenizer, ORDINARY_SENTENCES)
+    cloze, _ = cloze_share(bundle)
+    return {"whole_words": whole, "cloze_top5": cloze, "cloze_prompts": len(CLOZE)}
+
+
+__all__ = ["baselines_for", "english_word_figures", "evaluate_bundle", "train_info"]

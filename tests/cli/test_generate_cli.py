@@ -70,7 +70,7 @@ def test_greedy_text_json_and_snapshot(capsys, tmp_path):
         assert [prob for _, prob in step["top"]] == pytest.approx(sorted(p, reverse=True)[:5], abs=1e-6)
         assert step["ms"] > 0
     C0 = arrays["tokens"].shape[1]
-    assert arrays["cache.layers.0.k"].shape == (1, 4, C0 + 5, 16)
+    assert arrays["cache.layers.0.k"].shape == (1, 4, C0 + 5, 32)
     # the plain output is the same text
     code, stdout, _ = run_cli(capsys, "generate", PROMPT, "-n", 6)
     assert stdout.strip() == result["text"]

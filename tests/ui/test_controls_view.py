@@ -35,7 +35,7 @@ def test_heads_spin_box_gives_a_trace_with_that_many_heads(qtbot, state, view):
         view.sizes["heads"].setValue(2)
         trace = wait_trace(qtbot, state, lambda t: t.config.H == 2)
         assert trace["layers.0.attn.weights"].shape[1] == 2
-        assert trace.config.E == 64 and trace.config.D == 16  # the other sizes kept
+        assert trace.config.E == 128 and trace.config.D == 32  # the other sizes kept
         assert state.source.random_weights  # trained weights do not fit other sizes
 
 

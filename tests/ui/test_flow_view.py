@@ -47,13 +47,13 @@ def test_selection_from_elsewhere_highlights_the_box(view, state):
 
 
 def test_boxes_print_real_shapes_and_the_layer(view, state):
-    assert view.boxes["qkv"].shape_text == "(5, 16)"
+    assert view.boxes["qkv"].shape_text == "(5, 32)"
     assert view.boxes["qkv"].note.endswith("4 heads") or "4" in view.boxes["qkv"].note
-    assert "x (5, 64) · W_q (64, 16) → Q (5, 16)" in view.boxes["qkv"].edge
-    assert "(5, 64) · W_q (64, 16)" in view.boxes["qkv"].toolTip()
+    assert "x (5, 128) · W_q (128, 32) → Q (5, 32)" in view.boxes["qkv"].edge
+    assert "(5, 128) · W_q (128, 32)" in view.boxes["qkv"].toolTip()
     assert view.boxes["masked"].note == "causal"
     state.select(layer=1)
-    assert view.layer_label.text().startswith("layer 1 of L = 2")
+    assert view.layer_label.text().startswith("layer 1 of L = 3")
 
 
 def test_edge_labels_follow_a_size_change(traced, qtbot):
@@ -62,10 +62,10 @@ def test_edge_labels_follow_a_size_change(traced, qtbot):
     state = traced
     flow = FlowView(state)
     qtbot.addWidget(flow)
-    assert "(5, 64)" in flow.boxes["qkv"].edge
+    assert "(5, 128)" in flow.boxes["qkv"].edge
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_sizes(embed_dim=32)
-    assert "x (5, 32) · W_q (32, 16)" in flow.boxes["qkv"].edge
+    assert "x (5, 32) · W_q (32, 32)" in flow.boxes["qkv"].edge
     assert flow.boxes["embed"].shape_text == "(5, 32)"
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_options(scale=False)
@@ -124,7 +124,7 @@ def test_stage_number_is_shown(view, state):
 
 def test_norm_stages_show_only_for_a_model_with_norms(view, state, qtbot):
     for key in ("norm_attn", "norm_ffn", "final_norm"):
-        assert view.boxes[key].isVisible() and view.boxes[key].shape_text == "(5, 64)"
+        assert view.boxes[key].isVisible() and view.boxes[key].shape_text == "(5, 128)"
     state.select(stage="norm_attn", layer=0)
     assert (
         "LayerNorm" in view.caption.text() and "Q, K and V are computed from this normalised x" in view.caption.text()
@@ -197,7 +197,7 @@ def test_weights_caption_when_every_row_is_blocked(view, state):
     assert "sum to 1" not in view.boxes["weights"].edge and "every row fully blocked" in view.boxes["weights"].edge
 
 
-NINETEEN_TOKENS = "The cat sat on the mat and the dog sat on the rug by the big door ."
+NINETEEN_TOKENS = "The cat sat on the mat and the dog sat on the rug by the big red door ."  # one token a word
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -248,10 +248,10 @@ def test_a_new_word_of_the_same_length_relayouts_nothing_and_a_longer_shape_refi
     view._diagram.fit = lambda: (fits.append(1), original())
     state.set_trace(run_trace(preset, "This is a dog ."))  # five tokens, as before: the same shapes
     assert fits == []
-    assert view.boxes["qkv"].shape_text == "(5, 16)"
+    assert view.boxes["qkv"].shape_text == "(5, 32)"
     state.set_trace(run_trace(preset, "This is a big red dog ."))  # seven tokens
     assert fits == [1]
-    assert view.boxes["qkv"].shape_text == "(7, 16)"
+    assert view.boxes["qkv"].shape_text == "(7, 32)"
     assert (
         view._diagram.layout().sizeHint().width() <= view._diagram.width()
         or view._diagram.height() >= view._diagram.layout().heightForWidth(view._diagram.width())

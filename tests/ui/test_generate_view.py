@@ -98,14 +98,14 @@ def test_a_refused_prompt_is_one_line(qtbot, view, state):
 
 def test_grouped_query_saving_is_shown_in_numbers(qtbot, view, state):
     """A classroom-sized model with 4 query heads sharing 2 key/value heads: the cost line gives the cache's
-    bytes for H_kv = 2 and for H = 4, counted here from the shapes: 2 layers × heads × positions × (16 + 16) × 4."""
+    bytes for H_kv = 2 and for H = 4, counted here from the shapes: 3 layers × heads × positions × (32 + 32) × 4."""
     state.set_sizes(kv_heads=2)
     g = generate(qtbot, view, 3)
     assert g.trace.config.H_kv == 2 and view.k_table.rowCount() == g.prompt_tokens + 2
     n = g.prompt_tokens + 2
     line = view.cost_label.text()
     assert "4 query heads share 2 key/value heads" in line
-    assert f"{2 * 2 * n * 32 * 4 / 1e3:.3g} kB instead of {2 * 4 * n * 32 * 4 / 1e3:.3g} kB (50 % less)" in line
+    assert f"{3 * 2 * n * 64 * 4 / 1e3:.3g} kB instead of {3 * 4 * n * 64 * 4 / 1e3:.3g} kB (50 % less)" in line
 
 
 def test_save_and_reopen_read_only(qtbot, view, tmp_path):

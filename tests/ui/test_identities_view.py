@@ -24,10 +24,10 @@ def test_sum_of_heads_beside_concat_with_the_trace_numbers(state, view):
     state.set_trace(trace)
     W_o = trace["params.layers.0.attn.W_o"].astype(np.float64)
     heads = trace["layers.0.attn.heads"][0].astype(np.float64)  # (H, C, D)
-    by_head = sum(heads[h] @ W_o[h * 16 : (h + 1) * 16] for h in range(4))  # independent Σᵢ Rⁱ·W_oⁱ
+    by_head = sum(heads[h] @ W_o[h * 32 : (h + 1) * 32] for h in range(4))  # independent Σᵢ Rⁱ·W_oⁱ
     np.testing.assert_allclose(view.sum_plot.data(), by_head, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(view.concat_plot.data(), trace["layers.0.attn.out"][0], rtol=1e-4, atol=1e-5)
-    assert view.sum_plot.data().shape == (5, 64)  # C × E
+    assert view.sum_plot.data().shape == (5, 128)  # C × E
     assert 0 <= view.result.max_abs_difference < 1e-5
     assert "equal" in view.difference.text() and "NOT" not in view.difference.text()
     assert "float32" in view.difference.text()
@@ -49,19 +49,19 @@ def test_rank_slider_reports_error_and_counts(state, view):
 
     trace = make_trace()
     state.set_trace(trace)
-    assert view.rank_spin.value() == 6  # starts at E/10, like the note's E = 100, r = 10
+    assert view.rank_spin.value() == 12  # starts at E/10, like the note's E = 100, r = 10
     M = trace["params.layers.0.attn.W_v"].astype(np.float64) @ trace["params.layers.0.attn.W_o"].astype(np.float64)
     view.rank_slider.setValue(10)
     assert view.rank_spin.value() == 10
     text = view.rank_numbers.text()
-    assert "4,096 → 1,280" in text and "-69%" in text  # 64·64 → 64·10 + 10·64
+    assert "16,384 → 2,560" in text and "-84%" in text  # 128·128 → 128·10 + 10·128
     U, s, Vt = np.linalg.svd(M)
     expected = np.linalg.norm(M - (U[:, :10] * s[:10]) @ Vt[:10]) / np.linalg.norm(M)
     assert f"{expected:.2e}" in text
-    view.rank_spin.setValue(64)
+    view.rank_spin.setValue(128)
     assert view.rank_error < 1e-6  # full rank: exact
-    assert "4,096 → 8,192" in view.rank_numbers.text()  # and twice the parameters
-    assert view.rank_line.value() == pytest.approx(64.5)
+    assert "16,384 → 32,768" in view.rank_numbers.text()  # and twice the parameters
+    assert view.rank_line.value() == pytest.approx(128.5)
     assert "10,000 → 2,000" in view.note_example.text() and "80%" in view.note_example.text()
     assert ident.parameter_counts(64, 64, 10).after == 1280
 

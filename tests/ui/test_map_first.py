@@ -11,13 +11,15 @@ from PySide6.QtWidgets import QApplication
 from tests.ui.waits import drain, wait_laid_out
 
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
-SIXTEEN = "The animal didn't cross the street because it was too tired."
+# Token counts on the classroom vocabulary, where ordinary words are one token each (issue 38).
+SIXTEEN = "The animal didn't cross the busy street because it was too tired and cold."
 LONGER = (
-    "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
+    "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man "
+    "to his little son."
 )
 LONG_32 = (
     "The old man said that the animal did not cross the wide street because it was too tired and the long road was "
-    "far away from home ."
+    "far away from its home in the hills ."
 )
 
 

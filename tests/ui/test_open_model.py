@@ -139,7 +139,7 @@ def test_a_deep_model_captures_the_selected_layer_only(window, qtbot, deep_check
     qtbot.waitUntil(lambda: state.trace.layers == (7,), timeout=20_000)
 
     state.set_preset("classroom")  # a small model: every layer again
-    qtbot.waitUntil(lambda: state.trace.config.layers == 2 and state.trace.layers == (0, 1), timeout=20_000)
+    qtbot.waitUntil(lambda: state.trace.config.layers == 3 and state.trace.layers == (0, 1, 2), timeout=20_000)
     assert state.options.layers_to_capture is None
 
 

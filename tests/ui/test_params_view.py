@@ -18,7 +18,7 @@ def test_rows_sum_to_the_parameter_count(qtbot, state, trace):
     assert sum(_count(item) for item in v.rows.values()) == cfg.parameter_count()
     assert _count(v.total_item) == cfg.parameter_count()
     wq = v.rows["params.layers.0.attn.W_q"]
-    assert (wq.text(1), _count(wq), wq.text(3)) == ("(64, 64)", 4096, "16.0 KiB")
+    assert (wq.text(1), _count(wq), wq.text(3)) == ("(128, 128)", 16384, "64.0 KiB")
     for i in range(v.tree.topLevelItemCount() - 1):  # each group's subtotal is the sum of its rows
         group = v.tree.topLevelItem(i)
         assert _count(group) == sum(_count(group.child(j)) for j in range(group.childCount()))
@@ -32,11 +32,11 @@ def test_changing_heads_changes_the_query_matrix_row(traced, qtbot):
     state = traced
     v = ParamsView(state)
     qtbot.addWidget(v)
-    assert v.rows["params.layers.0.attn.W_q"].text(1) == "(64, 64)"
+    assert v.rows["params.layers.0.attn.W_q"].text(1) == "(128, 128)"
     with qtbot.waitSignal(state.traceChanged, timeout=30_000):
         state.set_sizes(heads=2)
-    assert v.rows["params.layers.0.attn.W_q"].text(1) == "(64, 32)"
-    assert _count(v.rows["params.layers.0.attn.W_q"]) == 64 * 32
+    assert v.rows["params.layers.0.attn.W_q"].text(1) == "(128, 64)"
+    assert _count(v.rows["params.layers.0.attn.W_q"]) == 128 * 64
     assert _count(v.total_item) == state.trace.config.parameter_count()
 
 

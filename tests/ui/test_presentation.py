@@ -33,14 +33,14 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
     assert QFontInfo(slides.title.font()).pixelSize() >= 2 * base
     assert QFontInfo(slides.caption.font()).pixelSize() >= 1.5 * base
     assert slides.title.text() == "Similarity scores Q·Kᵀ"
-    assert "Q (5, 16) · Kᵀ (16, 5) → S (5, 5)" in slides.edge.text()
+    assert "Q (5, 32) · Kᵀ (32, 5) → S (5, 5)" in slides.edge.text()
     assert slides.footer.text().startswith("stage 5 / 18")  # the classroom model's pre-norm is stage 3
 
     qtbot.keyClick(slides, Qt.Key.Key_Right)
     assert state.selection.stage == "scaled"
     flow = window.views["flow"]
     assert flow.boxes["scaled"].selected and not flow.boxes["scores"].selected  # the main window follows
-    assert slides.title.text() == "Scaling by √D" and "√16 = 4" in slides.caption.text()
+    assert slides.title.text() == "Scaling by √D" and "√32 = 5.66" in slides.caption.text()
     qtbot.keyClick(slides, Qt.Key.Key_Left)
     assert state.selection.stage == "scores"
 
@@ -54,10 +54,10 @@ def test_f5_opens_full_screen_with_large_type_and_keys_drive_the_main_window(win
 
 def test_clicker_keys_walk_every_layer(slides, state, qtbot):
     state.select(stage="block", layer=0)
-    assert slides.where.text() == "layer 0 of L = 2"
+    assert slides.where.text() == "layer 0 of L = 3"
     qtbot.keyClick(slides, Qt.Key.Key_PageDown)  # into layer 1: its pre-norm comes first
     assert (state.selection.stage, state.selection.layer) == ("norm_attn", 1)
-    assert slides.where.text() == "layer 1 of L = 2"
+    assert slides.where.text() == "layer 1 of L = 3"
     qtbot.keyClick(slides, Qt.Key.Key_Space)
     assert state.selection.stage == "qkv"
     qtbot.keyClick(slides, Qt.Key.Key_PageUp)

@@ -160,7 +160,7 @@ def test_hover_explains_with_real_numbers(classroom, qtbot):
     assert numbers[:2] == pytest.approx([scores[2], scaled[2]], abs=0.006)
     assert numbers[-1] == pytest.approx(w[2], abs=0.006)
     assert numbers[-3] == pytest.approx(math.exp(scaled[2]), rel=0.01)
-    assert "÷√16" in text
+    assert "÷√32" in text
 
 
 def one_voice(m) -> list[list[str]]:
