@@ -125,7 +125,9 @@ def test_pdf_figure_is_text_and_vectors(trace, tmp_path):
     scene = stage_scene(trace, Selection(stage="weights", head=1), Frame(600))
     out = write_pdf(scene, tmp_path / "f.pdf")
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
-    for words in ("Attention weights (softmax)", "query (row)", "key (column)", "0 This", "0.92"):
+    w = trace.head_map(0, "weights", 0, 1)  # (C, C): the figure's cells, printed with two decimals
+    cell = next(f"{v:.2f}" for v in w[np.tril_indices(len(w))] if 0.1 < v < 0.99)  # neither 0.00 nor 1.00
+    for words in ("Attention weights (softmax)", "query (row)", "key (column)", "0 This", cell):
         assert words in text or words.replace(" ", "") in text.replace(" ", "")
     listed = subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True, check=True).stdout
     assert len(listed.strip().splitlines()) == 2  # the header only: no picture in it

@@ -203,7 +203,7 @@ def test_a_newer_trace_replaces_a_filling_grid(qtbot, state, view):
     first, second = make_trace("This is a pen ."), make_trace("a pen is this , really")
     state.set_trace(first)
     state.set_trace(second)  # before the first job's layers arrive
-    _filled(qtbot, view, 8)
+    _filled(qtbot, view, 12)  # classroom: 3 layers × 4 heads
     qtbot.waitUntil(lambda: not view.slot.busy, timeout=30_000)  # every job's queued layers delivered (and dropped)
     assert {h.tokens for h in view._layers.values()} == {second.C}
     np.testing.assert_array_equal(view._layers[1].thumbs[3], second.head_map(1, "weights", 0, 3))
@@ -216,21 +216,21 @@ def test_a_snapshot_missing_layers_says_so(qtbot, state, view):
     state.set_trace(trace)
     _filled(qtbot, view, 4)
     assert sorted(view._layers) == [1]
-    assert "holds 1 of the model's 2 layers" in view.status.text()
+    assert "holds 1 of the model's 3 layers" in view.status.text()
 
 
 def test_the_figure_is_saved_as_png_and_svg(qtbot, state, view, trace, tmp_path):
     from PySide6.QtGui import QImage
 
     state.set_trace(trace)
-    _filled(qtbot, view, 8)
+    _filled(qtbot, view, 12)
     png = view.export_figure(str(tmp_path / "grid.png"), tile_px=50)
     image = QImage(png)
     assert image.height() > 2 * 50 and image.width() > 4 * 50
     svg = tmp_path / "grid.svg"
     assert view.export_figure(str(svg)) == str(svg)
     text = svg.read_text()
-    assert text.count("<image") >= 8 and "layer" in text
+    assert text.count("<image") >= 12 and "layer" in text
 
 
 def test_the_panel_starts_closed_and_opens_from_the_view_menu(qtbot, window):

@@ -35,14 +35,14 @@ def test_trace_statistics_from_the_real_scores(state, view):
     cells = scores[:, causal]
     st = view.stats
     assert st.var_raw == pytest.approx(np.var(cells), rel=1e-6)
-    assert st.var_scaled == pytest.approx(np.var(cells) / 16, rel=1e-6)
+    assert st.var_scaled == pytest.approx(np.var(cells) / 32, rel=1e-6)  # classroom: D = 32
     raw = np.mean([_entropy(scores[h, i, : i + 1]) for h in range(4) for i in range(5)])
-    scaled = np.mean([_entropy(scores[h, i, : i + 1] / 4.0) for h in range(4) for i in range(5)])
+    scaled = np.mean([_entropy(scores[h, i, : i + 1] / math.sqrt(32)) for h in range(4) for i in range(5)])
     assert st.entropy_raw == pytest.approx(raw, rel=1e-6)
     assert st.entropy_scaled == pytest.approx(scaled, rel=1e-6)
     assert view.cells["var_raw"].text() == f"{st.var_raw:.3g}"
     assert view.cells["entropy_scaled"].text() == f"{st.entropy_scaled:.3g}"
-    assert "D = 16" in view.trace_caption.text()
+    assert "D = 32" in view.trace_caption.text()
 
 
 def test_sweep_curves_and_the_current_D_marker(state, view):
@@ -55,7 +55,7 @@ def test_sweep_curves_and_the_current_D_marker(state, view):
     _, h_scaled = view.h_scaled_curve.getData()
     assert h_raw[-1] < 0.25 * h_scaled[-1]  # unscaled rows collapse, scaled ones do not
     state.set_trace(make_trace())
-    assert view.d_lines[0].value() == pytest.approx(math.log10(16))
+    assert view.d_lines[0].value() == pytest.approx(math.log10(32))
     from live_state import preset_bundle
 
     from explorer.config import ModelConfig

@@ -80,7 +80,7 @@ def test_long_work_shows_the_first_layer_before_the_rest(window, state, qtbot, m
     partial = [t for t in seen if t.partial]
     assert partial and partial[0].layers == (0,) and "logits" not in partial[0]
     final = seen[-1]
-    assert final.layers == (0, 1) and "logits" in final
+    assert final.layers == (0, 1, 2) and "logits" in final
     assert (partial[0]["layers.0.attn.q"] == final["layers.0.attn.q"]).all()
 
 
