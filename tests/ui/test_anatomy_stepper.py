@@ -150,3 +150,19 @@ def test_help_lists_ctrl_h_and_the_steppers_keys(walked):
     rows = shortcut_rows(w)
     assert ("Ctrl+H", "How is this made?") in rows
     assert ("Right", "How is this made?: the next step (Space too)") in rows
+
+
+def test_choosing_a_cell_leaves_the_tokens_stage_row_of_w_e_whole(walked, state, qtbot):
+    """The chosen cell once lived in ``view.picked``, the name of the Tokens stage's row-of-W_E map: a redraw
+    rebound it to None, which freed that map's Python side while Qt still drew it (a segfault in Japanese)."""
+    import numpy as np
+
+    from explorer.ui.views.map.heatmap import Heatmap
+
+    w, view, graphics = walked
+    QTest.keyClick(graphics, Qt.Key.Key_Return)  # the walked cell is the chosen one
+    state.select(stage="tokens", token=2)
+    qtbot.waitUntil(lambda: view._drawn is not None and view._drawn[1] == "tokens", timeout=10_000)
+    assert isinstance(view.picked, Heatmap) and view.picked.isVisible()
+    row = state.trace["embed.tok"][0, 2]
+    assert np.allclose(view.picked.image.image[0], row, atol=1e-6)

@@ -19,10 +19,10 @@ def meant_cell(view) -> tuple[int, int] | None:
     access = getattr(view.large, "access", None)
     walked = access.cell if access is not None else None
     # the newer of the two: the keys moved on since the last click (or Enter), or not
-    if walked is not None and view.large.graphics.hasFocus() and walked != view.walked_at_pick:
+    if walked is not None and view.large.graphics.hasFocus() and walked != view.walked_at_choice:
         return walked
-    if view.picked is not None:
-        return view.picked
+    if view.chosen_cell is not None:
+        return view.chosen_cell
     sel = view.state.selection
     if sel.stage in PAIRWISE_STAGE_KEYS and sel.token is not None and sel.key is not None:
         return sel.token, sel.key

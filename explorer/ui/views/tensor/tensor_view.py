@@ -33,8 +33,10 @@ class TensorView(View):
         self._maps: tuple = ([], (0.0, 1.0, False))  # the grid's maps and their (lo, hi, clipped) levels
         self._matrix: matrices.Matrix | None = None
         self._tensor_choice: dict[str, int] = {}  # per stage: which of its tensors the user picked
-        self.picked: tuple[int, int] | None = None  # the cell last clicked or entered: what Ctrl+H explains
-        self.walked_at_pick: tuple[int, int] | None = None  # the keyboard's cell then (has it moved since?)
+        # The cell last clicked or entered (what Ctrl+H explains) and the keyboard's cell then. Not ``picked``:
+        # that is the Tokens stage's row-of-W_E map (tensor_build.py); rebinding it freed that widget's Python side.
+        self.chosen_cell: tuple[int, int] | None = None
+        self.walked_at_choice: tuple[int, int] | None = None
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self.focused = False  # Focus (F11): the map and its caption only
         build(self)
@@ -189,7 +191,7 @@ class TensorView(View):
         )
         if drawn != self._drawn:
             self._drawn = drawn
-            self.picked = None  # another map: its cells are not the one picked before
+            self.chosen_cell = None  # another map: its cells are not the one chosen before
             look = sel.stage == "tokens" and "params.embed.tok" in trace
             trio = (
                 sel.stage == "qkv"
@@ -330,7 +332,7 @@ class TensorView(View):
 
     def _show_link(self, sel, key) -> None:
         """The link under the map, once a cell with an anatomy is chosen (clicked, entered, or the selected key)."""
-        chosen = self.picked is not None or (sel.token is not None and key is not None)
+        chosen = self.chosen_cell is not None or (sel.token is not None and key is not None)
         self.how_link.setVisible(chosen and sel.stage in ANATOMY_STAGES and not self.presenting and not self.focused)
 
     def ask_anatomy(self, cell: tuple[int, int] | None = None) -> bool:
@@ -348,8 +350,8 @@ class TensorView(View):
 
     def pick(self, i: int, j: int) -> None:
         """Cell (i, j) of the large map is the chosen one (a click, Enter, the context menu)."""
-        self.picked = (i, j)
-        self.walked_at_pick = self.large.access.cell
+        self.chosen_cell = (i, j)
+        self.walked_at_choice = self.large.access.cell
 
     def _large_clicked(self, i: int, j: int) -> None:
         self.pick(i, j)
