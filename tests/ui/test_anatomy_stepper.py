@@ -160,9 +160,16 @@ def test_choosing_a_cell_leaves_the_tokens_stage_row_of_w_e_whole(walked, state,
     from explorer.ui.views.map.heatmap import Heatmap
 
     w, view, graphics = walked
-    QTest.keyClick(graphics, Qt.Key.Key_Return)  # the walked cell is the chosen one
-    state.select(stage="tokens", token=2)
-    qtbot.waitUntil(lambda: view._drawn is not None and view._drawn[1] == "tokens", timeout=10_000)
-    assert isinstance(view.picked, Heatmap) and view.picked.isVisible()
-    row = state.trace["embed.tok"][0, 2]
-    assert np.allclose(view.picked.image.image[0], row, atol=1e-6)
+
+    def shown(stage: str) -> None:
+        state.select(stage=stage, token=2)
+        qtbot.waitUntil(lambda: view._drawn is not None and view._drawn[1] == stage, timeout=10_000)
+
+    shown("tokens")  # the lookup's maps are built
+    row_map = view.picked
+    shown("weights")
+    view.pick(3, 1)  # a cell chosen (a click, Enter), then other maps drawn
+    shown("scores")
+    shown("tokens")
+    assert view.picked is row_map and isinstance(row_map, Heatmap) and row_map.isVisible()
+    assert np.allclose(row_map.image.image[0], state.trace["embed.tok"][0, 2], atol=1e-6)
