@@ -78,6 +78,8 @@ def check(trace: Trace, c: Cell) -> None:
         _in_range("head", c.head, cfg.H, "--head H")
     if c.stage in PAIRWISE:
         _in_range("key", c.key, trace.rows[c.sentence].length, "--key J")
+    elif c.stage == "tokens":
+        return  # a token's id: the query alone
     elif c.stage == "ffn":
         if c.neuron is None and c.dim is None:
             raise ConfigError(f"the FFN needs --neuron N (0 … {cfg.F - 1}) or --dim K (0 … {cfg.E - 1})")

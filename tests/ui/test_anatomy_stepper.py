@@ -150,3 +150,17 @@ def test_help_lists_ctrl_h_and_the_steppers_keys(walked):
     rows = shortcut_rows(w)
     assert ("Ctrl+H", "How is this made?") in rows
     assert ("Right", "How is this made?: the next step (Space too)") in rows
+
+
+def test_the_embeddings_map_explains_its_sum_and_ends_on_the_hovers_number(walked, state, qtbot):
+    w, view, _ = walked
+    state.select(stage="embed")
+    QApplication.processEvents()
+    assert view._matrix.name == "embed.out"  # the sum is drawn: its cell is the token's row + the position's
+    assert view.ask_anatomy((1, 2))
+    stepper = _stepper(w, qtbot)
+    assert stepper.ask.cell == Cell("embed", state.selection.layer, state.selection.head, 1, dim=2)
+    assert [s.op for s in stepper.steps][:1] == ["embedding_row"] and "position" in [s.op for s in stepper.steps]
+    QTest.keyClick(stepper, Qt.Key.Key_End)
+    hover_number = view.cell_explanation(state.selection.head, 1, 2).split("\n")[0].rsplit(" = ", 1)[1]
+    assert stepper.lines["result"].text() == f"→ {hover_number}"
