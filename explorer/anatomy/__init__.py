@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from explorer.anatomy.attention_cells import concat_steps, heads_steps, out_steps, pairwise_steps
+from explorer.anatomy.attention_cells import concat_steps, heads_steps, out_steps, pairwise_steps, qkv_steps
 from explorer.anatomy.block_cells import NORMS, ffn_steps, logit_steps, norm_steps, probs_steps, residual_steps
 from explorer.anatomy.cell import PAIRWISE, Cell, check
 from explorer.anatomy.embed_cells import embed_steps, token_steps
@@ -24,6 +24,7 @@ __all__ = ["ANATOMY_STAGES", "Cell", "OPS", "Step", "anatomy"]
 _BUILDERS: dict[str, Callable[[Trace, Cell], list[Step]]] = {
     "tokens": token_steps,
     "embed": embed_steps,
+    "qkv": qkv_steps,
     **{key: pairwise_steps for key in PAIRWISE},
     "heads": heads_steps,
     "concat": concat_steps,

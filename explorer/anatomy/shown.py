@@ -13,7 +13,7 @@ def shown_cell(stage: str, tensor: str | None, layer: int, head: int, sentence: 
     with several); None for a stage without one in the window (the tokens, Q K V, the embedding's parts)."""
     if stage not in ANATOMY_STAGES or i < 0 or j < 0:
         return None
-    if stage == "tokens":
+    if stage in ("tokens", "qkv"):
         return None  # the window shows ids as chips: ``anatomy --stage tokens`` explains one
     if stage == "embed" and tensor not in (None, "embed.out"):
         return None  # the token's or the position's own vector: a lookup, not a sum

@@ -51,12 +51,15 @@ class SheetStep:
 
 def parse_cell(text: str) -> Cell:
     """``STAGE:LAYER:HEAD:QUERY[:COLUMN]``: COLUMN is the key of a scores … weights cell, an output column
-    otherwise, or nN for an FFN neuron (``ffn:0:0:2:n3``)."""
+    otherwise, nN for an FFN neuron (``ffn:0:0:2:n3``), or kD / vD for a key's or a value's entry
+    (``qkv:0:0:2:k1``; a plain number is the query's)."""
     parts = text.split(":")
     usage = f"--anatomy takes STAGE:LAYER:HEAD:QUERY[:COLUMN] (e.g. weights:0:0:2:1, ffn:0:0:2:n3); got {text!r}"
     if len(parts) not in (4, 5):
         raise ConfigError(usage)
     stage, column = parts[0], parts[4] if len(parts) == 5 else None
+    part = column[0] if stage == "qkv" and column and column[0] in "qkv" else None
+    column = column[1:] if part else column
     neuron = column is not None and column.startswith("n")
     try:
         layer, head, query = (int(p) for p in parts[1:4])
@@ -67,7 +70,7 @@ def parse_cell(text: str) -> Cell:
         return Cell(stage, layer, head, query, neuron=number_)
     if stage in PAIRWISE:
         return Cell(stage, layer, head, query, key=number_)
-    return Cell(stage, layer, head, query, dim=number_)
+    return Cell(stage, layer, head, query, dim=number_, part=part)
 
 
 def written(value) -> str:

@@ -5,7 +5,8 @@ exported tensors, the last step is the exported cell exactly, a softmax row adds
 shown terms plus "the others" are the cell. Sizes and token ids are read from the export, never written here
 (the classroom preset is retrained from time to time). The input's numbers too: a token's id picks its row of the
 exported W_E; an embedding entry is W_E[id, K] + the position's vector (sinusoidal on classroom, recomputed
-here from its formula; none on seed-toy; rotary, so none, on the Llama shape)."""
+here from its formula; none on seed-toy; rotary, so none, on the Llama shape); a q, k or v entry is x times its
+head's column of W_q, W_k or W_v (the key head for k and v)."""
 
 from __future__ import annotations
 
@@ -470,3 +471,25 @@ def test_an_embedding_entry_is_the_tokens_row_plus_the_positions_vector(capsys, 
     (so_far,) = [s["running"] for s in steps if s["op"] == "position"]
     assert close([so_far], [A["params.embed.tok"][token_id, K] + _position(cfg, i, K, E)], floor=1.0)
     ends_on(steps, A["embed.out"][0, i, K])
+
+
+@pytest.mark.parametrize("part", ["q", "k", "v"])
+def test_a_query_key_or_value_entry_is_x_times_a_column_of_its_weights(capsys, model, part):
+    _name, args, A, manifest = model
+    cfg = manifest["config"]
+    H, H_kv, C = cfg["heads"], cfg.get("kv_heads") or cfg["heads"], A["tokens"].shape[1]
+    h, i, d = H - 1, C - 1, 1
+    head = h if part == "q" else h // (H // H_kv)  # k and v: the key head query head h reads
+    width = A[f"layers.0.attn.{part}"].shape[-1]
+    steps = steps_of(capsys, args, "--stage", "qkv", "--head", h, "--query", i, "--dim", d, "--part", part)
+    x, W = A["layers.0.attn.in"][0, i], A[f"params.layers.0.attn.W_{part}"]  # (E,), (E, heads·width)
+    column = W[:, head * width + d]
+    assert close(results(steps, "product"), x * column, rel=1e-12)
+    bias = A.get(f"params.layers.0.attn.b_{part}")
+    want = x @ column + (bias[head * width + d] if bias is not None else 0.0)
+    assert close([last_running(steps)], [want], floor=np.abs(x * column).sum())
+    ends_on(steps, A[f"layers.0.attn.{part}"][0, head, i, d])
+
+
+def last_running(steps) -> float:
+    return [s["running"] for s in steps if s["running"] is not None and s["op"] != "cell"][-1]
