@@ -40,6 +40,9 @@ LABELS = {
     "decode_cache_speedup_1024": "KV cache speed-up at C=1024",
     "model_view_fill_s": "Model view of SmolLM2-135M (30 × 9 heads), 64 tokens: opened → every map in",
     "model_view_max_stall_ms": "longest event-loop stall while that Model view opens and fills",
+    "anatomy_play_max_stall_ms": (
+        "longest event-loop stall while “How is this made?” plays a weight at 1× (GPT-2 shape, 256 tokens)"
+    ),
     "lesson_pdf_s": "the built-in lesson (14 steps) as a PDF of slides, from the command line",
     "figure_png_s": "one figure as PNG (160 mm, 300 dpi) from the command line, minus importing torch and Qt",
 }

@@ -25,6 +25,7 @@ SCRIPTS = [
     "bench_decode",
     "bench_real_full_context",
     "bench_model_view",
+    "bench_anatomy_play",
     "bench_idle",
     "bench_handouts",
 ]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from explorer.anatomy.attention_cells import concat_steps, heads_steps, out_steps, pairwise_steps
+from explorer.anatomy.attention_cells import concat_steps, heads_steps, out_steps, pairwise_steps, qkv_steps
 from explorer.anatomy.block_cells import NORMS, ffn_steps, logit_steps, norm_steps, probs_steps, residual_steps
 from explorer.anatomy.cell import PAIRWISE, Cell, check
+from explorer.anatomy.embed_cells import embed_steps, token_steps
 from explorer.anatomy.shorten import KEEP, LIMIT, shorten
 from explorer.anatomy.steps import OPS, Step
 from explorer.present.stages import STAGE_KEYS
@@ -21,6 +22,9 @@ from explorer.trace import Trace
 __all__ = ["ANATOMY_STAGES", "Cell", "OPS", "Step", "anatomy"]
 
 _BUILDERS: dict[str, Callable[[Trace, Cell], list[Step]]] = {
+    "tokens": token_steps,
+    "embed": embed_steps,
+    "qkv": qkv_steps,
     **{key: pairwise_steps for key in PAIRWISE},
     "heads": heads_steps,
     "concat": concat_steps,

@@ -13,6 +13,7 @@ from explorer import names
 from explorer.anatomy.cell import Cell, stored
 from explorer.anatomy.steps import Step
 from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, softmax_steps
+from explorer.errors import ConfigError
 from explorer.trace import Trace
 from explorer.trace.layer_mask import layer_allowed
 
@@ -187,3 +188,24 @@ def out_steps(trace: Trace, c: Cell) -> list[Step]:
     at_once = float(concat @ column) + (float(bias[K]) if bias is not None else 0.0)
     steps.append(Step("concat_product", {"concat": concat, "W_o": column}, at_once))
     return steps + [cell_step(trace[name][b, i, K], total, trace.options.dtype, c.where(name))]
+
+
+def qkv_steps(trace: Trace, c: Cell) -> list[Step]:
+    """qᵢ[d] of head h = xᵢ · W_q[:, h·D + d] (+ b_q): one term per input dimension (k and v: their key head's
+    column of W_k, W_v), from the attention's input x."""
+    cfg, layer, b, i, d, part = trace.config, c.layer, c.sentence, c.query, c.dim, c.part or "q"
+    head = c.head if part == "q" else names.kv_head_of(c.head, cfg.H, cfg.H_kv)
+    width = cfg.D_v if part == "v" else cfg.D
+    W = stored(trace, f"params.layers.{layer}.attn.W_{part}")
+    if W is None:
+        raise ConfigError(f"this model has no W_{part}: its {part} is not a product x · W_{part} to take apart")
+    name = names.attn(layer, part)
+    x = trace[f"layers.{layer}.attn.in"][b, i]  # (E,)
+    column = head * width + d
+    steps = dot_steps(x, W[:, column], ("x", f"W_{part}"))
+    total = last_running(steps)
+    bias = stored(trace, f"params.layers.{layer}.attn.b_{part}")
+    if bias is not None:
+        total += float(bias[column])
+        steps.append(Step("bias", {"b": float(bias[column])}, float(bias[column]), total))
+    return steps + [cell_step(trace[name][b, head, i, d], total, trace.options.dtype, c.where(name))]

@@ -62,8 +62,17 @@ NORMS = {
 
 def norm_steps(trace: Trace, c: Cell) -> list[Step]:
     """LayerNorm: μ, σ², (x[K] − μ)/√(σ² + ε), × γ[K], + β[K]; RMSNorm: mean(x²), x[K]/√(mean(x²) + ε), × γ[K]."""
-    cfg, l, b, i, K = trace.config, c.layer, c.sentence, c.query, c.dim
-    source, prefix, target = (p.format(l=l, input=_input(l), last=cfg.L - 1) for p in NORMS[c.stage])
+    source, prefix, target = (
+        p.format(l=c.layer, input=_input(c.layer), last=trace.config.L - 1) for p in NORMS[c.stage]
+    )
+    steps, value = layer_norm_steps(trace, c, source, prefix)
+    return _finish(trace, c, steps, target, value, (c.sentence, c.query, c.dim))
+
+
+def layer_norm_steps(trace: Trace, c: Cell, source: str, prefix: str) -> tuple[list[Step], float]:
+    """The norm of row ``source``[sentence, query] with the parameters ``prefix``.weight (and .bias), at column
+    ``c.dim``: its steps and the value they give."""
+    cfg, b, i, K = trace.config, c.sentence, c.query, c.dim
     x = f64(trace[source][b, i])  # (E,)
     eps = float(cfg.norm_eps)
     gamma = float(trace[f"{prefix}.weight"][K])
@@ -86,7 +95,7 @@ def norm_steps(trace: Trace, c: Cell) -> list[Step]:
     if beta is not None:
         steps.append(Step("beta", {"x": value, "beta": float(beta[K])}, value + float(beta[K])))
         value += float(beta[K])
-    return _finish(trace, c, steps, target, value, (b, i, K))
+    return steps, float(value)
 
 
 _FUNCTIONS = {

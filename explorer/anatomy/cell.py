@@ -15,7 +15,8 @@ from explorer.trace import Trace
 
 # The (C, C) stages, addressed by a key, in the note's order; Gemma 2's soft-cap sits between ÷√D and the mask.
 PAIRWISE = (*PAIRWISE_STAGES[:2], "capped", *PAIRWISE_STAGES[2:])
-WITH_HEAD = PAIRWISE + ("heads",)
+WITH_HEAD = PAIRWISE + ("heads", "qkv")
+PARTS = ("q", "k", "v")  # the Q K V stage's three tensors
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,14 @@ class Cell:
     dim: int | None = None  # an output column
     neuron: int | None = None  # an FFN hidden unit
     sentence: int = 0  # the sentence of the batch (the row of B)
+    part: str | None = None  # the Q K V stage: "q", "k" or "v" (None: q)
 
     def where(self, name: str) -> dict:
         """The cell's address in the trace, for the last step."""
         out = {"tensor": name, "sentence": self.sentence, "query": self.query}
         if self.stage in WITH_HEAD:
             out["head"] = self.head
-        for field in ("key", "dim", "neuron"):
+        for field in ("key", "dim", "neuron", "part"):
             if getattr(self, field) is not None:
                 out[field] = getattr(self, field)
         return out
@@ -53,8 +55,10 @@ def _in_range(what: str, value: int | None, count: int, flag: str) -> None:
 
 def column_count(trace: Trace, c: Cell) -> int:
     cfg = trace.config
-    if c.stage == "heads":
+    if c.stage == "heads" or (c.stage == "qkv" and c.part == "v"):
         return cfg.D_v
+    if c.stage == "qkv":
+        return cfg.D
     if c.stage == "concat":
         return cfg.H * cfg.D_v
     if c.stage in ("logits", "logit_cap", "probs"):
@@ -78,6 +82,10 @@ def check(trace: Trace, c: Cell) -> None:
         _in_range("head", c.head, cfg.H, "--head H")
     if c.stage in PAIRWISE:
         _in_range("key", c.key, trace.rows[c.sentence].length, "--key J")
+    elif c.stage == "qkv" and c.part not in (None, *PARTS):
+        raise ConfigError(f"the Q K V stage's part is one of q, k, v; got {c.part!r}")
+    elif c.stage == "tokens":
+        return  # a token's id: the query alone
     elif c.stage == "ffn":
         if c.neuron is None and c.dim is None:
             raise ConfigError(f"the FFN needs --neuron N (0 … {cfg.F - 1}) or --dim K (0 … {cfg.E - 1})")

@@ -10,9 +10,13 @@ from explorer.anatomy.cell import PAIRWISE
 
 def shown_cell(stage: str, tensor: str | None, layer: int, head: int, sentence: int, i: int, j: int) -> Cell | None:
     """The ``Cell`` of row ``i``, column ``j`` of the map of ``stage`` (``tensor``: the one drawn, for a stage
-    with several); None for a stage without an anatomy (the tokens, Q K V, an embedding)."""
+    with several); None for a stage without one in the window (the tokens, Q K V, the embedding's parts)."""
     if stage not in ANATOMY_STAGES or i < 0 or j < 0:
         return None
+    if stage in ("tokens", "qkv"):
+        return None  # the window shows ids as chips: ``anatomy --stage tokens`` explains one
+    if stage == "embed" and tensor not in (None, "embed.out"):
+        return None  # the token's or the position's own vector: a lookup, not a sum
     if stage in PAIRWISE:
         return Cell(stage, layer, head, i, key=j, sentence=sentence)
     if stage == "ffn" and tensor is not None and tensor.endswith("ffn.hidden"):

@@ -16,6 +16,11 @@ import numpy as np
 
 # op → (English, Japanese). The one list: a renderer looks its words up here (or translates the English).
 OPS: dict[str, tuple[str, str]] = {
+    "vocab_lookup": ("look the piece of text up in the vocabulary: its id", "テキストの断片を語彙で引く: その ID"),
+    "embedding_row": ("row id of the embedding table W_E", "埋め込み表 W_E の ID 行"),
+    "embed_scale": ("multiply by √E", "√E を掛ける"),
+    "segment": ("add the sentence's segment vector", "文のセグメントベクトルを足す"),
+    "position": ("add the position's vector", "位置のベクトルを足す"),
     "qk_norm": ("RMS-normalise the query or key", "クエリ・キーの RMS 正規化"),
     "rope": ("rotate by the position (RoPE)", "位置による回転 (RoPE)"),
     "product": ("multiply one pair and add it", "1 組を掛けて足す"),

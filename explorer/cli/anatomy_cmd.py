@@ -35,6 +35,7 @@ def add_parser(sub) -> None:
         "--dim", type=int, metavar="K", help="output column (·V, W_o, residual, norms, FFN out, token id)"
     )
     which.add_argument("--neuron", type=int, metavar="N", help="an FFN hidden unit")
+    c.add_argument("--part", choices=("q", "k", "v"), help="the Q K V stage's tensor (default q), with --dim")
     o = p.add_argument_group("output")
     form = o.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print one JSON object: the cell and its steps")
@@ -62,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     trace = run_trace(bundle, text, options)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
-    cell = Cell(args.stage, args.layer, args.head, args.query, args.key, args.dim, args.neuron, args.sentence)
+    cell = Cell(
+        args.stage, args.layer, args.head, args.query, args.key, args.dim, args.neuron, args.sentence, args.part
+    )
     steps = anatomy(trace, cell, whole=args.all_terms)
     if args.pdf is not None:
         return _write_pdf(trace, cell, steps, args)

@@ -17,6 +17,11 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--exercises", metavar="LIST", help="some of qk,scale,mask,softmax,av,wo,prob, in the order given (default all)"
     )
+    p.add_argument(
+        "--anatomy",
+        metavar="STAGE:LAYER:HEAD:QUERY[:COLUMN]",
+        help="instead, one number's anatomy step by step (COLUMN: the key, an output column, or nN a neuron)",
+    )
     p.add_argument("--row", type=int, default=0, help="sentence of the batch, from 0")
     p.add_argument("--head", type=int, default=0, help="the head the exercises use, from 0")
     p.add_argument("-o", "--output", required=True, metavar="SHEET.pdf", help="the worksheet: inputs and room to write")
@@ -48,6 +53,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.answers and Path(args.answers).resolve() == Path(args.output).resolve():
         raise ConfigError("--answers must name another file than -o")
     exercises = parse_exercises(args.exercises)
+    cell = _anatomy_cell(args)
     text = text_from_args(args)
     bundle = bundle_from_args(args)
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
@@ -62,8 +68,28 @@ def _run(args: argparse.Namespace) -> int:
 
     model = args.model or args.preset
     seed = args.seed if args.seed is not None else getattr(bundle, "seed", None)
+    if cell is not None:
+        from explorer.ui.printing.anatomy_worksheet import write_anatomy_worksheet
+
+        for path in write_anatomy_worksheet(trace, args.output, args.answers, cell, model, seed, args.language):
+            print(f"wrote {path}")
+        return 0
     for path in write_worksheet(
         trace, args.output, args.answers, about(trace, model, seed, args.row, args.head), exercises, args.row, args.head
     ):
         print(f"wrote {path}")
     return 0
+
+
+def _anatomy_cell(args: argparse.Namespace):
+    """The cell of ``--anatomy`` (its sentence is ``--row``), or None; the sheet is that exercise alone."""
+    from dataclasses import replace
+
+    from explorer.errors import ConfigError
+    from explorer.handouts.anatomy_exercise import parse_cell
+
+    if args.anatomy is None:
+        return None
+    if args.exercises:
+        raise ConfigError("--anatomy makes a sheet of its own: leave out --exercises")
+    return replace(parse_cell(args.anatomy), sentence=args.row)

@@ -58,10 +58,10 @@ def _words(language: str) -> dict[str, str]:
 
 def cell_line(trace, cell: Cell, language: str = "en") -> str:
     """Which number: "weights · layer 0 · head 1 · query 3 “pen” · key 1 “is”"."""
-    w, parts = _words(language), [cell.stage]
+    w, parts = _words(language), [f"qkv: {cell.part or 'q'}" if cell.stage == "qkv" else cell.stage]
     if trace.config.L > 1 or cell.layer:
         parts.append(w["layer"].format(l=cell.layer))
-    if cell.key is not None or cell.stage == "heads":
+    if cell.key is not None or cell.stage in ("heads", "qkv"):
         parts.append(w["head"].format(h=cell.head))
     if trace.B > 1:
         parts.append(w["sentence"].format(s=cell.sentence))

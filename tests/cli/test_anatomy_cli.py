@@ -3,7 +3,10 @@ of the same text (issue 39): on seed-toy, classroom and a random-weight Llama-sh
 heads, RMSNorm, gated SiLU, D = 64), every cell kind's steps agree with what this file computes from the
 exported tensors, the last step is the exported cell exactly, a softmax row adds up to 1, and at D = 64 the
 shown terms plus "the others" are the cell. Sizes and token ids are read from the export, never written here
-(the classroom preset is retrained from time to time)."""
+(the classroom preset is retrained from time to time). The input's numbers too: a token's id picks its row of the
+exported W_E; an embedding entry is W_E[id, K] + the position's vector (sinusoidal on classroom, recomputed
+here from its formula; none on seed-toy; rotary, so none, on the Llama shape); a q, k or v entry is x times its
+head's column of W_q, W_k or W_v (the key head for k and v)."""
 
 from __future__ import annotations
 
@@ -430,3 +433,63 @@ def test_the_mask_says_which_mask_hides_a_key(capsys, mask, query, key, reason):
     )
     (step,) = [s for s in steps if s["op"] == "mask"]
     assert step["operands"]["reason"] == reason and (step["result"] == "-inf") == (reason != "visible")
+
+
+# ------------------------------------------------------------------------------------------ the input
+
+
+def _position(cfg: dict, i: int, K: int, E: int) -> float:
+    """The position's vector at (i, K) as the note defines it: sin(i / 10000^(2k/E)) at K = 2k, cos at K = 2k + 1."""
+    if cfg["positions"] != "sinusoidal":
+        return 0.0
+    k = K // 2
+    angle = i / 10000 ** (2 * k / E)
+    return math.sin(angle) if K % 2 == 0 else math.cos(angle)
+
+
+def test_a_tokens_id_and_the_row_of_W_E_it_picks(capsys, model):
+    _name, args, A, _manifest = model
+    i = A["tokens"].shape[1] - 1
+    steps = steps_of(capsys, args, "--stage", "tokens", "--query", i)
+    token_id = int(A["tokens"][0, i])
+    assert results(steps, "vocab_lookup") == [token_id]
+    (row,) = results(steps, "embedding_row")
+    assert np.array_equal(row, A["params.embed.tok"][token_id])  # the row itself, bit for bit
+    ends_on(steps, token_id)
+
+
+def test_an_embedding_entry_is_the_tokens_row_plus_the_positions_vector(capsys, model):
+    _name, args, A, manifest = model
+    cfg = manifest["config"]
+    i, K = A["tokens"].shape[1] - 1, 1
+    E = A["params.embed.tok"].shape[1]
+    steps = steps_of(capsys, args, "--stage", "embed", "--query", i, "--dim", K)
+    token_id = int(A["tokens"][0, i])
+    assert results(steps, "embedding_row") == [A["params.embed.tok"][token_id, K]]
+    (pos,) = results(steps, "position")
+    assert close([pos], [_position(cfg, i, K, E)], floor=1.0)  # float32's rounding of the formula
+    (so_far,) = [s["running"] for s in steps if s["op"] == "position"]
+    assert close([so_far], [A["params.embed.tok"][token_id, K] + _position(cfg, i, K, E)], floor=1.0)
+    ends_on(steps, A["embed.out"][0, i, K])
+
+
+@pytest.mark.parametrize("part", ["q", "k", "v"])
+def test_a_query_key_or_value_entry_is_x_times_a_column_of_its_weights(capsys, model, part):
+    _name, args, A, manifest = model
+    cfg = manifest["config"]
+    H, H_kv, C = cfg["heads"], cfg.get("kv_heads") or cfg["heads"], A["tokens"].shape[1]
+    h, i, d = H - 1, C - 1, 1
+    head = h if part == "q" else h // (H // H_kv)  # k and v: the key head query head h reads
+    width = A[f"layers.0.attn.{part}"].shape[-1]
+    steps = steps_of(capsys, args, "--stage", "qkv", "--head", h, "--query", i, "--dim", d, "--part", part)
+    x, W = A["layers.0.attn.in"][0, i], A[f"params.layers.0.attn.W_{part}"]  # (E,), (E, heads·width)
+    column = W[:, head * width + d]
+    assert close(results(steps, "product"), x * column, rel=1e-12)
+    bias = A.get(f"params.layers.0.attn.b_{part}")
+    want = x @ column + (bias[head * width + d] if bias is not None else 0.0)
+    assert close([last_running(steps)], [want], floor=np.abs(x * column).sum())
+    ends_on(steps, A[f"layers.0.attn.{part}"][0, head, i, d])
+
+
+def last_running(steps) -> float:
+    return [s["running"] for s in steps if s["running"] is not None and s["op"] != "cell"][-1]

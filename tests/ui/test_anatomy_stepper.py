@@ -173,3 +173,17 @@ def test_choosing_a_cell_leaves_the_tokens_stage_row_of_w_e_whole(walked, state,
     shown("tokens")
     assert view.picked is row_map and isinstance(row_map, Heatmap) and row_map.isVisible()
     assert np.allclose(row_map.image.image[0], state.trace["embed.tok"][0, 2], atol=1e-6)
+
+
+def test_the_embeddings_map_explains_its_sum_and_ends_on_the_hovers_number(walked, state, qtbot):
+    w, view, _ = walked
+    state.select(stage="embed")
+    QApplication.processEvents()
+    assert view._matrix.name == "embed.out"  # the sum is drawn: its cell is the token's row + the position's
+    assert view.ask_anatomy((1, 2))
+    stepper = _stepper(w, qtbot)
+    assert stepper.ask.cell == Cell("embed", state.selection.layer, state.selection.head, 1, dim=2)
+    assert [s.op for s in stepper.steps][:1] == ["embedding_row"] and "position" in [s.op for s in stepper.steps]
+    QTest.keyClick(stepper, Qt.Key.Key_End)
+    hover_number = view.cell_explanation(state.selection.head, 1, 2).split("\n")[0].rsplit(" = ", 1)[1]
+    assert stepper.lines["result"].text() == f"→ {hover_number}"
