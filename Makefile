@@ -126,7 +126,7 @@ translations: setup
 # The README's screenshots, made with the app's own --screenshot (offscreen, no display needed).
 SHOT := QT_QPA_PLATFORM=offscreen $(VENV)/bin/attention-explorer gui --theme light
 screenshots: setup
-	$(SHOT) --language en --size 1366x768 --stage weights --text "The animal didn't cross the street because it was too tired." --screenshot docs/screenshot-classroom.png
+	$(SHOT) --language en --size 1366x768 --stage weights --text "The animal didn't cross the busy street because it was far too tired today." --screenshot docs/screenshot-classroom.png
 	$(SHOT) --language ja --size 1366x768 --preset japanese --stage weights --text "ねこは小さいです。いぬは大きいです。わたしはねこが好きです。これはペンですか。" --screenshot docs/screenshot-japanese.png
 	$(SHOT) --language en --size 1366x768 --preset seed-toy --stage weights --screenshot docs/screenshot-seed-toy.png
-	$(SHOT) --language en --size 1920x1080 --presentation --screenshot docs/screenshot-presentation.png
+	$(SHOT) --language en --size 1920x1080 --presentation --stage weights --text "The animal didn't cross the busy street because it was far too tired today." --screenshot docs/screenshot-presentation.png
