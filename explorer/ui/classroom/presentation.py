@@ -22,7 +22,7 @@ from explorer.generation import frames
 from explorer.present import stage_walk
 from explorer.present.stages import STAGE_KEYS, edge_label, stage, stage_keys_for
 from explorer.ui.bridge.state import AppState
-from explorer.ui.classroom import anatomy_slide
+from explorer.ui.classroom import anatomy_slide, compare_slide
 from explorer.ui.classroom.slide_window import BACK_KEYS, NEXT_KEYS, SlideWindow
 from explorer.ui.views.generation.generation_details import GenerationDetails
 from explorer.ui.views.generation.generation_map import selected_head
@@ -84,6 +84,7 @@ class StageDeck:
         figure.addWidget(window.tensor, 3)
         figure.addWidget(window.details, 2)
         anatomy_slide.build(window, figure)  # “How is this made?” beside the figure (H)
+        compare_slide.build(window, figure)  # two runs compared in place of the figure (C)
         lay.addLayout(figure, 1)
         lay.addWidget(window.footer)
         state = window.state
@@ -166,7 +167,7 @@ class StageDeck:
         state.select(stage=key, layer=layer)
 
     def key(self, window: SlideWindow, event: QKeyEvent) -> bool:
-        if anatomy_slide.key(window, event):
+        if anatomy_slide.key(window, event) or compare_slide.key(window, event):
             return True
         key = event.key()
         if event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier):

@@ -61,6 +61,7 @@ class Actions(QObject):
         self.export_view = self._act(lambda: figure_menu.export_view(w, s), "Ctrl+E")
         self.export_stages = self._act(lambda: figure_menu.export_all_stages(w, s), "Ctrl+Shift+E")
         self.worksheet = self._act(lambda: figure_menu.worksheet(w, s))
+        self.compare = self._act(lambda: (w.open_panel("compare"), w.views["compare"].start()), "Ctrl+Shift+C")
         self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
@@ -103,7 +104,7 @@ class Actions(QObject):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         f.addMenu(self.recent_menu)
         f.addSeparator()
-        f.addActions([self.export_snapshot, self.export_view, self.export_stages, self.worksheet])
+        f.addActions([self.export_snapshot, self.export_view, self.export_stages, self.worksheet, self.compare])
         f.addSeparator()
         f.addAction(self.quit)
         v = self.view_menu
@@ -154,10 +155,7 @@ class Actions(QObject):
                 "Every stage of every layer (or of the layers you choose) as PNG, SVG or PDF, at the size you choose"
             )
         )
-        self.worksheet.setText(self.tr("&Worksheet…"))
-        self.worksheet.setToolTip(
-            self.tr("Exercises by hand with the current text's numbers on the note's toy model, and their key")
-        )
+        self._worksheet_and_compare_words()
         self.quit.setText(self.tr("&Quit"))
         self.docks_menu.setTitle(self.tr("&Panels"))
         self.reset_layout.setText(self.tr("&Reset layout"))
@@ -192,6 +190,18 @@ class Actions(QObject):
         self.toolbar.setWindowTitle(self.tr("Main toolbar"))
         self.models.retranslate()
         self.access.retranslate()
+
+    def _worksheet_and_compare_words(self) -> None:
+        self.worksheet.setText(self.tr("&Worksheet…"))
+        self.worksheet.setToolTip(
+            self.tr("Exercises by hand with the current text's numbers on the note's toy model, and their key")
+        )
+        self.compare.setText(self.tr("&Compare…"))
+        self.compare.setToolTip(
+            self.tr(
+                "A second run beside the current one: another sentence, model, random twin or intervened (Ctrl+Shift+C)"
+            )
+        )
 
     # ------------------------------------------------------------------ handlers
     def _fill_recent(self) -> None:

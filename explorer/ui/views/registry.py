@@ -121,6 +121,15 @@ def _reference_tabs() -> list[ViewSpec]:
             Bottom,
             tabify_with="identities",
         ),
+        # Compare two runs (issue 40): File → Compare… floats it as large as the window (three maps).
+        ViewSpec(
+            "compare",
+            QT_TRANSLATE_NOOP("Views", "Compare"),
+            V + "compare.compare_view:CompareView",
+            Bottom,
+            tabify_with="identities",
+            closed=True,
+        ),
     ]
 
 

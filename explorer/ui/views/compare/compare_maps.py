@@ -1,0 +1,93 @@
+"""The three maps of a comparison side by side (issue 40 item 3): run A, run B and B − A, on the aligned axis
+(explorer/compare/shown.py), at the same cell size. A and B share one colour scale and one colour bar (B's,
+between B and the difference, so it stands beside both runs); B − A has its own diverging bar. Hatched: the
+cells a mask blocks, or where a run has no token. Selection, hover and the keyboard walk are linked: the
+cell picked or hovered on one map is outlined on all three. The Compare panel and the slide both use it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QWidget
+
+from explorer.compare.shown import ShownHead
+from explorer.ui.views.map.heatmap import Heatmap
+
+
+class CompareMaps(QWidget):
+    cellPicked = Signal(int, int)  # the aligned (query unit, key unit) clicked on any of the three maps
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.a = Heatmap(colour_bar=False)  # B's bar serves both runs: one scale, one bar
+        self.b, self.difference = Heatmap(), Heatmap()
+        self.maps = (self.a, self.b, self.difference)
+        self.shown: ShownHead | None = None
+        self.selected: tuple[int | None, int | None] = (None, None)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        for m in self.maps:
+            self.row.addWidget(m, 1)
+            m.cellClicked.connect(self.pick)
+            m.cellHovered.connect(self._hovered)
+
+    def show_head(self, shown: ShownHead, titles: tuple[str, str, str], axis: tuple[str, str]) -> None:
+        self.shown = shown
+        for m, title in zip(self.maps, titles):
+            m.set_axis_titles(axis[0], axis[1], title)
+        self.a.set_matrix(shown.a, shown.labels_a, shown.labels_a, False, shown.levels, True, shown.hatched_a)
+        self.b.set_matrix(shown.b, shown.labels_b, shown.labels_b, False, shown.levels, True, shown.hatched_b)
+        both = tuple(a if not a.startswith("[") else b for a, b in zip(shown.labels_a, shown.labels_b))
+        self.difference.set_matrix(
+            shown.difference, both, both, True, shown.difference_levels, True, shown.hatched_difference
+        )
+        self._outline(*self.selected)
+        QTimer.singleShot(0, self, self.even_cells)
+
+    def even_cells(self) -> None:
+        """The same cell size on all three maps: each map's share of the width is its cells' (equal for all)
+        plus what its axes and colour bar take (B's bar, the difference's longer numbers, A none)."""
+        if self.shown is None or not self.isVisible():
+            return
+        extra = [m.width() - m.cells_rect().width() for m in self.maps]
+        cells = (sum(m.width() for m in self.maps) - sum(extra)) / 3
+        if cells <= 0:
+            return
+        wanted = [max(1, round(cells + e)) for e in extra]
+        if any(abs(w - m.width()) > 2 for w, m in zip(wanted, self.maps)):
+            for k, w in enumerate(wanted):
+                self.row.setStretch(k, w)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self, self.even_cells)
+
+    def set_legend_text(self, text: str) -> None:
+        for m in self.maps:
+            m.set_legend_text(text)
+
+    def pick(self, row: int, col: int) -> None:
+        """A cell chosen on one map: the same aligned cell on every map."""
+        self.selected = (row, col)
+        self._outline(row, col)
+        self.cellPicked.emit(row, col)
+
+    def select_row(self, row: int | None) -> None:
+        """The query unit chosen elsewhere (the window's token): its row on every map."""
+        self.selected = (row, None)
+        self._outline(row, None)
+
+    def _hovered(self, row: int, col: int) -> None:
+        if row < 0:
+            self._outline(*self.selected)
+        else:
+            self._outline(row, col)
+
+    def _outline(self, row: int | None, col: int | None) -> None:
+        if self.shown is None:
+            return
+        for m in self.maps:
+            m.set_highlight(row, col)
+
+    def set_text_px(self, px: int, smallest: int | None = None) -> None:
+        for m in self.maps:
+            m.set_text_px(px, smallest=smallest)

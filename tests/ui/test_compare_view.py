@@ -1,0 +1,108 @@
+"""The Compare view (issue 40) in the real window at 1366×768: File → Compare… opens it, run B's sentence is
+computed off the GUI thread, the three maps are on screen with every token labelled, one colour bar serves
+both runs, a click on one side selects the aligned row on the other, the window's layer and head drive both
+sides, the divergence table ranks as the core does and its row chooses that head, and the difference map is
+the core's B − A of the shown head."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
+from explorer.compare.shown import shown_head
+
+TEXT_A = "the cat sat on the mat because it was very tired and the dog ran away ."
+TEXT_B = "the cat sat on the mat because it was very wide and the dog ran away ."
+
+
+@pytest.fixture
+def compared(open_window, state, qtbot):
+    state.set_text(TEXT_A)
+    w = open_window(state)
+    w.resize(1366, 768)
+    qtbot.waitUntil(lambda: state.trace is not None and state.trace.rows[0].text == TEXT_A, timeout=30_000)
+    w.actions_.compare.trigger()
+    view = w.views["compare"]
+    assert view.bar.value.text() == TEXT_A  # run B starts as the current text
+    view.bar.value.setText(TEXT_B)
+    view.bar.go.click()
+    qtbot.waitUntil(lambda: view.comparison is not None and view.maps.shown is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: view.maps.b.isVisible())
+    yield w, view
+    w.close()
+
+
+def _click_cell(heatmap, qtbot, row: int, col: int) -> None:
+    """A real click on the cell, where the user sees it (as tests/ui/test_heatmap.py clicks)."""
+    heatmap.graphics.grab()  # laid out and painted
+    point = heatmap.graphics.mapFromScene(heatmap.layers.vb.mapViewToScene(QPointF(col + 0.5, row + 0.5)))
+    QTest.mouseClick(heatmap.graphics.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def test_three_maps_on_screen_one_bar_every_token_labelled(compared, qtbot):
+    w, view = compared
+    screen = view.window().geometry()
+    for m in view.maps.maps:
+        assert m.isVisible() and m.cells_rect().width() > 0
+        top_left = m.mapTo(view.window(), m.cells_rect().topLeft().toPoint())
+        bottom_right = m.mapTo(view.window(), m.cells_rect().bottomRight().toPoint())
+        assert view.window().rect().contains(top_left) and view.window().rect().contains(bottom_right), screen
+    a, b = view.maps.a, view.maps.b
+    assert a.bar is None and b.bar.isVisible()  # one bar for both runs …
+    assert tuple(a.image.levels) == tuple(b.image.levels) == tuple(b.bar.levels())  # … on one scale
+    size = lambda m: round(m.cells_rect().width())  # noqa: E731
+    qtbot.waitUntil(lambda: max(map(size, view.maps.maps)) - min(map(size, view.maps.maps)) <= 3)  # same cells
+    units = len(view.comparison.alignment.units)
+    for m in view.maps.maps:
+        for axis in (m.left, m.bottom):
+            qtbot.waitUntil(lambda axis=axis: axis.arranged is not None and len(axis.arranged.cells) == units)
+            assert axis.arranged.cells == tuple(range(units)), "every aligned token labelled"
+
+
+def test_a_click_on_one_side_selects_the_aligned_token_on_the_other(compared, qtbot):
+    w, view = compared
+    units = view.comparison.alignment.units
+    # A's token 3 ("on"): its unit on B's map is the unit that holds B's aligned token
+    unit = next(u for u, unit in enumerate(units) if 3 in unit.a)
+    _click_cell(view.maps.a, qtbot, unit, unit)
+    qtbot.waitUntil(lambda: view.maps.b.layers.highlighted()[0] == unit)
+    assert units[unit].b, "B has a token there"
+    assert view.maps.difference.layers.highlighted()[0] == unit
+    assert w.state.selection.token == 3  # the window's token follows
+    # a one-sided B token ("wide"): B's side selects it, A's row is the same (hatched) aligned row
+    alone = next(u for u, unit in enumerate(units) if unit.b and not unit.a)
+    _click_cell(view.maps.b, qtbot, alone, alone)
+    qtbot.waitUntil(lambda: view.maps.a.layers.highlighted()[0] == alone)
+
+
+def test_layer_and_head_drive_both_sides_and_the_difference_is_the_cores(compared, qtbot):
+    w, view = compared
+    before_a, before_b = view.maps.a.layers.image.image.copy(), view.maps.b.layers.image.image.copy()
+    w.state.select(layer=1, head=1)
+    qtbot.waitUntil(lambda: (view.maps.shown.layer, view.maps.shown.head) == (1, 1))
+    assert not np.array_equal(before_a, view.maps.a.layers.image.image)
+    assert not np.array_equal(before_b, view.maps.b.layers.image.image)
+    expected = view.comparison.difference(1, 1).values
+    shown = view.maps.shown.difference
+    assert np.array_equal(np.isnan(expected), np.isnan(shown))
+    assert np.allclose(shown[~np.isnan(shown)], expected[~np.isnan(expected)], atol=0)
+    assert "1.1" in view.maps.a.title.text() and "1.1" in view.maps.b.title.text()
+
+
+def test_the_table_ranks_as_the_core_and_a_row_chooses_its_head(compared, qtbot):
+    w, view = compared
+    top = view.comparison.ranked()[0]
+    assert view.table.table.item(0, 0).text() == f"{top.layer}.{top.head}"
+    w.state.select(layer=0, head=0) if (top.layer, top.head) != (0, 0) else w.state.select(layer=0, head=1)
+    item = view.table.table.item(0, 0)
+    qtbot.mouseClick(
+        view.table.table.viewport(), Qt.MouseButton.LeftButton, pos=view.table.table.visualItemRect(item).center()
+    )
+    qtbot.waitUntil(lambda: (w.state.selection.layer, w.state.selection.head) == (top.layer, top.head))
+    qtbot.waitUntil(lambda: (view.maps.shown.layer, view.maps.shown.head) == (top.layer, top.head))
+    assert np.array_equal(
+        np.nan_to_num(view.maps.shown.a, nan=-1),
+        np.nan_to_num(shown_head(view.comparison, top.layer, top.head).a, nan=-1),
+    )
