@@ -329,6 +329,14 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>Reading the tokens</source>
         <translation>トークンの読み方</translation>
     </message>
+    <message>
+        <source>&amp;Compare…</source>
+        <translation>比較(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>A second run beside the current one: another sentence, model, random twin or intervened (Ctrl+Shift+C)</source>
+        <translation>今の実行の横にもう一つの実行を並べる: 別の文、別のモデル、ランダム重みの双子、介入あり (Ctrl+Shift+C)</translation>
+    </message>
 </context>
 <context>
     <name>AnatomyView</name>
@@ -793,6 +801,69 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareBar</name>
+    <message>
+        <source>Type run B&apos;s sentence first.</source>
+        <translation>まず実行 B の文を入力してください。</translation>
+    </message>
+    <message>
+        <source>Name run B&apos;s model: a preset, or a model&apos;s folder, file or name.</source>
+        <translation>実行 B のモデルを指定してください: プリセット、またはモデルのフォルダー・ファイル・名前。</translation>
+    </message>
+    <message>
+        <source>The random-weight twin is made for a preset; open a preset first.</source>
+        <translation>ランダム重みの双子はプリセットについて作られます。まずプリセットを開いてください。</translation>
+    </message>
+    <message>
+        <source>The current run has no interventions: add one in the Interventions panel.</source>
+        <translation>今の実行には介入がありません。「介入」パネルで追加してください。</translation>
+    </message>
+    <message>
+        <source>Run B&apos;s sentence</source>
+        <translation>実行 B の文</translation>
+    </message>
+    <message>
+        <source>A preset, or a model&apos;s folder, file or name (e.g. smollm2)</source>
+        <translation>プリセット、またはモデルのフォルダー・ファイル・名前（例: smollm2）</translation>
+    </message>
+    <message>
+        <source>The same model with random weights</source>
+        <translation>同じモデルでランダムな重み</translation>
+    </message>
+    <message>
+        <source>The current run with its interventions</source>
+        <translation>今の実行を介入つきで</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>実行 B:</translation>
+    </message>
+    <message>
+        <source>Another sentence</source>
+        <translation>別の文</translation>
+    </message>
+    <message>
+        <source>Another model</source>
+        <translation>別のモデル</translation>
+    </message>
+    <message>
+        <source>Random-weight twin</source>
+        <translation>ランダム重みの双子</translation>
+    </message>
+    <message>
+        <source>With the interventions</source>
+        <translation>介入つき</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Compute run A (the current run) and run B, then compare them</source>
+        <translation>実行 A（今の実行）と実行 B を計算して比較する</translation>
+    </message>
+</context>
+<context>
     <name>CompareSwitch</name>
     <message>
         <source>both runs read the same tokens</source>
@@ -952,6 +1023,57 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>key (column)</source>
         <translation>キー（列）</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>A: {model}</source>
+        <translation>A: {model}</translation>
+    </message>
+    <message>
+        <source>B: {model}</source>
+        <translation>B: {model}</translation>
+    </message>
+    <message>
+        <source>B − A (red: B attends more, blue: less)</source>
+        <translation>B − A（赤: B のほうが多く注目、青: 少なく）</translation>
+    </message>
+    <message>
+        <source>A: {model} · head {layer}.{head}</source>
+        <translation>A: {model} · ヘッド {layer}.{head}</translation>
+    </message>
+    <message>
+        <source>B: {model}{edited} · head {layer}.{head}</source>
+        <translation>B: {model}{edited} · ヘッド {layer}.{head}</translation>
+    </message>
+    <message>
+        <source> (intervened)</source>
+        <translation>（介入あり）</translation>
+    </message>
+    <message>
+        <source>Computing run A and run B…</source>
+        <translation>実行 A と実行 B を計算中…</translation>
+    </message>
+    <message>
+        <source>Computing run {run}…</source>
+        <translation>実行 {run} を計算中…</translation>
+    </message>
+    <message>
+        <source>{units} aligned tokens, {alone} on one side only ([brackets]: the other run&apos;s only, hatched).</source>
+        <translation>対応づけたトークン {units} 個、片側だけのもの {alone} 個（[かっこ]: もう一方の実行だけにあるもの、斜線）。</translation>
+    </message>
+    <message>
+        <source>query (aligned)</source>
+        <translation>クエリ（対応づけ）</translation>
+    </message>
+    <message>
+        <source>key (aligned)</source>
+        <translation>キー（対応づけ）</translation>
+    </message>
+    <message>
+        <source>masked, or no token of this run there</source>
+        <translation>マスク、またはこの実行にはそこにトークンがない</translation>
     </message>
 </context>
 <context>
@@ -1195,6 +1317,43 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     <message>
         <source>Not traced: {message}. The last good trace is still shown.</source>
         <translation>トレースできません：{message}。直前の正常なトレースを表示しています。</translation>
+    </message>
+</context>
+<context>
+    <name>DivergenceTable</name>
+    <message>
+        <source>Next token: not compared (a run has no next-token distribution).</source>
+        <translation>次のトークン: 比較なし（次トークンの分布がない実行があります）。</translation>
+    </message>
+    <message>
+        <source>Next token after the last word:
+KL(A‖B) {ab} nats, KL(B‖A) {ba} nats
+Moved most (A → B):
+{moves}</source>
+        <translation>最後の語の次のトークン:
+KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
+最も動いたもの (A → B):
+{moves}</translation>
+    </message>
+    <message>
+        <source>Where they differ (Jensen–Shannon divergence of the rows, nats)</source>
+        <translation>どこが違うか（行のジェンセン・シャノン・ダイバージェンス、nat）</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>Row of the max</source>
+        <translation>最大の行</translation>
     </message>
 </context>
 <context>
@@ -2801,6 +2960,40 @@ parameters: {before} → {after}  ({saving})</source>
         <source>→ the next step · ← back · Home / End · P to play · H to go back to the stages</source>
         <translation>→ 次のステップ · ← 戻る · Home / End · P で再生 · H で段階に戻る</translation>
     </message>
+    <message>
+        <source>Nothing to compare yet: File → Compare… in the window first, then press C.</source>
+        <translation>まだ比較がありません: まずウィンドウで ファイル → 比較… を行い、C を押してください。</translation>
+    </message>
+    <message>
+        <source>query (aligned)</source>
+        <translation>クエリ（対応づけ）</translation>
+    </message>
+    <message>
+        <source>key (aligned)</source>
+        <translation>キー（対応づけ）</translation>
+    </message>
+    <message>
+        <source>masked, or no token of this run there</source>
+        <translation>マスク、またはこの実行にはそこにトークンがない</translation>
+    </message>
+    <message>
+        <source>Two runs compared: where does each head look?</source>
+        <translation>二つの実行の比較: 各ヘッドはどこを見ているか</translation>
+    </message>
+    <message>
+        <source>head {layer}.{head}: {rank} of {n} by difference</source>
+        <translation>ヘッド {layer}.{head}: 違いの大きさで {n} 個中 {rank} 番目</translation>
+    </message>
+    <message>
+        <source>A: {a}
+B: {b}</source>
+        <translation>A: {a}
+B: {b}</translation>
+    </message>
+    <message>
+        <source>→ ← the heads, most different first · C to go back to the stages</source>
+        <translation>→ ← ヘッドを違いの大きい順に · C でステージに戻る</translation>
+    </message>
 </context>
 <context>
     <name>ScalingView</name>
@@ -4079,6 +4272,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>How is this made?</source>
         <translation>どう作られるか</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
     </message>
 </context>
 <context>

@@ -106,3 +106,27 @@ def test_the_table_ranks_as_the_core_and_a_row_chooses_its_head(compared, qtbot)
         np.nan_to_num(view.maps.shown.a, nan=-1),
         np.nan_to_num(shown_head(view.comparison, top.layer, top.head).a, nan=-1),
     )
+
+
+def test_c_on_a_slide_shows_both_runs_and_the_difference(compared, qtbot):
+    w, view = compared
+    w.actions_.presentation.trigger()
+    from explorer.ui.classroom.slide_window import SlideWindow
+
+    slide = next(s for s in w.findChildren(SlideWindow) if s.isVisible())
+    assert not slide.compare_maps.isVisible()
+    QTest.keyClick(slide, Qt.Key.Key_C)
+    qtbot.waitUntil(lambda: slide.compare_maps.isVisible() and not slide.tensor.isVisible())
+    shown = slide.compare_maps.shown
+    assert (shown.layer, shown.head) == (view.maps.shown.layer, view.maps.shown.head)
+    assert np.array_equal(
+        np.isnan(shown.difference), np.isnan(view.comparison.difference(shown.layer, shown.head).values)
+    )
+    ranked = [(h.layer, h.head) for h in view.comparison.ranked()]
+    at = ranked.index((shown.layer, shown.head))
+    following = ranked[min(at + 1, len(ranked) - 1)]
+    QTest.keyClick(slide, Qt.Key.Key_Right)  # → the next head in the ranking, on both sides
+    qtbot.waitUntil(lambda: (slide.compare_maps.shown.layer, slide.compare_maps.shown.head) == following)
+    QTest.keyClick(slide, Qt.Key.Key_C)
+    qtbot.waitUntil(lambda: slide.tensor.isVisible() and not slide.compare_maps.isVisible())
+    slide.close()

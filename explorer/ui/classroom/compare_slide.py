@@ -4,7 +4,7 @@ from the most different, C or Esc goes back to the stages. The same three linked
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
@@ -16,18 +16,22 @@ from explorer.ui.views.compare.compare_view import map_titles
 MAP_TEXT_SCALE = 0.8
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("PresentationWindow", text)
-
-
 def build(window, figure: QHBoxLayout) -> None:
     window.compare_maps = CompareMaps()
     for w in (window.compare_maps, *window.compare_maps.findChildren(QWidget)):
         w.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # every key belongs to the slide
     window.compare_maps.hide()
     figure.addWidget(window.compare_maps, 3)
-    # after the deck has written its own lines for the new selection
-    window.state.selectionChanged.connect(lambda _s: QTimer.singleShot(0, window, lambda: _fill(window)))
+    window.compare_follower = _Follower(window)
+    window.state.selectionChanged.connect(window.compare_follower.selection_changed)
+
+
+class _Follower(QObject):
+    """Follows the window's head while the comparison is shown; a QObject of the slide, so the connection
+    ends with the slide window."""
+
+    def selection_changed(self, _selection) -> None:
+        QTimer.singleShot(0, self, lambda: _fill(self.parent()))  # after the deck has written its own lines
 
 
 def comparison_of(window):
@@ -47,7 +51,11 @@ def toggle(window) -> None:
         window.refresh()
         return
     if comparison_of(window) is None:
-        window.footer.setText(_tr("Nothing to compare yet: File → Compare… in the window first, then press C."))
+        window.footer.setText(
+            QCoreApplication.translate(
+                "PresentationWindow", "Nothing to compare yet: File → Compare… in the window first, then press C."
+            )
+        )
         return
     window.tensor.hide()
     maps.show()
@@ -64,20 +72,33 @@ def _fill(window) -> None:
     # keeps one line of its own (at the figure's size, 18 labels overlapped in two bands and the maps shrank).
     px = max(12, round(window.tensor.font().pixelSize() * MAP_TEXT_SCALE))
     maps.set_text_px(px, smallest=px)
-    axis = (_tr("query (aligned)"), _tr("key (aligned)"))
+    axis = (
+        QCoreApplication.translate("PresentationWindow", "query (aligned)"),
+        QCoreApplication.translate("PresentationWindow", "key (aligned)"),
+    )
     maps.show_head(shown_head(comparison, layer, head), map_titles(comparison, layer, head, with_head=False), axis)
-    maps.set_legend_text(_tr("masked, or no token of this run there"))
+    maps.set_legend_text(QCoreApplication.translate("PresentationWindow", "masked, or no token of this run there"))
     ranked = [(h.layer, h.head) for h in comparison.ranked()]
     rank = ranked.index((layer, head)) + 1 if (layer, head) in ranked else 0
-    window.title.setText(_tr("Two runs compared: where does each head look?"))
+    window.title.setText(
+        QCoreApplication.translate("PresentationWindow", "Two runs compared: where does each head look?")
+    )
     window.where.setText(
-        _tr("head {layer}.{head}: {rank} of {n} by difference").format(layer=layer, head=head, rank=rank, n=len(ranked))
+        QCoreApplication.translate("PresentationWindow", "head {layer}.{head}: {rank} of {n} by difference").format(
+            layer=layer, head=head, rank=rank, n=len(ranked)
+        )
     )
     window.edge.setText("")
     window.caption.setText(
-        _tr("A: {a}\nB: {b}").format(a=comparison.pair.a.trace.rows[0].text, b=comparison.pair.b.trace.rows[0].text)
+        QCoreApplication.translate("PresentationWindow", "A: {a}\nB: {b}").format(
+            a=comparison.pair.a.trace.rows[0].text, b=comparison.pair.b.trace.rows[0].text
+        )
     )
-    window.footer.setText(_tr("→ ← the heads, most different first · C to go back to the stages"))
+    window.footer.setText(
+        QCoreApplication.translate(
+            "PresentationWindow", "→ ← the heads, most different first · C to go back to the stages"
+        )
+    )
 
 
 def key(window, event: QKeyEvent) -> bool:

@@ -24,25 +24,24 @@ from explorer.work.comparing import compare_work
 
 def map_titles(comparison: Comparison, layer: int, head: int, with_head: bool = True) -> tuple[str, str, str]:
     """The three maps' titles: which run, its model and the head (a slide says the head once, above)."""
-    tr = QCoreApplication.translate
     made_a, made_b = comparison.pair.a.made, comparison.pair.b.made
     if not with_head:
         return (
-            tr("CompareView", "A: {model}").format(model=made_a.get("model", "")),
-            tr("CompareView", "B: {model}").format(model=made_b.get("model", "")),
-            tr("CompareView", "B − A (red: B attends more, blue: less)"),
+            QCoreApplication.translate("CompareView", "A: {model}").format(model=made_a.get("model", "")),
+            QCoreApplication.translate("CompareView", "B: {model}").format(model=made_b.get("model", "")),
+            QCoreApplication.translate("CompareView", "B − A (red: B attends more, blue: less)"),
         )
     return (
-        tr("CompareView", "A: {model} · head {layer}.{head}").format(
+        QCoreApplication.translate("CompareView", "A: {model} · head {layer}.{head}").format(
             model=made_a.get("model", ""), layer=layer, head=head
         ),
-        tr("CompareView", "B: {model}{edited} · head {layer}.{head}").format(
+        QCoreApplication.translate("CompareView", "B: {model}{edited} · head {layer}.{head}").format(
             model=made_b.get("model", ""),
-            edited=tr("CompareView", " (intervened)") if made_b.get("interventions") else "",
+            edited=QCoreApplication.translate("CompareView", " (intervened)") if made_b.get("interventions") else "",
             layer=layer,
             head=head,
         ),
-        tr("CompareView", "B − A (red: B attends more, blue: less)"),
+        QCoreApplication.translate("CompareView", "B − A (red: B attends more, blue: less)"),
     )
 
 
