@@ -158,6 +158,7 @@ PANELS = (
     "interventions",
     "model_view",
     "anatomy",
+    "compare",
 )
 
 # The files of a checkpoint folder (explorer/weights/checkpoint.py writes them; the loaders, run folders and

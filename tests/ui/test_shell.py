@@ -179,6 +179,7 @@ def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot,
         "model_view",
         "interventions",
         "anatomy",
+        "compare",
     }  # behind "Selected token" and the bottom tabs
     assert {n for n in w.views if n not in {v.objectName().removeprefix("view.") for v in w.views.built()}} == hidden
     w.show()

@@ -121,20 +121,11 @@ def _reference_tabs() -> list[ViewSpec]:
             Bottom,
             tabify_with="identities",
         ),
-        # Compare two runs (issue 40): File → Compare… floats it as large as the window (three maps).
-        ViewSpec(
-            "compare",
-            QT_TRANSLATE_NOOP("Views", "Compare"),
-            V + "compare.compare_view:CompareView",
-            Bottom,
-            tabify_with="identities",
-            closed=True,
-        ),
     ]
 
 
 def _side_tabs() -> list[ViewSpec]:
-    """More tabs beside the selected token, built after the panels below."""
+    """More tabs beside the selected token (and Compare, below the map), built after the panels below."""
     return [
         ViewSpec(
             "interventions",
@@ -160,6 +151,15 @@ def _side_tabs() -> list[ViewSpec]:
             V + "anatomy.anatomy_view:AnatomyView",
             Right,
             tabify_with="selection",
+            closed=True,
+        ),
+        # Compare two runs (issue 40): File → Compare… floats it as large as the window (three maps).
+        ViewSpec(
+            "compare",
+            QT_TRANSLATE_NOOP("Views", "Compare"),
+            V + "compare.compare_view:CompareView",
+            Bottom,
+            tabify_with="identities",
             closed=True,
         ),
     ]
