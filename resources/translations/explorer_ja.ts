@@ -864,6 +864,17 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareMaps</name>
+    <message>
+        <source>Run A and run B</source>
+        <translation>実行 A と実行 B</translation>
+    </message>
+    <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+</context>
+<context>
     <name>CompareSwitch</name>
     <message>
         <source>both runs read the same tokens</source>

@@ -17,11 +17,11 @@ TEXT_A = "the cat sat on the mat because it was very tired and the dog ran away 
 TEXT_B = "the cat sat on the mat because it was very wide and the dog ran away ."
 
 
-@pytest.fixture
-def compared(open_window, state, qtbot):
+@pytest.fixture(params=[(1366, 768)])
+def compared(open_window, state, qtbot, request):
     state.set_text(TEXT_A)
     w = open_window(state)
-    w.resize(1366, 768)
+    w.resize(*request.param)
     qtbot.waitUntil(lambda: state.trace is not None and state.trace.rows[0].text == TEXT_A, timeout=30_000)
     w.actions_.compare.trigger()
     view = w.views["compare"]
@@ -130,3 +130,15 @@ def test_c_on_a_slide_shows_both_runs_and_the_difference(compared, qtbot):
     QTest.keyClick(slide, Qt.Key.Key_C)
     qtbot.waitUntil(lambda: slide.tensor.isVisible() and not slide.compare_maps.isVisible())
     slide.close()
+
+
+@pytest.mark.parametrize("compared", [(1280, 720)], indirect=True)
+def test_at_1280_by_720_the_difference_has_a_tab_of_its_own(compared, qtbot):
+    w, view = compared
+    qtbot.waitUntil(lambda: view.maps.tabbed)
+    assert view.maps.a.isVisible() and view.maps.b.isVisible() and not view.maps.difference.isVisible()
+    view.maps.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: view.maps.difference.isVisible())
+    w.resize(1366, 768)
+    view.window().resize(1366, 768)
+    qtbot.waitUntil(lambda: not view.maps.tabbed and view.maps.difference.isVisible() and view.maps.a.isVisible())

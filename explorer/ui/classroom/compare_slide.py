@@ -17,7 +17,7 @@ MAP_TEXT_SCALE = 0.8
 
 
 def build(window, figure: QHBoxLayout) -> None:
-    window.compare_maps = CompareMaps()
+    window.compare_maps = CompareMaps(tab_below_px=0)
     for w in (window.compare_maps, *window.compare_maps.findChildren(QWidget)):
         w.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # every key belongs to the slide
     window.compare_maps.hide()

@@ -7,28 +7,65 @@ cell picked or hovered on one map is outlined on all three. The Compare panel an
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QVBoxLayout, QWidget
 
 from explorer.compare.shown import ShownHead
 from explorer.ui.views.map.heatmap import Heatmap
+
+TAB_BELOW_PX = 1300  # 1366×768 keeps three maps in a row; 1280×720 gives the difference its own tab
 
 
 class CompareMaps(QWidget):
     cellPicked = Signal(int, int)  # the aligned (query unit, key unit) clicked on any of the three maps
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, tab_below_px: int = TAB_BELOW_PX) -> None:
         super().__init__(parent)
+        self.tab_below_px = tab_below_px  # 0: never tabbed (a slide's keys cannot switch tabs)
         self.a = Heatmap(colour_bar=False)  # B's bar serves both runs: one scale, one bar
         self.b, self.difference = Heatmap(), Heatmap()
         self.maps = (self.a, self.b, self.difference)
         self.shown: ShownHead | None = None
         self.selected: tuple[int | None, int | None] = (None, None)
-        self.row = QHBoxLayout(self)
+        self.side_by_side = QWidget()
+        self.row = QHBoxLayout(self.side_by_side)
         self.row.setContentsMargins(0, 0, 0, 0)
         for m in self.maps:
             self.row.addWidget(m, 1)
             m.cellClicked.connect(self.pick)
             m.cellHovered.connect(self._hovered)
+        # Below TAB_BELOW_PX of width the difference moves to a second tab: A and B keep legible cells
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.side_by_side, "")
+        self.tabs.tabBar().hide()
+        self.tabs.setDocumentMode(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.tabs)
+        self.retranslate()
+
+    @property
+    def tabbed(self) -> bool:
+        return self.tabs.count() > 1
+
+    def set_tabbed(self, on: bool) -> None:
+        if on == self.tabbed:
+            return
+        if on:
+            self.row.removeWidget(self.difference)
+            self.tabs.addTab(self.difference, "")
+        else:
+            self.tabs.removeTab(1)
+            self.row.addWidget(self.difference, 1)
+            self.difference.show()
+            self.tabs.setCurrentIndex(0)
+        self.tabs.tabBar().setVisible(on)
+        self.retranslate()
+        QTimer.singleShot(0, self, self.even_cells)
+
+    def retranslate(self) -> None:
+        self.tabs.setTabText(0, self.tr("Run A and run B"))
+        if self.tabbed:
+            self.tabs.setTabText(1, self.tr("B − A"))
 
     def show_head(self, shown: ShownHead, titles: tuple[str, str, str], axis: tuple[str, str]) -> None:
         self.shown = shown
@@ -48,17 +85,19 @@ class CompareMaps(QWidget):
         plus what its axes and colour bar take (B's bar, the difference's longer numbers, A none)."""
         if self.shown is None or not self.isVisible():
             return
-        extra = [m.width() - m.cells_rect().width() for m in self.maps]
-        cells = (sum(m.width() for m in self.maps) - sum(extra)) / 3
+        maps = self.maps[:2] if self.tabbed else self.maps
+        extra = [m.width() - m.cells_rect().width() for m in maps]
+        cells = (sum(m.width() for m in maps) - sum(extra)) / len(maps)
         if cells <= 0:
             return
         wanted = [max(1, round(cells + e)) for e in extra]
-        if any(abs(w - m.width()) > 2 for w, m in zip(wanted, self.maps)):
+        if any(abs(w - m.width()) > 2 for w, m in zip(wanted, maps)):
             for k, w in enumerate(wanted):
                 self.row.setStretch(k, w)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self.set_tabbed(self.width() < self.tab_below_px)
         QTimer.singleShot(0, self, self.even_cells)
 
     def set_legend_text(self, text: str) -> None:
