@@ -803,11 +803,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>CompareBar</name>
     <message>
-        <source>Type run B&apos;s sentence first.</source>
+        <source>Type run B's sentence first.</source>
         <translation>まず実行 B の文を入力してください。</translation>
     </message>
     <message>
-        <source>Name run B&apos;s model: a preset, or a model&apos;s folder, file or name.</source>
+        <source>Name run B's model: a preset, or a model's folder, file or name.</source>
         <translation>実行 B のモデルを指定してください: プリセット、またはモデルのフォルダー・ファイル・名前。</translation>
     </message>
     <message>
@@ -819,11 +819,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>今の実行には介入がありません。「介入」パネルで追加してください。</translation>
     </message>
     <message>
-        <source>Run B&apos;s sentence</source>
+        <source>Run B's sentence</source>
         <translation>実行 B の文</translation>
     </message>
     <message>
-        <source>A preset, or a model&apos;s folder, file or name (e.g. smollm2)</source>
+        <source>A preset, or a model's folder, file or name (e.g. smollm2)</source>
         <translation>プリセット、またはモデルのフォルダー・ファイル・名前（例: smollm2）</translation>
     </message>
     <message>
@@ -1071,7 +1071,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>実行 {run} を計算中…</translation>
     </message>
     <message>
-        <source>{units} aligned tokens, {alone} on one side only ([brackets]: the other run&apos;s only, hatched).</source>
+        <source>{units} aligned tokens, {alone} on one side only ([brackets]: the other run's only, hatched).</source>
         <translation>対応づけたトークン {units} 個、片側だけのもの {alone} 個（[かっこ]: もう一方の実行だけにあるもの、斜線）。</translation>
     </message>
     <message>
@@ -2976,14 +2976,6 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>まだ比較がありません: まずウィンドウで ファイル → 比較… を行い、C を押してください。</translation>
     </message>
     <message>
-        <source>query (aligned)</source>
-        <translation>クエリ（対応づけ）</translation>
-    </message>
-    <message>
-        <source>key (aligned)</source>
-        <translation>キー（対応づけ）</translation>
-    </message>
-    <message>
         <source>masked, or no token of this run there</source>
         <translation>マスク、またはこの実行にはそこにトークンがない</translation>
     </message>
@@ -2996,14 +2988,16 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>ヘッド {layer}.{head}: 違いの大きさで {n} 個中 {rank} 番目</translation>
     </message>
     <message>
-        <source>A: {a}
-B: {b}</source>
-        <translation>A: {a}
-B: {b}</translation>
-    </message>
-    <message>
         <source>→ ← the heads, most different first · C to go back to the stages</source>
         <translation>→ ← ヘッドを違いの大きい順に · C でステージに戻る</translation>
+    </message>
+    <message>
+        <source>A: {a}
+B: {b}
+Each row: a word's attention (query) over the words (keys), tokens of both runs aligned</source>
+        <translation>A: {a}
+B: {b}
+各行: ある語（クエリ）が各語（キー）に向ける注意。両方の実行のトークンを対応づけて表示</translation>
     </message>
 </context>
 <context>

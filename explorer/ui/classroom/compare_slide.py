@@ -13,7 +13,7 @@ from explorer.ui.classroom.slide_window import BACK_KEYS, NEXT_KEYS
 from explorer.ui.views.compare.compare_maps import CompareMaps
 from explorer.ui.views.compare.compare_view import map_titles
 
-MAP_TEXT_SCALE = 0.8
+MAP_TEXT_SCALE = 0.85
 
 
 def build(window, figure: QHBoxLayout) -> None:
@@ -72,11 +72,9 @@ def _fill(window) -> None:
     # keeps one line of its own (at the figure's size, 18 labels overlapped in two bands and the maps shrank).
     px = max(12, round(window.tensor.font().pixelSize() * MAP_TEXT_SCALE))
     maps.set_text_px(px, smallest=px)
-    axis = (
-        QCoreApplication.translate("PresentationWindow", "query (aligned)"),
-        QCoreApplication.translate("PresentationWindow", "key (aligned)"),
-    )
-    maps.show_head(shown_head(comparison, layer, head), map_titles(comparison, layer, head, with_head=False), axis)
+    # no axis titles: the caption says rows and columns once, and the cells get their width
+    titles = map_titles(comparison, layer, head, with_head=False)
+    maps.show_head(shown_head(comparison, layer, head), titles, ("", ""))
     maps.set_legend_text(QCoreApplication.translate("PresentationWindow", "masked, or no token of this run there"))
     ranked = [(h.layer, h.head) for h in comparison.ranked()]
     rank = ranked.index((layer, head)) + 1 if (layer, head) in ranked else 0
@@ -90,9 +88,10 @@ def _fill(window) -> None:
     )
     window.edge.setText("")
     window.caption.setText(
-        QCoreApplication.translate("PresentationWindow", "A: {a}\nB: {b}").format(
-            a=comparison.pair.a.trace.rows[0].text, b=comparison.pair.b.trace.rows[0].text
-        )
+        QCoreApplication.translate(
+            "PresentationWindow",
+            "A: {a}\nB: {b}\nEach row: a word's attention (query) over the words (keys), tokens of both runs aligned",
+        ).format(a=comparison.pair.a.trace.rows[0].text, b=comparison.pair.b.trace.rows[0].text)
     )
     window.footer.setText(
         QCoreApplication.translate(
