@@ -1086,6 +1086,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>masked, or no token of this run there</source>
         <translation>マスク、またはこの実行にはそこにトークンがない</translation>
     </message>
+    <message>
+        <source>The window's run has changed: press Compare to compare it again.</source>
+        <translation>ウィンドウの実行が変わりました。もう一度比べるには「比較」を押してください。</translation>
+    </message>
 </context>
 <context>
     <name>ControlsView</name>

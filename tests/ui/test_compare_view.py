@@ -85,9 +85,9 @@ def test_layer_and_head_drive_both_sides_and_the_difference_is_the_cores(compare
     assert not np.array_equal(before_a, view.maps.a.layers.image.image)
     assert not np.array_equal(before_b, view.maps.b.layers.image.image)
     expected = view.comparison.difference(1, 1).values
-    shown = view.maps.shown.difference
+    shown = view.maps.difference.layers.image.image  # what the difference map draws
     assert np.array_equal(np.isnan(expected), np.isnan(shown))
-    assert np.allclose(shown[~np.isnan(shown)], expected[~np.isnan(expected)], atol=0)
+    assert np.allclose(shown[~np.isnan(shown)], expected[~np.isnan(expected)], rtol=1e-6, atol=1e-7)  # float32
     assert "1.1" in view.maps.a.title.text() and "1.1" in view.maps.b.title.text()
 
 
@@ -142,3 +142,10 @@ def test_at_1280_by_720_the_difference_has_a_tab_of_its_own(compared, qtbot):
     w.resize(1366, 768)
     view.window().resize(1366, 768)
     qtbot.waitUntil(lambda: not view.maps.tabbed and view.maps.difference.isVisible() and view.maps.a.isVisible())
+
+
+def test_a_new_run_in_the_window_says_the_comparison_is_older(compared, qtbot):
+    w, view = compared
+    assert "Compare" not in view.status.text()
+    w.state.set_text("the dog ran away .")
+    qtbot.waitUntil(lambda: "press Compare" in view.status.text())

@@ -52,6 +52,7 @@ class CompareView(View):
     def __init__(self, state, parent=None) -> None:
         super().__init__(state, parent)
         self.comparison: Comparison | None = None
+        self._compared_request = None  # the window's request when Compare was pressed
         self.bar = CompareBar(state)
         self.bar.asked.connect(self.run)
         self.status = QLabel()
@@ -76,6 +77,7 @@ class CompareView(View):
         self.slot.failed.connect(lambda message, _error: self.status.setText(message))
         self.slot.progressed.connect(self._progress)
         state.selectionChanged.connect(self._selection)
+        state.requestChanged.connect(self._request_changed)
         self.retranslate()
 
     # ------------------------------------------------------------------ opening and running
@@ -100,6 +102,7 @@ class CompareView(View):
             self.status.setText(asked)
             return
         request_a, request_b = asked
+        self._compared_request = self.state.request
         self.status.setText(self.tr("Computing run A and run B…"))
         self.slot.submit(compare_work(runner_of(self).models, request_a, request_b))
 
@@ -117,6 +120,11 @@ class CompareView(View):
             ).format(units=len(comparison.alignment.units), alone=one_sided)
         )
         self._selection(self.state.selection)
+
+    def _request_changed(self, request) -> None:
+        """The window's run changed after a comparison: the maps stay as compared, and say how to renew them."""
+        if self.comparison is not None and self._compared_request not in (None, request):
+            self.status.setText(self.tr("The window's run has changed: press Compare to compare it again."))
 
     # ------------------------------------------------------------------ following the window
     def shown_head(self) -> tuple[int, int] | None:
