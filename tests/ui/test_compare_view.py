@@ -137,7 +137,7 @@ def test_at_1280_by_720_the_difference_has_a_tab_of_its_own(compared, qtbot):
     w, view = compared
     qtbot.waitUntil(lambda: view.maps.tabbed)
     assert view.maps.a.isVisible() and view.maps.b.isVisible() and not view.maps.difference.isVisible()
-    view.maps.tabs.setCurrentIndex(1)
+    view.maps.pages.setCurrentIndex(1)
     qtbot.waitUntil(lambda: view.maps.difference.isVisible())
     w.resize(1366, 768)
     view.window().resize(1366, 768)

@@ -6,8 +6,8 @@ cell picked or hovered on one map is outlined on all three. The Compare panel an
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QTabBar, QVBoxLayout, QWidget
 
 from explorer.compare.shown import ShownHead
 from explorer.ui.views.map.heatmap import Heatmap
@@ -26,46 +26,45 @@ class CompareMaps(QWidget):
         self.maps = (self.a, self.b, self.difference)
         self.shown: ShownHead | None = None
         self.selected: tuple[int | None, int | None] = (None, None)
-        self.side_by_side = QWidget()
-        self.row = QHBoxLayout(self.side_by_side)
+        self.row = QHBoxLayout()
         self.row.setContentsMargins(0, 0, 0, 0)
         for m in self.maps:
             self.row.addWidget(m, 1)
             m.cellClicked.connect(self.pick)
             m.cellHovered.connect(self._hovered)
-        # Below TAB_BELOW_PX of width the difference moves to a second tab: A and B keep legible cells
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.side_by_side, "")
-        self.tabs.tabBar().hide()
-        self.tabs.setDocumentMode(True)
+        # Below tab_below_px of width a tab bar shows A and B, or B − A: A and B keep legible cells. The maps
+        # are only shown and hidden, never moved: a map moved into a tab page broke the window's Tab chain.
+        self.pages = QTabBar()
+        self.pages.addTab("")
+        self.pages.addTab("")
+        self.pages.setDocumentMode(True)
+        self.pages.hide()
+        self.pages.currentChanged.connect(lambda _i: self._show_page())
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.tabs)
+        lay.addWidget(self.pages, 0, Qt.AlignmentFlag.AlignLeft)
+        lay.addLayout(self.row, 1)
+        self.tabbed = False
         self.retranslate()
-
-    @property
-    def tabbed(self) -> bool:
-        return self.tabs.count() > 1
 
     def set_tabbed(self, on: bool) -> None:
         if on == self.tabbed:
             return
-        if on:
-            self.row.removeWidget(self.difference)
-            self.tabs.addTab(self.difference, "")
-        else:
-            self.tabs.removeTab(1)
-            self.row.addWidget(self.difference, 1)
-            self.difference.show()
-            self.tabs.setCurrentIndex(0)
-        self.tabs.tabBar().setVisible(on)
-        self.retranslate()
+        self.tabbed = on
+        self.pages.setVisible(on)
+        self.pages.setCurrentIndex(0)
+        self._show_page()
+
+    def _show_page(self) -> None:
+        difference = self.tabbed and self.pages.currentIndex() == 1
+        self.a.setVisible(not difference)
+        self.b.setVisible(not difference)
+        self.difference.setVisible(difference or not self.tabbed)
         QTimer.singleShot(0, self, self.even_cells)
 
     def retranslate(self) -> None:
-        self.tabs.setTabText(0, self.tr("Run A and run B"))
-        if self.tabbed:
-            self.tabs.setTabText(1, self.tr("B − A"))
+        self.pages.setTabText(0, self.tr("Run A and run B"))
+        self.pages.setTabText(1, self.tr("B − A"))
 
     def show_head(self, shown: ShownHead, titles: tuple[str, str, str], axis: tuple[str, str]) -> None:
         self.shown = shown
@@ -85,15 +84,17 @@ class CompareMaps(QWidget):
         plus what its axes and colour bar take (B's bar, the difference's longer numbers, A none)."""
         if self.shown is None or not self.isVisible():
             return
-        maps = self.maps[:2] if self.tabbed else self.maps
+        maps = [m for m in self.maps if m.isVisible()]
+        if not maps:
+            return
         extra = [m.width() - m.cells_rect().width() for m in maps]
         cells = (sum(m.width() for m in maps) - sum(extra)) / len(maps)
         if cells <= 0:
             return
         wanted = [max(1, round(cells + e)) for e in extra]
         if any(abs(w - m.width()) > 2 for w, m in zip(wanted, maps)):
-            for k, w in enumerate(wanted):
-                self.row.setStretch(k, w)
+            for m, w in zip(maps, wanted):
+                self.row.setStretch(self.maps.index(m), w)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
