@@ -10,6 +10,7 @@ import sys
 
 from explorer import vocab
 from explorer.anatomy import ANATOMY_STAGES
+from explorer.anatomy.cell import PARTS
 from explorer.cli.model_options import (
     add_model_options,
     bundle_from_args,
@@ -35,7 +36,7 @@ def add_parser(sub) -> None:
         "--dim", type=int, metavar="K", help="output column (·V, W_o, residual, norms, FFN out, token id)"
     )
     which.add_argument("--neuron", type=int, metavar="N", help="an FFN hidden unit")
-    c.add_argument("--part", choices=("q", "k", "v"), help="the Q K V stage's tensor (default q), with --dim")
+    c.add_argument("--part", choices=PARTS, help="the Q K V stage's tensor (default q), with --dim")
     o = p.add_argument_group("output")
     form = o.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print one JSON object: the cell and its steps")

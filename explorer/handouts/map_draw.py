@@ -16,7 +16,7 @@ from explorer.present.figure import NUMBERS_UP_TO
 from explorer.present.hatching import blocked_runs, hatched
 from explorer.present.number_format import map_format
 
-VECTOR_LIMIT = 64  # cells as vector squares up to this many rows and columns; a picture beyond
+VECTOR_LIMIT = 128  # cells as vector squares up to this many rows and columns (the classroom E); a picture beyond
 BAR_STEPS = 128
 
 

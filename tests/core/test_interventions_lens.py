@@ -79,8 +79,13 @@ def test_explanation_adds_up_to_the_traces_logit(tokenizer, kind):
 
 def test_the_target_field_spellings_and_refusals(tokenizer):
     bundle = make(tokenizer)
-    (dog,) = tokenizer.encode(" dog").ids
-    assert window_target(bundle, " dog") == dog == window_target(bundle, "dog")  # the leading space is found
+    shown = bundle.tokenizer.display_vocab()
+    # a word the vocabulary holds only mid-sentence (with its space): typed bare, the spaced entry is found
+    word = next(w for w in ("dog", "cat", "sees", "pen", "big", "red") if " " + w in shown and w not in shown)
+    (spaced,) = tokenizer.encode(" " + word).ids
+    assert window_target(bundle, " " + word) == spaced == window_target(bundle, word)
+    both = next(w for w in shown if w.isalpha() and " " + w in shown)  # held both ways: the exact entry wins
+    assert window_target(bundle, both) == shown.index(both) != window_target(bundle, " " + both)
     assert window_target(bundle, " #12 ") == 12
     with pytest.raises(ConfigError, match="does not exist: ids run 0"):
         window_target(bundle, f"#{bundle.config.V}")

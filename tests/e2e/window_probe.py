@@ -10,17 +10,11 @@ import json
 import sys
 import time
 
+from tests.e2e.sentences import sentence_of
+
 SIZES = [(1280, 720), (1366, 768), (1400, 900), (1920, 1080)]
-TEXTS = {
-    16: "The animal didn't cross the street because it was too tired.",
-    30: (
-        "The animal didn't cross the street because it was too tired, and the road was long and wide, said the old man."
-    ),
-    32: (
-        "The old man said that the animal did not cross the wide street because it was too tired and the long road "
-        "was far away from home ."
-    ),
-}
+# sentences of 16, 30 and 32 tokens for the default model, found with its own tokenizer (its vocabulary changes)
+TEXTS = {n: sentence_of(n) for n in (16, 30, 32)}
 
 
 def wait_until(app, condition, timeout: float = 60.0) -> bool:
