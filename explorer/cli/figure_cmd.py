@@ -1,5 +1,6 @@
 """``attention-explorer figure TEXT --stage S -o OUT.png|svg|pdf``: one stage drawn as the window's central
-view draws it, without a window: PNG at any DPI, SVG and PDF as vectors with real text."""
+view draws it, without a window: PNG at any DPI, SVG and PDF as vectors with real text. With ``--compare
+TEXT_B``: one head of two runs compared (figure_compare.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import sys
 
 from explorer import vocab
+from explorer.cli.figure_compare import add_compare_options, check_compare_options, run_compare
 from explorer.cli.model_options import (
     add_model_options,
     bundle_from_args,
@@ -25,10 +27,9 @@ def add_parser(sub) -> None:
     p.add_argument("--text-file", metavar="FILE", help="read the text from a UTF-8 file instead")
     p.add_argument(
         "--stage",
-        required=True,
         choices=STAGE_KEYS,
         metavar="STAGE",
-        help=f"the stage to draw: {', '.join(STAGE_KEYS)}",
+        help=f"the stage to draw: {', '.join(STAGE_KEYS)} (needed unless --compare)",
     )
     p.add_argument("--layer", type=int, default=0, help="layer (block), from 0")
     p.add_argument("--head", type=int, default=0, help="the head drawn large, from 0")
@@ -59,6 +60,7 @@ def add_parser(sub) -> None:
     p.add_argument(
         "--theme", choices=vocab.PRINT_THEMES, default="light", help="paper colour (default light, for print)"
     )
+    add_compare_options(p)
     add_model_options(p)
     p.set_defaults(func=run)
 
@@ -66,8 +68,9 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from explorer.cli.interrupts import noted_interrupts
 
+    check_compare_options(args)
     with noted_interrupts():  # Ctrl-C while the model loads is "interrupted", never "damaged file"
-        return _run(args)
+        return run_compare(args) if args.compare is not None else _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -25,6 +25,19 @@ WORDS = {
     "trio q": "Queries Q — head {h}",
     "trio k": "Keys K — head {h}",
     "trio v": "Values V — head {h}",
+    "compare title": "Two runs compared: where does head {layer}.{head} look?",
+    "compare a": "A: {model}",
+    "compare b": "B: {model}",
+    "compare intervened": " (intervened)",
+    "compare difference": "B − A (red: B attends more, blue: less)",
+    "compare query": "query (aligned)",
+    "compare key": "key (aligned)",
+    "compare legend": "masked, or no token of this run there",
+    "compare units": "{units} aligned tokens, {alone} on one side only ([brackets]: the other run's only, hatched).",
+    "compare gather": (
+        "Tokens are matched by the characters they cover; where the tokenizations differ, a row is averaged "
+        "over the unit's queries and a column summed over its keys."
+    ),
 }
 
 STAGE_TITLES = {key: t.title for key, t in stage_titles.STAGE_TITLES.items()}  # the one table, in English

@@ -864,6 +864,17 @@ Watch every tensor flow through a Transformer you size yourself.</source>
     </message>
 </context>
 <context>
+    <name>CompareFigure</name>
+    <message>
+        <source>Two runs compared: where does head {layer}.{head} look?</source>
+        <translation>2 つの実行を比べる: ヘッド {layer}.{head} はどこを見ているか</translation>
+    </message>
+    <message>
+        <source>Tokens are matched by the characters they cover; where the tokenizations differ, a row is averaged over the unit's queries and a column summed over its keys.</source>
+        <translation>トークンは覆う文字で対応づけます。トークン化が異なるところでは、行はまとまりのクエリで平均し、列はそのキーで合計します。</translation>
+    </message>
+</context>
+<context>
     <name>CompareMaps</name>
     <message>
         <source>Run A and run B</source>

@@ -23,11 +23,17 @@ def write_figure(
     tensor: str | None = None,
 ) -> tuple[Path, str]:
     """Write the figure; returns the path and a few words on its size (for `wrote …`)."""
-    from explorer.ui.printing.figure_paint import write_pdf, write_png
     from explorer.ui.words.figure_words import figure_words
 
+    output_kind(path)
+    return write_scene(stage_scene(trace, sel, size.frame, words or figure_words(), theme, tensor), path, size)
+
+
+def write_scene(scene, path: str | Path, size: FigureSize) -> tuple[Path, str]:
+    """Write any figure's scene in the format the path's ending names (a stage, two runs compared)."""
+    from explorer.ui.printing.figure_paint import write_pdf, write_png
+
     kind = output_kind(path)
-    scene = stage_scene(trace, sel, size.frame, words or figure_words(), theme, tensor)
     path = Path(path)
     if kind == "png":
         w, h = size.png_pixels(scene.width, scene.height)

@@ -32,6 +32,32 @@ def figure_words() -> FigureWords:
         "trio q": QCoreApplication.translate("TensorView", "Queries Q — head {h}"),
         "trio k": QCoreApplication.translate("TensorView", "Keys K — head {h}"),
         "trio v": QCoreApplication.translate("TensorView", "Values V — head {h}"),
+        **_compare_words(),
     }
     titles = stage_titles()  # the one table (explorer/present/stage_titles.py), translated
     return FigureWords(text=text, stage_titles=titles, tensor_title=captions.tensor_title, edge_words=stage_words())
+
+
+def _compare_words() -> dict[str, str]:
+    """Two runs compared (``figure --compare``): the Compare view's own words where it has them."""
+    return {
+        "compare title": QCoreApplication.translate(
+            "CompareFigure", "Two runs compared: where does head {layer}.{head} look?"
+        ),
+        "compare a": QCoreApplication.translate("CompareView", "A: {model}"),
+        "compare b": QCoreApplication.translate("CompareView", "B: {model}"),
+        "compare intervened": QCoreApplication.translate("CompareView", " (intervened)"),
+        "compare difference": QCoreApplication.translate("CompareView", "B − A (red: B attends more, blue: less)"),
+        "compare query": QCoreApplication.translate("CompareView", "query (aligned)"),
+        "compare key": QCoreApplication.translate("CompareView", "key (aligned)"),
+        "compare legend": QCoreApplication.translate("CompareView", "masked, or no token of this run there"),
+        "compare units": QCoreApplication.translate(
+            "CompareView",
+            "{units} aligned tokens, {alone} on one side only ([brackets]: the other run's only, hatched).",
+        ),
+        "compare gather": QCoreApplication.translate(
+            "CompareFigure",
+            "Tokens are matched by the characters they cover; where the tokenizations differ, a row is averaged "
+            "over the unit's queries and a column summed over its keys.",
+        ),
+    }
