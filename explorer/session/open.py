@@ -27,14 +27,20 @@ if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait f
 def open_source(
     source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None
 ) -> ModelBundle:
-    """The model ``source`` names. ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads;
-    ``note`` hears plain-words remarks (which checkpoint of a run folder was taken)."""
+    """The model ``source`` names (a path with ``random_weights``: its random-weight twin).
+    ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads; ``note`` hears plain-words
+    remarks (which checkpoint of a run folder was taken)."""
     if source.kind == "preset":
         config = preset_source_config(source)
         return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, config=config)
     from explorer.weights.loaders import load_model
 
-    return load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel)
+    bundle = load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel)
+    if source.random_weights:  # its random-weight twin: the same config and tokenizer, untrained (compare --random-b)
+        from explorer.weights.bundle import random_bundle
+
+        return random_bundle(bundle.config, bundle.tokenizer, source.seed or 0, f"{bundle.name} (random weights)")
+    return bundle
 
 
 @lru_cache(maxsize=32)

@@ -36,7 +36,7 @@ class ModelSource:
 
     def label(self) -> str:
         if self.kind == "path":
-            return self.name
+            return f"{self.name} (random weights)" if self.random_weights else self.name
         weights = "random" if (self.random_weights or self.seed is not None or self.sizes) else "preset"
         return f"{self.name} ({weights} weights)"
 

@@ -811,8 +811,24 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>実行 B のモデルを指定してください: プリセット、またはモデルのフォルダー・ファイル・名前。</translation>
     </message>
     <message>
-        <source>The random-weight twin is made for a preset; open a preset first.</source>
-        <translation>ランダム重みの双子はプリセットについて作られます。まずプリセットを開いてください。</translation>
+        <source>The random-weight twin is made for a model: open one first.</source>
+        <translation>ランダム重みの双子はモデルについて作られます。まずモデルを開いてください。</translation>
+    </message>
+    <message>
+        <source>The current model is not a checkpoint of a training run with another checkpoint.</source>
+        <translation>現在のモデルは、ほかのチェックポイントを持つ学習実行のチェックポイントではありません。</translation>
+    </message>
+    <message>
+        <source>step {step}</source>
+        <translation>ステップ {step}</translation>
+    </message>
+    <message>
+        <source>Another checkpoint of the shown model's training run</source>
+        <translation>表示中のモデルの学習実行の、別のチェックポイント</translation>
+    </message>
+    <message>
+        <source>Another checkpoint of this run</source>
+        <translation>この学習の別のチェックポイント</translation>
     </message>
     <message>
         <source>The current run has no interventions: add one in the Interventions panel.</source>
