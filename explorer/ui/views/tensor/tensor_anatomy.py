@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QMenu
 from explorer.anatomy.shown import shown_cell
 from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.ui.views.anatomy.ask import AnatomyAsk
-from explorer.ui.views.tensor import tensor_hover
+from explorer.ui.views.tensor import tensor_hover, trio_anatomy
 
 
 def meant_cell(view) -> tuple[int, int] | None:
@@ -51,8 +51,12 @@ def anatomy_ask(view, i: int, j: int) -> AnatomyAsk | None:
 
 def ask(view, cell: tuple[int, int] | None = None) -> bool:
     """Hand the ask for ``cell`` (default: the meant one) to the state; say under the map why not, if not."""
-    cell = cell if cell is not None else meant_cell(view)
-    asked = anatomy_ask(view, *cell) if cell is not None else None
+    if view.state.selection.stage == "qkv" and cell is None:  # the three maps Q K V, not the large map
+        chosen = trio_anatomy.meant(view)
+        asked = trio_anatomy.trio_ask(view, *chosen) if chosen is not None else None
+    else:
+        cell = cell if cell is not None else meant_cell(view)
+        asked = anatomy_ask(view, *cell) if cell is not None else None
     if asked is None:
         view.explanation.setText(
             QCoreApplication.translate(

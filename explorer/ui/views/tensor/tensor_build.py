@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QSplitte
 from explorer.present.stages import STAGE_KEYS
 from explorer.ui.views.map.head_grid import HeadGrid
 from explorer.ui.views.map.heatmap import Heatmap
-from explorer.ui.views.tensor import tensor_hover
+from explorer.ui.views.tensor import tensor_hover, trio_anatomy
 from explorer.ui.views.tensor.compare_switch import CompareSwitch
 
 
@@ -123,7 +123,8 @@ def fill_trio(view) -> None:
     for k, m in view.qkv.items():
         trio.addWidget(m, 1)
         m.cellHovered.connect(lambda i, j, k=k: tensor_hover.trio_hovered(view, k, i, j))
-        m.cellClicked.connect(lambda i, _j: view.state.select(token=i))
+        m.cellClicked.connect(lambda i, j, k=k: trio_anatomy.clicked(view, k, i, j))
+        m.cellContextRequested.connect(lambda i, j, at, k=k: trio_anatomy.context_menu(view, k, i, j, at))
 
 
 def _build_lookup(view) -> QWidget:
