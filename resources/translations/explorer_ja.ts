@@ -2699,6 +2699,14 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>OutputView</name>
     <message>
+        <source>P(next = “{token}” | position {i}) = {p}</source>
+        <translation>P(次 = “{token}” | 位置 {i}) = {p}</translation>
+    </message>
+    <message>
+        <source>How is this made? (Ctrl+H)</source>
+        <translation>どう作られるか (Ctrl+H)</translation>
+    </message>
+    <message>
         <source>top k</source>
         <translation>上位 k</translation>
     </message>

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from explorer import names
 from explorer.anatomy import Cell, anatomy
@@ -67,3 +69,44 @@ def test_the_context_menu_of_a_v_cell_opens_its_steps(window, state, qtbot):
         1,
     )
 
+
+def _bars(window, qtbot):
+    window.open_panel("output")
+    view = window.views["output"]
+    qtbot.waitUntil(lambda: view.bars.isVisible() and len(view.bars.items) >= 3, timeout=5000)
+    return view
+
+
+def test_ctrl_h_on_a_chosen_bar_opens_its_probabilitys_steps(window, state, qtbot):
+    view = _bars(window, qtbot)
+    bars = view.bars
+    bars.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(bars.hasFocus, timeout=5000)
+    for key in (Qt.Key.Key_Down, Qt.Key.Key_Down, Qt.Key.Key_Down):  # the first ↓ chooses the likeliest
+        QTest.keyClick(bars, key)
+    assert bars.chosen == 2
+    token, _label, prob = bars.items[2]
+    QTest.keyClick(bars, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
+    stepper = _stepper(window, qtbot)
+    sel, last = state.selection, state.trace.rows[state.selection.row].length - 1
+    cell = Cell("probs", 0, 0, last, dim=token, sentence=sel.row)
+    assert stepper.ask.cell == cell
+    expected = anatomy(state.trace, cell)  # logits ÷ T, the max, each exp, the sum, the division
+    assert [s.op for s in stepper.steps] == [s.op for s in expected]
+    assert stepper.steps[-1].running == expected[-1].running
+    assert stepper.steps[-1].running == pytest.approx(prob, rel=1e-6)  # the bar's own probability
+
+
+def test_the_bars_context_menu_opens_the_steps_of_the_bar_under_the_pointer(window, state, qtbot):
+    view = _bars(window, qtbot)
+    bars = view.bars
+    y = 2 + bars._row_height() + bars._row_height() // 2  # the second bar
+    QApplication.sendEvent(
+        bars, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(20, y), bars.mapToGlobal(QPoint(20, y)))
+    )
+    first = view.bars_menu.actions()[0]
+    assert first.text().startswith("How is this made?")
+    view.bars_menu.close()
+    first.trigger()
+    stepper = _stepper(window, qtbot)
+    assert (stepper.ask.cell.stage, stepper.ask.cell.dim) == ("probs", bars.items[1][0])

@@ -30,6 +30,7 @@ from explorer.analysis.token_text import visible
 from explorer.generation.choose import append_token, argmax, join_tokens, sample, top_k
 from explorer.interventions.compare import kl_divergence, token_moves
 from explorer.ui.views.base import View
+from explorer.ui.views.tokens import output_anatomy
 from explorer.ui.views.tokens.compare_bars import CompareBars, PairedBar
 from explorer.ui.views.tokens.topk_bars import TopKBars, fmt_prob
 from explorer.ui.words.plain_text import plain_tip
@@ -125,6 +126,8 @@ class OutputView(View):
         """Bars and table share the height through a splitter, each scrolling on its own, so that the dock
         can be short (it often shares the right side with another panel)."""
         self.bars = TopKBars()
+        self.bars.howAsked.connect(lambda n: output_anatomy.ask(self, n))  # Ctrl+H on a chosen bar (issue 39)
+        self.bars.contextRequested.connect(lambda n, at: output_anatomy.context_menu(self, n, at))
         self.compare_bars = CompareBars()  # shown instead of the bars while interventions are active
         self.compare_bars.hide()
         both = QWidget()

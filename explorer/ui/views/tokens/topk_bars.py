@@ -3,11 +3,16 @@ probability printed beside its bar. It only draws the (id, label, probability) r
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from explorer.ui.preferences.palette_choice import bar_colour
+
+
+def _is_how(event) -> bool:
+    """Ctrl+H, the window's “How is this made?” key (explorer/ui/menus/actions.py)."""
+    return event.key() == Qt.Key.Key_H and event.modifiers() == Qt.KeyboardModifier.ControlModifier
 
 
 def fmt_prob(p: float) -> str:
@@ -15,18 +20,26 @@ def fmt_prob(p: float) -> str:
 
 
 class TopKBars(QWidget):
-    """Horizontal bars, one per token, longest = most likely; each row: token, bar, probability."""
+    """Horizontal bars, one per token, longest = most likely; each row: token, bar, probability. A click or
+    ↑ ↓ chooses a row, which Ctrl+H and the context menu ask “How is this made?” about."""
+
+    howAsked = Signal(int)  # the chosen row (Ctrl+H while the bars have the focus)
+    contextRequested = Signal(int, QPoint)  # the row under the pointer, global position
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.items: list[tuple[int, str, float]] = []  # (id, label, probability), most likely first
+        self.chosen: int | None = None  # the row clicked or walked to
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def palette_changed(self) -> None:
         self.update()
 
     def set_items(self, items: list[tuple[int, str, float]]) -> None:
         self.items = items
+        if self.chosen is not None and self.chosen >= len(items):
+            self.chosen = None
         self.updateGeometry()
         self.update()
 
@@ -38,6 +51,38 @@ class TopKBars(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(120, self.sizeHint().height())
+
+    def row_at(self, y: float) -> int | None:
+        n = int((y - 2) // self._row_height())
+        return n if 0 <= n < len(self.items) else None
+
+    def mousePressEvent(self, event) -> None:
+        self.chosen = self.row_at(event.position().y())
+        self.update()
+
+    def contextMenuEvent(self, event) -> None:
+        row = self.row_at(event.pos().y())
+        if row is not None:
+            self.chosen = row
+            self.update()
+            self.contextRequested.emit(row, event.globalPos())
+
+    def event(self, e) -> bool:
+        # Ctrl+H is the window's shortcut for the central map: with a bar chosen here, the bars answer it.
+        if e.type() == QEvent.Type.ShortcutOverride and self.chosen is not None and _is_how(e):
+            e.accept()
+            return True
+        return super().event(e)
+
+    def keyPressEvent(self, event) -> None:
+        if self.chosen is not None and _is_how(event):
+            self.howAsked.emit(self.chosen)
+        elif event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down) and self.items:
+            step = -1 if event.key() == Qt.Key.Key_Up else 1
+            self.chosen = 0 if self.chosen is None else min(max(self.chosen + step, 0), len(self.items) - 1)
+            self.update()
+        else:
+            super().keyPressEvent(event)
 
     def paintEvent(self, event) -> None:
         if not self.items:
@@ -56,6 +101,9 @@ class TopKBars(QWidget):
         text = pal.color(QPalette.ColorRole.Text)
         for n, (_, label, prob) in enumerate(self.items):
             y = 2 + n * rh
+            if n == self.chosen:
+                p.setPen(pal.color(QPalette.ColorRole.Highlight))
+                p.drawRect(QRectF(0.5, y + 0.5, self.width() - 1, rh - 1))
             p.setPen(text)
             shown = fm.elidedText(label, Qt.TextElideMode.ElideRight, label_w - 6)
             p.drawText(
