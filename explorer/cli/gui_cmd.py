@@ -1,36 +1,24 @@
 """``attention-explorer gui``: the desktop window (the default command); ``--screenshot`` saves it as PNG.
 
-Everything that can be checked without a window is checked here, before Qt starts: the size asked for and
-whether there is a display at all (without one, Qt aborts the process with a multi-line message and
-exit code 134, which no user can act on).
+Everything that can be checked without a window is checked here, before Qt starts: the size asked for,
+whether there is a display at all (explorer/util/window_checks.py), and the selection asked for when a
+snapshot is given (its model is known, so a head it does not have is the command's one `error:` line).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
-import socket
 import sys
 from pathlib import Path
 
 from explorer import vocab
-from explorer.errors import ConfigError, SnapshotError
+from explorer.errors import ConfigError
 from explorer.present.stages import STAGE_KEYS
 from explorer.util.printable import quoted
+from explorer.util.window_checks import MAX_SIDE, check_display, check_screenshot_target, parse_size
 
-MAX_SIDE = 16_384  # px: beyond what any screen shows; a larger window is a typo and gigabytes of pixels
-MAX_PIXELS = 8_192 * 8_192  # one grab of the window is 4 bytes a pixel: at most 256 MiB
-MIN_SIDE = 200  # px: smaller shows nothing legible
-_SIZE = re.compile(r"^\s*(\d{1,9})\s*[x×X]\s*(\d{1,9})\s*$")
-
-# Qt platforms that need no display server (and those that draw straight on a screen without one).
-HEADLESS_PLATFORMS = {"offscreen", "minimal", "vnc", "eglfs", "linuxfb", "vkkhrdisplay", "minimalegl"}
-ADVICE = (
-    "Run it on a desktop, set DISPLAY (X11) or WAYLAND_DISPLAY, or save a picture without one: "
-    "QT_QPA_PLATFORM=offscreen attention-explorer gui --screenshot out.png"
-)
-NO_DISPLAY = "no display: the window needs a desktop session. " + ADVICE
+__all__ = ["add_parser", "check_display", "check_screenshot_timeout", "parse_size", "run"]  # two from util, as before
 
 
 def add_parser(sub) -> None:
@@ -41,7 +29,17 @@ def add_parser(sub) -> None:
         "--model", metavar="PATH_OR_NAME", help="model to open: checkpoint or HF folder, GGUF file, or a name"
     )
     p.add_argument("--snapshot", metavar="PATH", help="open a saved snapshot (read-only)")
+    # The Python API's show() opens a snapshot it removes when the window closes: kept off the recent files.
+    p.add_argument("--temporary-snapshot", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--stage", choices=STAGE_KEYS, help="stage to show first")
+    for flag, metavar, what in (
+        ("--layer", "L", "layer"),
+        ("--head", "H", "head"),
+        ("--row", "R", "sentence of the text"),
+        ("--token", "I", "query token (a row of every map)"),
+        ("--key", "J", "key token (a column), with --token"),
+    ):
+        p.add_argument(flag, type=int, metavar=metavar, help=f"{what} to select first, counted from 0")
     p.add_argument(
         "--language", choices=vocab.LANGUAGES, help="interface language (default: remembered, else the system's)"
     )
@@ -78,75 +76,6 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """``1600x1000`` → (1600, 1000); anything else, or a size no screen or memory can hold, is refused."""
-    m = _SIZE.match(text or "")
-    if not m:
-        raise ConfigError(f"--size takes WIDTHxHEIGHT, e.g. 1600x1000; got {quoted(text)}")
-    w, h = int(m.group(1)), int(m.group(2))
-    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE) or w * h > MAX_PIXELS:
-        raise ConfigError(
-            f"--size {w}x{h} is out of range: each side from {MIN_SIDE} to {MAX_SIDE} px and at most "
-            f"{MAX_PIXELS:,} pixels in all (e.g. 1920x1080)"
-        )
-    return w, h
-
-
-def _x11_display_usable(display: str) -> bool:
-    """Whether an X server answers at ``display`` (``:0``, ``:1.0``, ``unix:0``, ``host:0``)."""
-    host, _, rest = display.rpartition(":")
-    number = rest.split(".", 1)[0]
-    if not number.isdigit():
-        return False
-    if host not in ("", "unix"):
-        return True  # a remote display (ssh -X): cannot be checked cheaply; let Qt try
-    path = f"/tmp/.X11-unix/X{number}"
-    for address in ("\0" + path, path):  # Linux servers also listen on the abstract socket
-        if address.startswith("\0") and not sys.platform.startswith("linux"):
-            continue
-        try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-                s.settimeout(1.0)
-                s.connect(address)
-            return True
-        except OSError:
-            continue
-    return False
-
-
-def _wayland_display_usable(name: str, runtime_dir: str | None) -> bool:
-    """Whether the compositor's socket is there (a name is relative to XDG_RUNTIME_DIR)."""
-    if os.path.isabs(name):
-        return Path(name).exists()
-    return bool(runtime_dir) and (Path(runtime_dir) / name).exists()
-
-
-def check_display(env: dict[str, str] | None = None) -> None:
-    """Refuse to start the window when there is no display it could open (Linux and other X11 systems)."""
-    env = os.environ if env is None else env
-    if sys.platform.startswith(("win", "darwin")):
-        return
-    platform = env.get("QT_QPA_PLATFORM", "").split(":", 1)[0].strip().lower()
-    candidates = [p.strip() for p in platform.split(";") if p.strip()]  # Qt accepts fallbacks: "wayland;xcb"
-    if any(p in HEADLESS_PLATFORMS for p in candidates):
-        return
-    display, wayland = env.get("DISPLAY", ""), env.get("WAYLAND_DISPLAY", "")
-    x11_ok = bool(display) and (not candidates or "xcb" in candidates) and _x11_display_usable(display)
-    wayland_ok = (
-        bool(wayland)
-        and (not candidates or any(p.startswith("wayland") for p in candidates))
-        and _wayland_display_usable(wayland, env.get("XDG_RUNTIME_DIR"))
-    )
-    if x11_ok or wayland_ok:
-        return
-    if candidates and not any(p == "xcb" or p.startswith("wayland") for p in candidates):
-        return  # a platform this check does not know (a plugin of the user's own): let Qt decide
-    if display or wayland:
-        which = f"DISPLAY={display}" if display else f"WAYLAND_DISPLAY={wayland}"
-        raise ConfigError(f"no display: {which} does not answer. {ADVICE}")
-    raise ConfigError(NO_DISPLAY)
-
-
 TIMEOUT_ENV = "ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS"
 MAX_TIMEOUT_MS = 24 * 3600 * 1000  # Qt's timers take 32-bit milliseconds; a day is past any first trace
 
@@ -164,20 +93,6 @@ def check_screenshot_timeout(env: dict[str, str] | None = None) -> None:
         )
 
 
-def _check_screenshot_target(shot: Path) -> None:
-    """Refused before the start-up and the first trace, not after."""
-    from explorer.util.fileio import check_writable_target
-
-    check_writable_target(shot)
-    if not shot.parent.is_dir():  # `afile/x.png` names the file in the way, not a missing folder
-        import errno
-
-        from explorer.util.fileio import describe_os_error
-
-        missing = not any(p.exists() and not p.is_dir() for p in shot.parents)
-        raise SnapshotError(describe_os_error(OSError(errno.ENOENT if missing else errno.ENOTDIR, ""), shot))
-
-
 def _lesson_and_step(args: argparse.Namespace):
     """The lesson of --lesson and the 0-based --step, read before any window exists: a bad file is the
     command's one `error:` line."""
@@ -192,11 +107,30 @@ def _lesson_and_step(args: argparse.Namespace):
     return lesson, step
 
 
+def _asked_selection(args: argparse.Namespace, opened) -> dict[str, int]:
+    """--layer, --head, --row, --token, --key as given. Against a snapshot (``opened``: its model is known)
+    a value it cannot show is the command's one `error:` line; a live model's are checked by the window once
+    its first trace is there (a note, and that value left out)."""
+    from explorer.session.selecting import ASKABLE, unshowable
+
+    asked = {name: getattr(args, name) for name in ASKABLE if getattr(args, name) is not None}
+    for name, value in asked.items():
+        if value < 0:
+            raise ConfigError(f"--{name} counts from 0, got {value}")
+    if "key" in asked and "token" not in asked:
+        raise ConfigError("--key needs --token (a key is a column of the query token's row)")
+    if opened is not None:
+        problems = unshowable(opened, asked)
+        if problems:
+            raise ConfigError(problems[0][1])
+    return asked
+
+
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
     if args.screenshot:
         check_screenshot_timeout()
-        _check_screenshot_target(Path(args.screenshot))
+        check_screenshot_target(Path(args.screenshot))
     check_display()
     lesson, step = _lesson_and_step(args)
     if args.text_size is not None and not 80 <= args.text_size <= 300:
@@ -217,13 +151,16 @@ def run(args: argparse.Namespace) -> int:
         from explorer.export.snapshot import read_snapshot
 
         opened = read_snapshot(args.snapshot)
+    asked = _asked_selection(args, opened)
     options = LaunchOptions(
         text=args.text,
         preset=args.preset,
         model=args.model,
         snapshot=args.snapshot,
+        temporary_snapshot=args.temporary_snapshot,
         opened=opened,
         stage=args.stage,
+        **asked,
         language=args.language,
         theme=args.theme,
         screenshot=args.screenshot,

@@ -28,3 +28,39 @@ def selectable_layers(trace: Trace | None) -> tuple[int, ...]:
     if trace.read_only:
         return trace.layers
     return tuple(range(trace.config.layers))
+
+
+# What a selection can be asked for by number (``gui --layer …``, ``t.show(layer=…)``), in the order checked.
+ASKABLE = ("row", "layer", "head", "token", "key")
+
+
+def unshowable(trace: Trace, asked: dict[str, int | None], as_snapshot: bool = False) -> list[tuple[str, str]]:
+    """The values of ``asked`` (keys of ASKABLE; None: not asked) that ``trace`` cannot show, each with the
+    one line that says why, in the words ``figure`` uses for the same options. A layer a live model has but
+    did not capture is showable (picking it traces it); a snapshot shows only the layers it stores, and so
+    does a live trace about to be saved as one (``as_snapshot``)."""
+    cfg, problems = trace.config, []
+    layers = trace.layers if as_snapshot else selectable_layers(trace)
+    row = asked.get("row")
+    if row is not None and not 0 <= row < trace.B:
+        problems.append(("row", f"sentence {row} does not exist: the text has {trace.B} sentences (counted from 0)"))
+        row = None
+    layer = asked.get("layer")
+    if layer is not None and layer not in layers:
+        if 0 <= layer < cfg.layers:
+            why = f"this trace holds no tensors of layer {layer} (not captured, or a snapshot saved without them)"
+        else:
+            why = f"layer {layer} does not exist: the model has layers 0 … {cfg.layers - 1}"
+        problems.append(("layer", why))
+    head = asked.get("head")
+    if head is not None and not 0 <= head < cfg.H:
+        problems.append(("head", f"head {head} does not exist: the model has {cfg.H} heads (counted from 0)"))
+    row = row or 0
+    length = trace.rows[row].length
+    for what in ("token", "key"):
+        value = asked.get(what)
+        if value is not None and not 0 <= value < length:
+            problems.append(
+                (what, f"{what} {value} does not exist: sentence {row} has {length} tokens (counted from 0)")
+            )
+    return problems

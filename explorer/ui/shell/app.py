@@ -17,6 +17,7 @@ from explorer.ui.background.gui_gc import collect_on_gui_thread
 from explorer.ui.bridge.state import AppState, ModelSource
 from explorer.ui.preferences import i18n, settings, theme
 from explorer.ui.shell.screenshot import screenshot_when_ready
+from explorer.ui.shell.start_selection import select_at_start
 from explorer.util.paths import resource
 
 # How long a thread may keep the interpreter when another asks for it (Python's default: 5 ms). While a
@@ -89,7 +90,8 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
     if timings:  # benchmarks/bench_start.py: when the window and the first trace appeared, then quit
         _record_start_timings(app, state, Path(timings))
     if opened is not None:
-        settings.add_recent(str(snapshot))
+        if not o.temporary_snapshot:  # show()'s snapshot is deleted when the window closes: not a recent file
+            settings.add_recent(str(snapshot))
         state.set_trace(opened, editable_sizes=False)
     else:
         if lesson is not None:  # its step sets the request the first trace computes
@@ -97,12 +99,18 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
 
             window.lessons.player.open(lesson, step, DEFAULT_START if fresh else None)
         window.start()
+    # gui --layer/--head/--row/--token/--key: selected in the snapshot now, else once the first trace is there
+    selected = select_at_start(window, state, o.asked_selection(), shown=opened is not None)
     if presentation:
         _present(window, lesson is not None, size if screenshot else None)
     if o.generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
         _generate_after_first_trace(window, state, o.generate)
     if screenshot:
-        ready = state.generation.changed if o.generate else None  # the picture waits for the generation
+        # The picture waits for the generation, or for the selection asked of a live model (a layer it had
+        # not captured is traced first).
+        ready = state.generation.changed if o.generate else None
+        if ready is None and selected is not None and opened is None:
+            ready = selected.done
         return screenshot_when_ready(app, window, state, Path(screenshot), bool(snapshot), size, ready)
     return app.exec()
 
