@@ -58,6 +58,7 @@ def launch(core_trace, selection, screenshot=None, size=None, wait: bool = False
         command = gui_command(snapshot, stage, asked, shot, size_text)
         if wait:
             return _run_to_end(command)
+        # A session of its own: Ctrl+C in the terminal of a Python prompt stops the prompt's work, not the window.
         process = subprocess.Popen(command, env=child_environment(), start_new_session=True)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
