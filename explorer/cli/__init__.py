@@ -30,7 +30,7 @@ COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd, anatomy_cmd, comp
 
 def _optional_commands():
     mods = []
-    for name in ("gui_cmd", "train_cmd", "eval_cmd", "lesson_cmd", "figure_cmd", "worksheet_cmd"):
+    for name in ("gui_cmd", "train_cmd", "eval_cmd", "lesson_cmd", "figure_cmd", "worksheet_cmd", "paint_scene_cmd"):
         try:
             mods.append(__import__(f"explorer.cli.{name}", fromlist=["run"]))
         except ModuleNotFoundError as exc:

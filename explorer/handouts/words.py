@@ -57,6 +57,32 @@ TENSOR_TITLES = {
     "mid": "stream after attention (x + attention)",
     "ffn.in": "what the FFN reads (after the norm)",
     "ffn.hidden": "FFN hidden activations",
+    # the rest of the window's captions (explorer/ui/words/captions.py, captions_families.py): a figure drawn
+    # without Qt (explorer/api/figure.py) names every tensor as the `figure` command does
+    "attn.q_rot": "queries after RoPE",
+    "attn.k_rot": "keys after RoPE",
+    "attn.scores": "scores Q·Kᵀ",
+    "attn.scaled": "scaled scores Q·Kᵀ/√D",
+    "attn.masked": "masked scores",
+    "attn.weights": "attention weights A",
+    "ffn.out": "FFN output",
+    "out": "block output (residual stream)",
+    "final.out": "stream after the final norm",
+    "logits": "scores over the vocabulary (logits)",
+    "probs": "next-token probabilities",
+    "segments": "segment of each token (0: sentence A, 1: sentence B)",
+    "embed.seg": "segment embedding",
+    "embed.sum": "token + segment + position, before the norm",
+    "attn.q_norm": "queries after their norm",
+    "attn.k_norm": "keys after their norm",
+    "attn.capped": "soft-capped scores",
+    "attn.out_norm": "attention output after its norm",
+    "attn.sum": "x + attention, before the post-norm",
+    "ffn.out_norm": "FFN output after its norm",
+    "ffn.sum": "mid + FFN, before the post-norm",
+    "mlm.hidden": "masked-LM head: after the activation",
+    "mlm.out": "masked-LM head: after its norm",
+    "logits.uncapped": "scores before the soft-cap",
 }
 
 

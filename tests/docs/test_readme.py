@@ -106,7 +106,10 @@ def test_every_subcommand_has_an_example_in_the_readme():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")  # argparse keeps subparsers as an action
     shown = {args[0] for args in command_lines(README.read_text(encoding="utf-8")) if args}
-    missing = sorted(set(sub.choices) - shown)
+    # the commands --help lists (a parser added without help=, as the API's `paint-scene`, is not listed)
+    listed = {a.dest for a in sub._choices_actions}
+    assert {"export", "figure", "gui"} <= listed and "paint-scene" in sub.choices and "paint-scene" not in listed
+    missing = sorted(listed - shown)
     assert not missing, f"README.md's Command line has no example of: {missing}"
 
 
