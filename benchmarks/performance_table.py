@@ -45,6 +45,8 @@ LABELS = {
     ),
     "lesson_pdf_s": "the built-in lesson (14 steps) as a PDF of slides, from the command line",
     "figure_png_s": "one figure as PNG (160 mm, 300 dpi) from the command line, minus importing torch and Qt",
+    "notebook_display_ms": "a notebook's display of a fresh 32-token trace (strip, map, next-token bars) as one SVG",
+    "import_explorer_s": "`import explorer` in a fresh process (torch, numpy and Qt not imported)",
 }
 
 

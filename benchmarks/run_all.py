@@ -28,6 +28,7 @@ SCRIPTS = [
     "bench_anatomy_play",
     "bench_idle",
     "bench_handouts",
+    "bench_notebook",
 ]
 
 
