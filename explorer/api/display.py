@@ -17,10 +17,12 @@ from explorer.handouts.stage_figure import Frame, check_selection, stage_scene, 
 from explorer.handouts.svg import svg_text
 from explorer.handouts.text import CENTRE_TO_BASELINE, elide, text_width
 from explorer.handouts.words import ENGLISH
+from explorer.names import PAIRWISE_STAGES
 from explorer.present import palettes, stages
 from explorer.session.request import Selection
 
 TOP_TOKENS = 8  # next-token bars shown: the window's default k
+HEAD_STAGES = (*PAIRWISE_STAGES, "qkv", "qk_norm", "heads")  # the stages whose figure is one head's
 CONTEXT_TOKENS = 6  # the heading quotes the last few tokens before the prediction, as the window's
 
 
@@ -188,7 +190,7 @@ def trace_text(core_trace, selection: Selection | None = None) -> str:
     tokens = " | ".join(visible(t) for t in core_trace.rows[sel.row].tokens)
     lines = [f"Trace: {model_line(core_trace)}", f"tokens: {tokens}"]
     title = stage_title(core_trace, sel, ENGLISH)
-    lines.append(f"shown: {title}, head {sel.head}" if stages.stage(sel.stage).per_layer else f"shown: {title}")
+    lines.append(f"shown: {title}, head {sel.head}" if sel.stage in HEAD_STAGES else f"shown: {title}")
     where = next_token_position(core_trace, sel)
     if where is not None:
         heading, _ = bars_heading(core_trace, *where)

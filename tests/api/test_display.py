@@ -155,6 +155,8 @@ def test_the_plain_text_names_the_model_the_tokens_the_view_and_the_likeliest_to
     assert lines[0] == "Trace: classroom · 3 layers × 4 heads · E=128 · 1 sentence of 5 tokens"
     assert lines[1] == "tokens: This | ␣is | ␣a | ␣pen | ␣."
     assert lines[2] == "shown: Step 5 of 18: Scores Q·Kᵀ — layer 2, head 3"
+    ffn = trace_text(classroom, Selection(stage="ffn", layer=1, head=3)).splitlines()[2]
+    assert ffn == "shown: Step 14 of 18: Feed-forward network — layer 1"  # one layer's, not a head's
     probs = _softmax(np.asarray(classroom["logits"])[0, 4], classroom.options.temperature)
     best = int(np.argmax(probs))
     assert lines[3].startswith(f"Next token after “This is a pen .”: {classroom.vocab[best].replace(' ', '␣')} ")
