@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from explorer import vocab
 from explorer.errors import ConfigError
 from explorer.handouts.scene import PX_PER_INCH, Scene, px_to_mm
 from explorer.handouts.svg import svg_text, write_svg
@@ -36,7 +37,6 @@ class Figure:
     ) -> Figure:
         """The stage ``selection.stage`` of a core trace (explorer/trace) as the ``figure`` command draws it,
         ``width_px`` CSS pixels wide (the height follows the figure); ``tensor``: one of the stage's tensors."""
-        from explorer import vocab
         from explorer.handouts.stage_figure import Frame, stage_scene
         from explorer.handouts.words import ENGLISH
 
@@ -51,6 +51,16 @@ class Figure:
         if not 20 <= px_to_mm(width_px) <= 2000:  # the figure command's --width-mm limits
             raise ConfigError(f"width_px must lie between 76 and 7559 (20 … 2000 mm), got {width_px:g}")
         return cls(stage_scene(core_trace, selection, Frame(float(width_px)), ENGLISH, theme, tensor))
+
+    @classmethod
+    def of_trace(cls, core_trace, selection=None, width_px: float = 720.0, theme: str = "light") -> Figure:
+        """The notebook's picture of a trace (explorer/api/display.py: the pipeline strip, the selected stage's
+        figure, the next-token bars), to save as a file like any figure."""
+        from explorer.api.display import trace_scene
+
+        if theme not in vocab.PRINT_THEMES:
+            raise ConfigError(f"unknown theme {theme!r}: choose one of {', '.join(vocab.PRINT_THEMES)}")
+        return cls(trace_scene(core_trace, selection, float(width_px), theme))
 
     # ------------------------------------------------------------------ what it is
     @property

@@ -154,3 +154,17 @@ def test_paint_scene_is_not_listed_and_refuses_what_is_not_a_scene(tmp_path):
     assert r.stderr.decode().strip().splitlines() == [
         "error: paint-scene reads a figure's scene pickled on standard input, as explorer.api sends it"
     ]
+
+
+def test_the_notebook_picture_of_a_trace_is_a_figure_too(classroom, tmp_path):
+    from explorer.api.display import trace_svg
+
+    sel = Selection(stage="masked", layer=2, head=3, token=1)
+    figure = Figure.of_trace(classroom, sel)
+    assert figure._repr_svg_() == trace_svg(classroom, sel)  # the very picture the notebook shows
+    assert figure.title == "Step 7 of 18: Mask — layer 2"
+    saved = figure.save(tmp_path / "display.svg")
+    root = ET.fromstring(saved.read_text(encoding="utf-8"))
+    assert [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")] == [
+        t.text for t in ET.fromstring(trace_svg(classroom, sel)).iter("{http://www.w3.org/2000/svg}text")
+    ]
