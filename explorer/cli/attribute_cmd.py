@@ -51,15 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(
-        f"position {out['position']} ({out['token']!r}), target {out['target']!r} (id {out['target_id']}): "
-        f"logit {out['logit']:.4f}"
-    )
-    print("logit lens (after each layer):")
-    for r in out["logit_lens"]:
-        print(f"  layer {r['layer']:>3}  p(target) {r['prob']:.4f}  rank {r['rank']:>6}  top {r['top']!r}")
-    print("direct contributions to the logit:")
-    for c in sorted(out["contributions"], key=lambda c: -abs(c["value"])):
-        print(f"  {c['component']:<28} {c['value']:+.4f}")
-    print(f"  {'constant (biases, norm shift)':<28} {out['constant']:+.4f}")
+    from explorer.api.reports import attribution_lines
+
+    for line in attribution_lines(out):
+        print(line)
     return 0

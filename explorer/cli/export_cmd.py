@@ -8,9 +8,10 @@ import sys
 from explorer import vocab
 from explorer.cli.model_options import (
     add_model_options,
-    bundle_from_args,
-    check_layers,
+    note,
     options_from_args,
+    set_memory_budget,
+    source_from_args,
     text_from_args,
 )
 from explorer.export.snapshot import write_snapshot
@@ -58,37 +59,24 @@ def add_intervention_options(p: argparse.ArgumentParser) -> None:
 
 def interventions_from_args(args: argparse.Namespace):
     """The Interventions the options ask for, or None when there are none."""
-    if not (args.ablate or args.cut or args.patch or args.patch_from is not None):
-        return None
-    from explorer.interventions import Interventions, parse_ablate, parse_cut, parse_patch
+    from explorer.api.options import interventions
 
-    return Interventions(
-        ablations=parse_ablate(args.ablate, args.ablate_mode) if args.ablate else (),
-        cuts=parse_cut(args.cut) if args.cut else (),
-        patches=parse_patch(args.patch) if args.patch else (),
-        patch_from=args.patch_from,
-    )
+    return interventions(args.ablate, args.ablate_mode, args.cut, args.patch, args.patch_from)
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from explorer.api.engine import make_trace
     from explorer.util.fileio import check_writable_target
 
     check_writable_target(Path(args.output))  # -o /dev/null, a device or a folder: refused before any work
     text = text_from_args(args)
-    bundle = bundle_from_args(args)
-    options = options_from_args(args, bundle.config)
-    check_layers(bundle, options)
-    interventions = interventions_from_args(args)
-    from explorer.trace import run_trace  # torch loads here, not when the CLI starts
-
-    if interventions is None:
-        trace = run_trace(bundle, text, options)
-    else:
-        from explorer.interventions import run_intervened
-
-        trace = run_intervened(bundle, text, interventions, options)
+    set_memory_budget(args)
+    source = source_from_args(args)
+    options = options_from_args(args)  # without --mask: None, the model's own (make_trace fills it in)
+    # The one engine explorer.trace runs too: the same arrays, bit for bit, for the same text and options.
+    trace = make_trace(source, text, options, interventions_from_args(args), note=note)
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     select = [s.strip() for s in args.names.split(",") if s.strip()] if args.names else None

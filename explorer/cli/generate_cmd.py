@@ -13,8 +13,6 @@ import sys
 
 from explorer import vocab
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
-from explorer.errors import ConfigError
-from explorer.util.printable import quoted
 
 
 def add_parser(sub) -> None:
@@ -71,39 +69,9 @@ def add_parser(sub) -> None:
 
 
 def _sampling(args: argparse.Namespace):
-    from explorer.generation.sampling import Sampling
+    from explorer.api.generating import sampling
 
-    sampled = [args.sample_temperature, args.top_k, args.top_p]
-    if args.greedy and any(v is not None for v in sampled):
-        raise ConfigError(
-            "--greedy always takes the most likely token: drop --temperature, --top-k and --top-p, or drop --greedy"
-        )
-    if args.greedy or all(v is None for v in (*sampled, args.sample_seed)):
-        return Sampling()
-    return Sampling(
-        greedy=False,
-        temperature=1.0 if args.sample_temperature is None else args.sample_temperature,
-        top_k=args.top_k,
-        top_p=1.0 if args.top_p is None else args.top_p,
-        seed=0 if args.sample_seed is None else args.sample_seed,
-    )
-
-
-def _stop_ids(args: argparse.Namespace, tokenizer) -> tuple[int, ...]:
-    if not args.stop:
-        from explorer.generation.sampling import end_token_ids
-
-        return end_token_ids(tokenizer)
-    ids = []
-    display = tokenizer.display_vocab()
-    for token in args.stop:
-        i = tokenizer.token_id(token)
-        if i is None and token in display:
-            i = display.index(token)
-        if i is None:
-            raise ConfigError(f"--stop takes a token of the vocabulary; {quoted(token)} is not one")
-        ids.append(i)
-    return tuple(ids)
+    return sampling(args.greedy, args.sample_temperature, args.top_k, args.top_p, args.sample_seed)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,13 +83,14 @@ def run(args: argparse.Namespace) -> int:
         format_for(args.output, args.format)  # refuse a bad file name before generating
     bundle = bundle_from_args(args)
     options = options_from_args(args, bundle.config)
+    from explorer.api.generating import stop_ids
     from explorer.generation.loop import GenerateOptions, generate  # torch loads here
 
     gen_options = GenerateOptions(
         max_new_tokens=args.max_new_tokens,
         sampling=sampling,
         use_cache=not args.no_cache,
-        stop_ids=_stop_ids(args, bundle.tokenizer),
+        stop_ids=stop_ids(args.stop, bundle.tokenizer),
         top=max(1, args.top),
     )
     generation = generate(bundle, text, options, gen_options)

@@ -44,34 +44,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _models(as_json: bool) -> int:
     """The catalog: each real model, its family, size, whether it is installed here and what it needs."""
-    from explorer.weights.catalog import known_models
+    from explorer.api.reports import model_lines, model_rows
 
-    rows = []
-    for model, path in known_models():
-        rows.append(
-            {
-                "name": model.name,
-                "family": model.family,
-                "parameters_millions": model.parameters,
-                "float32_gb": round(model.weights_gb, 2),
-                "special": model.special,
-                "installed": str(path) if path else None,
-                "install": model.install_command(),
-                "memory_budget_gb": model.budget_gb(),
-            }
-        )
+    rows = model_rows()
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
-    width = max(len(r["name"]) for r in rows)
-    print(f"{'name':<{width}}  {'family':<16} {'params':>7} {'float32':>8}  where / what it needs")
-    for r in rows:
-        budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
-        where = f"installed: {r['installed']}{budget}" if r["installed"] else f"not installed: {r['install']}{budget}"
-        print(
-            f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} "
-            f"GB  {where}"
-        )
-        print(f"{'':<{width}}  {r['special']}")
+    for line in model_lines(rows):
+        print(line)
     print("\nOpen one with --model NAME (or File → Open model). Nothing is downloaded by the explorer.")
     return 0

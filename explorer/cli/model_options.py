@@ -7,11 +7,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from explorer import vocab
-from explorer.config import MaskSpec, RunOptions
+from explorer.api.options import SHAPE_FIELDS, model_source, run_options, size_overrides
+from explorer.api.options import check_layers as check_config_layers
+from explorer.config import RunOptions
 from explorer.errors import ConfigError, InputError
 from explorer.session import ModelSource
-from explorer.session.open import open_source
-from explorer.util.printable import quoted
 from explorer.weights.presets import DEFAULT_PRESET, PRESETS
 
 if TYPE_CHECKING:  # the bundle module imports torch: `attention-explorer gui` must not wait for it
@@ -73,79 +73,58 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
 def _sizes(args: argparse.Namespace) -> dict:
     """The ModelConfig overrides the size options ask for (only those given)."""
     sizes = {opt.field: getattr(args, opt.field, None) for opt in vocab.SIZE_OPTIONS}
-    sizes.update(
-        positions=getattr(args, "positions", None),
-        max_positions=getattr(args, "max_positions", None),
-        norm=getattr(args, "norm", None),
-        residual=getattr(args, "residual", None),
-    )
-    if getattr(args, "unfactored", False):
-        sizes.update(unfactored_value=True, heads=args.heads or 1)
-    if getattr(args, "bare", False):
-        if sizes["norm"] not in (None, "none") or sizes["residual"]:
-            raise ConfigError("--bare means no norm and no residuals: drop --norm, or drop --bare")
-        sizes.update(norm="none", residual=False)
-    return {k: v for k, v in sizes.items() if v is not None}
+    sizes.update({field: getattr(args, field, None) for field in SHAPE_FIELDS})
+    return size_overrides(sizes, getattr(args, "unfactored", False), getattr(args, "bare", False))
 
 
 def source_from_args(args: argparse.Namespace) -> ModelSource:
     """The ModelSource the model options name: the window's worker opens the same kind of object."""
-    sizes = _sizes(args)
-    if getattr(args, "model", None):
-        if sizes:
-            raise ConfigError("sizes come from the model file; drop --embed-dim/--heads/... when using --model")
-        return ModelSource("path", args.model)
-    return ModelSource("preset", args.preset, seed=args.seed, random_weights=args.random_weights).with_sizes(**sizes)
+    return model_source(args.preset, getattr(args, "model", None), _sizes(args), args.seed, args.random_weights)
 
 
-def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
+def set_memory_budget(args: argparse.Namespace) -> None:
+    """--memory-budget, for every estimate the run makes from here on."""
     if args.memory_budget is not None:
         import os
 
         if not (args.memory_budget > 0 and args.memory_budget != float("inf")):  # nan and inf too
             raise ConfigError(f"--memory-budget must be a positive number of GB, got {args.memory_budget}")
         os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = str(args.memory_budget)
+
+
+def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
+    set_memory_budget(args)
     return open_model(source_from_args(args))
 
 
 def open_model(source: ModelSource) -> ModelBundle:
-    """The one way a command opens a model (explorer.session.open.open_source, the window's too); a run folder
-    stands for its latest complete checkpoint, and a ``note:`` line on stderr says which."""
-    return open_source(source, note=_note)
+    """The one way a command opens a model (explorer.api.engine.open_model: open_source, the window's too); a
+    run folder stands for its latest complete checkpoint, and a ``note:`` line on stderr says which."""
+    from explorer.api.engine import open_model as open_source_model
+
+    return open_source_model(source, note=note)
 
 
-def _note(message: str) -> None:
+def note(message: str) -> None:
     print(f"note: {message}", file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:
-    """The run options the flags ask for; without --mask, the model's own mask (none for an encoder)."""
-    layers = None
-    if args.layers_to_capture:
-        try:
-            layers = tuple(int(x) for x in args.layers_to_capture.split(",") if x.strip())
-        except ValueError:
-            raise ConfigError(
-                f"--layers-to-capture takes layer numbers like 0,5,11, got {quoted(args.layers_to_capture)}"
-            ) from None
-    return RunOptions(
-        mask=MaskSpec.parse(args.mask)
-        if args.mask
-        else MaskSpec("none" if getattr(config, "bidirectional", False) else "causal"),
+    """The run options the flags ask for; without --mask, the model's own (none for an encoder)."""
+    return run_options(
+        config,
+        mask=args.mask,
         scale=not args.no_scale,
         temperature=args.temperature,
         dtype=args.dtype,
         device=args.device,
-        layers_to_capture=layers,
-        lazy_pairwise=args.lazy_maps,
+        layers_to_capture=args.layers_to_capture,
+        lazy_maps=args.lazy_maps,
     )
 
 
 def check_layers(bundle: ModelBundle, options: RunOptions) -> None:
-    if options.layers_to_capture is not None:
-        bad = [l for l in options.layers_to_capture if not 0 <= l < bundle.config.layers]
-        if bad:
-            raise ConfigError(f"layers {bad} do not exist: the model has layers 0 … {bundle.config.layers - 1}")
+    check_config_layers(bundle.config, options)
 
 
 def text_from_args(args: argparse.Namespace) -> str:

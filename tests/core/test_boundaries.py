@@ -70,6 +70,10 @@ def test_contracts_break_when_qt_leaks_into_the_core_torch_into_the_window_or_th
 def _cycles(graph) -> list[list[str]]:
     """The groups of modules that import each other, directly or not (Tarjan's strongly connected components)."""
     edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    # The package's __init__ is the public API's lazy facade (PEP 562, issue 41): it loads explorer.api only
+    # when `explorer.trace` is first asked for, and the modules below import only __version__ from it. The
+    # layers contracts ignore the same route (pyproject.toml); every other edge counts.
+    edges["explorer"] = {m for m in edges.get("explorer", ()) if m.split(".")[:2] != ["explorer", "api"]}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
