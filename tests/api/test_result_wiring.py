@@ -1,0 +1,75 @@
+"""What a TraceResult hands to the picture, the figure and the window (explorer.api.display, figure and show,
+written beside it): stand-ins record each call, so these tests check only this side of the seam: the
+selection asked for reaches them, checked first; the window gets a snapshot that reopens as this trace."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import explorer as ax
+
+PEN = "This is a pen .\nThe pen is red ."
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    seen: list[tuple] = []
+
+    class Figure:
+        @classmethod
+        def of_stage(cls, core, selection):
+            seen.append(("figure", core, selection))
+            return "a figure"
+
+    def trace_svg(core, selection):
+        seen.append(("svg", core, selection))
+        return "<svg/>"
+
+    def launch(path, stage, layer, head, token, row, screenshot, size):
+        seen.append(("launch", path, stage, layer, head, token, row, screenshot, size))
+        return types.SimpleNamespace(wait=lambda: seen.append(("waited",)))
+
+    for name, attrs in (
+        ("figure", {"Figure": Figure}),
+        ("display", {"trace_svg": trace_svg}),
+        ("show", {"launch": launch}),
+    ):
+        module = types.ModuleType(f"explorer.api.{name}")
+        module.__dict__.update(attrs)
+        monkeypatch.setitem(sys.modules, f"explorer.api.{name}", module)
+    return seen
+
+
+def test_map_hands_the_figure_the_asked_selection(calls):
+    t = ax.trace(PEN, preset="classroom")
+    assert t.map(stage="scores", layer=2, head=3, row=1, token=2) == "a figure"
+    (_, core, selection) = calls[-1]
+    assert core is t.core
+    assert (selection.stage, selection.layer, selection.head, selection.row, selection.token) == ("scores", 2, 3, 1, 2)
+    with pytest.raises(ax.Error, match="layer 3 does not exist"):
+        t.map(layer=3)
+    assert len(calls) == 1  # a bad selection never reaches the figure
+
+
+def test_the_display_bundle_is_the_svg_and_one_line_of_text(calls):
+    t = ax.trace(PEN, preset="classroom").select(stage="weights", layer=1, head=2)
+    bundle = t._repr_mimebundle_()
+    assert bundle == {"text/plain": repr(t), "image/svg+xml": "<svg/>"}
+    assert calls[-1][2] is t.selection
+    assert "image/svg+xml" not in t._repr_mimebundle_(exclude={"image/svg+xml"})
+    assert "image/svg+xml" not in t._repr_mimebundle_(include={"text/plain"})
+
+
+def test_show_opens_the_window_on_a_snapshot_of_this_trace_at_its_selection(calls):
+    t = ax.trace(PEN, preset="classroom").select(stage="scores", layer=1, head=2, token=3)
+    t.show(head=0, screenshot="shot.png", wait=True)
+    (_, path, stage, layer, head, token, row, screenshot, size) = calls[0]
+    assert (stage, layer, head, token, row, screenshot) == ("scores", 1, 0, 3, 0, "shot.png")
+    assert calls[-1] == ("waited",)
+    back = ax.open(path)
+    assert np.array_equal(back["layers.2.attn.weights"], t["layers.2.attn.weights"])
+    assert back.rows == t.rows
