@@ -46,7 +46,9 @@ def __dir__() -> list[str]:
 class _Explorer(types.ModuleType):
     """The package's own module type, for one name: ``explorer.trace`` is the API's function, although the core
     has a subpackage of that name (explorer/trace/), which the import system binds here as an attribute the
-    first time it loads. The subpackage stays what ``from explorer.trace import …`` and sys.modules give."""
+    first time it loads. The subpackage stays what ``from explorer.trace import …``, sys.modules and
+    ``mock.patch("explorer.trace.run.…")`` reach; only ``import explorer.trace.run as r`` (which reads the
+    attribute) cannot: write ``from explorer.trace import run`` (tests/api/test_import_light.py checks the tree)."""
 
     @property
     def trace(self):

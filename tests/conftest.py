@@ -1,5 +1,6 @@
-"""Shared test setup. Qt runs offscreen everywhere (set before any Qt import); the core's and the headless
-CLI's tests (tests/core, tests/cli) are collected and run with Qt unimportable (tests/qt_blocker.py)."""
+"""Shared test setup. Qt runs offscreen everywhere (set before any Qt import); the core's, the headless
+CLI's and the Python API's tests (tests/core, tests/cli, tests/api) are collected and run with Qt
+unimportable (tests/qt_blocker.py); a window they need runs in its own process."""
 
 import os
 import sys
@@ -25,7 +26,7 @@ sys.dont_write_bytecode = False
 sys.path.insert(0, str(Path(__file__).parent))
 from qt_blocker import qt_unimportable  # noqa: E402
 
-WITHOUT_QT = tuple(Path(__file__).parent / d for d in ("core", "cli"))
+WITHOUT_QT = tuple(Path(__file__).parent / d for d in ("core", "cli", "api"))
 
 
 def _without_qt(path) -> bool:

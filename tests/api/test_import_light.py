@@ -64,3 +64,19 @@ def test_an_unknown_name_is_an_attribute_error():
         assert "no_such_name" in str(exc)
     else:
         raise AssertionError("explorer.no_such_name did not raise")
+
+
+def test_no_module_imports_the_trace_subpackage_through_the_attribute():
+    """``import explorer.trace.run as r`` reads explorer.trace, the API's function: it must be written
+    ``from explorer.trace import run``. The tree is kept free of the first form."""
+    import re
+
+    pattern = re.compile(r"^\s*import\s+explorer\.trace(\.\w+)*\s+as\s", re.MULTILINE)
+    found = [
+        str(path.relative_to(ROOT))
+        for folder in ("explorer", "tests", "packaging")
+        for path in (ROOT / folder).rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert found == []
+    assert pattern.search("import explorer.trace.run as r") and not pattern.search("from explorer.trace import run")
