@@ -8,7 +8,16 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from explorer.api.choices import read_choices, sentences
+from explorer.api.choices import (
+    INTERVENTION_FIELDS,
+    LETTERS,
+    MODEL_FIELDS,
+    RUN_FIELDS,
+    SIZE_FIELDS,
+    read_choices,
+    sentences,
+    with_keywords,
+)
 from explorer.api.result import TraceResult
 
 
@@ -121,3 +130,15 @@ def models():
     from explorer.api.reports import ModelList, model_rows
 
     return ModelList(model_rows())
+
+
+# help(explorer.trace) and a notebook's completion list every option, with the command's defaults.
+MODEL_AND_RUN = (*SIZE_FIELDS, *LETTERS, *MODEL_FIELDS, *RUN_FIELDS)
+with_keywords(trace, (*MODEL_AND_RUN, *INTERVENTION_FIELDS))
+with_keywords(attribute, MODEL_AND_RUN)
+with_keywords(
+    generate,
+    [n for n in MODEL_AND_RUN if n not in SAMPLING],
+    {"greedy": False, "temperature": None, "top_k": None, "top_p": None, "seed": None}
+    | {"stop": None, "top": 5, "cache": True, "weights_seed": None},
+)

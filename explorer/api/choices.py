@@ -24,6 +24,42 @@ RUN_FIELDS = ("mask", "scale", "temperature", "dtype", "device", "layers_to_capt
 INTERVENTION_FIELDS = ("ablate", "ablate_mode", "cut", "patch", "patch_from")
 
 
+# Each keyword's default, as the command's flag defaults: what help() and a notebook's completion show.
+DEFAULTS: dict[str, Any] = {
+    **dict.fromkeys(SIZE_FIELDS),
+    **dict.fromkeys(LETTERS),
+    "unfactored": False,
+    "bare": False,
+    "seed": None,
+    "random_weights": False,
+    "mask": None,
+    "scale": True,
+    "temperature": 1.0,
+    "dtype": "float32",
+    "device": "cpu",
+    "layers_to_capture": None,
+    "lazy_maps": False,
+    "ablate": None,
+    "ablate_mode": "zero",
+    "cut": None,
+    "patch": None,
+    "patch_from": None,
+}
+
+
+def with_keywords(call, names: Iterable[str], own: Mapping[str, Any] | None = None):
+    """``call`` with a signature that names its keyword options (``**options`` hides them from help() and
+    completion; they are still read, and refused when unknown, by read_choices)."""
+    import inspect
+
+    signature = inspect.signature(call)
+    fixed = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    keywords = {**{n: DEFAULTS[n] for n in names}, **(own or {})}
+    extra = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=v) for n, v in keywords.items()]
+    call.__signature__ = signature.replace(parameters=[*fixed, *extra])
+    return call
+
+
 @dataclass(frozen=True)
 class Choices:
     """What one call asked for: where the model comes from, how it runs, what is changed."""

@@ -95,3 +95,21 @@ def test_an_encoder_has_no_next_token():
     t = ax.TraceResult(t.core.replace(config=encoder))
     with pytest.raises(ExplorerError, match="an encoder.*predicts no next token"):
         t.next_token()
+
+
+def test_the_signature_lists_every_option_with_its_real_default():
+    """help(explorer.trace) names each option; given explicitly at the default it shows, each changes nothing."""
+    import inspect
+
+    import numpy as np
+
+    shown = {
+        p.name: p.default
+        for p in inspect.signature(ax.trace).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY
+    }
+    assert {"embed_dim", "E", "heads", "mask", "scale", "temperature", "ablate", "patch_from"} <= set(shown)
+    plain = ax.trace(PEN, preset="seed-toy")
+    spelled = ax.trace(PEN, preset="seed-toy", **shown)
+    assert spelled.options == plain.options and spelled.source == plain.source
+    assert np.array_equal(spelled["logits"], plain["logits"])
