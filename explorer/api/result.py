@@ -163,19 +163,13 @@ class TraceResult:
         return write_snapshot(self.core, path, format, select)
 
     def show(self, stage=None, layer=None, head=None, token=None, row=None, screenshot=None, size=None, wait=False):
-        """The desktop window in its own process, at this run's selection (or the one given): a Popen."""
-        import tempfile
-        from pathlib import Path
-
+        """The desktop window in its own process, on a snapshot of this run, at its selection (or the stage,
+        layer, head, token and sentence given): explorer.api.show.launch, a Popen (with ``wait``, the finished
+        process). ``screenshot``: a PNG of the window instead; ``size``: "1600x1000"."""
         from explorer.api.show import launch
 
         at = self.select(stage=stage, layer=layer, head=head, row=row, token=token).selection
-        folder = Path(tempfile.mkdtemp(prefix="explorer-show-"))
-        snapshot = self.save(folder / "trace.npz")
-        process = launch(snapshot, at.stage, at.layer, at.head, at.token, at.row, screenshot, size)
-        if wait:
-            process.wait()
-        return process
+        return launch(self.core, at, screenshot, size, wait)
 
     # ------------------------------------------------------------------ display
     def __repr__(self) -> str:

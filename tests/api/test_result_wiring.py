@@ -1,13 +1,12 @@
 """What a TraceResult hands to the picture, the figure and the window (explorer.api.display, figure and show,
 written beside it): stand-ins record each call, so these tests check only this side of the seam: the
-selection asked for reaches them, checked first; the window gets a snapshot that reopens as this trace."""
+selection asked for reaches them, checked first."""
 
 from __future__ import annotations
 
 import sys
 import types
 
-import numpy as np
 import pytest
 
 import explorer as ax
@@ -29,9 +28,9 @@ def calls(monkeypatch):
         seen.append(("svg", core, selection))
         return "<svg/>"
 
-    def launch(path, stage, layer, head, token, row, screenshot, size):
-        seen.append(("launch", path, stage, layer, head, token, row, screenshot, size))
-        return types.SimpleNamespace(wait=lambda: seen.append(("waited",)))
+    def launch(core, selection, screenshot, size, wait):
+        seen.append(("launch", core, selection, screenshot, size, wait))
+        return "a process"
 
     for name, attrs in (
         ("figure", {"Figure": Figure}),
@@ -64,12 +63,13 @@ def test_the_display_bundle_is_the_svg_and_one_line_of_text(calls):
     assert "image/svg+xml" not in t._repr_mimebundle_(include={"text/plain"})
 
 
-def test_show_opens_the_window_on_a_snapshot_of_this_trace_at_its_selection(calls):
+def test_show_opens_the_window_on_this_trace_at_its_selection(calls):
     t = ax.trace(PEN, preset="classroom").select(stage="scores", layer=1, head=2, token=3)
-    t.show(head=0, screenshot="shot.png", wait=True)
-    (_, path, stage, layer, head, token, row, screenshot, size) = calls[0]
-    assert (stage, layer, head, token, row, screenshot) == ("scores", 1, 0, 3, 0, "shot.png")
-    assert calls[-1] == ("waited",)
-    back = ax.open(path)
-    assert np.array_equal(back["layers.2.attn.weights"], t["layers.2.attn.weights"])
-    assert back.rows == t.rows
+    assert t.show(head=0, screenshot="shot.png", size="800x600", wait=True) == "a process"
+    (_, core, selection, screenshot, size, wait) = calls[0]
+    assert core is t.core
+    assert (selection.stage, selection.layer, selection.head, selection.token, selection.row) == ("scores", 1, 0, 3, 0)
+    assert (screenshot, size, wait) == ("shot.png", "800x600", True)
+    with pytest.raises(ax.Error, match="head 7 does not exist"):
+        t.show(head=7)
+    assert len(calls) == 1  # a bad selection never reaches the window
