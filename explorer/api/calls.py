@@ -30,6 +30,30 @@ def _notices(core) -> None:
         _note(notice)
 
 
+_PRESETS = None  # the preset models built so far, kept for the next call (explorer.work.model_cache.ModelCache)
+
+
+def preset_models(source):
+    """The cache a preset's model is kept in between calls (a notebook traces sentence after sentence), or None
+    for a model from a file or folder, opened anew each time so that a checkpoint rewritten on disk is read."""
+    global _PRESETS
+    if source.kind != "preset":
+        return None
+    if _PRESETS is None:
+        from explorer.work.model_cache import ModelCache
+
+        _PRESETS = ModelCache()
+    return _PRESETS
+
+
+def _opened(source):
+    """The model ``source`` names: a preset's kept one, or one opened now (explorer.api.engine.open_model)."""
+    from explorer.api.engine import open_model
+
+    models = preset_models(source)
+    return open_model(source, note=_note) if models is None else models.get(source)
+
+
 def trace(text: str | list[str], preset: str | None = None, model: str | None = None, **options: Any) -> TraceResult:
     """Trace ``text`` (one sentence per line, or a list of sentences) on a preset (``preset="seed-toy"``) or a
     model (``model=`` a checkpoint or run folder, a Hugging Face folder, a GGUF file or a name from
@@ -45,7 +69,7 @@ def trace(text: str | list[str], preset: str | None = None, model: str | None = 
 
     made = read_choices(preset, model, options, "trace")
     text = sentences(text)
-    core = make_trace(made.source, text, made.options, made.interventions, note=_note)
+    core = make_trace(made.source, text, made.options, made.interventions, _note, preset_models(made.source))
     _notices(core)
     return TraceResult(core, made.source, text, core.options, made.interventions)
 
@@ -69,14 +93,14 @@ def generate(text: str, n: int = 20, preset: str | None = None, model: str | Non
     ``greedy=True``; ``stop`` (a token or a list), ``top`` (alternatives kept per step, 5), ``cache`` (read
     the KV cache, True) and ``weights_seed`` (seeds random weights). The other options are trace()'s, without
     interventions. Gives a GenerationResult."""
-    from explorer.api.engine import open_model, resolved_options
+    from explorer.api.engine import resolved_options
     from explorer.api.generating import GenerationResult, sampling, stop_ids
 
     read_choices(preset, model, options, "generate", GENERATING)  # refuses an unknown keyword by name
     own = {k: options.pop(k) for k in GENERATING if k in options}
     made = read_choices(preset, model, {**options, "seed": own.get("weights_seed")}, "generate", GENERATING)
     chosen = sampling(bool(own.get("greedy")), *(own.get(k) for k in SAMPLING[1:]))
-    bundle = open_model(made.source, note=_note)
+    bundle = _opened(made.source)
     run = resolved_options(made.options, bundle.config)
     from explorer.generation.loop import GenerateOptions, generate  # torch loads here
 
@@ -104,14 +128,14 @@ def attribute(
     """The logit lens and each component's direct share of ``target``'s logit (a token as the vocabulary
     shows it, or ``target_id``) at ``position`` (default the last token), as ``attention-explorer
     attribute`` does. Gives an Attribution: the command's JSON object as a dict, shown as its report."""
-    from explorer.api.engine import open_model, resolved_options
+    from explorer.api.engine import resolved_options
     from explorer.api.reports import Attribution
     from explorer.errors import ConfigError
 
     if target is not None and target_id is not None:
         raise ConfigError("give target or target_id, not both")
     made = read_choices(preset, model, options, "attribute", ())
-    bundle = open_model(made.source, note=_note)
+    bundle = _opened(made.source)
     every_layer = made.options.replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
     run = resolved_options(every_layer, bundle.config)
     from explorer.interventions.attribution import attribute as attribution

@@ -49,8 +49,10 @@ def trace_bundle(bundle: ModelBundle, text: str, options: RunOptions, interventi
 
 
 def make_trace(
-    source: ModelSource, text: str, options: RunOptions, interventions=None, note: Note | None = None
+    source: ModelSource, text: str, options: RunOptions, interventions=None, note: Note | None = None, models=None
 ) -> Trace:
     """The core Trace of ``text`` on the model ``source`` names. ``options.mask`` None means the model's own
-    mask; ``interventions`` None (or empty) a plain run. What both export and explorer.trace call."""
-    return trace_bundle(open_model(source, note), text, options, interventions)
+    mask; ``interventions`` None (or empty) a plain run; ``models`` (an explorer.work.model_cache.ModelCache)
+    keeps a model built for the next call. What both export and explorer.trace call."""
+    bundle = open_model(source, note) if models is None else models.get(source)
+    return trace_bundle(bundle, text, options, interventions)

@@ -158,3 +158,18 @@ def test_generate_writes_what_the_generate_command_writes(capsys):
             )
         )["steps"]
     ]
+
+
+def test_a_preset_is_built_once_for_many_calls_and_gives_the_same_numbers():
+    from explorer.api import calls
+
+    first = ax.trace(PEN, preset="seed-toy", embed_dim=4, seed=11)
+    models = calls.preset_models(first.source)
+    loads = models.loads
+    again = ax.trace("This is a dog .", preset="seed-toy", embed_dim=4, seed=11)
+    ax.generate("This is a", n=2, preset="seed-toy", embed_dim=4, weights_seed=11)  # seed= is the sampling's
+    assert models.loads == loads  # the same source: the kept model
+    assert np.array_equal(again["params.embed.tok"], first["params.embed.tok"])
+    other = ax.trace(PEN, preset="seed-toy", embed_dim=4, seed=12)
+    assert models.loads == loads + 1  # another seed is another model
+    assert not np.array_equal(other["params.embed.tok"], first["params.embed.tok"])
