@@ -9,10 +9,10 @@ from explorer import vocab
 from explorer.cli.model_options import (
     add_model_options,
     note,
-    options_from_args,
     set_memory_budget,
     source_from_args,
     text_from_args,
+    unresolved_options,
 )
 from explorer.export.snapshot import write_snapshot
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     text = text_from_args(args)
     set_memory_budget(args)
     source = source_from_args(args)
-    options = options_from_args(args)  # without --mask: None, the model's own (make_trace fills it in)
+    options = unresolved_options(args)  # without --mask: None, the model's own (make_trace fills it in)
     # The one engine explorer.trace runs too: the same arrays, bit for bit, for the same text and options.
     trace = make_trace(source, text, options, interventions_from_args(args), note=note)
     for notice in trace.notices:

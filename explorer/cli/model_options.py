@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from explorer import vocab
-from explorer.api.options import SHAPE_FIELDS, model_source, run_options, size_overrides
+from explorer.api.options import SHAPE_FIELDS, model_source, own_mask, run_options, size_overrides
 from explorer.api.options import check_layers as check_config_layers
 from explorer.config import RunOptions
 from explorer.errors import ConfigError, InputError
@@ -110,9 +110,17 @@ def note(message: str) -> None:
 
 
 def options_from_args(args: argparse.Namespace, config=None) -> RunOptions:
-    """The run options the flags ask for; without --mask, the model's own (none for an encoder)."""
+    """The run options the flags ask for; without --mask, the model's own (none for an encoder; causal when
+    no ``config`` is given)."""
+    options = unresolved_options(args)
+    return options if options.mask is not None else options.replace(mask=own_mask(config))
+
+
+def unresolved_options(args: argparse.Namespace) -> RunOptions:
+    """The run options the flags ask for, the mask left None without --mask: explorer.api.engine.make_trace
+    fills in the model's own once the model is open (as explorer.trace's options)."""
     return run_options(
-        config,
+        None,
         mask=args.mask,
         scale=not args.no_scale,
         temperature=args.temperature,
