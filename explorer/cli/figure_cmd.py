@@ -87,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     size = figure_size(args.width_mm, args.size, args.dpi)
     text = text_from_args(args)
     bundle = bundle_from_args(args)
-    options = options_from_args(args)
+    options = options_from_args(args, bundle.config)  # without --mask the model's own: none for an encoder
     check_layers(bundle, options)
     if options.layers_to_capture is None and stage(args.stage).per_layer and 0 <= args.layer < bundle.config.layers:
         options = dataclasses.replace(options, layers_to_capture=(args.layer,))  # only the layer drawn

@@ -58,7 +58,7 @@ def _run(args: argparse.Namespace) -> int:
     bundle = bundle_from_args(args)
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
 
-    trace = run_trace(bundle, text, options_from_args(args))
+    trace = run_trace(bundle, text, options_from_args(args, bundle.config))  # an encoder's own mask: none
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     from explorer.ui.printing.headless import drawing_application

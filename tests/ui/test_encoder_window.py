@@ -10,31 +10,9 @@ transformers = pytest.importorskip("transformers")
 
 @pytest.fixture(scope="module")
 def bert_folder(tmp_path_factory):
-    import torch
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from tests.tiny_bert import make_bert_folder
 
-    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "cat", "sat", "on", "mat", ".", "it", "was", "tired"]
-    hf = Tokenizer(models.WordPiece({w: i for i, w in enumerate(words)}, unk_token="[UNK]"))
-    hf.normalizer = normalizers.BertNormalizer(lowercase=True)
-    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.add_special_tokens(words[:5])
-    hf.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", 2), ("[SEP]", 3)]
-    )
-    folder = tmp_path_factory.mktemp("bert")
-    cfg = transformers.BertConfig(
-        vocab_size=len(words),
-        hidden_size=16,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=32,
-        pad_token_id=0,
-    )
-    torch.manual_seed(0)
-    transformers.BertForMaskedLM(cfg).save_pretrained(folder)
-    (folder / "tokenizer.json").write_text(hf.to_str(), encoding="utf-8")
-    return folder
+    return make_bert_folder(tmp_path_factory.mktemp("bert"))
 
 
 def test_an_encoder_opens_with_its_own_mask_and_selects_the_mask(window, qtbot, bert_folder):
