@@ -20,7 +20,7 @@ nbformat = pytest.importorskip("nbformat", reason="nbformat is in the test extra
 nbclient = pytest.importorskip("nbclient", reason="nbclient is in the test extras: .[test]")
 pytest.importorskip("ipykernel", reason="ipykernel is in the test extras: .[test]")
 
-pytestmark = pytest.mark.slow  # about 25 s on a busy 2-core machine: a kernel, torch, three models
+pytestmark = pytest.mark.slow  # 11-25 s on a busy 2-core machine: a kernel, torch, three models
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebook.ipynb"
