@@ -6,9 +6,9 @@ breaking change of the snapshot format.
 
 Shape labels: B batch, C context (tokens), E embedding size, D query/key size per head, D_v value size
 per head, H query heads, H_kv key/value heads (equal to H unless grouped-query attention), F FFN width,
-V vocabulary, P number of learned positions, S segments (token types), N_q and N_k the widths of the
-query and key norms (D, or H·D and H_kv·D); in a generation, T generated tokens and C_total positions in
-the KV cache.
+V vocabulary, R the dimensions of a head that RoPE turns (D unless partial), P number of learned positions,
+S segments (token types), N_q and N_k the widths of the query and key norms (D, or H·D and H_kv·D); in a
+generation, T generated tokens and C_total positions in the KV cache.
 """
 
 from __future__ import annotations
@@ -78,6 +78,12 @@ ACTIVATIONS: tuple[TensorName, ...] = (
         "queries after their RMSNorm (models with q/k norm: Qwen 3, Gemma 3, OLMo 2)",
     ),
     _T("layers.{l}.attn.k_norm", ("B", "H_kv", "C", "D"), "keys after their RMSNorm (models with q/k norm)"),
+    _T(
+        "layers.{l}.attn.rope_freqs",
+        ("R",),
+        "RoPE's angle per position of each of the R turning dimensions (i and i + R/2 turn together): "
+        "θ^(−2i/R), or as a rotary scaling (linear, dynamic, yarn, llama3, longrope) changes it (RoPE models only)",
+    ),
     _T("layers.{l}.attn.q_rot", ("B", "H", "C", "D"), "queries after the rotary position embedding (RoPE models only)"),
     _T("layers.{l}.attn.k_rot", ("B", "H_kv", "C", "D"), "keys after the rotary position embedding (RoPE models only)"),
     _T(

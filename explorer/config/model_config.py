@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.config.rope_scaling import RopeScaling
 from explorer.errors import ConfigError
 from explorer.vocab import (
     ACTIVATIONS,
@@ -97,6 +98,7 @@ class ModelConfig:
     qk_norm: str = "none"  # RMSNorm of q and k before the scores: per head (Qwen 3, Gemma 3) or over all heads (OLMo 2)
     rotary_dims: int | None = None  # R: the first R of each head's D dimensions turn (GPT-NeoX rotary_pct); None: all D
     rope_local_theta: float | None = None  # the RoPE base of the sliding layers (Gemma 3); None: rope_theta
+    rope_scaling: RopeScaling | None = None  # rotary scaling of the global layers (explorer/config/rope_scaling.py)
     sliding_window: int | None = None  # W: a sliding layer's query sees itself and the W − 1 keys before it
     sliding_layers: tuple[int, ...] = ()  # the layers that slide (Gemma 2 every other one, Gemma 3 five of six)
     attn_softcap: float | None = None  # c: scores become c·tanh(scores / c) before the mask (Gemma 2)
@@ -165,6 +167,7 @@ class ModelConfig:
                     f"rotary dimensions R must be even, at most D = {self.key_dim}, with rope positions; got {R}"
                 )
             object.__setattr__(self, "rotary_dims", R)
+        self._check_rope_scaling()
         layers = tuple(self.sliding_layers)
         if any(isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < self.layers for l in layers):
             raise ConfigError(f"sliding layers must be layer indices 0 … {self.layers - 1}, got {list(layers)}")
@@ -183,6 +186,14 @@ class ModelConfig:
                 raise ConfigError(f"{name} must be a positive number or unset, got {value!r}")
         if isinstance(self.segments, bool) or not isinstance(self.segments, int) or not 0 <= self.segments <= 1024:
             raise ConfigError(f"segments must be a whole number between 0 and 1024, got {self.segments!r}")
+
+    def _check_rope_scaling(self) -> None:
+        scaling = RopeScaling.from_value(self.rope_scaling)  # a manifest's config holds it as a dict
+        if scaling is not None:
+            if self.positions != "rope":
+                raise ConfigError("rotary scaling needs rope positions")
+            scaling.check_width(self.R)
+        object.__setattr__(self, "rope_scaling", scaling)
 
     # The note's symbols, for code that reads like the note.
     @property
@@ -262,6 +273,13 @@ class ModelConfig:
             self.rope_local_theta if self.rope_local_theta is not None and self.is_sliding(layer) else self.rope_theta
         )
 
+    def rope_scaling_of(self, layer: int) -> RopeScaling | None:
+        """The rotary scaling of a layer: Gemma 3's sliding layers (their own base) turn unscaled, as in
+        transformers, where only the full-attention layers' rope_parameters carry a scaling."""
+        if self.rope_local_theta is not None and self.is_sliding(layer):
+            return None
+        return self.rope_scaling
+
     def replace(self, **changes: Any) -> ModelConfig:
         return dataclasses.replace(self, **changes)
 
@@ -269,6 +287,7 @@ class ModelConfig:
         """JSON-ready: the sliding layers as a list, as a manifest or a checkpoint's config.json holds them."""
         out = dataclasses.asdict(self)
         out["sliding_layers"] = list(self.sliding_layers)
+        out["rope_scaling"] = None if self.rope_scaling is None else self.rope_scaling.to_dict()
         return out
 
     @classmethod

@@ -171,6 +171,7 @@ def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
         "E": cfg.E,
         "D": cfg.D,
         "D_v": cfg.D_v,
+        "R": cfg.R,
         "H": cfg.H,
         "H_kv": cfg.H_kv,
         "F": cfg.F,

@@ -12,39 +12,43 @@ from explorer.families.gguf_fields import real, sliding_fields
 from explorer.families.hf_fields import make_config, optional_positive, rope_settings, size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import gguf_layers, gguf_qk_norm, gguf_sandwich, hf_layers, hf_qk_norm, hf_sandwich
+from explorer.families.rope_fields import longest_text, read_scaling, rope_block, rope_kind
 from explorer.util.schema import Where, number
 
 
-def _rope(data: dict, origin: str) -> tuple[float, float]:
-    """(global base, local base): transformers 5 writes rope_parameters per layer type, 4 rope_theta and
-    rope_local_base_freq."""
+def _rope(data: dict, origin: str) -> tuple[float, float, dict]:
+    """(global base, local base, the global layers' rope block): transformers 5 writes rope_parameters per
+    layer type, 4 rope_theta, rope_local_base_freq and a rope_scaling of the global layers. The sliding
+    layers turn unscaled (their own block may not scale)."""
     params = data.get("rope_parameters") or {}
+    where = Where(origin, ModelLoadError)
     if isinstance(params, dict) and isinstance(params.get("full_attention"), dict):
         full, local = params["full_attention"], params.get("sliding_attention") or {}
-        for block in (full, local):
-            rope_settings({"rope_parameters": block}, origin)  # refuses scaled RoPE
-        where = Where(origin, ModelLoadError)
+        if rope_kind(local) != "default":
+            raise ModelLoadError(
+                f"{origin}: rotary scaling {str(rope_kind(local))[:40]!r} of the sliding layers is not supported"
+            )
         return (
             number(full.get("rope_theta", 1e6), "rope_theta", where, positive=True),
             number(local.get("rope_theta", 1e4), "rope_local_base_freq", where, positive=True),
+            full,
         )
     theta = rope_settings({**data, "rope_theta": data.get("rope_theta", 1e6)}, origin)
-    local = number(
-        data.get("rope_local_base_freq", 1e4), "rope_local_base_freq", Where(origin, ModelLoadError), positive=True
-    )
-    return theta, local
+    local = number(data.get("rope_local_base_freq", 1e4), "rope_local_base_freq", where, positive=True)
+    return theta, local, rope_block(data, origin)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
     no_bidirectional(data, origin)
-    theta, local = _rope(data, origin)
+    theta, local, block = _rope(data, origin)
     fields = gemma_fields({**data, "rope_parameters": None, "rope_scaling": None, "rope_theta": theta}, origin)
+    scaling = read_scaling({"rope_parameters": block}, origin, fields["max_positions"])
     scalar_is_head_dim(data, fields["key_dim"], origin)
     L = fields["layers"]
     pattern = data.get("sliding_window_pattern", data.get("_sliding_window_pattern", 6))
     return make_config(
         origin,
-        **fields,
+        **{**fields, "max_positions": longest_text(fields["max_positions"], scaling), "rope_scaling": scaling},
         norm_placement="sandwich",
         qk_norm="head",
         rope_local_theta=local,
@@ -78,7 +82,7 @@ FAMILY = Family(
     example={"model_type": "gemma3_text", **LLAMA_EXAMPLE, "sliding_window": 4},
     refuses=(
         Refusal("query_pre_attn_scalar", 3, "query_pre_attn_scalar 3 differs from head_dim 4"),
-        Refusal("rope_scaling", {"rope_type": "linear"}, "rotary scaling 'linear' is not supported"),
+        Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),
     ),
     stages=("qk_norm", "attn_out_norm", "ffn_out_norm"),
     parameters=(

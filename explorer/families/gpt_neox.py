@@ -7,6 +7,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
 from explorer.families.hf_fields import GELU, activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
+from explorer.families.rope_fields import longest_text, read_scaling
 from explorer.families.source import Source
 
 
@@ -20,6 +21,8 @@ def config(data: dict, origin: str) -> ModelConfig:
         raise ModelLoadError(
             f"{origin}: attention_bias=false is not supported (the FFN has biases, the traced model all or none)"
         )
+    longest = size(data, "max_position_embeddings", default=2048, origin=origin)
+    scaling = read_scaling(data, origin, longest)
     return make_config(
         origin,
         vocab_size=size(data, "vocab_size", origin=origin),
@@ -31,7 +34,8 @@ def config(data: dict, origin: str) -> ModelConfig:
         positions="rope",
         rotary_dims=rotary_dims(data, E // H, origin),
         rope_theta=rope_settings(data, origin),
-        max_positions=size(data, "max_position_embeddings", default=2048, origin=origin),
+        max_positions=longest_text(longest, scaling),
+        rope_scaling=scaling,
         norm="layernorm",
         ffn_activation=activation(data, origin, "hidden_act", default="gelu", allowed=GELU),
         bias=True,

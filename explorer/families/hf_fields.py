@@ -71,18 +71,12 @@ def activation(data: dict, origin: str, *keys: str, default: str, allowed: dict[
 
 
 def rope_settings(data: dict, origin: str) -> float:
-    """rope_theta from either spelling of the config (transformers 4: rope_theta + rope_scaling; 5: rope_parameters)."""
+    """rope_theta from either spelling of the config (transformers 4: rope_theta + rope_scaling; 5:
+    rope_parameters). The scaling itself is read by explorer/families/rope_fields.py."""
     params = data.get("rope_parameters") or {}
     scaling = data.get("rope_scaling") or {}
     if not isinstance(params, dict) or not isinstance(scaling, dict):
         raise ModelLoadError(f"{origin}: rope_parameters / rope_scaling must be objects")
-    for block in (params, scaling):
-        kind = block.get("rope_type", block.get("type", "default"))
-        if kind not in (None, "default"):
-            raise ModelLoadError(
-                f"{origin}: rotary scaling {kind!r} is not supported; "
-                "only plain RoPE (rope_type 'default') is implemented"
-            )
     theta = data.get("rope_theta", params.get("rope_theta", data.get("rotary_emb_base", 10_000.0)))
     return number(theta, "rope_theta", Where(origin, ModelLoadError), positive=True)
 

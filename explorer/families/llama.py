@@ -34,7 +34,7 @@ FAMILY = Family(
     example={"model_type": "llama", **LLAMA_EXAMPLE},
     refuses=(
         Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),
-        Refusal("rope_scaling", {"rope_type": "llama3"}, "rotary scaling 'llama3' is not supported"),
+        Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),
     ),
     gguf_arch="llama",
     gguf_fields=gguf_fields,

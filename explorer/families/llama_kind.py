@@ -11,9 +11,12 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.hf_fields import bool_field, eps, make_config, rope_settings, rotary_dims, size, text_field
+from explorer.families.rope_fields import longest_text, read_scaling
 from explorer.families.source import Source
 
-Window = Callable[[dict, str], "int | None"]  # a family's own sliding window of config.json, read in its turn
+# A family's own sliding window of config.json, read in its turn: (config.json, origin, L) → (W, the sliding
+# layers), or None without a window.
+Window = Callable[[dict, str, int], "tuple[int, tuple[int, ...]] | None"]
 
 # --------------------------------------------------------------------------------------------- config.json
 
@@ -49,20 +52,21 @@ def llama_fields(
             f"{origin}: hidden_size {E} is not a multiple of num_attention_heads {H} and there is no head_dim"
         )
     max_positions = size(data, "max_position_embeddings", default=2048, origin=origin)
-    W = window(data, origin) if window is not None else None
-    if W is not None:
-        # A sliding window of W keys equals the causal mask for inputs of at most W tokens: cut longer ones there.
-        max_positions = min(max_positions, W)
-    return dict(
+    scaling = read_scaling(data, origin, max_positions, phi3=data.get("model_type") == "phi3")
+    L = size(data, "num_hidden_layers", origin=origin)
+    # The whole text is traced; a window is a mask on its layers, as transformers applies it
+    slide = window(data, origin, L) if window is not None else None
+    fields = dict(
         vocab_size=size(data, "vocab_size", origin=origin),
         embed_dim=E,
         key_dim=D,
         heads=H,
         kv_heads=Hkv if Hkv != H else None,
-        layers=size(data, "num_hidden_layers", origin=origin),
+        layers=L,
         ffn_dim=size(data, "intermediate_size", origin=origin),
         positions="rope",
-        max_positions=max_positions,
+        max_positions=longest_text(max_positions, scaling),
+        rope_scaling=scaling,
         norm="rmsnorm",
         ffn_activation="silu_gated",
         bias=bool(config_biases(data) if biases is None else biases),
@@ -73,6 +77,9 @@ def llama_fields(
         rotary_dims=rotary_dims(data, D, origin),
         family=str(data["model_type"]),
     )
+    if slide is not None:
+        fields.update(sliding_window=slide[0], sliding_layers=slide[1])
+    return fields
 
 
 # --------------------------------------------------------------------------------- Hugging Face tensor names

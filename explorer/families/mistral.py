@@ -1,5 +1,4 @@
-"""Mistral: Llama with one sliding window over every layer (read as a shorter context: a window of W keys
-equals the causal mask for inputs of at most W tokens)."""
+"""Mistral: Llama with one sliding window over every layer (the whole text traced, the window a mask)."""
 
 from __future__ import annotations
 
@@ -10,8 +9,10 @@ from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import hf_llama_sources, llama_config
 
 
-def window(data: dict, origin: str) -> int | None:
-    return None if data.get("sliding_window") is None else size(data, "sliding_window", origin=origin)
+def window(data: dict, origin: str, L: int) -> tuple[int, tuple[int, ...]] | None:
+    if data.get("sliding_window") is None:
+        return None
+    return size(data, "sliding_window", origin=origin), tuple(range(L))
 
 
 def config(data: dict, origin: str) -> ModelConfig:

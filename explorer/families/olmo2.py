@@ -34,7 +34,7 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=sources,
     example={"model_type": "olmo2", **LLAMA_EXAMPLE},
-    refuses=(Refusal("rope_scaling", {"rope_type": "yarn"}, "rotary scaling 'yarn' is not supported"),),
+    refuses=(Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),),
     stages=("qk_norm", "attn_out_norm", "ffn_out_norm"),
     parameters=(
         "params.layers.{l}.attn.q_norm.weight",

@@ -1,21 +1,30 @@
 """Qwen 2 (and 2.5): Llama with biases on q, k and v (always, whatever its config says), and a sliding window
-only where use_sliding_window is set. Its GGUF files keep the biases."""
+only where use_sliding_window is set (on the layers layer_types names, else from max_window_layers on). Its
+GGUF files keep the biases."""
 
 from __future__ import annotations
 
 from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
-from explorer.families.hf_fields import size
+from explorer.families.hf_fields import size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import gguf_layers, llama_config, llama_sources
+from explorer.util.schema import Where, whole
 
 BIASES = frozenset("qkv")
 
 
-def window(data: dict, origin: str) -> int | None:
+def window(data: dict, origin: str, L: int) -> tuple[int, tuple[int, ...]] | None:
+    """As transformers' Qwen2Config: no window unless use_sliding_window; then the layers layer_types calls
+    sliding, else every layer from max_window_layers (default 28) on."""
     if not data.get("use_sliding_window") or data.get("sliding_window") is None:
         return None
-    return size(data, "sliding_window", origin=origin)
+    layers = sliding_layers(data, L, None, origin)
+    if not isinstance(data.get("layer_types"), list):
+        first = whole(data.get("max_window_layers", 28), "max_window_layers", Where(origin, ModelLoadError))
+        layers = tuple(range(first, L))
+    return size(data, "sliding_window", origin=origin), layers
 
 
 def config(data: dict, origin: str) -> ModelConfig:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from explorer.config import ModelConfig
+from explorer.families import qwen2
 from explorer.families.family import Catalogued, Family, Refusal
-from explorer.families.hf_fields import make_config, sliding_layers
+from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import gguf_layers, gguf_qk_norm, hf_layers, hf_qk_norm, llama_fields
 
 
 def config(data: dict, origin: str) -> ModelConfig:
-    fields = llama_fields(data, origin)
-    window = data.get("sliding_window") if data.get("use_sliding_window") else None
-    layers = sliding_layers(data, fields["layers"], None, origin) if window else ()
-    return make_config(origin, **{**fields, "qk_norm": "head", "sliding_window": window, "sliding_layers": layers})
+    return make_config(origin, **llama_fields(data, origin, window=qwen2.window), qk_norm="head")
 
 
 def sources(cfg: ModelConfig, data: dict):
@@ -35,7 +33,7 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=sources,
     example={"model_type": "qwen3", **LLAMA_EXAMPLE, "head_dim": 4},
-    refuses=(Refusal("rope_scaling", {"rope_type": "yarn"}, "rotary scaling 'yarn' is not supported"),),
+    refuses=(Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),),
     stages=("qk_norm",),
     parameters=("params.layers.{l}.attn.q_norm.weight", "params.layers.{l}.attn.k_norm.weight"),
     gguf_arch="qwen3",

@@ -29,7 +29,13 @@ def patchable(name: str) -> bool:
         entry = names.spec(name)
     except KeyError:
         return False
-    return not (entry.is_param or entry.pairwise or name in _NOT_PATCHABLE or name.startswith("cache."))
+    return not (
+        entry.is_param
+        or entry.pairwise
+        or name in _NOT_PATCHABLE
+        or name.endswith(".rope_freqs")  # (R,): no position to patch, and the frequencies are not the text's
+        or name.startswith("cache.")
+    )
 
 
 @dataclass(frozen=True)

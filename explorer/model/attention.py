@@ -74,8 +74,11 @@ def attention(
         Q = see("q_norm", norm_heads(w.q_norm, Q, w.qk_per_head))  # (B, H, C, D)
         K = see("k_norm", norm_heads(w.k_norm, K, w.qk_per_head))  # (B, H_kv, C, D)
     if rope is not None:  # rotary positions turn q and k by their position
-        Q = see("q_rot", apply_rope(Q, *rope))  # (B, H, C, D)
-        K = see("k_rot", apply_rope(K, *rope))  # (B, H_kv, C, D)
+        cos, sin = rope[0], rope[1]  # (C, R) each (explorer/model/positions.py), × a scaling's attention factor
+        if len(rope) > 2:
+            see("rope_freqs", rope[2])  # (R,): the angle per position of each turning dimension
+        Q = see("q_rot", apply_rope(Q, cos, sin))  # (B, H, C, D)
+        K = see("k_rot", apply_rope(K, cos, sin))  # (B, H_kv, C, D)
     if kv is not None:  # generation: the keys and values of earlier positions come first
         K, V = kv.extend(K, V)  # (B, H_kv, C_k, D), C_k = earlier + C
     K, V = repeat_kv(K, groups), repeat_kv(V, groups)  # (B, H, C_k, D): a key head serves `groups` query heads

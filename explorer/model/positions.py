@@ -8,8 +8,12 @@ positions instead rotate q and k so that q_i·k_j depends on i − j.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import torch
+
+from explorer.config.rope_scaling import RopeScaling
+from explorer.model import rope_scaling
 
 
 def sinusoidal_table(
@@ -28,18 +32,39 @@ def sinusoidal_table(
     return table.to(dtype)
 
 
+class Rope(NamedTuple):
+    """What a layer turns q and k by: (C, R) cosines and sines of the new positions (already × the scaling's
+    attention factor), and the (R,) frequencies they come from (captured as ``layers.{l}.attn.rope_freqs``)."""
+
+    cos: torch.Tensor
+    sin: torch.Tensor
+    freqs: torch.Tensor
+
+
 def rope_cos_sin(
-    C: int, D: int, theta: float, device: torch.device | str, dtype: torch.dtype
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """(C, D) cosines and sines for rotating pairs (i, i + D/2), the "rotate half" layout of Llama. ``D`` is
-    the number of dimensions that turn: R < D of a head for partial rotary embeddings."""
+    C: int,
+    D: int,
+    theta: float,
+    device: torch.device | str,
+    dtype: torch.dtype,
+    scaling: RopeScaling | None = None,
+    start: int = 0,
+) -> Rope:
+    """Cosines and sines of positions start … C − 1, (C − start, D) each, for rotating pairs (i, i + D/2),
+    the "rotate half" layout of Llama. ``D`` is the number of dimensions that turn: R < D of a head for
+    partial rotary embeddings. ``scaling``: rotary scaling (explorer/model/rope_scaling.py), whose dynamic
+    and longrope kinds depend on C, the length of the whole forward pass, as in transformers."""
     # float32 as Llama computes it; float64 runs get float64 angles (float32 angles are off by ~1e-7)
     work = torch.float64 if dtype == torch.float64 else torch.float32
-    inv_freq = 1.0 / (theta ** (torch.arange(0, D, 2, dtype=torch.int64, device=device).to(work) / D))  # (D/2,)
-    position = torch.arange(C, device=device).to(work)  # (C,)
-    angles = torch.outer(position, inv_freq)  # (C, D/2)
-    angles = torch.cat((angles, angles), dim=-1)  # (C, D)
-    return angles.cos().to(dtype), angles.sin().to(dtype)
+    inv = rope_scaling.inv_freq(scaling, D, theta, C, device, work)  # (D/2,)
+    position = torch.arange(start, C, device=device).to(work)  # (C − start,)
+    angles = torch.outer(position, inv)  # (C − start, D/2)
+    angles = torch.cat((angles, angles), dim=-1)  # (C − start, D): pair (i, i + D/2) turns by one angle
+    factor = rope_scaling.attention_factor(scaling)
+    cos, sin = angles.cos(), angles.sin()
+    if factor != 1.0:  # yarn, longrope: q·k grows by factor²
+        cos, sin = cos * factor, sin * factor
+    return Rope(cos.to(dtype), sin.to(dtype), torch.cat((inv, inv)).to(dtype))
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:

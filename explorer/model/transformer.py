@@ -18,7 +18,7 @@ from explorer.model.linear import affine
 from explorer.model.mask import empty_rows
 from explorer.model.mlm_head import MLMHead
 from explorer.model.norm import make_norm
-from explorer.model.positions import rope_cos_sin
+from explorer.model.positions import Rope, rope_cos_sin
 from explorer.model.score_transforms import sliding, soft_cap
 
 
@@ -42,16 +42,17 @@ class Transformer(Captured):
         self.unembed = Unembed(cfg)
         assign_prefixes(self)
 
-    def _ropes(self, start: int, C: int, device, dtype) -> dict[float, tuple[torch.Tensor, torch.Tensor]]:
-        """The new positions' RoPE angles for each base the layers use (Gemma 3: a local one for sliding
-        layers): base → (cos, sin), each (C, R). Empty without rotary positions."""
+    def _ropes(self, start: int, C: int, device, dtype) -> dict[tuple, Rope]:
+        """The new positions' RoPE tables for each (base, scaling) the layers use (Gemma 3: a local base,
+        unscaled, for its sliding layers): (C, R) cosines and sines, (R,) frequencies. Empty without rotary
+        positions. Dynamic and longrope scaling depend on start + C, the positions seen so far."""
         if self.cfg.positions != "rope":
             return {}
-        out = {}
-        for theta in {self.cfg.rope_theta_of(l) for l in range(self.cfg.layers)}:
-            cos, sin = rope_cos_sin(start + C, self.cfg.R, theta, device, dtype)  # 2 × (start + C, R)
-            out[theta] = (cos[start:], sin[start:])  # 2 × (C, R): the new positions' angles
-        return out
+        kinds = {self._rope_key(l) for l in range(self.cfg.layers)}
+        return {key: rope_cos_sin(start + C, self.cfg.R, key[0], device, dtype, key[1], start) for key in kinds}
+
+    def _rope_key(self, layer: int) -> tuple:
+        return self.cfg.rope_theta_of(layer), self.cfg.rope_scaling_of(layer)
 
     def W_u(self) -> torch.Tensor:
         """The (E, V) unembedding in the note's orientation (the embedding table transposed when tied)."""
@@ -84,14 +85,14 @@ class Transformer(Captured):
         if empty is None:
             empty = empty_rows(allowed)  # (B, 1, C, 1): once for every layer
         x = self.embed(ids, start, segments)  # (B, C, E)
-        ropes = self._ropes(start, C, ids.device, x.dtype)  # rope base → 2 × (C, R), or {}
+        ropes = self._ropes(start, C, ids.device, x.dtype)  # (base, scaling) → Rope, or {}
         window = None  # the sliding layers' mask, made once (explorer/model/score_transforms.py)
         if self.cfg.sliding_layers:
             window = sliding(allowed, self.cfg.sliding_window, start)  # (B, C, start + C)
             window_empty = empty_rows(window)  # (B, 1, C, 1)
         for index, block in enumerate(list(self.layers)[:layers]):
             kv = cache.layers[index] if cache is not None else None
-            rope = ropes.get(self.cfg.rope_theta_of(index))
+            rope = ropes.get(self._rope_key(index))
             if self.cfg.is_sliding(index):
                 x = block(x, window, scale, rope, kv, window_empty)  # (B, C, E)
             else:

@@ -154,6 +154,8 @@ def model_config(value: Any, where: Where, field: str = "config"):
             checked[f.name] = tuple(listing(v, name, where, whole, 4096))
         elif kind == "bool":
             checked[f.name] = flag(v, name, where)
+        elif kind == "RopeScaling | None":  # an object, its fields checked by RopeScaling (a ConfigError below)
+            checked[f.name] = optional(mapping)(v, name, where)
         else:
             checked[f.name] = text(v, name, where, 64)
     if "vocab_size" not in checked:

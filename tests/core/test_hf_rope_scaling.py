@@ -1,0 +1,189 @@
+"""Rotary scaling (linear, dynamic, yarn, llama3, longrope) and sliding windows shorter than the text, against
+``transformers`` (eager attention, float32), which nobody here wrote.
+
+Each case saves a random-weight model of a family with one option set (transformers' own config and model
+classes, E = 64, two layers), opens the folder with our loader, traces a text longer than the context the
+unscaled frequencies were trained for (``original_max``: where dynamic NTK, YaRN's ramp and LongRoPE's long
+factors matter) and compares every layer's attention weights (≤ 1e-5), the logits (≤ 1e-4 relative) and the
+frequencies the layers turned by (``layers.{l}.attn.rope_freqs``) with what transformers' rotary embedding
+holds after the same forward pass.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.trace.run import run_trace
+from explorer.weights.loaders import load_model
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+transformers = pytest.importorskip("transformers")
+transformers.utils.logging.set_verbosity_error()
+
+from test_hf_families import ATTN_TOL, LOGITS_REL, decoder_settings, vocab_size  # noqa: E402
+from test_hf_oracle import sharpen  # noqa: E402
+from tiny_bpe import train_tokenizer  # noqa: E402
+
+# One line of 20-odd tokens: longer than every original context and window below, within max_positions
+LONG_TEXT = "The cat sat on the mat because it was tired , and the dog saw it and ran ."
+SHORT_TEXT = "This is a pen ."
+ORIGINAL = 8  # the context the plain frequencies were "trained" for
+
+
+def _llama3() -> dict:  # Llama 3.2's shape: wavelengths above 64 ÷ 32, below 16 kept, a blend between
+    return {"rope_type": "llama3", "factor": 32.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 64, "rope_theta": 500000.0}  # fmt: skip
+
+
+def _longrope(n: int) -> dict:  # Phi-3.5 / Phi-4-mini: a divisor per frequency, short and long
+    return {"rope_type": "longrope", "short_factor": [1.0 + 0.1 * i for i in range(n)],
+            "long_factor": [1.0 + 2.5 * i for i in range(n)], "rope_theta": 10000.0}  # fmt: skip
+
+
+def _yarn(**more) -> dict:
+    return {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": ORIGINAL,
+            "rope_theta": 10000.0, **more}  # fmt: skip
+
+
+def case(name: str, V: int):
+    """(transformers config, model class) of one case."""
+    t, d = transformers, decoder_settings(V)
+    gemma = dict(d, head_dim=16, query_pre_attn_scalar=16, rms_norm_eps=1e-6)
+    cases = {
+        "llama-llama3": lambda: (t.LlamaConfig(**d, rope_parameters=_llama3()), t.LlamaForCausalLM),
+        "llama-linear": lambda: (
+            t.LlamaConfig(**d, rope_parameters={"rope_type": "linear", "factor": 4.0, "rope_theta": 10000.0}),
+            t.LlamaForCausalLM,
+        ),
+        "llama-dynamic": lambda: (
+            t.LlamaConfig(
+                **dict(d, max_position_embeddings=ORIGINAL),
+                rope_parameters={"rope_type": "dynamic", "factor": 4.0, "rope_theta": 10000.0},
+            ),  # fmt: skip
+            t.LlamaForCausalLM,
+        ),
+        "qwen2-yarn-window": lambda: (
+            t.Qwen2Config(
+                **d, rope_parameters=_yarn(), use_sliding_window=True, sliding_window=4, max_window_layers=1
+            ),  # fmt: skip
+            t.Qwen2ForCausalLM,
+        ),
+        "qwen3-yarn-mscale": lambda: (
+            t.Qwen3Config(**d, head_dim=16, rope_parameters=_yarn(beta_fast=16, beta_slow=2, attention_factor=1.3)),
+            t.Qwen3ForCausalLM,
+        ),
+        "mistral-window": lambda: (t.MistralConfig(**d, sliding_window=4), t.MistralForCausalLM),
+        "phi3-longrope": lambda: (
+            t.Phi3Config(
+                **dict(d, pad_token_id=0),
+                partial_rotary_factor=0.75,
+                rope_parameters=_longrope(6),
+                original_max_position_embeddings=ORIGINAL,
+            ),  # fmt: skip
+            t.Phi3ForCausalLM,
+        ),
+        "gemma2-linear": lambda: (
+            t.Gemma2Config(
+                **gemma, sliding_window=4, rope_parameters={"rope_type": "linear", "factor": 8.0, "rope_theta": 10000.0}
+            ),  # fmt: skip
+            t.Gemma2ForCausalLM,
+        ),
+        "gemma3-linear": lambda: (
+            t.Gemma3TextConfig(
+                **gemma,
+                sliding_window=4,
+                layer_types=["sliding_attention", "full_attention"],
+                rope_parameters={
+                    "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+                    "sliding_attention": {"rope_type": "default", "rope_theta": 1e4},
+                },
+            ),  # fmt: skip
+            t.Gemma3ForCausalLM,
+        ),
+        "olmo2-llama3": lambda: (
+            t.Olmo2Config(**dict(d, pad_token_id=0), rope_parameters=_llama3()),
+            t.Olmo2ForCausalLM,
+        ),
+        "gpt_neox-dynamic": lambda: (
+            t.GPTNeoXConfig(
+                vocab_size=V,
+                hidden_size=64,
+                intermediate_size=96,
+                num_hidden_layers=2,
+                num_attention_heads=4,
+                max_position_embeddings=ORIGINAL,
+                rotary_pct=0.5,
+                bos_token_id=0,
+                eos_token_id=0,
+                rope_scaling={"rope_type": "dynamic", "factor": 4.0},
+            ),  # fmt: skip
+            t.GPTNeoXForCausalLM,
+        ),
+    }
+    return cases[name]()
+
+
+CASES = ["llama-llama3", "llama-linear", "llama-dynamic", "qwen2-yarn-window", "qwen3-yarn-mscale",
+         "mistral-window", "phi3-longrope", "gemma2-linear", "gemma3-linear", "olmo2-llama3", "gpt_neox-dynamic"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def bpe_json():
+    return train_tokenizer().to_str()
+
+
+def build(folder, name: str, tokenizer_json: str):
+    cfg, cls = case(name, vocab_size(tokenizer_json))
+    torch.manual_seed(0)
+    model = cls(cfg).eval()
+    sharpen(model, 7)
+    model.save_pretrained(folder)
+    (folder / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+    return cls.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+
+
+def rotary_of(oracle, layer: int):
+    """transformers' rotary embedding module and the buffer the layer's type reads (Gemma 3: one per type)."""
+    inner = oracle.model if hasattr(oracle, "model") else oracle.gpt_neox
+    rotary = inner.rotary_emb
+    types = getattr(oracle.config, "layer_types", None)
+    if isinstance(oracle.config.rope_parameters, dict) and "full_attention" in oracle.config.rope_parameters:
+        return getattr(rotary, f"{types[layer]}_inv_freq")
+    return rotary.inv_freq
+
+
+def compare(folder, oracle, text: str) -> dict[str, float]:
+    bundle = load_model(folder)
+    trace = run_trace(bundle, text)
+    ids = list(trace.rows[0].ids)
+    assert trace.rows[0].length == len(ids) and trace.rows[0].text == text, "the text was cut"
+    with torch.no_grad():
+        out = oracle(torch.tensor([ids]), output_attentions=True)
+    theirs = out.logits[0].numpy()
+    worst = {"C": len(ids), "logits_rel": float(np.abs(trace["logits"][0] - theirs).max() / np.abs(theirs).max())}
+    worst["attn"] = max(
+        float(np.abs(trace[f"layers.{l}.attn.weights"][0] - out.attentions[l][0].numpy()).max())
+        for l in range(bundle.config.layers)
+    )
+    worst["freqs"] = 0.0
+    for l in range(bundle.config.layers):
+        ours = trace[f"layers.{l}.attn.rope_freqs"]
+        expected = rotary_of(oracle, l).numpy()
+        np.testing.assert_array_equal(ours[: len(ours) // 2], ours[len(ours) // 2 :])
+        worst["freqs"] = max(worst["freqs"], float(np.abs(ours[: len(ours) // 2] / expected - 1).max()))
+    assert worst["logits_rel"] < LOGITS_REL, worst
+    assert worst["attn"] < ATTN_TOL, worst
+    assert worst["freqs"] < 1e-6, worst
+    return worst
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_scaled_rope_and_windows_match_transformers(tmp_path, bpe_json, name):
+    oracle = build(tmp_path, name, bpe_json)
+    worst = compare(tmp_path, oracle, LONG_TEXT)
+    assert worst["C"] > ORIGINAL + 4  # longer than the original context and every window
+    print(f"\n{name} vs transformers: {worst}")
