@@ -79,10 +79,11 @@ ACTIVATIONS: tuple[TensorName, ...] = (
     ),
     _T("layers.{l}.attn.k_norm", ("B", "H_kv", "C", "D"), "keys after their RMSNorm (models with q/k norm)"),
     _T(
-        "layers.{l}.attn.rope_freqs",
-        ("R",),
-        "RoPE's angle per position of each of the R turning dimensions (i and i + R/2 turn together): "
-        "θ^(−2i/R), or as a rotary scaling (linear, dynamic, yarn, llama3, longrope) changes it (RoPE models only)",
+        "layers.{l}.attn.rope_angles",
+        ("B", "C", "R"),
+        "RoPE's angle (radians) for position i and turning dimension d: i·ω_d, ω_d = θ^(−2d/R) (d and d + R/2 "
+        "share one), or as a rotary scaling (linear, dynamic, yarn, llama3, longrope) changes ω (RoPE models only)",
+        False,
     ),
     _T("layers.{l}.attn.q_rot", ("B", "H", "C", "D"), "queries after the rotary position embedding (RoPE models only)"),
     _T("layers.{l}.attn.k_rot", ("B", "H_kv", "C", "D"), "keys after the rotary position embedding (RoPE models only)"),

@@ -56,7 +56,9 @@ class RopeScaling:
             raise ConfigError("rotary scaling llama3 needs high_freq_factor > low_freq_factor")
         for name in ("short_factor", "long_factor"):
             values = getattr(self, name)
-            if not isinstance(values, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 for v in values):
+            if not isinstance(values, (list, tuple)) or any(
+                isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0 for v in values
+            ):
                 raise ConfigError(f"rotary scaling's {name} must be a list of positive numbers")
             object.__setattr__(self, name, tuple(float(v) for v in values))
 

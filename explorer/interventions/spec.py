@@ -33,7 +33,7 @@ def patchable(name: str) -> bool:
         entry.is_param
         or entry.pairwise
         or name in _NOT_PATCHABLE
-        or name.endswith(".rope_freqs")  # (R,): no position to patch, and the frequencies are not the text's
+        or name.endswith(".rope_angles")  # recorded only: the model turns q and k by its own cos and sin
         or name.startswith("cache.")
     )
 

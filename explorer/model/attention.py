@@ -75,8 +75,8 @@ def attention(
         K = see("k_norm", norm_heads(w.k_norm, K, w.qk_per_head))  # (B, H_kv, C, D)
     if rope is not None:  # rotary positions turn q and k by their position
         cos, sin = rope[0], rope[1]  # (C, R) each (explorer/model/positions.py), × a scaling's attention factor
-        if len(rope) > 2:
-            see("rope_freqs", rope[2])  # (R,): the angle per position of each turning dimension
+        if len(rope) > 2:  # the angles, (C, R), shown per sentence: position i turns dimension d by i·ω_d
+            see("rope_angles", rope[2].expand(B, *rope[2].shape))  # (B, C, R)
         Q = see("q_rot", apply_rope(Q, cos, sin))  # (B, H, C, D)
         K = see("k_rot", apply_rope(K, cos, sin))  # (B, H_kv, C, D)
     if kv is not None:  # generation: the keys and values of earlier positions come first

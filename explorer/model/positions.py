@@ -34,11 +34,11 @@ def sinusoidal_table(
 
 class Rope(NamedTuple):
     """What a layer turns q and k by: (C, R) cosines and sines of the new positions (already × the scaling's
-    attention factor), and the (R,) frequencies they come from (captured as ``layers.{l}.attn.rope_freqs``)."""
+    attention factor), and the (C, R) angles they come from (captured as ``layers.{l}.attn.rope_angles``)."""
 
     cos: torch.Tensor
     sin: torch.Tensor
-    freqs: torch.Tensor
+    angles: torch.Tensor
 
 
 def rope_cos_sin(
@@ -64,7 +64,7 @@ def rope_cos_sin(
     cos, sin = angles.cos(), angles.sin()
     if factor != 1.0:  # yarn, longrope: q·k grows by factor²
         cos, sin = cos * factor, sin * factor
-    return Rope(cos.to(dtype), sin.to(dtype), torch.cat((inv, inv)).to(dtype))
+    return Rope(cos.to(dtype), sin.to(dtype), angles.to(dtype))
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:

@@ -44,7 +44,7 @@ class Transformer(Captured):
 
     def _ropes(self, start: int, C: int, device, dtype) -> dict[tuple, Rope]:
         """The new positions' RoPE tables for each (base, scaling) the layers use (Gemma 3: a local base,
-        unscaled, for its sliding layers): (C, R) cosines and sines, (R,) frequencies. Empty without rotary
+        unscaled, for its sliding layers): (C, R) cosines, sines and angles. Empty without rotary
         positions. Dynamic and longrope scaling depend on start + C, the positions seen so far."""
         if self.cfg.positions != "rope":
             return {}

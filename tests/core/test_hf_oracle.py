@@ -243,9 +243,11 @@ def test_llama_relatives_match_transformers(tmp_path, tokenizer_json, family):
         assert bundle.config.bias and bundle.config.tie_embeddings
         assert not bundle.model.layers[0].attn.b_o.any() and bundle.model.layers[0].attn.b_q.any()
     else:
-        assert bundle.config.max_positions == 12  # the window: longer inputs are cut where the mask would differ
+        # the window is a mask on every layer: a longer text is traced whole, keys beyond the window blocked
+        assert bundle.config.sliding_window == 12 and bundle.config.sliding_layers == (0, 1)
         long = run_trace(bundle, TEXT)
-        assert long.C == 12 and any("cut" in n for n in long.notices)
+        assert long.C > 12 and not any("cut" in n for n in long.notices)
+        assert np.all(long["layers.0.attn.weights"][0, :, long.C - 1, : long.C - 12] == 0)
     compare(bundle, oracle(tmp_path), tmp_path, "This is a pen .\nThe cat sat on the mat .")
 
 
@@ -370,8 +372,9 @@ def test_truncated_safetensors(tmp_path, gpt2_dir):
     "change, message",
     [
         ({"model_type": "t5"}, "model type 't5' is not supported"),
-        ({"rope_parameters": {"rope_type": "llama3", "factor": 8.0, "rope_theta": 5e5}}, "rotary scaling 'llama3'"),
-        ({"rope_scaling": {"type": "linear", "factor": 2.0}}, "rotary scaling 'linear'"),
+        ({"rope_parameters": {"rope_type": "proportional", "rope_theta": 5e5}}, "rotary scaling 'proportional'"),
+        ({"rope_scaling": {"type": "mrope", "factor": 2.0}}, "rotary scaling 'mrope'"),
+        ({"rope_scaling": {"type": "llama3", "factor": 8.0}}, "rope_scaling.low_freq_factor must be a number"),
         ({"hidden_act": "gelu"}, "activation 'gelu'"),
         ({"model_type": "falcon"}, "model type 'falcon' is not supported"),
         ({"num_attention_heads": 3}, "multiple"),

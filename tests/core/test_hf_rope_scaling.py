@@ -4,9 +4,9 @@
 Each case saves a random-weight model of a family with one option set (transformers' own config and model
 classes, E = 64, two layers), opens the folder with our loader, traces a text longer than the context the
 unscaled frequencies were trained for (``original_max``: where dynamic NTK, YaRN's ramp and LongRoPE's long
-factors matter) and compares every layer's attention weights (≤ 1e-5), the logits (≤ 1e-4 relative) and the
-frequencies the layers turned by (``layers.{l}.attn.rope_freqs``) with what transformers' rotary embedding
-holds after the same forward pass.
+factors matter) and compares every layer's attention weights (≤ 1e-5), the logits (≤ 1e-4 relative) and
+the frequencies the layers turned by (``layers.{l}.attn.rope_angles``, position 1) with what transformers'
+rotary embedding holds after the same forward pass.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def case(name: str, V: int):
     return cases[name]()
 
 
-CASES = ["llama-llama3", "llama-linear", "llama-dynamic", "qwen2-yarn-window", "qwen3-yarn-mscale",
-         "mistral-window", "phi3-longrope", "gemma2-linear", "gemma3-linear", "olmo2-llama3", "gpt_neox-dynamic"]  # fmt: skip
+CASES = ["llama-llama3", "llama-linear", "llama-dynamic", "qwen2-yarn-window", "qwen3-yarn-mscale", "mistral-window",
+         "phi3-longrope", "gemma2-linear", "gemma3-linear", "olmo2-llama3", "gpt_neox-dynamic"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -171,9 +171,10 @@ def compare(folder, oracle, text: str) -> dict[str, float]:
     )
     worst["freqs"] = 0.0
     for l in range(bundle.config.layers):
-        ours = trace[f"layers.{l}.attn.rope_freqs"]
+        ours = trace[f"layers.{l}.attn.rope_angles"][0, 1]  # position 1: the angle is the frequency itself
         expected = rotary_of(oracle, l).numpy()
         np.testing.assert_array_equal(ours[: len(ours) // 2], ours[len(ours) // 2 :])
+        np.testing.assert_allclose(trace[f"layers.{l}.attn.rope_angles"][0, -1], (len(ids) - 1) * ours, rtol=1e-6)
         worst["freqs"] = max(worst["freqs"], float(np.abs(ours[: len(ours) // 2] / expected - 1).max()))
     assert worst["logits_rel"] < LOGITS_REL, worst
     assert worst["attn"] < ATTN_TOL, worst
