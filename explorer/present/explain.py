@@ -22,7 +22,7 @@ import numpy as np
 from explorer import names
 from explorer.present.explain_arch import arch_handler
 from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, stored, uses_rope
-from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated, silu
+from explorer.present.explain_math import Norm, angle_of, gelu, gelu_tanh, matmul_text, norm_text, rotated, silu
 from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.hover_numbers import adding_up
 from explorer.present.token_parts import token_label
@@ -266,6 +266,7 @@ _HANDLERS = {
     "layers.{l}.attn.v": _projection("v"),
     "layers.{l}.attn.q_rot": rotated("q"),
     "layers.{l}.attn.k_rot": rotated("k"),
+    "layers.{l}.attn.rope_angles": angle_of,
     "layers.{l}.attn.heads": _heads,
     "layers.{l}.attn.concat": _concat,
     "layers.{l}.attn.out": _attn_out,

@@ -42,11 +42,23 @@ def matmul_text(
     return f"{text} = {printed}"
 
 
+def rope_angle(trace, layer: int, row: int, i: int, pair: int, D: int) -> tuple[float, str]:
+    """The angle position i turns pair ``pair`` by, and how it is written: i·θ^(−2·pair/D), or with a rotary
+    scaling the traced angle i·ω[pair] (``rope_angles``: the scaled frequency is not a power of θ)."""
+    cfg = trace.config
+    scaling = cfg.rope_scaling_of(layer)
+    angles = stored(trace, names.attn(layer, "rope_angles")) if scaling is not None else None
+    if angles is not None:  # row 1 of the angles holds the frequencies themselves (position 1)
+        omega = float(angles[row, 1, pair]) if angles.shape[1] > 1 else 0.0
+        return float(angles[row, i, pair]), f"θ = {i}·ω[{pair}], ω[{pair}] = {omega:.6g} ({scaling.kind} scaling)"
+    return i * cfg.rope_theta ** (-2.0 * pair / D), f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D})"
+
+
 def rotated(letter: str):
-    """RoPE rotates the pair (j, j + D/2) of q (or k) at position i by the angle i·θ^(−2j/D) ("rotate half")."""
+    """RoPE rotates the pair (j, j + D/2) of q (or k) at position i by the angle i·θ^(−2j/D) ("rotate half");
+    yarn and longrope scale cos and sin by an attention factor f."""
 
     def handler(trace, layer, head, row, i, j, value, w):
-        cfg = trace.config
         source = stored(trace, names.attn(layer, letter))
         if source is None:
             return f"RoPE({letter}{sub(i)})[{j}] = {fmt(value)} ({w['after RoPE']})"
@@ -54,29 +66,32 @@ def rotated(letter: str):
         vec = source[row, h, i].astype(np.float64)
         D = vec.shape[0]
         half = D // 2
-        pair = j % half
-        angle = i * cfg.rope_theta ** (-2.0 * pair / D)
-        if j < half:  # q̃[j] = q[j]·cos − q[j + D/2]·sin
-            ops, combine, sign = (
-                [vec[j], angle, vec[j + half]],
-                (lambda v: v[0] * math.cos(v[1]) - v[2] * math.sin(v[1])),
-                "−",
-            )
-            other = j + half
-        else:  # q̃[j] = q[j]·cos + q[j − D/2]·sin
-            ops, combine, sign = (
-                [vec[j], angle, vec[j - half]],
-                (lambda v: v[0] * math.cos(v[1]) + v[2] * math.sin(v[1])),
-                "+",
-            )
-            other = j - half
-        (a, t, b), printed = adding_up([float(x) for x in ops], combine, value, fmt)
-        return (
-            f"RoPE({letter}{sub(i)})[{j}] = {letter}{sub(i)}[{j}]·cos(θ) {sign} {letter}{sub(i)}[{other}]·sin(θ), "
-            f"θ = {i}·{cfg.rope_theta:g}^(−{2 * pair}/{D}); {term(a)}·cos({t}) {sign} {term(b)}·sin({t}) = {printed}"
+        angle, how = rope_angle(trace, layer, row, i, j % half, D)
+        scaling = trace.config.rope_scaling_of(layer)
+        f = 1.0 if scaling is None else scaling.attention_factor
+        other, sign = (j + half, -1.0) if j < half else (j - half, 1.0)  # q̃[j] = q[j]·cos ∓ q[j ± D/2]·sin
+        (a, t, b), printed = adding_up(
+            [float(vec[j]), angle, float(vec[other])],
+            lambda v: f * (v[0] * math.cos(v[1]) + sign * v[2] * math.sin(v[1])),
+            value,
+            fmt,
         )
+        s = "−" if sign < 0 else "+"
+        x = f"{letter}{sub(i)}"
+        formula = f"{x}[{j}]·cos(θ) {s} {x}[{other}]·sin(θ)"
+        numbers = f"{term(a)}·cos({t}) {s} {term(b)}·sin({t})"
+        if f != 1.0:
+            formula, numbers = f"{f:.6g}·({formula})", f"{f:.6g}·({numbers})"
+        return f"RoPE({x})[{j}] = {formula}, {how}; {numbers} = {printed}"
 
     return handler
+
+
+def angle_of(trace, layer, head, row, i, j, value, w):
+    """rope_angles[i, d]: position i times the frequency of dimension d."""
+    D = trace[names.attn(layer, "rope_angles")].shape[-1]
+    angle, how = rope_angle(trace, layer, row, i, j % (D // 2), D)
+    return f"{how} = {fmt(angle)}"
 
 
 def norm_text(norm: Norm, vec: np.ndarray, j: int, value: float, xs: str, w) -> str:

@@ -188,3 +188,23 @@ def test_scaled_rope_and_windows_match_transformers(tmp_path, bpe_json, name):
     worst = compare(tmp_path, oracle, LONG_TEXT)
     assert worst["C"] > ORIGINAL + 4  # longer than the original context and every window
     print(f"\n{name} vs transformers: {worst}")
+
+
+@pytest.mark.parametrize("name", ["qwen3-yarn-mscale", "phi3-longrope", "llama-llama3"])
+def test_the_rotation_hover_adds_up_with_the_scaled_angle(tmp_path, bpe_json, name):
+    """The hover of q_rot writes the scaled angle (from rope_angles) and yarn's / longrope's attention factor:
+    its arithmetic gives the traced value (the plain θ^(−2j/D) would not)."""
+    import test_hover_arithmetic as checker
+
+    from explorer.present.explain import explain_value
+
+    build(tmp_path, name, bpe_json)
+    trace = run_trace(load_model(tmp_path), LONG_TEXT)
+    factor = trace.config.rope_scaling.attention_factor
+    for letter in "qk":
+        for i in (3, trace.C - 1):
+            for j in range(0, trace.config.R, 3):
+                text = explain_value(trace, f"layers.1.attn.{letter}_rot", 0, 0, i, j)
+                assert checker.assert_adds_up(text) >= 1, text
+                assert ("·(" in text) == (factor != 1.0), text
+    assert "scaling" in explain_value(trace, "layers.0.attn.rope_angles", 0, 0, trace.C - 1, 1)
