@@ -94,7 +94,13 @@ ACTIVATIONS: tuple[TensorName, ...] = (
         True,
         True,
     ),
-    _T("layers.{l}.attn.scaled", ("B", "H", "C", "C"), "scores / √D (equal to scores when scaling is off)", True, True),
+    _T(
+        "layers.{l}.attn.scaled",
+        ("B", "H", "C", "C"),
+        "scores / √D (√query_scalar where the config sets it: Gemma 2/3; equal to scores when scaling is off)",
+        True,
+        True,
+    ),
     _T(
         "layers.{l}.attn.capped",
         ("B", "H", "C", "C"),

@@ -96,7 +96,7 @@ def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
     kind = np.dtype(trace.options.dtype).type
     value = kind(trace.head_map(layer, "scores", b, h)[i, j])  # the score the map shows
     if trace.options.scale:
-        root = math.sqrt(q.shape[-1])
+        root = math.sqrt(cfg.score_dim)  # √D, or Gemma 2/3's √query_pre_attn_scalar
         scaled = value / kind(root)  # the model divides in its dtype by √D rounded to it
         steps.append(Step("scale", {"score": value, "sqrt_D": root}, scaled))
         value = scaled

@@ -102,6 +102,7 @@ class ModelConfig:
     sliding_window: int | None = None  # W: a sliding layer's query sees itself and the W − 1 keys before it
     sliding_layers: tuple[int, ...] = ()  # the layers that slide (Gemma 2 every other one, Gemma 3 five of six)
     attn_softcap: float | None = None  # c: scores become c·tanh(scores / c) before the mask (Gemma 2)
+    query_scalar: float | None = None  # the scores ÷ √query_scalar instead of √D (Gemma 2/3's query_pre_attn_scalar)
     logit_softcap: float | None = None  # c: logits become c·tanh(logits / c) (Gemma 2)
     embed_scale: bool = False  # the token embedding times √E (Gemma)
     embed_norm: bool = False  # a norm of the embedding sum before layer 0 (BERT)
@@ -176,7 +177,7 @@ class ModelConfig:
             object.__setattr__(self, "sliding_window", positive_int(self.sliding_window, "sliding window W", 1_048_576))
         elif layers:
             raise ConfigError("sliding layers need a sliding window W")
-        for name in ("attn_softcap", "logit_softcap", "rope_local_theta"):
+        for name in ("attn_softcap", "logit_softcap", "rope_local_theta", "query_scalar"):
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool)
@@ -234,6 +235,11 @@ class ModelConfig:
     def R(self) -> int:
         """How many of each head's D dimensions RoPE turns (all D unless partial, GPT-NeoX)."""
         return self.rotary_dims if self.rotary_dims is not None else self.key_dim
+
+    @property
+    def score_dim(self) -> float:
+        """The number whose square root divides the scores: D, or Gemma 2/3's query_pre_attn_scalar."""
+        return self.query_scalar if self.query_scalar is not None else self.key_dim
 
     @property
     def gated(self) -> bool:

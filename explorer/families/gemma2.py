@@ -11,16 +11,22 @@ from explorer.families.gguf_fields import optional, sliding_fields
 from explorer.families.hf_fields import make_config, optional_positive, size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import gguf_layers, gguf_sandwich, hf_layers, hf_sandwich
+from explorer.util.schema import Where, number
+
+# transformers' Gemma2Config and Gemma3TextConfig default (a config.json written by save_pretrained names it)
+QUERY_PRE_ATTN_SCALAR = 256
 
 
-def scalar_is_head_dim(data: dict, D: int, origin: str) -> None:
-    """Gemma 2 and 3 divide the scores by √query_pre_attn_scalar; the traced model divides by √D."""
-    scalar = data.get("query_pre_attn_scalar", D)
-    if scalar != D:
-        raise ModelLoadError(
-            f"{origin}: query_pre_attn_scalar {scalar} differs from head_dim {D}; "
-            "the traced model divides the scores by √D"
-        )
+def query_scalar(data: dict, D: int, origin: str) -> float | None:
+    """Gemma 2 and 3 divide the scores by √query_pre_attn_scalar (Gemma 2 27B: E/H, not D); None when that is
+    √D, the traced model's own division."""
+    value = data.get("query_pre_attn_scalar")
+    scalar = (
+        QUERY_PRE_ATTN_SCALAR
+        if value is None
+        else number(value, "query_pre_attn_scalar", Where(origin, ModelLoadError), positive=True)
+    )
+    return None if scalar == D else scalar
 
 
 def no_bidirectional(data: dict, origin: str) -> None:
@@ -31,11 +37,11 @@ def no_bidirectional(data: dict, origin: str) -> None:
 def config(data: dict, origin: str) -> ModelConfig:
     no_bidirectional(data, origin)
     fields = gemma_fields(data, origin)
-    scalar_is_head_dim(data, fields["key_dim"], origin)
     L = fields["layers"]
     return make_config(
         origin,
         **fields,
+        query_scalar=query_scalar(data, fields["key_dim"], origin),
         norm_placement="sandwich",
         sliding_window=size(data, "sliding_window", default=4096, origin=origin),
         sliding_layers=sliding_layers(data, L, 2, origin),
@@ -48,10 +54,19 @@ def sources(cfg: ModelConfig, data: dict):
     return plus_one(hf_layers(cfg, data, hf_sandwich))
 
 
+# llama.cpp divides the scores of the 27B sizes (which it knows by their layer count) by √(E/H), of the
+# others by √D (llama-model.cpp, f_attention_scale)
+GGUF_27B_LAYERS = {"gemma2": 46, "gemma3": 62}
+
+
 def gguf_caps(meta: dict, arch: str, fields: dict, origin: str) -> dict:
-    """Gemma 2 and 3 in a GGUF file: sandwich norms and the soft-caps llama.cpp writes (0: none)."""
+    """Gemma 2 and 3 in a GGUF file: sandwich norms, the soft-caps llama.cpp writes (0: none), and the
+    27B sizes' score divisor."""
+    per_head = fields["embed_dim"] // fields["heads"]
+    big = fields["layers"] == GGUF_27B_LAYERS[arch] and per_head != fields["key_dim"]
     return dict(
         fields,
+        query_scalar=float(per_head) if big else None,
         norm_placement="sandwich",
         attn_softcap=optional(meta, f"{arch}.attn_logit_softcapping", origin),
         logit_softcap=optional(meta, f"{arch}.final_logit_softcapping", origin),
@@ -80,10 +95,7 @@ FAMILY = Family(
         "final_logit_softcapping": 30.0,
         "sliding_window": 4,
     },
-    refuses=(
-        Refusal("query_pre_attn_scalar", 3, "query_pre_attn_scalar 3 differs from head_dim 4"),
-        Refusal("use_bidirectional_attention", True, "use_bidirectional_attention (an embedding model)"),
-    ),
+    refuses=(Refusal("use_bidirectional_attention", True, "use_bidirectional_attention (an embedding model)"),),
     stages=("capped", "attn_out_norm", "ffn_out_norm", "logit_cap"),
     parameters=("params.layers.{l}.ln_attn_out.weight", "params.layers.{l}.ln_ffn_out.weight"),
     gguf_arch="gemma2",

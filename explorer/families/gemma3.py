@@ -7,7 +7,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
 from explorer.families.gemma import gemma_fields, gguf_gemma_fields, plus_one
-from explorer.families.gemma2 import gguf_caps, no_bidirectional, scalar_is_head_dim
+from explorer.families.gemma2 import gguf_caps, no_bidirectional, query_scalar
 from explorer.families.gguf_fields import real, sliding_fields
 from explorer.families.hf_fields import make_config, optional_positive, rope_settings, size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
@@ -43,12 +43,12 @@ def config(data: dict, origin: str) -> ModelConfig:
     theta, local, block = _rope(data, origin)
     fields = gemma_fields({**data, "rope_parameters": None, "rope_scaling": None, "rope_theta": theta}, origin)
     scaling = read_scaling({"rope_parameters": block}, origin, fields["max_positions"])
-    scalar_is_head_dim(data, fields["key_dim"], origin)
     L = fields["layers"]
     pattern = data.get("sliding_window_pattern", data.get("_sliding_window_pattern", 6))
     return make_config(
         origin,
         **{**fields, "max_positions": longest_text(fields["max_positions"], scaling), "rope_scaling": scaling},
+        query_scalar=query_scalar(data, fields["key_dim"], origin),
         norm_placement="sandwich",
         qk_norm="head",
         rope_local_theta=local,
@@ -80,10 +80,7 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=sources,
     example={"model_type": "gemma3_text", **LLAMA_EXAMPLE, "sliding_window": 4},
-    refuses=(
-        Refusal("query_pre_attn_scalar", 3, "query_pre_attn_scalar 3 differs from head_dim 4"),
-        Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),
-    ),
+    refuses=(Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),),
     stages=("qk_norm", "attn_out_norm", "ffn_out_norm"),
     parameters=(
         "params.layers.{l}.attn.q_norm.weight",

@@ -239,7 +239,7 @@ def _last_row(prefill: Trace, layer: int) -> np.ndarray:
     k = repeat_kv(torch.from_numpy(np.array(prefill[k_name])), cfg.H // cfg.H_kv)  # (1, H, C, D)
     allowed = torch.from_numpy(np.array(prefill["mask"][:, -1:]))  # (1, 1, C)
     with torch.inference_mode():
-        weights = attention_maps(q, k, allowed, prefill.options.scale)[3]  # (1, H, 1, C)
+        weights = attention_maps(q, k, allowed, prefill.options.scale, score_dim=cfg.score_dim)[3]  # (1, H, 1, C)
     return weights[0, :, 0].numpy()
 
 

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
-from explorer.model.attention_chunked import attend_chunked, attention_maps, mask_scores, scale_scores
+from explorer.model.attention_chunked import ScoreSteps, attend_chunked, attention_maps, mask_scores, scale_scores
 from explorer.model.attention_fused import fused_heads, is_causal
 from explorer.model.capture import Captured
 from explorer.model.head_matmul import head_av, head_qk
@@ -66,7 +66,7 @@ def attention(
     note's product plus the bias real models have.
     """
     B, C, _ = x.shape  # x: (B, C, E)
-    H, D, groups = w.H, w.D, w.H // w.H_kv
+    H, groups = w.H, w.H // w.H_kv
     Q = see("q", split_heads(affine(x, w.W_q, w.b_q), H))  # (B, C, E) · (E, H·D) → (B, H, C, D)
     K = see("k", split_heads(affine(x, w.W_k, w.b_k), w.H_kv))  # (B, C, E) · (E, H_kv·D) → (B, H_kv, C, D)
     V = see("v", split_heads(affine(x, w.W_v, w.b_v), w.H_kv))  # (B, C, E) · (E, H_kv·D_v) → (B, H_kv, C, D_v)
@@ -84,7 +84,7 @@ def attention(
     K, V = repeat_kv(K, groups), repeat_kv(V, groups)  # (B, H, C_k, D): a key head serves `groups` query heads
     if mix is None:
         S = see("scores", head_qk(Q, K))  # step 1, Qⁱ·Kⁱᵀ: (B, H, C, D) · (B, H, D, C_k) → (B, H, C, C_k)
-        S_scaled = S / math.sqrt(D) if scale else S  # ÷√D keeps the scores' variance near 1
+        S_scaled = S / w.root if scale else S  # ÷√D keeps the scores' variance near 1 (Gemma 2/3: its own scalar)
         if w.cap is not None:  # Gemma 2 (explorer/model/score_transforms.py): c·tanh(s / c) before the mask
             S_scaled = see("capped", soft_cap(S_scaled, w.cap))  # (B, H, C, C_k)
         S_masked = torch.where(allowed, S_scaled, float("-inf"))  # mask: −∞ where query i may not see key j
@@ -139,6 +139,8 @@ class MultiHeadAttention(Captured):
         self.k_norm = make_qk_norm(cfg.qk_norm, cfg.qk_norm_width(Hkv), cfg.norm_eps)
         self.qk_per_head = cfg.qk_norm == "head"
         self.cap = cfg.attn_softcap
+        self.score_dim = cfg.query_scalar  # None: the scores ÷ √D; Gemma 2/3: ÷ √query_pre_attn_scalar
+        self.root = math.sqrt(cfg.score_dim)
 
     def forward(
         self,
@@ -175,14 +177,14 @@ class MultiHeadAttention(Captured):
         fusable = self.cap is None  # the fused kernel cannot soft-cap (Gemma 2)
         if not keep and fusable and (self._sink is None or self._sink.derives_maps):
             causal = edited.dim() == 3 and empty is None and is_causal(edited)
-            return lambda Q, K, V: fused_heads(Q, K, V, allowed, empty, scale, causal)
+            return lambda Q, K, V: fused_heads(Q, K, V, allowed, empty, scale, causal, self.score_dim)
         if keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
             return None
         return self._chunked(allowed, empty, scale, keep)
 
     def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
-            R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep, self.cap)
+            R, S, A = attend_chunked(Q, K, V, allowed, empty, scale, keep, ScoreSteps(self.cap, self.score_dim))
             if keep:
                 self.capture("scores", S)  # (B, H, C, C_k)
                 self.capture("weights", A)  # (B, H, C, C_k)

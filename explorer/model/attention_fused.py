@@ -32,14 +32,16 @@ def fused_heads(
     empty: torch.Tensor | None,
     scale: bool,
     causal: bool,
+    score_dim: float | None = None,
 ) -> torch.Tensor:
     """Rⁱ for every head: Q (B, H, C, D), K and V (B, H, C_k, ·) already repeated for grouped-query heads;
     allowed (B, 1 or H, C, C_k); empty (B, 1 or H, C, 1) or None. (B, H, C, D_v) out; a query that sees no
-    key gets a row of zeros, as in the reference."""
+    key gets a row of zeros, as in the reference. ``score_dim``: what √ divides the scores (None: D)."""
+    factor = (None if score_dim is None else score_dim**-0.5) if scale else 1.0
     if causal:
-        R = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=None if scale else 1.0)
+        R = F.scaled_dot_product_attention(Q, K, V, is_causal=True, scale=factor)
     else:
-        R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=None if scale else 1.0)
+        R = F.scaled_dot_product_attention(Q, K, V, attn_mask=allowed, scale=factor)
     return R if empty is None else R.masked_fill(empty, 0.0)  # (B, H, C, D_v)
 
 

@@ -90,7 +90,8 @@ def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cel
         if qv is not None and K is not None
         else float(trace.head_map(layer, "scores", row, head)[i, j])
     )
-    root = math.sqrt(D) if trace.options.scale else 1.0
+    score_dim = trace.config.score_dim if trace.config.query_scalar is not None else D
+    root = math.sqrt(score_dim) if trace.options.scale else 1.0
     return _Cell(trace, layer, head, row, i, j, allowed, empty, qv, K, score, root, trace.config.attn_softcap)
 
 
@@ -170,6 +171,8 @@ def _cell_sentence(
     if upto >= 1:
         if trace.options.scale:
             D = c.qv.shape[-1] if c.qv is not None else trace.config.D
+            if trace.config.query_scalar is not None:  # Gemma 2/3: ÷ √query_pre_attn_scalar
+                D = f"{trace.config.query_scalar:g}"
             text += f" → ÷√{D} = {scaled_s}"
         else:
             text += f" → ({w['scaling off']}) {score_s}"

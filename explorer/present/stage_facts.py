@@ -18,7 +18,7 @@ def stage_numbers(trace: Trace, layer: int = 0, row: int = 0) -> dict[str, Any]:
     """The sizes a caption may quote, as ready-to-print values."""
     cfg, opt = trace.config, trace.options
     layers = trace.layers or (0,)
-    sqrt_d = math.sqrt(cfg.D)
+    sqrt_d = math.sqrt(cfg.score_dim)  # √D, or Gemma 2/3's √query_pre_attn_scalar
     return {
         "C": row_length(trace, row),
         "B": trace.B,

@@ -207,7 +207,8 @@ def _attention_edge(key: str, trace: Trace, C: int, row: int, w: dict[str, str])
     if key == "scaled":
         if not trace.options.scale:
             return f"S {_t(C, C)} ({w['scaling off']})"
-        return f"S {_t(C, C)} ÷ √{D} = ÷{math.sqrt(D):.3g} → {_t(C, C)}"
+        n = cfg.score_dim  # D, or Gemma 2/3's query_pre_attn_scalar
+        return f"S {_t(C, C)} ÷ √{n:g} = ÷{math.sqrt(n):.3g} → {_t(C, C)}"
     if key == "masked":
         return f"{_t(C, C)} + mask {trace.options.mask}: {w['where blocked']}"
     if key == "weights":

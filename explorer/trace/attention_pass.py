@@ -89,7 +89,7 @@ def _one_core_left() -> Iterator[None]:
 
 
 def _shown(
-    stage: str, A: torch.Tensor, S: torch.Tensor | None, allowed: torch.Tensor, D: int, scale: bool
+    stage: str, A: torch.Tensor, S: torch.Tensor | None, allowed: torch.Tensor, D: float, scale: bool
 ) -> torch.Tensor:
     """The stage's maps (B, H, C, C) from the layer's S and A, by the model's own element-wise steps."""
     if stage == "weights":
@@ -129,7 +129,7 @@ def text_pass(
     blocked = ~allowed[row, :n, :n].numpy()  # (n, n)
 
     def emit(layer: int, A: torch.Tensor, S: torch.Tensor | None) -> None:
-        shown = _shown(stage, A, S, allowed.to(A.device), bundle.config.D, options.scale)  # (B, H, C, C)
+        shown = _shown(stage, A, S, allowed.to(A.device), bundle.config.score_dim, options.scale)  # (B, H, C, C)
         on_layer(layer, A[row, :, :n, :n].float().cpu().numpy(), shown[row, :, :n, :n].float().cpu().numpy(), blocked)
 
     _run(bundle, ids, allowed, options, _LayerSink(stage, emit, cancel))

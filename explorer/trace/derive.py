@@ -42,7 +42,7 @@ def derive_maps(
     with torch.inference_mode():
         if stored in arrays:
             S = torch.from_numpy(np.array(arrays[stored][batch, heads]))  # (b, h, C, C)
-            S_scaled = scale_scores(S, cfg.D, scale)
+            S_scaled = scale_scores(S, cfg.score_dim, scale)
             A = torch.from_numpy(np.array(arrays[names.attn(layer, "weights")][batch, heads]))  # (b, h, C, C)
             return _frozen((S, S_scaled, mask_scores(S_scaled if cap is None else soft_cap(S_scaled, cap), allowed), A))
         if cfg.is_sliding(layer):  # the sliding window may block more than the run's mask
@@ -57,9 +57,9 @@ def derive_maps(
             q = torch.from_numpy(np.array(arrays[qk[0]][batch, i : i + 1]))  # (b, 1, C, D)
             k = torch.from_numpy(np.array(arrays[qk[1]][batch, g : g + 1]))  # (b, 1, C, D)
             if steps:
-                per_head.append(attention_maps(q, k, allowed, scale, empty, cap))
+                per_head.append(attention_maps(q, k, allowed, scale, empty, cap, cfg.score_dim))
             else:
-                S, A = scores_and_weights(q, k, ~per_head_mask(allowed), scale, empty, cap=cap)
+                S, A = scores_and_weights(q, k, ~per_head_mask(allowed), scale, empty, cap=cap, score_dim=cfg.score_dim)
                 per_head.append((S, None, None, A))
         stages = range(4) if steps else (0, 3)
         maps = {s: torch.cat([p[s] for p in per_head], dim=1) for s in stages}  # (b, h, C, C) each
@@ -67,7 +67,7 @@ def derive_maps(
 
 
 def scaled_and_masked(
-    S: np.ndarray, allowed: np.ndarray, D: int, scale: bool, cap: float | None = None
+    S: np.ndarray, allowed: np.ndarray, D: float, scale: bool, cap: float | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """One head's S/√D and masked scores (C, C) from its S, by the model's own element-wise steps
     (``allowed``: the layer's mask, explorer/trace/layer_mask.py; ``cap``: Gemma 2's soft-cap)."""

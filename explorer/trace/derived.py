@@ -141,7 +141,9 @@ class Derivations:
             from explorer.trace.layer_mask import layer_allowed
 
             allowed = layer_allowed(self._arrays["mask"][b], self._config, layer)  # a sliding layer's own
-            maps = scaled_and_masked(scores, allowed, self._config.D, self._options.scale, self._config.attn_softcap)
+            maps = scaled_and_masked(
+                scores, allowed, self._config.score_dim, self._options.scale, self._config.attn_softcap
+            )
             derived = dict(zip(("scaled", "masked"), maps))
         else:  # scores and weights alone leave fewer (C, C) maps alive on the way (4096 tokens: 64 MB each)
             steps = stage not in ("scores", "weights")

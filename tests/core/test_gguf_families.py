@@ -152,3 +152,15 @@ def test_an_unsupported_gguf_architecture_names_the_supported_ones(tmp_path, bpe
         ),
     ):
         load_model(path)
+
+
+def test_gemma_27b_gguf_divides_its_scores_as_llama_cpp():
+    """llama.cpp (llama-model.cpp, f_attention_scale) scales Gemma 2 27B (46 layers) and Gemma 3 27B (62
+    layers) by 1/√(E/H), every other size by 1/√D: the 27B's E/H = 4608/32 = 144 while D = 128."""
+    from explorer.families.gemma2 import gguf_caps
+
+    big = dict(embed_dim=4608, heads=32, key_dim=128, layers=46)
+    assert gguf_caps({}, "gemma2", big, "x.gguf")["query_scalar"] == 144
+    assert gguf_caps({}, "gemma3", dict(big, layers=62, embed_dim=5376), "x.gguf")["query_scalar"] == 168
+    assert gguf_caps({}, "gemma2", dict(big, layers=42), "x.gguf")["query_scalar"] is None  # 9B: √D
+    assert gguf_caps({}, "gemma3", dict(big, layers=46), "x.gguf")["query_scalar"] is None

@@ -380,7 +380,7 @@ def test_a_tab_also_parts_two_sentences(tmp_path, wordpiece):
     "change, message",
     [
         ({"model_type": "t5"}, "model type 't5' is not supported; this version opens gpt2, llama"),
-        ({"query_pre_attn_scalar": 8}, "query_pre_attn_scalar 8 differs from head_dim 16"),
+        ({"query_pre_attn_scalar": "8"}, "query_pre_attn_scalar must be a number"),
         ({"use_bidirectional_attention": True}, "use_bidirectional_attention"),
         ({"layer_types": ["chunked_attention", "full_attention"]}, "layer type 'chunked_attention'"),
     ],

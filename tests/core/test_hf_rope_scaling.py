@@ -104,6 +104,19 @@ def case(name: str, V: int):
             ),  # fmt: skip
             t.Gemma3ForCausalLM,
         ),
+        # Gemma 2 27B and Gemma 3 27B: the scores ÷ √query_pre_attn_scalar (E/H), not √D
+        "gemma2-scalar": lambda: (
+            t.Gemma2Config(**dict(gemma, query_pre_attn_scalar=24), sliding_window=4, attn_logit_softcapping=5.0),
+            t.Gemma2ForCausalLM,
+        ),
+        "gemma3-scalar": lambda: (
+            t.Gemma3TextConfig(
+                **dict(gemma, query_pre_attn_scalar=24),
+                sliding_window=4,
+                layer_types=["sliding_attention", "full_attention"],
+            ),  # fmt: skip
+            t.Gemma3ForCausalLM,
+        ),
         "olmo2-llama3": lambda: (
             t.Olmo2Config(**dict(d, pad_token_id=0), rope_parameters=_llama3()),
             t.Olmo2ForCausalLM,
@@ -128,7 +141,8 @@ def case(name: str, V: int):
 
 
 CASES = ["llama-llama3", "llama-linear", "llama-dynamic", "qwen2-yarn-window", "qwen3-yarn-mscale", "mistral-window",
-         "phi3-longrope", "gemma2-linear", "gemma3-linear", "olmo2-llama3", "gpt_neox-dynamic"]  # fmt: skip
+         "phi3-longrope", "gemma2-linear", "gemma3-linear", "gemma2-scalar", "gemma3-scalar", "olmo2-llama3",
+         "gpt_neox-dynamic"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +222,32 @@ def test_the_rotation_hover_adds_up_with_the_scaled_angle(tmp_path, bpe_json, na
                 assert checker.assert_adds_up(text) >= 1, text
                 assert ("·(" in text) == (factor != 1.0), text
     assert "scaling" in explain_value(trace, "layers.0.attn.rope_angles", 0, 0, trace.C - 1, 1)
+
+
+@pytest.mark.parametrize("name", ["gemma2-scalar", "gemma3-scalar"])
+def test_query_pre_attn_scalar_divides_the_scores(tmp_path, bpe_json, name):
+    """scaled = scores / √24 (not √D = 4) in the map, its hover, its anatomy and the stage's label; a lazy
+    trace (fused kernel, maps derived later) gives the same weights."""
+    import test_hover_arithmetic as checker
+
+    from explorer.anatomy import Cell, anatomy
+    from explorer.config import RunOptions
+    from explorer.present.explain import explain_cell
+    from explorer.present.stages import edge_label
+
+    build(tmp_path, name, bpe_json)
+    bundle = load_model(tmp_path)
+    assert bundle.config.query_scalar == 24 and bundle.config.D == 16
+    trace = run_trace(bundle, LONG_TEXT)
+    np.testing.assert_allclose(
+        trace["layers.1.attn.scaled"][0], trace["layers.1.attn.scores"][0] / np.sqrt(24.0), rtol=1e-6
+    )
+    C = trace.C
+    for i, j in ((C - 1, C - 2), (5, 3)):
+        assert checker.assert_adds_up(explain_cell(trace, "scaled", 1, 0, 0, i, j)) >= 1
+        steps = anatomy(trace, Cell("scaled", layer=1, query=i, key=j))
+        assert steps[-1].result == trace["layers.1.attn.scaled"][0, 0, i, j]
+    assert "√24" in edge_label("scaled", trace, C, 0)
+    lazy = run_trace(bundle, LONG_TEXT, RunOptions(lazy_pairwise=True))
+    # layer 0 ran the fused kernel (equal to rounding): its output feeds layer 1
+    np.testing.assert_allclose(lazy["layers.1.attn.weights"], trace["layers.1.attn.weights"], atol=1e-5)
