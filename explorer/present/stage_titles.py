@@ -54,6 +54,10 @@ STAGE_TITLES: dict[str, StageTitle] = {
         QT_TRANSLATE_NOOP("StageTitles", "Query/key norm"),
         QT_TRANSLATE_NOOP("StageHeadings", "Query and key normalisation"),
     ),
+    "rope": StageTitle(
+        QT_TRANSLATE_NOOP("StageTitles", "Rotary angles (scaled)"),
+        QT_TRANSLATE_NOOP("StageHeadings", "Rotary position angles, scaled for long texts"),
+    ),
     "scores": StageTitle(
         QT_TRANSLATE_NOOP("StageTitles", "Scores Q·Kᵀ"),
         QT_TRANSLATE_NOOP("StageHeadings", "Similarity scores Q·Kᵀ"),

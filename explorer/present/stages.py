@@ -39,6 +39,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("parallel", "∥ norm", ("layers.{l}.ffn.in",), needs="parallel_block"),
     Stage("qkv", "Q K V", ("layers.{l}.attn.q", "layers.{l}.attn.k", "layers.{l}.attn.v")),
     Stage("qk_norm", "norm q k", ("layers.{l}.attn.q_norm", "layers.{l}.attn.k_norm"), needs="qk_norm"),
+    # A rotary scaling's angles i·ω (C, R): position by turning dimension, the frequencies ω in row 1
+    Stage("rope", "RoPE", ("layers.{l}.attn.rope_angles", "layers.{l}.attn.q_rot"), needs="rope_scaling"),
     Stage("scores", "Q·Kᵀ", ("layers.{l}.attn.scores",)),
     Stage("scaled", "÷√D", ("layers.{l}.attn.scaled",)),
     Stage("capped", "soft-cap", ("layers.{l}.attn.capped",), needs="attn_softcap"),
@@ -235,6 +237,14 @@ def _norm_formula(symbol: str, kind: str, C: int, E: int, w) -> str:
     return f"{symbol} {_t(C, E)} → ({symbol} − {w['mean']}) / √({w['variance']} + ε) · γ + β → {_t(C, E)}"
 
 
+def _rope_edge(cfg, C: int, layer: int) -> str:
+    """i·ω (C, R) → Q̃, K̃: the rotary angles of a scaled RoPE and what they turn."""
+    scaling = cfg.rope_scaling_of(layer)
+    kind = scaling.kind if scaling is not None else "plain"
+    factor = f" · {scaling.attention_factor:.4g}" if scaling is not None and scaling.attention_factor != 1 else ""
+    return f"θ = i·ω ({kind}) {_t(C, cfg.R)} → cos, sin{factor} → Q̃, K̃ {_t(C, cfg.D)}"
+
+
 def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) -> str:
     """The edge labels of the stages real families add, and of the usual stages they compute another way;
     "" where the usual label (edge_label) is right."""
@@ -250,6 +260,7 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
                 f"{_t(C, D)}"
             ),
             "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
+            "rope": _rope_edge(cfg, C, layer),
             "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
             "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),
             "ffn_out_norm": _norm_formula("FFN", cfg.norm, C, E, w),

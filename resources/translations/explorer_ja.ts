@@ -742,6 +742,10 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <source>scores before the soft-cap</source>
         <translation>ソフトキャップ前のスコア</translation>
     </message>
+    <message>
+        <source>RoPE turns each pair of dimensions of q and k by the angle i·ω: position times the pair's frequency. This model stretches the frequencies ({kind} scaling) so that a long text turns no pair further than training did; row 1 of the map holds the frequencies themselves.</source>
+        <translation>RoPE は q と k の次元の各ペアを角度 i·ω（位置 × そのペアの周波数）だけ回転させます。このモデルは周波数を引き伸ばし（{kind} スケーリング）、長いテキストでも学習時より先までペアが回らないようにします。マップの 1 行目が周波数そのものです。</translation>
+    </message>
 </context>
 <context>
     <name>CaptureIndicator</name>
@@ -3321,6 +3325,10 @@ B: {b}
         <source>Next-token probabilities</source>
         <translation>次のトークンの確率分布</translation>
     </message>
+    <message>
+        <source>Rotary position angles, scaled for long texts</source>
+        <translation>長いテキスト向けにスケールした回転位置の角度</translation>
+    </message>
 </context>
 <context>
     <name>StageTitles</name>
@@ -3435,6 +3443,10 @@ B: {b}
     <message>
         <source>Next-token probabilities</source>
         <translation>次のトークンの確率分布</translation>
+    </message>
+    <message>
+        <source>Rotary angles (scaled)</source>
+        <translation>回転角（スケール済み）</translation>
     </message>
 </context>
 <context>

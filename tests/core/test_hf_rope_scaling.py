@@ -251,3 +251,19 @@ def test_query_pre_attn_scalar_divides_the_scores(tmp_path, bpe_json, name):
     lazy = run_trace(bundle, LONG_TEXT, RunOptions(lazy_pairwise=True))
     # layer 0 ran the fused kernel (equal to rounding): its output feeds layer 1
     np.testing.assert_allclose(lazy["layers.1.attn.weights"], trace["layers.1.attn.weights"], atol=1e-5)
+
+
+def test_a_scaled_model_shows_its_rotary_angles_as_a_stage(tmp_path, bpe_json):
+    """The stage "rope" (only where the config scales RoPE) shows rope_angles, position by dimension, and says
+    which scaling; a plain RoPE model has no such stage."""
+    from explorer.present.stage_facts import stage_shape
+    from explorer.present.stages import edge_label, stage_keys_for
+
+    build(tmp_path / "scaled", "llama-llama3", bpe_json)
+    trace = run_trace(load_model(tmp_path / "scaled"), LONG_TEXT)
+    keys = stage_keys_for(trace.config)
+    assert keys.index("qkv") < keys.index("rope") < keys.index("scores")
+    assert "llama3" in edge_label("rope", trace, trace.C, 0)
+    assert stage_shape("rope", trace, 0, 0) == (f"({trace.C}, {trace.config.R})", 1)
+    build(tmp_path / "plain", "mistral-window", bpe_json)
+    assert "rope" not in stage_keys_for(load_model(tmp_path / "plain").config)

@@ -27,6 +27,13 @@ def family_caption(key: str, n: dict, cfg) -> str | None:
             "Each query and each key is divided by its root mean square and scaled by a learned γ before the "
             "scores, so that no score can grow without bound.",
         )
+    if key == "rope":
+        return QCoreApplication.translate(
+            "Captions",
+            "RoPE turns each pair of dimensions of q and k by the angle i·ω: position times the pair's frequency. "
+            "This model stretches the frequencies ({kind} scaling) so that a long text turns no pair further than "
+            "training did; row 1 of the map holds the frequencies themselves.",
+        ).format(kind=cfg.rope_scaling.kind if cfg.rope_scaling is not None else "")
     if key == "capped":
         return QCoreApplication.translate(
             "Captions",
