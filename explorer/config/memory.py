@@ -76,6 +76,7 @@ def estimate_memory(
     per_layer = (
         B * C * E * 6  # attn.in, attn.out, mid, ffn.in, ffn.out, out
         + B * C * (H * D + Hkv * D + Hkv * Dv) * (2 if config.positions == "rope" else 1)
+        + (B * C * config.R if config.positions == "rope" else 0)  # rope_angles
         + B * H * C * Dv * 2  # heads, concat
         + B * C * F
         + pairwise

@@ -167,6 +167,9 @@ def recompute(trace) -> dict[str, np.ndarray]:
         if cfg.positions == "rope":
             q, k = rope(q, cfg.rope_theta), rope(k, cfg.rope_theta)
             out[f"{n}.attn.q_rot"], out[f"{n}.attn.k_rot"] = q, k
+            D = q.shape[-1]  # rope_angles (B, C, D): position p turns dims i and i + D/2 by p·θ^(−2i/D)
+            angles = [[p * cfg.rope_theta ** (-2.0 * (i % (D // 2)) / D) for i in range(D)] for p in range(C)]
+            out[f"{n}.attn.rope_angles"] = np.broadcast_to(np.array(angles), (B, C, D))
         scores = np.zeros((B, H, C, C))
         for b in range(B):
             for h in range(H):

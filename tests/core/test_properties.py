@@ -84,6 +84,7 @@ def _check(trace, cfg: ModelConfig):
         "E": cfg.E,
         "D": cfg.D,
         "D_v": cfg.D_v,
+        "R": cfg.R,
         "H": cfg.H,
         "H_kv": cfg.H_kv,
         "F": cfg.F,
