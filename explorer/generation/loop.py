@@ -184,6 +184,8 @@ class _Decoding:
                 self.stopped = stopped
                 return
             self.ids.append(token_id)
+            if self.cache is not None and long_rope_crossed(cfg, self.cache.length, len(self.ids)):
+                self.cache = KVCache(cfg.layers)  # refilled by the next pass, every key turned the long way
             t0 = time.perf_counter()
             logits_row, attn_rows = decode_step(self.model, self.ids, self.cache, self.options, cfg.layers, self.device)
             ms, cached = (time.perf_counter() - t0) * 1000, self.cache is not None
@@ -243,12 +245,21 @@ def _last_row(prefill: Trace, layer: int) -> np.ndarray:
     return weights[0, :, 0].numpy()
 
 
+def long_rope_crossed(cfg, cached: int, total: int) -> bool:
+    """LongRoPE turns every key by the short factors up to original_max tokens and by the long ones beyond:
+    when the text grows past it, the cached keys are stale. transformers' Phi-3 then drops its cache and runs
+    the whole text again (prepare_inputs_for_generation); so does this loop."""
+    scaling = cfg.rope_scaling
+    return scaling is not None and scaling.kind == "longrope" and cached <= scaling.original_max < total
+
+
 def decode_step(
     model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device
 ) -> tuple[np.ndarray, list[np.ndarray]]:
-    """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids))."""
+    """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids)).
+    An empty ``cache`` is filled with every position's keys and values."""
     total = len(ids)
-    if cache is not None:
+    if cache is not None and cache.length > 0:
         x = torch.tensor([ids[-1:]], dtype=torch.long, device=device)  # (1, 1): only the new token
         allowed = base_mask(options.mask, total, device)[total - 1 :].unsqueeze(0)  # (1, 1, total)
     else:

@@ -267,3 +267,22 @@ def test_a_scaled_model_shows_its_rotary_angles_as_a_stage(tmp_path, bpe_json):
     assert stage_shape("rope", trace, 0, 0) == (f"({trace.C}, {trace.config.R})", 1)
     build(tmp_path / "plain", "mistral-window", bpe_json)
     assert "rope" not in stage_keys_for(load_model(tmp_path / "plain").config)
+
+
+@pytest.mark.parametrize("name", ["phi3-longrope", "llama-dynamic"])
+@pytest.mark.parametrize("cache", [True, False])
+def test_generation_past_the_original_context_matches_transformers(tmp_path, bpe_json, name, cache):
+    """Greedy tokens written past original_max equal transformers' generate (a fresh model: its dynamic
+    frequencies are state). LongRoPE with a cache: the cached short-factor keys are dropped and the text run
+    again once it outgrows original_max, as transformers' Phi-3 does; without that the tokens part ways."""
+    import explorer
+
+    oracle = build(tmp_path, name, bpe_json)
+    result = explorer.generate("The cat sat on the mat because it", n=12, model=str(tmp_path), greedy=True, cache=cache)
+    prompt = [int(i) for i in result.trace["tokens"][0]]
+    assert len(prompt) <= ORIGINAL < len(prompt) + 12
+    with torch.no_grad():
+        out = oracle.generate(
+            torch.tensor([prompt]), max_new_tokens=12, min_new_tokens=12, do_sample=False, use_cache=cache
+        )
+    assert [int(i) for i in result.trace["gen.tokens"][0]] == out[0, len(prompt) :].tolist()
