@@ -16,6 +16,7 @@ from explorer.util.schema import Where, flag, listing, number, whole
 # transformers then prefers it to the one inside rope_scaling; it also calls LongRoPE "su" or "yarn".
 PHI3_ORIGINAL_MAX = 4096
 PHI3_ALIASES = {"su": "longrope", "yarn": "longrope"}
+LONGEST = 1_048_576  # ModelConfig's largest max_positions (an input is cut far earlier: MAX_TRACE_TOKENS)
 
 
 def rope_block(data: dict, origin: str) -> dict:
@@ -71,7 +72,7 @@ def longest_text(max_positions: int, scaling: RopeScaling | None) -> int:
     """The longest text a model reads: max_position_embeddings, or for dynamic NTK scaling, which stretches
     the frequencies only past it, factor times that (the context it is meant to reach)."""
     if scaling is not None and scaling.kind == "dynamic":
-        return max(max_positions, int(max_positions * scaling.factor))
+        return max(max_positions, min(int(max_positions * scaling.factor), LONGEST))
     return max_positions
 
 
