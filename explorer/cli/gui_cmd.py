@@ -175,7 +175,13 @@ def run(args: argparse.Namespace) -> int:
     )
     from explorer.ui.shell.app import launch
 
-    code = launch(options)
+    try:
+        code = launch(options)
+    finally:
+        if args.temporary_snapshot and args.snapshot:
+            from explorer.api.show import remove_temporary_snapshot
+
+            remove_temporary_snapshot(args.snapshot)
     if getattr(args, "whole_process", False):  # not a caller in the same process (tests)
         _leave_now(code)
     return code
