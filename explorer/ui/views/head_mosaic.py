@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -28,6 +28,10 @@ OUTLINE = QColor(230, 40, 40)  # the notable heads: red stands apart from viridi
 
 class HeadMosaic(QWidget):
     headClicked = Signal(int, int)  # layer, head
+    # where in a map a click or the context menu fell: layer, head, and the point's place down and across the
+    # map (0 … 1), which the view turns into a query and a key (“How is this made?”, issue 39)
+    mapPressed = Signal(int, int, float, float)
+    mapContextRequested = Signal(int, int, float, float, QPoint)  # … and the global position
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -150,6 +154,16 @@ class HeadMosaic(QWidget):
                 if self._rect(geometry, layer, column).adjusted(-GAP, -GAP, GAP, GAP).contains(pos):
                     return layer, self.head_in(layer, column)
         return None
+
+    def map_point(self, pos) -> tuple[int, int, float, float] | None:
+        """(layer, head, down, across) of a point inside a map: its place as fractions of the map's side."""
+        hit = self.head_at(pos)
+        if hit is None:
+            return None
+        r = self.head_rect(*hit)
+        down = min(max((pos.y() - r.top()) / max(r.height(), 1.0), 0.0), 0.999)
+        across = min(max((pos.x() - r.left()) / max(r.width(), 1.0), 0.0), 0.999)
+        return (*hit, down, across)
 
     def head_in(self, layer: int, column: int) -> int:
         return int(self.order[layer, column]) if self.order is not None else column
@@ -277,8 +291,14 @@ class HeadMosaic(QWidget):
         hit = self.head_at(event.position())
         if event.button() == Qt.MouseButton.LeftButton and hit is not None:
             self.cursor = hit
+            self.mapPressed.emit(*self.map_point(event.position()))
             self.headClicked.emit(*hit)
         super().mousePressEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        point = self.map_point(QPointF(event.pos()))
+        if point is not None:
+            self.mapContextRequested.emit(*point, event.globalPos())
 
     def keyPressEvent(self, event) -> None:
         if not self.layers:
