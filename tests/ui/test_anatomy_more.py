@@ -134,6 +134,8 @@ def test_ctrl_h_on_the_generate_panels_map_explains_the_walked_cell_on_the_gener
     assert stepper.ask.trace is g.trace  # the prompt the generation traced, not the window's text
     _same_steps(stepper.steps, anatomy(g.trace, cell))
     assert stepper.steps[-1].running == pytest.approx(float(view.map.data[2, 1]), rel=1e-6)  # the drawn cell
+    qtbot.waitUntil(lambda: not window._room_check.isActive(), timeout=5000)  # the map's room was made …
+    assert window.docks["generate"].isVisible() and view.map.isVisible()  # … without closing the panel asked
 
 
 def test_a_decode_row_says_why_it_has_no_steps_and_the_context_menu_opens_a_prompt_cell(window, state, qtbot):

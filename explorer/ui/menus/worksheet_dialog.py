@@ -72,6 +72,9 @@ class WorksheetDialog(QDialog):
         )
         self.which = QLabel()
         self.which.setWordWrap(True)
+        # room for two lines from the start: a longer line (a reason) wraps inside it, never over the cell
+        self.which.setMinimumHeight(2 * self.which.fontMetrics().lineSpacing() + 4)
+        self.setMinimumWidth(30 * self.fontMetrics().height())
         self.cell.textChanged.connect(lambda _t: self._said())
         self.anatomy.toggled.connect(self.cell.setEnabled)
         self.exercises.toggled.connect(lambda _on: self._said())
@@ -120,8 +123,11 @@ class WorksheetDialog(QDialog):
 def write_anatomy(state, trace, cell: Cell, sheet: Path, key: Path) -> list[Path]:
     """The anatomy's sheet and key, on ``trace``, in the window's language (raises ExplorerError)."""
     from explorer.ui.printing.anatomy_worksheet import write_anatomy_worksheet
+    from explorer.weights.presets import PRESETS, get_preset
 
     source = state.source
     model = getattr(trace, "model_name", None) or source.name
     seed = getattr(source, "seed", None)
+    if seed is None and source.kind == "preset" and source.name in PRESETS:
+        seed = get_preset(source.name).seed  # the preset's own seed, which the sheet names so a class can redo it
     return write_anatomy_worksheet(trace, sheet, key, cell, model, seed, state.language)

@@ -138,6 +138,12 @@ class GenerateView(View):
     def say(self, text: str) -> None:
         self.message.setText(text)
 
+    def keep_open(self) -> None:
+        """Asked for again: the window's room for the map makes the panel smaller for the stepper, never closes it."""
+        window = self.window()
+        if hasattr(window, "open_panel"):
+            window.open_panel("generate")
+
     # the generation lives in the state; these read it there
     @property
     def generation(self):

@@ -56,6 +56,7 @@ def ask(owner, gmap, cell: tuple[int, int] | None = None) -> bool:
         )
         return False
     gmap.chosen_cell = cell
+    getattr(owner, "keep_open", lambda: None)()  # the panel stays beside the stepper that opens
     owner.state.ask_anatomy(asked)
     return True
 
