@@ -1748,8 +1748,12 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>生成、レイヤー {l}、ヘッド {h}</translation>
     </message>
     <message>
-        <source>How is this made? Choose a cell of the prompt's framed block (click it, or walk the map with the arrow keys): a row a decode step wrote keeps only its weights, not the query that made them.</source>
-        <translation>どう作られるか: プロンプトの枠内のセルを選んでください（クリックするか、矢印キーでマップを移動）。デコードのステップが書いた行には重みしか残っておらず、それを作ったクエリは保存されていません。</translation>
+        <source>How is this made? Choose a cell of the map first (click it, or walk the map with the arrow keys).</source>
+        <translation>どう作られるか: まずマップのセルを選んでください（クリックするか、矢印キーでマップを移動）。</translation>
+    </message>
+    <message>
+        <source>decode step {s}, traced again as one text</source>
+        <translation>デコードのステップ {s}（1つのテキストとしてトレースし直したもの）</translation>
     </message>
     <message>
         <source>How is this made? (Ctrl+H)</source>

@@ -138,14 +138,33 @@ def test_ctrl_h_on_the_generate_panels_map_explains_the_walked_cell_on_the_gener
     assert window.docks["generate"].isVisible() and view.map.isVisible()  # … without closing the panel asked
 
 
-def test_a_decode_row_says_why_it_has_no_steps_and_the_context_menu_opens_a_prompt_cell(window, state, qtbot):
+def test_a_decode_rows_cell_is_traced_again_and_its_steps_end_on_the_drawn_weight(window, state, qtbot):
     view = _generated(window, state, qtbot)
     C = view.generation.prompt_tokens
-    assert view.map.data.shape[0] > C  # the last step's rows are drawn under the prompt's block
-    _walk_to(view.map, qtbot, C, 0)
+    assert view.map.data.shape[0] > C + 1  # the decode steps' rows are drawn under the prompt's block
+    _walk_to(view.map, qtbot, C + 1, 2)  # the row the second decode step wrote
     QTest.keyClick(view.map.graphics, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)
-    assert "decode step" in view.message.text() and state.anatomy_ask is None  # said why; nothing asked
-    view.map.cellContextRequested.emit(C - 1, 0, QPoint(10, 10))
+    sel = state.selection
+    stepper = _stepper(window, qtbot, Cell("weights", sel.layer, sel.head, C + 1, key=2, sentence=0))
+    assert stepper.ask.work is not None and "decode step 2" in stepper.ask.where
+    # the row came from the cache, one token at a time; the steps from one pass over the text: the same weight
+    assert stepper.steps[-1].running == pytest.approx(float(view.map.data[C + 1, 2]), rel=1e-4)
+    divided = [s for s in stepper.steps if s.op == "divide"]
+    assert sum(s.result for s in divided) == pytest.approx(1.0, abs=1e-6)  # its whole row, the softmax's shares
+
+
+def test_a_decode_row_is_refused_when_another_model_is_loaded_and_the_menu_opens_a_prompt_cell(window, state, qtbot):
+    view = _generated(window, state, qtbot)
+    C = view.generation.prompt_tokens
+    with qtbot.waitSignal(state.traceChanged, timeout=30_000):
+        state.set_random_weights(True)  # not the weights that wrote the generation
+    view.map.cellContextRequested.emit(C, 0, QPoint(10, 10))
+    view.how_menu.actions()[0].trigger()
+    view.how_menu.close()
+    stepper = window.views["anatomy"].stepper
+    qtbot.waitUntil(lambda: "did not write this generation" in stepper.failure, timeout=30_000)
+    assert not stepper.steps
+    view.map.cellContextRequested.emit(C - 1, 0, QPoint(10, 10))  # the prompt's block: its own trace, as ever
     first = view.how_menu.actions()[0]
     assert first.text().startswith("How is this made?")
     view.how_menu.close()

@@ -26,7 +26,7 @@ class Offered:
 def offered(parent: QWidget, state) -> Offered | None:
     """The stepper's cell, else the central map's chosen cell; None when no cell is chosen."""
     ask = getattr(state, "anatomy_ask", None)
-    if ask is not None:
+    if ask is not None and ask.work is None:  # (a decode row is in no trace a sheet could read)
         trace = ask.trace if ask.trace is not None else state.trace
         return Offered(ask.cell, trace) if trace is not None else None
     view = parent.views.get("tensor") if hasattr(parent, "views") else None

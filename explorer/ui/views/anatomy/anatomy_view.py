@@ -24,7 +24,7 @@ class AnatomyView(View):
 
     def explain(self, ask) -> None:
         trace = ask.trace if ask.trace is not None else self.state.trace
-        if trace is None:
+        if trace is None and ask.work is None:
             return
         self.stepper.explain(ask, trace)
         QTimer.singleShot(0, self, lambda: self.stepper.setFocus(Qt.FocusReason.OtherFocusReason))  # → works at once

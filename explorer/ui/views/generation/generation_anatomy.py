@@ -1,7 +1,8 @@
 """“How is this made?” on a generation's map (the Generate panel's, and the centre's while it shows the
-generation): a cell of the prompt's framed block is a weight of the generation's own trace (the prefill,
-``generation.trace``), so the stepper builds it from that trace, not the window's. A row a decode step wrote
-keeps only its weights (the step's query is not stored), so it has no steps: the owner says so.
+generation). A cell of the prompt's framed block is a weight of the generation's own trace (the prefill,
+``generation.trace``): the stepper builds it from that trace, not the window's. A row a decode step wrote keeps
+only its weights (the step's query is not stored), so the prompt and the tokens written so far are traced
+again as one text, off the GUI thread (explorer/work/anatomy.py ``decode_row_work``), with the model loaded.
 
 Plain functions; ``owner`` is the view that holds the map and a ``say(text)`` for the line it speaks on."""
 
@@ -14,8 +15,10 @@ from PySide6.QtWidgets import QMenu
 from explorer.analysis.token_text import visible
 from explorer.anatomy import Cell
 from explorer.generation import frames
+from explorer.ui.background.job_runner import runner_of
 from explorer.ui.views.anatomy.ask import AnatomyAsk
 from explorer.ui.views.generation.generation_map import selected_head
+from explorer.work.anatomy import decode_row_work
 
 
 def meant(gmap) -> tuple[int, int] | None:
@@ -26,9 +29,9 @@ def meant(gmap) -> tuple[int, int] | None:
 
 
 def gen_ask(state, gmap, i: int, j: int) -> AnatomyAsk | None:
-    """The ask for cell (i, j) of the map; None off the prompt's block (a decode row) or without a generation."""
+    """The ask for cell (i, j) of the map; None off the map or without a generation."""
     g, data = state.generation.generation, gmap.data
-    if g is None or data is None or not (0 <= i < g.prompt_tokens and 0 <= j < g.prompt_tokens):
+    if g is None or data is None or not (0 <= i < data.shape[0] and 0 <= j < data.shape[1]):
         return None
     layer, head, _ = selected_head(g, state.selection)
     labels = frames.labels(g, state.generation.step)
@@ -39,7 +42,14 @@ def gen_ask(state, gmap, i: int, j: int) -> AnatomyAsk | None:
         l=layer, h=head
     )
     cell = Cell("weights", layer, head, i, key=j, sentence=0)
-    return AnatomyAsk(cell, f"{head_words}: {where}", f"{float(data[i, j]):.3f}", trace=g.trace)
+    shown = f"{float(data[i, j]):.3f}"
+    if i < g.prompt_tokens:  # the prefill: the generation's own trace holds every tensor of it
+        return AnatomyAsk(cell, f"{head_words}: {where}", shown, trace=g.trace)
+    again = QCoreApplication.translate("GenerationAnatomy", "decode step {s}, traced again as one text").format(
+        s=i - g.prompt_tokens + 1
+    )
+    work = decode_row_work(runner_of(gmap).models, state.source, g, cell)
+    return AnatomyAsk(cell, f"{head_words}, {again}: {where}", shown, work=work)
 
 
 def ask(owner, gmap, cell: tuple[int, int] | None = None) -> bool:
@@ -50,8 +60,7 @@ def ask(owner, gmap, cell: tuple[int, int] | None = None) -> bool:
         owner.say(
             QCoreApplication.translate(
                 "GenerationAnatomy",
-                "How is this made? Choose a cell of the prompt's framed block (click it, or walk the map with the "
-                "arrow keys): a row a decode step wrote keeps only its weights, not the query that made them.",
+                "How is this made? Choose a cell of the map first (click it, or walk the map with the arrow keys).",
             )
         )
         return False
