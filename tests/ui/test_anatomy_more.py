@@ -58,7 +58,11 @@ def test_a_click_on_a_cell_of_the_model_view_then_ctrl_h_opens_that_cells_steps(
     view = _model_view(window, qtbot)
     mosaic, n = view.mosaic, state.trace.rows[0].length
     head = 1 if state.trace.config.H > 1 else 0
+    before = mosaic.grab().toImage()
     QTest.mouseClick(mosaic, Qt.MouseButton.LeftButton, pos=_centre_of(mosaic, 0, head, 3, 1, n))
+    r = mosaic.head_rect(0, head)
+    edge = QPointF(r.left() + 1 / n * r.width() - 1.5, r.top() + 3.5 / n * r.height()).toPoint()  # its left side
+    qtbot.waitUntil(lambda: mosaic.grab().toImage().pixelColor(edge) != before.pixelColor(edge))  # framed
     mosaic.setFocus(Qt.FocusReason.OtherFocusReason)
     qtbot.waitUntil(mosaic.hasFocus)
     QTest.keyClick(mosaic, Qt.Key.Key_H, Qt.KeyboardModifier.ControlModifier)

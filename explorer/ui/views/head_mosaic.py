@@ -42,6 +42,7 @@ class HeadMosaic(QWidget):
         self.selected: tuple[int, int] | None = None
         self.cursor: tuple[int, int] = (0, 0)
         self.query: tuple[int, int] | None = None  # (token, tokens): the line across every map
+        self.chosen: tuple[int, int, int, int, int] | None = None  # layer, head, row, column, n: “How is this made?”
         self.tip = lambda layer, head: ""  # the view says what a head's tooltip reads
         self.axis_words = ("layer", "head")  # translated by the view
         self._figure = False  # painting an exported figure: no keyboard cursor, a title
@@ -58,6 +59,7 @@ class HeadMosaic(QWidget):
         self.images = {}
         self.order = None
         self.marked = set()
+        self.chosen = None
         self.cursor = (min(self.cursor[0], max(layers - 1, 0)), min(self.cursor[1], max(heads - 1, 0)))
         self.update()
 
@@ -84,6 +86,11 @@ class HeadMosaic(QWidget):
 
     def set_selected(self, layer: int | None, head: int | None) -> None:
         self.selected = None if layer is None or head is None else (layer, head)
+        self.update()
+
+    def set_chosen(self, chosen: tuple[int, int, int, int, int] | None) -> None:
+        """Frame cell (row, column) of an n × n map: the one “How is this made?” explains."""
+        self.chosen = chosen
         self.update()
 
     def set_query(self, token: int | None, tokens: int) -> None:
@@ -276,6 +283,12 @@ class HeadMosaic(QWidget):
             p.drawRect(r)
             p.setPen(QPen(QColor(255, 255, 255), 1))
             p.drawRect(r)
+        if self.chosen is not None and not self._figure and self.chosen[:2] in self.images:
+            layer, head, i, j, n = self.chosen
+            r, pen = self._rect(geometry, layer, self.column_of(layer, head)), QPen(accent_colour(), 2)
+            side = r.width() / n
+            p.setPen(pen)
+            p.drawRect(QRectF(r.left() + j * side, r.top() + i * side, side, side).adjusted(-1, -1, 1, 1))
         if self.hasFocus() and self.layers and not self._figure:
             p.setPen(QPen(self.palette().highlight().color(), 1, Qt.PenStyle.DashLine))
             p.drawRect(self._rect(geometry, self.cursor[0], self.column_of(*self.cursor)).adjusted(-2, -2, 2, 2))

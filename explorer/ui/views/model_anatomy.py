@@ -33,7 +33,15 @@ def cell_of(view, layer: int, head: int, down: float, across: float) -> tuple[in
 
 
 def pressed(view, layer: int, head: int, down: float, across: float) -> None:
-    view.chosen_cell = cell_of(view, layer, head, down, across)
+    choose(view, cell_of(view, layer, head, down, across))
+
+
+def choose(view, cell: tuple[int, int, int, int] | None) -> None:
+    """The chosen cell, framed on its map (the maps are n × n: the sentence's tokens)."""
+    view.chosen_cell = cell
+    row = _row(view)
+    n = view.state.trace.rows[row].length if row is not None else 0
+    view.mosaic.set_chosen(None if cell is None or not n else (*cell, n))
 
 
 def meant(view) -> tuple[int, int, int, int] | None:
@@ -77,7 +85,7 @@ def ask(view, cell: tuple[int, int, int, int] | None = None) -> bool:
             )
         )
         return False
-    view.chosen_cell = cell
+    choose(view, cell)
     view.state.ask_anatomy(asked)
     return True
 

@@ -156,6 +156,7 @@ class ModelView(View):
         self._layers = {}
         self._shape = (trace.config.layers, trace.config.H)
         self.mosaic.reset(*self._shape)
+        self.chosen_cell = None  # new maps: the cell chosen on the old ones is not theirs
         self._note = self._source_note(trace, from_trace, bundle)
         if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
             self.slot.drop()
