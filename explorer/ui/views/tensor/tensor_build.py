@@ -37,7 +37,7 @@ def build(view) -> None:
     lay.addWidget(view.content, 1)
     view.how_link = QLabel()  # “How is this made?” for the chosen cell (issue 39): opens the stepper
     view.how_link.setTextFormat(Qt.TextFormat.RichText)
-    view.how_link.linkActivated.connect(lambda _href: view.ask_anatomy())
+    view.how_link.linkActivated.connect(lambda _href: trio_anatomy.link_asked(view))
     view.how_link.hide()  # shown once a cell is chosen: beside the hint it made the row, not the map, grow at 200 %
     below = QHBoxLayout()
     below.addWidget(view.explanation, 1)  # outside the exported part: a hover hint is no use on a slide
