@@ -17,6 +17,7 @@ from explorer.handouts.scene import Line, Rect, Scene, Text
 from explorer.handouts.stage_figure import Frame, check_selection, stage_scene, stage_title
 from explorer.handouts.svg import svg_text
 from explorer.handouts.text import CENTRE_TO_BASELINE, elide, text_width
+from explorer.handouts.translated_words import figure_words
 from explorer.handouts.words import ENGLISH
 from explorer.names import PAIRWISE_STAGES
 from explorer.present import palettes, stages
@@ -49,13 +50,11 @@ def trace_scene(
     language: str = "en",
 ) -> Scene:
     """The display as one scene: strip, figure and bars stacked, each drawn by its own part and moved down."""
-    from explorer.api.figure import language_words
-
     sel = selection or Selection()
     th = col.theme(theme)
     frame = Frame(float(width_px))
     px = frame.text_px()
-    words = language_words(language)
+    words = figure_words(language)
     figure = stage_scene(core_trace, sel, frame, words, theme)  # checks the selection: one line if wrong
     scene = Scene(frame.width, 0.0, background=th.paper, title=figure.title)
     strip, y = pipeline_strip(core_trace, sel, frame.width, px, th)

@@ -3,8 +3,9 @@ notebook as SVG and saved as SVG, PNG or PDF.
 
 ``Figure.of_stage(trace, selection)`` builds the same scene as ``attention-explorer figure TEXT --stage S
 --width-mm W -o x.svg`` (W = width_px · 25.4 / 96): its ``svg()`` is that file's text, character for
-character. SVG is written here in pure Python; PNG and PDF are painted by Qt in a child process
-(explorer/api/painting.py), because nothing under explorer.api imports Qt.
+character, in either language (``language="ja"``: ``--language ja``'s words, read from the shipped .ts
+without Qt by explorer/handouts/translated_words.py). SVG is written here in pure Python; PNG and PDF are
+painted by Qt in a child process (explorer/api/painting.py), because nothing under explorer.api imports Qt.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class Figure:
         ``width_px`` CSS pixels wide (the height follows the figure); ``tensor``: one of the stage's tensors;
         ``language``: the words' language, as ``figure --language`` ("en", "ja")."""
         from explorer.handouts.stage_figure import Frame, stage_scene
+        from explorer.handouts.translated_words import figure_words
 
-        words = language_words(language)
+        words = figure_words(language)  # Qt's translations, read without Qt; an unknown language is one line
         check_theme(theme)
         if not 20 <= px_to_mm(width_px) <= 2000:  # the figure command's --width-mm limits
             raise ConfigError(f"width_px must lie between 76 and 7559 (20 … 2000 mm), got {width_px:g}")
@@ -113,13 +115,3 @@ class Figure:
 def check_theme(theme: str) -> None:
     if theme not in vocab.PRINT_THEMES:
         raise ConfigError(f"unknown theme {theme!r}: choose one of {', '.join(vocab.PRINT_THEMES)}")
-
-
-def language_words(language: str):
-    """The figure words of ``language`` (explorer/handouts/translated_words.py: Qt's translations, read
-    without Qt), or the one line ``figure --language`` would say for a language it does not know."""
-    from explorer.handouts.translated_words import figure_words
-
-    if language not in vocab.LANGUAGES:
-        raise ConfigError(f"unknown language {language!r}: choose one of {', '.join(vocab.LANGUAGES)}")
-    return figure_words(language)

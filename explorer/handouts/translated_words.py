@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import cache, partial
 
+from explorer import vocab
+from explorer.errors import ConfigError
 from explorer.handouts.words import ENGLISH, TENSOR_TITLES, WORDS, FigureWords, tensor_key
 from explorer.present import stages
 from explorer.present.stage_titles import STAGE_TITLES, TITLE_CONTEXT
@@ -34,7 +36,10 @@ EDGE_CONTEXT = "StageWords"  # explorer/ui/words/stage_words.py's stage_words
 
 @cache
 def figure_words(language: str = "en") -> FigureWords:
-    """The words of a figure in ``language``; English is the source texts themselves."""
+    """The words of a figure in ``language`` (one of vocab.LANGUAGES, as ``figure --language``); English is
+    the source texts themselves."""
+    if language not in vocab.LANGUAGES:
+        raise ConfigError(f"unknown language {language!r}: choose one of {', '.join(vocab.LANGUAGES)}")
     if language == "en":
         return ENGLISH
     tr = translations(language).translate  # refuses a language without a .ts, in one line
