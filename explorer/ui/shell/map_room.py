@@ -107,16 +107,59 @@ def make_room(window, keep=frozenset()) -> None:
     make_title_room(window)
 
 
+def _line_givers(window) -> list:
+    """What gives its lines to the map when no panel is left to give way, in the order it gives them: the
+    map's title, then the pipeline's stage line and caption (one line each, cut, the whole in their tooltips),
+    then the hover line under the map (one line, then none). Each is ``(give, given)``."""
+    large, tensor = window.views["tensor"].large, window.views["tensor"]
+    flow = window.views.get("flow") if "flow" in window.docks else None
+    givers = [(lambda on: large.show_title(not on), lambda: not large.title_wanted)]
+    if flow is not None:
+        pipeline = (flow.detail, flow.caption)
+        givers.append((lambda on: _fold(pipeline, on), lambda: flow.caption.folded))
+    givers.append((lambda on: _fold((tensor.explanation,), on), lambda: tensor.explanation.folded))
+    # and then the hover line's one line: what it says is the hover's tooltip too
+    givers.append((lambda on: tensor.show_hover_line(not on), lambda: not tensor.hover_line_wanted))
+    return givers
+
+
+def _fold(labels, on: bool) -> None:
+    for label in labels:
+        label.set_folded(on)
+
+
 def make_title_room(window) -> None:
-    """When no panel is left to give way and the map is still short (200 % text on a laptop), the title above
-    it gives its line; it comes back once the map keeps its floor with it."""
-    large = window.views["tensor"].large
-    room = map_room(window)
-    if room is None or not large.title.text():
+    """When no panel is left to give way and the map is still short (200 % text on a laptop), the lines
+    around it give way one after the other (``_line_givers``); they come back, the last given first, as soon
+    as the map keeps its floor with them."""
+    if map_room(window) is None:
         return
-    short = MAP_FLOOR * window.height() - min(room)
-    line = large.title.sizeHint().height() + large.layout().spacing()
-    if large.title_wanted and short > 0 and room[1] <= room[0]:
-        large.show_title(False)
-    elif not large.title_wanted and short + line <= 0:
-        large.show_title(True)
+    givers = _line_givers(window)
+    if not _enough(window):
+        for give, given in givers:
+            if not given():
+                give(True)
+                _settle_lines(window)
+                if _enough(window):
+                    break
+        return
+    for give, given in reversed(givers):
+        if given():
+            give(False)
+            _settle_lines(window)
+            if not _enough(window):  # it needed that room after all
+                give(True)
+                _settle_lines(window)
+                return
+
+
+def _enough(window) -> bool:
+    room = map_room(window)
+    # the height is what lines above and below the map give; a map short of width gains nothing from them
+    return room is None or room[1] >= MAP_FLOOR * window.height() or room[1] > room[0]
+
+
+def _settle_lines(window) -> None:
+    settle_layout(window)
+    fit_pipeline(window)  # the pipeline's height follows its lines
+    settle_layout(window)
