@@ -162,6 +162,9 @@ def test_twice_the_text_size_keeps_the_map_first_and_gives_its_room_back(screens
         {"measure": "large 16"},
         {"text": sentence_of(28)},
         {"measure": "large 28"},
+        {"focus": True},
+        {"measure": "large focus"},
+        {"focus": False},
         {"text": sentence_of(16)},
         {"text_scale": 1.0},
         {"measure": "back"},
@@ -172,6 +175,8 @@ def test_twice_the_text_size_keeps_the_map_first_and_gives_its_room_back(screens
         assert_map_first(large, tokens)  # at least 40 % of the height, labels whole and against the cells
         assert not large["caption_cut"], large  # the pipeline's lines and the hover line: whole, or cut with "…"
     assert got["large 28"]["key_cap"] >= KEY_CAP, got["large 28"]
+    assert_map_first(got["large focus"], 28)
+    assert got["large focus"]["cells"][3] >= got["large 28"]["cells"][3]  # Focus is never the smaller
     assert got["large 16"]["key_cap"] > got["before"]["key_cap"], got  # the labels grew with the text
     assert abs(got["back"]["cells"][3] - got["before"]["cells"][3]) <= 4, got  # no band left behind
     assert not got["back"]["folded"], got["back"]  # every line given back, whole

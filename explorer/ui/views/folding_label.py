@@ -45,6 +45,9 @@ class FoldingLabel(QLabel):
         self._full = build(part)
         self._show()
 
+    def text(self) -> str:  # the whole text the owner set; QLabel.text(label) is what is shown
+        return self._full
+
     def full_text(self) -> str:
         return self._full
 
@@ -79,7 +82,7 @@ class FoldingLabel(QLabel):
 
     def _folded_tip(self) -> str:
         """The whole text where the label shows only its beginning (nothing when it is shown whole)."""
-        if not self._full or QLabel.text(self) == self._full:
+        if not self._full or super().text() == self._full:
             return self._tip
         return self._full.replace("\n", "<br>") if self._rich() else plain_tip(self._full)
 
