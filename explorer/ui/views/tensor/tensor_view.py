@@ -40,6 +40,8 @@ class TensorView(View):
         self.walked_at_choice: tuple[int, int] | None = None
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self.focused = False  # Focus (F11): the map and its caption only
+        self.hover_line_wanted = True  # False while a short window needs the hover line's room (map_room.py)
+        self.caption_wanted = True  # and the same for the title and shape line above the map
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
@@ -56,9 +58,10 @@ class TensorView(View):
 
     def _fit_caption(self) -> None:
         """The title and shape line repeat the pipeline's line above: shown where the map keeps its 45 % of the
-        window's height anyway (a tall window), and in Focus, where they are the map's caption."""
+        window's height anyway (a tall window), and in Focus, where they are the map's caption, unless the map
+        needs their room (200 % text on a laptop: map_room.py)."""
         if self.state_window() is not None:  # presentation mode decides for its own copy
-            tall = self.focused or self.window().height() >= 1000
+            tall = (self.focused or self.window().height() >= 1000) and self.caption_wanted
             self.edge.setVisible(tall)
             self.title.setVisible(tall)
 
@@ -66,12 +69,22 @@ class TensorView(View):
         """Focus: the map and its caption only (no controls, no grid of heads, no hover line)."""
         self.focused = on
         self.bar.setVisible(not on)
-        self.explanation.setVisible(not on)
+        self.explanation.setVisible(not on and self.hover_line_wanted)
         self.how_link.setVisible(False)
         self._fit_caption()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
             self._refresh()
+
+    def show_hover_line(self, shown: bool) -> None:
+        """The line under the map, or not: the last thing a short window gives its map (its words are the hover's
+        tooltip too, explorer/ui/shell/map_room.py)."""
+        self.hover_line_wanted = shown
+        self.explanation.setVisible(shown and not self.focused and not self.presenting)
+
+    def show_caption(self, shown: bool) -> None:
+        self.caption_wanted = shown
+        self._fit_caption()
 
     def set_presentation(self, text_px: int) -> None:
         """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
