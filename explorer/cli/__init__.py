@@ -15,6 +15,7 @@ from explorer.cli import anatomy_cmd, attribute_cmd, compare_cmd, export_cmd, ge
 from explorer.cli.terminal import (
     OutputLost,
     current_folder_missing,
+    discard_stdout,
     flush_stdout,
     guarded_streams,
     output_lost_message,
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             return reader_left()
         except OutputLost as exc:  # `info > /dev/full`: the output is lost, and the exit code says so
             say("error", output_lost_message(exc))
+            discard_stdout()
             return 2
         return code
 

@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args, bundle.config).replace(
         layers_to_capture=None, lazy_pairwise=True
     )  # every layer, no maps
-    from explorer.interventions.attribution import attribute, resolve_target
+    from explorer.interventions.attribution import attribute, refuse_undecomposable, resolve_target
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
+
+    refuse_undecomposable(bundle.config)  # before the trace: an encoder's logits do not split
 
     target = resolve_target(bundle, args.target, args.target_id)
     trace = run_trace(bundle, text, options)
