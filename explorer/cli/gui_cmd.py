@@ -132,7 +132,9 @@ def _refuse_encoder_generation(args: argparse.Namespace, opened) -> None:
     from explorer.weights.catalog import own_mask
 
     encoder = (
-        getattr(opened.config, "mlm_head", False) if opened is not None else bool(args.model) and own_mask(args.model) == "none"
+        getattr(opened.config, "mlm_head", False)
+        if opened is not None
+        else bool(args.model) and own_mask(args.model) == "none"
     )
     if encoder:
         raise ConfigError(

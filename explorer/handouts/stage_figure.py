@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from explorer import names
 from explorer.errors import ConfigError
-from explorer.util.printable import quoted
 from explorer.handouts import colours as col
 from explorer.handouts.map_draw import draw_map
 from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width, title_lines
@@ -21,6 +20,7 @@ from explorer.handouts.words import ENGLISH, FigureWords
 from explorer.present import figure, matrices, stages
 from explorer.present.figure import Panel
 from explorer.session.request import Selection
+from explorer.util.printable import quoted
 
 
 @dataclass(frozen=True)
