@@ -40,6 +40,8 @@ def _file_error(qfile: QFile, path: Path) -> str | None:
     reason = qfile.errorString()
     if "No space" in reason:
         return describe_os_error(OSError(errno.ENOSPC, reason), path)
+    if not reason or reason == "Unknown error":  # Qt's words for a write cut short by a file size limit
+        return f"cannot write {path}: the file could not be written whole (the disk is full or a size limit was met)"
     return f"cannot write {path}: {reason}"
 
 
