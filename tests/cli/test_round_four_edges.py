@@ -57,6 +57,8 @@ FULL_DISK = {
     "lesson-check": ["lesson", "check", "builtin"],
     "attribute-json": ["attribute", PEN, "--preset", "seed-toy", "--target-id", "3", "--json"],
     "generate-json": ["generate", "This is", "--preset", "seed-toy", "-n", "2", "--json"],
+    "generate-text": ["generate", "This is", "--preset", "seed-toy", "-n", "2"],
+    "figure": ["figure", PEN, "--preset", "seed-toy", "--stage", "weights", "-o", "{tmp}/f.svg"],
     "anatomy-json": [
         "anatomy",
         PEN,
@@ -79,7 +81,7 @@ def test_a_full_disk_on_standard_output_is_one_line_and_exit_2_in_the_default_en
     PYTHONUNBUFFERED was set."""
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full here")
-    argv = [a.format(good=good) for a in FULL_DISK[case]]
+    argv = [a.format(good=good, tmp=tmp_path) for a in FULL_DISK[case]]
     with open("/dev/full", "w") as full:
         r = _process(argv, tmp_path, stdout=full)
     assert r.returncode == 2, r.stderr
@@ -92,7 +94,7 @@ def test_a_reader_that_left_is_quiet_in_the_default_environment(tmp_path, good, 
     read, write = os.pipe()
     os.close(read)
     try:
-        r = _process([a.format(good=good) for a in FULL_DISK[case]], tmp_path, stdout=write)
+        r = _process([a.format(good=good, tmp=tmp_path) for a in FULL_DISK[case]], tmp_path, stdout=write)
     finally:
         os.close(write)
     assert r.returncode == 141, r.stderr
@@ -175,6 +177,30 @@ def test_gui_generate_with_an_encoder_is_refused_before_the_window(tmp_path, ber
         assert code == 2 and "--generate: an encoder" in one_error(err)
         assert not shot.exists()
         assert time.monotonic() - started < 50  # hang guard only: the refusal comes before any window
+
+
+def test_a_generation_the_window_refuses_ends_the_screenshot_in_one_line(tmp_path):
+    """Any refusal of the Generate panel under `gui --screenshot --generate N` (here the memory budget) ended
+    the same way as the encoder's: the whole wait, then "timed out waiting for the first trace" (exit 1)."""
+    shot = tmp_path / "shot.png"
+    code, _, err, _ = run_cli(
+        tmp_path,
+        "gui",
+        "--text",
+        PEN,
+        "--preset",
+        "seed-toy",
+        "--generate",
+        "256",
+        "--size",
+        "800x600",
+        "--screenshot",
+        shot,
+        env={"ATTENTION_EXPLORER_MEMORY_GB": "0.0002"},
+        timeout=120,
+    )
+    assert code == 2 and one_error(err).startswith("error: not generated: generating 256 tokens")
+    assert not shot.exists()
 
 
 def test_the_worksheet_leaves_the_next_token_out_for_an_encoder(tmp_path, bert):
