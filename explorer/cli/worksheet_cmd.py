@@ -62,7 +62,8 @@ def _run(args: argparse.Namespace) -> int:
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
     check_small(trace, args.row)  # --row past the last sentence: one line, before the sheet's heading reads it
-    exercises = exercises_for(trace.config, exercises, asked=args.exercises is not None)
+    if cell is None:  # the --anatomy sheet has no next-token exercise to leave out
+        exercises = exercises_for(trace.config, exercises, asked=args.exercises is not None)
     from explorer.ui.printing.headless import drawing_application
 
     drawing_application(args.language)

@@ -14,6 +14,7 @@ whatever a message was built from, it leaves as one line with nothing a terminal
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
 
 MAX_SHOWN = 200  # characters of a user's string quoted in a message; the rest is said as a count
@@ -97,10 +98,24 @@ def json_text(value: object, indent: int | None = None, allow_nan: bool = True) 
     """``value`` as JSON for standard output: non-ASCII letters as they are, and what ``terminal_text`` would
     escape written as JSON's own ``\\uXXXX`` (inside its strings, the only place json.dumps puts them), so the
     line stays valid JSON that reads back to the same strings."""
+    if not allow_nan:  # strict JSON: a NaN or an infinity (a trace's numbers that cannot be shown) is null
+        value = _finite_or_null(value)
     text = json.dumps(value, ensure_ascii=False, allow_nan=allow_nan, indent=indent)
     if text.isprintable():
         return text
     return "".join(_json_escape(ch) if ch != "\n" and _hidden(ch) else ch for ch in text)
+
+
+def _finite_or_null(value: object) -> object:
+    """``value`` with every float that is NaN or infinite replaced by None (JSON's null): such numbers come
+    from a trace that said so in a note, and strict JSON has no word for them (a ValueError traceback before)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_null(v) for v in value]
+    return value
 
 
 def _json_escape(ch: str) -> str:

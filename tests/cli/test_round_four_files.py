@@ -226,6 +226,25 @@ def test_numbers_that_cannot_be_shown_are_one_note_naming_where(tmp_path, case):
     assert any(n.startswith(f"NaN or infinite values from {first} on") for n in reopened.notices)
 
 
+def test_what_reads_such_numbers_says_so_in_one_line(tmp_path):
+    """generate chose from NaN logits (IndexError); strict JSON refused NaN (ValueError): one line, or null."""
+    import json
+
+    folder = NONFINITE["rope-theta-1e-300"][0](tmp_path / "m")
+    for extra in ([], ["--json"], ["--temperature", "0.7", "--seed", "1"]):
+        code, out, err, _ = run_cli(tmp_path, "generate", "This is", "--model", folder, "-n", "3", *extra)
+        assert code == 2 and "no next token can be chosen: the logits hold NaN" in one_error(err)
+    code, out, err, _ = run_cli(tmp_path, "compare", PEN, "--model-a", folder, "--random-b", "--json")
+    assert code == 0 and "Traceback" not in err, err
+    report = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in strict JSON"))  # NaN became null
+    assert any(m["p_a"] is None for m in report["output"]["moved"])
+    code, out, err, _ = run_cli(
+        tmp_path, "anatomy", PEN, "--model", folder, "--stage", "weights", "--query", "2", "--key", "1", "--json"
+    )
+    assert code == 0 and "Traceback" not in err, err
+    assert json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in strict JSON"))["steps"]
+
+
 def test_a_healthy_model_has_no_such_note(tmp_path):
     folder = _gemma2(tmp_path / "m", 50.0, 30.0)
     code, _, err, _ = run_cli(tmp_path, "export", PEN, "--model", folder, "-o", "s.npz")
