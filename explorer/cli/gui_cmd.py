@@ -126,6 +126,23 @@ def _asked_selection(args: argparse.Namespace, opened) -> dict[str, int]:
     return asked
 
 
+def _refuse_encoder_generation(args: argparse.Namespace, opened) -> None:
+    """``--generate N`` with an encoder: refused before the window, whose screenshot otherwise waited for a
+    generation that never comes until its whole timeout ("timed out waiting for the first trace")."""
+    from explorer.weights.catalog import own_mask
+
+    encoder = (
+        getattr(opened.config, "mlm_head", False)
+        if opened is not None
+        else bool(args.model) and own_mask(args.model) == "none"
+    )
+    if encoder:
+        raise ConfigError(
+            "--generate: an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by "
+            "token"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
     if args.screenshot:
@@ -151,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
         from explorer.export.snapshot import read_snapshot
 
         opened = read_snapshot(args.snapshot)
+    if args.generate is not None:
+        _refuse_encoder_generation(args, opened)
     asked = _asked_selection(args, opened)
     options = LaunchOptions(
         text=args.text,

@@ -156,8 +156,8 @@ def _write_stages_in_background(parent: QWidget, trace, files, folder: Path, siz
 
     words = figure_words()  # translated here, on the GUI thread, once for every figure
 
-    def write(name: str, selection) -> Path:
-        return write_figure(trace, selection, folder / name, size, words)[0]
+    def write(name: str, selection, into: Path) -> Path:
+        return write_figure(trace, selection, into / name, size, words)[0]
 
     dialog = QProgressDialog(
         QCoreApplication.translate("FigureMenu", "Exporting stages…"),
@@ -186,7 +186,7 @@ def _write_stages_in_background(parent: QWidget, trace, files, folder: Path, siz
     slot.succeeded.connect(finished)
     slot.cancelled.connect(dialog.close)
     slot.failed.connect(failed)
-    slot.submit(stage_figures_work(files, write))
+    slot.submit(stage_figures_work(files, write, folder))
     return slot
 
 
