@@ -15,6 +15,7 @@ from explorer.errors import ModelLoadError
 from explorer.families import LLAMA, gguf_family
 from explorer.util.schema import Where, text
 from explorer.weights.gguf.config import config_from_gguf
+from explorer.weights.gguf.header import check_header
 from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
 
@@ -72,16 +73,14 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
 
     origin = path.name
     report(progress, 0, 1, "reading GGUF metadata")
+    check_header(path, origin)  # every declared count and length against the file's size, before the reader
     reader = _open_reader(path)
     check_cancel(cancel)
     meta = _metadata(reader)
     tensors = {t.name: t for t in reader.tensors}
     cfg = config_from_gguf(meta, tensors, origin)
     tokenizer = tokenizer_from_metadata(meta, origin)
-    if tokenizer.vocab_size > cfg.vocab_size:
-        raise ModelLoadError(
-            f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
-        )
+    tokenizer.check_fits(cfg.vocab_size, 0, origin)  # its largest id has a row of token_embd.weight
 
     filler = Filler(cfg, origin)
     sources = gguf_sources(cfg, str(meta.get("general.architecture")))
