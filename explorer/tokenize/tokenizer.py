@@ -82,7 +82,8 @@ class Tokenizer:
             text = data.decode("utf-8")
         except UnicodeDecodeError:  # a binary file in its place raised a traceback
             raise ModelLoadError(f"tokenizer {path} is not a tokenizer.json (not UTF-8 text)") from None
-        return cls.from_str(text, kind, Path(path).name)
+        where = Path(path)  # messages name the folder too: the model's, not any tokenizer.json
+        return cls.from_str(text, kind, f"{where.parent.name}/{where.name}" if where.parent.name else where.name)
 
     def check_fits(self, vocab_size: int, segments: int, origin: str) -> None:
         """Every id this tokenizer can give has a row of the model's embedding table (its largest id, not its
