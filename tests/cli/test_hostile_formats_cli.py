@@ -126,6 +126,7 @@ REFUSED = {
         ),
         "sliding_window_pattern",
     ),
+    "gguf-array-1M+1-in-the-file": (_gguf(meta={"x.counts": [1] * 1_000_001}), "x.counts"),
     "gguf-tokens-50M": (_gguf(patch=("tokenizer.ggml.tokens length", 50_000_000)), "tokenizer.ggml.tokens"),
     "gguf-scores-2^63": (_gguf(kind="llama", patch=("tokenizer.ggml.scores length", 2**63)), "tokenizer.ggml.scores"),
     "gguf-key-length-2^62": (_gguf(patch=("key length", 2**62)), "metadata key"),

@@ -100,18 +100,17 @@ def _schema_keys():
     return sorted(k for k in FIELDS if k != "model_type")
 
 
-@st.composite
-def wrong_field(draw):
-    key = draw(st.sampled_from(_schema_keys()))
-    return key, draw(_wrong_for(key))
+PER_FIELD = settings(SETTINGS, max_examples=25)
 
 
-@SETTINGS
-@given(family=st.sampled_from(sorted(_examples())), change=wrong_field())
-def test_a_value_wrong_for_its_field_is_refused_naming_the_field(family, change):
+@pytest.mark.parametrize("key", _schema_keys())
+@PER_FIELD
+@given(data=st.data())
+def test_a_value_wrong_for_its_field_is_refused_naming_the_field(key, data):
     from explorer.weights.hf import config_from_hf
 
-    key, value = change
+    family = data.draw(st.sampled_from(sorted(_examples())))
+    value = data.draw(_wrong_for(key))
     with pytest.raises(ModelLoadError) as info:
         config_from_hf({**_examples()[family], key: value}, "config.json")
     assert key in one_line(info.value, "config.json")
@@ -201,12 +200,37 @@ def test_the_header_walk_finds_every_declared_number(good_gguf, arch):
     names = [n for n, _, _ in hf.header_fields(good_gguf)]
     assert "tokenizer.ggml.tokens length" in names and "token_embd.weight shape[1]" in names
     assert sum(n.endswith(" offset") for n in names) == struct.unpack_from("<Q", good_gguf.read_bytes(), 8)[0]
+    assert {_field_class(n) for n in names} == set(HEADER_CLASSES)
 
 
-@SETTINGS
+def _field_class(name: str) -> str:
+    """What a header number is, whichever key or tensor it belongs to ("length", "shape[1]", …)."""
+    if name in ("tensor count", "metadata count"):
+        return name
+    for end in ("item type", "type", "length", "dimensions", "offset"):
+        if name.endswith(" " + end):
+            return end
+    return name.rsplit(" ", 1)[1]  # shape[d]
+
+
+HEADER_CLASSES = [
+    "tensor count",
+    "metadata count",
+    "length",
+    "type",
+    "item type",
+    "dimensions",
+    "shape[0]",
+    "shape[1]",
+    "offset",
+]
+
+
+@pytest.mark.parametrize("kind", HEADER_CLASSES)
+@PER_FIELD
 @given(data=st.data())
-def test_any_declared_number_of_a_gguf_header_loads_or_is_one_line(good_gguf, data):
-    fields = hf.header_fields(good_gguf)
+def test_any_declared_number_of_a_gguf_header_loads_or_is_one_line(good_gguf, kind, data):
+    fields = [f for f in hf.header_fields(good_gguf) if _field_class(f[0]) == kind]
     name, offset, fmt = data.draw(st.sampled_from(fields))
     value = data.draw(HOSTILE_NUMBERS) % (1 << (8 * struct.calcsize(fmt)))
     with tempfile.TemporaryDirectory() as tmp:
@@ -330,10 +354,12 @@ NORMALIZERS = st.one_of(
 )
 
 
+TOKENIZER_FIELDS = ["vocab", "added", "template", "normalizer", "truncation", "padding"]
+
+
 @st.composite
-def tokenizer_edits(draw):
-    """(name, edit of the parsed tokenizer.json, the id or growth it declares)."""
-    field = draw(st.sampled_from(["vocab", "added", "template", "normalizer", "truncation", "padding"]))
+def tokenizer_edits(draw, field: str):
+    """(name, edit of the parsed tokenizer.json) for one of TOKENIZER_FIELDS."""
     if field == "vocab":
         i = draw(HOSTILE_IDS)
         return field, lambda d: d["model"]["vocab"].update({"pen": i})
@@ -356,12 +382,13 @@ def tokenizer_edits(draw):
     return field, lambda d: d.update(padding=pad)
 
 
-@SETTINGS
-@given(edit=tokenizer_edits())
-def test_a_hostile_tokenizer_json_loads_bounded_or_is_one_line(edit):
+@pytest.mark.parametrize("field", TOKENIZER_FIELDS)
+@PER_FIELD
+@given(data=st.data())
+def test_a_hostile_tokenizer_json_loads_bounded_or_is_one_line(field, data):
     from explorer.tokenize.json_schema import MAX_GROWTH
 
-    field, change = edit
+    _, change = data.draw(tokenizer_edits(field))
     data = json.loads(hf.word_tokenizer(WORDS))
     change(data)
     with tempfile.TemporaryDirectory() as tmp:
@@ -432,13 +459,13 @@ ENTRY_VALUES = {
 }
 
 
-@SETTINGS
+@pytest.mark.parametrize("field", sorted(ENTRY_VALUES))
+@PER_FIELD
 @given(data=st.data())
-def test_any_safetensors_header_entry_loads_or_is_one_line(tmp_path_factory, data):
+def test_any_safetensors_header_entry_loads_or_is_one_line(tmp_path_factory, field, data):
     good = hostile.tiny_llama(tmp_path_factory.mktemp("st") / "m")
     header, blob = _header(good / "model.safetensors")
     name = data.draw(st.sampled_from(sorted(k for k in header if k != "__metadata__")))
-    field = data.draw(st.sampled_from(sorted(ENTRY_VALUES)))
     value = data.draw(ENTRY_VALUES[field])
     header[name] = {**header[name], field: value}
     hf.safetensors_file(good / "model.safetensors", header, blob)
@@ -470,3 +497,41 @@ def test_float8_weights_are_read_as_float32(tmp_path, dtype):
     embed = dict(bundle.model.named_parameters())["embed.tok"]
     expected = exact["model.embed_tokens.weight"].to(getattr(torch, dtype)).float()
     assert embed.dtype == torch.float32 and torch.equal(embed, expected)
+
+
+# ---------------------------------------------------------------------------------------------- the header reader
+
+
+@pytest.mark.parametrize("arch", ["llama", "qwen2", "qwen3", "gemma", "gemma2", "gemma3", "phi3"])
+@pytest.mark.parametrize("kind", ["gpt2", "llama"])
+def test_the_header_reader_agrees_with_the_gguf_package(tmp_path, arch, kind):
+    """The metadata and tensors read against the schema are the ones the gguf package's reader gives."""
+    from explorer.weights.gguf.header import read_header
+
+    meta_values = {f"{arch}.attention.sliding_window_pattern": [True, False], "x.scores": [0.5, -1.0, 2.0]}
+    path = hf.gguf_file(tmp_path / "m.gguf", arch, meta=meta_values, kind=kind)
+    meta, tensors = read_header(path, "m.gguf")
+    reader = gguf.GGUFReader(str(path))
+    expected = {k: f.contents() for k, f in reader.fields.items() if not k.startswith("GGUF.")}
+    assert meta == expected
+    assert sorted(tensors) == sorted(t.name for t in reader.tensors)
+    for t in reader.tensors:
+        mine = tensors[t.name]
+        assert mine.tensor_type == t.tensor_type and mine.shape == tuple(int(n) for n in t.shape)
+        assert mine.data.dtype == t.data.dtype and np.array_equal(mine.data, t.data)
+
+
+def test_an_array_longer_than_any_vocabulary_is_refused_though_the_file_holds_it(tmp_path):
+    path = hf.gguf_file(tmp_path / "m.gguf", meta={"x.counts": [1] * 1_000_001})
+    with pytest.raises(ModelLoadError) as info:
+        _load(path)
+    assert "x.counts declares 1,000,001 entries" in one_line(info.value, "m.gguf")
+
+
+def test_a_metadata_key_written_twice_is_refused(tmp_path):
+    path = hf.gguf_file(tmp_path / "m.gguf", meta={"a.first": 1, "a.other": 2})
+    raw = path.read_bytes().replace(b"a.other", b"a.first")
+    path.write_bytes(raw)
+    with pytest.raises(ModelLoadError) as info:
+        _load(path)
+    assert "metadata a.first appears twice" in one_line(info.value, "m.gguf")
