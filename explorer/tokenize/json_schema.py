@@ -16,22 +16,24 @@ from typing import Any
 from explorer.errors import ModelLoadError
 from explorer.util.schema import Where, listing, mapping, text, whole
 
-MAX_GROWTH = 64  # how many times longer a normalizer may make the text (NFKC at most 18, with Lowercase 54)
+MAX_GROWTH = 64  # how many times longer (in UTF-8 bytes) a normalizer may make the text: 200,000 characters
+# then take about 0.5 GB in the tokenizers library, which keeps an alignment per byte
 MODELS = ("BPE", "WordPiece", "WordLevel", "Unigram")
-# Normalizers by the most characters one character can become (NFKC: U+FDFA is 18; NFD: 4; Lowercase:
+# Normalizers by the most one character can become (NFKC: U+FDFA is 18 characters; NFD 4, NFC 3; Lowercase:
 # "İ" is 2; BertNormalizer puts spaces around CJK characters; ByteLevel spells a 4-byte character as 4).
 GROWTH = {
-    "NFC": 4,
+    "NFC": 3,
     "NFD": 4,
     "NFKC": 18,
     "NFKD": 18,
-    "Lowercase": 3,
+    "Lowercase": 2,
     "Strip": 1,
     "StripAccents": 1,
     "Nmt": 1,
     "BertNormalizer": 3,
     "ByteLevel": 4,
     "Precompiled": 4,
+    "Prepend": 1,  # its text (at most 1,000 characters) is added once, not per character
 }
 
 
@@ -71,14 +73,14 @@ def _growth(value: Any, field: str, where: Where) -> int:
             total *= _growth(part, f"{field}.normalizers[{i}]", where)
         return total
     if kind == "Replace":
-        content = text(block.get("content"), f"{field}.content", where, 1000)
+        content = len(text(block.get("content"), f"{field}.content", where, 1000).encode("utf-8"))
         pattern = mapping(block.get("pattern"), f"{field}.pattern", where)
         literal = pattern.get("String")
         if isinstance(literal, str) and literal:
-            return max(1, -(-len(content) // len(literal)))
-        return len(content) + 1  # a regex may match one character, or the empty string between two
+            return max(1, -(-content // len(literal.encode("utf-8"))))
+        return content + 1  # a regex may match one byte's character, or the empty string between two
     if kind == "Prepend":
-        return 1 + len(text(block.get("prepend"), f"{field}.prepend", where, 1000))
+        text(block.get("prepend"), f"{field}.prepend", where, 1000)
     if kind in GROWTH:
         return GROWTH[kind]
     raise where.fail(f"{field}.type {str(kind)[:40]!r} is not a normalizer this version knows")

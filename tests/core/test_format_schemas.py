@@ -403,8 +403,12 @@ def test_a_hostile_tokenizer_json_loads_bounded_or_is_one_line(field, data):
     assert max(ids) < bundle.config.V
     text = "This is a pen . " * 500
     encoded = bundle.tokenizer.encode(text)
-    assert len(encoded) <= MAX_GROWTH * len(text)
     assert len(encoded) < 2 * len(text.split()) + 2  # no padding added to the text
+    normalizer = bundle.tokenizer.hf.normalizer
+    sample = "a aa İ \ufdfa 한 😀 This"  # characters each normalizer kind grows most
+    if normalizer is not None:  # the growth it was allowed is what it does at most, measured in bytes
+        grown = len(normalizer.normalize_str(sample).encode()) - 1000  # a Prepend's text, added once
+        assert grown <= MAX_GROWTH * len(sample.encode())
 
 
 @pytest.mark.parametrize(
@@ -535,3 +539,32 @@ def test_a_metadata_key_written_twice_is_refused(tmp_path):
     with pytest.raises(ModelLoadError) as info:
         _load(path)
     assert "metadata a.first appears twice" in one_line(info.value, "m.gguf")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: n.BertNormalizer(clean_text=True, handle_chinese_chars=True, lowercase=True),
+        lambda n: n.Sequence([n.Prepend("\u2581"), n.Replace(" ", "\u2581")]),  # Llama 2, Mistral
+        lambda n: n.Sequence([n.NFD(), n.Lowercase(), n.StripAccents()]),
+        lambda n: n.Sequence([n.NFKC(), n.Replace(tokenizers_regex(" {2,}"), " ")]),  # T5-like
+        lambda n: n.Sequence([n.NFKC(), n.BertNormalizer(lowercase=False)]),
+    ],
+    ids=["bert", "llama2", "nfd-lower-strip", "nfkc-spaces", "nfkc-bert"],
+)
+def test_the_normalizers_of_real_tokenizers_are_accepted(make):
+    import tokenizers
+    from tokenizers import models, normalizers
+
+    from explorer.tokenize import Tokenizer
+
+    hf_tok = tokenizers.Tokenizer(models.WordLevel({w: i for i, w in enumerate(WORDS)}, unk_token="<unk>"))
+    hf_tok.normalizer = make(normalizers)
+    tokenizer = Tokenizer.from_str(hf_tok.to_str())
+    assert tokenizer.encode("This is a pen .").ids
+
+
+def tokenizers_regex(pattern: str):
+    from tokenizers import Regex
+
+    return Regex(pattern)
