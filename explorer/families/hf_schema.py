@@ -3,7 +3,8 @@ the file (``check_config_json``, called by explorer/weights/hf/config.py). A fam
 of the right type only: a ``rope_parameters`` that is a number once raised AttributeError in GPT-NeoX, a
 ``layer_types`` of the wrong length or a ``rope_type`` of null was accepted where transformers refuses the
 file. ``FIELDS`` is the one table of them (the "every field accounted for" table of the models can share it);
-a field the table does not name is not read by any family."""
+a field the table does not name is not read by any family (``_name_or_path`` is only shown, and the loader
+falls back to the folder's name when it cannot be)."""
 
 from __future__ import annotations
 
@@ -35,10 +36,6 @@ def _fraction(value: Any, field: str, where: Where) -> float:
 
 def _name(value: Any, field: str, where: Where) -> str:
     return text(value, field, where, 200)
-
-
-def _path(value: Any, field: str, where: Where) -> str:
-    return text(value, field, where, 4096)
 
 
 # The layer kinds the traced model follows (transformers also knows chunked_attention and linear_attention,
@@ -124,7 +121,6 @@ FIELDS: dict[str, Check] = {
         ),
         _name,
     ),
-    "_name_or_path": _path,
     "rope_parameters": lambda v, f, w: _rope_block(v, f, w, nested=True),
     "rope_scaling": lambda v, f, w: _rope_block(v, f, w, nested=False),
 }

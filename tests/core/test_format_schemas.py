@@ -65,7 +65,6 @@ def _kind(key: str) -> str:
         s._positive: "positive",
         s._fraction: "fraction",
         s._name: "name",
-        s._path: "path",
     }.get(check, "flag" if check is s.flag else "rope")
 
 
@@ -77,7 +76,6 @@ def _wrong_for(key: str):
         "positive": st.sampled_from([0, -1, "1e4", [], {}, True, math.nan, math.inf, -math.inf]),
         "fraction": NOT_A_FRACTION,
         "name": NOT_A_NAME,
-        "path": st.sampled_from([0, [], {}, "\ud800", "p" * 5000]),
         "flag": NOT_A_FLAG,
         "rope": NOT_AN_OBJECT
         | st.builds(
@@ -244,30 +242,36 @@ def test_any_declared_number_of_a_gguf_header_loads_or_is_one_line(good_gguf, ki
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 < 3 * GiB
 
 
-def _arch_keys(arch: str) -> list[str]:
-    a = f"{arch}."
-    return [
-        a + k
-        for k in (
-            "block_count",
-            "context_length",
-            "embedding_length",
-            "feed_forward_length",
-            "attention.head_count",
-            "attention.head_count_kv",
-            "attention.key_length",
-            "attention.value_length",
-            "attention.layer_norm_rms_epsilon",
-            "rope.freq_base",
-            "rope.freq_base_swa",
-            "rope.dimension_count",
-            "rope.scaling.type",
-            "attention.sliding_window",
-            "attention.sliding_window_pattern",
-            "attn_logit_softcapping",
-            "final_logit_softcapping",
-        )
-    ] + ["tokenizer.ggml.pre", "tokenizer.ggml.unknown_token_id", "tokenizer.ggml.add_space_prefix"]
+ARCH_KEYS = [  # every metadata key the readers take, after "<arch>."; then the architecture-free ones
+    "block_count",
+    "context_length",
+    "embedding_length",
+    "feed_forward_length",
+    "attention.head_count",
+    "attention.head_count_kv",
+    "attention.key_length",
+    "attention.value_length",
+    "attention.layer_norm_rms_epsilon",
+    "rope.freq_base",
+    "rope.freq_base_swa",
+    "rope.dimension_count",
+    "rope.scaling.type",
+    "attention.sliding_window",
+    "attention.sliding_window_pattern",
+    "attn_logit_softcapping",
+    "final_logit_softcapping",
+]
+PLAIN_KEYS = [
+    "tokenizer.ggml.pre",
+    "tokenizer.ggml.unknown_token_id",
+    "tokenizer.ggml.add_space_prefix",
+    "general.name",
+    "general.alignment",
+]
+
+
+def _key(arch: str, key: str) -> str:
+    return key if key in PLAIN_KEYS else f"{arch}.{key}"
 
 
 GGUF_VALUES = st.one_of(
@@ -278,13 +282,15 @@ GGUF_VALUES = st.one_of(
 )
 
 
-@SETTINGS
+@pytest.mark.parametrize("key", ARCH_KEYS + PLAIN_KEYS)
+@PER_FIELD
 @given(data=st.data())
-def test_every_architectures_metadata_loads_or_is_one_line(data):
+def test_every_architectures_metadata_loads_or_is_one_line(key, data):
     from explorer.families import GGUF_ARCHITECTURES
 
     arch = data.draw(st.sampled_from(GGUF_ARCHITECTURES))
-    changes = data.draw(st.dictionaries(st.sampled_from(_arch_keys(arch)), GGUF_VALUES, min_size=1, max_size=3))
+    others = st.sampled_from([_key(arch, k) for k in ARCH_KEYS + PLAIN_KEYS])
+    changes = {_key(arch, key): data.draw(GGUF_VALUES), **data.draw(st.dictionaries(others, GGUF_VALUES, max_size=2))}
     with tempfile.TemporaryDirectory() as tmp:
         path = hf.gguf_file(Path(tmp) / "m.gguf", arch, meta=changes)
         try:
