@@ -1,5 +1,6 @@
 """tokenizer.json's schema, checked before the tokenizers library builds it: ids whole numbers, the normalizer
-made of known kinds that cannot multiply the text, truncation within range; and ``largest_ids``, the largest
+made of known kinds that cannot multiply the text (its padding and truncation are not used: see
+explorer/tokenize/tokenizer.py); and ``largest_ids``, the largest
 token id and token type anywhere in the file (vocabulary, added tokens, the template's special tokens), which
 the loaders compare with the model's embeddings (``check_ids_fit``).
 
@@ -56,10 +57,6 @@ def check_tokenizer_json(data: Any, origin: str) -> None:
                 f"normalizer can make the text {growth:,} times longer (at most {MAX_GROWTH} are read): "
                 "a replacement longer than what it replaces?"
             )
-    if data.get("truncation") is not None:
-        cut = mapping(data["truncation"], "truncation", where)
-        longest = whole(cut.get("max_length"), "truncation.max_length", where, lo=1)
-        whole(cut.get("stride", 0), "truncation.stride", where, hi=longest - 1)
     largest_ids(data, origin)  # every id and type id a whole number in range
 
 

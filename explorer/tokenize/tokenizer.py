@@ -30,9 +30,11 @@ UNK = "<unk>"
 
 class Tokenizer:
     def __init__(self, hf: tokenizers.Tokenizer, kind: str | None = None, specials: bool = False) -> None:
-        # Padding is the trace's own (a batch padded to its longest row, the padding masked); a tokenizer.json's
-        # padding is dropped, as transformers does: fixed at 2,000,000,000 it aborted the process.
+        # Padding and cutting are the trace's own (a batch padded to its longest row and the padding masked, a
+        # sentence cut to the model's context with a note): a tokenizer.json's are dropped, as transformers
+        # does unless asked. Its padding fixed at 2,000,000,000 aborted the process; its truncation cut silently.
         hf.no_padding()
+        hf.no_truncation()
         self.hf = hf
         self.kind = kind or _infer_kind(hf)
         # An encoder's tokenizer adds its special tokens ([CLS] … [SEP]) and reads two sentences

@@ -3,7 +3,7 @@ class (config.json fields, GGUF declared counts and shapes, tokenizer.json ids a
 headers and dtypes). Each ends in exit code 2 and exactly one `error:` line naming the field, never a
 traceback, with the child's peak memory under 1.5 GB (measured inside it: the 2⁴⁰-entry array once reached
 7.5 GB, a multiplying normalizer 7 GB). Files that are legal but odd (float8 weights, a tokenizer.json padded
-to 2,000,000,000) are traced, exit 0.
+to 2,000,000,000 or truncated to 2 tokens) are traced whole, exit 0.
 """
 
 from __future__ import annotations
@@ -192,9 +192,11 @@ def _float8(tmp: Path) -> Path:
 
 PADDED = {"strategy": {"Fixed": 2_000_000_000}, "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0}
 PADDED |= {"pad_type_id": 0, "pad_token": "<unk>"}
+CUT = {"direction": "Right", "max_length": 2, "strategy": "LongestFirst", "stride": 5}
 TRACED = {
     "float8-weights": _float8,
     "padding-2e9": _tokenizer(lambda d: d.update(padding=PADDED)),
+    "truncation-to-2": _tokenizer(lambda d: d.update(truncation=CUT)),
 }
 
 
@@ -206,4 +208,4 @@ def test_a_legal_but_odd_model_file_is_traced(tmp_path, case):
     assert code == 0, err
     assert "Traceback" not in err and rss < BUDGET
     with np.load(out) as snapshot:
-        assert snapshot["tokens"].shape[-1] == len(PEN.split())  # the text's five tokens, no padding
+        assert snapshot["tokens"].shape[-1] == len(PEN.split())  # the text's five tokens, no padding, none cut

@@ -410,6 +410,8 @@ def test_a_hostile_tokenizer_json_loads_bounded_or_is_one_line(field, data):
     text = "This is a pen . " * 500
     encoded = bundle.tokenizer.encode(text)
     assert len(encoded) < 2 * len(text.split()) + 2  # no padding added to the text
+    if field in ("truncation", "padding"):  # neither is used: the text is traced whole, as it is
+        assert len(encoded) == len(text.split())
     normalizer = bundle.tokenizer.hf.normalizer
     sample = "a aa İ \ufdfa 한 😀 This"  # characters each normalizer kind grows most
     if normalizer is not None:  # the growth it was allowed is what it does at most, measured in bytes
