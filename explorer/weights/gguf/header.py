@@ -120,7 +120,7 @@ def read_header(path: Path, origin: str) -> tuple[dict[str, Any], dict[str, Tens
             raise walk.fail(
                 f"tensor {name} declares {shape} ({nbytes:,} bytes) past the end of the file (is the file complete?)"
             )
-        out[name] = TensorInfo(name, kind, shape, _tensor_data(data, start + offset, shape, kind, nbytes))
+        out[name] = TensorInfo(name, kind, shape, _tensor_data(walk, start + offset, shape, kind, nbytes))
     return meta, out
 
 
@@ -199,14 +199,15 @@ def _tensor_info(walk: _Walk) -> tuple[str, tuple[int, ...], Any, int, int]:
     return name, shape, kind, elements // block * size, offset
 
 
-def _tensor_data(data: np.ndarray, at: int, shape: tuple[int, ...], kind: Any, nbytes: int) -> np.ndarray:
-    """The tensor's mapped bytes as the gguf reader gives them: typed for F16, F32, F64 and the integers, bytes
-    per row for the quantised types."""
+def _tensor_data(walk: _Walk, at: int, shape: tuple[int, ...], kind: Any, nbytes: int) -> np.ndarray:
+    """The tensor's mapped bytes as the gguf reader gives them: typed for F16, F32, F64 and the integers (in the
+    file's byte order), bytes per row for the quantised types."""
     from gguf.quants import quant_shape_to_byte_shape
 
     typed = {"F16": np.float16, "F32": np.float32, "F64": np.float64, "I8": np.int8, "I16": np.int16}
     typed |= {"I32": np.int32, "I64": np.int64}
     dims = tuple(reversed(shape))
+    raw = walk.data[at : at + nbytes]
     if kind.name in typed:
-        return data[at : at + nbytes].view(typed[kind.name]).reshape(dims)
-    return data[at : at + nbytes].reshape(quant_shape_to_byte_shape(dims, kind))
+        return raw.view(np.dtype(typed[kind.name]).newbyteorder(walk.order)).reshape(dims)
+    return raw.reshape(quant_shape_to_byte_shape(dims, kind))
