@@ -78,7 +78,7 @@ def _growth(value: Any, field: str, where: Where) -> int:
         return content + 1  # a regex may match one byte's character, or the empty string between two
     if kind == "Prepend":
         text(block.get("prepend"), f"{field}.prepend", where, 1000)
-    if kind in GROWTH:
+    if isinstance(kind, str) and kind in GROWTH:
         return GROWTH[kind]
     raise where.fail(f"{field}.type {str(kind)[:40]!r} is not a normalizer this version knows")
 

@@ -355,7 +355,8 @@ NORMALIZERS = st.one_of(
         lambda parts: {"type": "Sequence", "normalizers": parts},
         st.lists(st.builds(_replace, st.sampled_from(["bb", "b", "bbbb"])) | st.just({"type": "NFKC"}), max_size=8),
     ),
-    st.sampled_from([{"type": "NFKC"}, {"type": "Lowercase"}, {"type": "Explode"}, {"type": None}, 5, []]),
+    st.sampled_from([{"type": "NFKC"}, {"type": "Lowercase"}, {"type": "Explode"}, 5, []]),
+    st.builds(lambda kind: {"type": kind}, st.sampled_from([None, [], {}, 5, ["NFKC"]])),
     st.builds(lambda p: {"type": "Prepend", "prepend": p}, st.sampled_from(["\u2581", "x" * 100, 3])),
 )
 
