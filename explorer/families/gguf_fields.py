@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from explorer.errors import ModelLoadError
-from explorer.util.schema import Where, number, whole
+from explorer.util.schema import Where, flag, number, whole
 
 # Every metadata field this importer reads, checked in one place (explorer/util/schema.py): a head count of 0 once
 # ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
@@ -42,7 +42,9 @@ def sliding_layers(meta: dict, arch: str, L: int, origin: str, default_pattern: 
             raise ModelLoadError(
                 f"{origin}: {arch}.attention.sliding_window_pattern has {len(pattern)} entries for {L} layers"
             )
-        return tuple(l for l, slides in enumerate(pattern) if slides)
+        where = Where(origin, ModelLoadError)
+        flags = [flag(v, f"{arch}.attention.sliding_window_pattern[{l}]", where) for l, v in enumerate(pattern)]
+        return tuple(l for l, slides in enumerate(flags) if slides)
     n = size({"p": pattern}, "p", origin)
     return tuple(range(L)) if n == 1 else tuple(l for l in range(L) if (l + 1) % n)
 

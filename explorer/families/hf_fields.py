@@ -78,7 +78,7 @@ def rope_settings(data: dict, origin: str) -> float:
         raise ModelLoadError(f"{origin}: rope_parameters / rope_scaling must be objects")
     for block in (params, scaling):
         kind = block.get("rope_type", block.get("type", "default"))
-        if kind not in (None, "default"):
+        if kind != "default":
             raise ModelLoadError(
                 f"{origin}: rotary scaling {kind!r} is not supported; "
                 "only plain RoPE (rope_type 'default') is implemented"
@@ -91,6 +91,8 @@ def rotary_dims(data: dict, D: int, origin: str) -> int | None:
     """R, the dimensions of a head that RoPE turns, when only a part does (partial_rotary_factor, or
     GPT-NeoX's older rotary_pct); None when all D do."""
     params = data.get("rope_parameters") or {}
+    if not isinstance(params, dict):
+        raise ModelLoadError(f"{origin}: rope_parameters must be an object")
     partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", data.get("rotary_pct", 1.0)))
     partial = number(
         1.0 if partial is None else partial,
@@ -113,7 +115,9 @@ def sliding_layers(data: dict, L: int, pattern: int | None, origin: str) -> tupl
     """The layers whose queries see only the last W keys: ``layer_types`` where the config lists them, else
     every layer but each ``pattern``-th (Gemma 2: every other one; Gemma 3: five of six)."""
     types = data.get("layer_types")
-    if isinstance(types, list) and len(types) == L:
+    if types is not None:
+        if not isinstance(types, list) or len(types) != L:  # explorer/families/hf_schema.py says which
+            raise ModelLoadError(f"{origin}: layer_types must list one kind for each of the {L} layers")
         unknown = sorted({str(t)[:30] for t in types} - {"sliding_attention", "full_attention"})
         if unknown:
             raise ModelLoadError(

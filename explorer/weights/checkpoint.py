@@ -178,11 +178,12 @@ def load_checkpoint(folder: str | Path) -> ModelBundle:
             f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = "
             f"{config.vocab_size}"
         )
+    tokenizer.check_fits(config.vocab_size, config.segments, f"{folder.name}/{TOKENIZER_FILE}")
     model = Transformer(config)
     expected = model.state_dict()
     tensors = _read_tensors(folder / WEIGHTS_FILE, expected)
     for key in expected:
-        check_weights(folder.name, key, tensors[key])
+        tensors[key] = check_weights(folder.name, key, tensors[key])
     model.load_state_dict({k: tensors[k].to(torch.float32) for k in expected}, strict=True)
     model.eval()
     seed = meta.get("train", {}).get("seed") if isinstance(meta.get("train"), dict) else None

@@ -39,7 +39,10 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
     if "token_embd.weight" not in tensors:
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
-    V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
+    embd = tuple(int(n) for n in tensors["token_embd.weight"].shape)
+    if len(embd) != 2:  # read before the shapes are compared with the config: its length is checked here
+        raise ModelLoadError(f"{origin}: tensor token_embd.weight must have 2 dimensions (E, V), got {embd}")
+    V = embd[1]  # ggml order: (E, V)
     biases = [n for n in tensors if n.endswith(".bias")]
     if biases and not family.gguf_biases:
         raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in {arch} GGUF files")

@@ -57,11 +57,8 @@ def load_hf_folder(
     data = read_config_json(folder / "config.json")
     cfg = config_from_hf(data, f"{folder.name}/config.json")
     tokenizer = load_hf_tokenizer(folder, specials=cfg.bidirectional)
-    if tokenizer.vocab_size > cfg.vocab_size:
-        raise ModelLoadError(
-            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only "
-            f"{cfg.vocab_size} embeddings"
-        )
+    # Its largest id (vocabulary, added tokens, an encoder template's [SEP]) and token type, not its count.
+    tokenizer.check_fits(cfg.vocab_size, cfg.segments, f"{folder.name}/tokenizer.json")
     check_cancel(cancel)
 
     sources = _sources(cfg, data)

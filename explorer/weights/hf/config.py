@@ -10,6 +10,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import HF_TYPES, hf_family
 from explorer.families.hf_fields import text_field
+from explorer.families.hf_schema import check_config_json
 
 SUPPORTED = HF_TYPES  # the model types this version opens, as the refusal lists them
 
@@ -22,4 +23,5 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
         raise ModelLoadError(
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
         )
+    check_config_json(data, origin)  # every field's type and range first: the family reads only those
     return family.hf_config(data, origin)
