@@ -9,6 +9,7 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import HF_TYPES, hf_family
+from explorer.families.field_table import refuse_unfollowed
 from explorer.families.hf_fields import text_field
 
 SUPPORTED = HF_TYPES  # the model types this version opens, as the refusal lists them
@@ -22,4 +23,5 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
         raise ModelLoadError(
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
         )
+    refuse_unfollowed(family.fields, data, origin)
     return family.hf_config(data, origin)
