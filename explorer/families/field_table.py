@@ -3,7 +3,8 @@
 than the harmless ones is refused in one line that names the key and its value).
 
 Each family's module holds its table (``FIELDS``, built from the shared pieces here); the reader calls
-``refuse_unfollowed`` before the family's own reading. A key no table names is tool metadata the traced model
+``refuse_unfollowed`` after the family's own reading (whose messages, where it refuses a value itself, say
+more). A key no table names is tool metadata the traced model
 does not need (``unsloth_version``, ``auto_map``, transformers 4's generation defaults, …): it is ignored at run
 time, and tests/core/test_field_tables.py walks transformers' own config class of every family and FAILS on a
 key the table does not name, so that a key transformers reads can never be ignored silently here.
@@ -49,6 +50,20 @@ def off(value: Any) -> bool:
     return not value
 
 
+def plain_rope(value: Any) -> bool:
+    """A rope_parameters / rope_scaling block of plain RoPE (rope_type "default"), or Gemma 3's one per layer
+    type, each plain."""
+    if not isinstance(value, dict):
+        return False
+    blocks = [value, *(b for b in value.values() if isinstance(b, dict))]
+    return all(b.get("rope_type", b.get("type", "default")) in (None, "default") for b in blocks)
+
+
+# rope_parameters and rope_scaling: refused beyond plain RoPE (the family's config names the scaling type first)
+ROPE_BLOCKS = {
+    key: Field(REFUSED, "rotary scaling: only plain RoPE is implemented", plain_rope, {"rope_type": "linear"})
+    for key in ("rope_parameters", "rope_scaling")
+}
 DROPOUT = "dropout: off when a trained model runs (evaluation)"
 GENERATION = "the ids of special tokens: what generation stops at or pads with, not what a layer computes"
 
@@ -83,6 +98,8 @@ COMMON: dict[str, Field] = {
 
 def short(value: Any) -> str:
     """A value as the one-line message quotes it: at most 60 characters."""
+    if isinstance(value, dict):  # its kind first: {'rope_type': 'llama3', …} says what is refused
+        value = dict(sorted(value.items(), key=lambda kv: kv[0] not in ("rope_type", "type")))
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
-from explorer.families.field_table import DROPOUT, implemented, inert, table_of
+from explorer.families.field_table import DROPOUT, ROPE_BLOCKS, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
 from explorer.families.source import Source
 
@@ -14,9 +14,8 @@ FIELDS = table_of(
     implemented("vocab_size", "hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size"),
     implemented("max_position_embeddings", "hidden_act", "layer_norm_eps", "use_parallel_residual", "attention_bias"),
     implemented("tie_word_embeddings", "rotary_pct", "partial_rotary_factor", "rotary_emb_base"),
-    implemented(
-        "rope_parameters", "rope_scaling", "rope_theta", why="plain RoPE's base; a scaled rope_type is refused"
-    ),
+    implemented("rope_theta", why="plain RoPE's base"),
+    ROPE_BLOCKS,
     inert(DROPOUT, "attention_dropout", "hidden_dropout", "classifier_dropout"),
     inert("GPTNeoXForCausalLM is causal whatever it says", "is_decoder"),
 )

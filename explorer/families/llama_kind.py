@@ -10,7 +10,7 @@ from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.field_table import DROPOUT, implemented, inert, table_of
+from explorer.families.field_table import DROPOUT, ROPE_BLOCKS, implemented, inert, table_of
 from explorer.families.hf_fields import activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
 from explorer.families.source import Source
 
@@ -222,9 +222,8 @@ LLAMA_FIELDS = table_of(
         "tie_word_embeddings",
     ),
     implemented("hidden_act", why="silu/swish, gelu (exact), gelu_pytorch_tanh/gelu_new/gelu_fast; others refused"),
-    implemented(
-        "rope_parameters", "rope_scaling", "rope_theta", why="plain RoPE's base; a scaled rope_type is refused"
-    ),
+    implemented("rope_theta", why="plain RoPE's base"),
+    ROPE_BLOCKS,
     inert(DROPOUT, "attention_dropout"),
     inert(
         "transformers' default RoPE of this family turns all D dimensions of a head, whatever it says",

@@ -69,10 +69,13 @@ def test_each_refused_key_refuses_in_one_line_naming_it_and_its_value(family):
     assert "quantization_config" in refused and "is_encoder_decoder" in refused
     for key, field in refused.items():
         data = {**family.example, key: field.sample}
-        with pytest.raises(ModelLoadError) as caught:
-            config_from_hf(data)
+        with pytest.raises(ModelLoadError) as caught:  # the table's own line
+            refuse_unfollowed(family.fields, data, "config.json")
         message = str(caught.value)
         assert "\n" not in message and re.search(rf"{re.escape(key)} .*{re.escape(repr(field.sample)[:20])}", message)
+        with pytest.raises(ModelLoadError) as caught:  # the whole reading: the family's line where it says more
+            config_from_hf(data)
+        assert "\n" not in str(caught.value) and str(caught.value).startswith("config.json: ")
         config_from_hf({**family.example, key: None})  # left out (null) is never refused
 
 
@@ -93,3 +96,18 @@ def test_the_walk_fails_on_a_key_no_table_names():
 
     llama = next(f for f in FAMILIES if f.hf_type == "llama")
     assert "new_switch" in transformers_keys(Newer) - set(llama.fields) - set(COMMON)
+
+
+def test_plain_rope_blocks_pass_and_scaled_ones_are_refused_naming_their_kind():
+    llama = next(f for f in FAMILIES if f.hf_type == "llama")
+    for plain in ({"rope_type": "default", "rope_theta": 1e4}, {"rope_theta": 5e5}, {"type": "default"}):
+        refuse_unfollowed(llama.fields, {"rope_parameters": plain, "rope_scaling": plain}, "c")
+    gemma3 = {"full_attention": {"rope_type": "default"}, "sliding_attention": {"rope_type": "default"}}
+    refuse_unfollowed(llama.fields, {"rope_parameters": gemma3}, "c")
+    llama3 = {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0, "rope_type": "llama3"}
+    with pytest.raises(ModelLoadError, match=r"rope_scaling \{'rope_type': 'llama3', 'factor': 32.0"):
+        refuse_unfollowed(llama.fields, {"rope_scaling": llama3}, "c")  # its kind first, though written last
+    with pytest.raises(ModelLoadError, match="rope_parameters"):
+        refuse_unfollowed(
+            llama.fields, {"rope_parameters": {**gemma3, "sliding_attention": {"rope_type": "yarn"}}}, "c"
+        )

@@ -23,5 +23,6 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
         raise ModelLoadError(
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
         )
+    cfg = family.hf_config(data, origin)  # its own refusals first: they say more than the table's
     refuse_unfollowed(family.fields, data, origin)
-    return family.hf_config(data, origin)
+    return cfg
