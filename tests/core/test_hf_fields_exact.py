@@ -178,3 +178,46 @@ def test_roberta_with_the_padding_id_of_its_start_token_is_refused(tmp_path):
     with pytest.raises(ModelLoadError, match="pad_token_id 0 equals bos_token_id") as caught:
         load_model(folder)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "where, R",
+    [("top beside rope_parameters", 16), ("top alone", 8), ("in rope_parameters", 8)],
+)
+def test_phi3_follows_its_partial_rotary_factor_where_transformers_reads_it(tmp_path, bpe_json, where, R):
+    """Phi-3's RoPE turns R = D·factor dimensions; transformers takes the factor from rope_parameters, and
+    from the top level only where rope_parameters does not say (a transformers 4 file: Phi-4-mini)."""
+    config, _ = decoder("phi3", vocab_size(bpe_json))
+    rope = {**config.rope_parameters, "partial_rotary_factor": 0.5}
+    edit = {"partial_rotary_factor": 0.5} if where.startswith("top") else {"rope_parameters": rope}
+    if where == "top alone":
+        edit["rope_theta"] = config.rope_parameters["rope_theta"]
+    drop = ("rope_parameters",) if where == "top alone" else ()
+    bundle = exact(tmp_path, bpe_json, "phi3", edit=edit, drop=drop)
+    assert (bundle.config.R, bundle.config.D) == (R, 16)
+
+
+@pytest.mark.parametrize("family, extra", [("llama", {"mlp_bias": True}), ("gemma2", {"hidden_activation": "gelu"})])
+def test_the_ffn_hover_and_a_neurons_anatomy_follow_the_gate_bias_and_the_exact_gelu(tmp_path, bpe_json, family, extra):
+    """A neuron's hover is arithmetic that adds up (the checker of tests/core/test_hover_arithmetic.py, with the
+    exact GELU), and its anatomy recomputes the trace's number: both read b_gate and the GELU the model used."""
+    import test_hover_arithmetic as checker
+
+    from explorer.anatomy import Cell, anatomy
+    from explorer.present.explain import explain_value
+    from explorer.trace.run import run_trace
+
+    config, cls = decoder(family, vocab_size(bpe_json), **extra)
+    folder, _ = save(tmp_path, config, cls, bpe_json)
+    trace = run_trace(load_model(folder), "The cat sat on the mat because it was tired .")
+    n, F = trace.rows[0].length, trace.config.F
+    for i in range(0, n, 3):
+        for j in (0, F // 2, F - 1):
+            text = explain_value(trace, "layers.1.ffn.hidden", 0, 0, i, j)
+            assert checker.assert_adds_up(text, checker._gelu) >= 1, text
+            printed = text.rsplit("= ", 1)[1].strip()  # the hover's result is the trace's own number
+            value = float(trace["layers.1.ffn.hidden"][0, i, j])
+            assert abs(float(printed.replace("−", "-")) - value) <= checker.half_unit(printed) + 1e-6, (text, value)
+            steps = anatomy(trace, Cell("ffn", 1, 0, i, neuron=j), whole=True)
+            last = steps[-1]
+            assert abs(last.extra["recomputed"] - last.result) <= 1e-5 * max(1.0, abs(last.result)), (i, j)
