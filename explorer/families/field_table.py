@@ -5,7 +5,7 @@ than the harmless ones is refused in one line that names the key and its value).
 Each family's module holds its table (``FIELDS``, built from the shared pieces here); the reader calls
 ``refuse_unfollowed`` after the family's own reading (whose messages, where it refuses a value itself, say
 more). A key no table names is tool metadata the traced model
-does not need (``unsloth_version``, ``auto_map``, transformers 4's generation defaults, …): it is ignored at run
+does not need (``unsloth_version``, ``auto_map``, ``_attn_implementation_autoset``, …): it is ignored at run
 time, and tests/core/test_field_tables.py walks transformers' own config class of every family and FAILS on a
 key the table does not name, so that a key transformers reads can never be ignored silently here.
 """
@@ -86,6 +86,28 @@ COMMON: dict[str, Field] = {
     **inert("how random weights are drawn; a checkpoint's are read", "initializer_range"),
     **inert(GENERATION, "bos_token_id", "eos_token_id", "pad_token_id", "sep_token_id", "decoder_start_token_id"),
     **inert("the tokenizer's class name; tokenizer.json is read", "tokenizer_class"),
+    **inert("a KV-cache kind for generation: the same numbers", "cache_implementation"),
+    # transformers 4's PretrainedConfig wrote these into every config.json (the project accepts transformers>=4.45)
+    **inert(
+        "a generation default: what generate() samples, not what a layer computes",
+        *"max_length min_length do_sample early_stopping num_beams num_beam_groups diversity_penalty".split(),
+        *"temperature top_k top_p typical_p repetition_penalty length_penalty no_repeat_ngram_size".split(),
+        *"encoder_no_repeat_ngram_size bad_words_ids num_return_sequences output_scores".split(),
+        *"return_dict_in_generate forced_bos_token_id forced_eos_token_id remove_invalid_values".split(),
+        *"exponential_decay_length_penalty suppress_tokens begin_suppress_tokens".split(),
+    ),
+    **inert(
+        "a switch of other frameworks or of fine-tuning, not of the forward pass",
+        *"torchscript use_bfloat16 tf_legacy_loss finetuning_task prefix task_specific_params".split(),
+    ),
+    **inert(
+        "read only with an encoder's states, which a decoder-only or encoder model is never given",
+        "add_cross_attention",
+        "cross_attention_hidden_size",
+        "tie_encoder_decoder",
+        "is_decoder",
+    ),
+    **refused("pruned_heads", "pruned attention heads: layers with fewer heads", off, sample={"0": [1]}),
     **refused("is_encoder_decoder", "an encoder-decoder model, with cross-attention", off, sample=True),
     **refused(
         "quantization_config",
