@@ -31,8 +31,9 @@ def _pad_is_no_template_token(data: dict, origin: str) -> None:
     """transformers gives a token whose id is the padding id the position padding_idx and counts positions
     only over the others: a <s> or </s> with that id would shift every position after it."""
     pad = data.get("pad_token_id", 1)
+    defaults = {"bos_token_id": 0, "eos_token_id": 2}  # RobertaConfig's, where the file leaves them out
     for key in ("bos_token_id", "eos_token_id", "sep_token_id", "cls_token_id"):
-        if data.get(key) is not None and data.get(key) == pad:
+        if data.get(key, defaults.get(key)) == pad:
             raise ModelLoadError(
                 f"{origin}: pad_token_id {pad!r} equals {key}: RoBERTa's positions would skip that token, "
                 "which the traced model does not do"

@@ -111,3 +111,11 @@ def test_plain_rope_blocks_pass_and_scaled_ones_are_refused_naming_their_kind():
         refuse_unfollowed(
             llama.fields, {"rope_parameters": {**gemma3, "sliding_attention": {"rope_type": "yarn"}}}, "c"
         )
+
+
+def test_roberta_refuses_a_padding_id_of_its_default_start_token():
+    """RobertaConfig's <s> is 0 where config.json leaves bos_token_id out: a padding id of 0 is refused then too."""
+    roberta = next(f for f in FAMILIES if f.hf_type == "roberta")
+    with pytest.raises(ModelLoadError, match="pad_token_id 0 equals bos_token_id"):
+        config_from_hf({**roberta.example, "pad_token_id": 0})
+    config_from_hf({**roberta.example, "pad_token_id": -1})  # no token's id: positions from row 0
