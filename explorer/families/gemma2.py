@@ -99,6 +99,12 @@ FAMILY = Family(
     gguf_arch="gemma2",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    gguf_keys=(
+        "attn_logit_softcapping",
+        "final_logit_softcapping",
+        "attention.sliding_window",
+        "attention.sliding_window_pattern",
+    ),
     fields=FIELDS,
     models=(
         Catalogued(

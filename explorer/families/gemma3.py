@@ -102,6 +102,14 @@ FAMILY = Family(
     gguf_arch="gemma3",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    # attn_logit_softcapping is read and set aside, as transformers' Gemma 3 does
+    gguf_keys=(
+        "attn_logit_softcapping",
+        "final_logit_softcapping",
+        "rope.freq_base_swa",
+        "attention.sliding_window",
+        "attention.sliding_window_pattern",
+    ),
     fields=FIELDS,
     models=(
         Catalogued(

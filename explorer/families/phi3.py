@@ -83,6 +83,7 @@ FAMILY = Family(
     gguf_arch="phi3",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    gguf_keys=("attention.sliding_window", "attention.sliding_window_pattern"),
     fields=FIELDS,
     models=(
         Catalogued(

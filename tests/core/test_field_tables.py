@@ -119,3 +119,33 @@ def test_roberta_refuses_a_padding_id_of_its_default_start_token():
     with pytest.raises(ModelLoadError, match="pad_token_id 0 equals bos_token_id"):
         config_from_hf({**roberta.example, "pad_token_id": 0})
     config_from_hf({**roberta.example, "pad_token_id": -1})  # no token's id: positions from row 0
+
+
+# ---------------------------------------------------------------------------- GGUF metadata
+
+GGUF_FAMILIES = [f for f in FAMILIES if f.gguf_arch]
+
+
+@pytest.mark.parametrize("family", GGUF_FAMILIES, ids=[f.name for f in GGUF_FAMILIES])
+def test_every_gguf_key_of_its_architecture_is_read_inert_or_refused_by_name(family):
+    """The gguf package's own list of "{arch}." keys (llama.cpp's): each one the family does not read nor
+    know to be inert, set to 1, is refused in one line that names it; the ones it reads are spelled as llama.cpp
+    spells them."""
+    gguf = pytest.importorskip("gguf")
+    from explorer.families.gguf_fields import GGUF_INERT, GGUF_READ, refuse_unread
+
+    arch = family.gguf_arch
+    groups = [gguf.Keys.LLM, gguf.Keys.Attention, gguf.Keys.Rope, gguf.Keys.SSM]
+    named = [v for g in groups for v in vars(g).values() if isinstance(v, str) and v.startswith("{arch}.")]
+    keys = {v.format(arch=arch) for v in named if "{" not in v[1:]}
+    known = {f"{arch}.{k}" for k in (*GGUF_READ, *family.gguf_keys)}
+    assert known <= keys, f"misspelt: {sorted(known - keys)}"
+    inert = {f"{arch}.{k}" for k in GGUF_INERT}
+    for key in sorted(keys - known - inert):
+        with pytest.raises(ModelLoadError, match=re.escape(f"metadata {key} = 1 is not supported")):
+            refuse_unread({key: 1}, {}, arch, family.gguf_keys, "m.gguf")
+        refuse_unread({key: 0}, {}, arch, family.gguf_keys, "m.gguf")  # 0: nothing set
+    with pytest.raises(ModelLoadError, match="attention.causal"):
+        refuse_unread({f"{arch}.attention.causal": False}, {}, arch, family.gguf_keys, "m.gguf")
+    with pytest.raises(ModelLoadError, match="rope_factors_long.weight"):
+        refuse_unread({}, {"rope_factors_long.weight": None}, arch, family.gguf_keys, "m.gguf")
