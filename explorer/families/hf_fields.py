@@ -66,7 +66,7 @@ def activation(data: dict, origin: str, *keys: str, default: str, allowed: dict[
     key = next((k for k in keys if data.get(k) is not None), keys[0])
     act = text_field(data, key, default, origin)
     if act not in allowed:
-        raise ModelLoadError(f"{origin}: activation {act!r} is not supported (use {', '.join(allowed)})")
+        raise ModelLoadError(f"{origin}: {key} {act!r} is not supported (use {', '.join(allowed)})")
     return allowed[act]
 
 

@@ -372,7 +372,7 @@ def test_truncated_safetensors(tmp_path, gpt2_dir):
         ({"model_type": "t5"}, "model type 't5' is not supported"),
         ({"rope_parameters": {"rope_type": "llama3", "factor": 8.0, "rope_theta": 5e5}}, "rotary scaling 'llama3'"),
         ({"rope_scaling": {"type": "linear", "factor": 2.0}}, "rotary scaling 'linear'"),
-        ({"hidden_act": "gelu"}, "activation 'gelu'"),
+        ({"hidden_act": "relu"}, "hidden_act 'relu' is not supported"),
         ({"model_type": "falcon"}, "model type 'falcon' is not supported"),
         ({"num_attention_heads": 3}, "multiple"),
     ],

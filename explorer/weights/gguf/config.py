@@ -8,7 +8,7 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import GGUF_ARCHITECTURES, gguf_family
-from explorer.families.gguf_fields import real, size
+from explorer.families.gguf_fields import real, refuse_unread, size
 from explorer.families.hf_fields import make_config
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
 
@@ -67,4 +67,6 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         rotary_dims=rope_dim if rope_dim < D else None,
         family=family.gguf_arch,
     )
-    return make_config(origin, **family.gguf_fields(meta, tensors, fields, origin))
+    cfg = make_config(origin, **family.gguf_fields(meta, tensors, fields, origin))
+    refuse_unread(meta, tensors, arch, family.gguf_keys, origin)  # after the reader's own, more precise lines
+    return cfg

@@ -9,6 +9,7 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import HF_TYPES, hf_family
+from explorer.families.field_table import refuse_unfollowed
 from explorer.families.hf_fields import text_field
 from explorer.families.hf_schema import check_config_json
 
@@ -24,4 +25,6 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
         )
     check_config_json(data, origin)  # every field's type and range first: the family reads only those
-    return family.hf_config(data, origin)
+    cfg = family.hf_config(data, origin)  # its own refusals first: they say more than the table's
+    refuse_unfollowed(family.fields, data, origin)
+    return cfg
