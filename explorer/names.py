@@ -225,6 +225,7 @@ PARAMS: tuple[TensorName, ...] = (
     _T("params.layers.{l}.ln_ffn.weight", ("E",), "pre-FFN norm: scale (a post-norm block applies it after the sum)"),
     _T("params.layers.{l}.ln_ffn.bias", ("E",), "pre-FFN norm: shift (LayerNorm only)"),
     _T("params.layers.{l}.ffn.W_in", ("E", "F"), "FFN input weights (the 'up' projection of a gated FFN)"),
+    _T("params.layers.{l}.ffn.b_gate", ("F",), "FFN gate bias (a gated FFN with biases: Llama's mlp_bias)"),
     _T("params.layers.{l}.ffn.b_in", ("F",), "FFN input bias"),
     _T("params.layers.{l}.ffn.W_gate", ("E", "F"), "gate weights of a gated (SiLU) FFN"),
     _T("params.layers.{l}.ffn.W_out", ("F", "E"), "FFN output weights"),

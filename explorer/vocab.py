@@ -22,7 +22,7 @@ from dataclasses import dataclass
 POSITIONS = ("none", "sinusoidal", "learned", "rope")
 ADDED_POSITIONS = ("sinusoidal", "learned")  # a position vector added to each token's embedding (rope rotates q, k)
 NORMS = ("layernorm", "rmsnorm", "none")
-ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated", "gelu_tanh_gated")
+ACTIVATIONS = ("gelu", "gelu_tanh", "relu", "silu_gated", "gelu_gated", "gelu_tanh_gated")
 # Where a block's norms sit around each sublayer (attention, FFN): "pre" norms what the sublayer reads (GPT-2,
 # Llama), "post" norms the stream after the residual sum (BERT, the original Transformer), "sandwich" norms both
 # what the sublayer reads and what it gives back before the sum (Gemma 2 and 3), "output" norms only what it

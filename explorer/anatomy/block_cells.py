@@ -108,6 +108,7 @@ _FUNCTIONS = {
     "silu_gated": ("SiLU", lambda z: z / (1.0 + math.exp(-z)) if z > -700 else 0.0),
 }
 _FUNCTIONS["gelu_tanh_gated"] = _FUNCTIONS["gelu_tanh"]
+_FUNCTIONS["gelu_gated"] = _FUNCTIONS["gelu"]
 
 
 def _with_bias(trace: Trace, steps: list[Step], name: str, index: int) -> float:
@@ -129,7 +130,7 @@ def neuron_steps(trace: Trace, c: Cell) -> list[Step]:
     label, f = _FUNCTIONS[cfg.ffn_activation]
     if cfg.gated:
         steps = dot_steps(x, trace[f"params.layers.{l}.ffn.W_gate"][:, N], ("x", "W_gate"), op="gate_product")
-        gate = last_running(steps)
+        gate = _with_bias(trace, steps, f"params.layers.{l}.ffn.b_gate", N)
         steps.append(Step("activation", {"function": label, "x": gate}, f(gate)))
         steps += up_steps
         value = f(gate) * up

@@ -8,6 +8,7 @@ text. ``trace_text`` is the same display in plain text, for a terminal's IPython
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from explorer.analysis.token_text import visible
 from explorer.generation.choose import join_tokens, top_k
@@ -16,6 +17,7 @@ from explorer.handouts.scene import Line, Rect, Scene, Text
 from explorer.handouts.stage_figure import Frame, check_selection, stage_scene, stage_title
 from explorer.handouts.svg import svg_text
 from explorer.handouts.text import CENTRE_TO_BASELINE, elide, text_width
+from explorer.handouts.translated_words import figure_words
 from explorer.handouts.words import ENGLISH
 from explorer.names import PAIRWISE_STAGES
 from explorer.present import palettes, stages
@@ -24,21 +26,36 @@ from explorer.session.request import Selection
 TOP_TOKENS = 8  # next-token bars shown: the window's default k
 HEAD_STAGES = (*PAIRWISE_STAGES, "qkv", "qk_norm", "heads")  # the stages whose figure is one head's
 CONTEXT_TOKENS = 6  # the heading quotes the last few tokens before the prediction, as the window's
+BARS_CONTEXT = "OutputView"  # the window's next-token panel, whose heading the bars repeat
 
 
-def trace_svg(core_trace, selection: Selection | None = None, width_px: float = 720.0, theme: str = "light") -> str:
+def trace_svg(
+    core_trace,
+    selection: Selection | None = None,
+    width_px: float = 720.0,
+    theme: str = "light",
+    language: str = "en",
+) -> str:
     """The notebook picture of a core trace (explorer/trace) at ``selection`` (default: the attention weights
-    of layer 0, head 0) as one SVG, ready for ``_repr_mimebundle_``'s ``image/svg+xml``."""
-    return svg_text(trace_scene(core_trace, selection, width_px, theme), inline=True)
+    of layer 0, head 0) as one SVG, ready for ``_repr_mimebundle_``'s ``image/svg+xml``; the figure's words in
+    ``language`` (as ``figure --language``; Japanese needs a CJK font where the SVG is shown)."""
+    return svg_text(trace_scene(core_trace, selection, width_px, theme, language), inline=True)
 
 
-def trace_scene(core_trace, selection: Selection | None = None, width_px: float = 720.0, theme: str = "light") -> Scene:
+def trace_scene(
+    core_trace,
+    selection: Selection | None = None,
+    width_px: float = 720.0,
+    theme: str = "light",
+    language: str = "en",
+) -> Scene:
     """The display as one scene: strip, figure and bars stacked, each drawn by its own part and moved down."""
     sel = selection or Selection()
     th = col.theme(theme)
     frame = Frame(float(width_px))
     px = frame.text_px()
-    figure = stage_scene(core_trace, sel, frame, ENGLISH, theme)  # checks the selection: one line if wrong
+    words = figure_words(language)
+    figure = stage_scene(core_trace, sel, frame, words, theme)  # checks the selection: one line if wrong
     scene = Scene(frame.width, 0.0, background=th.paper, title=figure.title)
     strip, y = pipeline_strip(core_trace, sel, frame.width, px, th)
     scene.extend(strip)
@@ -46,7 +63,7 @@ def trace_scene(core_trace, selection: Selection | None = None, width_px: float 
     y += figure.height
     where = next_token_position(core_trace, sel)
     if where is not None:
-        bars, height = next_token_bars(core_trace, *where, frame.width, px, th)
+        bars, height = next_token_bars(core_trace, *where, frame.width, px, th, language)
         scene.extend(Scene(frame.width, height, items=bars).translated(0.0, y))
         y += height
     scene.height = float(math.ceil(y))
@@ -125,15 +142,27 @@ def top_tokens(core_trace, row: int, pos: int, k: int = TOP_TOKENS) -> list[tupl
     ]
 
 
-def bars_heading(core_trace, row: int, pos: int) -> tuple[str, str]:
-    """The window's heading of the bars and its line of where and how (explorer/ui/views/tokens/output_view.py)."""
+def bars_heading(core_trace, row: int, pos: int, language: str = "en") -> tuple[str, str]:
+    """The window's heading of the bars and its line of where and how (explorer/ui/views/tokens/output_view.py),
+    in ``language``: that panel's source texts, translated in its context as the window translates them."""
+    tr = _panel_words(language)
     tokens = core_trace.rows[row].tokens
     if core_trace.config.mlm_head:  # an encoder predicts the token at the position (a [MASK]), not the next one
-        heading = f"The token at position {pos}: “{tokens[pos]}”"
+        heading = tr("The token at position {i}: “{context}”").format(i=pos, context=tokens[pos])
     else:
         context = join_tokens(tokens[max(0, pos - CONTEXT_TOKENS + 1) : pos + 1], core_trace.tokenizer_kind)
-        heading = f"Next token after “{'… ' if pos >= CONTEXT_TOKENS else ''}{context}”"
-    return heading, f"position {pos} (of 0–{len(tokens) - 1}) · temperature {core_trace.options.temperature:g}"
+        heading = tr("Next token after “{context}”").format(context=("… " if pos >= CONTEXT_TOKENS else "") + context)
+    where = tr("position {i} (of 0–{last}) · temperature {t:g}")
+    return heading, where.format(i=pos, last=len(tokens) - 1, t=core_trace.options.temperature)
+
+
+def _panel_words(language: str):
+    """The next-token panel's translate(source) in ``language`` (English: the source itself)."""
+    if language == "en":
+        return lambda source: source
+    from explorer.util.translations import translations
+
+    return partial(translations(language).translate, BARS_CONTEXT)
 
 
 def fmt_prob(p: float) -> str:
@@ -141,11 +170,13 @@ def fmt_prob(p: float) -> str:
     return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
-def next_token_bars(core_trace, row: int, pos: int, width: float, px: float, th: col.Theme) -> tuple[list, float]:
+def next_token_bars(
+    core_trace, row: int, pos: int, width: float, px: float, th: col.Theme, language: str = "en"
+) -> tuple[list, float]:
     """Heading, then one row per token: its label, a bar as long as its probability relative to the
     likeliest (the window's rule), the probability printed after it. Returns the items and their height."""
     pad = px * 0.5
-    heading, where = bars_heading(core_trace, row, pos)
+    heading, where = bars_heading(core_trace, row, pos, language)
     items: list = [
         Text(pad, pad + px * 1.1, elide(heading, px * 1.1, width - 2 * pad, bold=True), px * 1.1, th.ink, bold=True),
         Text(pad, pad + px * 2.5, where, px * 0.85, th.faint),

@@ -3,8 +3,9 @@ notebook as SVG and saved as SVG, PNG or PDF.
 
 ``Figure.of_stage(trace, selection)`` builds the same scene as ``attention-explorer figure TEXT --stage S
 --width-mm W -o x.svg`` (W = width_px · 25.4 / 96): its ``svg()`` is that file's text, character for
-character. SVG is written here in pure Python; PNG and PDF are painted by Qt in a child process
-(explorer/api/painting.py), because nothing under explorer.api imports Qt.
+character, in either language (``language="ja"``: ``--language ja``'s words, read from the shipped .ts
+without Qt by explorer/handouts/translated_words.py). SVG is written here in pure Python; PNG and PDF are
+painted by Qt in a child process (explorer/api/painting.py), because nothing under explorer.api imports Qt.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from explorer import vocab
 from explorer.errors import ConfigError
 from explorer.handouts.scene import PX_PER_INCH, Scene, px_to_mm
 from explorer.handouts.svg import svg_text, write_svg
-
-LANGUAGES = ("en",)  # the figure's words in Japanese come from Qt's translations (explorer/ui/words)
 
 
 class Figure:
@@ -36,31 +35,27 @@ class Figure:
         tensor: str | None = None,
     ) -> Figure:
         """The stage ``selection.stage`` of a core trace (explorer/trace) as the ``figure`` command draws it,
-        ``width_px`` CSS pixels wide (the height follows the figure); ``tensor``: one of the stage's tensors."""
+        ``width_px`` CSS pixels wide (the height follows the figure); ``tensor``: one of the stage's tensors;
+        ``language``: the words' language, as ``figure --language`` ("en", "ja")."""
         from explorer.handouts.stage_figure import Frame, stage_scene
-        from explorer.handouts.words import ENGLISH
+        from explorer.handouts.translated_words import figure_words
 
-        if language not in LANGUAGES:
-            said = f"language {language!r}" if language in vocab.LANGUAGES else f"unknown language {language!r}"
-            raise ConfigError(
-                f"{said}: a figure from Python says its words in English only; for Japanese ones use "
-                "`attention-explorer figure … --language ja`"
-            )
-        if theme not in vocab.PRINT_THEMES:
-            raise ConfigError(f"unknown theme {theme!r}: choose one of {', '.join(vocab.PRINT_THEMES)}")
+        words = figure_words(language)  # Qt's translations, read without Qt; an unknown language is one line
+        check_theme(theme)
         if not 20 <= px_to_mm(width_px) <= 2000:  # the figure command's --width-mm limits
             raise ConfigError(f"width_px must lie between 76 and 7559 (20 … 2000 mm), got {width_px:g}")
-        return cls(stage_scene(core_trace, selection, Frame(float(width_px)), ENGLISH, theme, tensor))
+        return cls(stage_scene(core_trace, selection, Frame(float(width_px)), words, theme, tensor))
 
     @classmethod
-    def of_trace(cls, core_trace, selection=None, width_px: float = 720.0, theme: str = "light") -> Figure:
+    def of_trace(
+        cls, core_trace, selection=None, width_px: float = 720.0, theme: str = "light", language: str = "en"
+    ) -> Figure:
         """The notebook's picture of a trace (explorer/api/display.py: the pipeline strip, the selected stage's
         figure, the next-token bars), to save as a file like any figure."""
         from explorer.api.display import trace_scene
 
-        if theme not in vocab.PRINT_THEMES:
-            raise ConfigError(f"unknown theme {theme!r}: choose one of {', '.join(vocab.PRINT_THEMES)}")
-        return cls(trace_scene(core_trace, selection, float(width_px), theme))
+        check_theme(theme)
+        return cls(trace_scene(core_trace, selection, float(width_px), theme, language))
 
     # ------------------------------------------------------------------ what it is
     @property
@@ -115,3 +110,8 @@ class Figure:
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         """SVG (no script, no URL: drawn offline by JupyterLab, Notebook 7, VS Code) and the title as text."""
         return {"image/svg+xml": self._repr_svg_(), "text/plain": repr(self)}
+
+
+def check_theme(theme: str) -> None:
+    if theme not in vocab.PRINT_THEMES:
+        raise ConfigError(f"unknown theme {theme!r}: choose one of {', '.join(vocab.PRINT_THEMES)}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from explorer.util.printable import shown
+
 
 def attribution_lines(out: dict[str, Any]) -> list[str]:
     """The ``attribute`` command's report of explorer.interventions.attribution.attribute's result."""
@@ -48,7 +50,9 @@ def model_lines(rows: list[dict[str, Any]]) -> list[str]:
     lines = [f"{'name':<{width}}  {'family':<16} {'params':>7} {'float32':>8}  where / what it needs"]
     for r in rows:
         budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
-        where = f"installed: {r['installed']}{budget}" if r["installed"] else f"not installed: {r['install']}{budget}"
+        # a cache folder's name is data from the disk: a newline in it would forge a row of this table
+        installed = f"installed: {shown(r['installed'])}{budget}"
+        where = installed if r["installed"] else f"not installed: {r['install']}{budget}"
         lines.append(
             f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} "
             f"GB  {where}"

@@ -115,18 +115,22 @@ class TraceResult:
         selection = dataclasses.replace(self.selection, **{k: v for k, v in asked.items() if v is not None})
         return TraceResult(self.core, self.source, self.text, self.options, self.interventions, selection)
 
-    def map(self, stage: str = "weights", layer: int = 0, head: int = 0, row: int = 0, token=None, key=None):
-        """One stage's figure (explorer.api.figure.Figure: displays; ``.svg()``, ``.png(dpi=)``, ``.save()``)."""
+    def map(
+        self, stage: str = "weights", layer: int = 0, head: int = 0, row: int = 0, token=None, key=None, language="en"
+    ):
+        """One stage's figure (explorer.api.figure.Figure: displays; ``.svg()``, ``.png(dpi=)``, ``.save()``);
+        ``language``: its words', as ``figure --language`` ("en", "ja")."""
         from explorer.api.figure import Figure
 
         selection = checked_selection(self.core, Selection(stage, layer, head, row, token, key))
-        return Figure.of_stage(self.core, selection)
+        return Figure.of_stage(self.core, selection, language=language)
 
-    def svg(self) -> str:
-        """The notebook picture of this run at its selection: the pipeline, the selected map, the next token."""
+    def svg(self, language: str = "en") -> str:
+        """The notebook picture of this run at its selection: the pipeline, the selected map, the next token;
+        the figure's words in ``language``."""
         from explorer.api.display import trace_svg
 
-        return trace_svg(self.core, self.selection)
+        return trace_svg(self.core, self.selection, language=language)
 
     # ------------------------------------------------------------------ anatomy and comparison
     def cell(self, stage: str, layer: int = 0, head: int = 0, query: int = 0, key=None, dim=None, neuron=None, **more):

@@ -18,7 +18,6 @@ import site
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 import explorer
@@ -66,7 +65,6 @@ def launch(core_trace, selection, screenshot=None, size=None, wait: bool = False
     finally:
         if wait:
             shutil.rmtree(folder, ignore_errors=True)
-    _remove_when_closed(process, folder)
     return process
 
 
@@ -145,13 +143,10 @@ def _run_to_end(command: list[str]) -> subprocess.CompletedProcess:
     return done
 
 
-def _remove_when_closed(process: subprocess.Popen, folder: Path) -> None:
-    """The temporary snapshot goes when the window closes. A daemon thread waits for it; if this Python ends
-    first (the notebook's kernel stopped, the window still open), the folder is left to the system's clean-up
-    of its temporary folder (a reboot, systemd-tmpfiles): the window reads the file until it closes."""
-
-    def wait_then_remove() -> None:
-        process.wait()
+def remove_temporary_snapshot(snapshot: str | Path) -> None:
+    """What ``gui --temporary-snapshot`` does once its window has closed: remove the folder show() made for
+    the snapshot. The window's own process does it (no thread waiting here per call, and it still happens
+    when the notebook's kernel has ended first); only a folder show() made is ever removed."""
+    folder = Path(snapshot).absolute().parent
+    if folder.name.startswith(TEMP_PREFIX) and folder.parent == Path(tempfile.gettempdir()).absolute():
         shutil.rmtree(folder, ignore_errors=True)
-
-    threading.Thread(target=wait_then_remove, name="explorer-show-cleanup", daemon=True).start()

@@ -15,6 +15,7 @@ from explorer.cli import anatomy_cmd, attribute_cmd, compare_cmd, export_cmd, ge
 from explorer.cli.terminal import (
     OutputLost,
     current_folder_missing,
+    discard_stdout,
     flush_stdout,
     guarded_streams,
     output_lost_message,
@@ -23,6 +24,7 @@ from explorer.cli.terminal import (
 )
 from explorer.errors import Cancelled, ExplorerError
 from explorer.util.printable import one_line
+from explorer.util.temporaries import EXIT_TERM, sigterm_received
 
 # Each subcommand module has add_parser(subparsers) and run(args) -> int.
 COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd, anatomy_cmd, compare_cmd]
@@ -84,6 +86,16 @@ def _show_warnings_as_notes() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every way it can end is an exit code and at most one `error:` line."""
+    try:
+        code = _guarded_main(argv)
+    except BaseException:
+        if sigterm_received():  # a SIGTERM that Qt turned into a SystemError or an AttributeError: a stop
+            return EXIT_TERM
+        raise
+    return EXIT_TERM if sigterm_received() else code  # …or that Qt swallowed: the command was still stopped
+
+
+def _guarded_main(argv: list[str] | None) -> int:
     with guarded_streams():
         try:
             code = _main(sys.argv[1:] if argv is None else list(argv))
@@ -92,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             return reader_left()
         except OutputLost as exc:  # `info > /dev/full`: the output is lost, and the exit code says so
             say("error", output_lost_message(exc))
+            discard_stdout()
             return 2
         return code
 

@@ -5,7 +5,6 @@ the running sum); ``--json`` prints them as one JSON object."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from explorer import vocab
@@ -18,6 +17,7 @@ from explorer.cli.model_options import (
     options_from_args,
     text_from_args,
 )
+from explorer.util.printable import json_text
 
 
 def add_parser(sub) -> None:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             "dtype": trace.options.dtype,
             "steps": [s.to_json(args.language) for s in steps],
         }
-        print(json.dumps(out, ensure_ascii=False, allow_nan=False))
+        print(json_text(out, allow_nan=False))
         return 0
     from explorer.anatomy.text import step_line
 

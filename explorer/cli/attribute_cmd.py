@@ -4,10 +4,10 @@ the target's logit at one position (explorer.interventions.attribution)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
+from explorer.util.printable import json_text
 
 
 def add_parser(sub) -> None:
@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
     options = options_from_args(args, bundle.config).replace(
         layers_to_capture=None, lazy_pairwise=True
     )  # every layer, no maps
-    from explorer.interventions.attribution import attribute, resolve_target
+    from explorer.interventions.attribution import attribute, refuse_undecomposable, resolve_target
     from explorer.trace import run_trace  # torch loads here, not when the CLI starts
+
+    refuse_undecomposable(bundle.config)  # before the trace: an encoder's logits do not split
 
     target = resolve_target(bundle, args.target, args.target_id)
     trace = run_trace(bundle, text, options)
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {notice}", file=sys.stderr)
     out = attribute(bundle, trace, target, args.position)
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     from explorer.api.reports import attribution_lines
 

@@ -6,12 +6,12 @@ snapshots and a manifest saying how they were aligned (docs/compare.md)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from explorer import vocab
 from explorer.cli.model_options import add_model_options, bundle_from_args, check_layers, options_from_args
 from explorer.errors import ConfigError
+from explorer.util.printable import json_text
 from explorer.weights.presets import PRESETS
 
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(f"wrote {printable(args.out)} (a.npz, b.npz, {PAIR_FILE})", file=said)
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, allow_nan=False))
+        print(json_text(report, allow_nan=False))
     else:
         from explorer.compare.text import summary_lines
 

@@ -11,12 +11,12 @@ held-out data of the corpus the model was trained on (or --corpus); tasks add "a
 from __future__ import annotations
 
 import argparse
-import json
 
 from explorer.cli.model_options import open_model
 from explorer.errors import ConfigError
 from explorer.session import ModelSource
 from explorer.train.corpora import NAMES
+from explorer.util.printable import json_text
 from explorer.weights.presets import PRESETS, get_preset
 
 
@@ -62,5 +62,5 @@ def run(args: argparse.Namespace) -> int:
     device, _ = resolve_device(args.device)
     result = evaluate_bundle(bundle, corpus, context=args.context, device=device)
     result = {"model": bundle.source, **result}
-    print(json.dumps(result, ensure_ascii=False, indent=2))
+    print(json_text(result, indent=2))
     return 0

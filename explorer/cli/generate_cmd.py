@@ -8,11 +8,11 @@ snapshot. Here ``--temperature`` and ``--seed`` are the sampling's; random weigh
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from explorer import vocab
 from explorer.cli.model_options import add_model_options, bundle_from_args, options_from_args, text_from_args
+from explorer.util.printable import json_text
 
 
 def add_parser(sub) -> None:
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if args.json:
-        print(json.dumps(generation.summary(), ensure_ascii=False))
+        print(json_text(generation.summary()))
     else:
         print(generation.text)
     return 0

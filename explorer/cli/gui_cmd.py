@@ -126,6 +126,30 @@ def _asked_selection(args: argparse.Namespace, opened) -> dict[str, int]:
     return asked
 
 
+def _refuse_encoder_generation(args: argparse.Namespace, opened) -> None:
+    """``--generate N`` with an encoder: refused before the window, whose screenshot otherwise waited for a
+    generation that never comes until its whole timeout ("timed out waiting for the first trace")."""
+    from explorer.weights.catalog import own_mask
+
+    encoder = (
+        getattr(opened.config, "mlm_head", False)
+        if opened is not None
+        else bool(args.model) and own_mask(args.model) == "none"
+    )
+    if encoder:
+        raise ConfigError(
+            "--generate: an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK]; it does not write text token by "
+            "token"
+        )
+
+
+def _check_ranges(args: argparse.Namespace) -> None:
+    if args.text_size is not None and not 80 <= args.text_size <= 300:
+        raise ConfigError(f"--text-size takes a percentage from 80 to 300, got {args.text_size}")
+    if args.generate is not None and not 1 <= args.generate <= 256:
+        raise ConfigError(f"--generate takes a number of new tokens from 1 to 256, got {args.generate}")
+
+
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size) if args.size else None
     if args.screenshot:
@@ -133,10 +157,7 @@ def run(args: argparse.Namespace) -> int:
         check_screenshot_target(Path(args.screenshot))
     check_display()
     lesson, step = _lesson_and_step(args)
-    if args.text_size is not None and not 80 <= args.text_size <= 300:
-        raise ConfigError(f"--text-size takes a percentage from 80 to 300, got {args.text_size}")
-    if args.generate is not None and not 1 <= args.generate <= 256:
-        raise ConfigError(f"--generate takes a number of new tokens from 1 to 256, got {args.generate}")
+    _check_ranges(args)
     from explorer.interventions.spec import Interventions, parse_ablate, parse_cut
     from explorer.session.launch import LaunchOptions
 
@@ -151,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         from explorer.export.snapshot import read_snapshot
 
         opened = read_snapshot(args.snapshot)
+    if args.generate is not None:
+        _refuse_encoder_generation(args, opened)
     asked = _asked_selection(args, opened)
     options = LaunchOptions(
         text=args.text,
@@ -175,7 +198,13 @@ def run(args: argparse.Namespace) -> int:
     )
     from explorer.ui.shell.app import launch
 
-    code = launch(options)
+    try:
+        code = launch(options)
+    finally:
+        if args.temporary_snapshot and args.snapshot:
+            from explorer.api.show import remove_temporary_snapshot
+
+            remove_temporary_snapshot(args.snapshot)
     if getattr(args, "whole_process", False):  # not a caller in the same process (tests)
         _leave_now(code)
     return code

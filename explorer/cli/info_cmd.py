@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from explorer.errors import InputError
 from explorer.export.snapshot import read_header
+from explorer.util.printable import json_text
 
 
 def add_parser(sub) -> None:
@@ -28,9 +28,9 @@ def run(args: argparse.Namespace) -> int:
     manifest, tensors = read_header(args.path)  # headers only: no tensor data is read (a zip bomb costs nothing)
     shown = {k: v for k, v in manifest.items() if k not in ("names", "vocab")}
     if args.json:
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        print(json_text(shown, indent=2))
         return 0
-    print(json.dumps(shown, ensure_ascii=False, indent=2))
+    print(json_text(shown, indent=2))
     labels = manifest.get("names", {})  # checked by read_header: name → {"labels": [str, …], …}
     width = max((len(n) for n in tensors), default=4)
     print(f"\n{'name':<{width}}  {'shape':<22} {'labels':<22} dtype")
@@ -48,7 +48,7 @@ def _models(as_json: bool) -> int:
 
     rows = model_rows()
     if as_json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(json_text(rows, indent=2))
         return 0
     for line in model_lines(rows):
         print(line)

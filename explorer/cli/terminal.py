@@ -94,15 +94,21 @@ def say(kind: str, message: str) -> None:
 
 
 def reader_left() -> int:
-    """The reader of stdout left: stop quietly. What is still buffered goes to /dev/null, so that Python's
-    own flush at exit does not print a second error."""
+    """The reader of stdout left: stop quietly."""
+    discard_stdout()
+    return EXIT_PIPE
+
+
+def discard_stdout() -> None:
+    """Point the process's standard output at /dev/null once it is known lost (a reader that left, a full
+    disk): what is still buffered then goes nowhere at exit, instead of failing again in Python's own final
+    flush ("Exception ignored … OSError", exit code 120 without PYTHONUNBUFFERED)."""
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
         os.close(fd)
     except (OSError, ValueError, AttributeError):
         pass
-    return EXIT_PIPE
 
 
 def output_lost_message(exc: OutputLost) -> str:

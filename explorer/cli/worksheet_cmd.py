@@ -42,7 +42,7 @@ def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from explorer.errors import ConfigError
-    from explorer.handouts.worksheet import parse_exercises
+    from explorer.handouts.worksheet import check_small, exercises_for, parse_exercises
     from explorer.util.fileio import check_writable_target
 
     outputs = [Path(args.output)] + ([Path(args.answers)] if args.answers else [])
@@ -61,6 +61,9 @@ def _run(args: argparse.Namespace) -> int:
     trace = run_trace(bundle, text, options_from_args(args, bundle.config))  # an encoder's own mask: none
     for notice in trace.notices:
         print(f"note: {notice}", file=sys.stderr)
+    check_small(trace, args.row)  # --row past the last sentence: one line, before the sheet's heading reads it
+    if cell is None:  # the --anatomy sheet has no next-token exercise to leave out
+        exercises = exercises_for(trace.config, exercises, asked=args.exercises is not None)
     from explorer.ui.printing.headless import drawing_application
 
     drawing_application(args.language)

@@ -359,6 +359,8 @@ class ModelConfig:
             shapes[f"{p}.ffn.W_gate"] = (E, F)
         shapes[f"{p}.ffn.W_out"] = (F, E)
         if self.bias:
+            if self.gated:
+                shapes[f"{p}.ffn.b_gate"] = (F,)
             shapes[f"{p}.ffn.b_in"] = (F,)
             shapes[f"{p}.ffn.b_out"] = (E,)
         if self.out_norms:

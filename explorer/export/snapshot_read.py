@@ -11,6 +11,7 @@ safetensors headers are parsed here, pt files go through torch.load(weights_only
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zipfile
 from pathlib import Path
@@ -21,6 +22,7 @@ import numpy as np
 from explorer.config import memory_budget_bytes
 from explorer.errors import ExplorerError, SnapshotError
 from explorer.export.snapshot_schema import Manifest, TensorInfo, check_manifest, check_tensors, check_values
+from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.trace import FORMAT_NAME, FORMAT_VERSION, Row, Trace, TraceInfo
 from explorer.util.reading import check_regular, open_regular, parse_json
 from explorer.util.schema import Where
@@ -304,7 +306,9 @@ def read_snapshot(path: str | Path) -> Trace:
         app_version=raw.get("app_version") or "",
         origin=str(path),
     )
-    return Trace(arrays, info)
+    trace = Trace(arrays, info)
+    notices = with_nonfinite_notice(info.notices, trace)  # NaN from the run: opened, and said
+    return trace if notices == info.notices else Trace(arrays, dataclasses.replace(info, notices=notices))
 
 
 __all__ = ["read_header", "read_manifest_and_arrays", "read_snapshot", "sniff_format", "TensorInfo"]

@@ -7,6 +7,7 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.encoder import ENCODER_PARAMETERS, ENCODER_STAGES, encoder_config, linear, ln
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, eps, size, text_field
 from explorer.families.source import Source
 
@@ -21,6 +22,17 @@ BERT_EXAMPLE = {
 BERT_REFUSALS = (
     Refusal("position_embedding_type", "relative_key", "position_embedding_type 'relative_key' is not supported"),
     Refusal("is_decoder", True, "a BERT used as a decoder (is_decoder) is not supported"),
+)
+# BERT's keys (explorer/families/field_table.py); RoBERTa adds pad_token_id.
+FIELDS = table_of(
+    implemented("vocab_size", "hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size"),
+    implemented("max_position_embeddings", "hidden_act", "type_vocab_size", "layer_norm_eps", "tie_word_embeddings"),
+    implemented("position_embedding_type", "is_decoder", why="absolute and false; others are refused"),
+    inert(DROPOUT, "attention_probs_dropout_prob", "hidden_dropout_prob", "classifier_dropout"),
+    inert(
+        "cross-attention runs only in a decoder given an encoder's states (is_decoder is refused)",
+        "add_cross_attention",
+    ),
 )
 
 
@@ -82,6 +94,8 @@ def sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
         "mlm.ln", "cls.predictions.transform.LayerNorm"
     )
     out["unembed.b_u"] = Source("cls.predictions.bias|cls.predictions.decoder.bias")
+    if not cfg.tie_embeddings:
+        out["unembed.W_u"] = Source("cls.predictions.decoder.weight", "T")
     return out
 
 
@@ -96,6 +110,7 @@ FAMILY = Family(
     stages=("segment", *ENCODER_STAGES),
     parameters=("params.embed.seg", *ENCODER_PARAMETERS),
     encoder=True,
+    fields=FIELDS,
     models=(
         Catalogued(
             30,

@@ -5,8 +5,16 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.families.encoder import ENCODER_PARAMETERS, ENCODER_STAGES, encoder_config, linear, ln
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, size
 from explorer.families.source import Source
+
+FIELDS = table_of(
+    implemented("vocab_size", "dim", "n_heads", "n_layers", "hidden_dim", "max_position_embeddings", "activation"),
+    implemented("tie_word_embeddings"),
+    inert(DROPOUT, "dropout", "attention_dropout", "qa_dropout", "seq_classif_dropout"),
+    inert("the position table is filled with sinusoids when created; the checkpoint stores it", "sinusoidal_pos_embds"),
+)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -43,6 +51,8 @@ def sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
         out |= ln(f"{p}.ln_ffn", f"{m}.output_layer_norm")
     out |= linear("mlm.W_t", "mlm.b_t", "vocab_transform") | ln("mlm.ln", "vocab_layer_norm")
     out["unembed.b_u"] = Source("vocab_projector.bias")
+    if not cfg.tie_embeddings:
+        out["unembed.W_u"] = Source("vocab_projector.weight", "T")
     return out
 
 
@@ -65,6 +75,7 @@ FAMILY = Family(
     stages=ENCODER_STAGES,
     parameters=ENCODER_PARAMETERS,
     encoder=True,
+    fields=FIELDS,
     models=(
         Catalogued(
             40,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.hf_fields import make_config, size
+from explorer.families.hf_fields import bool_field, make_config, size
 from explorer.families.source import Source
 
 
@@ -40,7 +40,7 @@ def encoder_config(
         ffn_activation=act,
         bias=True,
         unembed_bias=True,
-        tie_embeddings=True,
+        tie_embeddings=bool_field(data, "tie_word_embeddings", True, origin),  # else the decoder's own weight
         norm_eps=eps_,
         embed_norm=True,
         segments=segments,

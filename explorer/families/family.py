@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.config import ModelConfig
+from explorer.families.field_table import Field
 from explorer.families.source import Source
 
 HfConfig = Callable[[dict[str, Any], str], ModelConfig]  # (config.json, origin) -> ModelConfig or ModelLoadError
@@ -65,5 +66,8 @@ class Family:
     gguf_fields: GgufFields | None = None
     gguf_sources: GgufSources | None = None
     gguf_biases: bool = False  # whether its GGUF files may hold bias tensors
+    gguf_keys: tuple[str, ...] = ()  # the "{arch}." metadata its gguf_fields reads (beyond gguf_fields.GGUF_READ)
     encoder: bool = False  # an encoder: it sees every token, its own mask is "none"
     models: tuple[Catalogued, ...] = field(default=())
+    # every config.json key of the family: implemented, inert or refused (explorer/families/field_table.py)
+    fields: dict[str, Field] = field(default_factory=dict, hash=False, compare=False)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
-from explorer.families.gemma import gemma_fields, gguf_gemma_fields, plus_one
+from explorer.families.field_table import implemented, inert, table_of
+from explorer.families.gemma import GEMMA_FIELDS, gemma_fields, gguf_gemma_fields, plus_one
 from explorer.families.gguf_fields import optional, sliding_fields
 from explorer.families.hf_fields import make_config, optional_positive, size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
@@ -15,6 +16,15 @@ from explorer.util.schema import Where, number
 
 # transformers' Gemma2Config and Gemma3TextConfig default (a config.json written by save_pretrained names it)
 QUERY_PRE_ATTN_SCALAR = 256
+
+# Gemma 2's keys (explorer/families/field_table.py); Gemma 3 starts from these.
+FIELDS = table_of(
+    GEMMA_FIELDS,
+    implemented("hidden_activation", why="gelu is the exact GELU, gelu_pytorch_tanh the tanh approximation"),
+    implemented("attn_logit_softcapping", "final_logit_softcapping", "sliding_window", "layer_types"),
+    implemented("query_pre_attn_scalar", why="the scores are divided by √query_pre_attn_scalar (default 256)"),
+    inert("transformers' Gemma 2 and 3 read hidden_activation, not this", "hidden_act"),
+)
 
 
 def query_scalar(data: dict, D: int, origin: str) -> float | None:
@@ -101,6 +111,13 @@ FAMILY = Family(
     gguf_arch="gemma2",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    gguf_keys=(
+        "attn_logit_softcapping",
+        "final_logit_softcapping",
+        "attention.sliding_window",
+        "attention.sliding_window_pattern",
+    ),
+    fields=FIELDS,
     models=(
         Catalogued(
             120,

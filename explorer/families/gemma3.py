@@ -1,12 +1,14 @@
-"""Gemma 3: Gemma 2's sandwich norms and soft-caps (none in its published checkpoints) with a q/k norm per
-head, and five of six layers sliding with their own RoPE base."""
+"""Gemma 3: Gemma 2's sandwich norms and logit soft-cap with a q/k norm per head (and no score soft-cap: its
+transformers attention ignores attn_logit_softcapping), and five of six layers sliding with their own RoPE base."""
 
 from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.gemma import gemma_fields, gguf_gemma_fields, plus_one
+from explorer.families.gemma2 import FIELDS as GEMMA2_FIELDS
 from explorer.families.gemma2 import gguf_caps, no_bidirectional, query_scalar
 from explorer.families.gguf_fields import real, sliding_fields
 from explorer.families.hf_fields import make_config, optional_positive, rope_settings, size, sliding_layers
@@ -14,6 +16,15 @@ from explorer.families.llama import LLAMA_EXAMPLE
 from explorer.families.llama_kind import gguf_layers, gguf_qk_norm, gguf_sandwich, hf_layers, hf_qk_norm, hf_sandwich
 from explorer.families.rope_fields import longest_text, read_scaling, rope_block, rope_kind
 from explorer.util.schema import Where, number
+
+FIELDS = table_of(
+    GEMMA2_FIELDS,
+    implemented("sliding_window_pattern", "_sliding_window_pattern", "rope_local_base_freq"),
+    inert(
+        "transformers' Gemma 3 attention never applies it (its published checkpoints set none)",
+        "attn_logit_softcapping",
+    ),
+)
 
 
 def _rope(data: dict, origin: str) -> tuple[float, float, dict]:
@@ -54,7 +65,7 @@ def config(data: dict, origin: str) -> ModelConfig:
         rope_local_theta=local,
         sliding_window=size(data, "sliding_window", default=4096, origin=origin),
         sliding_layers=sliding_layers(data, L, size({"p": pattern}, "p", origin=origin), origin),
-        attn_softcap=optional_positive(data, "attn_logit_softcapping", origin),
+        attn_softcap=None,  # transformers' Gemma 3 ignores attn_logit_softcapping: so does the traced model
         logit_softcap=optional_positive(data, "final_logit_softcapping", origin),
     )
 
@@ -65,6 +76,7 @@ def sources(cfg: ModelConfig, data: dict):
 
 def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
     out = gguf_caps(meta, "gemma3", gguf_gemma_fields(tensors, dict(fields, qk_norm="head")), origin)
+    out["attn_softcap"] = None  # as transformers' Gemma 3, which the GGUF files are checked against
     out["rope_local_theta"] = real(meta, "gemma3.rope.freq_base_swa", origin, 10_000.0)
     return dict(out, **sliding_fields(meta, "gemma3", fields["layers"], origin, default_pattern=6))
 
@@ -91,6 +103,15 @@ FAMILY = Family(
     gguf_arch="gemma3",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    # attn_logit_softcapping is read and set aside, as transformers' Gemma 3 does
+    gguf_keys=(
+        "attn_logit_softcapping",
+        "final_logit_softcapping",
+        "rope.freq_base_swa",
+        "attention.sliding_window",
+        "attention.sliding_window_pattern",
+    ),
+    fields=FIELDS,
     models=(
         Catalogued(
             110,

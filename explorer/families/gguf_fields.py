@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from explorer.errors import ModelLoadError
-from explorer.util.schema import Where, number, whole
+from explorer.util.schema import Where, flag, number, whole
 
 # Every metadata field this importer reads, checked in one place (explorer/util/schema.py): a head count of 0 once
 # ended in ZeroDivisionError, an embedding length of "abc" or inf in a traceback, a NaN or negative rope base
@@ -42,7 +42,9 @@ def sliding_layers(meta: dict, arch: str, L: int, origin: str, default_pattern: 
             raise ModelLoadError(
                 f"{origin}: {arch}.attention.sliding_window_pattern has {len(pattern)} entries for {L} layers"
             )
-        return tuple(l for l, slides in enumerate(pattern) if slides)
+        where = Where(origin, ModelLoadError)
+        flags = [flag(v, f"{arch}.attention.sliding_window_pattern[{l}]", where) for l, v in enumerate(pattern)]
+        return tuple(l for l, slides in enumerate(flags) if slides)
     n = size({"p": pattern}, "p", origin)
     return tuple(range(L)) if n == 1 else tuple(l for l in range(L) if (l + 1) % n)
 
@@ -56,3 +58,54 @@ def sliding_fields(meta: dict, arch: str, L: int, origin: str, default_pattern: 
         "sliding_window": size(meta, key, origin),
         "sliding_layers": sliding_layers(meta, arch, L, origin, default_pattern),
     }
+
+
+# Every "{arch}." metadata key a GGUF file of a supported architecture may carry (issue 42), beyond what a
+# family reads itself (its Family.gguf_keys): read by explorer/weights/gguf/config.py, or known not to change the
+# numbers (with why). llama.cpp writes an architecture's hyperparameters under "{arch}.": any other such key set
+# to something other than 0, false or empty is refused, naming it (tests/core/test_field_tables.py walks the
+# gguf package's own key list).
+GGUF_READ = (
+    "context_length",
+    "embedding_length",
+    "block_count",
+    "feed_forward_length",
+    "attention.head_count",
+    "attention.head_count_kv",
+    "attention.key_length",
+    "attention.value_length",
+    "attention.layer_norm_rms_epsilon",
+    "rope.dimension_count",
+    "rope.freq_base",
+    "rope.scaling.type",
+)
+GGUF_INERT = {
+    "vocab_size": "the vocabulary is counted from token_embd",
+    "attention.causal": "true: a decoder's own mask (false is refused)",
+    "rope.scaling.factor": "read only with rope.scaling.type, refused beyond none",
+    "rope.scaling.attn_factor": "read only with rope.scaling.type, refused beyond none",
+    "rope.scaling.original_context_length": "read only with rope.scaling.type, refused beyond none",
+    "rope.scaling.finetuned": "a note of how the model was trained",
+}
+_HARMLESS = {"attention.causal": lambda v: v is True or v == 1}
+
+
+def refuse_unread(meta: dict, tensors: dict, arch: str, family_keys: tuple[str, ...], origin: str) -> None:
+    """Refuse, in one line that names it, an "{arch}." key neither read nor inert and set to something, and
+    the per-frequency rotary factors llama.cpp stores as tensors (Phi-3.5's longrope)."""
+    known = set(GGUF_READ) | set(family_keys)
+    for key, value in meta.items():
+        if not key.startswith(f"{arch}.") or key[len(arch) + 1 :] in known:
+            continue
+        short = key[len(arch) + 1 :]
+        if short in _HARMLESS:
+            if _HARMLESS[short](value):
+                continue
+        elif short in GGUF_INERT or ((len(value) == 0) if isinstance(value, (list, tuple, str, bytes)) else not value):
+            continue  # inert, or 0, false or empty: nothing set
+        shown = str(value)[:40]
+        shown = shown if shown.isprintable() else repr(shown)  # a string value's newline would break the one line
+        raise ModelLoadError(f"{origin}: metadata {key} = {shown} is not supported")
+    factors = sorted(n for n in tensors if n.startswith("rope_factors"))
+    if factors:
+        raise ModelLoadError(f"{origin}: per-frequency rotary factors ({factors[0]}, longrope) are not supported")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import bool_field, eps, make_config, size, text_field
 from explorer.families.source import Source
 
@@ -18,10 +19,28 @@ _ACTIVATIONS = {
 }
 
 
+FIELDS = table_of(
+    implemented("vocab_size", "n_embd", "hidden_size", "n_head", "num_attention_heads", "n_layer"),
+    implemented("num_hidden_layers", "n_inner", "n_positions", "max_position_embeddings", "n_ctx"),
+    implemented("activation_function", "layer_norm_epsilon", "tie_word_embeddings"),
+    implemented("scale_attn_weights", "scale_attn_by_inverse_layer_idx", "add_cross_attention", why="refused when set"),
+    inert(DROPOUT, "attn_pdrop", "embd_pdrop", "resid_pdrop"),
+    inert("the scores in float32 before the softmax: the same numbers in float32", "reorder_and_upcast_attn"),
+    inert(
+        "GPT2DoubleHeadsModel's multiple-choice head, which is not loaded",
+        "summary_activation",
+        "summary_first_dropout",
+        "summary_proj_to_labels",
+        "summary_type",
+        "summary_use_proj",
+    ),
+)
+
+
 def config(data: dict, origin: str) -> ModelConfig:
     act = text_field(data, "activation_function", "gelu_new", origin)
     if act not in _ACTIVATIONS:
-        raise ModelLoadError(f"{origin}: GPT-2 activation {act!r} is not supported (use gelu_new, gelu or relu)")
+        raise ModelLoadError(f"{origin}: activation_function {act!r} is not supported (use gelu_new, gelu or relu)")
     if data.get("scale_attn_by_inverse_layer_idx"):
         raise ModelLoadError(f"{origin}: scale_attn_by_inverse_layer_idx is not supported")
     if data.get("scale_attn_weights") is False:
@@ -86,11 +105,12 @@ FAMILY = Family(
     hf_sources=sources,
     example={"model_type": "gpt2", "vocab_size": 50, "n_embd": 8, "n_head": 2, "n_layer": 2, "n_positions": 16},
     refuses=(
-        Refusal("activation_function", "swish", "activation 'swish' is not supported"),
+        Refusal("activation_function", "swish", "activation_function 'swish' is not supported"),
         Refusal("scale_attn_by_inverse_layer_idx", True, "scale_attn_by_inverse_layer_idx is not supported"),
         Refusal("scale_attn_weights", False, "scale_attn_weights=false is not supported"),
         Refusal("add_cross_attention", True, "cross-attention (encoder-decoder GPT-2) is not supported"),
     ),
+    fields=FIELDS,
     models=(
         Catalogued(
             20, "gpt2", "GPT-2 small", 124, "learned positions, LayerNorm, the classic", "openai-community/gpt2"

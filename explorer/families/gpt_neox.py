@@ -6,9 +6,20 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import DROPOUT, ROPE_BLOCKS, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
 from explorer.families.rope_fields import longest_text, read_scaling
 from explorer.families.source import Source
+
+FIELDS = table_of(
+    implemented("vocab_size", "hidden_size", "num_attention_heads", "num_hidden_layers", "intermediate_size"),
+    implemented("max_position_embeddings", "hidden_act", "layer_norm_eps", "use_parallel_residual", "attention_bias"),
+    implemented("tie_word_embeddings", "rotary_pct", "partial_rotary_factor", "rotary_emb_base"),
+    implemented("rope_theta", why="plain RoPE's base"),
+    ROPE_BLOCKS,
+    inert(DROPOUT, "attention_dropout", "hidden_dropout", "classifier_dropout"),
+    inert("GPTNeoXForCausalLM is causal whatever it says", "is_decoder"),
+)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -88,9 +99,10 @@ FAMILY = Family(
     },
     refuses=(
         Refusal("attention_bias", False, "attention_bias=false is not supported"),
-        Refusal("hidden_act", "silu", "activation 'silu' is not supported"),
+        Refusal("hidden_act", "silu", "hidden_act 'silu' is not supported"),
     ),
     stages=("parallel",),
+    fields=FIELDS,
     models=(
         Catalogued(
             60,

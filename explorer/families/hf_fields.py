@@ -66,7 +66,7 @@ def activation(data: dict, origin: str, *keys: str, default: str, allowed: dict[
     key = next((k for k in keys if data.get(k) is not None), keys[0])
     act = text_field(data, key, default, origin)
     if act not in allowed:
-        raise ModelLoadError(f"{origin}: activation {act!r} is not supported (use {', '.join(allowed)})")
+        raise ModelLoadError(f"{origin}: {key} {act!r} is not supported (use {', '.join(allowed)})")
     return allowed[act]
 
 
@@ -85,6 +85,8 @@ def rotary_dims(data: dict, D: int, origin: str) -> int | None:
     """R, the dimensions of a head that RoPE turns, when only a part does (partial_rotary_factor, or
     GPT-NeoX's older rotary_pct); None when all D do."""
     params = data.get("rope_parameters") or {}
+    if not isinstance(params, dict):
+        raise ModelLoadError(f"{origin}: rope_parameters must be an object")
     partial = params.get("partial_rotary_factor", data.get("partial_rotary_factor", data.get("rotary_pct", 1.0)))
     partial = number(
         1.0 if partial is None else partial,
@@ -107,7 +109,9 @@ def sliding_layers(data: dict, L: int, pattern: int | None, origin: str) -> tupl
     """The layers whose queries see only the last W keys: ``layer_types`` where the config lists them, else
     every layer but each ``pattern``-th (Gemma 2: every other one; Gemma 3: five of six)."""
     types = data.get("layer_types")
-    if isinstance(types, list) and len(types) == L:
+    if types is not None:
+        if not isinstance(types, list) or len(types) != L:  # explorer/families/hf_schema.py says which
+            raise ModelLoadError(f"{origin}: layer_types must list one kind for each of the {L} layers")
         unknown = sorted({str(t)[:30] for t in types} - {"sliding_attention", "full_attention"})
         if unknown:
             raise ModelLoadError(

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families.family import Catalogued, Family, Refusal
-from explorer.families.llama_kind import gguf_llama_sources, hf_llama_sources, llama_config
+from explorer.families.field_table import implemented, inert, table_of
+from explorer.families.llama_kind import LLAMA_FIELDS, gguf_llama_sources, hf_llama_sources, llama_config
 
 LLAMA_EXAMPLE = {
     "vocab_size": 50,
@@ -15,6 +16,16 @@ LLAMA_EXAMPLE = {
     "num_hidden_layers": 2,
     "intermediate_size": 16,
 }
+
+
+FIELDS = table_of(
+    LLAMA_FIELDS,
+    implemented("attention_bias", "mlp_bias", why="biases on q, k, v, o; on the FFN's gate, up and down"),
+    inert(
+        "Llama 2's tensor-parallel slices of a projection: the same product (transformers 5 ignores it)",
+        "pretraining_tp",
+    ),
+)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -33,12 +44,13 @@ FAMILY = Family(
     hf_sources=hf_llama_sources,
     example={"model_type": "llama", **LLAMA_EXAMPLE},
     refuses=(
-        Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),
+        Refusal("hidden_act", "relu", "hidden_act 'relu' is not supported"),
         Refusal("rope_scaling", {"rope_type": "proportional"}, "rotary scaling 'proportional' is not supported"),
     ),
     gguf_arch="llama",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_llama_sources,
+    fields=FIELDS,
     models=(
         Catalogued(
             80, "smollm2-135m", "SmolLM2-135M (HF)", 135, "grouped-query heads 9/3", "HuggingFaceTB/SmolLM2-135M"

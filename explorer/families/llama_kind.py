@@ -10,7 +10,8 @@ from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.hf_fields import bool_field, eps, make_config, rope_settings, rotary_dims, size, text_field
+from explorer.families.field_table import DROPOUT, ROPE_BLOCKS, implemented, inert, table_of
+from explorer.families.hf_fields import activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
 from explorer.families.rope_fields import longest_text, read_scaling
 from explorer.families.source import Source
 
@@ -21,20 +22,35 @@ Window = Callable[[dict, str, int], "tuple[int, tuple[int, ...]] | None"]
 # --------------------------------------------------------------------------------------------- config.json
 
 
+# config.json's hidden_act → our gated FFN, as transformers' ACT2FN computes each: "gelu" is the exact GELU,
+# gelu_new / gelu_fast / gelu_pytorch_tanh the tanh approximation, swish is SiLU. Any other is refused.
+GATED = {
+    "silu": "silu_gated",
+    "swish": "silu_gated",
+    "gelu": "gelu_gated",
+    "gelu_pytorch_tanh": "gelu_tanh_gated",
+    "gelu_new": "gelu_tanh_gated",
+    "gelu_fast": "gelu_tanh_gated",
+}
+# Which bias switches each family's transformers class reads; the others' projections have no biases whatever
+# the config says (Mistral and Phi-3 have none, Qwen 2 its own q/k/v, only Llama's MLP reads mlp_bias).
+_BIAS_KEYS = {"llama": ("attention_bias", "mlp_bias"), "mistral": (), "phi3": (), "qwen2": ()}
+# The families whose transformers RoPE turns only partial_rotary_factor of a head (the others turn all D).
+_PARTIAL_ROTARY = ("phi3",)
+
+
 def config_biases(data: dict) -> frozenset[str]:
-    """Which projections have biases, as Llama's config says (attention_bias, mlp_bias): a subset of q, k, v,
-    o, mlp."""
-    out = set("qkvo") if data.get("attention_bias") else set()
-    if data.get("mlp_bias"):
+    """Which projections have biases, as the config says where the family reads it (attention_bias,
+    mlp_bias): a subset of q, k, v, o, mlp."""
+    keys = _BIAS_KEYS.get(data.get("model_type"), ("attention_bias",))
+    out = set("qkvo") if "attention_bias" in keys and data.get("attention_bias") else set()
+    if "mlp_bias" in keys and data.get("mlp_bias"):
         out.add("mlp")
     return frozenset(out)
 
 
 def llama_config(data: dict, origin: str, biases: frozenset[str] | None = None, window: Window | None = None):
-    """Llama and its plain relatives (Mistral, Qwen 2): only SiLU is accepted."""
-    act = text_field(data, "hidden_act", "silu", origin)
-    if act != "silu":
-        raise ModelLoadError(f"{origin}: activation {act!r} is not supported (only silu)")
+    """Llama and its plain relatives (Mistral, Qwen 2)."""
     return make_config(origin, **llama_fields(data, origin, biases, window))
 
 
@@ -43,6 +59,7 @@ def llama_fields(
 ) -> dict[str, Any]:
     """The ModelConfig fields a Llama-like config.json gives (sizes, RoPE, RMSNorm, a gated FFN, biases).
     ``biases``: the family's own (None: what the config says); ``window``: how it reads its sliding window."""
+    act = activation(data, origin, "hidden_act", default="silu", allowed=GATED)
     E = size(data, "hidden_size", origin=origin)
     H = size(data, "num_attention_heads", origin=origin)
     Hkv = size(data, "num_key_value_heads", default=H, origin=origin)
@@ -68,13 +85,13 @@ def llama_fields(
         max_positions=longest_text(max_positions, scaling),
         rope_scaling=scaling,
         norm="rmsnorm",
-        ffn_activation="silu_gated",
+        ffn_activation=act,
         bias=bool(config_biases(data) if biases is None else biases),
         unembed_bias=False,
         tie_embeddings=bool_field(data, "tie_word_embeddings", False, origin),
         norm_eps=eps(data, "rms_norm_eps", 1e-6, origin),
         rope_theta=rope_settings(data, origin),
-        rotary_dims=rotary_dims(data, D, origin),
+        rotary_dims=rotary_dims(data, D, origin) if data.get("model_type") in _PARTIAL_ROTARY else None,
         family=str(data["model_type"]),
     )
     if slide is not None:
@@ -104,6 +121,7 @@ def llama_sources(cfg: ModelConfig, biases: frozenset[str]) -> dict[str, Source]
         if cfg.bias:  # our model has all biases or none: the ones this architecture lacks are zeros
             for x in "qkvo":
                 out[f"{p}.attn.b_{x}"] = Source(f"{m}.self_attn.{x}_proj.bias") if x in biases else Source("", "zeros")
+            out[f"{p}.ffn.b_gate"] = Source(f"{m}.mlp.gate_proj.bias") if "mlp" in biases else Source("", "zeros")
             out[f"{p}.ffn.b_in"] = Source(f"{m}.mlp.up_proj.bias") if "mlp" in biases else Source("", "zeros")
             out[f"{p}.ffn.b_out"] = Source(f"{m}.mlp.down_proj.bias") if "mlp" in biases else Source("", "zeros")
     out["ln_final.weight"] = Source("norm.weight")
@@ -191,3 +209,32 @@ def gguf_sandwich(b: str, p: str) -> dict[str, tuple[str, str]]:
         f"{p}.ln_attn_out.weight": (f"{b}.post_attention_norm.weight", "copy"),
         f"{p}.ln_ffn_out.weight": (f"{b}.post_ffw_norm.weight", "copy"),
     }
+
+
+# ------------------------------------------------------------------------------------- the field table
+
+
+# The keys every Llama-like config.json carries (explorer/families/field_table.py); each family adds its own.
+LLAMA_FIELDS = table_of(
+    implemented(
+        "vocab_size",
+        "hidden_size",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "head_dim",
+        "num_hidden_layers",
+        "intermediate_size",
+        "max_position_embeddings",
+        "rms_norm_eps",
+        "tie_word_embeddings",
+    ),
+    implemented("hidden_act", why="silu/swish, gelu (exact), gelu_pytorch_tanh/gelu_new/gelu_fast; others refused"),
+    implemented("rope_theta", why="plain RoPE's base"),
+    ROPE_BLOCKS,
+    inert(DROPOUT, "attention_dropout"),
+    inert(
+        "transformers' default RoPE of this family turns all D dimensions of a head, whatever it says",
+        "partial_rotary_factor",
+    ),
+    inert("this family's projections have no biases whatever the config says", "attention_bias", "mlp_bias"),
+)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families.family import Family, Refusal
+from explorer.families.field_table import implemented, table_of
 from explorer.families.hf_fields import size
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import hf_llama_sources, llama_config
+from explorer.families.llama_kind import LLAMA_FIELDS, hf_llama_sources, llama_config
+
+FIELDS = table_of(
+    LLAMA_FIELDS, implemented("sliding_window", why="every layer's keys masked to the last W (the whole text traced)")
+)
 
 
 def window(data: dict, origin: str, L: int) -> tuple[int, tuple[int, ...]] | None:
@@ -26,5 +31,6 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=hf_llama_sources,
     example={"model_type": "mistral", **LLAMA_EXAMPLE, "sliding_window": 8},
-    refuses=(Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),),
+    refuses=(Refusal("hidden_act", "relu", "hidden_act 'relu' is not supported"),),
+    fields=FIELDS,
 )

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import implemented, table_of
 from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import hf_layers, hf_qk_norm, llama_fields
+from explorer.families.llama_kind import LLAMA_FIELDS, hf_layers, hf_qk_norm, llama_fields
 from explorer.families.source import Source
+
+FIELDS = table_of(LLAMA_FIELDS, implemented("attention_bias"))
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -42,6 +45,7 @@ FAMILY = Family(
         "params.layers.{l}.ln_attn_out.weight",
         "params.layers.{l}.ln_ffn_out.weight",
     ),
+    fields=FIELDS,
     models=(
         Catalogued(
             130,

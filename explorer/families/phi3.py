@@ -5,11 +5,23 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.gguf_fields import sliding_fields
 from explorer.families.hf_fields import make_config, size
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import gguf_layers, hf_layers, llama_fields
+from explorer.families.llama_kind import LLAMA_FIELDS, gguf_layers, hf_layers, llama_fields
 from explorer.families.source import Source
+
+FIELDS = table_of(
+    LLAMA_FIELDS,
+    implemented("sliding_window"),
+    implemented("partial_rotary_factor", why="Phi-3's RoPE turns the first R = D·factor dimensions, as transformers'"),
+    inert(DROPOUT, "embd_pdrop", "resid_pdrop"),
+    implemented(
+        "original_max_position_embeddings",
+        why="LongRoPE's trained context (default 4096): preferred to rope_scaling's, as transformers' Phi-3 does",
+    ),
+)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -74,6 +86,8 @@ FAMILY = Family(
     gguf_arch="phi3",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    gguf_keys=("attention.sliding_window", "attention.sliding_window_pattern"),
+    fields=FIELDS,
     models=(
         Catalogued(
             150,

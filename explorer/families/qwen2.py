@@ -7,12 +7,25 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.hf_fields import size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import gguf_layers, llama_config, llama_sources
+from explorer.families.llama_kind import LLAMA_FIELDS, gguf_layers, llama_config, llama_sources
 from explorer.util.schema import Where, whole
 
 BIASES = frozenset("qkv")
+FIELDS = table_of(
+    LLAMA_FIELDS,
+    implemented(
+        "sliding_window",
+        "use_sliding_window",
+        "max_window_layers",
+        "layer_types",
+        why="with use_sliding_window, a sliding layer's keys are masked to the last W (the whole text traced); "
+        "without layer_types, the layers from max_window_layers on slide (transformers' rule)",
+    ),
+    inert("Qwen 2's q, k, v always have biases, o and the FFN none, whatever it says", "attention_bias", "mlp_bias"),
+)
 
 
 def window(data: dict, origin: str, L: int) -> tuple[int, tuple[int, ...]] | None:
@@ -42,7 +55,7 @@ def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
 def _gguf_biases(b: str, p: str) -> dict[str, tuple[str, str]]:
     """q, k, v biases; the others of our all-or-none biases are zeros."""
     out = {f"{p}.attn.b_{x}": (f"{b}.{name}.bias", "copy") for x, name in zip("qkv", ("attn_q", "attn_k", "attn_v"))}
-    return out | {f"{p}.{name}": ("", "zeros") for name in ("attn.b_o", "ffn.b_in", "ffn.b_out")}
+    return out | {f"{p}.{name}": ("", "zeros") for name in ("attn.b_o", "ffn.b_gate", "ffn.b_in", "ffn.b_out")}
 
 
 def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
@@ -56,7 +69,8 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=sources,
     example={"model_type": "qwen2", **LLAMA_EXAMPLE},
-    refuses=(Refusal("hidden_act", "gelu", "activation 'gelu' is not supported (only silu)"),),
+    refuses=(Refusal("hidden_act", "relu", "hidden_act 'relu' is not supported"),),
+    fields=FIELDS,
     biases=BIASES,
     gguf_arch="qwen2",
     gguf_fields=gguf_fields,

@@ -5,9 +5,22 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.families import qwen2
 from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.field_table import implemented, table_of
 from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import gguf_layers, gguf_qk_norm, hf_layers, hf_qk_norm, llama_fields
+from explorer.families.llama_kind import LLAMA_FIELDS, gguf_layers, gguf_qk_norm, hf_layers, hf_qk_norm, llama_fields
+
+FIELDS = table_of(
+    LLAMA_FIELDS,
+    implemented("attention_bias"),
+    implemented(
+        "sliding_window",
+        "use_sliding_window",
+        "layer_types",
+        why="with use_sliding_window, a sliding layer's keys are masked to the last W (the whole text traced)",
+    ),
+    implemented("max_window_layers", why="without layer_types, the layers from this one on slide (transformers' rule)"),
+)
 
 
 def config(data: dict, origin: str) -> ModelConfig:
@@ -39,5 +52,6 @@ FAMILY = Family(
     gguf_arch="qwen3",
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
+    fields=FIELDS,
     models=(Catalogued(100, "qwen3-0.6b", "Qwen3-0.6B", 596, "q/k RMSNorm per head", "Qwen/Qwen3-0.6B"),),
 )

@@ -86,6 +86,13 @@ def candidates(probs: np.ndarray, k: int | None, p: float) -> np.ndarray:
 
 def choose(logits_row: np.ndarray, sampling: Sampling, rng: np.random.Generator) -> tuple[int, np.ndarray]:
     """(the chosen id, the distribution softmax(logits / T) it was judged by) for one (V,) row of logits."""
+    row = np.asarray(logits_row)
+    if np.isnan(row).any() or np.isposinf(row).any() or not np.isfinite(row).any():
+        # numbers that cannot be shown (an extreme setting): no token is likelier than another (an IndexError)
+        raise ConfigError(
+            "no next token can be chosen: the logits hold NaN or infinite values (a setting or a weight goes "
+            "past what the precision can hold; `export` the prompt to see where they first appear)"
+        )
     if sampling.greedy:
         return argmax(np.asarray(logits_row)), softmax(logits_row)
     probs = softmax(logits_row, sampling.temperature)

@@ -20,6 +20,7 @@ from explorer.handouts.words import ENGLISH, FigureWords
 from explorer.present import figure, matrices, stages
 from explorer.present.figure import Panel
 from explorer.session.request import Selection
+from explorer.util.printable import quoted
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ def stage_scene(
     """The figure of ``sel.stage`` for this trace and selection; ``tensor``: which of the stage's tensors
     (embed.tok rather than embed.out, as the view's Tensor choice), else its main one."""
     check_selection(trace, sel)
+    if tensor is not None:
+        check_tensor(trace, sel, tensor)
     th = col.theme(theme)
     px = frame.text_px()
     scene = Scene(frame.width, frame.height or 0.0, background=th.paper)
@@ -85,6 +88,15 @@ def stage_scene(
         scene.height = float(math.ceil(bottom + px * 0.6))  # whole pixels: every renderer makes the same size
     scene.title = stage_title(trace, sel, words, frame.numbered)
     return scene
+
+
+def check_tensor(trace, sel: Selection, tensor: str) -> None:
+    """``--tensor`` names one of the stage's own tensors of that layer, or is refused: a map stage (weights,
+    scores) drew its map whatever was named (an unknown name, ``*``, another stage's tensor, exit 0)."""
+    found = matrices.stage_tensors(trace, sel.stage, sel.layer)
+    if tensor not in found:
+        shows = ", ".join(found) if found else "nothing in this trace"
+        raise ConfigError(f"stage {sel.stage} of layer {sel.layer} shows {shows}; not {quoted(tensor)}")
 
 
 def stage_title(trace, sel: Selection, words: FigureWords, numbered: bool = True) -> str:
@@ -158,7 +170,7 @@ def matrix_spec(trace, sel: Selection, words: FigureWords, tensor: str | None = 
     if not found:
         raise ConfigError(f"this trace holds no tensor of stage {sel.stage!r} (layer {sel.layer})")
     if tensor is not None and tensor not in found:
-        raise ConfigError(f"stage {sel.stage} of layer {sel.layer} shows {', '.join(found)}; not {tensor}")
+        raise ConfigError(f"stage {sel.stage} of layer {sel.layer} shows {', '.join(found)}; not {quoted(tensor)}")
     return spec_of(figure.matrix_panel(matrices.stage_matrix(trace, tensor or found[0], sel.head, sel.row), sel), words)
 
 

@@ -4,11 +4,13 @@ as a whole, so it must be new, empty, or slides this command wrote."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from explorer.lessons.model import LessonError
 from explorer.util.fileio import check_writable_target
+from explorer.util.printable import shown
 
 SLIDE_NAME = re.compile(r"^(title|step-\d+|answers-\d+)\.png$")
 
@@ -44,10 +46,21 @@ def check_slides_folder(out: Path) -> None:
             f"cannot write {out}: it exists and is not a folder; give a folder for PNG slides, or a .pdf file"
         )
     try:
-        others = [p.name for p in out.iterdir() if not SLIDE_NAME.match(p.name)]
+        with os.scandir(out) as entries:
+            # A slide is a regular file of a slide's name: a folder or a link named title.png is a user's, and
+            # replacing the folder deleted what was inside it (the check matched names, not kinds).
+            found = [(e.name, e.is_file(follow_symlinks=False)) for e in entries]
     except OSError as exc:
         raise LessonError(f"cannot write {out}: {exc.strerror or exc}") from None
+    others = [name for name, regular in found if not SLIDE_NAME.match(name)]
     if others:
         raise LessonError(
-            f"cannot write {out}: the folder holds files that are not slides ({others[0]}…); give a new or empty folder"
+            f"cannot write {out}: the folder holds files that are not slides ({shown(others[0])}…); give a new or "
+            "empty folder"
+        )
+    odd = [name for name, regular in found if not regular]
+    if odd:
+        raise LessonError(
+            f"cannot write {out}: {shown(odd[0])} in it is not a slide (a folder, a link or a device of that "
+            "name); give a new or empty folder"
         )

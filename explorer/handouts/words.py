@@ -1,6 +1,7 @@
 """The words a figure prints, in English. The window and the commands pass translated ones
 (explorer/ui/words/figure_words.py builds them with the same source texts as the central view, so a figure and
-the view say the same thing in both languages)."""
+the view say the same thing in both languages); a figure drawn from Python, without Qt, reads the same
+translations from the .ts file (translated_words.py)."""
 
 from __future__ import annotations
 
@@ -86,9 +87,13 @@ TENSOR_TITLES = {
 }
 
 
+def tensor_key(name: str) -> str:
+    """A tensor's name without its layer ("layers.3.attn.q" → "attn.q"): the key of its title."""
+    return re.sub(r"^layers\.\d+\.", "", name)
+
+
 def _tensor_title(name: str) -> str:
-    key = re.sub(r"^layers\.\d+\.", "", name)
-    return TENSOR_TITLES.get(key, name)
+    return TENSOR_TITLES.get(tensor_key(name), name)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ cell (i, 0) for the dot product, and the token that follows it for the probabili
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 
@@ -16,6 +17,8 @@ import numpy as np
 
 from explorer import names
 from explorer.errors import ConfigError, TrivialWorksheet
+
+log = logging.getLogger(__name__)
 
 EXERCISES = ("qk", "scale", "mask", "softmax", "av", "wo", "prob")
 INPUT_DIGITS = 3
@@ -59,6 +62,21 @@ def parse_exercises(text: str | None) -> tuple[str, ...]:
     if bad or not chosen:
         raise ConfigError(f"--exercises takes a comma-separated list of {', '.join(EXERCISES)}; got {text!r}")
     return chosen
+
+
+def exercises_for(config, exercises: tuple[str, ...], asked: bool) -> tuple[str, ...]:
+    """An encoder (BERT) has no next token: its probabilities fill in each position's own token, so the
+    "probability of the next token" exercise means nothing there. Left out of the default sheet with a note,
+    refused when asked for by name."""
+    if not getattr(config, "mlm_head", False) or "prob" not in exercises:
+        return exercises
+    if asked:
+        raise ConfigError(
+            "--exercises prob asks for the probability of the next token: an encoder (BERT, RoBERTa, DistilBERT) "
+            "predicts no next token; leave prob out"
+        )
+    log.warning("an encoder predicts no next token: the sheet leaves out the next-token probability (prob)")
+    return tuple(k for k in exercises if k != "prob")
 
 
 def check_small(trace, row: int) -> None:
@@ -209,7 +227,7 @@ def _prob(trace, b, h, i) -> Exercise:
     logits = np.asarray(trace.logits_rows(b, i, i + 1)[0], dtype=np.float64)
     t = int(ids[i + 1]) if i + 1 < n else int(np.argmax(logits))
     T = float(trace.options.temperature)
-    z = float(np.sum(np.exp((logits - logits.max()) / T)) * math.exp(logits.max() / T))
+    z = _partition(logits, T)
     token = trace.vocab[t] if trace.vocab is not None and t < len(trace.vocab) else str(t)
     return Exercise(
         "prob",
@@ -223,6 +241,22 @@ def _prob(trace, b, h, i) -> Exercise:
         (b, i, t),
         {"i": i, "token": token, "id": t, "V": int(logits.shape[0]), "next": i + 1 < n},
     )
+
+
+def _partition(logits: np.ndarray, T: float) -> float:
+    """Z = Σ exp(l / T), the number the pupil writes. At a small temperature (0.001, a plausible classroom
+    value) it is past any float (OverflowError) or below the smallest: refused in one line, with what to do."""
+    top = float(logits.max())
+    log_z = top / T + math.log(float(np.sum(np.exp((logits - top) / T))))
+    if not math.isfinite(log_z) or abs(log_z) > MAX_LOG_Z:
+        raise ConfigError(
+            f"the prob exercise writes Z = Σ exp(l/T) by hand, and at T = {T:g} Z is about e^{log_z:.0f}, "
+            "more digits than a sheet can hold: raise the temperature (try 1) or leave prob out (--exercises)"
+        )
+    return math.exp(log_z)
+
+
+MAX_LOG_Z = 700.0  # e^700 ≈ 1e304: beyond it exp() overflows a float
 
 
 # ------------------------------------------------------------------------------------------ printing

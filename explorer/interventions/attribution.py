@@ -58,14 +58,34 @@ def resolve_target(bundle: ModelBundle, token: str | None, token_id: int | None)
     return enc.ids[0]
 
 
+def refuse_undecomposable(config, what: str = "attribution") -> None:
+    """The lens and the attribution read a decoder's residual stream through its final norm and unembedding.
+    An encoder predicts through its masked-LM head (a dense layer, an activation and a norm: not linear), and
+    a post-norm model renormalises the stream after every layer, so neither splits into those parts: one line
+    instead of a KeyError on the final norm they do not have."""
+    if getattr(config, "mlm_head", False):
+        raise ConfigError(
+            f"the {what} reads a decoder's next-token logits through its final norm: an encoder (BERT, RoBERTa, "
+            "DistilBERT) predicts a [MASK] through its masked-LM head, which does not split into the stream's parts"
+        )
+    if getattr(config, "norm_placement", "pre") == "post":
+        raise ConfigError(
+            f"the {what} splits the residual stream into its parts: a post-norm model renormalises the stream "
+            "after every layer, so it does not split"
+        )
+
+
 def _frozen_norm(trace: Trace, x: np.ndarray):
     """The final norm as a linear map with its scale frozen at the value ``x`` (the last stream) gives it:
     (function applied to each component, the norm's constant vector)."""
     cfg = trace.config
     params = trace.params()
+    if "params.ln_final.weight" not in params:  # no final norm (final_norm off): the stream is read as it is
+        return (lambda c: c), np.zeros_like(x)
     if cfg.norm == "layernorm":
         sigma = np.sqrt(((x - x.mean()) ** 2).mean() + cfg.norm_eps)
-        w, b = params["params.ln_final.weight"].astype(np.float64), params["params.ln_final.bias"].astype(np.float64)
+        w = params["params.ln_final.weight"].astype(np.float64)
+        b = params.get("params.ln_final.bias", np.zeros_like(w)).astype(np.float64)  # a LayerNorm without shift
         return (lambda c: (c - c.mean()) / sigma * w), b
     if cfg.norm == "rmsnorm":
         rms = np.sqrt((x**2).mean() + cfg.norm_eps)
@@ -79,6 +99,7 @@ def direct_attribution(
 ) -> tuple[list[dict[str, Any]], float, float]:
     """(contributions [{"component", "value"}], constant, logit) for ``target`` at ``position`` of sentence b."""
     cfg = trace.config
+    refuse_undecomposable(cfg)
     if not cfg.residual:
         raise ConfigError(
             "attribution splits the residual stream into its parts: this model has no residual connections"
@@ -116,6 +137,7 @@ def direct_attribution(
 def logit_lens(bundle: ModelBundle, trace: Trace, target: int, position: int, b: int = 0) -> list[LensRow]:
     """After every layer, the target's probability and rank and the top token, read through the model's own
     final norm and unembedding (so the last layer gives ``probs`` of the trace)."""
+    refuse_undecomposable(trace.config, "logit lens")
     model = bundle.model_for(trace.options.dtype, trace.options.device)
     vocab = trace.vocab or bundle.tokenizer.display_vocab()
     rows = []

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from explorer.errors import Cancelled, ConfigError, InputError
-from explorer.interventions.attribution import direct_attribution
+from explorer.interventions.attribution import direct_attribution, refuse_undecomposable
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.linear import affine
 from explorer.trace.trace import Trace
@@ -71,6 +71,7 @@ def lens_grid(
 ) -> LensGrid:
     """The stream after every layer, at every position of sentence ``b``, through the model's own final norm
     and unembedding: its top token and probability, and the probability of the finally predicted token."""
+    refuse_undecomposable(trace.config, "logit lens")
     _need_every_layer(trace, "logit lens")
     n = trace.rows[b].length
     model = bundle.model_for(trace.options.dtype, trace.options.device)

@@ -28,6 +28,10 @@ MIN_TICK_PX = 8  # tick labels are never drawn smaller than this, however many t
 # 100 % and a 9 px cap height, what a class reads from the back (issue 38)
 READABLE_KEY_PX = 12
 ROW_PITCH = 0.88  # query labels' spacing, in lines (their ink is about 0.86 of a Latin line)
+# A second row of key labels starts at most this far below the first (px): with the tick's few pixels it stays
+# within the 24 px of the cells that issue 38 allows every label; at 200 % text two rows of 24 px labels put
+# the second 26 px from its cells (its text shrinks instead, to 18 px: still larger than at 100 %)
+BAND_STEP = 19
 LABEL_CHARS = 11  # a label is elided past the width of this many digits (the tooltip has it whole)
 WIDEST_OF = 32  # the widest label is looked for among this many longest (never a thousand per paint)
 
@@ -135,7 +139,7 @@ def arrange(
         if widest_px + 6 <= per_label:
             return Arrangement(px, False, 1)
         if widest_px + 6 <= 2 * per_label:
-            return Arrangement(px, False, 2)
+            return Arrangement(_banded_px(measure, px, smallest, 1.0), False, 2)
         small = px
         while small > max(smallest, READABLE_KEY_PX) and measure.line(small) + 1 > per_label:
             small -= 1
@@ -143,10 +147,9 @@ def arrange(
         if measure.line(small) + 1 <= per_label and (whole or not index):
             return Arrangement(small, True, 1)
         if index:  # the positions, flat, at full size if they fit in one or two lines, else as large as fits
-            for bands in (1, 2):
-                if measure.width(index, px) + 6 <= bands * per_label:
-                    return Arrangement(px, False, bands, True)
-            small = px
+            if measure.width(index, px) + 6 <= per_label:
+                return Arrangement(px, False, 1, True)
+            small = _banded_px(measure, px, smallest, ROW_PITCH)
             while small > smallest and measure.width(index, small) + 6 > 2 * per_label:
                 small -= 1
             return Arrangement(max(small, smallest), False, 2, True)
@@ -169,6 +172,15 @@ def arrange(
     while small > smallest and pitch(small) > 2 * per_label:
         small -= 1
     return Arrangement(max(small, smallest), horizontal, 2)
+
+
+def _banded_px(measure: TextMeasure, px: float, smallest: float, pitch: float) -> float:
+    """The largest text size up to ``px`` (not under ``smallest``) whose second row of key labels, ``pitch``
+    lines below the first, starts within ``BAND_STEP`` of it."""
+    small = px
+    while small > smallest and measure.line(small) * pitch > BAND_STEP:
+        small -= 1
+    return max(small, smallest)
 
 
 def row_pitch(measure: TextMeasure, px: float) -> float:

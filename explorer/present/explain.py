@@ -201,7 +201,10 @@ def _ffn_hidden(trace, layer, head, row, i, j, value, w):
         W_g = stored(trace, f"params.layers.{layer}.ffn.W_gate")
         if W_g is None:
             return ""
-        g = float(x[row, i].astype(np.float64) @ W_g[:, j].astype(np.float64))
+        b_g = stored(trace, f"params.layers.{layer}.ffn.b_gate")
+        g = float(x[row, i].astype(np.float64) @ W_g[:, j].astype(np.float64)) + (
+            float(b_g[j]) if b_g is not None else 0.0
+        )
         (g_s, up_s), printed = adding_up([g, up], lambda v: silu(v[0]) * v[1], value, fmt)
         return f"SiLU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = SiLU({g_s}) · {term(up_s)} = {printed}"
     name = {"gelu": "GELU", "gelu_tanh": "GELU", "relu": "ReLU"}[act]

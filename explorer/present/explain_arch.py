@@ -157,8 +157,11 @@ def _geglu(trace, layer, head, row, i, j, value, w):
     if x is None or W_in is None or W_g is None:
         return ""
     xi = x[row, i].astype(np.float64)
-    g, up = float(xi @ W_g[:, j].astype(np.float64)), float(xi @ W_in[:, j].astype(np.float64))
-    (g_s, up_s), printed = adding_up([g, up], lambda v: gelu_tanh(v[0]) * v[1], value, fmt)
+    b_g, b_in = stored(trace, f"params.layers.{layer}.ffn.b_gate"), stored(trace, f"params.layers.{layer}.ffn.b_in")
+    g = float(xi @ W_g[:, j].astype(np.float64)) + (float(b_g[j]) if b_g is not None else 0.0)
+    up = float(xi @ W_in[:, j].astype(np.float64)) + (float(b_in[j]) if b_in is not None else 0.0)
+    f = gelu if trace.config.ffn_activation == "gelu_gated" else gelu_tanh  # exact where the config says "gelu"
+    (g_s, up_s), printed = adding_up([g, up], lambda v: f(v[0]) * v[1], value, fmt)
     return f"GELU(x{sub(i)}·W_gate[:, {j}]) · (x{sub(i)}·W_in[:, {j}]) = GELU({g_s}) · {term(up_s)} = {printed}"
 
 
@@ -239,7 +242,7 @@ def arch_handler(cfg, pattern: str):
         table["layers.{l}.out"] = _plus("layers.{l}.mid", "layers.{l}.ffn.out_norm", "mid", "ffn")
     if cfg.parallel_block:
         table["layers.{l}.ffn.in"] = _block_in
-    if cfg.ffn_activation == "gelu_tanh_gated":
+    if cfg.ffn_activation in ("gelu_gated", "gelu_tanh_gated"):
         table["layers.{l}.ffn.hidden"] = _geglu
     if cfg.positions == "rope" and (cfg.R < cfg.D or cfg.rope_local_theta is not None or cfg.qk_norm != "none"):
         table["layers.{l}.attn.q_rot"] = _rope("q")

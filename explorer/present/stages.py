@@ -185,6 +185,7 @@ def edge_label(key: str, trace: Trace, layer: int = 0, row: int = 0, words: dict
             "gelu_tanh": "GELU",
             "relu": "ReLU",
             "silu_gated": "SiLU-gate",
+            "gelu_gated": "GELU-gate",
             "gelu_tanh_gated": "GELU-gate",
         }[cfg.ffn_activation]
         return f"{_t(C, E)} · W_in {_t(E, F)} → {act} {_t(C, F)} · W_out {_t(F, E)} → {_t(C, E)}"

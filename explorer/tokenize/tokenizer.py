@@ -30,6 +30,11 @@ UNK = "<unk>"
 
 class Tokenizer:
     def __init__(self, hf: tokenizers.Tokenizer, kind: str | None = None, specials: bool = False) -> None:
+        # Padding and cutting are the trace's own (a batch padded to its longest row and the padding masked, a
+        # sentence cut to the model's context with a note): a tokenizer.json's are dropped, as transformers
+        # does unless asked. Its padding fixed at 2,000,000,000 aborted the process; its truncation cut silently.
+        hf.no_padding()
+        hf.no_truncation()
         self.hf = hf
         self.kind = kind or _infer_kind(hf)
         # An encoder's tokenizer adds its special tokens ([CLS] … [SEP]) and reads two sentences
@@ -46,7 +51,14 @@ class Tokenizer:
 
     # ---------------------------------------------------------------- construction and storage
     @classmethod
-    def from_str(cls, text: str, kind: str | None = None) -> Tokenizer:
+    def from_str(cls, text: str, kind: str | None = None, origin: str = "tokenizer.json") -> Tokenizer:
+        from explorer.tokenize.json_schema import check_tokenizer_json
+
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise ModelLoadError(f"cannot read tokenizer: {str(exc)[:200]}") from None
+        check_tokenizer_json(data, origin)  # every field the library and the loaders rely on, before building
         try:
             with rust_panics_quiet():
                 return cls(tokenizers.Tokenizer.from_str(text), kind)
@@ -72,7 +84,15 @@ class Tokenizer:
             text = data.decode("utf-8")
         except UnicodeDecodeError:  # a binary file in its place raised a traceback
             raise ModelLoadError(f"tokenizer {path} is not a tokenizer.json (not UTF-8 text)") from None
-        return cls.from_str(text, kind)
+        where = Path(path)  # messages name the folder too: the model's, not any tokenizer.json
+        return cls.from_str(text, kind, f"{where.parent.name}/{where.name}" if where.parent.name else where.name)
+
+    def check_fits(self, vocab_size: int, segments: int, origin: str) -> None:
+        """Every id this tokenizer can give has a row of the model's embedding table (its largest id, not its
+        count of entries), and every token type a row of its segment table (``segments`` > 0)."""
+        from explorer.tokenize.json_schema import check_ids_fit
+
+        check_ids_fit(json.loads(self.hf.to_str()), origin, vocab_size, segments)
 
     def to_str(self) -> str:
         return self.hf.to_str()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -14,6 +15,7 @@ from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, Run
 from explorer.errors import Cancelled, InputError
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
+from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.logits import derivable
 from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.util.devices import resolve_device
@@ -176,7 +178,7 @@ def _model_inputs(
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)
     empty = empty_rows(allowed)  # (B, 1, C, 1)
     _notice_blocked_rows(empty, rows, notices)
-    segments = _segments(bundle.config, rows, C, device)
+    segments = _segments(bundle.config, rows, C, device, notices)
     inputs = {
         "tokens": ids,
         "mask": allowed,
@@ -193,15 +195,21 @@ def _notice_blocked_rows(empty: torch.Tensor, rows: list[Row], notices: list[str
         notices.append(f"the mask blocks every key of {blocked_rows} query row(s): their attention weights are all 0")
 
 
-def _segments(cfg, rows: list[Row], C: int, device) -> torch.Tensor | None:
+def _segments(cfg, rows: list[Row], C: int, device, notices: list[str]) -> torch.Tensor | None:
     """(B, C) each token's sentence for a model with a segment table (BERT), padding 0; else None.
     A tokenizer's type id the table has no row for (RoBERTa has one row) counts as sentence A."""
     if not cfg.segments:
         return None
     seg = torch.zeros(len(rows), C, dtype=torch.long)
+    past = sorted({s for r in rows for s in (r.segments or ()) if not 0 <= s < cfg.segments})
     for b, r in enumerate(rows):
         if r.segments is not None:
-            seg[b, : r.length] = torch.tensor([s if s < cfg.segments else 0 for s in r.segments], dtype=torch.long)
+            seg[b, : r.length] = torch.tensor([s if 0 <= s < cfg.segments else 0 for s in r.segments], dtype=torch.long)
+    if past:  # said, not silent: the tokenizer's template names a sentence the model has no table row for
+        notices.append(
+            f"the tokenizer gives segment (token type) ids {', '.join(map(str, past[:8]))}, but the model has "
+            f"{cfg.segments} segment row(s): those tokens are traced as segment 0"
+        )
     return seg.to(device)
 
 
@@ -308,4 +316,10 @@ def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options,
         tokenizer_kind=bundle.tokenizer.kind,
         partial=partial,
     )
-    return Trace(arrays, info, continues=continues)
+    trace = Trace(arrays, info, continues=continues)
+    if partial:  # the final trace says it; the partial one is replaced within moments
+        return trace
+    notices_now = with_nonfinite_notice(info.notices, trace)
+    if notices_now == info.notices:
+        return trace
+    return Trace(arrays, dataclasses.replace(info, notices=notices_now), continues=continues)

@@ -66,6 +66,11 @@ def evaluate_bundle(
     answer_only: bool | None = None,
     device: str = "cpu",
 ) -> dict[str, Any]:
+    if bundle.config.mlm_head:  # first: what follows (the corpus, its vocabulary) cannot make it meaningful
+        raise ConfigError(
+            "eval scores the next token's loss: an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK] and "
+            "predicts no next token"
+        )
     info = train_info(bundle)
     if corpus is None:
         if not info.get("corpus"):

@@ -51,6 +51,7 @@ from explorer.util.temporaries import (
     host_tag,
     remove_stale_temporaries,
     sigterm_held,
+    sigterm_received,
     temp_prefix,
 )
 
@@ -182,6 +183,7 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
                 tmp = Path(tmp_name)
                 os.close(fd)
             yield tmp
+            end_if_terminated()
             _commit(tmp, target, error)
         except BaseException as exc:
             failure = as_os_error(exc, target.parent)  # judged before the temporary frees its space
@@ -196,14 +198,22 @@ def atomic_path(target: str | Path, error: type[Exception] = SnapshotError) -> I
 
 
 def _terminated_behind(exc: BaseException) -> Terminated | None:
-    """The Terminated (SIGTERM) that ``exc`` is, or that it was raised while handling, else None."""
+    """The Terminated (SIGTERM) that ``exc`` is, or that it was raised while handling, or any failure after a
+    SIGTERM that a library turned into something else; else None."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, Terminated):
             return exc
         seen.add(id(exc))
         exc = exc.__context__
-    return None
+    return Terminated() if sigterm_received() else None
+
+
+def end_if_terminated() -> None:
+    """Before a written temporary replaces its target: a SIGTERM that a library swallowed still ends the
+    write (the file is not replaced, the temporary is removed) and the process (exit code 143)."""
+    if sigterm_received():
+        raise Terminated()
 
 
 def as_os_error(exc: BaseException, folder: Path) -> OSError | None:
@@ -300,6 +310,7 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError, paren
             with sigterm_held():
                 tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(target), suffix=".part", dir=target.parent))
             yield tmp
+            end_if_terminated()
             os.chmod(tmp, mode_for(target, folder=True))  # mkdtemp's 0700 would hide it from everyone else
             with sigterm_held():  # the old folder is moved aside and removed in one piece
                 check_writable_folder(target, error)

@@ -13,6 +13,10 @@ whatever a message was built from, it leaves as one line with nothing a terminal
 
 from __future__ import annotations
 
+import json
+import math
+import unicodedata
+
 MAX_SHOWN = 200  # characters of a user's string quoted in a message; the rest is said as a count
 
 
@@ -69,17 +73,54 @@ def one_line(message: str) -> str:
     return escaped(message)
 
 
+# What standard output never carries raw: control characters, invisible format characters (the direction
+# overrides U+202E and U+2066…, which reorder what a terminal shows), surrogates (bytes that were not UTF-8)
+# and the line and paragraph separators. Joiners stay: emoji and several scripts are written with them.
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _hidden(ch: str) -> bool:
+    return ch not in _JOINERS and unicodedata.category(ch) in _HIDDEN
+
+
 def terminal_text(text: str) -> str:
     """Output meant for a terminal that may span lines (a generated text, a table): line breaks and tabs
-    are kept, every other control character (an escape sequence's ESC, a carriage return) is escaped, and
-    undecodable bytes are written as ``\\xNN``."""
+    are kept, every other control character (an escape sequence's ESC, a carriage return) and every
+    invisible format character (U+202E) is escaped, and undecodable bytes are written as ``\\xNN``: data
+    from files reaches standard output as escaped as it reaches standard error."""
     if text.isprintable():
         return text
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch in "\n\t" or not (code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000):
-            out.append(ch)
-        else:
-            out.append(_escape(ch))
-    return "".join(out)
+    return "".join(ch if ch in "\n\t" or not _hidden(ch) else _escape(ch) for ch in text)
+
+
+def json_text(value: object, indent: int | None = None, allow_nan: bool = True) -> str:
+    """``value`` as JSON for standard output: non-ASCII letters as they are, and what ``terminal_text`` would
+    escape written as JSON's own ``\\uXXXX`` (inside its strings, the only place json.dumps puts them), so the
+    line stays valid JSON that reads back to the same strings."""
+    if not allow_nan:  # strict JSON: a NaN or an infinity (a trace's numbers that cannot be shown) is null
+        value = _finite_or_null(value)
+    text = json.dumps(value, ensure_ascii=False, allow_nan=allow_nan, indent=indent)
+    if text.isprintable():
+        return text
+    return "".join(_json_escape(ch) if ch != "\n" and _hidden(ch) else ch for ch in text)
+
+
+def _finite_or_null(value: object) -> object:
+    """``value`` with every float that is NaN or infinite replaced by None (JSON's null): such numbers come
+    from a trace that said so in a note, and strict JSON has no word for them (a ValueError traceback before)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite_or_null(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_null(v) for v in value]
+    return value
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

@@ -114,8 +114,20 @@ _held = 0  # > 0 while a step that must not be cut in half runs (making a tempor
 _pending = False  # SIGTERM came while held: raised as Terminated when the step is done
 
 
+EXIT_TERM = 128 + signal.SIGTERM  # what a shell reports for a process ended by SIGTERM
+_received = False  # a SIGTERM came during a write: said even where a library swallowed the exception
+
+
+def sigterm_received() -> bool:
+    """True once a SIGTERM has reached a write of this process. Qt's bindings turn the exception the handler
+    raises into another (a SystemError from QPageSize, an AttributeError from a lazy attribute) or drop it
+    (a PDF written and exit code 0): the writers and the command ask here instead of trusting the exception."""
+    return _received
+
+
 def _on_sigterm(signum, frame):
-    global _pending
+    global _pending, _received
+    _received = True
     if _held:
         _pending = True
         return

@@ -141,7 +141,9 @@ def _read_tensors(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, to
     try:
         with safe_open(str(path), framework="pt", device="cpu") as fh:
             keys = list(fh.keys())
-            missing = [k for k in expected if k not in keys]
+            # A gated FFN with biases gained b_gate (issue 42); a checkpoint written before has none: zeros
+            gate_biases = [k for k in expected if k not in keys and k.endswith(".ffn.b_gate")]
+            missing = [k for k in expected if k not in keys and k not in gate_biases]
             unexpected = [k for k in keys if k not in expected]
             if missing or unexpected:
                 parts = []
@@ -151,10 +153,12 @@ def _read_tensors(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, to
                     parts.append(f"unexpected {', '.join(unexpected[:4])}" + (" …" if len(unexpected) > 4 else ""))
                 raise ModelLoadError(f"{origin}: the weights do not match the config ({'; '.join(parts)})")
             for key, ref in expected.items():
+                if key in gate_biases:
+                    continue
                 shape = tuple(fh.get_slice(key).get_shape())
                 if shape != tuple(ref.shape):
                     raise ModelLoadError(f"{origin}: {key} has shape {shape}, the config needs {tuple(ref.shape)}")
-            return {key: fh.get_tensor(key) for key in keys}
+            return {key: fh.get_tensor(key) for key in keys} | {k: torch.zeros(expected[k].shape) for k in gate_biases}
     except ModelLoadError:
         raise
     except Exception as exc:  # safetensors raises its own error type for truncated or malformed files
@@ -178,11 +182,12 @@ def load_checkpoint(folder: str | Path) -> ModelBundle:
             f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = "
             f"{config.vocab_size}"
         )
+    tokenizer.check_fits(config.vocab_size, config.segments, f"{folder.name}/{TOKENIZER_FILE}")
     model = Transformer(config)
     expected = model.state_dict()
     tensors = _read_tensors(folder / WEIGHTS_FILE, expected)
     for key in expected:
-        check_weights(folder.name, key, tensors[key])
+        tensors[key] = check_weights(folder.name, key, tensors[key])
     model.load_state_dict({k: tensors[k].to(torch.float32) for k in expected}, strict=True)
     model.eval()
     seed = meta.get("train", {}).get("seed") if isinstance(meta.get("train"), dict) else None

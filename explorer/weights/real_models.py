@@ -65,7 +65,7 @@ class Filler:
             raise ModelLoadError(
                 f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}, expected {shape_str(p.shape)}"
             )
-        check_weights(self.origin, what, t)
+        t = check_weights(self.origin, what, t)
         with torch.no_grad():
             p.copy_(t.to(torch.float32))
         self.filled.add(name)
@@ -86,15 +86,22 @@ class Filler:
         return self.model
 
 
-def check_weights(origin: str, what: str, t: torch.Tensor) -> None:
+_NATIVE = (torch.float64, torch.float32, torch.float16, torch.bfloat16)
+
+
+def check_weights(origin: str, what: str, t: torch.Tensor) -> torch.Tensor:
     """Refuse weights that are not real numbers or not finite: NaN in one weight makes every probability NaN
-    (silently, before this check); int or bool tensors are not weights."""
+    (silently, before this check); int, bool or complex tensors are not weights. Returns ``t``, in float32
+    where it came in a float8 kind (float8_e4m3fn, …), which torch cannot check for NaN."""
     if not t.is_floating_point():
         raise ModelLoadError(
             f"{origin}: {what} is {str(t.dtype).removeprefix('torch.')}, expected floating point numbers"
         )
+    if t.dtype not in _NATIVE:
+        t = t.to(torch.float32)  # every float8 kind converts exactly; its values are few
     if not bool(torch.isfinite(t).all()):
         raise ModelLoadError(f"{origin}: {what} contains NaN or infinite values (a damaged or diverged model?)")
+    return t
 
 
 def check_fits(cfg: ModelConfig, origin: str) -> None:

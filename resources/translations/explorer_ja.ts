@@ -1746,6 +1746,25 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
     </message>
 </context>
 <context>
+    <name>GenerationAnatomy</name>
+    <message>
+        <source>generation, layer {l}, head {h}</source>
+        <translation>生成、レイヤー {l}、ヘッド {h}</translation>
+    </message>
+    <message>
+        <source>How is this made? Choose a cell of the map first (click it, or walk the map with the arrow keys).</source>
+        <translation>どう作られるか: まずマップのセルを選んでください（クリックするか、矢印キーでマップを移動）。</translation>
+    </message>
+    <message>
+        <source>decode step {s}, traced again as one text</source>
+        <translation>デコードのステップ {s}（1つのテキストとしてトレースし直したもの）</translation>
+    </message>
+    <message>
+        <source>How is this made? (Ctrl+H)</source>
+        <translation>どう作られるか (Ctrl+H)</translation>
+    </message>
+</context>
+<context>
     <name>GenerationCentre</name>
     <message>
         <source>Generation</source>
@@ -2699,6 +2718,22 @@ parameters: {before} → {after}  ({saving})</source>
         <source>Save the model view</source>
         <translation>モデルビューを保存</translation>
     </message>
+    <message>
+        <source>Ctrl+H or the context menu: how the cell's number is made</source>
+        <translation>Ctrl+H または右クリックメニュー: セルの数がどう作られるか</translation>
+    </message>
+    <message>
+        <source>How is this made? (Ctrl+H)</source>
+        <translation>どう作られるか (Ctrl+H)</translation>
+    </message>
+    <message>
+        <source>How is this made? Click a cell of a map first, or walk the maps with the arrow keys.</source>
+        <translation>どう作られるか: まずマップのセルをクリックするか、矢印キーでマップを移動してください。</translation>
+    </message>
+    <message>
+        <source>layer {l}, head {h}: query {i} “{qi}” → key {j} “{kj}”</source>
+        <translation>レイヤー {l}、ヘッド {h}: クエリ {i}「{qi}」→ キー {j}「{kj}」</translation>
+    </message>
 </context>
 <context>
     <name>OutputView</name>
@@ -2825,6 +2860,10 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>(first {n} shown)</source>
         <translation>（最初の {n} 行を表示）</translation>
+    </message>
+    <message>
+        <source>How is this made?</source>
+        <translation>どう作られるか</translation>
     </message>
 </context>
 <context>
@@ -4442,6 +4481,29 @@ B: {b}
     <message>
         <source>Write a sentence of at least two different English words, e.g. “the cat sat”.</source>
         <translation>異なる英単語を 2 つ以上含む文を書いてください（例：「the cat sat」）。</translation>
+    </message>
+</context>
+<context>
+    <name>WorksheetDialog</name>
+    <message>
+        <source>Worksheet</source>
+        <translation>ワークシート</translation>
+    </message>
+    <message>
+        <source>Exercises with this text's numbers (seed-toy)</source>
+        <translation>この文の数を使った演習（seed-toy）</translation>
+    </message>
+    <message>
+        <source>How one number is made, step by step, with its key:</source>
+        <translation>1つの数がどう作られるか、ステップごとに（解答付き）:</translation>
+    </message>
+    <message>
+        <source>STAGE:LAYER:HEAD:QUERY[:COLUMN], as worksheet --anatomy takes it</source>
+        <translation>STAGE:LAYER:HEAD:QUERY[:COLUMN]（worksheet --anatomy と同じ書き方）</translation>
+    </message>
+    <message>
+        <source>Not an exercise here: {why}</source>
+        <translation>ここでは演習にできません: {why}</translation>
     </message>
 </context>
 </TS>

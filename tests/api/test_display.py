@@ -163,3 +163,19 @@ def test_the_plain_text_names_the_model_the_tokens_the_view_and_the_likeliest_to
     best = int(np.argmax(probs))
     assert lines[3].startswith(f"Next token after “This is a pen .”: {classroom.vocab[best].replace(' ', '␣')} ")
     assert _printed(probs[best]) in lines[3]
+
+
+def test_the_picture_in_japanese_says_the_figure_commands_and_the_windows_words(classroom):
+    from explorer.api.figure import Figure
+
+    sel = Selection(stage="weights", layer=1, head=2, token=3)
+    texts = [t.text for t in _texts(ET.fromstring(trace_svg(classroom, sel, language="ja")))]
+    figure = [t.text for t in _texts(ET.fromstring(Figure.of_stage(classroom, sel, language="ja").svg()))]
+    assert figure[0].startswith("ステップ 8 / 18：")  # the figure is the Japanese one (its svg is the command's)
+    starts = [i for i in range(len(texts)) if texts[i : i + len(figure)] == figure]
+    assert starts, "the Japanese figure is not in the picture"
+    # the bars' heading: the window's next-token panel in Japanese (its .ts translations)
+    assert "「This is a pen」の次のトークン" in texts
+    assert f"位置 3（0〜4）· 温度 {classroom.options.temperature:g}" in texts
+    with pytest.raises(ConfigError, match=r"^unknown language 'fr': choose one of en, ja$"):
+        trace_svg(classroom, sel, language="fr")

@@ -103,9 +103,34 @@ def test_the_childs_error_line_is_the_exception(classroom, tmp_path):
         figure.save(tmp_path / "missing" / "f.png")
 
 
-def test_japanese_words_and_unknown_choices_are_refused_in_one_line(classroom):
-    with pytest.raises(ConfigError, match=r"^language 'ja': a figure from Python says its words in English only;"):
-        Figure.of_stage(classroom, Selection(), language="ja")
+@pytest.mark.parametrize(
+    ("sel", "tensor", "argv"),
+    [
+        (
+            Selection(stage="weights", layer=1, head=2, token=3),
+            None,
+            ["--stage", "weights", "--layer", "1", "--head", "2", "--token", "3"],
+        ),
+        (Selection(stage="masked", layer=2), None, ["--stage", "masked", "--layer", "2"]),  # the edge's words
+        (Selection(stage="embed"), "embed.tok", ["--stage", "embed", "--tensor", "embed.tok"]),  # a tensor's title
+        (Selection(stage="probs"), None, ["--stage", "probs"]),
+    ],
+)
+def test_the_japanese_svg_is_the_figure_commands_file(classroom, tmp_path, sel, tensor, argv):
+    """Japanese words without Qt (the .ts read in Python) are the ones Qt's translator gives the command."""
+    out = tmp_path / "cli.svg"
+    r = _cli(
+        tmp_path, "figure", PEN, "--preset", "classroom", *argv, "--width-mm", "190.5", "--language", "ja", "-o", out
+    )
+    assert r.returncode == 0, r.stderr
+    figure = Figure.of_stage(classroom, sel, width_px=720, language="ja", tensor=tensor)
+    assert figure.svg() == out.read_text(encoding="utf-8")
+    assert figure.title.startswith("ステップ ")  # Japanese indeed, not the English both could fall back to
+
+
+def test_unknown_choices_are_refused_in_one_line(classroom):
+    with pytest.raises(ConfigError, match=r"^unknown language 'fr': choose one of en, ja$"):
+        Figure.of_stage(classroom, Selection(), language="fr")
     with pytest.raises(ConfigError, match=r"^unknown theme 'blue': choose one of light, dark$"):
         Figure.of_stage(classroom, Selection(), theme="blue")
     with pytest.raises(ConfigError, match=r"^head 4 does not exist"):

@@ -20,12 +20,12 @@ def calls(monkeypatch):
 
     class Figure:
         @classmethod
-        def of_stage(cls, core, selection):
-            seen.append(("figure", core, selection))
+        def of_stage(cls, core, selection, language="en"):
+            seen.append(("figure", core, selection, language))
             return "a figure"
 
-    def trace_svg(core, selection):
-        seen.append(("svg", core, selection))
+    def trace_svg(core, selection, language="en"):
+        seen.append(("svg", core, selection, language))
         return "<svg/>"
 
     def launch(core, selection, screenshot, size, wait):
@@ -46,19 +46,22 @@ def calls(monkeypatch):
 def test_map_hands_the_figure_the_asked_selection(calls):
     t = ax.trace(PEN, preset="classroom")
     assert t.map(stage="scores", layer=2, head=3, row=1, token=2) == "a figure"
-    (_, core, selection) = calls[-1]
-    assert core is t.core
+    (_, core, selection, language) = calls[-1]
+    assert core is t.core and language == "en"
     assert (selection.stage, selection.layer, selection.head, selection.row, selection.token) == ("scores", 2, 3, 1, 2)
+    t.map(language="ja")
+    assert calls[-1][3] == "ja"  # the figure's words in the language asked for
     with pytest.raises(ax.Error, match="layer 3 does not exist"):
         t.map(layer=3)
-    assert len(calls) == 1  # a bad selection never reaches the figure
+    assert len(calls) == 2  # a bad selection never reaches the figure
 
 
 def test_the_display_bundle_is_the_svg_and_one_line_of_text(calls):
     t = ax.trace(PEN, preset="classroom").select(stage="weights", layer=1, head=2)
     bundle = t._repr_mimebundle_()
     assert bundle == {"text/plain": repr(t), "image/svg+xml": "<svg/>"}
-    assert calls[-1][2] is t.selection
+    assert calls[-1][2] is t.selection and calls[-1][3] == "en"
+    assert t.svg(language="ja") == "<svg/>" and calls[-1][3] == "ja"
     assert "image/svg+xml" not in t._repr_mimebundle_(exclude={"image/svg+xml"})
     assert "image/svg+xml" not in t._repr_mimebundle_(include={"text/plain"})
 

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -120,9 +119,7 @@ def test_show_opens_the_window_on_a_temporary_snapshot_at_the_selection(tmp_path
     assert folder.name.startswith(show.TEMP_PREFIX) and folder.is_dir()
     assert process.wait(timeout=180) == 0
     assert png_size(shot) == (900, 640)
-    for cleaner in [t for t in threading.enumerate() if t.name == "explorer-show-cleanup"]:
-        cleaner.join(timeout=60)  # it removes the folder once the window has ended
-    assert not folder.exists()
+    assert not folder.exists()  # the window's own process removed it as it ended (no thread waits here)
     assert _temporaries() <= before
     remembered = " ".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
     assert folder.name not in remembered  # the temporary snapshot is not a recent file (`gui --snapshot` adds one)
@@ -169,3 +166,16 @@ def test_waiting_raises_the_windows_own_error_line(tmp_path, trace, monkeypatch)
     assert str(caught.value).startswith("ATTENTION_EXPLORER_SCREENSHOT_TIMEOUT_MS must be a whole number")
     assert caught.value.exit_code == 2
     assert _temporaries() == before
+
+
+def test_gui_removes_only_a_folder_show_made(tmp_path):
+    """`gui --temporary-snapshot` on a user's own snapshot (the flag typed by hand) never removes their folder."""
+    own = tmp_path / (show.TEMP_PREFIX + "mine")
+    own.mkdir()
+    (own / "trace.npz").write_bytes(b"x")
+    show.remove_temporary_snapshot(own / "trace.npz")
+    assert (own / "trace.npz").exists()  # not in the system's temporary folder: kept
+    made = Path(tempfile.mkdtemp(prefix=show.TEMP_PREFIX))
+    (made / "trace.npz").write_bytes(b"x")
+    show.remove_temporary_snapshot(made / "trace.npz")
+    assert not made.exists()

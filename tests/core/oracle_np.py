@@ -191,7 +191,7 @@ def recompute(trace) -> dict[str, np.ndarray]:
         up = f_in @ P[f"{p}.ffn.W_in"] + P.get(f"{p}.ffn.b_in", 0.0)
         act = cfg.ffn_activation
         if act == "silu_gated":
-            hidden = silu(f_in @ P[f"{p}.ffn.W_gate"]) * up
+            hidden = silu(f_in @ P[f"{p}.ffn.W_gate"] + P.get(f"{p}.ffn.b_gate", 0.0)) * up
         elif act == "gelu":
             hidden = gelu(up)
         elif act == "gelu_tanh":

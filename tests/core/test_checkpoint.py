@@ -173,3 +173,28 @@ def test_loading_never_unpickles(bundle, tmp_path, monkeypatch):
     monkeypatch.setattr(pickle, "loads", refuse)
     monkeypatch.setattr(torch, "load", refuse)
     load_checkpoint(folder)
+
+
+def test_a_gated_checkpoint_with_biases_written_before_the_gate_bias_opens_with_a_zero_one(tmp_path):
+    """Issue 42 gave a gated FFN with biases its gate bias (b_gate); a checkpoint saved before has none: it opens
+    and computes what it computed then (a gate without bias), any other missing tensor is still an error."""
+    from safetensors.torch import load_file, save_file
+
+    tok = Tokenizer.from_file(resource("tokenizers", "letters.json"))
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size, embed_dim=16, key_dim=4, heads=2, layers=1, ffn_activation="silu_gated", bias=True
+    )
+    bundle = random_bundle(cfg, tok, seed=3)
+    folder = save_checkpoint(bundle, tmp_path / "ck")
+    tensors = load_file(folder / "model.safetensors")
+    assert "layers.0.ffn.b_gate" in tensors
+    del tensors["layers.0.ffn.b_gate"]
+    save_file(tensors, folder / "model.safetensors")
+    loaded = load_checkpoint(folder)
+    assert torch.equal(loaded.model.layers[0].ffn.b_gate.detach(), torch.zeros(cfg.F))
+    with torch.inference_mode():
+        assert torch.equal(loaded.model(_ids(bundle)), bundle.model(_ids(bundle)))
+    del tensors["layers.0.ffn.b_in"]
+    save_file(tensors, folder / "model.safetensors")
+    with pytest.raises(ModelLoadError, match="missing layers.0.ffn.b_in"):
+        load_checkpoint(folder)

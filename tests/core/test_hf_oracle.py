@@ -375,7 +375,7 @@ def test_truncated_safetensors(tmp_path, gpt2_dir):
         ({"rope_parameters": {"rope_type": "proportional", "rope_theta": 5e5}}, "rotary scaling 'proportional'"),
         ({"rope_scaling": {"type": "mrope", "factor": 2.0}}, "rotary scaling 'mrope'"),
         ({"rope_scaling": {"type": "llama3", "factor": 8.0}}, "rope_scaling.low_freq_factor must be a number"),
-        ({"hidden_act": "gelu"}, "activation 'gelu'"),
+        ({"hidden_act": "relu"}, "hidden_act 'relu' is not supported"),
         ({"model_type": "falcon"}, "model type 'falcon' is not supported"),
         ({"num_attention_heads": 3}, "multiple"),
     ],

@@ -75,6 +75,7 @@ def run(app, window, state, steps: list, out: str) -> dict:
             name = step.get("measure") or step["shot"]
             got = measure_map(window, window.views["tensor"].large)
             got["caption_cut"] = cut_labels(window.docks["flow"]) + cut_labels(window.views["tensor"])
+            got["folded"] = folded_lines(window)
             got["docks"] = sorted(n for n, d in window.docks.items() if d.isVisible())
             got["tokens"] = state.trace.rows[0].length
             got["maximized"] = window.isMaximized()
@@ -86,6 +87,20 @@ def run(app, window, state, steps: list, out: str) -> dict:
         elif "quit" in step:
             window.close()
     return result
+
+
+def folded_lines(window) -> list[str]:
+    """The lines around the map that gave it their room (map_room.py): folded to one line, or hidden."""
+    from explorer.ui.views.folding_label import FoldingLabel
+
+    tensor = window.views["tensor"]
+    lines = [
+        label.objectName() or label.full_text()[:30] for label in window.findChildren(FoldingLabel) if label.folded
+    ]
+    hidden = [
+        name for name, shown in (("title", tensor.large.title_wanted), ("hover", tensor.hover_line_wanted)) if not shown
+    ]
+    return lines + hidden
 
 
 def slides(app, window, state) -> dict:

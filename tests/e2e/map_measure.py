@@ -121,17 +121,18 @@ def cut_labels(root) -> list[str]:
 
     bad = []
     for label in root.findChildren(QLabel):
-        if not label.isVisible() or label.visibleRegion().isEmpty() or not label.text().strip():
+        shown = QLabel.text(label)  # what is drawn (a folded label's text() is its whole text)
+        if not label.isVisible() or label.visibleRegion().isEmpty() or not shown.strip():
             continue
         parent, scrolled = label.parentWidget(), False
         while parent is not None and not scrolled:
             scrolled = isinstance(parent, QAbstractScrollArea)
             parent = parent.parentWidget()
-        if scrolled or (label.text().endswith("…") and label.toolTip()):
+        if scrolled or (shown.endswith("…") and label.toolTip()):
             continue
         rect = label.contentsRect()
-        text = label.text().replace("&&", "\0").replace("&", "").replace("\0", "&") if label.buddy() else label.text()
-        if label.textFormat() == Qt.TextFormat.RichText or "<" in label.text():
+        text = shown.replace("&&", "\0").replace("&", "").replace("\0", "&") if label.buddy() else shown
+        if label.textFormat() == Qt.TextFormat.RichText or "<" in shown:
             doc = QTextDocument()
             doc.setDefaultFont(label.font())
             doc.setDocumentMargin(0)
@@ -144,5 +145,5 @@ def cut_labels(root) -> list[str]:
             need = fm.boundingRect(rect, flags, text)
             need_w, need_h = need.width(), need.height()
         if need_h > rect.height() + 2 or (not label.wordWrap() and need_w > rect.width() + 2):
-            bad.append(f"{label.text()[:40]!r}: {need_w:.0f}×{need_h:.0f} in {rect.width()}×{rect.height()}")
+            bad.append(f"{shown[:40]!r}: {need_w:.0f}×{need_h:.0f} in {rect.width()}×{rect.height()}")
     return bad

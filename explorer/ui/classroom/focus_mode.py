@@ -32,6 +32,10 @@ class FocusMode(QObject):
             self._enter()
         else:
             self._leave()
+        check = getattr(self.w, "keep_map_first", None)
+        if check is not None:  # the lines around the map give their room or take it back (map_room.py); the
+            # panels Focus brings back come back as they were, none closed
+            check([name for name, dock in self.w.docks.items() if not dock.isHidden()])
         self.toggled.emit(on)
 
     def toggle(self) -> None:

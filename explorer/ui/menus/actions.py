@@ -15,6 +15,7 @@ from explorer.config import RunOptions
 from explorer.ui.access.access_menu import AccessMenu
 from explorer.ui.bridge.state import ModelSource
 from explorer.ui.menus import figure_menu, file_ops
+from explorer.ui.menus.how_made import how_made
 from explorer.ui.menus.model_menu import ModelMenu
 from explorer.ui.preferences import i18n, settings, theme
 from explorer.ui.words.plain_text import menu_text
@@ -65,7 +66,7 @@ class Actions(QObject):
         self.quit = self._act(w.close, "Ctrl+Q")  # StandardKey.Quit is empty on some platforms (offscreen, Windows)
         self.presentation = self._act(self._presentation, "F5")
         self.model_view = self._act(self._model_view, "Ctrl+Shift+M")
-        self.how_made = self._act(lambda: w.views["tensor"].ask_anatomy(), "Ctrl+H")  # the stepper (issue 39)
+        self.how_made = self._act(lambda: how_made(w), "Ctrl+H")  # the stepper (issue 39), for the focused map
         self.focus = self._act(lambda: w.focus_mode.toggle(), "F11", checkable=True)  # the map and the pipeline only
         w.focus_mode.toggled.connect(self.focus.setChecked)
         self.random_weights = self._act(lambda on: s.set_random_weights(on), "Ctrl+R", checkable=True)

@@ -156,8 +156,8 @@ def _write_stages_in_background(parent: QWidget, trace, files, folder: Path, siz
 
     words = figure_words()  # translated here, on the GUI thread, once for every figure
 
-    def write(name: str, selection) -> Path:
-        return write_figure(trace, selection, folder / name, size, words)[0]
+    def write(name: str, selection, into: Path) -> Path:
+        return write_figure(trace, selection, into / name, size, words)[0]
 
     dialog = QProgressDialog(
         QCoreApplication.translate("FigureMenu", "Exporting stages…"),
@@ -186,16 +186,25 @@ def _write_stages_in_background(parent: QWidget, trace, files, folder: Path, siz
     slot.succeeded.connect(finished)
     slot.cancelled.connect(dialog.close)
     slot.failed.connect(failed)
-    slot.submit(stage_figures_work(files, write))
+    slot.submit(stage_figures_work(files, write, folder))
     return slot
 
 
-def worksheet(parent: QWidget, state, path: str | None = None):
+def worksheet(parent: QWidget, state, path: str | None = None, anatomy=None):
     """The current text as a worksheet on the note's toy model (seed-toy, the window's seed when it shows
-    seed-toy) and its key beside it (NAME-key.pdf). The trace runs off the GUI thread; returns its job slot."""
+    seed-toy) and its key beside it (NAME-key.pdf). The trace runs off the GUI thread; returns its job slot.
+    With a cell chosen (the stepper's, the map's), a dialog first offers that number's anatomy instead
+    (``anatomy``: an Offered, written at once, as ``worksheet --anatomy`` writes it; returns the paths)."""
     from explorer.ui.background.job_runner import runner_of
+    from explorer.ui.menus import worksheet_dialog
     from explorer.work.worksheet import worksheet_work
 
+    if anatomy is None and path is None and (offer := worksheet_dialog.offered(parent, state)) is not None:
+        dialog = worksheet_dialog.WorksheetDialog(parent, offer, state.language)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        cell = dialog.choice()
+        anatomy = None if cell is None else worksheet_dialog.Offered(cell, offer.trace)
     if path is None:
         path, _ = QFileDialog.getSaveFileName(
             parent,
@@ -207,6 +216,8 @@ def worksheet(parent: QWidget, state, path: str | None = None):
             return None
     sheet = Path(path) if Path(path).suffix.lower() == ".pdf" else Path(path).with_suffix(".pdf")
     key = sheet.with_name(f"{sheet.stem}-key.pdf")
+    if anatomy is not None:
+        return _write_anatomy(parent, state, anatomy, sheet, key)
     source = state.source
     seed = source.seed if source.kind == "preset" and source.name == "seed-toy" else None
     text = state.text
@@ -235,3 +246,20 @@ def worksheet(parent: QWidget, state, path: str | None = None):
     slot.failed.connect(lambda message: report_failure(parent, title, message))
     slot.submit(worksheet_work(text, seed))
     return slot
+
+
+def _write_anatomy(parent: QWidget, state, anatomy, sheet: Path, key: Path) -> list[Path] | None:
+    from explorer.ui.menus.worksheet_dialog import write_anatomy
+
+    try:
+        written = write_anatomy(state, anatomy.trace, anatomy.cell, sheet, key)
+    except ExplorerError as exc:
+        report_failure(parent, QCoreApplication.translate("FigureMenu", "Worksheet"), str(exc))
+        return None
+    settings.put("last_dir", str(sheet.parent))
+    bar = parent.statusBar() if hasattr(parent, "statusBar") else None
+    if bar is not None:
+        bar.showMessage(
+            QCoreApplication.translate("FigureMenu", "Wrote {sheet} and {key}").format(sheet=sheet, key=key), 8000
+        )
+    return written

@@ -10,7 +10,7 @@ from explorer.handouts.anatomy_exercise import anatomy_exercise
 from explorer.handouts.anatomy_pages import cell_line
 from explorer.handouts.anatomy_sheet import anatomy_sheet_pages, words_for
 from explorer.handouts.text import plain
-from explorer.ui.printing.worksheet_export import write_pages
+from explorer.ui.printing.worksheet_export import write_documents
 
 
 def write_anatomy_worksheet(
@@ -20,7 +20,7 @@ def write_anatomy_worksheet(
     exercise = anatomy_exercise(trace, cell, language, words_for(language))
     about = {"text": plain(trace.rows[cell.sentence].text, 200), "model": model, "seed": "—" if seed is None else seed}
     which = cell_line(trace, cell, language)
-    written = [write_pages(anatomy_sheet_pages(exercise, about, which, language, key=False), sheet)]
+    documents = [(anatomy_sheet_pages(exercise, about, which, language, key=False), sheet)]
     if key is not None:
-        written.append(write_pages(anatomy_sheet_pages(exercise, about, which, language, key=True), key))
-    return written
+        documents.append((anatomy_sheet_pages(exercise, about, which, language, key=True), key))
+    return write_documents(documents)  # both or neither

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor
 
 from explorer.handouts.lesson_page import A4_LANDSCAPE, Page, PageWords, StepText, answer_pages, step_page, title_page
 from explorer.handouts.lesson_traces import selection_of, step_traces
-from explorer.handouts.targets import check_lesson_target
+from explorer.handouts.targets import check_lesson_target, check_slides_folder
 from explorer.handouts.text import plain
 from explorer.lessons import Lesson
 from explorer.lessons.model import LANGUAGE_NAMES, LessonError
@@ -156,4 +156,5 @@ def _write_pngs(slides: _Slides, out: Path, note) -> int:
             with open(tmp / f"{stem}.png", "xb") as fh:  # a fresh folder: "x" never follows anything there
                 fh.write(data)
             n += 1
+        check_slides_folder(out)  # again, just before the old folder is replaced: it may have changed meanwhile
     return n

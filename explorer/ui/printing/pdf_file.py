@@ -40,6 +40,8 @@ def _file_error(qfile: QFile, path: Path) -> str | None:
     reason = qfile.errorString()
     if "No space" in reason:
         return describe_os_error(OSError(errno.ENOSPC, reason), path)
+    if not reason or reason == "Unknown error":  # Qt's words for a write cut short by a file size limit
+        return f"cannot write {path}: the file could not be written whole (the disk is full or a size limit was met)"
     return f"cannot write {path}: {reason}"
 
 
@@ -61,35 +63,44 @@ def pdf_pages(
     (``scale`` per CSS pixel). The file replaces ``path`` only when every page is written."""
     path = Path(path)
     error = error or SnapshotError
-    with atomic_path(path, error=error) as tmp:
-        qfile = writer = painter = None
-        problem = None
-        try:  # everything Qt makes is made inside: an interrupt at any point leaves nothing being painted
-            qfile = QFile(str(tmp))
-            if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
-                raise error(_file_error(qfile, path) or f"cannot write {path}")
-            writer = QPdfWriter(qfile)
-            points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
-            writer.setPageLayout(
-                QPageLayout(
-                    QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)
-                )
+    with atomic_path(path, error=error) as tmp, pdf_into(tmp, path, page_px, title, error) as pdf:
+        yield pdf
+
+
+@contextmanager
+def pdf_into(
+    tmp: Path, path: Path, page_px: QSizeF, title: str, error: type[Exception] = SnapshotError
+) -> Iterator[PdfPages]:
+    """The PDF written into ``tmp``, a temporary that its caller renames onto ``path`` (the name said in
+    messages): one of several files replaced together (explorer/util/atomic_many.py)."""
+    qfile = writer = painter = None
+    problem = None
+    try:  # everything Qt makes is made inside: an interrupt at any point leaves nothing being painted
+        qfile = QFile(str(tmp))
+        if not qfile.open(QIODevice.OpenModeFlag.WriteOnly | QIODevice.OpenModeFlag.Truncate):
+            raise error(_file_error(qfile, path) or f"cannot write {path}")
+        writer = QPdfWriter(qfile)
+        points = QSizeF(page_px.width() * 72 / PX_PER_INCH, page_px.height() * 72 / PX_PER_INCH)
+        writer.setPageLayout(
+            QPageLayout(
+                QPageSize(points, QPageSize.Unit.Point), QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)
             )
-            writer.setResolution(RESOLUTION)
-            writer.setTitle(title)
-            writer.setCreator("Attention Explorer")
-            painter = QPainter()
-            if not painter.begin(writer):
-                raise error(f"cannot write {path}: the PDF could not be started")
-            yield PdfPages(writer, painter, RESOLUTION / PX_PER_INCH)
-        finally:
-            with _no_interrupt():
-                problem = _close(painter, writer, qfile, path)
-            del painter, writer, qfile
-        if problem is None and not _finished(tmp):
-            problem = f"cannot write {path}: the PDF could not be finished"
-        if problem is not None:
-            raise error(problem)
+        )
+        writer.setResolution(RESOLUTION)
+        writer.setTitle(title)
+        writer.setCreator("Attention Explorer")
+        painter = QPainter()
+        if not painter.begin(writer):
+            raise error(f"cannot write {path}: the PDF could not be started")
+        yield PdfPages(writer, painter, RESOLUTION / PX_PER_INCH)
+    finally:
+        with _no_interrupt():
+            problem = _close(painter, writer, qfile, path)
+        del painter, writer, qfile
+    if problem is None and not _finished(tmp):
+        problem = f"cannot write {path}: the PDF could not be finished"
+    if problem is not None:
+        raise error(problem)
 
 
 @contextmanager

@@ -106,11 +106,28 @@ def trivial_words(refused: TrivialWorksheet) -> str:
     )
 
 
-def write_pages(pages, path: str | Path) -> Path:
-    from explorer.ui.printing.figure_paint import paint_items
-    from explorer.ui.printing.pdf_file import pdf_pages
+def write_documents(documents: list[tuple[list, str | Path]]) -> list[Path]:
+    """Each (pages, path) as an A4 PDF, all replaced together or none (explorer/util/atomic_many.py): a sheet
+    is never left without its key, nor a key without its sheet."""
+    from explorer.util.atomic_many import atomic_paths
 
-    with pdf_pages(path, QSizeF(*A4_PORTRAIT), pages[0].title) as pdf:
+    targets = [Path(path) for _, path in documents]
+    with atomic_paths(targets) as temporaries:
+        for (pages, _), tmp, target in zip(documents, temporaries, targets):
+            write_pages(pages, target, into=tmp)
+    return targets
+
+
+def write_pages(pages, path: str | Path, into: Path | None = None) -> Path:
+    """``pages`` as the PDF ``path``; ``into``: the temporary to write instead, renamed onto ``path`` by the
+    caller (write_documents)."""
+    from explorer.ui.printing.figure_paint import paint_items
+    from explorer.ui.printing.pdf_file import pdf_into, pdf_pages
+
+    page = QSizeF(*A4_PORTRAIT)
+    title = pages[0].title
+    opened = pdf_pages(path, page, title) if into is None else pdf_into(into, Path(path), page, title)
+    with opened as pdf:
         for n, scene in enumerate(pages):
             if n:
                 pdf.new_page()
@@ -131,7 +148,7 @@ def write_worksheet(
     except TrivialWorksheet as refused:
         raise ConfigError(trivial_words(refused)) from refused
     words = worksheet_words()
-    written = [write_pages(worksheet_pages(exs, info, words, key=False), sheet)]
+    documents = [(worksheet_pages(exs, info, words, key=False), sheet)]
     if key is not None:
-        written.append(write_pages(worksheet_pages(exs, info, words, key=True), key))
-    return written
+        documents.append((worksheet_pages(exs, info, words, key=True), key))
+    return write_documents(documents)

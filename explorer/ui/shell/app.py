@@ -104,7 +104,7 @@ def _run(app: QApplication, o: LaunchOptions, opened, collector) -> int:
     if presentation:
         _present(window, lesson is not None, size if screenshot else None)
     if o.generate:  # gui --generate N: N greedy tokens once the first trace is there, the Generate panel in front
-        _generate_after_first_trace(window, state, o.generate)
+        _generate_after_first_trace(window, state, o.generate, bool(screenshot))
     if screenshot:
         # The picture waits for the generation, or for the selection asked of a live model (a layer it had
         # not captured is traced first).
@@ -191,11 +191,13 @@ def _present(window, lesson: bool, size: tuple[int, int] | None) -> None:
             slides.setFixedSize(*size)
 
 
-def _generate_after_first_trace(window, state: AppState, count: int) -> None:
+def _generate_after_first_trace(window, state: AppState, count: int, screenshot: bool = False) -> None:
     def start(_trace) -> None:
         state.traceChanged.disconnect(start)
         window.open_panel("generate")
         panel = window.views["generate"]
+        if screenshot:  # a refused generation ends the picture's wait at once, in one line (it waited it out)
+            panel.slot.failed.connect(lambda message, *_: state.errorRaised.emit(f"not generated: {message}"))
         panel.count.setValue(count)
         panel.greedy.setChecked(True)
         panel.generate()

@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
         self._room_check = QTimer(self, singleShot=True, interval=60)
         self._room_check.timeout.connect(self._make_room)
         self._kept: set[str] = set()  # panels opened since the last check
+        self._last_kept: frozenset[str] = frozenset()  # and those of the last check
         state.traceChanged.connect(self._first_map_drawn)
         self.resize(1400, 900)
         self.apply_default_sizes()
@@ -156,17 +157,28 @@ class MainWindow(QMainWindow):
         self._asked = None  # a later Reset layout is the plain default
         self.keep_map_first()
 
-    def keep_map_first(self) -> None:
-        """Check (soon, once the layouts have followed) that the map has its room; panels give way if not."""
+    def keep_map_first(self, keep=()) -> None:
+        """Check (soon, once the layouts have followed) that the map has its room; panels give way if not
+        (those named in ``keep`` only smaller, never closed)."""
+        self._kept.update(keep)
         self._room_check.start()
 
     def _make_room(self) -> None:
         kept, self._kept = frozenset(self._kept), set()
+        self._last_kept = kept
         map_room.make_room(self, kept)
 
     def _first_map_drawn(self, _trace) -> None:
         self.state.traceChanged.disconnect(self._first_map_drawn)
         self.keep_map_first()  # the map's axes are measured now: the room is known, not guessed
+        # and again whenever its labels take other room: 16 tokens at 200 % text took 40 px more than 5
+        self.views["tensor"].large.axesResized.connect(self._axes_resized)
+
+    def _axes_resized(self) -> None:
+        if self._sized and not self._room_check.isActive():
+            # the map redrawn smaller for a panel just opened: that panel is still the one just opened
+            self._kept |= self._last_kept
+            self.keep_map_first()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -9,6 +9,11 @@ the first show, after every text-size change and when the window changes size: t
 height its boxes need for the window's width, then the bottom panels (they take the map's height) and the
 side panels (its width) shrink or close until the map has its room. The left column (the text and the model)
 only shrinks: it is what the class's sentence is typed into.
+
+At 200 % text on a laptop no panel is left to give way and the map still kept 25–35 % of the height: the
+lines around it then give their room one after the other (``make_line_room``) and take it back when the map
+keeps its floor with them. The check runs again when a new map's labels take other room, and in Focus, where
+what the normal view gave stays given (Focus is never the smaller map).
 """
 
 from __future__ import annotations
@@ -80,10 +85,13 @@ def make_room(window, keep=frozenset()) -> None:
     """The pipeline at its height, then the panels that take the map's room smaller or closed, until the
     map's cells can take ``MAP_FLOOR`` of the window's height (or nothing more can give way). Panels named in
     ``keep`` (just opened by the user) are made smaller, never closed."""
-    if window.focus_mode.active or not window.isVisible():
+    if not window.isVisible():
         return
     fit_pipeline(window)
     settle_layout(window)
+    if window.focus_mode.active:  # no panel is open to give way: only the lines around the map, and what the
+        make_line_room(window, take_back=False)  # normal view gave stays given (Focus is never the smaller)
+        return
     need = MAP_FLOOR * window.height()
     for area in (Bottom, Right, Left):  # the bottom panels take the map's height, the side columns its width
         for closing in (False, True):  # smaller first; closed when even that leaves the map short
@@ -104,19 +112,66 @@ def make_room(window, keep=frozenset()) -> None:
             elif size - short >= SMALLEST_PANEL:
                 window.resizeDocks([front], [round(size - short)], VERTICAL if area == Bottom else HORIZONTAL)
             settle_layout(window)
-    make_title_room(window)
+    make_line_room(window)
 
 
-def make_title_room(window) -> None:
-    """When no panel is left to give way and the map is still short (200 % text on a laptop), the title above
-    it gives its line; it comes back once the map keeps its floor with it."""
-    large = window.views["tensor"].large
-    room = map_room(window)
-    if room is None or not large.title.text():
+def _line_givers(window) -> list:
+    """What gives its lines to the map when no panel is left to give way, in the order it gives them: the
+    view's title and shape line (Focus repeats the pipeline's line there), the map's title, then the
+    pipeline's stage line and caption (one line each, cut, the whole in their tooltips), then the hover line
+    under the map (one line, then none). Each is ``(give, given)``."""
+    large, tensor = window.views["tensor"].large, window.views["tensor"]
+    flow = window.views.get("flow") if "flow" in window.docks else None
+    givers = [
+        (lambda on: tensor.show_caption(not on), lambda: not tensor.caption_wanted),  # Focus's repeat of the line
+        (lambda on: large.show_title(not on), lambda: not large.title_wanted),
+    ]
+    if flow is not None:
+        pipeline = (flow.detail, flow.caption)
+        givers.append((lambda on: _fold(pipeline, on), lambda: flow.caption.folded))
+    givers.append((lambda on: _fold((tensor.explanation,), on), lambda: tensor.explanation.folded))
+    # and then the hover line's one line: what it says is the hover's tooltip too
+    givers.append((lambda on: tensor.show_hover_line(not on), lambda: not tensor.hover_line_wanted))
+    return givers
+
+
+def _fold(labels, on: bool) -> None:
+    for label in labels:
+        label.set_folded(on)
+
+
+def make_line_room(window, take_back: bool = True) -> None:
+    """When no panel is left to give way and the map is still short (200 % text on a laptop), the lines
+    around it give way one after the other (``_line_givers``); they come back, the last given first, as soon
+    as the map keeps its floor with them."""
+    if map_room(window) is None:
         return
-    short = MAP_FLOOR * window.height() - min(room)
-    line = large.title.sizeHint().height() + large.layout().spacing()
-    if large.title_wanted and short > 0 and room[1] <= room[0]:
-        large.show_title(False)
-    elif not large.title_wanted and short + line <= 0:
-        large.show_title(True)
+    givers = _line_givers(window)
+    if not _enough(window):
+        for give, given in givers:
+            if not given():
+                give(True)
+                _settle_lines(window)
+                if _enough(window):
+                    break
+        return
+    for give, given in reversed(givers if take_back else ()):
+        if given():
+            give(False)
+            _settle_lines(window)
+            if not _enough(window):  # it needed that room after all
+                give(True)
+                _settle_lines(window)
+                return
+
+
+def _enough(window) -> bool:
+    room = map_room(window)
+    # the height is what lines above and below the map give; a map short of width gains nothing from them
+    return room is None or room[1] >= MAP_FLOOR * window.height() or room[1] > room[0]
+
+
+def _settle_lines(window) -> None:
+    settle_layout(window)
+    fit_pipeline(window)  # the pipeline's height follows its lines
+    settle_layout(window)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -28,6 +28,10 @@ OUTLINE = QColor(230, 40, 40)  # the notable heads: red stands apart from viridi
 
 class HeadMosaic(QWidget):
     headClicked = Signal(int, int)  # layer, head
+    # where in a map a click or the context menu fell: layer, head, and the point's place down and across the
+    # map (0 … 1), which the view turns into a query and a key (“How is this made?”, issue 39)
+    mapPressed = Signal(int, int, float, float)
+    mapContextRequested = Signal(int, int, float, float, QPoint)  # … and the global position
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -38,6 +42,7 @@ class HeadMosaic(QWidget):
         self.selected: tuple[int, int] | None = None
         self.cursor: tuple[int, int] = (0, 0)
         self.query: tuple[int, int] | None = None  # (token, tokens): the line across every map
+        self.chosen: tuple[int, int, int, int, int] | None = None  # layer, head, row, column, n: “How is this made?”
         self.tip = lambda layer, head: ""  # the view says what a head's tooltip reads
         self.axis_words = ("layer", "head")  # translated by the view
         self._figure = False  # painting an exported figure: no keyboard cursor, a title
@@ -54,6 +59,7 @@ class HeadMosaic(QWidget):
         self.images = {}
         self.order = None
         self.marked = set()
+        self.chosen = None
         self.cursor = (min(self.cursor[0], max(layers - 1, 0)), min(self.cursor[1], max(heads - 1, 0)))
         self.update()
 
@@ -80,6 +86,11 @@ class HeadMosaic(QWidget):
 
     def set_selected(self, layer: int | None, head: int | None) -> None:
         self.selected = None if layer is None or head is None else (layer, head)
+        self.update()
+
+    def set_chosen(self, chosen: tuple[int, int, int, int, int] | None) -> None:
+        """Frame cell (row, column) of an n × n map: the one “How is this made?” explains."""
+        self.chosen = chosen
         self.update()
 
     def set_query(self, token: int | None, tokens: int) -> None:
@@ -150,6 +161,16 @@ class HeadMosaic(QWidget):
                 if self._rect(geometry, layer, column).adjusted(-GAP, -GAP, GAP, GAP).contains(pos):
                     return layer, self.head_in(layer, column)
         return None
+
+    def map_point(self, pos) -> tuple[int, int, float, float] | None:
+        """(layer, head, down, across) of a point inside a map: its place as fractions of the map's side."""
+        hit = self.head_at(pos)
+        if hit is None:
+            return None
+        r = self.head_rect(*hit)
+        down = min(max((pos.y() - r.top()) / max(r.height(), 1.0), 0.0), 0.999)
+        across = min(max((pos.x() - r.left()) / max(r.width(), 1.0), 0.0), 0.999)
+        return (*hit, down, across)
 
     def head_in(self, layer: int, column: int) -> int:
         return int(self.order[layer, column]) if self.order is not None else column
@@ -262,6 +283,12 @@ class HeadMosaic(QWidget):
             p.drawRect(r)
             p.setPen(QPen(QColor(255, 255, 255), 1))
             p.drawRect(r)
+        if self.chosen is not None and not self._figure and self.chosen[:2] in self.images:
+            layer, head, i, j, n = self.chosen
+            r, pen = self._rect(geometry, layer, self.column_of(layer, head)), QPen(accent_colour(), 2)
+            side = r.width() / n
+            p.setPen(pen)
+            p.drawRect(QRectF(r.left() + j * side, r.top() + i * side, side, side).adjusted(-1, -1, 1, 1))
         if self.hasFocus() and self.layers and not self._figure:
             p.setPen(QPen(self.palette().highlight().color(), 1, Qt.PenStyle.DashLine))
             p.drawRect(self._rect(geometry, self.cursor[0], self.column_of(*self.cursor)).adjusted(-2, -2, 2, 2))
@@ -277,8 +304,14 @@ class HeadMosaic(QWidget):
         hit = self.head_at(event.position())
         if event.button() == Qt.MouseButton.LeftButton and hit is not None:
             self.cursor = hit
+            self.mapPressed.emit(*self.map_point(event.position()))
             self.headClicked.emit(*hit)
         super().mousePressEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        point = self.map_point(QPointF(event.pos()))
+        if point is not None:
+            self.mapContextRequested.emit(*point, event.globalPos())
 
     def keyPressEvent(self, event) -> None:
         if not self.layers:

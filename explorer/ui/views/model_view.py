@@ -16,6 +16,7 @@ from explorer.errors import ExplorerError
 from explorer.present import model_view as mv
 from explorer.ui.background.job_runner import runner_of
 from explorer.ui.background.jobs import JobSlot
+from explorer.ui.views import model_anatomy
 from explorer.ui.views.base import View
 from explorer.ui.views.head_mosaic import HeadMosaic
 from explorer.ui.views.map.heatmap import colour_map
@@ -59,6 +60,9 @@ class ModelView(View):
         self.mosaic.installEventFilter(self)
         self.mosaic.tip = self._tip
         self.mosaic.headClicked.connect(self._open)
+        self.chosen_cell = None  # (layer, head, query, key) clicked: “How is this made?” explains it (issue 39)
+        self.mosaic.mapPressed.connect(lambda *point: model_anatomy.pressed(self, *point))
+        self.mosaic.mapContextRequested.connect(lambda *point: model_anatomy.context_menu(self, *point))
         # Two short rows: the panel shares the side column's width (a wider minimum would squeeze the map).
         self.score.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.score.setMinimumContentsLength(12)
@@ -152,6 +156,7 @@ class ModelView(View):
         self._layers = {}
         self._shape = (trace.config.layers, trace.config.H)
         self.mosaic.reset(*self._shape)
+        self.chosen_cell = None  # new maps: the cell chosen on the old ones is not theirs
         self._note = self._source_note(trace, from_trace, bundle)
         if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
             self.slot.drop()
@@ -298,6 +303,7 @@ class ModelView(View):
         if values:
             lines.append(" · ".join(values))
         lines.append(self.tr("click (or Enter) to open it in the central view"))
+        lines.append(self.tr("Ctrl+H or the context menu: how the cell's number is made"))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ selection
@@ -315,6 +321,10 @@ class ModelView(View):
 
     def _open(self, layer: int, head: int) -> None:
         self.state.select(layer=layer, head=head, stage=mv.shown_stage(self.state.selection.stage))
+
+    def ask_anatomy(self) -> bool:
+        """Ctrl+H while the grid has the focus: the chosen cell's steps (explorer/ui/views/model_anatomy.py)."""
+        return model_anatomy.ask(self)
 
     # ------------------------------------------------------------------ window
     def bring_forward(self) -> None:

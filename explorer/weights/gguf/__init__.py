@@ -5,12 +5,13 @@ row permutation that llama.cpp's converter applies to W_q and W_k (so that our R
 pair (i, i + D/2) like Hugging Face's "rotate half", sees the same layout), transpose nn.Linear's
 (out, in) into the note's (in, out), and build the tokenizer from the metadata with HF ``tokenizers``.
 
-Dequantising is slow (seconds for a 135M-parameter file, mostly the metadata parse of a 49k-token
-vocabulary), so the result is cached in the user's cache folder as float32 safetensors + config +
-tokenizer.json, keyed by the file's path, size and modification time. The second open reads the cache.
+Dequantising is slow (seconds for a 135M-parameter file), so the result is cached in the user's cache folder
+as float32 safetensors + config + tokenizer.json, keyed by the file's path, size and modification time. The
+second open reads the cache.
 
-The parts: ``tokenizer`` (the metadata's tokenizer), ``config`` (the metadata's sizes), ``reading`` (the
-file's tensors), ``cache`` (the dequantised copy on disk); this module joins them.
+The parts: ``header`` (the metadata and the tensors' places, every declared count checked against the file),
+``tokenizer`` (the metadata's tokenizer), ``config`` (the metadata's sizes), ``reading`` (the file's
+tensors), ``cache`` (the dequantised copy on disk); this module joins them.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import GGUF_ARCHITECTURES, gguf_family
-from explorer.families.gguf_fields import real, size
+from explorer.families.gguf_fields import real, refuse_unread, size
 from explorer.families.hf_fields import make_config
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
 
@@ -39,7 +39,10 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
     if "token_embd.weight" not in tensors:
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
-    V = int(tensors["token_embd.weight"].shape[1])  # ggml order: (E, V)
+    embd = tuple(int(n) for n in tensors["token_embd.weight"].shape)
+    if len(embd) != 2:  # read before the shapes are compared with the config: its length is checked here
+        raise ModelLoadError(f"{origin}: tensor token_embd.weight must have 2 dimensions (E, V), got {embd}")
+    V = embd[1]  # ggml order: (E, V)
     biases = [n for n in tensors if n.endswith(".bias")]
     if biases and not family.gguf_biases:
         raise ModelLoadError(f"{origin}: bias tensors ({biases[0]}, …) are not supported in {arch} GGUF files")
@@ -64,4 +67,6 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         rotary_dims=rope_dim if rope_dim < D else None,
         family=family.gguf_arch,
     )
-    return make_config(origin, **family.gguf_fields(meta, tensors, fields, origin))
+    cfg = make_config(origin, **family.gguf_fields(meta, tensors, fields, origin))
+    refuse_unread(meta, tensors, arch, family.gguf_keys, origin)  # after the reader's own, more precise lines
+    return cfg

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import torch
@@ -15,28 +14,9 @@ from explorer.errors import ModelLoadError
 from explorer.families import LLAMA, gguf_family
 from explorer.util.schema import Where, text
 from explorer.weights.gguf.config import config_from_gguf
+from explorer.weights.gguf.header import read_header
 from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
 from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
-
-
-def _open_reader(path: Path):
-    from gguf import GGUFReader
-
-    try:
-        return GGUFReader(str(path), "r")
-    except Exception as exc:  # ValueError, struct errors, numpy errors on a truncated file
-        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelLoadError(f"cannot read {path.name} as GGUF: {text} (is the file complete?)") from None
-
-
-def _metadata(reader) -> dict[str, Any]:
-    meta: dict[str, Any] = {}
-    for key, field in reader.fields.items():
-        try:
-            meta[key] = field.contents()
-        except Exception:  # a value type we do not need and the reader cannot decode
-            continue
-    return meta
 
 
 def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
@@ -72,16 +52,12 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
 
     origin = path.name
     report(progress, 0, 1, "reading GGUF metadata")
-    reader = _open_reader(path)
+    # Every declared count and length against the file's size and the limits real files keep, then read.
+    meta, tensors = read_header(path, origin)
     check_cancel(cancel)
-    meta = _metadata(reader)
-    tensors = {t.name: t for t in reader.tensors}
     cfg = config_from_gguf(meta, tensors, origin)
     tokenizer = tokenizer_from_metadata(meta, origin)
-    if tokenizer.vocab_size > cfg.vocab_size:
-        raise ModelLoadError(
-            f"{origin}: the tokenizer has {tokenizer.vocab_size} tokens but the model only {cfg.vocab_size} embeddings"
-        )
+    tokenizer.check_fits(cfg.vocab_size, 0, origin)  # its largest id has a row of token_embd.weight
 
     filler = Filler(cfg, origin)
     sources = gguf_sources(cfg, str(meta.get("general.architecture")))

@@ -13,6 +13,7 @@ from typing import Any
 from explorer.errors import ModelLoadError
 from explorer.tokenize import Tokenizer
 from explorer.util.schema import Where, listing, number, text, whole
+from explorer.weights.gguf.header import TOKEN_LISTS
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +182,14 @@ def check_tokenizer_metadata(meta: dict[str, Any], origin: str) -> None:
             text(meta[key], key, where, 200)
         else:
             listing(meta[key], key, where, item)
+    tokens = meta.get("tokenizer.ggml.tokens") or []
+    for key in ("tokenizer.ggml.token_type", "tokenizer.ggml.scores"):  # one entry per token (zip cut them short)
+        if meta.get(key) is not None and len(meta[key]) != len(tokens):
+            raise ModelLoadError(f"{origin}: {key} has {len(meta[key])} entries for {len(tokens)} tokens")
+    for key, most in TOKEN_LISTS.items():  # the merges' work grows with the square of a token's length
+        longest = max((len(t) for t in meta.get(key) or []), default=0)
+        if longest > most:
+            raise ModelLoadError(f"{origin}: {key} holds an entry of {longest:,} characters; at most {most:,} are read")
     unk = meta.get("tokenizer.ggml.unknown_token_id")
     if unk is not None:
-        whole(unk, "tokenizer.ggml.unknown_token_id", where)
+        whole(unk, "tokenizer.ggml.unknown_token_id", where, hi=max(len(tokens) - 1, 0))

@@ -57,17 +57,14 @@ def load_hf_folder(
     data = read_config_json(folder / "config.json")
     cfg = config_from_hf(data, f"{folder.name}/config.json")
     tokenizer = load_hf_tokenizer(folder, specials=cfg.bidirectional)
-    if tokenizer.vocab_size > cfg.vocab_size:
-        raise ModelLoadError(
-            f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the model only "
-            f"{cfg.vocab_size} embeddings"
-        )
+    # Its largest id (vocabulary, added tokens, an encoder template's [SEP]) and token type, not its count.
+    tokenizer.check_fits(cfg.vocab_size, cfg.segments, f"{folder.name}/tokenizer.json")
     check_cancel(cancel)
 
-    sources = _sources(cfg, data)
     files = TensorFiles(folder)
     try:
-        model = _fill(cfg, sources, files, folder, progress, cancel)
+        cfg = untied_where_stored(cfg, data, files)
+        model = _fill(cfg, _sources(cfg, data), files, folder, progress, cancel)
     finally:
         files.close()
     try:  # shown and written into snapshots: only valid text (no lone surrogate), else the folder's name
@@ -82,6 +79,25 @@ def load_hf_folder(
 def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
     """Our parameter name → where it is in this family's checkpoint (config_from_hf found the family)."""
     return hf_family(data["model_type"]).hf_sources(cfg, data)
+
+
+def untied_where_stored(cfg: ModelConfig, data: dict, files: TensorFiles) -> ModelConfig:
+    """transformers 5 ties the unembedding to the embedding (tie_word_embeddings) only where the checkpoint
+    does not store one of its own that differs: then the stored lm_head (or decoder) is what it uses."""
+    if not cfg.tie_embeddings:
+        return cfg
+    untied = cfg.replace(tie_embeddings=False)
+    sources = _sources(untied, data)
+    head, embed = sources.get("unembed.W_u"), sources.get("embed.tok")
+    if head is None or embed is None:
+        return cfg
+    found_head, found_embed = _resolve(files, head.key), _resolve(files, embed.key)
+    if found_head is None or found_embed is None:
+        return cfg
+    same = files.shape(found_head) == files.shape(found_embed) and torch.equal(
+        files.get(found_head), files.get(found_embed)
+    )
+    return cfg if same else untied
 
 
 def llama_biases(data: dict) -> frozenset[str]:

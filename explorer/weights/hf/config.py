@@ -9,7 +9,9 @@ from typing import Any
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families import HF_TYPES, hf_family
+from explorer.families.field_table import refuse_unfollowed
 from explorer.families.hf_fields import text_field
+from explorer.families.hf_schema import check_config_json
 
 SUPPORTED = HF_TYPES  # the model types this version opens, as the refusal lists them
 
@@ -22,4 +24,7 @@ def config_from_hf(data: dict[str, Any], origin: str = "config.json") -> ModelCo
         raise ModelLoadError(
             f"{origin}: model type {model_type!r} is not supported; this version opens {', '.join(SUPPORTED)} models"
         )
-    return family.hf_config(data, origin)
+    check_config_json(data, origin)  # every field's type and range first: the family reads only those
+    cfg = family.hf_config(data, origin)  # its own refusals first: they say more than the table's
+    refuse_unfollowed(family.fields, data, origin)
+    return cfg

@@ -11,6 +11,7 @@ import torch
 
 from explorer.errors import ModelLoadError
 from explorer.util.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
+from explorer.weights.hf.safetensors_header import check_safetensors_header
 
 
 class TensorFiles:
@@ -46,11 +47,13 @@ class TensorFiles:
             files = sorted(set(self._where.values()))
             for f in files:
                 check_regular(f, ModelLoadError, missing=f"{index.name} names {f.name}, which is not in {folder}")
+                check_safetensors_header(f)
             return
         files = sorted(folder.glob("*.safetensors"))
         if files:
             for f in files:
                 check_regular(f, ModelLoadError)  # a FIFO here blocked the window's worker forever
+                check_safetensors_header(f)  # every entry's dtype, shape and bytes, before the library maps it
                 for key in self._open(f).keys():
                     self._where.setdefault(key, f)
             return

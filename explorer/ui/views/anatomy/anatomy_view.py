@@ -19,13 +19,14 @@ class AnatomyView(View):
         lay.addWidget(self.stepper)
         state.anatomyAsked.connect(self.explain)
         state.traceChanged.connect(self.stepper.retrace)
-        if state.anatomy_ask is not None and state.trace is not None:  # asked before this panel was built
+        if state.anatomy_ask is not None:  # asked before this panel was built
             self.explain(state.anatomy_ask)
 
     def explain(self, ask) -> None:
-        if self.state.trace is None:
+        trace = ask.trace if ask.trace is not None else self.state.trace
+        if trace is None and ask.work is None:
             return
-        self.stepper.explain(ask, self.state.trace)
+        self.stepper.explain(ask, trace)
         QTimer.singleShot(0, self, lambda: self.stepper.setFocus(Qt.FocusReason.OtherFocusReason))  # → works at once
 
     def key_help(self) -> list[tuple[str, str]]:

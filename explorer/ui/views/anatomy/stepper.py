@@ -59,14 +59,15 @@ class Stepper(QWidget):
         self._compute(trace)
 
     def retrace(self, trace) -> None:
-        """A new trace: the same cell again, at the same step, where it still exists."""
-        if self.ask is not None and trace is not None:
+        """A new trace: the same cell again, at the same step, where it still exists (a cell of a trace of its
+        own, a generation's, stays on it)."""
+        if self.ask is not None and trace is not None and self.ask.trace is None and self.ask.work is None:
             self._compute(trace)
 
     def _compute(self, trace) -> None:
         self.pause()
         self.steps, self.failure = [], ""
-        self.slot.submit(anatomy_work(trace, self.ask.cell))
+        self.slot.submit(self.ask.work if self.ask.work is not None else anatomy_work(trace, self.ask.cell))
         self.render()
 
     def _computed(self, result) -> None:

@@ -29,6 +29,7 @@ from explorer.analysis.token_text import visible
 from explorer.ui.background.job_runner import runner_of
 from explorer.ui.background.jobs import JobSlot
 from explorer.ui.views.base import View
+from explorer.ui.views.generation import generation_anatomy
 from explorer.ui.views.generation.generate_controls import GenerateControls
 from explorer.ui.views.generation.generation_details import GenerationDetails
 from explorer.work.generating import generation_work
@@ -74,6 +75,7 @@ class GenerateView(View):
             lambda on: self.map.setVisible(not on)
         )  # the centre shows it large: room for the tables
         state.selectionChanged.connect(self.when_shown(lambda _s: self._show()))
+        generation_anatomy.wire(self, self.map)  # “How is this made?” on a cell of the prompt's block (issue 39)
         self.retranslate()
         self._buttons()
 
@@ -128,6 +130,19 @@ class GenerateView(View):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.map, 2)
         outer.addWidget(scroll, 3)
+
+    def ask_anatomy(self) -> bool:
+        """Ctrl+H while the map has the focus: the chosen cell's steps, on the generation's own trace."""
+        return generation_anatomy.ask(self, self.map)
+
+    def say(self, text: str) -> None:
+        self.message.setText(text)
+
+    def keep_open(self) -> None:
+        """Asked for again: the window's room for the map makes the panel smaller for the stepper, never closes it."""
+        window = self.window()
+        if hasattr(window, "open_panel"):
+            window.open_panel("generate")
 
     # the generation lives in the state; these read it there
     @property

@@ -131,6 +131,13 @@ class GenerationCentre(QObject):
         v._drawn = None
         return True
 
+    @property
+    def state(self):
+        return self.view.state
+
+    def say(self, text: str) -> None:
+        self.view.explanation.setText(text)
+
     def _hovered(self, i: int, j: int) -> None:
         data, g = self.map.data, self.gen.generation
         if i < 0 or data is None or g is None:

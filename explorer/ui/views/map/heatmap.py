@@ -36,6 +36,7 @@ class Heatmap(QWidget):
     cellClicked = Signal(int, int)
     cellHovered = Signal(int, int)
     cellContextRequested = Signal(int, int, QPoint)  # query i, key j (−1, −1 off the cells), global position
+    axesResized = Signal()  # an axis took other room for its labels: the cells' room changed (map_room.py)
 
     def __init__(
         self,
@@ -66,7 +67,7 @@ class Heatmap(QWidget):
         vb.setDefaultPadding(0.0)
         self.layers = MapLayers(vb, text_limit)
         self.hug = SquareHug(self.graphics, self.plot)  # a square map's axes against its cells, not the widget's edges
-        self.left.on_reserved = self.bottom.on_reserved = self.hug.axis_reserved
+        self.left.on_reserved = self.bottom.on_reserved = self._axis_reserved
         self.bar = None
         self._bar_shows: tuple | None = None  # (signed, levels) the colour bar was last set to
         if colour_bar:
@@ -94,6 +95,10 @@ class Heatmap(QWidget):
         self._wire_mouse()
         self.set_legend_text(self.tr("−∞ (masked)"))
         self.access = MapAccess(self)  # the keyboard's cell, what a screen reader says, the numbers for a table
+
+    def _axis_reserved(self) -> None:
+        self.hug.axis_reserved()
+        self.axesResized.emit()
 
     def _wire_mouse(self) -> None:
         scene = self.graphics.scene()

@@ -8,6 +8,8 @@ the stages layer by layer (``explorer.present.stage_walk``), always through ``st
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
@@ -32,6 +34,7 @@ from explorer.present import stage_walk
 from explorer.present.stage_facts import stage_numbers, stage_shape
 from explorer.present.stages import STAGES, edge_label, shown, stage_keys_for
 from explorer.ui.views.base import View
+from explorer.ui.views.folding_label import ELLIPSIS, FoldingLabel
 from explorer.ui.views.pipeline.flow_layout import FlowLayout
 from explorer.ui.views.pipeline.stage_box import Diagram, StageBox, arrow, box_scales
 from explorer.ui.words import captions
@@ -132,15 +135,14 @@ class FlowView(View):
         self.prev_layer.clicked.connect(lambda: self._move_layer(-1))
         self.next_layer.clicked.connect(lambda: self._move_layer(1))
         self.layer_label = QLabel()
-        self.detail = QLabel()
+        self.detail = FoldingLabel()  # one line, cut, while the map needs the room (200 % text on a laptop)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
-        self.detail.setWordWrap(True)  # a narrow dock wraps the edge label instead of growing
+        # a narrow dock wraps the edge label instead of growing (FoldingLabel wraps)
         big = QFont(self.detail.font())
         big.setPointSizeF(big.pointSizeF() * 1.15)
         self.detail.setFont(big)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
+        self.caption = FoldingLabel()
         self.caption.setForegroundRole(QPalette.ColorRole.WindowText)
         controls = QHBoxLayout()
         controls.setSpacing(4)
@@ -259,13 +261,13 @@ class FlowView(View):
         self.layer_label.setText(self.tr("layer {n} of L = {L}").format(n=sel.layer, L=trace.config.L))
         self.prev_layer.setEnabled(sel.layer != layers[0])
         self.next_layer.setEnabled(sel.layer != layers[-1])
-        self.detail.setText(
-            self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>").format(
-                title=_html(titles[sel.stage]),
-                edge=_html(edge_label(sel.stage, trace, sel.layer, sel.row, words)),
-                i=_index(sel.stage, trace.config) + 1,
-                n=len(stage_keys_for(trace.config)),
-            )
+        line = self.tr("<b>{title}</b> &nbsp; <code>{edge}</code> &nbsp; <span>(stage {i} / {n})</span>")
+        title, i, n = _html(titles[sel.stage]), _index(sel.stage, trace.config) + 1, len(stage_keys_for(trace.config))
+        # folded (a short window), the formula is cut and the stage's place left to the tooltip: its name stays
+        short = re.sub(r"\s*&nbsp;\s*<span>.*?</span>", "", line)
+        self.detail.set_rich(
+            lambda edge: (short if edge.endswith(ELLIPSIS) else line).format(title=title, edge=_html(edge), i=i, n=n),
+            edge_label(sel.stage, trace, sel.layer, sel.row, words),
         )
         self.caption.setText(captions.caption(sel.stage, trace, sel.layer, sel.row))
         if contents != self._fitted:  # boxes may have grown (a longer shape); the same boxes need no relayout

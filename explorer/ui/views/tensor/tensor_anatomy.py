@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMenu
 from explorer.anatomy.shown import shown_cell
 from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.ui.views.anatomy.ask import AnatomyAsk
+from explorer.ui.views.generation import generation_anatomy
 from explorer.ui.views.tensor import tensor_hover, trio_anatomy
 
 
@@ -51,6 +52,9 @@ def anatomy_ask(view, i: int, j: int) -> AnatomyAsk | None:
 
 def ask(view, cell: tuple[int, int] | None = None) -> bool:
     """Hand the ask for ``cell`` (default: the meant one) to the state; say under the map why not, if not."""
+    centre = getattr(view, "generation_centre", None)
+    if centre is not None and centre.map.isVisible():  # the generation is shown instead of the stage
+        return generation_anatomy.ask(centre, centre.map, cell)
     if view.state.selection.stage == "qkv" and cell is None:  # the three maps Q K V, not the large map
         chosen = trio_anatomy.meant(view)
         asked = trio_anatomy.trio_ask(view, *chosen) if chosen is not None else None

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QSplitter, QTableWidget, QVBoxLayout, QWidget
 
 from explorer.present.stages import STAGE_KEYS
+from explorer.ui.views.folding_label import FoldingLabel
 from explorer.ui.views.map.head_grid import HeadGrid
 from explorer.ui.views.map.heatmap import Heatmap
 from explorer.ui.views.tensor import tensor_hover, trio_anatomy
@@ -22,8 +23,7 @@ def build(view) -> None:
     mono = QFont("monospace")
     mono.setStyleHint(QFont.StyleHint.Monospace)
     _build_content(view, mono)
-    view.explanation = QLabel()
-    view.explanation.setWordWrap(True)
+    view.explanation = FoldingLabel()  # one line while the map needs the room (200 % text on a laptop)
     view.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     view.explanation.setFont(mono)
     view.explanation.setMinimumHeight(view.explanation.fontMetrics().height() * 2 + 6)
@@ -37,7 +37,7 @@ def build(view) -> None:
     lay.addWidget(view.content, 1)
     view.how_link = QLabel()  # “How is this made?” for the chosen cell (issue 39): opens the stepper
     view.how_link.setTextFormat(Qt.TextFormat.RichText)
-    view.how_link.linkActivated.connect(lambda _href: view.ask_anatomy())
+    view.how_link.linkActivated.connect(lambda _href: trio_anatomy.link_asked(view))
     view.how_link.hide()  # shown once a cell is chosen: beside the hint it made the row, not the map, grow at 200 %
     below = QHBoxLayout()
     below.addWidget(view.explanation, 1)  # outside the exported part: a hover hint is no use on a slide

@@ -35,9 +35,11 @@ def hovered(view, head: int, i: int, j: int) -> None:
 
 def trio_hovered(view, k: str, i: int, j: int) -> None:
     if i < 0:
-        view._hint()
+        view._hint()  # the link stays on the cell last hovered, for the pointer on its way to it
         QToolTip.hideText()
         return
+    view.trio_hovered = (k, i, j)
+    view._show_link(view.state.selection, None)
     trace, sel = view.state.trace, view.state.selection
     m = matrices.stage_matrix(trace, names.attn(sel.layer, k), sel.head, sel.row)
     value = view.qkv[k].layers.number_format(m.data[i, j]) if k in view.qkv else ""

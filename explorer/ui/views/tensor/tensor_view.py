@@ -15,7 +15,7 @@ from explorer.present import before_after, figure, matrices, stages
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.background.render_queue import render_queue
 from explorer.ui.views.base import View
-from explorer.ui.views.generation import generation_map
+from explorer.ui.views.generation import generation_anatomy, generation_map
 from explorer.ui.views.tensor import tensor_anatomy, tensor_controls, tensor_hover, tensor_panels
 from explorer.ui.views.tensor.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor.tensor_panels import draw_lookup, draw_trio, trio_names
@@ -36,12 +36,16 @@ class TensorView(View):
         # The cell last clicked or entered (what Ctrl+H explains) and the keyboard's cell then. Not ``picked``:
         # that is the Tokens stage's row-of-W_E map (tensor_build.py); rebinding it freed that widget's Python side.
         self.chosen_cell: tuple[int, int] | None = None
+        self.trio_hovered: tuple[str, int, int] | None = None  # the Q K V cell last hovered: its link asks it
         self.walked_at_choice: tuple[int, int] | None = None
         self.presenting = False  # presentation mode: one large figure, no controls, no hover hint
         self.focused = False  # Focus (F11): the map and its caption only
+        self.hover_line_wanted = True  # False while a short window needs the hover line's room (map_room.py)
+        self.caption_wanted = True  # and the same for the title and shape line above the map
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
+        generation_anatomy.wire(self.generation_centre, self.generation_centre.map)  # Ctrl+H on its cells
         self.retranslate()  # also draws the current trace, if there is one
 
     # ------------------------------------------------------------------ building
@@ -54,9 +58,10 @@ class TensorView(View):
 
     def _fit_caption(self) -> None:
         """The title and shape line repeat the pipeline's line above: shown where the map keeps its 45 % of the
-        window's height anyway (a tall window), and in Focus, where they are the map's caption."""
+        window's height anyway (a tall window), and in Focus, where they are the map's caption, unless the map
+        needs their room (200 % text on a laptop: map_room.py)."""
         if self.state_window() is not None:  # presentation mode decides for its own copy
-            tall = self.focused or self.window().height() >= 1000
+            tall = (self.focused or self.window().height() >= 1000) and self.caption_wanted
             self.edge.setVisible(tall)
             self.title.setVisible(tall)
 
@@ -64,12 +69,22 @@ class TensorView(View):
         """Focus: the map and its caption only (no controls, no grid of heads, no hover line)."""
         self.focused = on
         self.bar.setVisible(not on)
-        self.explanation.setVisible(not on)
+        self.explanation.setVisible(not on and self.hover_line_wanted)
         self.how_link.setVisible(False)
         self._fit_caption()
         self._drawn = self._grid_drawn = None
         if self.state.trace is not None:
             self._refresh()
+
+    def show_hover_line(self, shown: bool) -> None:
+        """The line under the map, or not: the last thing a short window gives its map (its words are the hover's
+        tooltip too, explorer/ui/shell/map_room.py)."""
+        self.hover_line_wanted = shown
+        self.explanation.setVisible(shown and not self.focused and not self.presenting)
+
+    def show_caption(self, shown: bool) -> None:
+        self.caption_wanted = shown
+        self._fit_caption()
 
     def set_presentation(self, text_px: int) -> None:
         """Presentation mode: one large figure per stage (no grid of heads), no controls, no hover hint, and
@@ -191,7 +206,7 @@ class TensorView(View):
         )
         if drawn != self._drawn:
             self._drawn = drawn
-            self.chosen_cell = None  # another map: its cells are not the one chosen before
+            self.chosen_cell = self.trio_hovered = None  # another map: its cells are not the one chosen before
             look = sel.stage == "tokens" and "params.embed.tok" in trace
             trio = (
                 sel.stage == "qkv"
@@ -333,6 +348,7 @@ class TensorView(View):
     def _show_link(self, sel, key) -> None:
         """The link under the map, once a cell with an anatomy is chosen (clicked, entered, or the selected key)."""
         chosen = self.chosen_cell is not None or (sel.token is not None and key is not None)
+        chosen = chosen or (sel.stage == "qkv" and self.trio_hovered is not None)  # the link of the trio's hover
         self.how_link.setVisible(chosen and sel.stage in ANATOMY_STAGES and not self.presenting and not self.focused)
 
     def ask_anatomy(self, cell: tuple[int, int] | None = None) -> bool:

@@ -39,6 +39,19 @@ def trio_ask(view, part: str, i: int, j: int) -> AnatomyAsk | None:
     return AnatomyAsk(cell, f"{where} = {shown}", shown)
 
 
+def link_asked(view) -> bool:
+    """The link beside the hover line: on the Q K V stage, the trio's cell last hovered; else the chosen cell."""
+    hovered = getattr(view, "trio_hovered", None)
+    if view.state.selection.stage != "qkv" or hovered is None:
+        return view.ask_anatomy()
+    asked = trio_ask(view, *hovered)
+    if asked is None:
+        return view.ask_anatomy()
+    clicked(view, *hovered)
+    view.state.ask_anatomy(asked)
+    return True
+
+
 def clicked(view, part: str, i: int, j: int) -> None:
     view.trio_chosen = (part, i, j)
     view.state.select(token=i)

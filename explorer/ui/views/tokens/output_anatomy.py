@@ -4,6 +4,8 @@ the central map's cells (state.ask_anatomy)."""
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
@@ -45,3 +47,31 @@ def context_menu(view, n: int, at) -> None:
     action.triggered.connect(lambda: ask(view, n))
     view.bars_menu.addAction(action)
     view.bars_menu.popup(at)  # not exec(): no nested event loop
+
+
+def hovered(view, n: int) -> None:
+    """The line under the bars for the bar under the pointer, with its “How is this made?” link. It stays when
+    the pointer leaves the bar, on its way to the link."""
+    asked = bar_ask(view, n)
+    if asked is None:
+        return forget_hover(view)
+    view.hovered_bar = (asked.cell.query, asked.cell.dim)  # the token, not the row: the bars are re-sorted
+    how = QCoreApplication.translate("OutputView", "How is this made?")
+    view.bar_hover.setText(f'{escape(asked.where)} · <a href="how">{how}</a>')
+    view.bar_hover.show()
+
+
+def hover_link(view) -> bool:
+    """The hover line's link: the steps of the bar last hovered, if it is still shown."""
+    where, token = view._position(), getattr(view, "hovered_bar", None)
+    ids = [item[0] for item in view.bars.items]
+    if where is None or token is None or token[0] != where[1] or token[1] not in ids:
+        forget_hover(view)
+        return False
+    return ask(view, ids.index(token[1]))
+
+
+def forget_hover(view) -> None:
+    """New bars (another position, trace or k): the last hovered bar's line would name a bar no longer shown."""
+    view.hovered_bar = None
+    view.bar_hover.hide()

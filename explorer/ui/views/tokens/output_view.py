@@ -74,6 +74,7 @@ class OutputView(View):
         lay.addLayout(self._build_knobs(state))
         lay.addWidget(self.kl_label)
         lay.addWidget(self._build_splitter(), 1)
+        lay.addWidget(self.bar_hover)
         lay.addLayout(buttons)
 
         self._table_for = None  # (trace id, row) the table was filled for
@@ -128,6 +129,12 @@ class OutputView(View):
         self.bars = TopKBars()
         self.bars.howAsked.connect(lambda n: output_anatomy.ask(self, n))  # Ctrl+H on a chosen bar (issue 39)
         self.bars.contextRequested.connect(lambda n, at: output_anatomy.context_menu(self, n, at))
+        self.bar_hover = QLabel()  # the hovered bar's probability and its “How is this made?” link
+        self.bar_hover.setTextFormat(Qt.TextFormat.RichText)  # a token's text is escaped (output_anatomy)
+        self.bar_hover.setWordWrap(True)
+        self.bar_hover.linkActivated.connect(lambda _href: output_anatomy.hover_link(self))
+        self.bar_hover.hide()
+        self.bars.rowHovered.connect(lambda n: output_anatomy.hovered(self, n))
         self.compare_bars = CompareBars()  # shown instead of the bars while interventions are active
         self.compare_bars.hide()
         both = QWidget()
@@ -201,6 +208,7 @@ class OutputView(View):
     def _refresh(self, fill_table: bool = False) -> None:
         trace = self.state.trace
         where = self._position()
+        output_anatomy.forget_hover(self)  # new bars: the hover line named one of the old ones
         can_append = where is not None and not trace.read_only and trace.vocab is not None
         for b in (self.append_best, self.append_sampled):
             b.setEnabled(can_append)

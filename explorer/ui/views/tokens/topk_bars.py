@@ -25,6 +25,7 @@ class TopKBars(QWidget):
 
     howAsked = Signal(int)  # the chosen row (Ctrl+H while the bars have the focus)
     contextRequested = Signal(int, QPoint)  # the row under the pointer, global position
+    rowHovered = Signal(int)  # the row under the pointer (the view's hover line and its link)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -32,6 +33,8 @@ class TopKBars(QWidget):
         self.chosen: int | None = None  # the row clicked or walked to
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self._hovered: int | None = None
 
     def palette_changed(self) -> None:
         self.update()
@@ -55,6 +58,17 @@ class TopKBars(QWidget):
     def row_at(self, y: float) -> int | None:
         n = int((y - 2) // self._row_height())
         return n if 0 <= n < len(self.items) else None
+
+    def mouseMoveEvent(self, event) -> None:
+        row = self.row_at(event.position().y())
+        if row is not None and row != self._hovered:
+            self.rowHovered.emit(row)
+        self._hovered = row
+        super().mouseMoveEvent(event)
+
+    def leaveEvent(self, event) -> None:
+        self._hovered = None
+        super().leaveEvent(event)
 
     def mousePressEvent(self, event) -> None:
         self.chosen = self.row_at(event.position().y())
