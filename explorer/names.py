@@ -181,6 +181,11 @@ ACTIVATIONS: tuple[TensorName, ...] = (
         False,
     ),
     _T(
+        "gen.layers.{l}.attn.q",
+        ("B", "H", "T", "D"),
+        "step t's query (after q/k norm and RoPE where the model has them): what its scores read from the cache",
+    ),
+    _T(
         "cache.layers.{l}.k",
         ("B", "H_kv", "C_total", "D"),
         "the KV cache's keys after the last step (after RoPE for rotary models)",

@@ -141,7 +141,7 @@ def estimate_generation(
     T, total = new_tokens, prompt_tokens + new_tokens
     L, H, Hkv, D, Dv, V = config.layers, config.H, config.H_kv, config.D, config.D_v, config.V
     prompt = estimate_memory(config, 1, prompt_tokens, options)
-    kept = 2 * (T * V + L * H * T * total) * item
+    kept = 2 * (T * V + L * H * T * (total + D)) * item  # logits, attention rows and query rows
     cache = 2 * L * Hkv * total * (D + Dv) * item if use_cache else 0
     if use_cache:  # one new query against every key so far
         step = (L * (H * total * 4 + Hkv * (D + Dv) + config.E * 8) + V * 2) * item

@@ -51,13 +51,15 @@ class GenerateOptions:
 
 
 class _LastRowSink(CaptureSink):
-    """Keeps, for every layer, the attention weights of the last query only, and the last row of logits.
+    """Keeps, for every layer, the attention weights and the query (as the scores read it: ``q_stage``) of the
+    last position only, and the last row of logits.
 
     A cached step's maps are one row already; a step without the cache computes the whole (C, C) map and
-    this keeps its last row (a copy, so the map itself is freed with the layer)."""
+    this keeps its last row (a copy, so the map itself is freed with the layer). The query row lets the
+    anatomy build a decode row's weights from the generation's own numbers (explorer/anatomy/decode_cells.py)."""
 
-    def __init__(self, layers: int) -> None:
-        wanted = {names.attn(l, "weights") for l in range(layers)} | {"logits"}
+    def __init__(self, layers: int, q_stage: str) -> None:
+        wanted = {names.attn(l, s) for l in range(layers) for s in ("weights", q_stage)} | {"logits"}
         super().__init__(lambda name: name in wanted)
 
     def put(self, name: str, tensor: torch.Tensor) -> None:
@@ -120,7 +122,7 @@ def generate(
     run = _Decoding(bundle, prefill, gen, cancel, on_step)
     run.loop(prefill_ms)
 
-    trace = _assemble(prefill, run.steps, run.all_logits, run.all_rows, run.cache, run.notices)
+    trace = _assemble(prefill, run, run.cache)
     new_ids = [s.token_id for s in run.steps]
     return Generation(
         trace=trace,
@@ -164,6 +166,7 @@ class _Decoding:
         self.steps: list[Step] = []
         self.all_logits: list[np.ndarray] = []
         self.all_rows: list[list[np.ndarray]] = []
+        self.all_queries: list[list[np.ndarray]] = []  # per step, L × (H, D): the query rows the scores read
         self.stopped = "count"
 
     def loop(self, prefill_ms: float) -> None:
@@ -171,6 +174,8 @@ class _Decoding:
         # The first distribution is the prefill's last row.
         logits_row = np.array(self.prefill["logits"][0, -1])  # (V,)
         attn_rows = [_last_row(self.prefill, l) for l in range(cfg.layers)]  # L × (H, C)
+        q_name = names.qk_stages(cfg.positions)[0]
+        queries = [np.array(self.prefill[names.attn(l, q_name)][0, :, -1]) for l in range(cfg.layers)]  # L × (H, D)
         ms, cached = prefill_ms, False
         rng = self.gen.sampling.rng()
         if self.C0 >= P:
@@ -178,7 +183,7 @@ class _Decoding:
             self.notices.append(f"the prompt fills the model's context of {P} tokens: there is no room to generate")
             return
         while True:
-            token_id = self._choose(logits_row, attn_rows, rng, ms, cached)
+            token_id = self._choose(logits_row, (attn_rows, queries), rng, ms, cached)
             stopped = self._stop(token_id, P)
             if stopped is not None:
                 self.stopped = stopped
@@ -187,11 +192,14 @@ class _Decoding:
             if self.cache is not None and long_rope_crossed(cfg, self.cache.length, len(self.ids)):
                 self.cache = KVCache(cfg.layers)  # refilled by the next pass, every key turned the long way
             t0 = time.perf_counter()
-            logits_row, attn_rows = decode_step(self.model, self.ids, self.cache, self.options, cfg.layers, self.device)
+            logits_row, attn_rows, queries = decode_step(
+                self.model, self.ids, self.cache, self.options, cfg.layers, self.device
+            )
             ms, cached = (time.perf_counter() - t0) * 1000, self.cache is not None
 
-    def _choose(self, logits_row: np.ndarray, attn_rows, rng, ms: float, cached: bool) -> int:
-        """Choose the next token from ``logits_row``; record the step, its logits and attention rows."""
+    def _choose(self, logits_row: np.ndarray, rows, rng, ms: float, cached: bool) -> int:
+        """Choose the next token from ``logits_row``; record the step, its logits, and ``rows``: its attention
+        rows and query rows per layer."""
         tok = self.bundle.tokenizer
         token_id, probs = choose(logits_row, self.gen.sampling, rng)
         top_ids, top_p = top_k(probs, self.gen.top)
@@ -207,7 +215,8 @@ class _Decoding:
         )
         self.steps.append(step)
         self.all_logits.append(logits_row)
-        self.all_rows.append(attn_rows)
+        self.all_rows.append(rows[0])
+        self.all_queries.append(rows[1])
         if self.on_step is not None:
             self.on_step(step)
         return token_id
@@ -255,9 +264,10 @@ def long_rope_crossed(cfg, cached: int, total: int) -> bool:
 
 def decode_step(
     model, ids: list[int], cache: KVCache | None, options: RunOptions, layers: int, device
-) -> tuple[np.ndarray, list[np.ndarray]]:
-    """One forward pass for the last token of ``ids``: its logits (V,) and attention rows L × (H, len(ids)).
-    An empty ``cache`` is filled with every position's keys and values."""
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """One forward pass for the last token of ``ids``: its logits (V,), attention rows L × (H, len(ids)) and
+    query rows L × (H, D) (after q/k norm and RoPE where the model has them: what the scores read). An empty
+    ``cache`` is filled with every position's keys and values."""
     total = len(ids)
     if cache is not None and cache.length > 0:
         x = torch.tensor([ids[-1:]], dtype=torch.long, device=device)  # (1, 1): only the new token
@@ -265,17 +275,20 @@ def decode_step(
     else:
         x = torch.tensor([ids], dtype=torch.long, device=device)  # (1, total): everything again
         allowed = base_mask(options.mask, total, device).unsqueeze(0)  # (1, total, total)
-    sink = _LastRowSink(layers)
+    q_stage = names.qk_stages(model.cfg.positions)[0]
+    sink = _LastRowSink(layers, q_stage)
     macs = x.shape[1] * sum(p.numel() for p in model.parameters())
     with torch.inference_mode(), capturing(model, sink), threads_for(macs):  # as a trace sets it: util/threads.py
         model(x, allowed, scale=options.scale, cache=cache)
     logits = sink.tensors["logits"][0, -1].cpu().numpy()  # (V,)
     rows = [sink.tensors[names.attn(l, "weights")][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, total)
-    return logits, rows
+    queries = [sink.tensors[names.attn(l, q_stage)][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, D)
+    return logits, rows, queries
 
 
-def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None, notices) -> Trace:
+def _assemble(prefill: Trace, run: _Decoding, cache: KVCache | None) -> Trace:
     """The prompt's trace with the generation's arrays added (one snapshot holds both)."""
+    steps, all_logits, all_rows, notices = run.steps, run.all_logits, run.all_rows, run.notices
     T = len(steps)
     C0 = prefill.C
     L = len(all_rows[0]) if all_rows else 0
@@ -291,6 +304,8 @@ def _assemble(prefill: Trace, steps, all_logits, all_rows, cache: KVCache | None
             for t, per_layer in enumerate(all_rows):
                 rows[0, :, t, : per_layer[l].shape[1]] = per_layer[l]
             arrays[f"gen.layers.{l}.attn.weights"] = rows
+            queries = np.stack([per_layer[l] for per_layer in run.all_queries], axis=1)  # (H, T, D)
+            arrays[f"gen.layers.{l}.attn.q"] = queries.astype(dtype, copy=False)[None]  # (1, H, T, D)
     if cache is not None and T:
         for l, kv in enumerate(cache.layers):
             arrays[f"cache.layers.{l}.k"] = (

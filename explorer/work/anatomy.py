@@ -1,6 +1,7 @@
 """A number's anatomy as work off the GUI thread: a (C, C) map of a lazy trace is derived when first read,
 and a softmax over a large vocabulary reads a whole row, so the stepper never computes on the GUI thread.
-A generation's decode row is traced again first (``decode_row_work``)."""
+A generation's decode row is built from the generation's own query rows and KV cache (``decode_work``), or,
+where it kept neither (no cache, an older snapshot), traced again first (``decode_row_work``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 import numpy as np
 
 from explorer.anatomy import Cell, Step, anatomy
+from explorer.anatomy.decode_cells import decode_anatomy
 from explorer.errors import ConfigError
 from explorer.generation.result import Generation
 from explorer.session.request import ModelSource
@@ -22,6 +24,16 @@ def anatomy_work(trace: Trace, cell: Cell) -> Work:
 
     def work(_report: Report, _cancel: threading.Event) -> tuple[Cell, list[Step]]:
         return cell, anatomy(trace, cell)
+
+    return work
+
+
+def decode_work(generation: Generation, cell: Cell) -> Work:
+    """The steps of a weight a decode step wrote, from the generation's own tensors (its query row, the cached
+    keys, the stored weight): nothing is traced again, and the last step is the drawn weight bit for bit."""
+
+    def work(_report: Report, _cancel: threading.Event) -> tuple[Cell, list[Step]]:
+        return cell, decode_anatomy(generation, cell)
 
     return work
 

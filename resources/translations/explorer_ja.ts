@@ -1756,6 +1756,10 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>どう作られるか: まずマップのセルを選んでください（クリックするか、矢印キーでマップを移動）。</translation>
     </message>
     <message>
+        <source>decode step {s}, its query and the cached keys</source>
+        <translation>デコードのステップ {s}（そのクエリとキャッシュしたキー）</translation>
+    </message>
+    <message>
         <source>decode step {s}, traced again as one text</source>
         <translation>デコードのステップ {s}（1つのテキストとしてトレースし直したもの）</translation>
     </message>

@@ -1,8 +1,9 @@
 """“How is this made?” on a generation's map (the Generate panel's, and the centre's while it shows the
 generation). A cell of the prompt's framed block is a weight of the generation's own trace (the prefill,
-``generation.trace``): the stepper builds it from that trace, not the window's. A row a decode step wrote keeps
-only its weights (the step's query is not stored), so the prompt and the tokens written so far are traced
-again as one text, off the GUI thread (explorer/work/anatomy.py ``decode_row_work``), with the model loaded.
+``generation.trace``): the stepper builds it from that trace, not the window's. A row a decode step wrote is
+built from the generation's own query row and KV cache (explorer/work/anatomy.py ``decode_work``), ending on
+the drawn weight bit for bit; a generation that kept neither (no cache, an older snapshot) has its prompt and
+tokens traced again as one text, off the GUI thread (``decode_row_work``), with the model loaded.
 
 Plain functions; ``owner`` is the view that holds the map and a ``say(text)`` for the line it speaks on."""
 
@@ -14,11 +15,12 @@ from PySide6.QtWidgets import QMenu
 
 from explorer.analysis.token_text import visible
 from explorer.anatomy import Cell
+from explorer.anatomy.decode_cells import holds_decode_anatomy
 from explorer.generation import frames
 from explorer.ui.background.job_runner import runner_of
 from explorer.ui.views.anatomy.ask import AnatomyAsk
 from explorer.ui.views.generation.generation_map import selected_head
-from explorer.work.anatomy import decode_row_work
+from explorer.work.anatomy import decode_row_work, decode_work
 
 
 def meant(gmap) -> tuple[int, int] | None:
@@ -45,9 +47,11 @@ def gen_ask(state, gmap, i: int, j: int) -> AnatomyAsk | None:
     shown = f"{float(data[i, j]):.3f}"
     if i < g.prompt_tokens:  # the prefill: the generation's own trace holds every tensor of it
         return AnatomyAsk(cell, f"{head_words}: {where}", shown, trace=g.trace)
-    again = QCoreApplication.translate("GenerationAnatomy", "decode step {s}, traced again as one text").format(
-        s=i - g.prompt_tokens + 1
-    )
+    s = i - g.prompt_tokens + 1
+    if holds_decode_anatomy(g, layer):  # its query row and the cached keys: the generation's own numbers
+        own = QCoreApplication.translate("GenerationAnatomy", "decode step {s}, its query and the cached keys")
+        return AnatomyAsk(cell, f"{head_words}, {own.format(s=s)}: {where}", shown, work=decode_work(g, cell))
+    again = QCoreApplication.translate("GenerationAnatomy", "decode step {s}, traced again as one text").format(s=s)
     work = decode_row_work(runner_of(gmap).models, state.source, g, cell)
     return AnatomyAsk(cell, f"{head_words}, {again}: {where}", shown, work=work)
 
