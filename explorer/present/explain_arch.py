@@ -242,7 +242,7 @@ def arch_handler(cfg, pattern: str):
         table["layers.{l}.out"] = _plus("layers.{l}.mid", "layers.{l}.ffn.out_norm", "mid", "ffn")
     if cfg.parallel_block:
         table["layers.{l}.ffn.in"] = _block_in
-    if cfg.ffn_activation in ("gelu_gated", "gelu_tanh_gated"):
+    if cfg.gated and cfg.ffn_activation.startswith("gelu"):  # GeGLU, exact or tanh
         table["layers.{l}.ffn.hidden"] = _geglu
     if cfg.positions == "rope" and (cfg.R < cfg.D or cfg.rope_local_theta is not None or cfg.qk_norm != "none"):
         table["layers.{l}.attn.q_rot"] = _rope("q")

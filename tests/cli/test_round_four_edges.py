@@ -215,12 +215,13 @@ def test_the_worksheet_leaves_the_next_token_out_for_an_encoder(tmp_path, bert):
 
 
 def test_segment_ids_past_the_table_are_noted(tmp_path, bert):
-    """A pair of sentences on a model with one segment row was traced as sentence A without a word."""
+    """A pair of sentences on a model with one segment row was traced as sentence A without a word. A tokenizer
+    whose template gives a token type past the table is now refused when the model opens (the tokenizer.json
+    schema, issue 44 item 1), naming the field; the trace's note stays behind it for ids made otherwise."""
     pair = "the cat sat [SEP] it was"
     code, _, err, _ = run_cli(tmp_path, "export", pair, "--model", bert / "one", "-o", "one.npz")
-    assert code == 0 and "Traceback" not in err
-    notes = [ln for ln in err.splitlines() if "segment (token type) ids 1" in ln]
-    assert len(notes) == 1 and notes[0].startswith("note: ") and "traced as segment 0" in notes[0]
+    assert code == 2 and "Traceback" not in err
+    assert "type_vocab_size" in one_error(err) and not (tmp_path / "one.npz").exists()
     code, _, err, _ = run_cli(tmp_path, "export", pair, "--model", bert / "two", "-o", "two.npz")
     assert code == 0 and "segment" not in err  # two rows: sentence B has its own
 
