@@ -34,11 +34,15 @@ def model_rows() -> list[dict[str, Any]]:
             "name": model.name,
             "family": model.family,
             "parameters_millions": model.parameters,
-            "float32_gb": round(model.weights_gb, 2),
+            "active_parameters_millions": model.active or None,  # a mixture of experts: what one token uses
+            "float32_gb": round(model.weights_gb, 2),  # what the explorer holds: it computes in float32 today
+            "stored_dtype": model.stored,
+            "stored_gb": round(model.stored_gb, 2),
             "special": model.special,
             "installed": str(path) if path else None,
             "install": model.install_command(),
             "memory_budget_gb": model.budget_gb(),
+            "not_supported": model.missing or None,
         }
         for model, path in known_models()
     ]
@@ -47,18 +51,33 @@ def model_rows() -> list[dict[str, Any]]:
 def model_lines(rows: list[dict[str, Any]]) -> list[str]:
     """``info --models``' table of ``model_rows()``."""
     width = max((len(r["name"]) for r in rows), default=4)
-    lines = [f"{'name':<{width}}  {'family':<16} {'params':>7} {'float32':>8}  where / what it needs"]
+    lines = [f"{'name':<{width}}  {'family':<16} {'params':>8} {'float32':>9}  {'stored as':<18} where / what it needs"]
     for r in rows:
-        budget = f"; needs --memory-budget {r['memory_budget_gb']}" if r["memory_budget_gb"] else ""
-        # a cache folder's name is data from the disk: a newline in it would forge a row of this table
-        installed = f"installed: {shown(r['installed'])}{budget}"
-        where = installed if r["installed"] else f"not installed: {r['install']}{budget}"
         lines.append(
-            f"{r['name']:<{width}}  {r['family']:<16} {r['parameters_millions']:>6g}M {r['float32_gb']:>6.2f} "
-            f"GB  {where}"
+            f"{r['name']:<{width}}  {r['family']:<16} {_millions(r['parameters_millions']):>8} "
+            f"{r['float32_gb']:>6.2f} GB  {r['stored_dtype'] + ' ' + format(r['stored_gb'], '.2f') + ' GB':<18} "
+            f"{_where(r)}"
         )
-        lines.append(f"{'':<{width}}  {r['special']}")
+        active = r["active_parameters_millions"]
+        used = f"; {_millions(active)} used per token" if active else ""
+        lines.append(f"{'':<{width}}  {r['special']}{used}")
     return lines
+
+
+def _millions(count: float) -> str:
+    return f"{count / 1000:.2f}B" if count >= 1000 else f"{count:g}M"
+
+
+def _where(row: dict[str, Any]) -> str:
+    if row["not_supported"]:
+        return f"not supported yet: {row['not_supported']}"
+    budget = f"; needs --memory-budget {row['memory_budget_gb']}" if row["memory_budget_gb"] else ""
+    # a cache folder's name is data from the disk: a newline in it would forge a row of this table
+    return (
+        f"installed: {shown(row['installed'])}{budget}"
+        if row["installed"]
+        else f"not installed: {row['install']}{budget}"
+    )
 
 
 class Attribution(dict):

@@ -2,7 +2,7 @@
 
 A family's module declares, in one place, how its config.json becomes a ``ModelConfig`` (and which fields it
 refuses), where its tensors lie in a Hugging Face checkpoint and in a GGUF file, the stages and parameters it
-adds and the real models of it known by name (``family.py``: the ``Family`` record). The readers
+adds (``family.py``: the ``Family`` record); ``catalogue.py`` names the real models. The readers
 (``explorer/weights/hf``, ``explorer/weights/gguf``) and the catalogue (``explorer/weights/installed.py``)
 look families up here; the stages, captions and costs follow the ``ModelConfig`` a family gives, never its
 name. docs/architecture.md has the recipe for a new family.
@@ -26,7 +26,7 @@ from explorer.families import (
     qwen3,
     roberta,
 )
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 
 # In the order the "not supported" messages list them.
 FAMILIES: tuple[Family, ...] = tuple(
@@ -62,10 +62,8 @@ __all__ = [
     "GGUF_ARCHITECTURES",
     "HF_TYPES",
     "LLAMA",
-    "Catalogued",
     "Family",
     "Refusal",
-    "catalogued",
     "gguf_family",
     "hf_family",
 ]
@@ -79,8 +77,3 @@ def hf_family(model_type: object) -> Family | None:
 def gguf_family(arch: object) -> Family | None:
     """The family of a GGUF file's general.architecture, or None when no family reads it."""
     return _BY_GGUF_ARCH.get(arch) if isinstance(arch, str) else None
-
-
-def catalogued() -> tuple[tuple[Family, Catalogued], ...]:
-    """Every real model the families name, with its family, in the order the model list shows them."""
-    return tuple(sorted(((f, m) for f in FAMILIES for m in f.models), key=lambda fm: fm[1].place))

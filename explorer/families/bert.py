@@ -6,7 +6,7 @@ from __future__ import annotations
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.encoder import ENCODER_PARAMETERS, ENCODER_STAGES, encoder_config, linear, ln
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, eps, size, text_field
 from explorer.families.source import Source
@@ -111,14 +111,4 @@ FAMILY = Family(
     parameters=("params.embed.seg", *ENCODER_PARAMETERS),
     encoder=True,
     fields=FIELDS,
-    models=(
-        Catalogued(
-            30,
-            "bert-base-uncased",
-            "BERT base (uncased)",
-            110,
-            "encoder: no mask, [CLS]/[SEP], segments, [MASK]",
-            "google-bert/bert-base-uncased",
-        ),
-    ),
 )

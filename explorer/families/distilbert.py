@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families.encoder import ENCODER_PARAMETERS, ENCODER_STAGES, encoder_config, linear, ln
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, size
 from explorer.families.source import Source
@@ -76,14 +76,4 @@ FAMILY = Family(
     parameters=ENCODER_PARAMETERS,
     encoder=True,
     fields=FIELDS,
-    models=(
-        Catalogued(
-            40,
-            "distilbert-base-uncased",
-            "DistilBERT base",
-            66,
-            "encoder, 6 layers, no segments",
-            "distilbert/distilbert-base-uncased",
-        ),
-    ),
 )

@@ -1,6 +1,6 @@
 """What one model family declares, in one record: how its config.json becomes a ModelConfig (and what it
 refuses), where its tensors lie in a Hugging Face checkpoint and in a GGUF file, the pipeline stages and
-parameters it adds to the plain decoder, and the real models of it the catalogue knows by name.
+parameters it adds to the plain decoder. The real models known by name are in ``catalogue.py``.
 
 Plain data and small functions: no torch, no file access. The readers in ``explorer/weights/`` call the
 functions; the registry (``explorer/families/__init__.py``) lists the families.
@@ -33,19 +33,6 @@ class Refusal:
 
 
 @dataclass(frozen=True)
-class Catalogued:
-    """A real model of this family the catalogue knows by name (``explorer/weights/installed.py`` builds its
-    ``KnownModel`` from it). ``place``: where the model list shows it, smallest first."""
-
-    place: int
-    name: str
-    label: str
-    millions: float
-    special: str
-    repo: str
-
-
-@dataclass(frozen=True)
 class Family:
     """One model family. ``stages``: the pipeline stages (``explorer/present/stages.py`` keys, whose titles and
     captions are in ``explorer/ui/words/captions_families.py``) a model of it shows that the plain decoder does not;
@@ -68,6 +55,5 @@ class Family:
     gguf_biases: bool = False  # whether its GGUF files may hold bias tensors
     gguf_keys: tuple[str, ...] = ()  # the "{arch}." metadata its gguf_fields reads (beyond gguf_fields.GGUF_READ)
     encoder: bool = False  # an encoder: it sees every token, its own mask is "none"
-    models: tuple[Catalogued, ...] = field(default=())
     # every config.json key of the family: implemented, inert or refused (explorer/families/field_table.py)
     fields: dict[str, Field] = field(default_factory=dict, hash=False, compare=False)

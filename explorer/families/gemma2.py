@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.gemma import GEMMA_FIELDS, gemma_fields, gguf_gemma_fields, plus_one
 from explorer.families.gguf_fields import optional, sliding_fields
@@ -118,14 +118,4 @@ FAMILY = Family(
         "attention.sliding_window_pattern",
     ),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            120,
-            "gemma-2-2b",
-            "Gemma 2 2B",
-            2614,
-            "soft-capped scores and logits, every other layer sliding",
-            "google/gemma-2-2b",
-        ),
-    ),
 )

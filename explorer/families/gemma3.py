@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.gemma import gemma_fields, gguf_gemma_fields, plus_one
 from explorer.families.gemma2 import FIELDS as GEMMA2_FIELDS
@@ -112,14 +112,4 @@ FAMILY = Family(
         "attention.sliding_window_pattern",
     ),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            110,
-            "gemma-3-1b",
-            "Gemma 3 1B",
-            1000,
-            "×√E, GeGLU, sandwich norms, 5 of 6 layers sliding",
-            "google/gemma-3-1b-pt",
-        ),
-    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.hf_fields import bool_field, eps, make_config, size, text_field
 from explorer.families.source import Source
@@ -111,9 +111,4 @@ FAMILY = Family(
         Refusal("add_cross_attention", True, "cross-attention (encoder-decoder GPT-2) is not supported"),
     ),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            20, "gpt2", "GPT-2 small", 124, "learned positions, LayerNorm, the classic", "openai-community/gpt2"
-        ),
-    ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import DROPOUT, ROPE_BLOCKS, implemented, inert, table_of
 from explorer.families.hf_fields import GELU, activation, bool_field, eps, make_config, rope_settings, rotary_dims, size
 from explorer.families.rope_fields import longest_text, read_scaling
@@ -103,17 +103,4 @@ FAMILY = Family(
     ),
     stages=("parallel",),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            60,
-            "pythia-70m",
-            "Pythia-70M",
-            70,
-            "parallel attention and FFN, partial RoPE (25 %)",
-            "EleutherAI/pythia-70m",
-        ),
-        Catalogued(
-            70, "pythia-160m", "Pythia-160M", 160, "the interpretability community's model", "EleutherAI/pythia-160m"
-        ),
-    ),
 )

@@ -4,7 +4,7 @@ other decoders start from it (``llama_kind.py``); its GGUF files permute W_q and
 from __future__ import annotations
 
 from explorer.config import ModelConfig
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.llama_kind import LLAMA_FIELDS, gguf_llama_sources, hf_llama_sources, llama_config
 
@@ -51,17 +51,4 @@ FAMILY = Family(
     gguf_fields=gguf_fields,
     gguf_sources=gguf_llama_sources,
     fields=FIELDS,
-    models=(
-        Catalogued(
-            80, "smollm2-135m", "SmolLM2-135M (HF)", 135, "grouped-query heads 9/3", "HuggingFaceTB/SmolLM2-135M"
-        ),
-        Catalogued(
-            140,
-            "tinyllama",
-            "TinyLlama 1.1B",
-            1100,
-            "Llama 2's architecture, small",
-            "TinyLlama/TinyLlama-1.1B-Chat-v1.0",
-        ),
-    ),
 )

@@ -4,7 +4,7 @@ the queries and keys over all heads together."""
 from __future__ import annotations
 
 from explorer.config import ModelConfig
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, table_of
 from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
@@ -46,14 +46,4 @@ FAMILY = Family(
         "params.layers.{l}.ln_ffn_out.weight",
     ),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            130,
-            "olmo-2-1b",
-            "OLMo 2 1B",
-            1485,
-            "norms after attention and FFN, q/k norm over all heads",
-            "allenai/OLMo-2-0425-1B",
-        ),
-    ),
 )

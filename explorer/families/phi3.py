@@ -4,7 +4,7 @@ stacked), and a sliding window over every layer."""
 from __future__ import annotations
 
 from explorer.config import ModelConfig
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import DROPOUT, implemented, inert, table_of
 from explorer.families.gguf_fields import sliding_fields
 from explorer.families.hf_fields import make_config, size
@@ -88,14 +88,4 @@ FAMILY = Family(
     gguf_sources=gguf_sources,
     gguf_keys=("attention.sliding_window", "attention.sliding_window_pattern"),
     fields=FIELDS,
-    models=(
-        Catalogued(
-            150,
-            "phi-3-mini",
-            "Phi-3 mini",
-            3821,
-            "fused qkv and gate·up projections",
-            "microsoft/Phi-3-mini-4k-instruct",
-        ),
-    ),
 )

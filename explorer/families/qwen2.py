@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.hf_fields import size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
@@ -76,5 +76,4 @@ FAMILY = Family(
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
     gguf_biases=True,
-    models=(Catalogued(90, "qwen2.5-0.5b", "Qwen2.5-0.5B", 494, "q/k/v biases, GQA 14/2", "Qwen/Qwen2.5-0.5B"),),
 )

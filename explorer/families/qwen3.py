@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer.config import ModelConfig
 from explorer.families import qwen2
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, table_of
 from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
@@ -53,5 +53,4 @@ FAMILY = Family(
     gguf_fields=gguf_fields,
     gguf_sources=gguf_sources,
     fields=FIELDS,
-    models=(Catalogued(100, "qwen3-0.6b", "Qwen3-0.6B", 596, "q/k RMSNorm per head", "Qwen/Qwen3-0.6B"),),
 )

@@ -8,7 +8,7 @@ from explorer.errors import ModelLoadError
 from explorer.families.bert import BERT_EXAMPLE, BERT_REFUSALS, bert_config, body_sources
 from explorer.families.bert import FIELDS as BERT_FIELDS
 from explorer.families.encoder import ENCODER_PARAMETERS, ENCODER_STAGES, linear, ln
-from explorer.families.family import Catalogued, Family, Refusal
+from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, table_of
 from explorer.families.source import Source
 from explorer.util.schema import Where, whole
@@ -66,7 +66,4 @@ FAMILY = Family(
     parameters=("params.embed.seg", *ENCODER_PARAMETERS),
     encoder=True,
     fields=FIELDS,
-    models=(
-        Catalogued(50, "roberta-base", "RoBERTa base", 125, "encoder with byte BPE, <mask>", "FacebookAI/roberta-base"),
-    ),
 )

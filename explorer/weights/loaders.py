@@ -63,6 +63,8 @@ def load_model(path_or_name: str | Path, progress: Progress | None = None, cance
         bundle = load_path(path, progress=progress, cancel=cancel)
         bundle.name = label
         return bundle
+    if name in catalog.NOT_SUPPORTED:
+        raise ModelLoadError(catalog.NOT_SUPPORTED[name])
     return load_path(Path(name).expanduser(), progress=progress, cancel=cancel)
 
 

@@ -86,3 +86,68 @@ def test_info_without_a_file_or_models_is_one_error_line(capsys):
 def test_a_known_model_not_installed_says_how_to_get_it(capsys, empty_hub):
     code, _, err = run_cli(capsys, "export", "hi", "--model", "bert-base-uncased", "-o", "x.npz")
     assert code == 2 and "huggingface-cli download google-bert/bert-base-uncased" in err
+
+
+def test_the_memory_figures_follow_the_dtype(capsys, empty_hub):
+    code, out, _ = run_cli(capsys, "info", "--models", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    # Llama-3.2-1B's repository stores 2.47 GB of bfloat16; the explorer computes in float32: twice that
+    llama = rows["llama-3.2-1b"]
+    assert (llama["stored_dtype"], llama["stored_gb"], llama["float32_gb"]) == ("bfloat16", 2.47, 4.94)
+    assert llama["memory_budget_gb"] > 4  # past the default budget: the row says which to ask for
+    gemma2 = rows["gemma-2-2b"]  # stored in float32: the same bytes either way
+    assert gemma2["stored_dtype"] == "float32" and gemma2["stored_gb"] == gemma2["float32_gb"]
+    code, out, _ = run_cli(capsys, "info", "--models")
+    line = next(x for x in out.splitlines() if x.startswith("llama-3.2-1b "))
+    assert "4.94 GB" in line and "bfloat16 2.47 GB" in line and "needs --memory-budget" in line
+
+
+def test_a_mixture_of_experts_is_listed_as_not_supported_yet_even_when_downloaded(capsys, empty_hub):
+    snapshot = empty_hub / "models--allenai--OLMoE-1B-7B-0924" / "snapshots" / "0123abc"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(json.dumps({"model_type": "olmoe"}), encoding="utf-8")
+    (snapshot / "model.safetensors").write_bytes(b"")
+    code, out, _ = run_cli(capsys, "info", "--models")
+    lines = out.splitlines()
+    for name in ("olmoe-1b-7b", "mixtral-8x7b"):
+        at = next(i for i, x in enumerate(lines) if x.startswith(name + " "))
+        assert lines[at].endswith("not supported yet: mixture of experts")
+        assert "chosen per token" in lines[at + 1] and "used per token" in lines[at + 1]
+    assert "olmoe-1b-7b" not in dict(catalog.available_models())  # the window offers only what opens
+    code, _, err = run_cli(capsys, "export", "hi", "--model", "olmoe-1b-7b", "-o", "x.npz")
+    assert code == 2 and err.strip() == "error: OLMoE 1B-7B is not supported yet: mixture of experts"
+
+
+def test_llama_3_2_1b_in_the_hugging_face_cache_is_installed_and_opens_by_name(capsys, empty_hub, tmp_path):
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = ["<unk>", "This", "is", "a", "pen", "."]
+    tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
+    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    snapshot = empty_hub / "models--meta-llama--Llama-3.2-1B" / "snapshots" / "4e20de3"
+    cfg = transformers.LlamaConfig(  # Llama 3.2's shape in small: llama3 rotary scaling, tied embeddings
+        vocab_size=len(words),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        tie_word_embeddings=True,
+        max_position_embeddings=256,
+        rope_scaling={
+            "rope_type": "llama3",
+            "factor": 32.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 64,
+        },
+    )
+    transformers.LlamaForCausalLM(cfg).save_pretrained(snapshot)
+    (snapshot / "tokenizer.json").write_text(tokenizer.to_str(), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "info", "--models", "--json")
+    assert code == 0 and {r["name"]: r for r in json.loads(out)}["llama-3.2-1b"]["installed"] == str(snapshot)
+    assert ("llama-3.2-1b", "Llama 3.2 1B (real model)") in catalog.available_models()
+    code, out, err = run_cli(capsys, "export", "This is a pen .", "--model", "llama-3.2-1b", "-o", tmp_path / "l.npz")
+    assert code == 0, err
+    assert (tmp_path / "l.npz").is_file()
