@@ -118,36 +118,69 @@ def test_a_mixture_of_experts_is_listed_as_not_supported_yet_even_when_downloade
     assert code == 2 and err.strip() == "error: OLMoE 1B-7B is not supported yet: mixture of experts"
 
 
-def test_llama_3_2_1b_in_the_hugging_face_cache_is_installed_and_opens_by_name(capsys, empty_hub, tmp_path):
+def _llama_3_2(transformers, words):
+    return transformers.LlamaForCausalLM(  # Llama 3.2's shape in small: llama3 rotary scaling, tied embeddings
+        transformers.LlamaConfig(
+            vocab_size=len(words),
+            hidden_size=16,
+            intermediate_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            tie_word_embeddings=True,
+            max_position_embeddings=256,
+            rope_scaling={
+                "rope_type": "llama3",
+                "factor": 32.0,
+                "low_freq_factor": 1.0,
+                "high_freq_factor": 4.0,
+                "original_max_position_embeddings": 64,
+            },
+        )
+    )
+
+
+def _phi_4_mini(transformers, words):
+    return transformers.Phi3ForCausalLM(  # Phi-4-mini's in small: longrope, partial RoPE (75 %), GQA, tied
+        transformers.Phi3Config(
+            vocab_size=len(words),
+            hidden_size=32,
+            intermediate_size=48,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            tie_word_embeddings=True,
+            partial_rotary_factor=0.75,
+            max_position_embeddings=256,
+            original_max_position_embeddings=64,
+            pad_token_id=0,
+            rope_scaling={"type": "longrope", "short_factor": [1.0, 1.5, 2.0], "long_factor": [2.0, 3.0, 4.0]},
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "name, repo, label, build",
+    [
+        ("llama-3.2-1b", "meta-llama/Llama-3.2-1B", "Llama 3.2 1B", _llama_3_2),
+        ("phi-4-mini", "microsoft/Phi-4-mini-instruct", "Phi-4 mini", _phi_4_mini),
+    ],
+)
+def test_a_new_catalogued_model_in_the_hugging_face_cache_is_installed_and_opens_by_name(
+    capsys, empty_hub, tmp_path, name, repo, label, build
+):
     transformers = pytest.importorskip("transformers")
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     words = ["<unk>", "This", "is", "a", "pen", "."]
     tokenizer = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
     tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    snapshot = empty_hub / "models--meta-llama--Llama-3.2-1B" / "snapshots" / "4e20de3"
-    cfg = transformers.LlamaConfig(  # Llama 3.2's shape in small: llama3 rotary scaling, tied embeddings
-        vocab_size=len(words),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        tie_word_embeddings=True,
-        max_position_embeddings=256,
-        rope_scaling={
-            "rope_type": "llama3",
-            "factor": 32.0,
-            "low_freq_factor": 1.0,
-            "high_freq_factor": 4.0,
-            "original_max_position_embeddings": 64,
-        },
-    )
-    transformers.LlamaForCausalLM(cfg).save_pretrained(snapshot)
+    snapshot = empty_hub / f"models--{repo.replace('/', '--')}" / "snapshots" / "4e20de3"
+    build(transformers, words).save_pretrained(snapshot)
     (snapshot / "tokenizer.json").write_text(tokenizer.to_str(), encoding="utf-8")
     code, out, _ = run_cli(capsys, "info", "--models", "--json")
-    assert code == 0 and {r["name"]: r for r in json.loads(out)}["llama-3.2-1b"]["installed"] == str(snapshot)
-    assert ("llama-3.2-1b", "Llama 3.2 1B (real model)") in catalog.available_models()
-    code, out, err = run_cli(capsys, "export", "This is a pen .", "--model", "llama-3.2-1b", "-o", tmp_path / "l.npz")
+    assert code == 0 and {r["name"]: r for r in json.loads(out)}[name]["installed"] == str(snapshot)
+    assert (name, f"{label} (real model)") in catalog.available_models()
+    code, out, err = run_cli(capsys, "export", "This is a pen .", "--model", name, "-o", tmp_path / "m.npz")
     assert code == 0, err
-    assert (tmp_path / "l.npz").is_file()
+    assert (tmp_path / "m.npz").is_file()
