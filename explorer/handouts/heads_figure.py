@@ -128,7 +128,8 @@ def grid_of(specs: list[MapSpec], box: Box, px: float, columns: int, under: floa
         if left.depth <= depth + 1e-6 and bottom.depth <= bottom_depth + 1e-6 and need <= gap + 1e-6:
             break
         depth, bottom_depth, gap = max(depth, left.depth), max(bottom_depth, bottom.depth), need
-    x = box.x + px * LINE + depth
+    used = px * LINE + depth + columns * side + (columns - 1) * gap + bar_width(spec, px)
+    x = box.x + px * LINE + depth + max(0.0, (box.w - used) / 2)  # a grid the height limits sits in the middle
     return Grid(columns, rows, side, gap, row_gap, title_h, x, box.y + title_h, left, bottom)
 
 

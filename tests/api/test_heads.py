@@ -193,3 +193,21 @@ def test_what_has_no_map_per_head_is_refused_in_one_line(classroom):
         classroom.heads(layer=3)
     japanese = [it.text for it in classroom.heads(language="ja").scene.items if isinstance(it, Text)]
     assert "ヘッド 3" in japanese and "head 3" not in japanese
+
+
+def test_a_fixed_size_keeps_every_map_inside_and_centres_the_grid(classroom):
+    from explorer.handouts.heads_figure import heads_scene
+    from explorer.handouts.stage_figure import Frame
+
+    long = ax.trace("the cat sat on the mat and then it ran to a dog . the cat sat on the mat", preset="classroom")
+    scene = heads_scene(long.core, Selection(stage="masked"), Frame(1280.0, 720.0))
+    assert scene.height == 720.0
+    rects = [it for it in scene.items if isinstance(it, Rect)]
+    assert max(r.y + r.h for r in rects) <= 720.0 and max(t.y for t in scene.items if isinstance(t, Text)) <= 720.0
+    titles = _titles(scene)
+    cells = [_after(scene.items, f"head {h}", 20 * 20) for h in (0, 1)]
+    left, right = cells[0][0].x, max(r.x + r.w for r in cells[1])
+    bar = max(r.x + r.w for r in rects if r.stroke is not None)  # the colour bar's frame, right of the grid
+    assert len(titles) == 4 and left < right < bar
+    y_title = next(t for t in scene.items if isinstance(t, Text) and t.rotate)
+    assert y_title.x >= (1280 - bar) * 0.5  # the room the height leaves is shared by both sides, not all right
