@@ -42,9 +42,30 @@ class Figure:
 
         words = figure_words(language)  # Qt's translations, read without Qt; an unknown language is one line
         check_theme(theme)
-        if not 20 <= px_to_mm(width_px) <= 2000:  # the figure command's --width-mm limits
-            raise ConfigError(f"width_px must lie between 76 and 7559 (20 … 2000 mm), got {width_px:g}")
+        check_width(width_px)
         return cls(stage_scene(core_trace, selection, Frame(float(width_px)), words, theme, tensor))
+
+    @classmethod
+    def of_heads(
+        cls,
+        core_trace,
+        selection,
+        width_px: float = 720.0,
+        language: str = "en",
+        theme: str = "light",
+        columns: int | None = None,
+    ) -> Figure:
+        """Every head of ``selection.layer`` at ``selection.stage`` (a map stage: scores, scaled, masked,
+        weights) as small maps on the layer's colour scale, ``columns`` to a row (None: ⌈√H⌉), as
+        ``figure --all-heads`` draws them (explorer/handouts/heads_figure.py)."""
+        from explorer.handouts.heads_figure import heads_scene
+        from explorer.handouts.stage_figure import Frame
+        from explorer.handouts.translated_words import figure_words
+
+        words = figure_words(language)
+        check_theme(theme)
+        check_width(width_px)
+        return cls(heads_scene(core_trace, selection, Frame(float(width_px)), words, theme, columns))
 
     @classmethod
     def of_trace(
@@ -110,6 +131,11 @@ class Figure:
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         """SVG (no script, no URL: drawn offline by JupyterLab, Notebook 7, VS Code) and the title as text."""
         return {"image/svg+xml": self._repr_svg_(), "text/plain": repr(self)}
+
+
+def check_width(width_px: float) -> None:
+    if not 20 <= px_to_mm(width_px) <= 2000:  # the figure command's --width-mm limits
+        raise ConfigError(f"width_px must lie between 76 and 7559 (20 … 2000 mm), got {width_px:g}")
 
 
 def check_theme(theme: str) -> None:

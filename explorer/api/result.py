@@ -47,7 +47,7 @@ def checked_selection(core, selection: Selection) -> Selection:
 
 class TraceResult:
     """One traced (or reopened) run: ``t[name]``, ``t.names()``, ``t.tokens``, ``t.config``,
-    ``t.next_token()``, ``t.map()``, ``t.cell()``, ``t.compare()``, ``t.save()``, ``t.show()``."""
+    ``t.next_token()``, ``t.map()``, ``t.heads()``, ``t.cell()``, ``t.compare()``, ``t.save()``, ``t.show()``."""
 
     def __init__(self, core, source=None, text: str | None = None, options=None, interventions=None, selection=None):
         self.core = core  # explorer.trace.Trace
@@ -124,6 +124,17 @@ class TraceResult:
 
         selection = checked_selection(self.core, Selection(stage, layer, head, row, token, key))
         return Figure.of_stage(self.core, selection, language=language)
+
+    def heads(
+        self, stage: str = "weights", layer: int = 0, row: int = 0, columns=None, language="en", token=None, key=None
+    ):
+        """Every head of ``layer`` at a map stage (scores, scaled, masked, weights) as one Figure: a grid of
+        small maps on the layer's shared colours, ``columns`` to a row (None: ⌈√H⌉), as ``figure --all-heads``;
+        ``token``, ``key``: a query row and key column framed in every map."""
+        from explorer.api.figure import Figure
+
+        selection = checked_selection(self.core, Selection(stage, layer, 0, row, token, key))
+        return Figure.of_heads(self.core, selection, language=language, columns=columns)
 
     def svg(self, language: str = "en") -> str:
         """The notebook picture of this run at its selection: the pipeline, the selected map, the next token;

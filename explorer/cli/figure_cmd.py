@@ -33,6 +33,12 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--layer", type=int, default=0, help="layer (block), from 0")
     p.add_argument("--head", type=int, default=0, help="the head drawn large, from 0")
+    p.add_argument(
+        "--all-heads",
+        action="store_true",
+        help="every head of the layer as small maps on one colour scale (scores, scaled, masked, weights)",
+    )
+    p.add_argument("--columns", type=int, metavar="N", help="with --all-heads: maps per row (default ⌈√heads⌉)")
     p.add_argument("--row", type=int, default=0, help="sentence of the batch, from 0")
     p.add_argument("--token", type=int, help="the selected query token (its row is framed)")
     p.add_argument("--key", type=int, help="the selected key (its column is framed)")
@@ -69,8 +75,18 @@ def run(args: argparse.Namespace) -> int:
     from explorer.cli.interrupts import noted_interrupts
 
     check_compare_options(args)
+    _check_all_heads(args)
     with noted_interrupts():  # Ctrl-C while the model loads is "interrupted", never "damaged file"
         return run_compare(args) if args.compare is not None else _run(args)
+
+
+def _check_all_heads(args: argparse.Namespace) -> None:
+    from explorer.errors import ConfigError
+
+    if args.columns is not None and not args.all_heads:
+        raise ConfigError("--columns lays out --all-heads; add --all-heads")
+    if args.all_heads and (args.compare is not None or args.tensor is not None):
+        raise ConfigError("--all-heads draws every head's map: not with --compare or --tensor")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -104,8 +120,19 @@ def _run(args: argparse.Namespace) -> int:
     from explorer.ui.printing.headless import drawing_application
 
     drawing_application(args.language)
-    from explorer.ui.printing.figure_export import write_figure
-
-    path, said = write_figure(trace, sel, args.output, size, theme=args.theme, tensor=args.tensor)
+    path, said = _write(trace, sel, args, size)
     print(f"wrote {path} ({said})")
     return 0
+
+
+def _write(trace, sel, args: argparse.Namespace, size) -> tuple:
+    """One stage's figure, or (``--all-heads``) every head's map of the layer (explorer/handouts/heads_figure.py)."""
+    from explorer.ui.printing.figure_export import write_figure, write_scene
+
+    if not args.all_heads:
+        return write_figure(trace, sel, args.output, size, theme=args.theme, tensor=args.tensor)
+    from explorer.handouts.heads_figure import heads_scene
+    from explorer.ui.words.figure_words import figure_words
+
+    scene = heads_scene(trace, sel, size.frame, figure_words(), args.theme, args.columns)
+    return write_scene(scene, args.output, size)

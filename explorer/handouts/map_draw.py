@@ -23,6 +23,13 @@ BAR_STEPS = 128
 def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list, MapLayout]:
     """The primitives of one map, and its layout (``bottom_y`` says how much of the box it used)."""
     lay = layout(spec, box, px)
+    return draw_laid_out(spec, lay, box, theme), lay
+
+
+def draw_laid_out(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
+    """The primitives of one map laid out by the caller (a grid of heads places its maps itself); the title
+    is centred on ``box``."""
+    px = lay.px
     items: list = []
     for k, line in enumerate(lay.title_lines):
         items.append(
@@ -30,7 +37,7 @@ def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list
         )
     blocked = spec.all_blocked()
     rgb = col.colours(spec.data, spec.levels, spec.signed)
-    items += _cells(lay, rgb, blocked)
+    items += _cells(lay, rgb, blocked, VECTOR_LIMIT if spec.vector_limit is None else spec.vector_limit)
     hatch = hatched(blocked)
     if hatch is not None:
         spacing = max(px * 0.35, min(px * 0.7, min(lay.cell_w, lay.cell_h) / 3))
@@ -45,12 +52,12 @@ def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list
     if lay.bar_x is not None:
         items += _colour_bar(spec, lay, theme)
     items += _below(spec, lay, box, theme)
-    return items, lay
+    return items
 
 
-def _cells(lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray) -> list:
+def _cells(lay: MapLayout, rgb: np.ndarray, blocked: np.ndarray, limit: int) -> list:
     rows, cols = blocked.shape
-    if rows > VECTOR_LIMIT or cols > VECTOR_LIMIT:
+    if rows > limit or cols > limit:
         pixels = np.array(rgb, dtype=np.uint8, copy=True)
         pixels[blocked] = (200, 200, 204)
         return [Image(lay.x, lay.y, lay.w, lay.h, pixels)]
@@ -152,8 +159,12 @@ def _bottom_labels(lay: MapLayout, theme: col.Theme, tick: float) -> list:
 
 
 def _colour_bar(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
+    return colour_bar(spec, lay.bar_x, lay.y, lay.bar_w, lay.h, lay.ticks, lay.px, theme)
+
+
+def colour_bar(spec: MapSpec, x: float, top: float, w: float, h: float, ticks, px: float, theme: col.Theme) -> list:
+    """The colour scale of ``spec``'s levels as a bar ``w`` × ``h`` at (x, top), its ``ticks`` beside it."""
     lo, hi = spec.levels
-    x, w, top, h = lay.bar_x, lay.bar_w, lay.y, lay.h
     step = h / BAR_STEPS
     values = hi - (np.arange(BAR_STEPS) + 0.5) * (hi - lo) / BAR_STEPS  # top: the highest value
     rgb = col.colours(values, spec.levels, spec.signed)
@@ -161,19 +172,24 @@ def _colour_bar(spec: MapSpec, lay: MapLayout, theme: col.Theme) -> list:
         Rect(x, top + k * step, w, step + (step * 0.5 if k < BAR_STEPS - 1 else 0.0), col.hex_colour(rgb[k]))
         for k in range(BAR_STEPS)
     ]
-    items.append(Rect(x, top, w, h, None, theme.axis, max(0.5, lay.px * 0.06)))
-    for v, label in lay.ticks:
+    items.append(Rect(x, top, w, h, None, theme.axis, max(0.5, px * 0.06)))
+    for v, label in ticks:
         y = top + (hi - v) / ((hi - lo) or 1.0) * h
-        items.append(Line(x + w, y, x + w + lay.px * 0.3, y, theme.axis, max(0.5, lay.px * 0.06)))
-        items.append(Text(x + w + lay.px * 0.5, y + CENTRE_TO_BASELINE * lay.px, label, lay.px, theme.ink, "start"))
+        items.append(Line(x + w, y, x + w + px * 0.3, y, theme.axis, max(0.5, px * 0.06)))
+        items.append(Text(x + w + px * 0.5, y + CENTRE_TO_BASELINE * px, label, px, theme.ink, "start"))
     return items
 
 
 def _below(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
-    px = lay.px
-    y = lay.below_y + (px * LINE if spec.x_title else 0.0) + px * 0.4
+    y = lay.below_y + (lay.px * LINE if spec.x_title else 0.0) + lay.px * 0.4
+    return legend_and_note(box.x, y, lay.legend_lines, lay.note_lines, lay.px, theme)
+
+
+def legend_and_note(x: float, y: float, legend_lines, note_lines, px: float, theme: col.Theme) -> list:
+    """The hatched swatch with its legend, then the note, from (x, y) down."""
+    box = Box(x, y, 0.0)
     items: list = []
-    if lay.legend_lines:
+    if legend_lines:
         s = px
         items.append(Rect(box.x, y, s, s, col.MASK_FILL))
         runs = [(0, 0, 1)]
@@ -181,9 +197,9 @@ def _below(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:
             Line(*seg, col.MASK_HATCH, max(0.5, px * 0.07)) for seg in hatch_segments(runs, box.x, y, s, s, s / 3)
         ]
         items.append(Rect(box.x, y, s, s, None, col.MASK_HATCH, max(0.5, px * 0.06)))
-        for k, line in enumerate(lay.legend_lines):
+        for k, line in enumerate(legend_lines):
             items.append(Text(box.x + s * 1.6, y + k * px * LINE + px * 0.85, line, px, theme.ink))
-        y += len(lay.legend_lines) * px * LINE
-    for k, line in enumerate(lay.note_lines):
+        y += len(legend_lines) * px * LINE
+    for k, line in enumerate(note_lines):
         items.append(Text(box.x, y + k * px * LINE + px * 0.85, line, px, theme.faint))
     return items

@@ -66,6 +66,7 @@ class MapSpec:
     colour_bar: bool = True
     bar_room: bool = False  # keep the colour bar's room without drawing it (maps side by side, one bar)
     title_room: int = 0  # lines kept for the title at least (maps side by side start level)
+    vector_limit: int | None = None  # cells a side drawn as vector squares at most (None: map_draw's limit)
 
     def all_blocked(self) -> np.ndarray:
         return blocked_cells(self.data, self.blocked)

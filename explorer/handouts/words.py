@@ -15,6 +15,7 @@ WORDS = {
     "step": "Step {n} of {total}: {title}",
     "layer": "layer {layer}",
     "map title": "query (row) attends to key (column) — head {h}",
+    "head": "head {h}",  # one map of the grid of every head (the window's thumbnail title)
     "query axis": "query (row)",
     "key axis": "key (column)",
     "token axis": "token (row)",

@@ -17,6 +17,7 @@ def figure_words() -> FigureWords:
         "step": QCoreApplication.translate("TensorView", "Step {n} of {total}: {title}"),
         "layer": QCoreApplication.translate("TensorView", "layer {layer}"),
         "map title": QCoreApplication.translate("TensorView", "query (row) attends to key (column) — head {h}"),
+        "head": QCoreApplication.translate("TensorView", "head {h}"),
         "query axis": QCoreApplication.translate("TensorView", "query (row)"),
         "key axis": QCoreApplication.translate("TensorView", "key (column)"),
         "token axis": QCoreApplication.translate("TensorView", "token (row)"),
