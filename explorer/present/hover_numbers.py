@@ -38,7 +38,7 @@ def approx(x: float, level: int) -> str:
     x = float(x)
     a = abs(x)
     if a == 0 or math.isinf(x) or math.isnan(x):
-        return fixed(x, level) if a == 0 else ("nan" if math.isnan(x) else fixed(x, 0))
+        return fixed(x, level) if a == 0 else ("NaN" if math.isnan(x) else fixed(x, 0))
     if a < 1e-4 or a >= 1e6:
         return f"{x:.{level}e}".replace("-", "−")
     magnitude = math.floor(math.log10(a))

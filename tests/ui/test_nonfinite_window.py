@@ -1,0 +1,77 @@
+"""Issue 44 item 2 in the window: a trace holding NaN shows its finite-check line whole in a banner (not only
+cut short in the status bar), the map draws the NaN cells in their own colour with their own legend line (not
+the mask's grey), the hover says NaN, and a finite trace takes the banner away again."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QColor
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+from nan_trace import NAN_POSITION, nan_trace  # noqa: E402
+
+from explorer.ui.shell.nonfinite_banner import NonfiniteBanner  # noqa: E402
+from explorer.ui.views.map.map_layers import MASK_FILL, NAN_FILL  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def nan():
+    return nan_trace()
+
+
+def _near(colour: QColor, rgba) -> bool:
+    return max(abs(colour.red() - rgba[0]), abs(colour.green() - rgba[1]), abs(colour.blue() - rgba[2])) <= 12
+
+
+def _colour_at(heatmap, i: int, j: int) -> QColor:
+    """The colour drawn a little inside cell (i, j)'s top-left corner, clear of the hatching's lines' middle."""
+    from PySide6.QtCore import QPointF
+
+    image = heatmap.graphics.grab().toImage()
+    vb = heatmap.layers.vb
+    ratio = image.devicePixelRatio()
+    samples = []
+    for dy in (0.2, 0.35, 0.5, 0.65, 0.8):  # several points: a hatch line may cross one of them
+        p = heatmap.graphics.mapFromScene(vb.mapViewToScene(QPointF(j + dy, i + 0.5)))
+        samples.append(image.pixelColor(int(p.x() * ratio), int(p.y() * ratio)))
+    return max(samples, key=lambda c: sum(_near(c, rgba) for rgba in (NAN_FILL, MASK_FILL)))
+
+
+def test_a_nan_trace_is_marked_in_the_window(window, state, qtbot, nan):
+    banner = window.findChild(NonfiniteBanner, "nonfiniteBanner")
+    assert banner is not None and not window.nonfinite_bar.isVisible()  # a finite trace: no banner
+    state.set_trace(nan, True)
+    qtbot.waitUntil(lambda: window.nonfinite_bar.isVisible(), timeout=10_000)
+    line = next(n for n in nan.notices if n.startswith("NaN or infinite values from embed.tok"))
+    assert line in banner.message.text()  # the whole line, not the status bar's cut
+    state.select(stage="weights", layer=0, head=0)
+    from explorer.ui.views.tensor.tensor_view import TensorView
+
+    view = window.findChild(TensorView)
+    weights = nan.head_map(0, "weights", 0, 0)
+    qtbot.waitUntil(lambda: view.large.layers.nonfinite is not None, timeout=10_000)
+    assert np.array_equal(view.large.layers.nonfinite, np.isnan(weights))
+    assert view.large.nan_legend.isVisibleTo(view) and "NaN" in view.large.nan_legend_text.text()
+    qtbot.waitUntil(lambda: view.large.graphics.isVisible() and view.large.graphics.width() > 50, timeout=10_000)
+    i = NAN_POSITION
+    assert _near(_colour_at(view.large, i, 1), NAN_FILL)  # a NaN weight: the NaN colour
+    assert not _near(_colour_at(view.large, 1, 0), NAN_FILL)  # a finite weight: the scale's colour
+    assert _near(_colour_at(view.large, 1, 3), MASK_FILL)  # the mask's cell keeps the mask's grey
+    from explorer.ui.views.tensor.tensor_hover import cell_explanation
+
+    said = cell_explanation(view, 0, i, 1)
+    assert said.split("\n")[0].endswith("= NaN"), said
+    assert math.isnan(weights[i, 1])
+
+
+def test_a_finite_trace_takes_the_banner_away(window, state, qtbot, nan, trace):
+    state.set_trace(nan, True)
+    qtbot.waitUntil(lambda: window.nonfinite_bar.isVisible(), timeout=10_000)
+    state.set_trace(trace, True)
+    qtbot.waitUntil(lambda: not window.nonfinite_bar.isVisible(), timeout=10_000)
+    assert window.nonfinite_banner.line is None
