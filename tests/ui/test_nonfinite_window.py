@@ -49,6 +49,10 @@ def test_a_nan_trace_is_marked_in_the_window(window, state, qtbot, nan):
     qtbot.waitUntil(lambda: window.nonfinite_bar.isVisible(), timeout=10_000)
     line = next(n for n in nan.notices if n.startswith("NaN or infinite values from embed.tok"))
     assert line in banner.message.text()  # the whole line, not the status bar's cut
+    # every wrapped row of it on screen, and no more: a toolbar once gave the label half the window
+    rows = banner.message.height() / banner.message.fontMetrics().lineSpacing()
+    needed = banner.message.fontMetrics().horizontalAdvance(banner.message.text()) / banner.message.width()
+    assert math.ceil(needed) <= rows + 0.5 and rows <= math.ceil(needed) + 1.5, (rows, needed)
     state.select(stage="weights", layer=0, head=0)
     from explorer.ui.views.tensor.tensor_view import TensorView
 

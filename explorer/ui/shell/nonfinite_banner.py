@@ -9,7 +9,7 @@ the window adds only a translated heading.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QSizePolicy, QToolBar, QWidget
 
 from explorer.present.nonfinite import nonfinite_line
@@ -48,6 +48,25 @@ class NonfiniteBanner(QFrame):
 
     def retranslate(self) -> None:
         self.message.setText(self.text())
+        self._fit_height()
+
+    def resizeEvent(self, event) -> None:
+        """As tall as the wrapped line at the banner's width: a toolbar asks a word-wrapped label's height at
+        its narrowest and gave it half the window."""
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        margins = self.layout().contentsMargins()
+        width = max(1, self.width() - margins.left() - margins.right())
+        # measured here: QLabel.heightForWidth answered 280 px for one line at 1374 px (offscreen, Qt 6)
+        wrapped = self.message.fontMetrics().boundingRect(
+            QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, self.message.text()
+        )
+        lines = max(wrapped.height(), self.message.fontMetrics().height())
+        if lines != self.message.height():  # the label too: the layout kept its first, narrowest height
+            self.message.setFixedHeight(lines)
+            self.setFixedHeight(lines + margins.top() + margins.bottom() + 2 * self.frameWidth())
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
