@@ -23,6 +23,8 @@ MAX_DECIMALS = 12
 def fixed(x: float, decimals: int) -> str:
     """``x`` with a fixed number of decimals, with the typographic minus; ``−0.00`` is written ``0.00``."""
     x = float(x)
+    if math.isnan(x):
+        return "NaN"  # as every other number of the views says it (Python writes "nan")
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
     s = f"{x:.{decimals}f}"
@@ -63,7 +65,7 @@ def agrees(value: float, printed: str) -> bool:
     """Whether ``value`` rounds to ``printed`` at its printed precision (ties either way)."""
     target = parse(printed)
     if math.isinf(target) or math.isnan(target):
-        return value == target
+        return value == target or (math.isnan(value) and math.isnan(target))  # NaN: no digit makes it add up
     return abs(value - target) <= half_unit(printed) * (1 + 1e-9) + 1e-12 * abs(target)
 
 

@@ -62,3 +62,13 @@ def test_finite_cells_and_the_masks_minus_infinity_keep_their_chain(trace):
     assert "nonfinite" not in [s.op for s in healthy] and "divide" in [s.op for s in healthy]
     blocked = anatomy(trace, Cell("masked", 0, 0, 1, key=3))  # −∞ by the causal mask
     assert "nonfinite" not in [s.op for s in blocked] and blocked[-2].op == "mask"
+
+
+def test_the_hover_of_a_nan_cell_says_nan_with_short_operands(trace):
+    """Python writes "nan", and a NaN never "added up" at any precision: its operands printed 12 decimals."""
+    from explorer.present.explain import explain_cell
+
+    said = explain_cell(trace, "scores", 0, 0, 0, NAN_POSITION, 1)
+    assert said.endswith("= NaN") and "nan" not in said
+    operands = said.split(" = ")[1].replace("(", "").replace(")", "").replace("NaN·", "").split(" + ")
+    assert all(len(x.split(".")[-1]) <= 3 for x in operands), said
