@@ -73,6 +73,25 @@ def test_a_nan_trace_is_marked_in_the_window(window, state, qtbot, nan):
     assert math.isnan(weights[i, 1])
 
 
+def test_the_stepper_of_a_nan_weight_says_where_the_nan_came_from(window, state, qtbot, nan):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    state.set_trace(nan, True)
+    state.select(stage="weights", layer=0, head=0)
+    view = window.centralWidget()
+    qtbot.waitUntil(lambda: view.large.layers.nonfinite is not None, timeout=10_000)
+    view.ask_anatomy((NAN_POSITION, 1))
+    qtbot.waitUntil(lambda: window.docks["anatomy"].isVisible(), timeout=5000)
+    stepper = window.views["anatomy"].stepper
+    qtbot.waitUntil(lambda: len(stepper.steps) > 0, timeout=20_000)
+    assert [s.op for s in stepper.steps] == ["nonfinite", "cell"]  # not the softmax's "every key blocked"
+    QTest.keyClick(stepper, Qt.Key.Key_Right)
+    shown = stepper.lines["label"].text() + " " + stepper.accessibleName()
+    assert "NaN" in shown and "every key blocked" not in shown
+    assert "embed.tok" in stepper.accessibleName() and "layers.0.attn.q" in stepper.accessibleName()
+
+
 def test_a_finite_trace_takes_the_banner_away(window, state, qtbot, nan, trace):
     state.set_trace(nan, True)
     qtbot.waitUntil(lambda: window.nonfinite_bar.isVisible(), timeout=10_000)
