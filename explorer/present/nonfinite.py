@@ -14,16 +14,18 @@ import numpy as np
 from explorer.trace.finite import NOTICE_START
 
 
-def nonfinite_cells(data: np.ndarray) -> np.ndarray | None:
+def nonfinite_cells(data: np.ndarray, minus_infinity: bool = False) -> np.ndarray | None:
     """The cells holding NaN or +∞ (bool, the shape of ``data``), or None when there is none: the common case
-    costs one max reduction, no array of booleans. −∞ stays the mask's (explorer/present/hatching.py)."""
+    costs one max reduction (two with ``minus_infinity``), no array of booleans. −∞ is the mask's
+    (explorer/present/hatching.py) unless ``minus_infinity``: a map no mask reaches (a residual, Q, logits)."""
     a = np.asarray(data)
     if a.dtype.kind not in "fc" or not a.size:
         return None
     top = a.max()
-    if not (np.isnan(top) or top == np.inf):
+    low = minus_infinity and a.min() == -np.inf
+    if not (np.isnan(top) or top == np.inf or low):
         return None
-    return np.isnan(a) | np.isposinf(a)
+    return ~np.isfinite(a) if minus_infinity else (np.isnan(a) | np.isposinf(a))
 
 
 def nonfinite_line(notices: Iterable[str]) -> str | None:

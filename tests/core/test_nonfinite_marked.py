@@ -72,3 +72,8 @@ def test_the_hover_of_a_nan_cell_says_nan_with_short_operands(trace):
     assert said.endswith("= NaN") and "nan" not in said
     operands = said.split(" = ")[1].replace("(", "").replace(")", "").replace("NaN·", "").split(" + ")
     assert all(len(x.split(".")[-1]) <= 3 for x in operands), said
+
+
+def test_minus_infinity_counts_where_no_mask_reaches():
+    data = np.array([[1.0, -np.inf]], dtype=np.float32)
+    assert nonfinite_cells(data) is None and nonfinite_cells(data, minus_infinity=True).tolist() == [[False, True]]

@@ -98,3 +98,20 @@ def test_a_finite_trace_takes_the_banner_away(window, state, qtbot, nan, trace):
     state.set_trace(trace, True)
     qtbot.waitUntil(lambda: not window.nonfinite_bar.isVisible(), timeout=10_000)
     assert window.nonfinite_banner.line is None
+
+
+def test_minus_infinity_is_the_masks_only_on_a_map_the_mask_reaches(qtbot):
+    """A −∞ in a residual or in Q is a fault like NaN (a hostile weight's overflow), not "−∞ (masked)"."""
+    from explorer.present.figure import Panel
+    from explorer.ui.views.map.heatmap import Heatmap
+
+    data = np.array([[0.5, -np.inf], [np.inf, 0.25]], dtype=np.float32)
+    labels = ("a", "b")
+    shown = {}
+    for masked in (True, False):
+        m = Heatmap()
+        qtbot.addWidget(m)
+        m.show_panel(Panel(data, labels, labels, False, (0.0, 1.0), masked=masked), {})
+        shown[masked] = (m.layers.nonfinite.tolist(), m.layers.has_blocked, m.overlay.image.tolist())
+    assert shown[True] == ([[False, False], [True, False]], True, [[0, 1], [2, 0]])
+    assert shown[False] == ([[False, True], [True, False]], False, [[0, 2], [2, 0]])

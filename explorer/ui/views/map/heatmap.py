@@ -273,8 +273,10 @@ class Heatmap(QWidget):
         square: bool = False,
         blocked: np.ndarray | None = None,
         note: str | None = None,
+        masked: bool = True,
     ) -> None:
-        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own.
+        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay (``masked``: a map no mask reaches
+        draws them in the NaN colour instead). ``levels`` default to the data's own.
         ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
         words are laid out once: set apart, the map was laid out, set and painted twice."""
         if note is not None:
@@ -284,7 +286,7 @@ class Heatmap(QWidget):
 
             levels = data_levels(data, signed)
         rows, cols = data.shape
-        self.layers.set_data(data, levels, signed, blocked)
+        self.layers.set_data(data, levels, signed, blocked, masked=masked)
         if self.bar is not None and self._bar_shows != (signed, levels):  # an unchanged bar keeps its drawn axis
             self._bar_shows = (signed, levels)
             self.bar.setColorMap(colour_map(signed))
@@ -325,6 +327,7 @@ class Heatmap(QWidget):
             square=panel.square,
             blocked=panel.blocked,
             note=note,
+            masked=panel.masked,
         )
 
     def cells_rect(self) -> QRectF:

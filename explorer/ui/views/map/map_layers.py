@@ -187,14 +187,16 @@ class MapLayers:
         signed: bool,
         blocked: np.ndarray | None = None,
         extent: tuple[int, int] | None = None,
+        masked: bool = True,
     ) -> None:
         """Draw ``data``; −∞ cells, and the cells ``blocked`` marks (e.g. the weights the mask set to 0),
         go under the grey overlay instead of the colour scale. ``extent``: the (rows, cols) of the matrix
-        when ``data`` is a shrunk copy of it (a thumbnail): cells and hover keep the matrix's own indices."""
+        when ``data`` is a shrunk copy of it (a thumbnail): cells and hover keep the matrix's own indices.
+        ``masked``: False for a map no mask reaches, whose −∞ is a fault drawn with NaN and +∞."""
         rows, cols = extent if extent is not None else data.shape
         self.shape = (rows, cols)
         shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
-        self.nonfinite = nonfinite_cells(data)
+        self.nonfinite = nonfinite_cells(data, minus_infinity=not masked)
         if self.nonfinite is not None:  # NaN and +∞ too: pyqtgraph's NaN path costs ~15×, the overlay hides them
             shown = np.where(self.nonfinite, np.float32(levels[0]), shown).astype(np.float32)
         if signed != self._signed:  # setColorMap rebuilds the lookup table: only when the scale's kind changes
