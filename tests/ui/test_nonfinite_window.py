@@ -115,3 +115,19 @@ def test_minus_infinity_is_the_masks_only_on_a_map_the_mask_reaches(qtbot):
         shown[masked] = (m.layers.nonfinite.tolist(), m.layers.has_blocked, m.overlay.image.tolist())
     assert shown[True] == ([[False, False], [True, False]], True, [[0, 1], [2, 0]])
     assert shown[False] == ([[False, True], [True, False]], False, [[0, 2], [2, 0]])
+
+
+def test_nan_cells_are_cross_hatched_past_the_masks_hatching_limit(qtbot):
+    """Colour alone does not tell the NaN magenta from viridis for a protanope: a NaN row of a 100-token map
+    (past the 64 a side where the mask's hatching stops) is still hatched."""
+    from explorer.present.hatching import HATCH_LIMIT
+    from explorer.ui.views.map.heatmap import Heatmap
+
+    n = HATCH_LIMIT + 36
+    data = np.full((n, n), 0.5, dtype=np.float32)
+    data[7] = np.nan
+    m = Heatmap()
+    qtbot.addWidget(m)
+    m.set_matrix(data, [str(i) for i in range(n)], [str(i) for i in range(n)], False, (0.0, 1.0))
+    box = m.layers.nan_hatch.path().boundingRect()
+    assert (box.top(), box.bottom(), box.left(), box.right()) == (7, 8, 0, n)

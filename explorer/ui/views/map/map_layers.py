@@ -37,6 +37,7 @@ MASK_HATCH = QColor(90, 90, 96)
 # (viridis, blue–white–red, cividis, high contrast, greyscale), cross-hatched in dark where cells are hatched.
 NAN_FILL = (194, 24, 139, 255)
 NAN_HATCH = QColor(60, 0, 40)
+NAN_RUNS_LIMIT = 4096  # NaN cells are cross-hatched at any size up to this many row runs (a rectangle each)
 # Hatching is drawn by Qt at screen resolution (crisp at any zoom) for maps up to HATCH_LIMIT a side (the
 # rule print shares, explorer/present/hatching.py); bigger maps get the plain grey image only, whose cost does
 # not depend on the number of blocked cells.
@@ -76,8 +77,19 @@ def nan_brush() -> QBrush:
 
 def blocked_path(blocked: np.ndarray) -> QPainterPath:
     """The blocked cells as a path of row runs (one rectangle per run, not per cell)."""
+    return runs_path(blocked_runs(blocked))
+
+
+def nan_path(nonfinite: np.ndarray) -> QPainterPath:
+    """The NaN / +∞ cells' cross-hatching at any map size while their runs are few (a NaN row, a NaN head):
+    no colour tells the NaN magenta from viridis for every reader (protanopia: ΔE2000 0.1), the hatching does."""
+    runs = blocked_runs(nonfinite)
+    return runs_path(runs) if len(runs) <= NAN_RUNS_LIMIT else QPainterPath()
+
+
+def runs_path(runs: list[tuple[int, int, int]]) -> QPainterPath:
     path = QPainterPath()
-    for i, start, stop in blocked_runs(blocked):
+    for i, start, stop in runs:
         path.addRect(QRectF(float(start), float(i), float(stop - start), 1.0))
     return path
 
@@ -214,8 +226,8 @@ class MapLayers:
         if key != self._hatch_key:  # the mask rarely changes between traces: keep its path
             self._hatch_key = key
             self.hatch.setPath(blocked_path(self.hatched) if self.hatched is not None else QPainterPath())
-        bad = hatched(self.nonfinite) if self.nonfinite is not None and extent is None else None
-        self.nan_hatch.setPath(blocked_path(bad) if bad is not None else QPainterPath())
+        bad = self.nonfinite if extent is None else None  # a thumbnail's cells are too small
+        self.nan_hatch.setPath(nan_path(bad) if bad is not None else QPainterPath())
         self._set_text(data, levels, signed, blocked)
         self._place_highlight()
 
