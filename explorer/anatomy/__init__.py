@@ -14,6 +14,7 @@ from explorer.anatomy.attention_cells import concat_steps, heads_steps, out_step
 from explorer.anatomy.block_cells import NORMS, ffn_steps, logit_steps, norm_steps, probs_steps, residual_steps
 from explorer.anatomy.cell import PAIRWISE, Cell, check
 from explorer.anatomy.embed_cells import embed_steps, token_steps
+from explorer.anatomy.nonfinite_cells import nonfinite_steps
 from explorer.anatomy.shorten import KEEP, LIMIT, shorten
 from explorer.anatomy.steps import OPS, Step
 from explorer.present.stages import STAGE_KEYS
@@ -49,6 +50,9 @@ def anatomy(trace: Trace, cell: Cell, whole: bool = False, keep: int = KEEP, lim
         raise KeyError(f"no anatomy for stage {cell.stage!r}")
     check(trace, cell)
     steps = _BUILDERS[cell.stage](trace, cell)
+    said_at_once = nonfinite_steps(trace, cell, steps)  # NaN or ±∞ by fault: where it came from, in one step
+    if said_at_once is not None:
+        return said_at_once
     if whole:
         return steps
     selected = cell.key if cell.stage == "weights" else cell.dim if cell.stage == "probs" else None

@@ -37,6 +37,7 @@ OPS: dict[str, tuple[str, str]] = {
     "sum": ("the sum of the exponentials", "指数の和"),
     "divide": ("each exponential ÷ the sum", "各指数 ÷ 和"),
     "empty_row": ("every key blocked: the row is all 0", "すべてのキーが遮断: 行はすべて 0"),
+    "nonfinite": ("not a number: an input already holds NaN or ±∞", "数ではない: 入力がすでに NaN か ±∞ を含む"),
     "head_term": ("one head's Rʰ · W_oʰ", "1 ヘッドの Rʰ · W_oʰ"),
     "concat_product": ("the same as concat · W_o at once", "concat · W_o で一度に計算しても同じ"),
     "place": ("head h's value placed side by side", "ヘッド h の値を横に並べる"),

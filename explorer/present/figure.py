@@ -75,6 +75,7 @@ class Panel:
     colour_bar: bool = True
     tip: str = ""  # the traced tensor's name, for a title's tooltip
     col_tokens: bool = False  # the columns are the sentence's tokens (a (C, C) map), not dimensions or ids
+    masked: bool = True  # −∞ is where the mask blocks; False: no mask reaches this map, a −∞ is a fault (NaN's colour)
 
 
 def pairwise_panel(
@@ -133,6 +134,7 @@ def matrix_panel(m: matrices.Matrix, sel) -> Panel:
         square=max(rows, cols) <= SQUARE_UP_TO,
         highlight=(sel.token, None),
         tip=m.name,
+        masked=False,
     )
 
 
@@ -158,6 +160,7 @@ def trio_panels(trace, sel, shown: list[matrices.Matrix] | None = None) -> tuple
                 highlight=(sel.token, None),
                 colour_bar=key == "v",
                 tip=m.name,
+                masked=False,
             )
         )
     return tuple(panels)

@@ -52,9 +52,9 @@ def fmt(x: float) -> str:
     """A number as the views print it: two decimals in the everyday range, 3 significant digits outside."""
     x = float(x)
     if math.isnan(x):
-        return "nan"
+        return "NaN"  # as the maps, their legend and the trace's notice say it
     if math.isinf(x):
-        return "−∞" if x < 0 else "∞"
+        return "−∞" if x < 0 else "+∞"
     a = abs(x)
     if a == 0:
         return "0"

@@ -23,6 +23,8 @@ MAX_DECIMALS = 12
 def fixed(x: float, decimals: int) -> str:
     """``x`` with a fixed number of decimals, with the typographic minus; ``−0.00`` is written ``0.00``."""
     x = float(x)
+    if math.isnan(x):
+        return "NaN"  # as every other number of the views says it (Python writes "nan")
     if math.isinf(x):
         return "−∞" if x < 0 else "∞"
     s = f"{x:.{decimals}f}"
@@ -38,7 +40,7 @@ def approx(x: float, level: int) -> str:
     x = float(x)
     a = abs(x)
     if a == 0 or math.isinf(x) or math.isnan(x):
-        return fixed(x, level) if a == 0 else ("nan" if math.isnan(x) else fixed(x, 0))
+        return fixed(x, level) if a == 0 else ("NaN" if math.isnan(x) else fixed(x, 0))
     if a < 1e-4 or a >= 1e6:
         return f"{x:.{level}e}".replace("-", "−")
     magnitude = math.floor(math.log10(a))
@@ -63,7 +65,7 @@ def agrees(value: float, printed: str) -> bool:
     """Whether ``value`` rounds to ``printed`` at its printed precision (ties either way)."""
     target = parse(printed)
     if math.isinf(target) or math.isnan(target):
-        return value == target
+        return value == target or (math.isnan(value) and math.isnan(target))  # NaN: no digit makes it add up
     return abs(value - target) <= half_unit(printed) * (1 + 1e-9) + 1e-12 * abs(target)
 
 

@@ -30,9 +30,9 @@ class MapFormat:
     def __call__(self, x: float) -> str:
         x = float(x)
         if math.isnan(x):
-            return "nan"
+            return "NaN"  # said as the notice and the legend say it, not Python's "nan"
         if math.isinf(x):
-            return MINUS + "∞" if x < 0 else "∞"
+            return MINUS + "∞" if x < 0 else "+∞"  # +∞ is a fault beside the mask's −∞: its sign is said
         if self.scientific:
             if x == 0:
                 return "0"

@@ -41,11 +41,22 @@ def first_nonfinite(arrays: Iterable[tuple[str, np.ndarray]]) -> str | None:
     return next((name for name, a in arrays if holds_nonfinite(name, a)), None)
 
 
+NOTICE_START = "NaN or infinite values from "  # how the window tells this notice from the others
+
+
 def nonfinite_notice(name: str, dtype: str) -> str:
     return (
-        f"NaN or infinite values from {name} on (the first tensor, in pipeline order, that holds them): a "
+        f"{NOTICE_START}{name} on (the first tensor, in pipeline order, that holds them): a "
         f"setting or a weight goes past what {dtype} can hold, and the numbers after it cannot be shown"
     )
+
+
+def nonfinite_source(notices: Iterable[str]) -> str | None:
+    """The tensor the finite-check notice among ``notices`` names (None when there is no such notice)."""
+    for note in notices:
+        if note.startswith(NOTICE_START):
+            return note[len(NOTICE_START) :].split(" on (", 1)[0]
+    return None
 
 
 def first_nonfinite_stage(trace) -> str | None:

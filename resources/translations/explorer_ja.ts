@@ -1875,6 +1875,10 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>−∞（マスク）</translation>
     </message>
     <message>
+        <source>not a number (NaN) / infinite</source>
+        <translation>数ではない（NaN）／無限大</translation>
+    </message>
+    <message>
         <source>more than {n} tokens: not every one is labelled on the axes (hover a cell for its tokens)</source>
         <translation>{n} トークンを超えるため、軸にはすべてのトークンを表示していません（セルにマウスを乗せるとトークンがわかります）</translation>
     </message>
@@ -2737,6 +2741,13 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>layer {l}, head {h}: query {i} “{qi}” → key {j} “{kj}”</source>
         <translation>レイヤー {l}、ヘッド {h}: クエリ {i}「{qi}」→ キー {j}「{kj}」</translation>
+    </message>
+</context>
+<context>
+    <name>NonfiniteBanner</name>
+    <message>
+        <source>Numbers that cannot be shown: {line}</source>
+        <translation>表示できない数値があります：{line}</translation>
     </message>
 </context>
 <context>

@@ -23,7 +23,7 @@ def test_the_largest_magnitude_sets_three_significant_digits():
 
 def test_no_negative_zero_and_infinities_spelled():
     f = map_format([-0.0001, 3.0, -np.inf, np.nan])
-    assert f(-0.0001) == "0" and f(-np.inf) == "−∞" and f(np.inf) == "∞" and f(np.nan) == "nan"
+    assert f(-0.0001) == "0" and f(-np.inf) == "−∞" and f(np.inf) == "+∞" and f(np.nan) == "NaN"
 
 
 def test_whole_numbers_stay_whole():

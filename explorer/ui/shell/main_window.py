@@ -17,6 +17,7 @@ from explorer.ui.menus.actions import Actions
 from explorer.ui.preferences.choices import ChoiceFollower
 from explorer.ui.shell import map_room, window_layout, window_state
 from explorer.ui.shell.capture_status import LayerCapture
+from explorer.ui.shell.nonfinite_banner import install_nonfinite_banner
 from explorer.ui.shell.snapshot_banner import install_snapshot_banner
 from explorer.ui.shell.status_bar import StatusBar
 from explorer.ui.views.base import View
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         if restore_layout:
             self._restore_layout()
         install_snapshot_banner(self)  # after the layout is restored: the banner shows only with a snapshot
+        self.nonfinite_banner = install_nonfinite_banner(self)  # shown only while the trace holds NaN or ±∞
         from explorer.ui.classroom.lesson_menu import LessonMenu  # the Lesson menu, the lesson bar and its player
 
         # Built after the saved layout is restored: a lesson bar left open last time must not come back empty.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -23,6 +23,7 @@ from explorer.ui.views.map.map_layers import (  # noqa: F401
     colour_map,
     highlight_colour,
     mask_swatch,
+    nan_swatch,
 )
 from explorer.ui.views.map.settle import settle
 from explorer.ui.views.map.square_hug import SquareHug
@@ -86,6 +87,7 @@ class Heatmap(QWidget):
         lay.addWidget(self.title)
         lay.addWidget(self.graphics, 1)
         lay.addWidget(self.legend)
+        lay.addWidget(self.nan_legend)
         lay.addWidget(self.note)
         self._text_px = base_px()
         self.smallest_px: int | None = None  # tick labels never smaller (set on a slide)
@@ -119,6 +121,17 @@ class Heatmap(QWidget):
         leg.addWidget(self.swatch)
         leg.addWidget(self.legend_text, 1)
         self.legend.hide()
+        # NaN and +∞ cells: their own colour and line, never the mask's (issue 44)
+        self.nan_legend = QWidget()
+        self.nan_swatch = QLabel()
+        self.nan_swatch.setPixmap(nan_swatch())
+        self.nan_legend_text = QLabel(self.tr("not a number (NaN) / infinite"))
+        self.nan_legend_text.setWordWrap(True)
+        nan_row = QHBoxLayout(self.nan_legend)
+        nan_row.setContentsMargins(6, 0, 6, 0)
+        nan_row.addWidget(self.nan_swatch)
+        nan_row.addWidget(self.nan_legend_text, 1)
+        self.nan_legend.hide()
 
     # ------------------------------------------------------------------ text size
     def set_text_px(self, px: int, cell_px: tuple[int, int] | None = None, smallest: int | None = None) -> None:
@@ -135,13 +148,14 @@ class Heatmap(QWidget):
         if self.bar is not None:
             self.bar.axis.setTickFont(font)
             self._bar_ticks = None  # numbered again for the new size
-        for label in (self.legend_text, self.note):
+        for label in (self.legend_text, self.nan_legend_text, self.note):
             label.setFont(font)
         title = QFont(font)
         title.setPixelSize(round(px * 1.15))
         title.setBold(True)
         self.title.setFont(title)
         self.swatch.setPixmap(mask_swatch(max(14, px)))
+        self.nan_swatch.setPixmap(nan_swatch(max(14, px)))
         self.layers.set_font_range(*(cell_px or (MIN_FONT_PX, MAX_FONT_PX)))
         self._number_bar()
         self.set_axis_titles(*self._axis_titles, self.title.text())
@@ -195,6 +209,11 @@ class Heatmap(QWidget):
     @property
     def overlay(self) -> pg.ImageItem:
         return self.layers.overlay
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:  # the NaN line's words, in the new language
+            self.nan_legend_text.setText(self.tr("not a number (NaN) / infinite"))
+        super().changeEvent(event)
 
     def set_legend_text(self, text: str) -> None:
         self.legend_text.setText(text)
@@ -254,8 +273,10 @@ class Heatmap(QWidget):
         square: bool = False,
         blocked: np.ndarray | None = None,
         note: str | None = None,
+        masked: bool = True,
     ) -> None:
-        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay. ``levels`` default to the data's own.
+        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay (``masked``: a map no mask reaches
+        draws them in the NaN colour instead). ``levels`` default to the data's own.
         ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
         words are laid out once: set apart, the map was laid out, set and painted twice."""
         if note is not None:
@@ -265,7 +286,7 @@ class Heatmap(QWidget):
 
             levels = data_levels(data, signed)
         rows, cols = data.shape
-        self.layers.set_data(data, levels, signed, blocked)
+        self.layers.set_data(data, levels, signed, blocked, masked=masked)
         if self.bar is not None and self._bar_shows != (signed, levels):  # an unchanged bar keeps its drawn axis
             self._bar_shows = (signed, levels)
             self.bar.setColorMap(colour_map(signed))
@@ -284,6 +305,7 @@ class Heatmap(QWidget):
             vb.setLimits(xMin=0, xMax=cols, yMin=0, yMax=rows, minXRange=min(1, cols), minYRange=min(1, rows))
         vb.setRange(QRectF(0, 0, cols, rows), padding=0)
         self.legend.setVisible(self.layers.has_blocked)
+        self.nan_legend.setVisible(self.layers.nonfinite is not None)
         settle(self.graphics)  # painted once (views/settle.py): laid out later, an edit painted it 2–3 times
 
     def show_panel(self, panel: Panel, words, prefix: str = "", remark: str = "") -> None:
@@ -305,6 +327,7 @@ class Heatmap(QWidget):
             square=panel.square,
             blocked=panel.blocked,
             note=note,
+            masked=panel.masked,
         )
 
     def cells_rect(self) -> QRectF:

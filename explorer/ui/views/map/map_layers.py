@@ -1,5 +1,6 @@
 """What draws one matrix inside a pyqtgraph ViewBox: the colour image, the −∞ overlay and its hatching, the
-highlighted row and column, and (small matrices only) the numbers in the cells.
+NaN / +∞ cells in a colour of their own (issue 44), the highlighted row and column, and (small matrices only)
+the numbers in the cells.
 
 Follows pyqtgraph's performance advice: one ImageItem of float32 C-contiguous data with explicit levels
 (no auto-levels), row-major. A 1024×1024 map is one image and one overlay; text items exist only for
@@ -21,6 +22,7 @@ from explorer.present import palettes
 from explorer.present.figure import NUMBERS_UP_TO
 from explorer.present.hatching import blocked_cells, blocked_runs, hatched
 from explorer.present.matrices import for_display
+from explorer.present.nonfinite import nonfinite_cells
 from explorer.present.number_format import MapFormat, map_format
 from explorer.ui.views.map.cell_numbers import CellNumbers
 
@@ -31,6 +33,11 @@ MAX_FONT_PX = 15
 # −∞ (a blocked cell) is not a value of the colour scale: it gets a neutral grey with dark hatching.
 MASK_FILL = (200, 200, 204, 255)
 MASK_HATCH = QColor(90, 90, 96)
+# NaN and +∞ are no value of the scale either, and no choice of the mask: a magenta that no palette holds
+# (viridis, blue–white–red, cividis, high contrast, greyscale), cross-hatched in dark where cells are hatched.
+NAN_FILL = (194, 24, 139, 255)
+NAN_HATCH = QColor(60, 0, 40)
+NAN_RUNS_LIMIT = 4096  # NaN cells are cross-hatched at any size up to this many row runs (a rectangle each)
 # Hatching is drawn by Qt at screen resolution (crisp at any zoom) for maps up to HATCH_LIMIT a side (the
 # rule print shares, explorer/present/hatching.py); bigger maps get the plain grey image only, whose cost does
 # not depend on the number of blocked cells.
@@ -53,6 +60,7 @@ def _colour_map(signed: bool, key: str) -> pg.ColorMap:
 def _overlay_lut() -> np.ndarray:
     lut = np.zeros((256, 4), dtype=np.uint8)  # 0: transparent (not blocked)
     lut[1] = MASK_FILL
+    lut[2] = NAN_FILL
     return lut
 
 
@@ -63,10 +71,25 @@ def hatch_brush() -> QBrush:
     return QBrush(MASK_HATCH, Qt.BrushStyle.BDiagPattern)
 
 
+def nan_brush() -> QBrush:
+    return QBrush(NAN_HATCH, Qt.BrushStyle.DiagCrossPattern)
+
+
 def blocked_path(blocked: np.ndarray) -> QPainterPath:
     """The blocked cells as a path of row runs (one rectangle per run, not per cell)."""
+    return runs_path(blocked_runs(blocked))
+
+
+def nan_path(nonfinite: np.ndarray) -> QPainterPath:
+    """The NaN / +∞ cells' cross-hatching at any map size while their runs are few (a NaN row, a NaN head):
+    no colour tells the NaN magenta from viridis for every reader (protanopia: ΔE2000 0.1), the hatching does."""
+    runs = blocked_runs(nonfinite)
+    return runs_path(runs) if len(runs) <= NAN_RUNS_LIMIT else QPainterPath()
+
+
+def runs_path(runs: list[tuple[int, int, int]]) -> QPainterPath:
     path = QPainterPath()
-    for i, start, stop in blocked_runs(blocked):
+    for i, start, stop in runs:
         path.addRect(QRectF(float(start), float(i), float(stop - start), 1.0))
     return path
 
@@ -78,6 +101,18 @@ def mask_swatch(size: int = 14) -> QPixmap:
     p = QPainter(pix)
     p.fillRect(0, 0, size, size, hatch_brush())
     p.setPen(MASK_HATCH)
+    p.drawRect(0, 0, size - 1, size - 1)
+    p.end()
+    return pix
+
+
+def nan_swatch(size: int = 14) -> QPixmap:
+    """The legend's sample of the NaN / +∞ cells."""
+    pix = QPixmap(size, size)
+    pix.fill(QColor(*NAN_FILL))
+    p = QPainter(pix)
+    p.fillRect(0, 0, size, size, nan_brush())
+    p.setPen(NAN_HATCH)
     p.drawRect(0, 0, size - 1, size - 1)
     p.end()
     return pix
@@ -101,12 +136,17 @@ class MapLayers:
         vb.addItem(self.image)
         vb.addItem(self.overlay)
         self.overlay.hide()
-        self._overlay_of: np.ndarray | None = None  # the blocked cells the overlay image shows
+        self._overlay_of: np.ndarray | None = None  # the overlay image's codes: 1 blocked, 2 NaN or +∞
         self.hatch = QGraphicsPathItem()
         self.hatch.setPen(pg.mkPen(None))
         self.hatch.setBrush(hatch_brush())
         self.hatch.setZValue(1.5)
         vb.addItem(self.hatch)
+        self.nan_hatch = QGraphicsPathItem()
+        self.nan_hatch.setPen(pg.mkPen(None))
+        self.nan_hatch.setBrush(nan_brush())
+        self.nan_hatch.setZValue(1.5)
+        vb.addItem(self.nan_hatch)
         self._row = self._frame()
         self._col = self._frame()
         self._selected_frame = QGraphicsRectItem()
@@ -125,6 +165,7 @@ class MapLayers:
         self._signed: bool | None = None  # the colour map the image has: diverging (signed) or sequential
         self.shape = (0, 0)
         self.has_blocked = False
+        self.nonfinite: np.ndarray | None = None  # the cells drawn in the NaN colour (None: every one finite)
         self.hatched: np.ndarray | None = None  # the cells the hatching covers (the shared rule's choice)
         self.highlight: tuple[int | None, int | None] = (None, None)
         vb.sigResized.connect(self.fit_text)
@@ -158,38 +199,55 @@ class MapLayers:
         signed: bool,
         blocked: np.ndarray | None = None,
         extent: tuple[int, int] | None = None,
+        masked: bool = True,
     ) -> None:
         """Draw ``data``; −∞ cells, and the cells ``blocked`` marks (e.g. the weights the mask set to 0),
         go under the grey overlay instead of the colour scale. ``extent``: the (rows, cols) of the matrix
-        when ``data`` is a shrunk copy of it (a thumbnail): cells and hover keep the matrix's own indices."""
+        when ``data`` is a shrunk copy of it (a thumbnail): cells and hover keep the matrix's own indices.
+        ``masked``: False for a map no mask reaches, whose −∞ is a fault drawn with NaN and +∞."""
         rows, cols = extent if extent is not None else data.shape
         self.shape = (rows, cols)
         shown = for_display(data, levels[0])  # −∞ cells: a finite fill, hidden under the opaque overlay
+        self.nonfinite = nonfinite_cells(data, minus_infinity=not masked)
+        if self.nonfinite is not None:  # NaN and +∞ too: pyqtgraph's NaN path costs ~15×, the overlay hides them
+            shown = np.where(self.nonfinite, np.float32(levels[0]), shown).astype(np.float32)
         if signed != self._signed:  # setColorMap rebuilds the lookup table: only when the scale's kind changes
             self._signed = signed
             self.image.setColorMap(colour_map(signed))
         self.image.setImage(shown, levels=levels, autoLevels=False)
         self.image.setRect(QRectF(0, 0, cols, rows))
         blocked = blocked_cells(data, blocked)
+        if self.nonfinite is not None:
+            blocked = blocked & ~self.nonfinite  # a NaN where the mask blocks is still said as NaN
         self.has_blocked = bool(blocked.any())
-        if self.has_blocked:
-            # The mask is the same from one map to the next (heads, layers, edits of one word): keep its image.
-            if self._overlay_of is None or not np.array_equal(self._overlay_of, blocked):
-                self._overlay_of = blocked
-                self.overlay.setImage(blocked.view(np.uint8), autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
-            self.overlay.setRect(QRectF(0, 0, cols, rows))
-            self.overlay.show()
-        else:
-            self._overlay_of = None
-            self.overlay.hide()
-            self.overlay.clear()
+        self._set_overlay(blocked, rows, cols)
         self.hatched = hatched(blocked) if extent is None else None  # a thumbnail's cells are too small
         key = (blocked.shape, blocked.tobytes()) if self.hatched is not None else None
         if key != self._hatch_key:  # the mask rarely changes between traces: keep its path
             self._hatch_key = key
             self.hatch.setPath(blocked_path(self.hatched) if self.hatched is not None else QPainterPath())
+        bad = self.nonfinite if extent is None else None  # a thumbnail's cells are too small
+        self.nan_hatch.setPath(nan_path(bad) if bad is not None else QPainterPath())
         self._set_text(data, levels, signed, blocked)
         self._place_highlight()
+
+    def _set_overlay(self, blocked: np.ndarray, rows: int, cols: int) -> None:
+        """The opaque image over the colours: code 1 (the mask's grey) on blocked cells, 2 (the NaN colour)
+        on NaN and +∞ cells, 0 (transparent) elsewhere."""
+        if not self.has_blocked and self.nonfinite is None:
+            self._overlay_of = None
+            self.overlay.hide()
+            self.overlay.clear()
+            return
+        codes = blocked.view(np.uint8)
+        if self.nonfinite is not None:
+            codes = codes + 2 * self.nonfinite.view(np.uint8)
+        # The mask is the same from one map to the next (heads, layers, edits of one word): keep its image.
+        if self._overlay_of is None or not np.array_equal(self._overlay_of, codes):
+            self._overlay_of = codes
+            self.overlay.setImage(codes, autoLevels=False, levels=(0, 255), lut=OVERLAY_LUT)
+        self.overlay.setRect(QRectF(0, 0, cols, rows))
+        self.overlay.show()
 
     def recolour(self) -> None:
         """The palette changed (View → Colours): the same data in the new colours, and each cell number
@@ -225,7 +283,10 @@ class MapLayers:
             norm = np.clip((np.where(np.isfinite(data), data, lo) - lo) / ((hi - lo) or 1.0), 0, 1).astype(np.float64)
             rgba = colour_map(signed).map(norm.ravel(), mode=pg.ColorMap.FLOAT)
             lum = 0.299 * rgba[:, 0] + 0.587 * rgba[:, 1] + 0.114 * rgba[:, 2]
-            dark = ((lum > 0.55) | blocked.ravel()).tolist()
+            dark = (lum > 0.55) | blocked.ravel()
+            if self.nonfinite is not None:  # light text on the dark NaN colour
+                dark &= ~self.nonfinite.ravel()
+            dark = dark.tolist()
             self._numbers_made = (texts, dark, max(map(len, texts), default=1) or 1)
         return self._numbers_made
 
