@@ -202,7 +202,7 @@ def _gemma2(folder: Path, attn_cap: float, final_cap: float) -> Path:
 # from the arithmetic (the rotation's angles overflow; c·tanh(s/c) with c = inf is 0·inf; the final norm's
 # scale of 3e38 overflows its output), not from the code under test.
 NONFINITE = {
-    "rope-theta-1e-300": (lambda f: hostile.tiny_llama(f, {"rope_theta": 1e-300}), "layers.0.attn.q_rot"),
+    "rope-theta-1e-300": (lambda f: hostile.tiny_llama(f, {"rope_theta": 1e-300}), "layers.0.attn.rope_angles"),
     "attn-softcap-1e308": (lambda f: _gemma2(f, 1e308, 30.0), "layers.0.attn.capped"),
     "logit-softcap-1e308": (lambda f: _gemma2(f, 50.0, 1e308), "logits"),
     "final-norm-3e38": (
