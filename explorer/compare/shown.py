@@ -67,3 +67,9 @@ def shown_head(comparison: Comparison, layer: int, head: int) -> ShownHead:
 def _largest(values: np.ndarray) -> float:
     finite = values[np.isfinite(values)]
     return float(finite.max()) if finite.size else 0.0
+
+
+def drawable(values: np.ndarray, hatched: np.ndarray) -> np.ndarray:
+    """``values`` as a map draws them: a NaN under the hatching (a unit one run has no token of, NaN by design)
+    holds 0 there, so that the map marks only a NaN left elsewhere as a number that cannot be shown (issue 44)."""
+    return np.where(hatched & np.isnan(values), np.float32(0.0), values).astype(values.dtype, copy=False)

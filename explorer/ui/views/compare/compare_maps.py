@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QTabBar, QVBoxLayout, QWidget
 
-from explorer.compare.shown import ShownHead
+from explorer.compare.shown import ShownHead, drawable
 from explorer.ui.views.map.heatmap import Heatmap
 
 TAB_BELOW_PX = 1300  # 1366×768 keeps three maps in a row; 1280×720 gives the difference its own tab
@@ -70,11 +70,13 @@ class CompareMaps(QWidget):
         self.shown = shown
         for m, title in zip(self.maps, titles):
             m.set_axis_titles(axis[0], axis[1], title)
-        self.a.set_matrix(shown.a, shown.labels_a, shown.labels_a, False, shown.levels, True, shown.hatched_a)
-        self.b.set_matrix(shown.b, shown.labels_b, shown.labels_b, False, shown.levels, True, shown.hatched_b)
+        a, b = drawable(shown.a, shown.hatched_a), drawable(shown.b, shown.hatched_b)
+        self.a.set_matrix(a, shown.labels_a, shown.labels_a, False, shown.levels, True, shown.hatched_a)
+        self.b.set_matrix(b, shown.labels_b, shown.labels_b, False, shown.levels, True, shown.hatched_b)
         both = tuple(a if not a.startswith("[") else b for a, b in zip(shown.labels_a, shown.labels_b))
+        difference = drawable(shown.difference, shown.hatched_difference)
         self.difference.set_matrix(
-            shown.difference, both, both, True, shown.difference_levels, True, shown.hatched_difference
+            difference, both, both, True, shown.difference_levels, True, shown.hatched_difference
         )
         self._outline(*self.selected)
         QTimer.singleShot(0, self, self.even_cells)

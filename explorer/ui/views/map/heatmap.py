@@ -272,15 +272,10 @@ class Heatmap(QWidget):
         levels: tuple[float, float] | None = None,
         square: bool = False,
         blocked: np.ndarray | None = None,
-        note: str | None = None,
         masked: bool = True,
     ) -> None:
         """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay (``masked``: a map no mask reaches
-        draws them in the NaN colour instead). ``levels`` default to the data's own.
-        ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
-        words are laid out once: set apart, the map was laid out, set and painted twice."""
-        if note is not None:
-            self._view_note = note
+        draws them in the NaN colour instead). ``levels`` default to the data's own."""
         if levels is None:
             from explorer.present.matrices import levels as data_levels
 
@@ -316,7 +311,9 @@ class Heatmap(QWidget):
         legend = panel.legend.said(words)
         if legend:
             self.set_legend_text(legend)
-        note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        # The owner's remark under the map, set before the matrix (not with set_note), so that the note's final words
+        # are laid out once: set apart, the map was laid out, set and painted twice.
+        self._view_note = " · ".join(part for part in (panel.note.said(words), remark) if part)
         self.set_token_axes(True, panel.col_tokens)
         self.set_matrix(
             panel.data,
@@ -326,7 +323,6 @@ class Heatmap(QWidget):
             panel.levels,
             square=panel.square,
             blocked=panel.blocked,
-            note=note,
             masked=panel.masked,
         )
 
