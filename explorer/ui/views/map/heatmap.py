@@ -55,6 +55,7 @@ class Heatmap(QWidget):
         self.title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.title.hide()
         self.title_wanted = True  # False while a short window needs the title's line for the map
+        self._mask_reaches = True  # False for one show_panel of a map no mask reaches (its −∞ is a fault)
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumSize(120, 100)
         # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
@@ -272,15 +273,20 @@ class Heatmap(QWidget):
         levels: tuple[float, float] | None = None,
         square: bool = False,
         blocked: np.ndarray | None = None,
-        masked: bool = True,
+        note: str | None = None,
     ) -> None:
-        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay (``masked``: a map no mask reaches
-        draws them in the NaN colour instead). ``levels`` default to the data's own."""
+        """Show ``data`` (rows, cols); −∞ cells go to the hatched overlay (a panel no mask reaches, said by
+        show_panel just before, draws them in the NaN colour instead). ``levels`` default to the data's own.
+        ``note``: the owner's remark under the map, set with the matrix (as ``set_note``), so that the note's final
+        words are laid out once: set apart, the map was laid out, set and painted twice."""
+        if note is not None:
+            self._view_note = note
         if levels is None:
             from explorer.present.matrices import levels as data_levels
 
             levels = data_levels(data, signed)
         rows, cols = data.shape
+        masked, self._mask_reaches = self._mask_reaches, True  # show_panel's word holds for its own call only
         self.layers.set_data(data, levels, signed, blocked, masked=masked)
         if self.bar is not None and self._bar_shows != (signed, levels):  # an unchanged bar keeps its drawn axis
             self._bar_shows = (signed, levels)
@@ -311,10 +317,9 @@ class Heatmap(QWidget):
         legend = panel.legend.said(words)
         if legend:
             self.set_legend_text(legend)
-        # The owner's remark under the map, set before the matrix (not with set_note), so that the note's final words
-        # are laid out once: set apart, the map was laid out, set and painted twice.
-        self._view_note = " · ".join(part for part in (panel.note.said(words), remark) if part)
+        note = " · ".join(part for part in (panel.note.said(words), remark) if part)
         self.set_token_axes(True, panel.col_tokens)
+        self._mask_reaches = panel.masked  # read by set_matrix below (its parameters are eight already)
         self.set_matrix(
             panel.data,
             panel.row_labels,
@@ -323,7 +328,7 @@ class Heatmap(QWidget):
             panel.levels,
             square=panel.square,
             blocked=panel.blocked,
-            masked=panel.masked,
+            note=note,
         )
 
     def cells_rect(self) -> QRectF:
