@@ -76,7 +76,9 @@ def test_cancelling_a_slow_load_keeps_the_window_and_the_model(window, qtbot, mo
     window.loading.open(str(tmp_path / "big-model.gguf"))
     widget = window.loading.widget
     qtbot.waitUntil(lambda: started.is_set() and widget.isVisible(), timeout=20_000)
-    assert "big-model.gguf" in widget.label.text() and widget.bar.maximum() == 10
+    assert "big-model.gguf" in widget.label.text()
+    # The worker's progress reaches the window as a queued signal: await it rather than race it.
+    qtbot.waitUntil(lambda: widget.bar.maximum() == 10, timeout=20_000)
     widget.cancel.click()
     qtbot.waitUntil(lambda: cancelled.is_set() and not state.busy, timeout=20_000)
     assert not widget.isVisible()
