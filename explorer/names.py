@@ -114,6 +114,13 @@ ACTIVATIONS: tuple[TensorName, ...] = (
         False,
         True,
     ),
+    _T(
+        "layers.{l}.attn.lse",
+        ("B", "H", "C"),
+        "each query row's log-sum-exp, log Σⱼ exp(masked_ij) over the keys it sees (−inf for a row that sees "
+        "none): weights_ij = exp(masked_ij − lse_i), so a long text's maps are computed tile by tile from q, k "
+        "and it (kept only where a head's whole map would be too large to hold: explorer/trace/tiles.py)",
+    ),
     _T("layers.{l}.attn.heads", ("B", "H", "C", "D_v"), "weights · V: each head's output, the note's Rⁱ"),
     _T("layers.{l}.attn.concat", ("B", "C", "H·D_v"), "the heads side by side [R¹ … Rᴴ]"),
     _T("layers.{l}.attn.out", ("B", "C", "E"), "concat · W_o: the attention output"),

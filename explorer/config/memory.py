@@ -19,6 +19,12 @@ DEFAULT_MEMORY_BUDGET_BYTES = 4 * 1024**3
 # The attention computes a few heads at a time so that their transient (C, C) maps stay under this.
 ATTENTION_CHUNK_BYTES = 192 * 1024**2
 
+# A long text's maps are served as exact tiles (explorer/trace/tiles.py): above this many bytes for one head's
+# whole (C, C) map, a trace keeps each layer's q, k and row log-sum-exp instead of anything C × C. 1/16 of the
+# default budget: deriving one head's map holds three such maps and the window's cache keeps a few more, so
+# 8,192 float32 tokens (256 MiB a map) are the longest text whose maps are still derived whole.
+TILED_MAP_BYTES = DEFAULT_MEMORY_BUDGET_BYTES // 16
+
 # A trace on the CPU derives its logits from final.out when they are read (explorer/trace/logits.py), in
 # blocks of LOGIT_ROWS rows, of which it keeps the last LOGIT_BLOCKS for re-display.
 LOGIT_ROWS = 64
@@ -30,6 +36,12 @@ def logits_derived(config: ModelConfig, device: str = "cpu") -> bool:
     encoder's masked-LM head, not Gemma 2's soft-capped logits: more than one product) on the CPU (derived on
     the CPU, a GPU run's logits would not be the GPU's numbers)."""
     return not config.mlm_head and config.logit_softcap is None and str(device).startswith("cpu")
+
+
+def maps_tiled(context: int, dtype: str) -> bool:
+    """True when one head's whole map of ``context`` tokens is past TILED_MAP_BYTES: the trace then serves
+    its maps as tiles and keeps per layer only what they are computed from."""
+    return context * context * itemsize(dtype) > TILED_MAP_BYTES
 
 
 def memory_budget_bytes() -> int:
@@ -67,6 +79,8 @@ def estimate_memory(
     whether the trace stores every row of its logits (None: unless it derives them, ``logits_derived``; a
     run that patches the logits stores them); else it holds a few blocks of them at a time."""
     options = options or RunOptions()
+    if maps_tiled(context, options.dtype):
+        return _estimate_tiled(config, batch, context, options, logits_kept)
     item = itemsize(options.dtype)
     B, C = batch, context
     E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
@@ -93,6 +107,27 @@ def estimate_memory(
     transient = (
         max(min(3 * B * H * C * C * item, ATTENTION_CHUNK_BYTES), one_head) + masks + B * C * max(F, E * 4) * item
     )
+    return MemoryEstimate(params, trace, params + trace + transient)
+
+
+def _estimate_tiled(
+    config: ModelConfig, B: int, C: int, options: RunOptions, logits_kept: bool | None
+) -> MemoryEstimate:
+    """A long text's trace (``maps_tiled``): per layer q, k and each row's log-sum-exp; final.out and a few
+    blocks of logits; the mask (booleans). Its transient: one layer's activations, one block of query rows
+    against every key, and the mask's making (one more (C, C) of booleans). Nothing of C × C numbers."""
+    item = itemsize(options.dtype)
+    E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
+    params = config.parameter_count() * item
+    layers = len(options.layers_to_capture) if options.layers_to_capture is not None else config.layers
+    per_layer = B * C * ((H + Hkv) * D + H)  # q (after RoPE), k, lse
+    if logits_kept is None:
+        logits_kept = not logits_derived(config, options.device)
+    logit_rows = B * C if logits_kept else min(B * C, LOGIT_ROWS * LOGIT_BLOCKS)
+    trace = (B * C * E + layers * per_layer + logit_rows * V) * item + B * C * C  # the mask: booleans
+    # one layer at work: its input, q, k, v (and rotated), R, the output and residual sums, the FFN's widths
+    layer_at_work = B * C * (6 * E + 2 * (H + 2 * Hkv) * D + 2 * H * Dv + 3 * F) * item
+    transient = layer_at_work + ATTENTION_CHUNK_BYTES + B * C * C  # a row block; the mask's making
     return MemoryEstimate(params, trace, params + trace + transient)
 
 

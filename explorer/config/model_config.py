@@ -31,12 +31,14 @@ MAX_DIM = 65_536
 # What one trace reads of a text (docs/errors.md, "Input"). Longer input is cut with a notice, never refused,
 # the same in the CLI and the window: a pasted book must not make the window compute (and draw chips for)
 # hundreds of thousands of tokens. Each sentence is cut to the model's context (max_positions: 1024 for this
-# app's models, the file's for real ones), then the batch to MAX_TRACE_TOKENS tokens in all (SmolLM2's whole
-# 8192-token context fits; 64 sentences of 1024 tokens do not: their chips alone held the window for
-# seconds). Characters past MAX_TEXT_CHARS are not even tokenized.
+# app's models, the file's for real ones) and to MAX_TEXT_TOKENS, then a batch of several sentences to
+# MAX_TRACE_TOKENS tokens in all (SmolLM2's whole 8192-token context fits; 64 sentences of 1024 tokens do not:
+# their chips alone held the window for seconds). One sentence alone may be longer: a long text's maps are
+# served as tiles (explorer/trace/tiles.py). Characters past MAX_TEXT_CHARS are not even tokenized.
 MAX_TEXT_CHARS = 200_000
 MAX_SENTENCES = 64
 MAX_TRACE_TOKENS = 8_192
+MAX_TEXT_TOKENS = 32_768
 
 # Seeds seed torch's and numpy's generators: whole numbers in [0, 2**63).
 MAX_SEED = 2**63 - 1

@@ -27,6 +27,7 @@ from torch import nn
 from explorer.config import ATTENTION_CHUNK_BYTES, ModelConfig
 from explorer.model.attention_chunked import ScoreSteps, attend_chunked, attention_maps, mask_scores, scale_scores
 from explorer.model.attention_fused import fused_heads, is_causal
+from explorer.model.attention_rows import attention_with_lse
 from explorer.model.capture import Captured
 from explorer.model.head_matmul import head_av, head_qk
 from explorer.model.kv_cache import LayerKV
@@ -174,6 +175,8 @@ class MultiHeadAttention(Captured):
         layers an eager trace leaves out of its capture, so that which layers are kept never changes a
         number."""
         keep = self.wants("scores") or self.wants("weights")
+        if not keep and self.wants("lse"):  # a long text: its maps are served as tiles from q, k and row lse
+            return self._with_lse(edited, allowed, empty, scale)
         fusable = self.cap is None  # the fused kernel cannot soft-cap (Gemma 2)
         if not keep and fusable and (self._sink is None or self._sink.derives_maps):
             causal = edited.dim() == 3 and empty is None and is_causal(edited)
@@ -181,6 +184,17 @@ class MultiHeadAttention(Captured):
         if keep and fits_at_once(x.shape[0], self.H, x.shape[1], allowed.shape[-1], x.element_size()):
             return None
         return self._chunked(allowed, empty, scale, keep)
+
+    def _with_lse(self, edited: torch.Tensor, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool) -> Mix:
+        causal = edited.dim() == 3 and empty is None and is_causal(edited)
+        root = self.root if scale else None  # √D (Gemma 2/3: √query_pre_attn_scalar), as the reference divides
+
+        def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
+            R, lse = attention_with_lse(Q, K, V, allowed, causal, root, self.cap)
+            self.capture("lse", lse)  # (B, H, C)
+            return R if empty is None else R.masked_fill(empty, 0.0)
+
+        return mix
 
     def _chunked(self, allowed: torch.Tensor, empty: torch.Tensor | None, scale: bool, keep: bool) -> Mix:
         def mix(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> torch.Tensor:

@@ -23,7 +23,7 @@ import torch
 
 from explorer import names
 from explorer.analysis import head_scores
-from explorer.config import RunOptions
+from explorer.config import MAX_TRACE_TOKENS, RunOptions
 from explorer.errors import Cancelled, InputError
 from explorer.model.attention_chunked import mask_scores, scale_scores
 from explorer.model.capture import CaptureSink, capturing
@@ -119,7 +119,7 @@ def text_pass(
     if not sentences:
         raise InputError("there is no text to trace: type a sentence (each line is one sentence of the batch)")
     sentences, notices = limit_text(sentences)
-    rows = tokenize_rows(bundle, sentences, notices)
+    rows = tokenize_rows(bundle, sentences, notices, MAX_TRACE_TOKENS)  # every head's whole map: no long text
     row = min(max(row, 0), len(rows) - 1)
     B, C, n = len(rows), max(r.length for r in rows), rows[row].length
     ids = torch.full((B, C), bundle.tokenizer.pad_id, dtype=torch.long)  # (B, C), right-padded

@@ -11,7 +11,15 @@ import torch
 
 from explorer import names
 from explorer.analysis.token_text import valid_text, visible
-from explorer.config import MAX_SENTENCES, MAX_TEXT_CHARS, MAX_TRACE_TOKENS, RunOptions, check_memory
+from explorer.config import (
+    MAX_SENTENCES,
+    MAX_TEXT_CHARS,
+    MAX_TEXT_TOKENS,
+    MAX_TRACE_TOKENS,
+    RunOptions,
+    check_memory,
+    maps_tiled,
+)
 from explorer.errors import Cancelled, InputError
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
@@ -74,8 +82,14 @@ def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
     return list(cleaned), notices
 
 
-def _wants(options: RunOptions):
+# What a long text's trace keeps (``maps_tiled``) besides each layer's q, k and lse: the tokens and their
+# mask, and what the logits are read from. Every (B, C, E) stage of 30 layers at 16,384 tokens would be 10 GB.
+TILED_KEEPS = frozenset(("tokens", "mask", "mask.empty_rows", "segments", "final.out", "logits", "logits.uncapped"))
+
+
+def _wants(options: RunOptions, tiled: bool = False, positions: str = "none"):
     capture_layers = set(options.layers_to_capture) if options.layers_to_capture is not None else None
+    per_layer = {*names.qk_stages(positions), "lse"}  # a tiled layer's maps are computed from these alone
 
     def wants(name: str) -> bool:
         if name == "probs":
@@ -84,6 +98,13 @@ def _wants(options: RunOptions):
         if options.lazy_pairwise and entry.pairwise:
             return False  # derived per head from q and k when looked at
         layer = names.layer_of(name)
+        if tiled:
+            kept = (
+                name.rsplit(".", 1)[1] in per_layer and ".attn." in name if layer is not None else name in TILED_KEEPS
+            )
+            return kept and (capture_layers is None or layer is None or layer in capture_layers)
+        if name.endswith(".attn.lse"):
+            return False  # a shorter text derives its maps whole: nothing to keep for tiles
         return capture_layers is None or layer is None or layer in capture_layers
 
     return wants
@@ -136,7 +157,7 @@ def run_trace(
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)
-    transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head
+    transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head (or row blocks)
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
     inputs, empty = _model_inputs(bundle, rows, options, C, device, notices)
     ids, allowed, segments = inputs["tokens"], inputs["mask"], inputs.get("segments")
@@ -151,7 +172,8 @@ def run_trace(
         shown_early.append(assemble(dict(sink.tensors), True))
         on_partial(shown_early[0])
 
-    sink = _CancellableSink(_wants(options), cancel, patches)
+    tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
+    sink = _CancellableSink(_wants(options, tiled, cfg.positions), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
     sink.derives_logits = derivable(cfg, str(device)) and not _patches_logits(patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
@@ -221,8 +243,11 @@ def _padded_ids(rows: list[Row], pad_id: int, C: int) -> torch.Tensor:
     return ids
 
 
-def tokenize_rows(bundle: ModelBundle, sentences: list[str], notices: list[str]) -> list[Row]:
-    """One Row per sentence, cut to the model's context and to config.MAX_TRACE_TOKENS positions in all;
+def tokenize_rows(
+    bundle: ModelBundle, sentences: list[str], notices: list[str], longest: int = MAX_TEXT_TOKENS
+) -> list[Row]:
+    """One Row per sentence, cut to the model's context and ``longest`` (config.MAX_TEXT_TOKENS), several
+    sentences to config.MAX_TRACE_TOKENS positions in all;
     what was cut or not understood becomes a notice."""
     cfg = bundle.config
     rows: list[Row] = []
@@ -230,7 +255,7 @@ def tokenize_rows(bundle: ModelBundle, sentences: list[str], notices: list[str])
     width = 0  # the longest row so far: every row is padded to it
     # Every model has a context: learned positions and real models have no position past it, and this
     # app's own models are not meant to be read past max_positions either (1024 unless trained longer).
-    limit = min(cfg.max_positions, MAX_TRACE_TOKENS)
+    limit = min(cfg.max_positions, longest)  # one sentence; several share MAX_TRACE_TOKENS
     for sentence in sentences:
         enc = bundle.tokenizer.encode(sentence)
         if len(enc) == 0:
@@ -286,7 +311,9 @@ def _settle_options(
     """The options this trace really runs with (lazy maps for large inputs, the device found), checked
     against the memory budget; what changed becomes a notice."""
     B, C = len(rows), max(r.length for r in rows)
-    if not options.lazy_pairwise and _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES:
+    if not options.lazy_pairwise and (
+        _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES or maps_tiled(C, options.dtype)
+    ):
         # Storing every (C, C) map would dwarf the rest of the trace; derive them per head instead.
         # Nothing a user sees changes: the maps are computed by the same per-head code on demand.
         options = options.replace(lazy_pairwise=True)

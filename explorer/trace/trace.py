@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from explorer import names
+from explorer.errors import InputError
 from explorer.trace.derived import Derivations, pairwise_parts
+from explorer.trace.overview import MapOverview, map_overview
 from explorer.trace.record import Row, TraceInfo
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "Row", "Trace", "TraceInfo"]
@@ -176,6 +178,7 @@ class Trace(Mapping[str, np.ndarray]):
             raise KeyError(name) from None
         if not self._derived.can_derive(layer):
             raise KeyError(name)
+        self._refuse_whole(layer)
         return self._derived.layer_stage(layer, stage)
 
     def head_map(self, layer: int, stage: str, b: int, h: int) -> np.ndarray:
@@ -183,7 +186,49 @@ class Trace(Mapping[str, np.ndarray]):
         name = names.attn(layer, stage)
         if name in self._arrays:
             return self._arrays[name][b, h]
+        self._refuse_whole(layer)
         return self._derived.head_map(layer, stage, b, h)
+
+    # ------------------------------------------------------------------ long texts: maps as tiles
+    def tiled(self, layer: int) -> bool:
+        """True when this layer's maps are served only as tiles: a long text, whose trace kept q, k and each
+        row's log-sum-exp instead of maps (one head's whole map would be too large to hold)."""
+        return names.attn(layer, "lse") in self._arrays and names.attn(layer, "weights") not in self._arrays
+
+    def _refuse_whole(self, layer: int) -> None:
+        if self.tiled(layer):
+            size = self.C * self.C * np.dtype(self.options.dtype).itemsize
+            raise InputError(
+                f"layer {layer}'s maps are {self.C:,} × {self.C:,} cells ({size / 1024**3:.1f} GiB a head): this "
+                "long text's trace computes them in blocks; read one with trace.tile(layer, stage, b, h, "
+                "rows=(r0, r1), cols=(c0, c1))"
+            )
+
+    def tile(self, layer: int, stage: str, b: int, h: int, rows: tuple[int, int], cols: tuple[int, int]) -> np.ndarray:
+        """(r1 − r0, c1 − c0): the exact cells head_map(layer, stage, b, h)[r0:r1, c0:c1], computed from q, k
+        and the rows' log-sum-exp without building the (C, C) map (explorer/trace/tiles.py). Read-only."""
+        rows, cols = _span(rows, self.C, "rows"), _span(cols, self.C, "cols")
+        if names.attn(layer, "scores") in self._arrays:  # a trace that stored its maps: cut from them
+            return self.head_map(layer, stage, b, h)[rows[0] : rows[1], cols[0] : cols[1]]
+        if not self._derived.can_derive(layer):
+            raise KeyError(names.attn(layer, stage))
+        from explorer.trace.tiles import LayerMaps, compute_tile  # imports torch: reading a trace needs numpy
+
+        return compute_tile(LayerMaps(self._arrays, self.config, self.options.scale, layer), stage, b, h, rows, cols)
+
+    def map_row(self, layer: int, stage: str, b: int, h: int, i: int) -> np.ndarray:
+        """(C,): query i's row of a map, as one tile on a tiled layer, else of head_map (a hover, an anatomy)."""
+        if not self.tiled(layer):
+            return self.head_map(layer, stage, b, h)[i]
+        return self.tile(layer, stage, b, h, (i, i + 1), (0, self.C))[0]
+
+    def map_overview(self, layer: int, stage: str, b: int, h: int, cells: int) -> MapOverview:
+        """The overview of one head's map in at most cells × cells blocks, from its exact tiles
+        (explorer/trace/overview.py); computed once per trace."""
+        return self.memo(
+            ("map_overview", layer, stage, b, h, cells),
+            lambda: map_overview(lambda s, r, c: self.tile(layer, s, b, h, r, c), stage, self.C, cells),
+        )
 
     def probs_row(self, b: int, i: int) -> np.ndarray:
         """The next-token distribution after token i of sentence b: one (V,) row, cheap in any trace."""
@@ -255,3 +300,10 @@ class Trace(Mapping[str, np.ndarray]):
         if name in self._arrays:
             return self._arrays[name].dtype
         return np.dtype(self.options.dtype)
+
+
+def _span(span: tuple[int, int], C: int, what: str) -> tuple[int, int]:
+    start, stop = int(span[0]), int(span[1])
+    if not 0 <= start <= stop <= C:
+        raise IndexError(f"{what} ({start}, {stop}) are not within 0 … {C}")
+    return start, stop
