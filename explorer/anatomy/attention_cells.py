@@ -15,7 +15,7 @@ from explorer.anatomy.steps import Step
 from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, softmax_steps
 from explorer.errors import ConfigError
 from explorer.trace import Trace
-from explorer.trace.layer_mask import layer_allowed
+from explorer.trace.layer_mask import allowed_block
 
 # The run's mask kinds (explorer.vocab.MASK_KINDS) as the reason a key is blocked.
 _REASONS = {"causal": "causal", "window": "window", "prefix": "prefix", "explicit": "painted", "none": "none"}
@@ -64,8 +64,8 @@ def mask_reason(trace: Trace, c: Cell) -> str:
     """Why key j is hidden from query i in this layer: padding, the sliding window of the layer, or the run's
     mask (causal, window, prefix, painted); "cut" for an edge an intervention removed; "visible" if it is not."""
     b, i, j = c.sentence, c.query, c.key
-    masked = trace.head_map(c.layer, "masked", b, c.head)
-    if np.isfinite(masked[i, j]):
+    masked = trace.map_row(c.layer, "masked", b, c.head, i)  # (C,): one row, also of a long text's map
+    if np.isfinite(masked[j]):
         return "visible"
     length = trace.rows[b].length
     if i >= length or j >= length:
@@ -73,7 +73,7 @@ def mask_reason(trace: Trace, c: Cell) -> str:
     mask = stored(trace, "mask")
     if mask is None:
         return _REASONS.get(trace.options.mask.kind, "mask")
-    if mask[b, i, j] and not layer_allowed(mask[b : b + 1], trace.config, c.layer)[0, i, j]:
+    if mask[b, i, j] and not allowed_block(mask, trace.config, c.layer, b, (i, i + 1), (j, j + 1))[0, 0]:
         return "sliding window"
     if mask[b, i, j]:
         return "cut"
@@ -94,7 +94,7 @@ def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
     if upto == "scores":
         return steps, last_running(steps)
     kind = np.dtype(trace.options.dtype).type
-    value = kind(trace.head_map(layer, "scores", b, h)[i, j])  # the score the map shows
+    value = kind(trace.map_row(layer, "scores", b, h, i)[j])  # the score the map shows
     if trace.options.scale:
         root = math.sqrt(cfg.score_dim)  # √D, or Gemma 2/3's √query_pre_attn_scalar
         scaled = value / kind(root)  # the model divides in its dtype by √D rounded to it
@@ -112,7 +112,7 @@ def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
     if upto == "capped":
         return steps, float(value)
     reason = mask_reason(trace, c)
-    row = f64(trace.head_map(layer, "masked", b, h)[i])  # (C,)
+    row = f64(trace.map_row(layer, "masked", b, h, i))  # (C,)
     visible = np.isfinite(row)
     place = int((row[visible] > row[j]).sum()) + 1 if visible[j] else None
     out = float(value) if reason == "visible" else -math.inf
@@ -127,7 +127,7 @@ def pairwise_steps(trace: Trace, c: Cell) -> list[Step]:
     upto = "masked" if stage == "weights" else stage
     steps, value = score_chain(trace, c, upto)
     if stage == "weights":
-        row = trace.head_map(c.layer, "masked", c.sentence, c.head)[c.query]  # (C,): what the softmax reads
+        row = trace.map_row(c.layer, "masked", c.sentence, c.head, c.query)  # (C,): what the softmax reads
         soft = softmax_steps(row, c.key)
         steps += soft
         value = next((float(s.result) for s in soft if s.op == "divide" and s.index == c.key), 0.0)
@@ -135,7 +135,7 @@ def pairwise_steps(trace: Trace, c: Cell) -> list[Step]:
     if stage == "capped":
         shown = trace[name][c.sentence, c.head, c.query, c.key]
     else:
-        shown = trace.head_map(c.layer, stage, c.sentence, c.head)[c.query, c.key]
+        shown = trace.map_row(c.layer, stage, c.sentence, c.head, c.query)[c.key]
     return steps + [cell_step(shown, value, trace.options.dtype, c.where(name))]
 
 
@@ -143,7 +143,7 @@ def heads_steps(trace: Trace, c: Cell) -> list[Step]:
     """Rʰᵢ[K] = Σⱼ aᵢⱼ · vⱼ[K]: each weight times its value, added up."""
     cfg, layer, b, h, i, K = trace.config, c.layer, c.sentence, c.head, c.query, c.dim
     g = names.kv_head_of(h, cfg.H, cfg.H_kv)
-    weights = trace.head_map(layer, "weights", b, h)[i]  # (C,)
+    weights = trace.map_row(layer, "weights", b, h, i)  # (C,)
     values = trace[names.attn(layer, "v")][b, g, :, K]  # (C,)
     steps = dot_steps(weights, values, ("weight", "value"))
     name = names.attn(layer, "heads")

@@ -50,7 +50,7 @@ def _pairwise_inputs(trace: Trace, c: Cell) -> list[tuple[str, str, np.ndarray]]
         (k_name, f"head {g}, key {j}", trace[k_name][b, g, j]),
     ]
     if c.stage == "weights":
-        row = trace.head_map(c.layer, "masked", b, h)[i]
+        row = trace.map_row(c.layer, "masked", b, h, i)
         kept = row[~np.isneginf(row)]  # the mask's −∞ are the mask's: a NaN or +∞ of the row is the fault
         inputs.append((names.attn(c.layer, "masked"), f"head {h}, query {i}'s row", kept))
     return inputs
@@ -64,7 +64,7 @@ def _inputs(trace: Trace, c: Cell) -> list[tuple[str, str, np.ndarray]]:
         weights = (
             names.attn(c.layer, "weights"),
             f"head {c.head}, query {c.query}",
-            trace.head_map(c.layer, "weights", c.sentence, c.head)[c.query],
+            trace.map_row(c.layer, "weights", c.sentence, c.head, c.query),
         )
         values = names.attn(c.layer, "v")
         return [weights, (values, f"head {g}, dim {c.dim}", trace[values][c.sentence, g, :, c.dim])]

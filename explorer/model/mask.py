@@ -40,6 +40,8 @@ def build_mask(spec: MaskSpec, lengths: Sequence[int], C: int, device: torch.dev
     pattern = base_mask(spec, C, device)  # (C, C)
     lengths_t = torch.tensor(list(lengths), device=device)  # (B,)
     key_is_real = torch.arange(C, device=device).unsqueeze(0) < lengths_t.unsqueeze(1)  # (B, C)
+    if len(lengths) == 1 and spec.kind != "explicit":  # in place: one (C, C) alive, not two (32k tokens: 1 GB)
+        return pattern.logical_and_(key_is_real).unsqueeze(0)  # (1, C, C)
     return pattern.unsqueeze(0) & key_is_real.unsqueeze(1)  # (B, C, C)
 
 

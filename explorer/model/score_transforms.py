@@ -20,7 +20,6 @@ def sliding(allowed: torch.Tensor, W: int, start: int = 0) -> torch.Tensor:
     """``allowed`` (B, C, C_k) with keys more than W − 1 positions before the query blocked.
 
     ``start``: the position of the first query (generation: the queries come after ``start`` cached keys)."""
-    C, C_k = allowed.shape[-2:]
-    i = torch.arange(start, start + C, device=allowed.device).unsqueeze(1)  # (C, 1) query positions
-    j = torch.arange(C_k, device=allowed.device).unsqueeze(0)  # (1, C_k) key positions
-    return allowed & (i - j < W)  # (B, C, C_k)
+    # query row r sits at position start + r: key j is kept where (start + r) − j < W, i.e. j − r ≥ start − W + 1,
+    # the upper triangle from that diagonal (no (C, C_k) of positions: at 16k tokens those were 2 GB of int64)
+    return torch.triu(allowed, diagonal=start - W + 1)  # (B, C, C_k)

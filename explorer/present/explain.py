@@ -113,7 +113,7 @@ def _projection(letter: str):
 
 
 def _heads(trace, layer, head, row, i, j, value, w):
-    weights = trace.head_map(layer, "weights", row, head)[i]
+    weights = trace.map_row(layer, "weights", row, head, i)
     v = stored(trace, names.attn(layer, "v"))
     text = f"Σⱼ a{sub(i)}ⱼ·vⱼ[{j}]"
     n = trace.rows[row].length

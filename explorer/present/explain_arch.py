@@ -112,7 +112,7 @@ def _qk_normed(letter: str):
 
 def _capped(trace, layer, head, row, i, j, value, w):
     c = trace.config.attn_softcap
-    scaled = float(trace.head_map(layer, "scaled", row, head)[i, j])
+    scaled = float(trace.map_row(layer, "scaled", row, head, i)[j])
     (x,), printed = adding_up([scaled], lambda v: c * math.tanh(v[0] / c), value, fmt)
     return f"{c:g}·tanh(s̃{sub(i)}{sub(j)} / {c:g}) = {c:g}·tanh({x} / {c:g}) = {printed}"
 

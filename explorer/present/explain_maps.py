@@ -14,7 +14,7 @@ from explorer import names
 from explorer.present.hover_format import dot_terms, fmt, sub, with_words
 from explorer.present.hover_numbers import adding_up
 from explorer.trace import Trace
-from explorer.trace.layer_mask import layer_allowed
+from explorer.trace.layer_mask import allowed_block, layer_allowed
 
 
 def stored(trace: Trace, name: str) -> np.ndarray | None:
@@ -75,20 +75,25 @@ def layer_mask(trace: Trace, layer: int) -> np.ndarray | None:
     return None if mask is None else layer_allowed(mask, trace.config, layer)
 
 
+def layer_mask_row(trace: Trace, layer: int, row: int, i: int) -> np.ndarray | None:
+    """(C,) the keys query i of sentence ``row`` may see in this layer, or None: one row of ``layer_mask``,
+    read without the layer's whole (C, C) mask (a long text's hover)."""
+    mask = stored(trace, "mask")
+    return None if mask is None else allowed_block(mask, trace.config, layer, row, (i, i + 1), (0, mask.shape[-1]))[0]
+
+
 def _cell(trace: Trace, layer: int, head: int, row: int, i: int, j: int) -> _Cell:
-    mask = layer_mask(trace, layer)
-    masked = None if mask is not None else trace.head_map(layer, "masked", row, head)
-    allowed = bool(mask[row, i, j]) if mask is not None else bool(np.isfinite(masked[i, j]))
-    empty = mask is not None and not bool(mask[row, i].any())
+    mask = layer_mask_row(trace, layer, row, i)
+    masked = None if mask is not None else trace.map_row(layer, "masked", row, head, i)
+    allowed = bool(mask[j]) if mask is not None else bool(np.isfinite(masked[j]))
+    empty = mask is not None and not bool(mask.any())
     qn, kn = qk_names(trace, layer)
     q, k = stored(trace, qn), stored(trace, kn)
     D = q.shape[-1] if q is not None else trace.config.D
     qv = q[row, head, i].astype(np.float64) if q is not None else None
     K = k[row, kv_head(trace, head)].astype(np.float64) if k is not None else None  # (C, D)
     score = (
-        float(qv @ K[j])
-        if qv is not None and K is not None
-        else float(trace.head_map(layer, "scores", row, head)[i, j])
+        float(qv @ K[j]) if qv is not None and K is not None else float(trace.map_row(layer, "scores", row, head, i)[j])
     )
     score_dim = trace.config.score_dim if trace.config.query_scalar is not None else D
     root = math.sqrt(score_dim) if trace.options.scale else 1.0
@@ -99,13 +104,13 @@ def _softmax_text(c: _Cell, scaled_s: str, w: Mapping[str, str]) -> tuple[str, s
     """The softmax step of a visible cell, and the score it reads (scaled, or capped) printed as precisely as
     e^(s̃) needs."""
     trace, i, j = c.trace, c.i, c.j
-    mask = layer_mask(trace, c.layer)
-    weight = float(trace.head_map(c.layer, "weights", c.row, c.head)[i, j])
-    seen_mask = mask[c.row, i] if mask is not None else np.isfinite(trace.head_map(c.layer, "masked", c.row, c.head)[i])
+    mask = layer_mask_row(trace, c.layer, c.row, i)
+    weight = float(trace.map_row(c.layer, "weights", c.row, c.head, i)[j])
+    seen_mask = mask if mask is not None else np.isfinite(trace.map_row(c.layer, "masked", c.row, c.head, i))
     if c.qv is not None and c.K is not None:
         seen = (c.K[seen_mask] @ c.qv) / c.root
     else:
-        seen = trace.head_map(c.layer, "scaled", c.row, c.head)[i][seen_mask].astype(np.float64)
+        seen = trace.map_row(c.layer, "scaled", c.row, c.head, i)[seen_mask].astype(np.float64)
     if c.cap is not None:
         seen = c.cap * np.tanh(seen / c.cap)
     if not seen.size:

@@ -326,7 +326,7 @@ def focus(trace: Trace, layer: int, head: int, row: int, token: int) -> Focus:
         q=trace[qn][row, head, token],
         queries=trace[qn][row, head, :n],
         keys=trace[kn][row, kvh, :n],
-        weights=trace.head_map(layer, "weights", row, head)[token, :n],
+        weights=trace.map_row(layer, "weights", row, head, token)[:n],
         values=trace[names.attn(layer, "v")][row, kvh, :n],
         received=trace[names.attn(layer, "heads")][row, head, token],
         labels=token_labels(trace, row),

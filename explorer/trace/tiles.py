@@ -22,7 +22,7 @@ import torch
 from explorer import names
 from explorer.config import ModelConfig
 from explorer.model.attention_rows import key_span, masked_block, rows_per_block
-from explorer.model.score_transforms import soft_cap
+from explorer.trace.layer_mask import allowed_block
 
 Span = tuple[int, int]
 
@@ -43,15 +43,10 @@ class LayerMaps:
         return math.sqrt(self.cfg.score_dim) if self.scale else None
 
 
-def allowed_block(mask: np.ndarray, cfg: ModelConfig, layer: int, b: int, rows: Span, cols: Span) -> np.ndarray:
-    """(r, c) True where query i may see key j in ``layer``: the run's mask, and a sliding layer's window
-    (keys more than W − 1 before the query blocked), for rows × cols alone."""
-    block = mask[b, rows[0] : rows[1], cols[0] : cols[1]]
-    if not cfg.is_sliding(layer):
-        return block
-    i = np.arange(rows[0], rows[1])[:, None]  # (r, 1) query positions
-    j = np.arange(cols[0], cols[1])[None, :]  # (1, c) key positions
-    return block & (i - j < cfg.sliding_window)
+def seen_keys(mask: np.ndarray, cfg: ModelConfig, layer: int, b: int, rows: Span) -> Span:
+    """(k0, k1): every key these query rows may see in ``layer`` lies in k0 … k1 − 1 ((0, 0): none)."""
+    C = mask.shape[-1]
+    return key_span(torch.from_numpy(np.array(allowed_block(mask, cfg, layer, b, rows, (0, C)))))
 
 
 def _q_and_k(maps: LayerMaps, b: int, h: int, rows: Span, cols: Span) -> tuple[torch.Tensor, torch.Tensor]:
@@ -97,26 +92,35 @@ def compute_tile(maps: LayerMaps, stage: str, b: int, h: int, rows: Span, cols: 
     if stage not in names.PAIRWISE_STAGES:
         raise ValueError(f"stage must be one of {', '.join(names.PAIRWISE_STAGES)}, got {stage!r}")
     with torch.inference_mode():
-        q, k = _q_and_k(maps, b, h, rows, cols)
-        S = torch.mm(q, k.T)  # (r, D) · (D, c) → (r, c)
-        out = S if stage == "scores" else _after_scores(maps, stage, b, h, rows, cols, S)
+        if stage in ("masked", "weights"):
+            out = _after_mask(maps, stage, b, h, rows, cols)
+        else:
+            q, k = _q_and_k(maps, b, h, rows, cols)
+            out = torch.mm(q, k.T)  # (r, D) · (D, c) → (r, c)
+            if stage == "scaled" and maps.root is not None:
+                out = out / maps.root
         tile = out.numpy()
     tile.flags.writeable = False
     return tile
 
 
-def _after_scores(maps: LayerMaps, stage: str, b: int, h: int, rows: Span, cols: Span, S: torch.Tensor) -> torch.Tensor:
-    """The stages after Qⁱ·Kⁱᵀ for one tile: ÷√D, the soft-cap and the mask, then exp(masked − lse)."""
-    cap = maps.cfg.attn_softcap
-    scaled = S / maps.root if maps.root is not None else S
-    if stage == "scaled":
-        return scaled
-    capped = scaled if cap is None else soft_cap(scaled, cap)
-    masked = torch.where(_allowed(maps, b, rows, cols), capped, float("-inf"))  # (r, c)
-    if stage == "masked":
-        return masked
-    lse = torch.from_numpy(np.array(rows_lse(maps, b, h, rows), dtype=np.float64))  # (r,)
-    # float64 for the difference and the exponential: the two float32 operands are then used exactly
-    weights = torch.exp(masked.double() - lse.unsqueeze(1))  # (r, c)
-    weights = weights.masked_fill_(~torch.isfinite(lse).unsqueeze(1), 0.0)  # a row that sees no key: all 0
-    return weights.to(S.dtype)
+def _after_mask(maps: LayerMaps, stage: str, b: int, h: int, rows: Span, cols: Span) -> torch.Tensor:
+    """The masked scores or the weights exp(masked − lse) of one tile. Only the keys some row of the tile
+    may see are computed: the rest is −∞ (weight 0) by the mask alone (a causal tile above the diagonal)."""
+    allowed = _allowed(maps, b, rows, cols)  # (r, c)
+    dtype = maps.arrays[names.qk(maps.layer, maps.cfg.positions)[0]].dtype
+    out = torch.full(tuple(allowed.shape), float("-inf") if stage == "masked" else 0.0, dtype=_torch_dtype(dtype))
+    k0, k1 = key_span(allowed)
+    if k0 == k1:
+        return out
+    q, k = _q_and_k(maps, b, h, rows, (cols[0] + k0, cols[0] + k1))
+    masked = masked_block(q, k, allowed[:, k0:k1], maps.root, maps.cfg.attn_softcap)  # (r, k1 − k0)
+    if stage == "weights":
+        lse = torch.from_numpy(np.array(rows_lse(maps, b, h, rows), dtype=dtype)).unsqueeze(1)  # (r, 1)
+        masked = torch.exp(masked.sub_(lse)).masked_fill_(torch.isneginf(lse), 0.0)  # a row without keys: 0
+    out[:, k0:k1] = masked
+    return out
+
+
+def _torch_dtype(dtype: np.dtype) -> torch.dtype:
+    return torch.from_numpy(np.zeros(0, dtype)).dtype

@@ -225,9 +225,17 @@ class Trace(Mapping[str, np.ndarray]):
     def map_overview(self, layer: int, stage: str, b: int, h: int, cells: int) -> MapOverview:
         """The overview of one head's map in at most cells × cells blocks, from its exact tiles
         (explorer/trace/overview.py); computed once per trace."""
+
+        def keys_of(rows: tuple[int, int]) -> tuple[int, int]:
+            from explorer.trace.tiles import seen_keys
+
+            return seen_keys(self._arrays["mask"], self.config, layer, b, rows)
+
+        def tile_of(s: str, rows: tuple[int, int], cols: tuple[int, int]) -> np.ndarray:
+            return self.tile(layer, s, b, h, rows, cols)
+
         return self.memo(
-            ("map_overview", layer, stage, b, h, cells),
-            lambda: map_overview(lambda s, r, c: self.tile(layer, s, b, h, r, c), stage, self.C, cells),
+            ("map_overview", layer, stage, b, h, cells), lambda: map_overview(tile_of, stage, self.C, cells, keys_of)
         )
 
     def probs_row(self, b: int, i: int) -> np.ndarray:
