@@ -44,6 +44,9 @@ def select_names(trace: Trace, patterns: Iterable[str] | None) -> tuple[str, ...
     if patterns is None:
         return available
     patterns = list(patterns)
+    # a long text's maps are not written whole, but asked for by name they are refused with the reason
+    tiled = [names.attn(l, s) for l in trace.layers if trace.tiled(l) for s in names.PAIRWISE_STAGES]
+    available = (*available, *tiled)
     chosen = tuple(n for n in available if any(fnmatchcase(n, p) for p in patterns))
     unmatched = [p for p in patterns if not any(fnmatchcase(n, p) for n in available)]
     if unmatched:
@@ -68,6 +71,15 @@ def _check_export_memory(
 
     def size(n: str) -> int:
         return math.prod(described[n]["shape"]) * np.dtype(described[n]["dtype"]).itemsize
+
+    for n in chosen:  # a long text's maps exist as tiles only: never built whole to be written
+        if names.spec(n).pairwise and n not in trace.stored_names() and trace.tiled(names.layer_of(n)):
+            raise SnapshotError(
+                f"{n} of this long text is {' × '.join(f'{d:,}' for d in described[n]['shape'])} cells "
+                f"({size(n) / 1024**3:.1f} GiB), computed in blocks, never whole; export without it (its q, k and "
+                "lse rebuild any block when the snapshot is opened), or save one block from Python: "
+                "np.save(path, trace.tile(layer, stage, b, h, rows=(r0, r1), cols=(c0, c1)))"
+            )
 
     stored = set(trace.stored_names())
     held = trace.nbytes

@@ -64,6 +64,15 @@ def is_causal(allowed: torch.Tensor) -> bool:
     return causal
 
 
+def vouch_causal(allowed: torch.Tensor) -> None:
+    """Record that ``allowed`` (B, C, C) is the causal triangle, as its builder knows (a causal mask with no
+    padding, explorer/model/mask.py): ``is_causal`` then need not read it (at 16k tokens, 256 MB read)."""
+    with _causal_lock:
+        if len(_causal_seen) >= 8:
+            _causal_seen.clear()
+        _causal_seen[id(allowed)] = (weakref.ref(allowed), _version(allowed), True)
+
+
 def _lower_triangle(allowed: torch.Tensor, rows: int = 1024) -> bool:
     """True when every (C, C) matrix of ``allowed`` (B, C, C) is the lower triangle, compared a block of rows
     at a time (a whole (C, C) triangle and its comparison were 2 GB more at 32k tokens)."""

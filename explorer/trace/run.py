@@ -21,6 +21,7 @@ from explorer.config import (
     maps_tiled,
 )
 from explorer.errors import Cancelled, InputError
+from explorer.model.attention_fused import vouch_causal
 from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.finite import with_nonfinite_notice
@@ -198,6 +199,8 @@ def _model_inputs(
     as the model takes them (B, 1, C, 1)."""
     ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)
+    if options.mask.kind == "causal" and all(r.length == C for r in rows):
+        vouch_causal(allowed)  # the lower triangle by construction: the attention need not read it to know
     empty = empty_rows(allowed)  # (B, 1, C, 1)
     _notice_blocked_rows(empty, rows, notices)
     segments = _segments(bundle.config, rows, C, device, notices)

@@ -137,9 +137,13 @@ class Trace(Mapping[str, np.ndarray]):
         return tuple(self._arrays)
 
     def names(self) -> tuple[str, ...]:
-        """Every name this trace can give: stored ones and (C, C) maps it can derive."""
+        """Every name this trace can give whole: stored ones and (C, C) maps it can derive (not a tiled
+        layer's: those are read as tiles, ``tile``)."""
         derivable = [
-            names.attn(l, s) for l in self.layers if self._derived.can_derive(l) for s in names.PAIRWISE_STAGES
+            names.attn(l, s)
+            for l in self.layers
+            if self._derived.can_derive(l) and not self.tiled(l)
+            for s in names.PAIRWISE_STAGES
         ]
         if self._derived.logits is not None:
             derivable.append("logits")

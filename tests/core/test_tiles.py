@@ -251,3 +251,21 @@ def test_16k_tokens_are_tiled_and_the_estimate_holds_no_map():
     # follows the policy
     wider = estimate_memory(cfg.replace(heads=18, kv_heads=6), 1, C, RunOptions())
     assert 0 < (wider.peak_bytes - est.peak_bytes) / 9 < one_map / 4
+
+
+def test_a_tiled_trace_exports_q_k_and_lse_and_reopens_tiled(words, monkeypatch, tmp_path):
+    """The default export writes what rebuilds the maps; a map asked for by name is refused in one line."""
+    from explorer.errors import SnapshotError
+    from explorer.export.snapshot import read_snapshot, write_snapshot
+
+    bundle = random_bundle(_config(words, kv_heads=2), words, seed=5)
+    full = run_trace(bundle, TEXT, RunOptions())
+    tiled = _tiled_trace(bundle, TEXT, RunOptions(), monkeypatch)
+    path = write_snapshot(tiled, tmp_path / "long.npz")
+    back = read_snapshot(path)
+    C = back.C
+    assert back.tiled(0) and names.attn(0, "weights") not in back.stored_names()
+    _close(back.tile(0, "weights", 0, 3, (5, C), (0, C)), full.head_map(0, "weights", 0, 3)[5:], "weights")
+    with pytest.raises(SnapshotError, match=r"layers\.1\.attn\.weights of this long text is 1 × 4 × .* cells") as e:
+        write_snapshot(tiled, tmp_path / "maps.npz", select=["layers.1.attn.weights"])
+    assert "\n" not in str(e.value) and "trace.tile(" in str(e.value)
