@@ -33,6 +33,11 @@ LABELS = {
     "long_input_peak_rss_gb": "4096 tokens: peak resident memory",
     "real_full_context_vs_peer": "SmolLM2-135M, 8192 tokens: request → first map vs transformers' SDPA forward",
     "real_full_context_peak_rss_gb": "SmolLM2-135M, 8192 tokens: peak resident memory",
+    "long_context_vs_peer": (
+        "SmolLM2-135M, 16,384 tokens, every layer's maps as exact tiles: request → logits vs transformers' SDPA forward"
+    ),
+    "long_context_peak_rss_gb": "SmolLM2-135M, 16,384 tokens: peak resident memory (weights 0.5 GB)",
+    "tile_exact_max_err": "20 random 512×512 tiles of that trace vs an eager float32 softmax of the same rows",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "trace_memory_ratio": "trace resident bytes / array bytes",
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",

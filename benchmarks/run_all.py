@@ -24,6 +24,7 @@ SCRIPTS = [
     "bench_trace_memory",
     "bench_decode",
     "bench_real_full_context",
+    "bench_long_context",
     "bench_model_view",
     "bench_anatomy_play",
     "bench_idle",
