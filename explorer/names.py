@@ -8,7 +8,8 @@ Shape labels: B batch, C context (tokens), E embedding size, D query/key size pe
 per head, H query heads, H_kv key/value heads (equal to H unless grouped-query attention), F FFN width,
 V vocabulary, R the dimensions of a head that RoPE turns (D unless partial), P number of learned positions,
 S segments (token types), N_q and N_k the widths of the query and key norms (D, or H·D and H_kv·D); in a
-generation, T generated tokens and C_total positions in the KV cache.
+mixture of experts, X experts, K of them chosen per token, F_x one expert's width and F_s the shared
+expert's; in a generation, T generated tokens and C_total positions in the KV cache.
 """
 
 from __future__ import annotations
@@ -141,7 +142,47 @@ ACTIVATIONS: tuple[TensorName, ...] = (
         "what the FFN reads (after its pre-norm, if the block has one; x itself in a parallel block)",
     ),
     _T("layers.{l}.ffn.hidden", ("B", "C", "F"), "FFN activations after the non-linearity (gate · up for gated FFNs)"),
-    _T("layers.{l}.ffn.out", ("B", "C", "E"), "FFN output"),
+    # A mixture of experts (explorer/model/moe.py): the router, the experts it chooses, their weighted sum.
+    _T(
+        "layers.{l}.ffn.router_logits",
+        ("B", "C", "X"),
+        "the router's score of each expert for each token: x · W_router",
+    ),
+    _T(
+        "layers.{l}.ffn.router_probs",
+        ("B", "C", "X"),
+        "softmax of the router's scores over the X experts: row i sums to 1 (mixture-of-experts layers)",
+        False,
+    ),
+    _T(
+        "layers.{l}.ffn.experts_chosen",
+        ("B", "C", "K"),
+        "the K experts of highest probability each token runs, most probable first (integer expert indices)",
+        False,
+    ),
+    _T(
+        "layers.{l}.ffn.expert_weights",
+        ("B", "C", "K"),
+        "the chosen experts' probabilities, divided by their sum where the model renormalises (Mixtral)",
+        False,
+    ),
+    _T(
+        "layers.{l}.ffn.expert_out",
+        ("B", "K", "C", "E"),
+        "each token's j-th chosen expert applied to it; ffn.out is their sum weighted by expert_weights",
+    ),
+    _T(
+        "layers.{l}.ffn.shared_gate",
+        ("B", "C", "1"),
+        "σ(x · w_shared_gate): how much of the shared expert each token takes (Qwen-MoE)",
+        False,
+    ),
+    _T("layers.{l}.ffn.shared_out", ("B", "C", "E"), "the shared expert every token runs (Qwen-MoE), before its gate"),
+    _T(
+        "layers.{l}.ffn.out",
+        ("B", "C", "E"),
+        "FFN output (a mixture of experts: Σ_j expert_weights_j · expert_out_j, plus the gated shared expert)",
+    ),
     _T(
         "layers.{l}.ffn.out_norm",
         ("B", "C", "E"),
@@ -242,6 +283,14 @@ PARAMS: tuple[TensorName, ...] = (
     _T("params.layers.{l}.ffn.W_gate", ("E", "F"), "gate weights of a gated (SiLU) FFN"),
     _T("params.layers.{l}.ffn.W_out", ("F", "E"), "FFN output weights"),
     _T("params.layers.{l}.ffn.b_out", ("E",), "FFN output bias"),
+    _T("params.layers.{l}.ffn.W_router", ("E", "X"), "the router of a mixture of experts: one column per expert"),
+    _T("params.layers.{l}.ffn.experts.W_in", ("X", "E", "F_x"), "each expert's input ('up') weights, stacked"),
+    _T("params.layers.{l}.ffn.experts.W_gate", ("X", "E", "F_x"), "each expert's gate weights, stacked"),
+    _T("params.layers.{l}.ffn.experts.W_out", ("X", "F_x", "E"), "each expert's output ('down') weights, stacked"),
+    _T("params.layers.{l}.ffn.shared.W_in", ("1", "E", "F_s"), "the shared expert's input weights (Qwen-MoE)"),
+    _T("params.layers.{l}.ffn.shared.W_gate", ("1", "E", "F_s"), "the shared expert's gate weights (Qwen-MoE)"),
+    _T("params.layers.{l}.ffn.shared.W_out", ("1", "F_s", "E"), "the shared expert's output weights (Qwen-MoE)"),
+    _T("params.layers.{l}.ffn.w_shared_gate", ("E", "1"), "the shared expert's gate: σ(x · w_shared_gate) (Qwen-MoE)"),
     _T("params.layers.{l}.ln_ffn_out.weight", ("E",), "norm of the FFN output: scale (Gemma 2 and 3, OLMo 2)"),
     _T("params.layers.{l}.ln_ffn_out.bias", ("E",), "norm of the FFN output: shift (LayerNorm only)"),
     _T("params.ln_final.weight", ("E",), "final norm: scale"),

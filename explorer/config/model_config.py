@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from explorer.config import param_shapes
 from explorer.config.rope_scaling import RopeScaling
 from explorer.errors import ConfigError
 from explorer.vocab import (
@@ -111,6 +112,13 @@ class ModelConfig:
     segments: int = 0  # rows of the segment (token type) table: 2 for BERT's sentences A and B; 0: none
     mlm_head: bool = False  # the masked-LM head of an encoder: dense, activation and norm before the unembedding
     bidirectional: bool = False  # an encoder: its own mask is "none" (every token sees every other)
+    # A mixture of experts in place of the FFN (Mixtral, OLMoE, Qwen-MoE; explorer/model/moe.py).
+    experts: int = 0  # X: the experts of each MoE layer; 0: every layer has the dense FFN
+    experts_per_token: int = 0  # K: how many experts the router chooses for each token
+    expert_dim: int | None = None  # F_x: one expert's FFN width; None means F
+    norm_topk: bool = True  # the K chosen probabilities divided by their sum (Mixtral), or kept as they are (OLMoE)
+    dense_layers: tuple[int, ...] = ()  # the layers that keep the dense FFN of width F (Qwen-MoE's mlp_only_layers)
+    shared_expert_dim: int | None = None  # F_s: Qwen-MoE's shared expert, which every token runs, behind a gate
 
     def __post_init__(self) -> None:
         for name, what, upper in (
@@ -189,6 +197,25 @@ class ModelConfig:
                 raise ConfigError(f"{name} must be a positive number or unset, got {value!r}")
         if isinstance(self.segments, bool) or not isinstance(self.segments, int) or not 0 <= self.segments <= 1024:
             raise ConfigError(f"segments must be a whole number between 0 and 1024, got {self.segments!r}")
+        self._check_experts()
+
+    def _check_experts(self) -> None:
+        """A mixture of experts: X experts, K of them per token, the dense layers named by index."""
+        if self.experts == 0:
+            if self.experts_per_token or self.dense_layers or self.shared_expert_dim or self.expert_dim:
+                raise ConfigError("experts per token, dense layers and expert sizes need experts (X > 0)")
+            return
+        X = positive_int(self.experts, "number of experts X", 4096)
+        K = positive_int(self.experts_per_token, "experts per token K", X)
+        object.__setattr__(self, "experts", X)
+        object.__setattr__(self, "experts_per_token", K)
+        for name, what in (("expert_dim", "expert width F_x"), ("shared_expert_dim", "shared expert width F_s")):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, positive_int(getattr(self, name), what))
+        layers = tuple(self.dense_layers)
+        if any(isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < self.layers for l in layers):
+            raise ConfigError(f"dense layers must be layer indices 0 … {self.layers - 1}, got {list(layers)}")
+        object.__setattr__(self, "dense_layers", tuple(sorted(set(layers))))
 
     def _check_rope_scaling(self) -> None:
         scaling = RopeScaling.from_value(self.rope_scaling)  # a manifest's config holds it as a dict
@@ -232,6 +259,19 @@ class ModelConfig:
     @property
     def F(self) -> int:
         return self.ffn_dim if self.ffn_dim is not None else 4 * self.embed_dim
+
+    @property
+    def F_x(self) -> int:
+        """One expert's FFN width (a mixture of experts)."""
+        return self.expert_dim if self.expert_dim is not None else self.F
+
+    @property
+    def moe(self) -> bool:
+        """Some layer's FFN is a mixture of experts (a router chooses K of X for each token)."""
+        return self.experts > 0 and len(self.dense_layers) < self.layers
+
+    def is_moe(self, layer: int) -> bool:
+        return self.experts > 0 and layer not in self.dense_layers
 
     @property
     def R(self) -> int:
@@ -295,6 +335,7 @@ class ModelConfig:
         """JSON-ready: the sliding layers as a list, as a manifest or a checkpoint's config.json holds them."""
         out = dataclasses.asdict(self)
         out["sliding_layers"] = list(self.sliding_layers)
+        out["dense_layers"] = list(self.dense_layers)
         out["rope_scaling"] = None if self.rope_scaling is None else self.rope_scaling.to_dict()
         return out
 
@@ -305,69 +346,12 @@ class ModelConfig:
 
     def parameter_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's public name and shape, without building the model (for counts and budgets)."""
-        E, V = self.E, self.V
-        shapes: dict[str, tuple[int, ...]] = {"params.embed.tok": (V, E)}
-        if self.positions == "learned":
-            shapes["params.embed.pos"] = (self.max_positions, E)
-        if self.segments:
-            shapes["params.embed.seg"] = (self.segments, E)
-        if self.embed_norm:
-            shapes.update(self._norm_shapes("params.embed.ln"))
-        for l in range(self.layers):
-            shapes.update(self._layer_shapes(f"params.layers.{l}"))
-        if self.final_norm:
-            shapes.update(self._norm_shapes("params.ln_final"))
-        if self.mlm_head:
-            shapes |= {"params.mlm.W_t": (E, E), "params.mlm.b_t": (E,)}
-            shapes.update(self._norm_shapes("params.mlm.ln"))
-        if not self.tie_embeddings:
-            shapes["params.unembed.W_u"] = (E, V)
-        if self.unembed_bias:
-            shapes["params.unembed.b_u"] = (V,)
-        return shapes
-
-    def _norm_shapes(self, prefix: str, width: int | None = None) -> dict[str, tuple[int, ...]]:
-        n = self.E if width is None else width
-        out = {f"{prefix}.weight": (n,)}
-        if self.norm == "layernorm":
-            out[f"{prefix}.bias"] = (n,)
-        return out
-
-    def _layer_shapes(self, p: str) -> dict[str, tuple[int, ...]]:
-        E, D, H, Hkv, Dv, F = self.E, self.D, self.H, self.H_kv, self.D_v, self.F
-        shapes: dict[str, tuple[int, ...]] = {}
-        if self.pre_norms or self.post_norms:
-            shapes.update(self._norm_shapes(f"{p}.ln_attn"))
-        shapes[f"{p}.attn.W_q"] = (E, H * D)
-        shapes[f"{p}.attn.W_k"] = (E, Hkv * D)
-        shapes[f"{p}.attn.W_v"] = (E, Hkv * Dv)
-        if not self.unfactored_value:
-            shapes[f"{p}.attn.W_o"] = (H * Dv, E)
-        if self.bias:
-            shapes[f"{p}.attn.b_q"] = (H * D,)
-            shapes[f"{p}.attn.b_k"] = (Hkv * D,)
-            shapes[f"{p}.attn.b_v"] = (Hkv * Dv,)
-            if not self.unfactored_value:
-                shapes[f"{p}.attn.b_o"] = (E,)
-        if self.qk_norm != "none":
-            shapes[f"{p}.attn.q_norm.weight"] = (self.qk_norm_width(H),)
-            shapes[f"{p}.attn.k_norm.weight"] = (self.qk_norm_width(Hkv),)
-        if self.out_norms:
-            shapes.update(self._norm_shapes(f"{p}.ln_attn_out"))
-        if self.pre_norms or self.post_norms:
-            shapes.update(self._norm_shapes(f"{p}.ln_ffn"))
-        shapes[f"{p}.ffn.W_in"] = (E, F)
-        if self.gated:
-            shapes[f"{p}.ffn.W_gate"] = (E, F)
-        shapes[f"{p}.ffn.W_out"] = (F, E)
-        if self.bias:
-            if self.gated:
-                shapes[f"{p}.ffn.b_gate"] = (F,)
-            shapes[f"{p}.ffn.b_in"] = (F,)
-            shapes[f"{p}.ffn.b_out"] = (E,)
-        if self.out_norms:
-            shapes.update(self._norm_shapes(f"{p}.ln_ffn_out"))
-        return shapes
+        return param_shapes.parameter_shapes(self)
 
     def parameter_count(self) -> int:
         return sum(math.prod(s) for s in self.parameter_shapes().values())
+
+    def active_parameter_count(self) -> int:
+        """The parameters one token computes with: all but the X − K experts its router passes over in each
+        MoE layer (parameter_count for a dense model)."""
+        return param_shapes.active_parameter_count(self)

@@ -181,6 +181,11 @@ def _dims(manifest: Manifest, C: int, where: Where) -> dict[str, int]:
         "S": cfg.segments,
         "N_q": cfg.qk_norm_width(cfg.H),
         "N_k": cfg.qk_norm_width(cfg.H_kv),
+        "X": cfg.experts,
+        "K": cfg.experts_per_token,
+        "F_x": cfg.F_x,
+        "F_s": cfg.shared_expert_dim or 0,
+        "1": 1,
     }
     T = len(manifest.generation["steps"]) if manifest.generation is not None else None
     if T is not None:  # a generation: step t's query sees C + t keys; the cache holds every token fed so far
@@ -219,7 +224,7 @@ def check_tensors(manifest: Manifest, infos: dict[str, TensorInfo], where: Where
             raise where.fail(f"{name} names layer {layer}, but the config has {manifest.config.layers} layers")
         if info.shape != expected_shape(name, dims):
             raise where.fail(f"{name} has shape {info.shape}, but the manifest implies {expected_shape(name, dims)}")
-        if name in ("tokens", "gen.tokens", "segments"):
+        if name in ("tokens", "gen.tokens", "segments") or name.endswith(".ffn.experts_chosen"):
             ok = info.dtype.kind in "iu"
         elif name.startswith("mask"):
             ok = info.dtype == np.dtype(bool)

@@ -20,11 +20,12 @@ from explorer.config import ModelConfig
 from explorer.model.attention import MultiHeadAttention
 from explorer.model.capture import Captured
 from explorer.model.ffn import FeedForward
+from explorer.model.moe import MixtureOfExperts
 from explorer.model.norm import make_norm
 
 
 class Block(Captured):
-    def __init__(self, cfg: ModelConfig) -> None:
+    def __init__(self, cfg: ModelConfig, layer: int = 0) -> None:
         super().__init__()
 
         def norm(present: bool):
@@ -34,7 +35,7 @@ class Block(Captured):
         self.attn = MultiHeadAttention(cfg)
         self.ln_attn_out = norm(cfg.out_norms)  # of attention's output, before the sum
         self.ln_ffn = norm(cfg.pre_norms or cfg.post_norms)
-        self.ffn = FeedForward(cfg)
+        self.ffn = MixtureOfExperts(cfg) if cfg.is_moe(layer) else FeedForward(cfg)  # Mixtral, OLMoE, Qwen-MoE
         self.ln_ffn_out = norm(cfg.out_norms)
         self.residual = cfg.residual
         self.post = cfg.post_norms

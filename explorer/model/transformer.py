@@ -36,7 +36,7 @@ class Transformer(Captured):
         super().__init__()
         self.cfg = cfg
         self.embed = Embedding(cfg)
-        self.layers = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
+        self.layers = nn.ModuleList(Block(cfg, l) for l in range(cfg.layers))
         self.ln_final = make_norm(cfg.norm, cfg.E, cfg.norm_eps) if cfg.final_norm else None
         self.mlm = MLMHead(cfg) if cfg.mlm_head else None
         self.unembed = Unembed(cfg)

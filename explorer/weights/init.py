@@ -28,6 +28,6 @@ def init_params(model: nn.Module, seed: int) -> None:
                 values = torch.zeros(p.shape, dtype=torch.float64)
             elif leaf in ("tok", "pos"):
                 values = torch.randn(p.shape, generator=gen, dtype=torch.float64)
-            else:  # W_q, W_k, W_v, W_o, W_in, W_gate, W_out, W_u: (fan_in, fan_out)
-                values = torch.randn(p.shape, generator=gen, dtype=torch.float64) / math.sqrt(p.shape[0])
+            else:  # W_q, W_k, W_v, W_o, W_in, W_gate, W_out, W_u: (fan_in, fan_out); experts' (X, fan_in, fan_out)
+                values = torch.randn(p.shape, generator=gen, dtype=torch.float64) / math.sqrt(p.shape[-2])
             p.copy_(values.to(p.dtype))

@@ -54,6 +54,7 @@ class Filler:
         self.model = Transformer(cfg)
         self.params = dict(self.model.named_parameters())
         self.filled: set[str] = set()
+        self.rows: dict[str, set[int]] = {}  # the rows of a stacked parameter filled so far
 
     def shape(self, name: str) -> tuple[int, ...]:
         return tuple(self.params[name].shape)
@@ -69,6 +70,23 @@ class Filler:
         with torch.no_grad():
             p.copy_(t.to(torch.float32))
         self.filled.add(name)
+
+    def put_part(self, name: str, index: int, value: np.ndarray | torch.Tensor, what: str) -> None:
+        """Row ``index`` of a stacked parameter (expert e of a mixture's (X, in, out) weights); the parameter
+        counts as filled once every row is."""
+        p = self.params[name]
+        t = torch.as_tensor(value)
+        if tuple(t.shape) != tuple(p.shape[1:]):
+            raise ModelLoadError(
+                f"{self.origin}: {what} gives {shape_str(t.shape)} for {name}[{index}], "
+                f"expected {shape_str(p.shape[1:])}"
+            )
+        t = check_weights(self.origin, what, t)
+        with torch.no_grad():
+            p[index].copy_(t.to(torch.float32))
+        self.rows.setdefault(name, set()).add(index)
+        if len(self.rows[name]) == p.shape[0]:
+            self.filled.add(name)
 
     def zero(self, name: str) -> None:
         """A parameter the file's architecture does not have (e.g. Llama's FFN bias when only attention has biases)."""

@@ -114,6 +114,13 @@ def _resolve(files: TensorFiles, key: str) -> str | None:
     return next((found for alt in key.split("|") if (found := files.resolve(alt)) is not None), None)
 
 
+def _parts(src: Source) -> list[tuple[int | None, str]]:
+    """The file's tensors of one parameter: its one key, or expert e's of a stacked one ("experts": e = 0 …)."""
+    if src.how == "experts":
+        return [(e, src.key.format(e=e)) for e in range(src.parts)]
+    return [(None, src.key)]
+
+
 def _fill(
     cfg: ModelConfig,
     sources: dict[str, Source],
@@ -125,28 +132,32 @@ def _fill(
     origin = folder.name
     filler = Filler(cfg, origin)
     # Check every name and shape before reading any data: a wrong file fails at once, naming the tensor.
-    stored: dict[str, str] = {}
+    stored: dict[tuple[str, int | None], str] = {}  # (ours, expert or None) → the file's tensor
     for ours, src in sources.items():
         if src.how == "zeros":
             continue
-        found = _resolve(files, src.key)
-        if found is None:
-            raise ModelLoadError(
-                f"{origin}: tensor {src.key.split('|')[0]} is missing from the weights (needed for {ours})"
-            )
-        check_shape(origin, found, files.shape(found), source_shape(src, filler.shape(ours)), "config.json")
-        stored[ours] = found
-    keys = sorted({stored[o] for o in stored})
+        for part, key in _parts(src):
+            found = _resolve(files, key)
+            if found is None:
+                raise ModelLoadError(
+                    f"{origin}: tensor {key.split('|')[0]} is missing from the weights (needed for {ours})"
+                )
+            check_shape(origin, found, files.shape(found), source_shape(src, filler.shape(ours)), "config.json")
+            stored[ours, part] = found
+    keys = sorted(set(stored.values()))
     total = len(keys)
     report(progress, 0, total, "reading weights")
-    by_key: dict[str, list[str]] = {}
-    for ours, key in stored.items():
-        by_key.setdefault(key, []).append(ours)
+    by_key: dict[str, list[tuple[str, int | None]]] = {}
+    for target, key in stored.items():
+        by_key.setdefault(key, []).append(target)
     for done, key in enumerate(keys, 1):
         check_cancel(cancel)
         t = files.get(key)
-        for ours in by_key[key]:
-            filler.put(ours, transform(sources[ours], t), key)
+        for ours, part in by_key[key]:
+            if part is None:
+                filler.put(ours, transform(sources[ours], t), key)
+            else:
+                filler.put_part(ours, part, transform(sources[ours], t), key)
         report(progress, done, total, key)
     for ours, src in sources.items():
         if src.how == "zeros":

@@ -15,6 +15,8 @@ def source_shape(src: Source, shape: tuple[int, ...]) -> tuple[int, ...]:
     """The shape the file's tensor must have for our parameter of ``shape``."""
     if src.how == "T":
         return tuple(reversed(shape))
+    if src.how == "experts":  # one expert's nn.Linear (out, in) of our stacked (X, in, out)
+        return tuple(reversed(shape[1:]))
     if src.how == "cols":
         return (*shape[:-1], shape[-1] * src.parts)
     if src.how == "skip":
@@ -27,7 +29,7 @@ def source_shape(src: Source, shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def transform(src: Source, t: torch.Tensor) -> torch.Tensor:
-    if src.how == "T":
+    if src.how in ("T", "experts"):
         return t.T  # (out, in) → (in, out)
     if src.how == "cols":
         n = t.shape[-1] // src.parts

@@ -1,0 +1,201 @@
+"""The mixtures of experts (Mixtral, Qwen-MoE, OLMoE) against ``transformers`` (eager attention), which nobody
+here wrote: a random-weight model of each, saved with save_pretrained (per-expert tensors, as the hub's
+checkpoints), opened by our loader and traced. Every layer's attention within 1e-5, logits within 1e-4
+relative, and the router's own numbers, which transformers returns with output_router_logits=True: its scores
+within 1e-5, its probabilities within 1e-6 and the chosen experts identical (the same K experts, in the same
+order, for every token)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from explorer.trace.run import run_trace
+from explorer.weights.loaders import load_model
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+transformers = pytest.importorskip("transformers")
+transformers.utils.logging.disable_progress_bar()
+transformers.utils.logging.set_verbosity_error()
+
+from test_hf_oracle import sharpen  # noqa: E402
+
+TEXT = "This is a pen .\nThe cat sat on the mat because it was tired , and the dog saw it ."
+ATTN_TOL, LOGITS_REL, PROBS_TOL, ROUTER_TOL = 1e-5, 1e-4, 1e-6, 1e-5
+
+
+def vocab_size(tokenizer_json: str) -> int:
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_str(tokenizer_json).get_vocab_size(with_added_tokens=True)
+
+
+def settings(V: int, layers: int = 2) -> dict:
+    return dict(
+        vocab_size=V,
+        hidden_size=64,
+        intermediate_size=48,
+        num_hidden_layers=layers,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+        rms_norm_eps=1e-5,
+        bos_token_id=0,
+        eos_token_id=0,
+        pad_token_id=None,
+    )
+
+
+def configs(V: int) -> dict:
+    t = transformers
+    return {
+        "mixtral": (t.MixtralConfig(**settings(V), num_local_experts=8, num_experts_per_tok=2), t.MixtralForCausalLM),
+        "mixtral-window": (
+            t.MixtralConfig(**settings(V), num_local_experts=4, num_experts_per_tok=3, sliding_window=5),
+            t.MixtralForCausalLM,
+        ),
+        "olmoe": (t.OlmoeConfig(**settings(V), num_experts=8, num_experts_per_tok=3), t.OlmoeForCausalLM),
+        "olmoe-normalised": (
+            t.OlmoeConfig(**settings(V), num_experts=6, num_experts_per_tok=2, norm_topk_prob=True),
+            t.OlmoeForCausalLM,
+        ),
+        # layer 1 dense (mlp_only_layers), 0 and 2 routed; renormalised top-k
+        "qwen2_moe": (
+            t.Qwen2MoeConfig(
+                **settings(V, layers=3),
+                num_experts=6,
+                num_experts_per_tok=2,
+                moe_intermediate_size=24,
+                shared_expert_intermediate_size=40,
+                mlp_only_layers=[1],
+                norm_topk_prob=True,
+            ),
+            t.Qwen2MoeForCausalLM,
+        ),
+        # every other layer routed (decoder_sparse_step 2: layers 1 and 3), probabilities kept as they are
+        "qwen2_moe-step": (
+            t.Qwen2MoeConfig(
+                **settings(V, layers=4),
+                num_experts=4,
+                num_experts_per_tok=1,
+                moe_intermediate_size=24,
+                shared_expert_intermediate_size=32,
+                decoder_sparse_step=2,
+            ),
+            t.Qwen2MoeForCausalLM,
+        ),
+    }
+
+
+def build(folder, name: str, tokenizer_json: str):
+    cfg, cls = configs(vocab_size(tokenizer_json))[name]
+    torch.manual_seed(0)
+    model = cls(cfg).eval()
+    sharpen(model, 11)
+    model.save_pretrained(folder)
+    (folder / "tokenizer.json").write_text(tokenizer_json, encoding="utf-8")
+    return cls.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+
+
+def moe_layers(cfg) -> list[int]:
+    return [l for l in range(cfg.layers) if cfg.is_moe(l)]
+
+
+@pytest.mark.parametrize(
+    "name", ["mixtral", "mixtral-window", "olmoe", "olmoe-normalised", "qwen2_moe", "qwen2_moe-step"]
+)
+def test_a_mixture_of_experts_matches_transformers_and_its_router(tmp_path, tokenizer_json, name):
+    oracle = build(tmp_path, name, tokenizer_json)
+    bundle = load_model(tmp_path)
+    cfg = bundle.config
+    trace = run_trace(bundle, TEXT)
+    routed = moe_layers(cfg)
+    assert routed, "the model has no MoE layer"
+    worst = {"attn": 0.0, "logits_rel": 0.0, "probs": 0.0, "router": 0.0}
+    for b, row in enumerate(trace.rows):
+        n = row.length
+        with torch.no_grad():
+            out = oracle(torch.tensor([list(row.ids)]), output_attentions=True, output_router_logits=True)
+        theirs = out.logits[0].numpy()
+        worst["logits_rel"] = max(
+            worst["logits_rel"], np.abs(trace["logits"][b, :n] - theirs).max() / np.abs(theirs).max()
+        )
+        for l in range(cfg.layers):
+            d = np.abs(trace[f"layers.{l}.attn.weights"][b, :, :n, :n] - out.attentions[l][0].numpy()).max()
+            worst["attn"] = max(worst["attn"], float(d))
+        # transformers returns one (C, X) tensor of router scores per MoE layer, in layer order
+        assert len(out.router_logits) == len(routed)
+        for l, logits in zip(routed, out.router_logits):
+            logits = logits.reshape(n, cfg.experts)
+            probs = torch.softmax(logits.float(), dim=-1)
+            ours = trace[f"layers.{l}.ffn.router_logits"][b, :n]
+            worst["router"] = max(worst["router"], float(np.abs(ours - logits.numpy()).max()))
+            worst["probs"] = max(
+                worst["probs"], float(np.abs(trace[f"layers.{l}.ffn.router_probs"][b, :n] - probs.numpy()).max())
+            )
+            chosen = torch.topk(probs, cfg.experts_per_token, dim=-1).indices.numpy()
+            np.testing.assert_array_equal(trace[f"layers.{l}.ffn.experts_chosen"][b, :n], chosen, err_msg=f"layer {l}")
+    print(f"\n{name} vs transformers: {worst}")
+    assert worst["attn"] < ATTN_TOL and worst["logits_rel"] < LOGITS_REL, worst
+    assert worst["probs"] < PROBS_TOL and worst["router"] < ROUTER_TOL, worst
+
+
+def test_the_experts_chosen_are_the_ones_transformers_runs(tmp_path, tokenizer_json):
+    """Mixtral's layer 0 through transformers' own modules: its router (gate) picks the same experts with the
+    same weights, and its experts' weighted sum is our ffn.out; each expert_out row is that expert's own FFN."""
+    oracle = build(tmp_path, "mixtral", tokenizer_json)
+    trace = run_trace(load_model(tmp_path), "The cat sat on the mat .")
+    n = trace.rows[0].length
+    x = torch.from_numpy(np.array(trace["layers.0.ffn.in"][0, :n]))
+    moe = oracle.model.layers[0].mlp
+    with torch.no_grad():
+        _, weights, chosen = moe.gate(x)
+        summed = moe.experts(x, chosen, weights)
+    np.testing.assert_array_equal(trace["layers.0.ffn.experts_chosen"][0, :n], chosen.numpy())
+    np.testing.assert_allclose(trace["layers.0.ffn.expert_weights"][0, :n], weights.numpy(), atol=1e-7)
+    assert np.allclose(trace["layers.0.ffn.expert_weights"][0, :n].sum(-1), 1.0, atol=1e-6)  # Mixtral renormalises
+    np.testing.assert_allclose(trace["layers.0.ffn.out"][0, :n], summed.numpy(), atol=1e-6)
+    experts = oracle.model.layers[0].mlp.experts
+    for i in (0, n - 1):
+        for j in range(2):
+            e = int(chosen[i, j])
+            gate, up = torch.nn.functional.linear(x[i], experts.gate_up_proj[e]).chunk(2, dim=-1)
+            theirs = torch.nn.functional.linear(torch.nn.functional.silu(gate) * up, experts.down_proj[e])
+            np.testing.assert_allclose(
+                trace["layers.0.ffn.expert_out"][0, j, i], theirs.detach().numpy(), rtol=1e-5, atol=1e-6
+            )
+
+
+def test_olmoe_keeps_the_chosen_probabilities_as_they_are(tmp_path, tokenizer_json):
+    build(tmp_path, "olmoe", tokenizer_json)
+    trace = run_trace(load_model(tmp_path), "The cat sat on the mat .")
+    probs, chosen = trace["layers.1.ffn.router_probs"][0], trace["layers.1.ffn.experts_chosen"][0]
+    weights = trace["layers.1.ffn.expert_weights"][0]
+    np.testing.assert_array_equal(weights, np.take_along_axis(probs, chosen, axis=-1))
+    assert np.all(weights.sum(-1) < 1.0)  # 3 of 8: never the whole of the probability
+
+
+def test_qwen_moe_keeps_its_dense_layers_and_gates_its_shared_expert(tmp_path, tokenizer_json):
+    build(tmp_path, "qwen2_moe", tokenizer_json)
+    trace = run_trace(load_model(tmp_path), "The cat sat on the mat .")
+    cfg = trace.config
+    assert cfg.dense_layers == (1,) and cfg.shared_expert_dim == 40 and cfg.F_x == 24 and cfg.F == 48
+    assert "layers.1.ffn.hidden" in trace and "layers.1.ffn.router_probs" not in trace
+    gate, shared = trace["layers.0.ffn.shared_gate"][0], trace["layers.0.ffn.shared_out"][0]
+    weights, outs = trace["layers.0.ffn.expert_weights"][0], trace["layers.0.ffn.expert_out"][0]
+    routed = np.einsum("ck,kce->ce", weights, outs)
+    np.testing.assert_allclose(trace["layers.0.ffn.out"][0], routed + gate * shared, atol=1e-6)
+    assert np.all((gate > 0) & (gate < 1))
+
+
+def test_active_parameters_count_only_the_chosen_experts(tmp_path, tokenizer_json):
+    """Total: every parameter transformers builds; active: minus the X − K experts a token skips per layer."""
+    oracle = build(tmp_path, "mixtral", tokenizer_json)
+    cfg = load_model(tmp_path).config
+    theirs = sum(p.numel() for p in oracle.parameters())
+    assert cfg.parameter_count() == theirs
+    one_expert = 3 * 64 * 48
+    assert cfg.active_parameter_count() == theirs - 2 * (8 - 2) * one_expert
