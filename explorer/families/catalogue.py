@@ -10,13 +10,10 @@ Plain data: no torch, no file access (``explorer/weights/installed.py`` finds th
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from explorer.families import hf_family
-
-EXPERT_COUNT_KEYS = ("num_local_experts", "num_experts")  # Mixtral's name, OLMoE's and Qwen-MoE's
 
 
 @dataclass(frozen=True)
@@ -47,20 +44,12 @@ class Catalogued:
     def parameter_counts(self) -> tuple[int, int]:
         """(every parameter, those one token uses): equal but for a mixture of experts, whose FFN is counted
         once per expert (and its router) but used only by the experts a token is routed to."""
-        family = hf_family(self.model_type) or hf_family(self.shaped_like)
-        dense = {k: v for k, v in self.config.items() if k not in EXPERT_COUNT_KEYS + ("num_experts_per_tok",)}
-        cfg = family.hf_config({**dense, "model_type": family.hf_type}, self.name)
-        count = cfg.parameter_count()
-        experts = next((self.config[k] for k in EXPERT_COUNT_KEYS if k in self.config), 1)
-        if experts == 1:
-            return count, count
-        one_ffn = sum(math.prod(s) for n, s in cfg.parameter_shapes().items() if n.startswith("params.layers.0.ffn."))
-        router = cfg.E * experts
-        chosen = self.config["num_experts_per_tok"]
-        return (
-            count + cfg.layers * ((experts - 1) * one_ffn + router),
-            count + cfg.layers * ((chosen - 1) * one_ffn + router),
-        )
+        if self.supported:
+            cfg = hf_family(self.model_type).hf_config(dict(self.config), self.name)
+            return cfg.parameter_count(), cfg.active_parameter_count()
+        family = hf_family(self.shaped_like)
+        cfg = family.hf_config({**self.config, "model_type": family.hf_type}, self.name)
+        return cfg.parameter_count(), cfg.parameter_count()
 
 
 def _llama(vocab: int, width: int, ffn: int, layers: int, heads: int, kv: int, tied: bool, **more) -> dict:
@@ -79,7 +68,6 @@ def _llama(vocab: int, width: int, ffn: int, layers: int, heads: int, kv: int, t
 
 _BERT = {"vocab_size": 30522, "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12}
 _LONGROPE = "longrope rotary scaling"
-_MOE = "mixture of experts"
 
 CATALOGUE: tuple[Catalogued, ...] = (
     Catalogued(
@@ -293,8 +281,21 @@ CATALOGUE: tuple[Catalogued, ...] = (
             "num_experts": 64,
             "num_experts_per_tok": 8,
         },
-        missing=_MOE,
-        shaped_like="olmo2",
+    ),
+    Catalogued(
+        185,
+        "qwen1.5-moe-a2.7b",
+        "Qwen1.5-MoE-A2.7B",
+        "60 experts, 4 chosen per token, a gated shared expert; q/k/v biases",
+        "Qwen/Qwen1.5-MoE-A2.7B",
+        {
+            "model_type": "qwen2_moe",
+            **_llama(151936, 2048, 5632, 24, 16, 16, False),
+            "num_experts": 60,
+            "num_experts_per_tok": 4,
+            "moe_intermediate_size": 1408,
+            "shared_expert_intermediate_size": 5632,
+        },
     ),
     Catalogued(
         190,
@@ -308,8 +309,6 @@ CATALOGUE: tuple[Catalogued, ...] = (
             "num_local_experts": 8,
             "num_experts_per_tok": 2,
         },
-        missing=_MOE,
-        shaped_like="mistral",
     ),
 )
 

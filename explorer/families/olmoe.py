@@ -43,7 +43,7 @@ FAMILY = Family(
     hf_config=config,
     hf_sources=sources,
     example={"model_type": "olmoe", **LLAMA_EXAMPLE, "num_experts": 4, "num_experts_per_tok": 2},
-    refuses=(Refusal("clip_qkv", 8.0, "clip_qkv 8.0 is not supported"),),
+    refuses=(Refusal("hidden_act", "relu", "hidden_act 'relu' is not supported"),),
     stages=("qk_norm", "router", "experts"),
     parameters=(
         "params.layers.{l}.attn.q_norm.weight",

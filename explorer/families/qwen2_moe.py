@@ -107,10 +107,6 @@ FAMILY = Family(
     refuses=(Refusal("hidden_act", "relu", "hidden_act 'relu' is not supported"),),
     stages=("router", "experts"),
     parameters=(
-        "params.layers.{l}.attn.b_q",
-        "params.layers.{l}.attn.b_k",
-        "params.layers.{l}.attn.b_v",
-        "params.layers.{l}.attn.b_o",
         "params.layers.{l}.ffn.W_router",
         "params.layers.{l}.ffn.experts.W_in",
         "params.layers.{l}.ffn.experts.W_gate",

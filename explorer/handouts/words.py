@@ -21,6 +21,7 @@ WORDS = {
     "token axis": "token (row)",
     "legend weights": "blocked by the mask (−∞ before softmax): weight 0",
     "legend masked": "−∞ (masked): the mask blocks this key, so its weight becomes 0",
+    "legend not chosen": "not among the token's chosen experts: it does not run them (weight 0)",
     "clipped": "colours saturate above {v} (a long sentence spreads attention thin)",
     "subset": "the {shown} most likely of {total} tokens",
     "of head": "{axis} ({n}) of head {h}",

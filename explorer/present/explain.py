@@ -21,7 +21,7 @@ import numpy as np
 
 from explorer import names
 from explorer.present.explain_arch import arch_handler
-from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, stored, uses_rope
+from explorer.present.explain_maps import block_input, explain_cell, kv_head, qk_names, slot_of, stored, uses_rope
 from explorer.present.explain_math import Norm, angle_of, gelu, gelu_tanh, matmul_text, norm_text, rotated, silu
 from explorer.present.hover_format import WORDS, cell_text, dot_terms, fmt, sub, sum_text, sup, term, with_words
 from explorer.present.hover_numbers import adding_up
@@ -36,6 +36,7 @@ __all__ = [
     "explain_value",
     "fmt",
     "kv_head",
+    "slot_of",
     "qk_names",
     "sub",
     "sup",
@@ -55,8 +56,8 @@ def explain_value(
     pattern = names.spec(name).pattern
     layer = names.layer_of(name)
     a = trace[name]
-    if a.ndim == 4:  # (B, H or H_kv, C, d)
-        value = float(a[row, head if names.spec(name).labels[1] == "H" else kv_head(trace, head), i, j])
+    if a.ndim == 4:  # (B, H or H_kv, C, d), or a mixture's (B, K, C, E)
+        value = float(a[row, slot_of(trace, name, head), i, j])
     elif a.ndim == 3:  # (B, C, d)
         value = float(a[row, i, j])
     else:  # tokens (B, C)

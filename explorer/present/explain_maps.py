@@ -35,6 +35,15 @@ def kv_head(trace: Trace, head: int) -> int:
     return names.kv_head_of(head, trace.config.H, trace.config.H_kv)
 
 
+def slot_of(trace: Trace, name: str, head: int) -> int:
+    """Which slice of a 4-axis tensor the head control shows: the query head, the key/value head it reads, or
+    (a mixture's expert_out) the token's (head mod K)-th chosen expert."""
+    axis = names.spec(name).labels[1]
+    if axis == "K":
+        return head % trace.config.experts_per_token
+    return head if axis == "H" else kv_head(trace, head)
+
+
 def block_input(layer: int) -> str:
     """What layer ``layer`` reads: the embeddings for the first layer, the previous block's output after."""
     return "embed.out" if layer == 0 else f"layers.{layer - 1}.out"

@@ -135,6 +135,8 @@ def matrix_panel(m: matrices.Matrix, sel) -> Panel:
         highlight=(sel.token, None),
         tip=m.name,
         masked=False,
+        blocked=m.passed_over,  # a router's map: the experts a token does not run, as the mask's blocked keys
+        legend=Say.of("legend not chosen") if m.passed_over is not None else NOTHING,
     )
 
 

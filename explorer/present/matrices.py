@@ -14,7 +14,7 @@ import numpy as np
 
 from explorer import names
 from explorer.present import stages
-from explorer.present.explain import kv_head
+from explorer.present.explain import kv_head, slot_of
 from explorer.trace import Trace
 
 # A vocabulary is too wide to read: logits and probs show the columns of the most likely tokens.
@@ -242,6 +242,7 @@ class Matrix:
     signed: bool
     col_axis: str  # the shape label of the columns: E, D, D_v, H·D_v, F, V
     per_head: bool  # q, k, v, heads: one head's slice
+    passed_over: np.ndarray | None = None  # a router's map: the experts each token does not run (drawn blocked)
 
     @property
     def subset(self) -> bool:
@@ -264,8 +265,7 @@ def stage_matrix(trace: Trace, name: str, head: int, row: int, top: int = TOP_CO
     labels = trace.labels(name)
     per_head = a.ndim == 4
     if per_head:
-        h = head if labels[1] == "H" else kv_head(trace, head)
-        data = a[row, h, :n]  # (n, d)
+        data = a[row, slot_of(trace, name, head), :n]  # (n, d)
     elif a.ndim == 3:
         data = a[row, :n]  # (n, d)
     else:  # tokens: one column of ids
@@ -293,7 +293,19 @@ def stage_matrix(trace: Trace, name: str, head: int, row: int, top: int = TOP_CO
         signed=entry.signed,
         col_axis="id" if name == "tokens" else labels[-1],
         per_head=per_head,
+        passed_over=passed_over(trace, name, row) if entry.pattern == "layers.{l}.ffn.router_probs" else None,
     )
+
+
+def passed_over(trace: Trace, probs: str, row: int) -> np.ndarray | None:
+    """(n, X): True where a token's router passed the expert over (not among its K chosen)."""
+    chosen = probs.replace("router_probs", "experts_chosen")
+    if chosen not in trace:
+        return None
+    n = trace.rows[row].length
+    out = np.ones((n, trace.config.experts), dtype=bool)  # (n, X)
+    np.put_along_axis(out, np.asarray(trace[chosen][row, :n], dtype=np.int64), False, axis=1)
+    return out
 
 
 # ------------------------------------------------------------------------------------------ one token

@@ -62,7 +62,7 @@ def stage_shape(key: str, trace: Trace, layer: int = 0, row: int = 0) -> tuple[s
     for size, label in zip(shape, labels):
         if label == "B":
             continue
-        if label in ("H", "H_kv"):
+        if label in ("H", "H_kv") or (label == "K" and len(labels) == 4):  # a mixture's K chosen experts
             heads = size
             continue
         dims.append(C if label == "C" else size)

@@ -106,6 +106,14 @@ STAGE_TITLES: dict[str, StageTitle] = {
         QT_TRANSLATE_NOOP("StageTitles", "Norm before the FFN"),
         QT_TRANSLATE_NOOP("StageHeadings", "Normalisation before the FFN"),
     ),
+    "router": StageTitle(
+        QT_TRANSLATE_NOOP("StageTitles", "Router"),
+        QT_TRANSLATE_NOOP("StageHeadings", "The router: which experts each token runs"),
+    ),
+    "experts": StageTitle(
+        QT_TRANSLATE_NOOP("StageTitles", "Chosen experts"),
+        QT_TRANSLATE_NOOP("StageHeadings", "The outputs of each token's chosen experts"),
+    ),
     "ffn": StageTitle(
         QT_TRANSLATE_NOOP("StageTitles", "Feed-forward network"),
         QT_TRANSLATE_NOOP("StageHeadings", "Feed-forward network"),

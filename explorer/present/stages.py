@@ -53,6 +53,25 @@ STAGES: tuple[Stage, ...] = (
     Stage("residual", "+ x", ("layers.{l}.attn.sum", "layers.{l}.mid")),
     Stage("post_norm_attn", "norm", ("layers.{l}.mid",), needs="post_norms"),
     Stage("norm_ffn", "norm", ("layers.{l}.ffn.in",), norm=True),
+    # A mixture of experts: the router's probabilities (tokens × experts, the chosen ones marked), then each
+    # token's K chosen experts on it (the head control steps through them); "ffn" shows their weighted sum
+    Stage(
+        "router",
+        "router",
+        (
+            "layers.{l}.ffn.router_probs",
+            "layers.{l}.ffn.router_logits",
+            "layers.{l}.ffn.experts_chosen",
+            "layers.{l}.ffn.expert_weights",
+        ),
+        needs="moe",
+    ),
+    Stage(
+        "experts",
+        "experts",
+        ("layers.{l}.ffn.expert_out", "layers.{l}.ffn.shared_out", "layers.{l}.ffn.shared_gate"),
+        needs="moe",
+    ),
     Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out")),
     Stage("ffn_out_norm", "norm", ("layers.{l}.ffn.out_norm",), needs="out_norms"),
     Stage("block", "block out", ("layers.{l}.ffn.sum", "layers.{l}.out")),
@@ -146,6 +165,9 @@ WORDS = {
     "sliding": "sliding layer: the last {W} keys",
     "parallel": "the FFN reads x, beside attention",
     "mask token": "at [MASK]: the token that belongs there",
+    "top K": "the {K} most probable of {X} experts",
+    "dense layer": "a dense FFN in this layer: no router",
+    "shared expert": "shared expert",
 }
 
 
@@ -246,6 +268,23 @@ def _rope_edge(cfg, C: int, layer: int) -> str:
     return f"θ = i·ω ({kind}) {_t(C, cfg.R)} → cos, sin{factor} → Q̃, K̃ {_t(C, cfg.D)}"
 
 
+def _router_edge(cfg, C: int, layer: int, w: dict[str, str]) -> str:
+    """x · W_router → softmax over the X experts → the top K of each token (a mixture of experts)."""
+    if not cfg.is_moe(layer):
+        return w["dense layer"]
+    X, K = cfg.experts, cfg.experts_per_token
+    top = w["top K"].format(K=K, X=X)
+    return f"x {_t(C, cfg.E)} · W_router {_t(cfg.E, X)} → softmax {_t(C, X)} → {top} {_t(C, K)}"
+
+
+def _experts_edge(cfg, C: int, layer: int, w: dict[str, str]) -> str:
+    """Each token's K experts on it: a gated FFN of width F_x each."""
+    if not cfg.is_moe(layer):
+        return w["dense layer"]
+    E, Fx, K = cfg.E, cfg.F_x, cfg.experts_per_token
+    return f"x {_t(C, E)} → {K} × (W_in {_t(E, Fx)} → W_out {_t(Fx, E)}) → {_t(K, C, E)}"
+
+
 def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) -> str:
     """The edge labels of the stages real families add, and of the usual stages they compute another way;
     "" where the usual label (edge_label) is right."""
@@ -262,6 +301,8 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
             ),
             "capped": f"{cfg.attn_softcap or 0:g} · tanh(S̃ / {cfg.attn_softcap or 0:g}) → {_t(C, C)}",
             "rope": _rope_edge(cfg, C, layer),
+            "router": _router_edge(cfg, C, layer, w),
+            "experts": _experts_edge(cfg, C, layer, w),
             "attn_out_norm": _norm_formula("attn", cfg.norm, C, E, w),
             "post_norm_attn": _norm_formula("x + attn", cfg.norm, C, E, w),
             "ffn_out_norm": _norm_formula("FFN", cfg.norm, C, E, w),
@@ -284,6 +325,9 @@ def _family_edge(key: str, trace: Trace, C: int, layer: int, w: dict[str, str]) 
     if key == "block" and (post or out_norms or cfg.parallel_block):
         first = "x + attn" if cfg.parallel_block else "mid"
         return f"{first} {_t(C, E)} + FFN{' ' + w['normalised'] if out_norms else ''} {_t(C, E)} → {_t(C, E)}"
+    if key == "ffn" and cfg.is_moe(layer):
+        shared = f" + σ(g) · {w['shared expert']} {_t(C, E)}" if cfg.shared_expert_dim is not None else ""
+        return f"Σⱼ wⱼ · expertⱼ {_t(cfg.experts_per_token, C, E)}{shared} → {_t(C, E)}"
     if key == "probs" and cfg.mlm_head:
         return f"softmax({w['scores']} / T={trace.options.temperature:g}) → {_t(C, V)}: {w['mask token']}"
     return ""

@@ -34,6 +34,8 @@ def family_caption(key: str, n: dict, cfg) -> str | None:
             "This model stretches the frequencies ({kind} scaling) so that a long text turns no pair further than "
             "training did; row 1 of the map holds the frequencies themselves.",
         ).format(kind=cfg.rope_scaling.kind if cfg.rope_scaling is not None else "")
+    if key in ("router", "experts") or (key == "ffn" and cfg.moe):
+        return _moe_caption(key, cfg)
     if key == "capped":
         return QCoreApplication.translate(
             "Captions",
@@ -66,6 +68,35 @@ def family_caption(key: str, n: dict, cfg) -> str | None:
     return None
 
 
+def _moe_caption(key: str, cfg) -> str:
+    """A mixture of experts (Mixtral, OLMoE, Qwen-MoE): the router, the chosen experts, their weighted sum."""
+    K, X = cfg.experts_per_token, cfg.experts
+    if key == "router":
+        return QCoreApplication.translate(
+            "Captions",
+            "The router scores every token against each of the X = {X} experts and turns the scores into "
+            "probabilities (softmax over the experts). Each token runs only its K = {K} most probable experts, "
+            "marked in the map; the others cost it nothing.",
+        ).format(X=X, K=K)
+    if key == "experts":
+        return QCoreApplication.translate(
+            "Captions",
+            "Each expert is a small FFN of its own. Here is what each token's chosen experts give it: the head "
+            "control steps through its K = {K} choices, most probable first.",
+        ).format(K=K)
+    if cfg.norm_topk:
+        return QCoreApplication.translate(
+            "Captions",
+            "The FFN's output is the chosen experts' outputs weighted by their probabilities, rescaled to sum "
+            "to 1 (plus a shared expert every token runs, where the model has one).",
+        )
+    return QCoreApplication.translate(
+        "Captions",
+        "The FFN's output is the chosen experts' outputs weighted by their probabilities as the router gave "
+        "them: they sum to less than 1 (plus a shared expert every token runs, where the model has one).",
+    )
+
+
 def family_tensor_title(key: str) -> str | None:
     return {
         "segments": QCoreApplication.translate("Captions", "segment of each token (0: sentence A, 1: sentence B)"),
@@ -81,4 +112,11 @@ def family_tensor_title(key: str) -> str | None:
         "mlm.hidden": QCoreApplication.translate("Captions", "masked-LM head: after the activation"),
         "mlm.out": QCoreApplication.translate("Captions", "masked-LM head: after its norm"),
         "logits.uncapped": QCoreApplication.translate("Captions", "scores before the soft-cap"),
+        "ffn.router_probs": QCoreApplication.translate("Captions", "router: each expert's probability"),
+        "ffn.router_logits": QCoreApplication.translate("Captions", "router: each expert's score"),
+        "ffn.experts_chosen": QCoreApplication.translate("Captions", "the experts each token runs"),
+        "ffn.expert_weights": QCoreApplication.translate("Captions", "the chosen experts' weights"),
+        "ffn.expert_out": QCoreApplication.translate("Captions", "each chosen expert's output"),
+        "ffn.shared_out": QCoreApplication.translate("Captions", "the shared expert's output"),
+        "ffn.shared_gate": QCoreApplication.translate("Captions", "the shared expert's gate"),
     }.get(key)

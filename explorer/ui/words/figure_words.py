@@ -25,6 +25,9 @@ def figure_words() -> FigureWords:
         "legend masked": QCoreApplication.translate(
             "TensorView", "−∞ (masked): the mask blocks this key, so its weight becomes 0"
         ),
+        "legend not chosen": QCoreApplication.translate(
+            "TensorView", "not among the token's chosen experts: it does not run them (weight 0)"
+        ),
         "clipped": QCoreApplication.translate(
             "TensorView", "colours saturate above {v} (a long sentence spreads attention thin)"
         ),

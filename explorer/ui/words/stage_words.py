@@ -33,6 +33,9 @@ def stage_words() -> dict[str, str]:
         "sliding": QCoreApplication.translate("StageWords", "sliding layer: the last {W} keys"),
         "parallel": QCoreApplication.translate("StageWords", "the FFN reads x, beside attention"),
         "mask token": QCoreApplication.translate("StageWords", "at [MASK]: the token that belongs there"),
+        "top K": QCoreApplication.translate("StageWords", "the {K} most probable of {X} experts"),
+        "dense layer": QCoreApplication.translate("StageWords", "a dense FFN in this layer: no router"),
+        "shared expert": QCoreApplication.translate("StageWords", "shared expert"),
     }
 
 
