@@ -199,3 +199,20 @@ def test_active_parameters_count_only_the_chosen_experts(tmp_path, tokenizer_jso
     assert cfg.parameter_count() == theirs
     one_expert = 3 * 64 * 48
     assert cfg.active_parameter_count() == theirs - 2 * (8 - 2) * one_expert
+
+
+@pytest.mark.parametrize("fmt", ["npz", "safetensors"])
+def test_a_mixture_trace_reopens_from_a_snapshot(tmp_path, tokenizer_json, fmt):
+    """The router's tensors (the chosen experts as integers) and the stacked experts survive a snapshot."""
+    from explorer.export.snapshot import read_snapshot, write_snapshot
+
+    build(tmp_path / "m", "qwen2_moe", tokenizer_json)
+    trace = run_trace(load_model(tmp_path / "m"), "The cat sat on the mat .")
+    path = tmp_path / f"moe.{fmt}"
+    write_snapshot(trace, path)
+    back = read_snapshot(path)
+    assert back.config == trace.config
+    for name in ("layers.0.ffn.experts_chosen", "layers.2.ffn.router_probs", "layers.0.ffn.expert_out"):
+        np.testing.assert_array_equal(back[name], trace[name])
+    assert back["layers.0.ffn.experts_chosen"].dtype.kind == "i"
+    np.testing.assert_array_equal(back["params.layers.2.ffn.experts.W_out"], trace["params.layers.2.ffn.experts.W_out"])
