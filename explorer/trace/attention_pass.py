@@ -67,7 +67,7 @@ def _run(bundle: ModelBundle, ids: torch.Tensor, allowed: torch.Tensor, options:
     model = bundle.model_for(options.dtype, device)
     ids, allowed = ids.to(device), allowed.to(device)  # (B, C), (B, C, C)
     empty = empty_rows(allowed)  # (B, 1, C, 1)
-    macs = ids.numel() * bundle.config.parameter_count()
+    macs = ids.numel() * bundle.config.active_parameter_count()  # a mixture runs only K experts a token
     with threads_for(macs), _one_core_left(), torch.inference_mode(), capturing(model, sink):
         model(ids, allowed, scale=options.scale, empty=empty)
 

@@ -182,7 +182,7 @@ def run_trace(
         # while the remaining layers compute.
         sink.on_capture(f"layers.{partial_after}.out", hand_over)
     # its thread count from its size: util/threads.py
-    with torch.inference_mode(), capturing(model, sink), threads_for(B * C * cfg.parameter_count()):
+    with torch.inference_mode(), capturing(model, sink), threads_for(B * C * cfg.active_parameter_count()):
         model(ids, allowed, scale=options.scale, empty=empty, segments=segments)
 
     trace = assemble(sink.tensors, False)

@@ -68,10 +68,10 @@ def _intervened(bundle: Any, request: TraceRequest, options, cancel: threading.E
 
 
 def macs(bundle: Any, text: str) -> float:
-    """About how many multiply-adds a trace of ``text`` takes (tokens × parameters), from a cheap guess at
-    the token count that is never below the real one."""
+    """About how many multiply-adds a trace of ``text`` takes (tokens × the parameters a token uses), from a
+    cheap guess at the token count that is never below the real one."""
     tokens = len(text.split()) if bundle.tokenizer.kind == "word" else len(text)
-    return tokens * bundle.config.parameter_count()
+    return tokens * bundle.config.active_parameter_count()  # a mixture of experts: only the chosen experts run
 
 
 def first_layer_to_show(bundle: Any, text: str, options) -> int | None:

@@ -56,7 +56,7 @@
         <translation>マップ内: 行の最初 / 最後のセルへ</translation>
     </message>
     <message>
-        <source>in a map: select the cell's token</source>
+        <source>in a map: select the cell&apos;s token</source>
         <translation>マップ内: セルのトークンを選択</translation>
     </message>
 </context>
@@ -131,7 +131,7 @@
         <translation>その他のメニュー</translation>
     </message>
     <message>
-        <source>The entries that do not fit the window's width</source>
+        <source>The entries that do not fit the window&apos;s width</source>
         <translation>ウィンドウの幅に収まらない項目</translation>
     </message>
 </context>
@@ -186,7 +186,7 @@
         <translation>ビューを画像で書き出す(&amp;V)…</translation>
     </message>
     <message>
-        <source>Save the large view's figure at print quality: PNG (300 dpi), SVG or PDF</source>
+        <source>Save the large view&apos;s figure at print quality: PNG (300 dpi), SVG or PDF</source>
         <translation>中央のビューの図を印刷品質で保存します：PNG（300 dpi）、SVG、PDF</translation>
     </message>
     <message>
@@ -202,7 +202,7 @@
         <translation>ワークシート(&amp;W)…</translation>
     </message>
     <message>
-        <source>Exercises by hand with the current text's numbers on the note's toy model, and their key</source>
+        <source>Exercises by hand with the current text&apos;s numbers on the note&apos;s toy model, and their key</source>
         <translation>今のテキストの数値を使い、ノートの小さなモデルで手計算する演習と、その解答</translation>
     </message>
     <message>
@@ -242,7 +242,7 @@
         <translation>モデルビュー（全ヘッド）(&amp;M)</translation>
     </message>
     <message>
-        <source>Every layer's heads at once, with scores that find the notable heads (Ctrl+Shift+M)</source>
+        <source>Every layer&apos;s heads at once, with scores that find the notable heads (Ctrl+Shift+M)</source>
         <translation>全レイヤーのヘッドを一度に表示し、スコアで特徴的なヘッドを見つけます（Ctrl+Shift+M）</translation>
     </message>
     <message>
@@ -322,7 +322,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>どう作られるか(&amp;H)</translation>
     </message>
     <message>
-        <source>The chosen cell's number built step by step, beside the map (Ctrl+H)</source>
+        <source>The chosen cell&apos;s number built step by step, beside the map (Ctrl+H)</source>
         <translation>選んだセルの数を、マップの横で 1 ステップずつ組み立てます (Ctrl+H)</translation>
     </message>
     <message>
@@ -364,7 +364,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>AttributionTab</name>
     <message>
-        <source>Direct attribution: what each head, each FFN and the embedding add to one token's logit through the residual stream, with the final norm's scale frozen at its value in this run. The parts and the constant terms (biases, the norm's shift) add up to the logit.</source>
+        <source>Direct attribution: what each head, each FFN and the embedding add to one token&apos;s logit through the residual stream, with the final norm&apos;s scale frozen at its value in this run. The parts and the constant terms (biases, the norm&apos;s shift) add up to the logit.</source>
         <translation>直接寄与: 各ヘッド・各 FFN・埋め込みが残差ストリームを通して 1 つのトークンのロジットに足す量（最終正規化のスケールはこの実行での値に固定）。各部分と定数項（バイアス、正規化のシフト）の和がロジットになります。</translation>
     </message>
     <message>
@@ -400,7 +400,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>位置 {i} の後の「{t}」のロジット</translation>
     </message>
     <message>
-        <source>sum of the parts {s} + constant {c} = {total}; the model's logit = {logit}</source>
+        <source>sum of the parts {s} + constant {c} = {total}; the model&apos;s logit = {logit}</source>
         <translation>部分の和 {s} + 定数 {c} = {total}、モデルのロジット = {logit}</translation>
     </message>
 </context>
@@ -491,7 +491,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>H = {H} 個のヘッドがそれぞれ、各トークンの埋め込みベクトル x から D = {D} 次元のクエリ（何を探しているか）、キー（何を提供できるか）、バリュー（何を渡すか）を算出します：Q = x·W_q。</translation>
     </message>
     <message>
-        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i's query points the same way as token j's key. The result is C × C = {C} × {C}.</source>
+        <source>Step 1: every query is compared with every key by a dot product. Cell (i, j) is large when token i&apos;s query points the same way as token j&apos;s key. The result is C × C = {C} × {C}.</source>
         <translation>Step 1：すべてのクエリとすべてのキーの内積（類似度）を求めます。トークン i のクエリとトークン j のキーが同じ向きのとき、セル (i, j) は大きくなります。シェイプは C × C = {C} × {C} です。</translation>
     </message>
     <message>
@@ -519,7 +519,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>幅 {mask_size} のスライディングウィンドウ：各トークンが参照できるのは自分自身と直前の最大 {before} 個のトークンだけで、残りは −∞ です。</translation>
     </message>
     <message>
-        <source>Step 3: each token's output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
+        <source>Step 3: each token&apos;s output is the weighted sum of the value vectors, A·V: the tokens it attends to most contribute most. One result of {D_v} numbers per token and head.</source>
         <translation>Step 3：各トークンの出力はバリューベクトルの重み付き和 A·V です。強く参照するトークンほど大きく寄与します。トークンとヘッドごとに {D_v} 次元の結果が得られます。</translation>
     </message>
     <message>
@@ -555,7 +555,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>最後の線形変換（Linear）で、各トークンのベクトルを語彙サイズと同じ次元数のスコアに変換します：C × V = {C} × {V}。</translation>
     </message>
     <message>
-        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model's guess for the token after tokens 0…i.</source>
+        <source>Softmax (at temperature {temperature}) turns each row into probabilities: row i is the model&apos;s guess for the token after tokens 0…i.</source>
         <translation>Softmax 関数（温度 {temperature}）で各行を確率分布にします。行 i は、トークン 0…i の次にくるトークンの予測を表します。</translation>
     </message>
     <message>
@@ -675,20 +675,36 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ソフトキャップは c·tanh(s/c)（c = {cap}）で、スケール後のスコアをすべて (−c, c) に収めます。小さいスコアはほとんど変わらず、巨大なスコアが softmax を支配できなくなります。</translation>
     </message>
     <message>
-        <source>The sublayer's output is normalised before it is added to the stream, so that no layer can flood the residual stream.</source>
+        <source>The sublayer&apos;s output is normalised before it is added to the stream, so that no layer can flood the residual stream.</source>
         <translation>サブレイヤーの出力はストリームに足す前に正規化されます。どの層も残差ストリームをあふれさせないためです。</translation>
     </message>
     <message>
-        <source>A post-norm block (BERT, the original Transformer) normalises the stream after adding the sublayer's output: x + sublayer, then LayerNorm.</source>
+        <source>A post-norm block (BERT, the original Transformer) normalises the stream after adding the sublayer&apos;s output: x + sublayer, then LayerNorm.</source>
         <translation>ポストノルムのブロック（BERT、元の Transformer）は、サブレイヤーの出力を足した後のストリームを正規化します：x + サブレイヤー、次に LayerNorm。</translation>
     </message>
     <message>
-        <source>An encoder cannot predict the next token (it sees them all). Its head turns each position's vector into a guess for the token that belongs there: at a [MASK], the hidden word.</source>
+        <source>An encoder cannot predict the next token (it sees them all). Its head turns each position&apos;s vector into a guess for the token that belongs there: at a [MASK], the hidden word.</source>
         <translation>エンコーダはすべてのトークンを見るので、次のトークンは予測できません。そのヘッドは各位置のベクトルを、その位置に入るトークンの推測に変えます。[MASK] の位置では隠された単語です。</translation>
     </message>
     <message>
         <source>The vocabulary scores are soft-capped too: c·tanh(z/c) with c = {cap}, so that no score exceeds ±c.</source>
         <translation>語彙スコアもソフトキャップされます：c·tanh(z/c)（c = {cap}）。どのスコアも ±c を超えません。</translation>
+    </message>
+    <message>
+        <source>The router scores every token against each of the X = {X} experts and turns the scores into probabilities (softmax over the experts). Each token runs only its K = {K} most probable experts, marked in the map; the others cost it nothing.</source>
+        <translation>ルーターは各トークンを X = {X} 個のエキスパートそれぞれと照らしてスコアを付け、エキスパートにわたるソフトマックスで確率にします。各トークンが実行するのは確率の高い K = {K} 個のエキスパート（マップで印の付いたもの）だけで、ほかのエキスパートの計算はかかりません。</translation>
+    </message>
+    <message>
+        <source>Each expert is a small FFN of its own. Here is what each token&apos;s chosen experts give it: the head control steps through its K = {K} choices, most probable first.</source>
+        <translation>各エキスパートはそれぞれ独立した小さな FFN です。ここには各トークンが選んだエキスパートの出力を示します。ヘッドの選択で K = {K} 個の選択を確率の高い順にたどれます。</translation>
+    </message>
+    <message>
+        <source>The FFN&apos;s output is the chosen experts&apos; outputs weighted by their probabilities, rescaled to sum to 1 (plus a shared expert every token runs, where the model has one).</source>
+        <translation>FFN の出力は、選ばれたエキスパートの出力をその確率（合計が 1 になるよう正規化したもの）で重み付けした和です（モデルに共有エキスパートがあれば、全トークンが実行するその出力も加わります）。</translation>
+    </message>
+    <message>
+        <source>The FFN&apos;s output is the chosen experts&apos; outputs weighted by their probabilities as the router gave them: they sum to less than 1 (plus a shared expert every token runs, where the model has one).</source>
+        <translation>FFN の出力は、選ばれたエキスパートの出力をルーターが出した確率そのもので重み付けした和です。重みの合計は 1 未満です（モデルに共有エキスパートがあれば、全トークンが実行するその出力も加わります）。</translation>
     </message>
     <message>
         <source>segment of each token (0: sentence A, 1: sentence B)</source>
@@ -743,7 +759,39 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ソフトキャップ前のスコア</translation>
     </message>
     <message>
-        <source>RoPE turns each pair of dimensions of q and k by the angle i·ω: position times the pair's frequency. This model stretches the frequencies ({kind} scaling) so that a long text turns no pair further than training did; row 1 of the map holds the frequencies themselves.</source>
+        <source>router: each expert&apos;s probability</source>
+        <translation>ルーター：各エキスパートの確率</translation>
+    </message>
+    <message>
+        <source>router: each expert&apos;s score</source>
+        <translation>ルーター：各エキスパートのスコア</translation>
+    </message>
+    <message>
+        <source>the experts each token runs</source>
+        <translation>各トークンが実行するエキスパート</translation>
+    </message>
+    <message>
+        <source>the chosen experts&apos; weights</source>
+        <translation>選ばれたエキスパートの重み</translation>
+    </message>
+    <message>
+        <source>each chosen expert&apos;s output</source>
+        <translation>選ばれた各エキスパートの出力</translation>
+    </message>
+    <message>
+        <source>the shared expert&apos;s output</source>
+        <translation>共有エキスパートの出力</translation>
+    </message>
+    <message>
+        <source>the shared expert&apos;s gate</source>
+        <translation>共有エキスパートのゲート</translation>
+    </message>
+    <message>
+        <source>{n} used per token (K = {K} of X = {X} experts)</source>
+        <translation>1 トークンあたり {n} を使用（X = {X} 個中 K = {K} 個のエキスパート）</translation>
+    </message>
+    <message>
+        <source>RoPE turns each pair of dimensions of q and k by the angle i·ω: position times the pair&apos;s frequency. This model stretches the frequencies ({kind} scaling) so that a long text turns no pair further than training did; row 1 of the map holds the frequencies themselves.</source>
         <translation>RoPE は q と k の次元の各ペアを角度 i·ω（位置 × そのペアの周波数）だけ回転させます。このモデルは周波数を引き伸ばし（{kind} スケーリング）、長いテキストでも学習時より先までペアが回らないようにします。マップの 1 行目が周波数そのものです。</translation>
     </message>
 </context>
@@ -758,7 +806,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>記録：レイヤー {layers}（全 {n} 層）</translation>
     </message>
     <message>
-        <source>Only these layers' tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
+        <source>Only these layers&apos; tensors are kept, so that a deep model stays fast; picking another layer traces it (Model → Layers to capture)</source>
         <translation>深いモデルでも速く動くよう、これらのレイヤーのテンソルだけを残しています。別のレイヤーを選ぶとそのレイヤーをトレースします（モデル → 記録するレイヤー）</translation>
     </message>
 </context>
@@ -776,7 +824,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>チェックポイント</translation>
     </message>
     <message>
-        <source>Scrub through the run's saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
+        <source>Scrub through the run&apos;s saved checkpoints: every view shows the weights of that step (← → step one checkpoint)</source>
         <translation>保存したチェックポイントをたどります：すべてのビューがそのステップの重みを表示します（← → で 1 つずつ移動）</translation>
     </message>
     <message>
@@ -807,11 +855,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
 <context>
     <name>CompareBar</name>
     <message>
-        <source>Type run B's sentence first.</source>
+        <source>Type run B&apos;s sentence first.</source>
         <translation>まず実行 B の文を入力してください。</translation>
     </message>
     <message>
-        <source>Name run B's model: a preset, or a model's folder, file or name.</source>
+        <source>Name run B&apos;s model: a preset, or a model&apos;s folder, file or name.</source>
         <translation>実行 B のモデルを指定してください: プリセット、またはモデルのフォルダー・ファイル・名前。</translation>
     </message>
     <message>
@@ -827,7 +875,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ステップ {step}</translation>
     </message>
     <message>
-        <source>Another checkpoint of the shown model's training run</source>
+        <source>Another checkpoint of the shown model&apos;s training run</source>
         <translation>表示中のモデルの学習実行の、別のチェックポイント</translation>
     </message>
     <message>
@@ -839,11 +887,11 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>今の実行には介入がありません。「介入」パネルで追加してください。</translation>
     </message>
     <message>
-        <source>Run B's sentence</source>
+        <source>Run B&apos;s sentence</source>
         <translation>実行 B の文</translation>
     </message>
     <message>
-        <source>A preset, or a model's folder, file or name (e.g. smollm2)</source>
+        <source>A preset, or a model&apos;s folder, file or name (e.g. smollm2)</source>
         <translation>プリセット、またはモデルのフォルダー・ファイル・名前（例: smollm2）</translation>
     </message>
     <message>
@@ -890,7 +938,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>2 つの実行を比べる: ヘッド {layer}.{head} はどこを見ているか</translation>
     </message>
     <message>
-        <source>Tokens are matched by the characters they cover; where the tokenizations differ, a row is averaged over the unit's queries and a column summed over its keys.</source>
+        <source>Tokens are matched by the characters they cover; where the tokenizations differ, a row is averaged over the unit&apos;s queries and a column summed over its keys.</source>
         <translation>トークンは覆う文字で対応づけます。トークン化が異なるところでは、行はまとまりのクエリで平均し、列はそのキーで合計します。</translation>
     </message>
 </context>
@@ -912,7 +960,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>どちらの実行も同じトークンを読みます</translation>
     </message>
     <message>
-        <source>the snapshot keeps only the baseline's logits and probabilities</source>
+        <source>the snapshot keeps only the baseline&apos;s logits and probabilities</source>
         <translation>このスナップショットにはベースラインのロジットと確率しか保存されていません</translation>
     </message>
     <message>
@@ -1102,7 +1150,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>実行 {run} を計算中…</translation>
     </message>
     <message>
-        <source>{units} aligned tokens, {alone} on one side only ([brackets]: the other run's only, hatched).</source>
+        <source>{units} aligned tokens, {alone} on one side only ([brackets]: the other run&apos;s only, hatched).</source>
         <translation>対応づけたトークン {units} 個、片側だけのもの {alone} 個（[かっこ]: もう一方の実行だけにあるもの、斜線）。</translation>
     </message>
     <message>
@@ -1118,7 +1166,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>マスク、またはこの実行にはそこにトークンがない</translation>
     </message>
     <message>
-        <source>The window's run has changed: press Compare to compare it again.</source>
+        <source>The window&apos;s run has changed: press Compare to compare it again.</source>
         <translation>ウィンドウの実行が変わりました。もう一度比べるには「比較」を押してください。</translation>
     </message>
 </context>
@@ -1157,7 +1205,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>ランダム（学習前）</translation>
     </message>
     <message>
-        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset's own sizes and its trained weights, when it has them.</source>
+        <source>On: random weights from the seed (changing a size always gives random weights). Off: back to the preset&apos;s own sizes and its trained weights, when it has them.</source>
         <translation>オン：シードから作るランダムな重み（サイズを変えると常にランダムな重みになります）。オフ：プリセット本来のサイズと、あれば学習済みの重みに戻します。</translation>
     </message>
     <message>
@@ -1165,7 +1213,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>シード</translation>
     </message>
     <message>
-        <source>preset's</source>
+        <source>preset&apos;s</source>
         <translation>既定</translation>
     </message>
     <message>
@@ -1177,7 +1225,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>E（埋め込み）</translation>
     </message>
     <message>
-        <source>E: size of each token's vector</source>
+        <source>E: size of each token&apos;s vector</source>
         <translation>E：各トークンの埋め込みベクトルの次元数</translation>
     </message>
     <message>
@@ -1185,7 +1233,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D（クエリ・キー）</translation>
     </message>
     <message>
-        <source>D: size of each head's query and key vectors; scores are divided by √D</source>
+        <source>D: size of each head&apos;s query and key vectors; scores are divided by √D</source>
         <translation>D：各ヘッドのクエリ・キーの次元数。類似度は √D で除算されます</translation>
     </message>
     <message>
@@ -1209,7 +1257,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>D_v（バリュー）</translation>
     </message>
     <message>
-        <source>D_v: size of each head's value vector (and of its output Rⁱ)</source>
+        <source>D_v: size of each head&apos;s value vector (and of its output Rⁱ)</source>
         <translation>D_v：各ヘッドのバリューベクトル（と出力 Rⁱ）の次元数</translation>
     </message>
     <message>
@@ -1217,7 +1265,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>F（FFN の幅）</translation>
     </message>
     <message>
-        <source>F: width of the feed-forward layer's hidden activations</source>
+        <source>F: width of the feed-forward layer&apos;s hidden activations</source>
         <translation>F：フィードフォワード層の中間層の次元数</translation>
     </message>
     <message>
@@ -1257,7 +1305,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>正規化</translation>
     </message>
     <message>
-        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note's bare block</source>
+        <source>Normalisation before attention, before the FFN and at the end (a stage of its own); none with residuals off is the note&apos;s bare block</source>
         <translation>アテンションの前・FFN の前・最後に行う正規化 (それぞれ独立した段階)。なし＋残差オフでノートの素のブロックになります</translation>
     </message>
     <message>
@@ -1277,7 +1325,7 @@ Watch every tensor flow through a Transformer you size yourself.</source>
         <translation>x を足し戻す</translation>
     </message>
     <message>
-        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note's bare Attention then FFN</source>
+        <source>On: each block adds its attention and FFN outputs to its input x. Off (with norm none): the note&apos;s bare Attention then FFN</source>
         <translation>オン: 各ブロックはアテンションと FFN の出力を入力 x に足します。オフ (正規化なしと合わせて): ノートの素の「アテンション → FFN」</translation>
     </message>
     <message>
@@ -1678,7 +1726,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Write this generation as one snapshot (prefill maps, each step's rows, the KV cache)</source>
+        <source>Write this generation as one snapshot (prefill maps, each step&apos;s rows, the KV cache)</source>
         <translation>この生成を1つのスナップショットとして書き出す（プレフィルのマップ、各ステップの行、KVキャッシュ）</translation>
     </message>
     <message>
@@ -1775,7 +1823,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>生成</translation>
     </message>
     <message>
-        <source>Show the generation's attention: the prompt's map and one row per new token</source>
+        <source>Show the generation&apos;s attention: the prompt&apos;s map and one row per new token</source>
         <translation>生成のアテンションを表示: プロンプトのマップと、新しいトークンごとに1行</translation>
     </message>
     <message>
@@ -1860,7 +1908,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>キー（列）</translation>
     </message>
     <message>
-        <source>layer {l}, head {h}: the prompt's {C}×{C} map (framed) and one new row per step</source>
+        <source>layer {l}, head {h}: the prompt&apos;s {C}×{C} map (framed) and one new row per step</source>
         <translation>レイヤー {l}、ヘッド {h}: プロンプトの {C}×{C} マップ（枠内）と、ステップごとに1行ずつ増える新しい行</translation>
     </message>
     <message>
@@ -1902,7 +1950,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>大きい順に r 個の特異値を残します：W_v1 (E×r) · W_v2 (r×E) がランク r の最良の近似です</translation>
     </message>
     <message>
-        <source>Rows: tokens (query positions). Columns: the E numbers of each token's attention output.</source>
+        <source>Rows: tokens (query positions). Columns: the E numbers of each token&apos;s attention output.</source>
         <translation>行：トークン（クエリの位置）。列：各トークンの Attention 出力の E 個の値。</translation>
     </message>
     <message>
@@ -1922,11 +1970,11 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>埋め込みベクトルの次元（E）</translation>
     </message>
     <message>
-        <source>The note's example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
+        <source>The note&apos;s example: E = 100, r = 10: {before} → {after} parameters ({saving}).</source>
         <translation>ノートの例：E = 100、r = 10 でパラメータ数 {before} → {after}（{saving}）。</translation>
     </message>
     <message>
-        <source>This model has no W_o (the note's single head with W_v of size E×E): there is nothing to sum.</source>
+        <source>This model has no W_o (the note&apos;s single head with W_v of size E×E): there is nothing to sum.</source>
         <translation>このモデルには W_o がありません（ノートのシングルヘッドで W_v が E×E の形）。足し合わせるものはありません。</translation>
     </message>
     <message>
@@ -1934,7 +1982,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>このトレースにはレイヤー {l} が記録されていません。</translation>
     </message>
     <message>
-        <source>Layer {l}, sentence {b}: each head's output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
+        <source>Layer {l}, sentence {b}: each head&apos;s output Rⁱ (C×{dv}) times its own rows of W_o ({dv}×{e}), summed over the {h} heads, against the concatenation (C×{hdv}) times the whole W_o ({hdv}×{e}).</source>
         <translation>レイヤー {l}、文 {b}：各ヘッドの出力 Rⁱ (C×{dv}) と W_o の対応する行 ({dv}×{e}) の積を {h} 個のヘッドで合計したものと、連結 (C×{hdv}) と W_o 全体 ({hdv}×{e}) の積を比べます。</translation>
     </message>
     <message>
@@ -1962,7 +2010,7 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>レイヤー {l}：W_v は E×E の 1 つの行列（{e}×{e}）です。トークンごとに r 個の値を経由するよう行列分解します。</translation>
     </message>
     <message>
-        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note's W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
+        <source>Layer {l}: the model already stores the value path factored, W_v ({e}×{hdv}) · W_o ({hdv}×{e}): the note&apos;s W_v1 · W_v2 with r = H·D_v = {hdv}. Below, their product as one {e}×{e} matrix, cut to rank r.</source>
         <translation>レイヤー {l}：このモデルはバリューの経路を分解済みの形 W_v ({e}×{hdv}) · W_o ({hdv}×{e}) で持っています。ノートの W_v1 · W_v2 で r = H·D_v = {hdv} の場合です。下はその積を 1 つの {e}×{e} 行列とし、ランク r に切り詰めたものです。</translation>
     </message>
     <message>
@@ -1977,7 +2025,7 @@ parameters: {before} → {after}  ({saving})</source>
 <context>
     <name>InductionReadout</name>
     <message>
-        <source>Show this head's attention weights: each query should look at the token right after the previous occurrence of itself</source>
+        <source>Show this head&apos;s attention weights: each query should look at the token right after the previous occurrence of itself</source>
         <translation>このヘッドの Attention 重みを表示します：各クエリは、自分が前に出現した位置の直後のトークンを参照するはずです</translation>
     </message>
     <message>
@@ -2170,7 +2218,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>前のステップ</translation>
     </message>
     <message>
-        <source>Next step (from the lesson's state, whatever you changed)</source>
+        <source>Next step (from the lesson&apos;s state, whatever you changed)</source>
         <translation>次のステップ（途中で変更しても、レッスンの状態から続けます）</translation>
     </message>
     <message>
@@ -2350,7 +2398,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>このモデルの読み込みを中止し、表示中のモデルを使い続けます</translation>
     </message>
     <message>
-        <source>Reading and converting the model's weights</source>
+        <source>Reading and converting the model&apos;s weights</source>
         <translation>モデルの重みを読み込んで変換しています</translation>
     </message>
     <message>
@@ -2408,7 +2456,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>マスク済み、マイナス無限大</translation>
     </message>
     <message>
-        <source>Arrow keys move from cell to cell, Home and End go to the row's ends, Enter selects the cell's token; View → As table lists every number.</source>
+        <source>Arrow keys move from cell to cell, Home and End go to the row&apos;s ends, Enter selects the cell&apos;s token; View → As table lists every number.</source>
         <translation>矢印キーでセルからセルへ移動し、Home と End で行の端へ、Enter でセルのトークンを選択します。表示 → 表で表示 ですべての数値を一覧できます。</translation>
     </message>
     <message>
@@ -2442,7 +2490,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>クエリ（行）がキー（列）を参照します。クリックやドラッグでセルを遮断・許可します。</translation>
     </message>
     <message>
-        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell's new value.</source>
+        <source>Coloured: allowed. Hatched: blocked. Drag to paint several cells with the first cell&apos;s new value.</source>
         <translation>色付き：許可。斜線：遮断。ドラッグすると、最初のセルの新しい値で複数のセルを塗ります。</translation>
     </message>
     <message>
@@ -2484,7 +2532,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>モデルのフォルダーを開く(&amp;F)…</translation>
     </message>
     <message>
-        <source>Open a checkpoint folder, a training run's folder or a Hugging Face model folder</source>
+        <source>Open a checkpoint folder, a training run&apos;s folder or a Hugging Face model folder</source>
         <translation>チェックポイントのフォルダー、学習実行のフォルダー、または Hugging Face のモデルフォルダーを開きます</translation>
     </message>
     <message>
@@ -2528,7 +2576,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>全レイヤー(&amp;L)</translation>
     </message>
     <message>
-        <source>Keep every layer's tensors (uses the most memory)</source>
+        <source>Keep every layer&apos;s tensors (uses the most memory)</source>
         <translation>全レイヤーのテンソルを残します（メモリを最も多く使います）</translation>
     </message>
     <message>
@@ -2599,7 +2647,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>スコア:</translation>
     </message>
     <message>
-        <source>One number per head: entropy = how spread each query's weights are (0: all on one key); previous token = weight on the token just before; first token = weight on the first token (an attention sink); induction = on random tokens written twice, weight on the token after the same token's first occurrence</source>
+        <source>One number per head: entropy = how spread each query&apos;s weights are (0: all on one key); previous token = weight on the token just before; first token = weight on the first token (an attention sink); induction = on random tokens written twice, weight on the token after the same token&apos;s first occurrence</source>
         <translation>ヘッドごとの 1 つの数値: エントロピー = 各クエリの重みの広がり（0: すべてが 1 つのキーに集中）; 直前のトークン = すぐ前のトークンへの重み; 最初のトークン = 最初のトークンへの重み（アテンションシンク）; インダクション = ランダムなトークン列を 2 回並べたとき、同じトークンが最初に現れた位置の次のトークンへの重み</translation>
     </message>
     <message>
@@ -2607,7 +2655,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>レイヤーごとに並べ替え</translation>
     </message>
     <message>
-        <source>Order each layer's heads by the score, most notable first (each map shows its head number)</source>
+        <source>Order each layer&apos;s heads by the score, most notable first (each map shows its head number)</source>
         <translation>各レイヤーのヘッドをスコア順に並べます。最も特徴的なものが先（各マップにヘッド番号を表示）</translation>
     </message>
     <message>
@@ -2627,7 +2675,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>ヘッド</translation>
     </message>
     <message>
-        <source>Every layer's heads</source>
+        <source>Every layer&apos;s heads</source>
         <translation>全レイヤーのヘッド</translation>
     </message>
     <message>
@@ -2639,15 +2687,15 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>この文は {n} トークンあります。モデルビューに表示できるのは {m} トークンまでの文です。</translation>
     </message>
     <message>
-        <source>this trace holds {k} of the model's {L} layers; open the model to see them all</source>
+        <source>this trace holds {k} of the model&apos;s {L} layers; open the model to see them all</source>
         <translation>このトレースはモデルの {L} レイヤーのうち {k} レイヤーだけを保持しています。すべて見るにはモデルを開いてください</translation>
     </message>
     <message>
-        <source>the maps are the model's without the interventions</source>
+        <source>the maps are the model&apos;s without the interventions</source>
         <translation>マップは介入なしのモデルのものです</translation>
     </message>
     <message>
-        <source>Every layer's heads appear here once a text is traced.</source>
+        <source>Every layer&apos;s heads appear here once a text is traced.</source>
         <translation>テキストをトレースすると、全レイヤーのヘッドがここに表示されます。</translation>
     </message>
     <message>
@@ -2727,7 +2775,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>モデルビューを保存</translation>
     </message>
     <message>
-        <source>Ctrl+H or the context menu: how the cell's number is made</source>
+        <source>Ctrl+H or the context menu: how the cell&apos;s number is made</source>
         <translation>Ctrl+H または右クリックメニュー: セルの数がどう作られるか</translation>
     </message>
     <message>
@@ -2809,7 +2857,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>介入後</translation>
     </message>
     <message>
-        <source>Each token of either run's top k: baseline bar (grey) above the intervened run's; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
+        <source>Each token of either run&apos;s top k: baseline bar (grey) above the intervened run&apos;s; on the right the change of probability and of rank (↑ more likely, ↓ less)</source>
         <translation>どちらかの実行で上位 k に入るトークンごとに、ベースラインの棒(灰色)の下に介入後の棒;右に確率と順位の変化(↑ 上がった、↓ 下がった)</translation>
     </message>
     <message>
@@ -3049,7 +3097,7 @@ parameters: {before} → {after}  ({saving})</source>
         <translation>レイヤー {l}、ヘッド {h}</translation>
     </message>
     <message>
-        <source>The prefill: the prompt's {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
+        <source>The prefill: the prompt&apos;s {C} tokens run as one trace and fill the cache; the last row of its {C}×{C} map gives the first new token.</source>
         <translation>プレフィル: プロンプトの {C} トークンを1回のトレースで計算してキャッシュを満たす。{C}×{C} マップの最後の行が最初の新しいトークンを決める。</translation>
     </message>
     <message>
@@ -3091,7 +3139,7 @@ parameters: {before} → {after}  ({saving})</source>
     <message>
         <source>A: {a}
 B: {b}
-Each row: a word's attention (query) over the words (keys), tokens of both runs aligned</source>
+Each row: a word&apos;s attention (query) over the words (keys), tokens of both runs aligned</source>
         <translation>A: {a}
 B: {b}
 各行: ある語（クエリ）が各語（キー）に向ける注意。両方の実行のトークンを対応づけて表示</translation>
@@ -3132,7 +3180,7 @@ B: {b}
         <translation>Softmax が各行をどれだけ均等に配分するか：0 = one-hot（1 つのキーに全重み）</translation>
     </message>
     <message>
-        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax's rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
+        <source>{q} random queries against {k} random keys, every entry of variance 1 (fixed seed). Without ÷√D the variance of q·k grows like D and softmax&apos;s rows turn one-hot (entropy → 0); with it both stay flat. Dashed: log {k} = {u:.2f}, the entropy of an even spread.</source>
         <translation>{q} 個のランダムなクエリと {k} 個のランダムなキー（各成分の分散 1、シード固定）。÷√D がないと q·k の分散は D に比例して大きくなり、Softmax の各行は one-hot になります（エントロピー → 0）。÷√D があればどちらも一定です。破線：log {k} = {u:.2f}、均等に配分したときのエントロピー。</translation>
     </message>
     <message>
@@ -3191,7 +3239,7 @@ B: {b}
         <translation>取り込むバリュー vⱼ</translation>
     </message>
     <message>
-        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head's output Rⁱ)</source>
+        <source>What it receives: Σⱼ aᵢⱼ·vⱼ (its row of the head&apos;s output Rⁱ)</source>
         <translation>受け取るもの：Σⱼ aᵢⱼ·vⱼ（ヘッドの出力 Rⁱ の行）</translation>
     </message>
     <message>
@@ -3199,7 +3247,7 @@ B: {b}
         <translation>選択したクエリの各キーに対する Attention 重み。棒をクリックするとそのキーを選択します</translation>
     </message>
     <message>
-        <source>The selected token's query vector in this head</source>
+        <source>The selected token&apos;s query vector in this head</source>
         <translation>このヘッドでの選択トークンのクエリベクトル</translation>
     </message>
     <message>
@@ -3284,7 +3332,7 @@ B: {b}
         <translation>アテンション前の正規化</translation>
     </message>
     <message>
-        <source>Parallel block: the FFN's norm</source>
+        <source>Parallel block: the FFN&apos;s norm</source>
         <translation>並列ブロック：FFN の正規化</translation>
     </message>
     <message>
@@ -3342,6 +3390,14 @@ B: {b}
     <message>
         <source>Normalisation before the FFN</source>
         <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
+        <source>The router: which experts each token runs</source>
+        <translation>ルーター：各トークンが実行するエキスパート</translation>
+    </message>
+    <message>
+        <source>The outputs of each token&apos;s chosen experts</source>
+        <translation>各トークンが選んだエキスパートの出力</translation>
     </message>
     <message>
         <source>Feed-forward network</source>
@@ -3461,6 +3517,14 @@ B: {b}
     <message>
         <source>Norm before the FFN</source>
         <translation>FFN 前の正規化</translation>
+    </message>
+    <message>
+        <source>Router</source>
+        <translation>ルーター</translation>
+    </message>
+    <message>
+        <source>Chosen experts</source>
+        <translation>選ばれたエキスパート</translation>
     </message>
     <message>
         <source>Feed-forward network</source>
@@ -3593,6 +3657,18 @@ B: {b}
         <source>at [MASK]: the token that belongs there</source>
         <translation>[MASK] の位置：そこに入るトークン</translation>
     </message>
+    <message>
+        <source>the {K} most probable of {X} experts</source>
+        <translation>{X} 個のエキスパートのうち確率上位 {K} 個</translation>
+    </message>
+    <message>
+        <source>a dense FFN in this layer: no router</source>
+        <translation>この層は通常の FFN：ルーターなし</translation>
+    </message>
+    <message>
+        <source>shared expert</source>
+        <translation>共有エキスパート</translation>
+    </message>
 </context>
 <context>
     <name>StatusBar</name>
@@ -3611,25 +3687,6 @@ B: {b}
     <message>
         <source>Error: {message}</source>
         <translation>エラー：{message}</translation>
-    </message>
-</context>
-<context>
-    <name>StepsDialog</name>
-    <message>
-        <source>Edit steps</source>
-        <translation>ステップを編集</translation>
-    </message>
-    <message>
-        <source>Move up</source>
-        <translation>上へ</translation>
-    </message>
-    <message>
-        <source>Move down</source>
-        <translation>下へ</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>削除</translation>
     </message>
 </context>
 <context>
@@ -3748,13 +3805,32 @@ B: {b}
     </message>
 </context>
 <context>
+    <name>StepsDialog</name>
+    <message>
+        <source>Edit steps</source>
+        <translation>ステップを編集</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上へ</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下へ</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>削除</translation>
+    </message>
+</context>
+<context>
     <name>SweepPanel</name>
     <message>
         <source>Patching sweep</source>
         <translation>パッチングスイープ</translation>
     </message>
     <message>
-        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence's run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
+        <source>Run the corrupted sentence once per cell with one activation taken from the clean sentence&apos;s run, and see how much of the clean prediction comes back: 1 = all of it, 0 = nothing, below 0 = further away. Both sentences need the same number of tokens.</source>
         <translation>壊した文を、きれいな文の実行から活性を 1 つ取り込んでセルごとに 1 回実行し、きれいな予測がどれだけ戻るかを見ます: 1 = すべて、0 = まったく戻らない、0 未満 = さらに遠ざかる。2 つの文のトークン数は同じである必要があります。</translation>
     </message>
     <message>
@@ -4020,6 +4096,10 @@ B: {b}
         <translation>キー（列）</translation>
     </message>
     <message>
+        <source>not among the token&apos;s chosen experts: it does not run them (weight 0)</source>
+        <translation>このトークンが選ばなかったエキスパート：実行されない（重み 0）</translation>
+    </message>
+    <message>
         <source>colours saturate above {v} (a long sentence spreads attention thin)</source>
         <translation>{v} 以上は同じ色（長い文では Attention が薄く広がるため）</translation>
     </message>
@@ -4108,7 +4188,7 @@ B: {b}
         <translation>{name}：トークン {i}「{ti}」、列 {j}</translation>
     </message>
     <message>
-        <source>Build the chosen cell's number step by step with its real values (Ctrl+H)</source>
+        <source>Build the chosen cell&apos;s number step by step with its real values (Ctrl+H)</source>
         <translation>選んだセルの数を実際の値で 1 ステップずつ組み立てます (Ctrl+H)</translation>
     </message>
     <message>
@@ -4131,7 +4211,7 @@ B: {b}
         <translation>␣ は単語の前にくっついた空白です。「␣is」は空白付きの「 is」です。␣ のある断片は新しい単語の始まり、␣ のない断片は前の単語の続きです。</translation>
     </message>
     <message>
-        <source>id {id}: the row of the embedding table W_E that holds this token's vector</source>
+        <source>id {id}: the row of the embedding table W_E that holds this token&apos;s vector</source>
         <translation>id {id}：このトークンのベクトルが入っている埋め込み表 W_E の行</translation>
     </message>
     <message>
@@ -4139,7 +4219,7 @@ B: {b}
         <translation>テキストパネルは、文をトークン（モデルが読む断片）に切って示します。チップ 1 つが 1 トークンで、id が付いています。</translation>
     </message>
     <message>
-        <source>The number on a chip is its id: the row of the embedding table W_E that holds the token's vector. The Embed stage reads that row.</source>
+        <source>The number on a chip is its id: the row of the embedding table W_E that holds the token&apos;s vector. The Embed stage reads that row.</source>
         <translation>チップの数字は id です。トークンのベクトルが入っている埋め込み表 W_E の行番号で、Embed の段階がその行を読みます。</translation>
     </message>
     <message>
@@ -4158,7 +4238,7 @@ B: {b}
         <translation>まだ学習するものがありません：最初のトレースを待ってください</translation>
     </message>
     <message>
-        <source>only this app's own models can be trained here; choose a preset first</source>
+        <source>only this app&apos;s own models can be trained here; choose a preset first</source>
         <translation>ここで学習できるのはこのアプリのモデルだけです。先にプリセットを選んでください</translation>
     </message>
     <message>
@@ -4225,7 +4305,7 @@ B: {b}
         <translation>表示中の重みから始める</translation>
     </message>
     <message>
-        <source>Continue training the weights on screen (only when they use this corpus's vocabulary); off: start from random weights</source>
+        <source>Continue training the weights on screen (only when they use this corpus&apos;s vocabulary); off: start from random weights</source>
         <translation>画面の重みから学習を続けます（このデータの語彙を使う場合のみ）。オフ：ランダムな重みから始めます</translation>
     </message>
     <message>
@@ -4253,7 +4333,7 @@ B: {b}
         <translation>フォルダーを開く</translation>
     </message>
     <message>
-        <source>Show the run's folder (checkpoints and log.jsonl) in the file manager</source>
+        <source>Show the run&apos;s folder (checkpoints and log.jsonl) in the file manager</source>
         <translation>学習のフォルダー（チェックポイントと log.jsonl）をファイルマネージャーで表示します</translation>
     </message>
     <message>
@@ -4450,7 +4530,7 @@ B: {b}
         <translation>A·V の {i} 行目（ヘッド {head}）：{i} 行目の重みをバリューベクトル v₀, v₁ … に掛けて足します。小数第 2 位まで。</translation>
     </message>
     <message>
-        <source>Entry ({i}, {e}) of concat·W_o: the heads' outputs of token {i} side by side, times column {e} of W_o, added. Two decimals.</source>
+        <source>Entry ({i}, {e}) of concat·W_o: the heads&apos; outputs of token {i} side by side, times column {e} of W_o, added. Two decimals.</source>
         <translation>concat·W_o の ({i}, {e}) 成分：トークン {i} の各ヘッドの出力を並べたものと W_o の {e} 列目を成分ごとに掛けて足します。小数第 2 位まで。</translation>
     </message>
     <message>
@@ -4482,7 +4562,7 @@ B: {b}
         <translation>concat·W_o の 1 成分</translation>
     </message>
     <message>
-        <source>The next token's probability</source>
+        <source>The next token&apos;s probability</source>
         <translation>次トークンの確率</translation>
     </message>
     <message>
@@ -4490,7 +4570,7 @@ B: {b}
         <translation>この文ではワークシートを作れません。演習が自明になってしまいます。トークン {i} が参照する {k} 個のトークンのスコアがすべて同じなので、重みもすべて等しく、どの答えもどの単語がどれかに左右されません。</translation>
     </message>
     <message>
-        <source>{u} of its tokens are not in the toy model's vocabulary and are all read as &lt;unk&gt;.</source>
+        <source>{u} of its tokens are not in the toy model&apos;s vocabulary and are all read as &lt;unk&gt;.</source>
         <translation>このうち {u} 個のトークンは小さなモデルの語彙になく、すべて &lt;unk&gt; として読まれます。</translation>
     </message>
     <message>
@@ -4505,7 +4585,7 @@ B: {b}
         <translation>ワークシート</translation>
     </message>
     <message>
-        <source>Exercises with this text's numbers (seed-toy)</source>
+        <source>Exercises with this text&apos;s numbers (seed-toy)</source>
         <translation>この文の数を使った演習（seed-toy）</translation>
     </message>
     <message>

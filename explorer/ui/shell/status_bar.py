@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
 
 from explorer.ui.bridge.state import AppState
 from explorer.ui.words.byte_size import human_bytes
+from explorer.ui.words.captions_families import active_parameters_note
 from explorer.vocab import itemsize
 
 BUSY_AFTER_MS = 250  # work shorter than this shows no busy bar
@@ -80,6 +81,7 @@ class StatusBar(QStatusBar):
             self.tr("{n} parameters · {mem} · trace {tmem}").format(
                 n=f"{count:,}", mem=human_bytes(count * item), tmem=human_bytes(trace.nbytes)
             )
+            + active_parameters_note(cfg)
         )
 
     def _own_message(self, trace) -> bool:

@@ -23,6 +23,7 @@ from explorer.ui.views import controls_build
 from explorer.ui.views.base import View
 from explorer.ui.views.only_changes import set_value
 from explorer.ui.words.byte_size import human_bytes
+from explorer.ui.words.captions_families import active_parameters_note
 from explorer.util.devices import available_devices
 from explorer.weights.presets import get_preset
 
@@ -296,7 +297,7 @@ class ControlsView(View):
         if cfg is None:
             self.params.setText("")
             return
-        text = self.tr("{n} parameters").format(n=f"{cfg.parameter_count():,}")
+        text = self.tr("{n} parameters").format(n=f"{cfg.parameter_count():,}") + active_parameters_note(cfg)
         trace = s.trace
         if trace is not None:
             est = estimate_memory(cfg, trace.B, trace.C, s.options)

@@ -11,6 +11,7 @@ from explorer.config import estimate_memory
 from explorer.present.param_summary import parameter_groups, totals
 from explorer.ui.views.base import View
 from explorer.ui.words.byte_size import human_bytes
+from explorer.ui.words.captions_families import active_parameters_note
 
 EXPANDED_LAYERS = 2  # a 30-layer model lists every layer; open only the first few
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter  # the count and size columns
@@ -103,6 +104,7 @@ class ParamsView(View):
         count, nbytes = totals(cfg, dtype)
         self.summary.setText(
             self.tr("{n} parameters · {mem} in {dtype}").format(n=f"{count:,}", mem=human_bytes(nbytes), dtype=dtype)
+            + active_parameters_note(cfg)
         )
         for group in parameter_groups(cfg, dtype):
             top = self._group_item(group)

@@ -120,3 +120,13 @@ def family_tensor_title(key: str) -> str | None:
         "ffn.shared_out": QCoreApplication.translate("Captions", "the shared expert's output"),
         "ffn.shared_gate": QCoreApplication.translate("Captions", "the shared expert's gate"),
     }.get(key)
+
+
+def active_parameters_note(cfg) -> str:
+    """ " · 1,234 used per token (K = 2 of X = 8 experts)" for a mixture of experts, "" for a dense model: the
+    parameters one token computes with, beside the count of all of them."""
+    if cfg is None or not getattr(cfg, "moe", False):
+        return ""
+    return " · " + QCoreApplication.translate("Captions", "{n} used per token (K = {K} of X = {X} experts)").format(
+        n=f"{cfg.active_parameter_count():,}", K=cfg.experts_per_token, X=cfg.experts
+    )
