@@ -15,6 +15,7 @@ import numpy as np
 from explorer import names
 from explorer.present.explain_maps import block_input, kv_head, stored
 from explorer.present.explain_math import Norm, gelu, gelu_tanh, matmul_text, norm_text, rotated
+from explorer.present.explain_moe import HANDLERS as MOE_HANDLERS
 from explorer.present.hover_format import adding_up, fmt, sub, sum_text, term
 
 
@@ -251,4 +252,6 @@ def arch_handler(cfg, pattern: str):
         table["logits"] = _logits_from("mlm.out")
     if cfg.logit_softcap is not None:
         table["logits"] = _logits_capped
+    if getattr(cfg, "moe", False):  # a mixture of experts: the router, the chosen experts, their weighted sum
+        table.update(MOE_HANDLERS)
     return table.get(pattern)

@@ -216,3 +216,43 @@ def test_a_mixture_trace_reopens_from_a_snapshot(tmp_path, tokenizer_json, fmt):
         np.testing.assert_array_equal(back[name], trace[name])
     assert back["layers.0.ffn.experts_chosen"].dtype.kind == "i"
     np.testing.assert_array_equal(back["params.layers.2.ffn.experts.W_out"], trace["params.layers.2.ffn.experts.W_out"])
+
+
+@pytest.mark.parametrize("name", ["mixtral", "olmoe", "qwen2_moe"])
+def test_the_router_and_the_experts_are_stages_whose_hovers_add_up(tmp_path, tokenizer_json, name):
+    """Each MoE stage has its label and shape; every hover of the router's and experts' tensors is arithmetic
+    on the numbers the previous stage shows (the checker of tests/core/test_hover_arithmetic.py); the router's
+    map marks exactly the experts each token does not run."""
+    import test_hover_arithmetic as checker
+
+    from explorer.present import matrices
+    from explorer.present.explain import explain_value
+    from explorer.present.stage_facts import stage_shape
+    from explorer.present.stages import edge_label, stage_keys_for
+
+    build(tmp_path, name, tokenizer_json)
+    trace = run_trace(load_model(tmp_path), "The cat sat on the mat .")
+    cfg = trace.config
+    keys = stage_keys_for(cfg)
+    assert keys.index("norm_ffn") < keys.index("router") < keys.index("experts") < keys.index("ffn")
+    n, K, X = trace.rows[0].length, cfg.experts_per_token, cfg.experts
+    assert stage_shape("router", trace, 0, 0) == (f"({n}, {X})", 1)
+    assert stage_shape("experts", trace, 0, 0) == (f"({n}, {cfg.E})", K)
+    assert f"{K} most probable of {X}" in edge_label("router", trace, 0, 0)
+    assert "Σⱼ wⱼ" in edge_label("ffn", trace, 0, 0)
+    m = matrices.stage_matrix(trace, "layers.0.ffn.router_probs", 0, 0)
+    assert m.passed_over.sum() == n * (X - K)
+    chosen = trace["layers.0.ffn.experts_chosen"][0, :n]
+    assert not m.passed_over[np.arange(n)[:, None], chosen].any()
+    second = matrices.stage_matrix(trace, "layers.0.ffn.expert_out", K + 1, 0)  # the head control wraps round K
+    np.testing.assert_array_equal(second.data, trace["layers.0.ffn.expert_out"][0, 1 % K, :n])
+    counted = 0
+    for stage in ("router_logits", "router_probs", "expert_weights", "out", "shared_gate"):
+        tensor = f"layers.0.ffn.{stage}"
+        if tensor not in trace:
+            continue
+        for i in range(n):
+            for j in (0, trace[tensor].shape[-1] - 1):
+                counted += checker.assert_adds_up(explain_value(trace, tensor, 0, 0, i, j))
+    assert counted >= 4 * n
+    assert "expert" in explain_value(trace, "layers.0.ffn.experts_chosen", 0, 0, 0, 0)
