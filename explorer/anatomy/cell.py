@@ -87,6 +87,11 @@ def check(trace: Trace, c: Cell) -> None:
     elif c.stage == "tokens":
         return  # a token's id: the query alone
     elif c.stage == "ffn":
+        if cfg.is_moe(c.layer):  # its neurons are the chosen experts': the hover spells out the weighted sum
+            raise ConfigError(
+                f"layer {c.layer}'s FFN is a mixture of experts: its anatomy is not built yet; hover a cell for "
+                "the chosen experts' weighted sum"
+            )
         if c.neuron is None and c.dim is None:
             raise ConfigError(f"the FFN needs --neuron N (0 … {cfg.F - 1}) or --dim K (0 … {cfg.E - 1})")
         if c.neuron is not None:

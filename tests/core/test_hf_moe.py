@@ -256,3 +256,29 @@ def test_the_router_and_the_experts_are_stages_whose_hovers_add_up(tmp_path, tok
                 counted += checker.assert_adds_up(explain_value(trace, tensor, 0, 0, i, j))
     assert counted >= 4 * n
     assert "expert" in explain_value(trace, "layers.0.ffn.experts_chosen", 0, 0, 0, 0)
+
+
+def test_the_ffn_anatomy_of_a_mixture_says_so_and_a_dense_layer_keeps_its_own(tmp_path, tokenizer_json):
+    from explorer.anatomy import anatomy
+    from explorer.anatomy.cell import Cell
+    from explorer.errors import ConfigError
+
+    build(tmp_path, "qwen2_moe", tokenizer_json)
+    trace = run_trace(load_model(tmp_path), "The cat sat on the mat .")
+    with pytest.raises(ConfigError, match="layer 0's FFN is a mixture of experts") as caught:
+        anatomy(trace, Cell("ffn", layer=0, query=2, dim=1))
+    assert "\n" not in str(caught.value)
+    steps = anatomy(trace, Cell("ffn", layer=1, query=2, dim=1))  # mlp_only_layers: a dense FFN
+    assert steps[-1].result == pytest.approx(float(trace["layers.1.ffn.out"][0, 2, 1]), abs=1e-6)
+
+
+@pytest.mark.parametrize("name", ["mixtral", "qwen2_moe"])
+def test_generation_through_the_cache_writes_what_transformers_writes(tmp_path, tokenizer_json, name):
+    from explorer.generation.loop import GenerateOptions, generate
+
+    oracle = build(tmp_path, name, tokenizer_json)
+    ours = generate(load_model(tmp_path), "The cat sat on the mat because", gen=GenerateOptions(max_new_tokens=8))
+    ids = list(ours.trace.rows[0].ids)
+    with torch.no_grad():
+        theirs = oracle.generate(torch.tensor([ids]), max_new_tokens=8, do_sample=False, min_new_tokens=8)
+    assert [s.token_id for s in ours.steps] == theirs[0, len(ids) :].tolist()
