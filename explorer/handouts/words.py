@@ -25,6 +25,7 @@ WORDS = {
     "clipped": "colours saturate above {v} (a long sentence spreads attention thin)",
     "subset": "the {shown} most likely of {total} tokens",
     "of head": "{axis} ({n}) of head {h}",
+    "of choice": "{axis} ({n}) of each token's expert #{j}",
     "trio q": "Queries Q — head {h}",
     "trio k": "Keys K — head {h}",
     "trio v": "Values V — head {h}",

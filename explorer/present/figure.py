@@ -118,6 +118,8 @@ def matrix_panel(m: matrices.Matrix, sel) -> Panel:
     rows, cols = m.data.shape
     if m.subset:
         columns = Say.of("subset", shown=cols, total=m.total_columns)
+    elif m.choice is not None:  # a mixture's expert_out: each token's j-th chosen expert
+        columns = Say.of("of choice", axis=m.col_axis, n=cols, j=m.choice + 1)
     elif m.per_head:
         columns = Say.of("of head", axis=m.col_axis, n=cols, h=sel.head)
     else:

@@ -241,8 +241,9 @@ class Matrix:
     total_columns: int
     signed: bool
     col_axis: str  # the shape label of the columns: E, D, D_v, H·D_v, F, V
-    per_head: bool  # q, k, v, heads: one head's slice
+    per_head: bool  # q, k, v, heads: one head's slice (expert_out: one of each token's K chosen experts)
     passed_over: np.ndarray | None = None  # a router's map: the experts each token does not run (drawn blocked)
+    choice: int | None = None  # expert_out: which of each token's K chosen experts (0: the most probable)
 
     @property
     def subset(self) -> bool:
@@ -294,6 +295,7 @@ def stage_matrix(trace: Trace, name: str, head: int, row: int, top: int = TOP_CO
         col_axis="id" if name == "tokens" else labels[-1],
         per_head=per_head,
         passed_over=passed_over(trace, name, row) if entry.pattern == "layers.{l}.ffn.router_probs" else None,
+        choice=slot_of(trace, name, head) if per_head and labels[1] == "K" else None,
     )
 
 

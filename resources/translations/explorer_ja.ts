@@ -1643,6 +1643,10 @@ KL(A‖B) {ab} nat、KL(B‖A) {ba} nat
         <translation>T = {t:g}</translation>
     </message>
     <message>
+        <source>K = {k} per token</source>
+        <translation>1 トークンあたり K = {k}</translation>
+    </message>
+    <message>
         <source>× {h} heads</source>
         <translation>× {h} ヘッド</translation>
     </message>
@@ -4102,6 +4106,10 @@ B: {b}
     <message>
         <source>colours saturate above {v} (a long sentence spreads attention thin)</source>
         <translation>{v} 以上は同じ色（長い文では Attention が薄く広がるため）</translation>
+    </message>
+    <message>
+        <source>{axis} ({n}) of each token&apos;s expert #{j}</source>
+        <translation>各トークンの {j} 番目のエキスパートの {axis} ({n})</translation>
     </message>
     <message>
         <source>long input: one head at a time (Alt+← / Alt+→ for the others)</source>

@@ -33,6 +33,7 @@ def figure_words() -> FigureWords:
         ),
         "subset": QCoreApplication.translate("TensorView", "the {shown} most likely of {total} tokens"),
         "of head": QCoreApplication.translate("TensorView", "{axis} ({n}) of head {h}"),
+        "of choice": QCoreApplication.translate("TensorView", "{axis} ({n}) of each token's expert #{j}"),
         "trio q": QCoreApplication.translate("TensorView", "Queries Q — head {h}"),
         "trio k": QCoreApplication.translate("TensorView", "Keys K — head {h}"),
         "trio v": QCoreApplication.translate("TensorView", "Values V — head {h}"),

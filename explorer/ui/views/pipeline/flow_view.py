@@ -217,6 +217,8 @@ class FlowView(View):
             )
         if key == "probs":
             return self.tr("T = {t:g}").format(t=opt.temperature)
+        if key == "experts" and trace.config.is_moe(self.state.selection.layer):  # K choices, where others count heads
+            return self.tr("K = {k} per token").format(k=heads)
         if heads > 1:
             return self.tr("× {h} heads").format(h=heads)
         return ""

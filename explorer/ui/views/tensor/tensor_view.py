@@ -258,6 +258,7 @@ class TensorView(View):
         self.edge.setText(stages.edge_label(sel.stage, trace, sel.layer, sel.row, stage_words()))
 
     def _draw_pairwise(self, trace, sel, mode: str = "intervened") -> None:
+        self.large.show()  # hidden while a matrix stage had nothing to draw
         self._matrix = None
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
@@ -317,6 +318,8 @@ class TensorView(View):
         self.grid.hide()
         self._grid_drawn = None
         name = self.current_tensor()
+        # a layer without this stage's tensors (a mixture's dense layer has no router) draws nothing, not the last map
+        self.large.setVisible(name is not None)
         if name is None:
             self._matrix = None
             return
