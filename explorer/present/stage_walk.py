@@ -23,20 +23,28 @@ def walk(layers: Sequence[int], config=None) -> tuple[Step, ...]:
     first = _first_layered()
     before = [(s.key, None) for s in shown if not s.per_layer and STAGES.index(s) < first]
     after = [(s.key, None) for s in shown if not s.per_layer and STAGES.index(s) > first]
-    inside = [(s.key, l) for l in layers for s in shown if s.per_layer]
+    inside = [(s.key, l) for l in layers for s in shown if s.per_layer and in_layer(s, l, config)]
     return tuple(before + inside + after)
+
+
+def in_layer(s, layer: int, config) -> bool:
+    """Whether layer ``layer`` runs the stage: a mixture's router and experts only where its FFN is one (a
+    Qwen-MoE dense layer has neither)."""
+    return not s.layer_needs or config is None or bool(getattr(config, s.layer_needs)(layer))
 
 
 def _first_layered() -> int:
     return next(i for i, s in enumerate(STAGES) if s.per_layer)
 
 
-def _present(key: str, steps: tuple[Step, ...]) -> str:
-    """``key`` itself, or for a stage the model lacks (a norm of a bare model) the next one it has."""
-    keys = {k for k, _ in steps}
-    if key in keys:
-        return key
-    return next((k for k in STAGE_KEYS[STAGE_KEYS.index(key) :] if k in keys), steps[-1][0])
+def _present(key: str, layer: int, steps: tuple[Step, ...]) -> int:
+    """The step of ``key`` at ``layer``, or for a stage the model (or that layer) lacks (a norm of a bare model,
+    the router of a dense layer) the next one it has."""
+    for k in (*STAGE_KEYS[STAGE_KEYS.index(key) :], steps[-1][0]):
+        for i, (kk, l) in enumerate(steps):
+            if kk == k and (l is None or l == layer):
+                return i
+    raise KeyError(f"unknown stage {key!r}")
 
 
 def position(key: str, layer: int, layers: Sequence[int], config=None) -> tuple[int, int]:
@@ -47,11 +55,7 @@ def position(key: str, layer: int, layers: Sequence[int], config=None) -> tuple[
         layer = layers[0]
     if key not in STAGE_KEYS:
         raise KeyError(f"unknown stage {key!r}")
-    key = _present(key, steps)
-    for i, (k, l) in enumerate(steps):
-        if k == key and (l is None or l == layer):
-            return i, len(steps)
-    raise KeyError(f"unknown stage {key!r}")
+    return _present(key, layer, steps), len(steps)
 
 
 def step(key: str, layer: int, delta: int, layers: Sequence[int], config=None) -> tuple[str, int]:

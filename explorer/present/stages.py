@@ -27,6 +27,7 @@ class Stage:
     per_layer: bool = True
     norm: bool = False  # a pre-norm: shown only when the model has one (the note's toy has none)
     needs: str = ""  # a stage of some real families only: the ModelConfig property that says the model has it
+    layer_needs: str = ""  # the ModelConfig method that says whether a layer runs it (a mixture's dense layers)
 
 
 # A stage's first name the trace holds is the one it shows: "residual" shows x + attn (attn.sum) in a post-norm
@@ -65,12 +66,14 @@ STAGES: tuple[Stage, ...] = (
             "layers.{l}.ffn.expert_weights",
         ),
         needs="moe",
+        layer_needs="is_moe",
     ),
     Stage(
         "experts",
         "experts",
         ("layers.{l}.ffn.expert_out", "layers.{l}.ffn.shared_out", "layers.{l}.ffn.shared_gate"),
         needs="moe",
+        layer_needs="is_moe",
     ),
     Stage("ffn", "FFN", ("layers.{l}.ffn.hidden", "layers.{l}.ffn.out")),
     Stage("ffn_out_norm", "norm", ("layers.{l}.ffn.out_norm",), needs="out_norms"),

@@ -282,3 +282,22 @@ def test_generation_through_the_cache_writes_what_transformers_writes(tmp_path, 
     with torch.no_grad():
         theirs = oracle.generate(torch.tensor([ids]), max_new_tokens=8, do_sample=False, min_new_tokens=8)
     assert [s.token_id for s in ours.steps] == theirs[0, len(ids) :].tolist()
+
+
+def test_play_walks_the_router_only_through_the_layers_that_route(tmp_path, tokenizer_json):
+    """Qwen-MoE's dense layer 1 has no router: Play and Export all stages skip it there, and asking for it
+    there lands on the next stage that layer has."""
+    from explorer.handouts.all_stages import plan
+    from explorer.present.stage_walk import position, walk
+    from explorer.session.request import Selection
+
+    build(tmp_path, "qwen2_moe", tokenizer_json)
+    cfg = load_model(tmp_path).config
+    steps = walk((0, 1, 2), cfg)
+    assert ("router", 0) in steps and ("experts", 2) in steps
+    assert ("router", 1) not in steps and ("experts", 1) not in steps
+    i, _ = position("router", 1, (0, 1, 2), cfg)
+    assert steps[i] == ("ffn", 1)
+    trace = run_trace(load_model(tmp_path), "The cat sat .")
+    names = [name for name, _ in plan(trace, Selection(), (0, 1, 2), "svg")]
+    assert any(n.endswith("layer0-router.svg") for n in names) and not any("layer1-router" in n for n in names)
