@@ -201,6 +201,12 @@ class ModelConfig:
 
     def _check_experts(self) -> None:
         """A mixture of experts: X experts, K of them per token, the dense layers named by index."""
+        if not isinstance(self.dense_layers, (list, tuple)) or not isinstance(self.norm_topk, bool):
+            raise ConfigError(
+                f"dense layers must be a list of layer indices and norm_topk true or false, got "
+                f"{self.dense_layers!r} and {self.norm_topk!r}"
+            )
+        object.__setattr__(self, "dense_layers", tuple(self.dense_layers))  # a manifest's config holds a list
         if self.experts == 0:
             if self.experts_per_token or self.dense_layers or self.shared_expert_dim or self.expert_dim:
                 raise ConfigError("experts per token, dense layers and expert sizes need experts (X > 0)")

@@ -49,6 +49,11 @@ def _factors(value: Any, field: str, where: Where) -> list:
     return listing(value, field, where, number, 65_536)
 
 
+def _layer_list(value: Any, field: str, where: Where) -> list:
+    """Layer numbers (Qwen-MoE's mlp_only_layers): whole numbers from 0."""
+    return listing(value, field, where, _count, 4096)
+
+
 def _name(value: Any, field: str, where: Where) -> str:
     return text(value, field, where, 200)
 
@@ -113,7 +118,7 @@ FIELDS: dict[str, Check] = {
     ),
     "num_experts": _count,  # Qwen-MoE: 0 experts is a dense model
     "sliding_window": _count,  # Qwen-MoE writes 0 without use_sliding_window; a family that slides reads ≥ 1
-    "mlp_only_layers": lambda v, f, w: listing(v, f, w, _count, 4096),
+    "mlp_only_layers": _layer_list,
     "clip_qkv": _positive,
     "pad_token_id": _token_id,
     "max_window_layers": _count,

@@ -67,6 +67,7 @@ def _kind(key: str) -> str:
         s._positive: "positive",
         s._fraction: "fraction",
         s._name: "name",
+        s._layer_list: "layers",
     }.get(check, "flag" if check is s.flag else "rope")
 
 
@@ -80,6 +81,7 @@ def _wrong_for(key: str):
         "fraction": NOT_A_FRACTION,
         "name": NOT_A_NAME,
         "flag": NOT_A_FLAG,
+        "layers": st.sampled_from([5, "1", {}, True, [-1], [1.5], ["0"], [None], [2**80]]),
         "rope": NOT_AN_OBJECT
         | st.builds(
             lambda k, v: {k: v},
