@@ -75,6 +75,20 @@ def configs(V: int) -> dict:
             ),
             t.Qwen2MoeForCausalLM,
         ),
+        # a sliding window on layer 0 (every other layer below max_window_layers), Qwen's own rule
+        "qwen2_moe-window": (
+            t.Qwen2MoeConfig(
+                **settings(V, layers=3),
+                num_experts=4,
+                num_experts_per_tok=2,
+                moe_intermediate_size=24,
+                shared_expert_intermediate_size=32,
+                use_sliding_window=True,
+                sliding_window=4,
+                max_window_layers=2,
+            ),
+            t.Qwen2MoeForCausalLM,
+        ),
         # every other layer routed (decoder_sparse_step 2: layers 1 and 3), probabilities kept as they are
         "qwen2_moe-step": (
             t.Qwen2MoeConfig(
@@ -105,7 +119,8 @@ def moe_layers(cfg) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    "name", ["mixtral", "mixtral-window", "olmoe", "olmoe-normalised", "qwen2_moe", "qwen2_moe-step"]
+    "name",
+    ["mixtral", "mixtral-window", "olmoe", "olmoe-normalised", "qwen2_moe", "qwen2_moe-step", "qwen2_moe-window"],
 )
 def test_a_mixture_of_experts_matches_transformers_and_its_router(tmp_path, tokenizer_json, name):
     oracle = build(tmp_path, name, tokenizer_json)
@@ -114,6 +129,8 @@ def test_a_mixture_of_experts_matches_transformers_and_its_router(tmp_path, toke
     trace = run_trace(bundle, TEXT)
     routed = moe_layers(cfg)
     assert routed, "the model has no MoE layer"
+    windows = {"mixtral-window": (5, (0, 1)), "qwen2_moe-window": (4, (0,))}  # the text is longer than both
+    assert (cfg.sliding_window, cfg.sliding_layers) == windows.get(name, (None, ()))
     worst = {"attn": 0.0, "logits_rel": 0.0, "probs": 0.0, "router": 0.0}
     for b, row in enumerate(trace.rows):
         n = row.length
