@@ -24,7 +24,7 @@ FIELDS = table_of(
 def config(data: dict, origin: str) -> ModelConfig:
     return make_config(
         origin,
-        **llama_fields(data, origin, window=window),
+        **llama_fields(data, origin, frozenset(), window),  # no biases: transformers reads no attention_bias here
         **expert_fields(data, origin, "num_local_experts", (8, 2), norm_topk=True),
     )
 

@@ -318,3 +318,26 @@ def test_play_walks_the_router_only_through_the_layers_that_route(tmp_path, toke
     trace = run_trace(load_model(tmp_path), "The cat sat .")
     names = [name for name, _ in plan(trace, Selection(), (0, 1, 2), "svg")]
     assert any(n.endswith("layer0-router.svg") for n in names) and not any("layer1-router" in n for n in names)
+
+
+def test_what_each_family_reads_and_ignores_as_transformers_does():
+    """Mixtral's transformers class has no biases whatever attention_bias says; OLMoE's follow it; Qwen-MoE's
+    follow qkv_bias (q, k, v only); clip_qkv is refused naming its value; the router's training keys change
+    nothing."""
+    from explorer.errors import ModelLoadError
+    from explorer.families import hf_family
+    from explorer.weights.hf.config import config_from_hf
+
+    mixtral, olmoe, qwen = (hf_family(t) for t in ("mixtral", "olmoe", "qwen2_moe"))
+    assert not config_from_hf({**mixtral.example, "attention_bias": True}).bias
+    assert config_from_hf({**olmoe.example, "attention_bias": True}).bias
+    assert not config_from_hf({**qwen.example, "qkv_bias": False}).bias
+    with pytest.raises(ModelLoadError, match="clip_qkv 8.0 is not supported"):
+        config_from_hf({**olmoe.example, "clip_qkv": 8.0})
+    training = {"router_aux_loss_coef": 0.5, "output_router_logits": True, "router_jitter_noise": 0.1}
+    for family in (mixtral, olmoe, qwen):
+        assert config_from_hf({**family.example, **training}) == config_from_hf(family.example)
+    with pytest.raises(ModelLoadError, match="experts per token K must be at most 4"):
+        config_from_hf({**mixtral.example, "num_experts_per_tok": 5})
+    dense = config_from_hf({**qwen.example, "num_experts": 0})  # no layer routes: a plain Qwen 2
+    assert not dense.moe and dense.experts == 0

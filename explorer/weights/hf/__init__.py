@@ -2,7 +2,8 @@
 
 Families: GPT-2 (learned positions, LayerNorm, GELU, biases, tied embeddings) and Llama (RoPE, RMSNorm,
 SiLU-gated FFN, grouped-query attention), with Llama's plain relatives Mistral and Qwen 2; Qwen 3, Gemma 1–3,
-Phi-3, OLMo 2, GPT-NeoX (Pythia) and the encoders BERT, RoBERTa and DistilBERT, each declared in its module
+Phi-3, OLMo 2, the mixtures of experts Mixtral, Qwen-MoE and OLMoE (each expert's tensors stacked into one
+parameter), GPT-NeoX (Pythia) and the encoders BERT, RoBERTa and DistilBERT, each declared in its module
 of ``explorer/families/`` (config.json fields, refusals, tensor names). The weights go
 into the same readable ``Transformer`` as the configurable model, so a real model is traced with the same
 stages and names.
