@@ -26,6 +26,7 @@ from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.logits import derivable
+from explorer.trace.readable import parameter_arrays, readable
 from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.util.devices import resolve_device
 from explorer.util.memory import prepare_for, release_freed_memory
@@ -176,7 +177,7 @@ def run_trace(
     tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
     sink = _CancellableSink(_wants(options, tiled, cfg.positions), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
-    sink.derives_logits = derivable(cfg, str(device)) and not _patches_logits(patches)
+    sink.derives_logits = derivable(cfg, str(device), options.dtype) and not _patches_logits(patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
@@ -331,9 +332,8 @@ def _settle_options(
 
 def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options, notices, partial, continues) -> Trace:
     """The Trace over the captured tensors: numpy views of them (no copy on the CPU) and of the parameters."""
-    arrays = {name: tensor.detach().cpu().numpy() for name, tensor in tensors.items()}
-    for name, p in model.named_parameters():
-        arrays[f"params.{name}"] = p.detach().cpu().numpy()
+    arrays = {name: readable(tensor) for name, tensor in tensors.items()}  # float32 for a half run (exact)
+    arrays.update(parameter_arrays(model))
     info = TraceInfo(
         rows=tuple(rows),
         config=bundle.config,
