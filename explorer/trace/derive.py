@@ -23,8 +23,7 @@ from explorer.model.mask import empty_rows
 from explorer.model.mask import per_head as per_head_mask
 from explorer.model.score_transforms import soft_cap
 from explorer.trace.layer_mask import layer_allowed
-from explorer.trace.readable import readable, work_dtype
-from explorer.vocab import HALF_DTYPES
+from explorer.trace.readable import as_run_tensor, readable
 
 
 def derive_maps(
@@ -49,9 +48,9 @@ def derive_maps(
     stored = names.attn(layer, "scores")
     with torch.inference_mode():
         if stored in arrays:
-            S = _in_run_dtype(arrays[stored][batch, heads], dtype)  # (b, h, C, C)
+            S = as_run_tensor(arrays[stored][batch, heads], dtype)  # (b, h, C, C)
             S_scaled = scale_scores(S, cfg.score_dim, scale)
-            A = _in_run_dtype(arrays[names.attn(layer, "weights")][batch, heads], dtype)  # (b, h, C, C)
+            A = as_run_tensor(arrays[names.attn(layer, "weights")][batch, heads], dtype)  # (b, h, C, C)
             return _frozen((S, S_scaled, mask_scores(S_scaled if cap is None else soft_cap(S_scaled, cap), allowed), A))
         if cfg.is_sliding(layer):  # the sliding window may block more than the run's mask
             empty = empty_rows(allowed)  # (b, 1, C, 1)
@@ -62,8 +61,8 @@ def derive_maps(
         per_head = []
         for i in range(heads.start, heads.stop):
             g = names.kv_head_of(i, cfg.H, cfg.H_kv)  # the key head query head i reads
-            q = _in_run_dtype(arrays[qk[0]][batch, i : i + 1], dtype)  # (b, 1, C, D)
-            k = _in_run_dtype(arrays[qk[1]][batch, g : g + 1], dtype)  # (b, 1, C, D)
+            q = as_run_tensor(arrays[qk[0]][batch, i : i + 1], dtype)  # (b, 1, C, D)
+            k = as_run_tensor(arrays[qk[1]][batch, g : g + 1], dtype)  # (b, 1, C, D)
             if steps:
                 per_head.append(attention_maps(q, k, allowed, scale, empty, cap, cfg.score_dim))
             else:
@@ -80,15 +79,9 @@ def scaled_and_masked(
     """One head's S/√D and masked scores (C, C) from its S, by the model's own element-wise steps
     (``allowed``: the layer's mask, explorer/trace/layer_mask.py; ``cap``: Gemma 2's soft-cap)."""
     with torch.inference_mode():
-        S_scaled = scale_scores(_in_run_dtype(S, dtype), D, scale)
+        S_scaled = scale_scores(as_run_tensor(S, dtype), D, scale)
         capped = S_scaled if cap is None else soft_cap(S_scaled, cap)
         return _frozen((S_scaled, mask_scores(capped, torch.from_numpy(np.array(allowed)))))
-
-
-def _in_run_dtype(a: np.ndarray, dtype: str) -> torch.Tensor:
-    """A stored array as the tensor the model had: a copy, cast back (exactly) to a half run's dtype."""
-    t = torch.from_numpy(np.array(a))
-    return t.to(work_dtype(dtype)) if dtype in HALF_DTYPES else t
 
 
 def _frozen(maps) -> tuple[np.ndarray, ...]:

@@ -15,6 +15,8 @@ import weakref
 import numpy as np
 import torch
 
+from explorer.vocab import HALF_DTYPES as HALF_DTYPE_NAMES
+
 HALF = (torch.bfloat16, torch.float16)
 
 # A half model's parameters as float32 arrays, made once per model and shared by its traces: a trace holds
@@ -43,6 +45,21 @@ def parameter_arrays(model: torch.nn.Module) -> dict[str, np.ndarray]:
         return dict(_PARAMS[model])
 
 
-def work_dtype(dtype: str) -> torch.dtype:
-    """The torch dtype a run in ``dtype`` computed in (what a derivation casts the stored arrays back to)."""
-    return getattr(torch, dtype)
+def as_run_tensor(a: np.ndarray, dtype: str) -> torch.Tensor:
+    """A stored array as the tensor the model had: a copy, cast back (exactly) to a half run's dtype."""
+    t = torch.from_numpy(np.array(a))
+    return t.to(getattr(torch, dtype)) if dtype in HALF_DTYPE_NAMES else t
+
+
+def dtype_notice(stored: str, dtype: str) -> list[str]:
+    """One line where a run's dtype is not the one the model's file stores its weights in."""
+    if stored == dtype:
+        return []
+    if stored in HALF_DTYPE_NAMES and dtype in ("float32", "float64"):
+        return [
+            f"the weights are stored in {stored} and computed in {dtype} here (converted exactly); "
+            f"the dtype {stored} computes as the model ships"
+        ]
+    if dtype in HALF_DTYPE_NAMES:
+        return [f"the weights are stored in {stored} and rounded to {dtype} for this run"]
+    return []

@@ -26,7 +26,7 @@ from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.logits import derivable
-from explorer.trace.readable import parameter_arrays, readable
+from explorer.trace.readable import dtype_notice, parameter_arrays, readable
 from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.util.devices import resolve_device
 from explorer.util.memory import prepare_for, release_freed_memory
@@ -156,6 +156,7 @@ def run_trace(
     sentences, notices = limit_text(sentences)
     rows = tokenize_rows(bundle, sentences, notices)
     options, device = _settle_options(cfg, rows, options or RunOptions(), notices, _patches_logits(patches))
+    notices += dtype_notice(getattr(bundle, "stored", "float32"), options.dtype)
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)

@@ -26,6 +26,7 @@ class ModelBundle:
     seed: int | None = None
     name: str = ""
     editable_sizes: bool = True  # False for real models: their sizes come from the file
+    stored: str = "float32"  # the dtype the file stores the weights in (a real model's; bfloat16 for most)
     _copies: dict = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
