@@ -146,8 +146,8 @@ def _prefilled_cache(prefill: Trace, device: torch.device) -> KVCache:
     k_name = names.qk_stages(cfg.positions)[1]
     for l, kv in enumerate(cache.layers):
         kv.extend(
-            torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
-            torch.from_numpy(np.array(prefill[names.attn(l, "v")])).to(device),  # (1, H_kv, C, D_v)
+            as_run_tensor(prefill[names.attn(l, k_name)], prefill.options.dtype).to(device),  # (1, H_kv, C, D)
+            as_run_tensor(prefill[names.attn(l, "v")], prefill.options.dtype).to(device),  # (1, H_kv, C, D_v)
         )
     return cache
 
