@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from explorer import names
-from explorer.config import ModelConfig
+from explorer.config import ModelConfig, RunOptions
 from explorer.model.attention_chunked import attention_maps, mask_scores, scale_scores, scores_and_weights
 from explorer.model.mask import empty_rows
 from explorer.model.mask import per_head as per_head_mask
@@ -29,18 +29,18 @@ from explorer.trace.readable import as_run_tensor, readable
 def derive_maps(
     arrays: Mapping[str, np.ndarray],
     cfg: ModelConfig,
-    scale: bool,
+    options: RunOptions,
     qk: tuple[str, str],
     layer: int,
     b: int | None,
     h: int | None,
     steps: bool = True,
-    dtype: str = "float32",
 ) -> tuple[np.ndarray | None, ...]:
     """The four maps (scores, scaled, masked, weights) of head (b, h), or of every head when b is None:
     4 × (b, h, C, C) read-only arrays. ``qk``: the names of the stored q and k (after RoPE when it has one).
     ``steps=False``: only scores and weights (scaled and masked None), with fewer maps alive on the way.
-    ``dtype``: the run's (RunOptions.dtype), which the maps are derived in."""
+    ``options``: the run's (its scaling, and its dtype, which the maps are derived in)."""
+    scale, dtype = options.scale, options.dtype
     batch = slice(0, len(arrays["tokens"])) if b is None else slice(b, b + 1)
     heads = slice(0, cfg.H) if h is None else slice(h, h + 1)
     allowed = torch.from_numpy(np.array(layer_allowed(arrays["mask"][batch], cfg, layer)))  # (b, C, C): this layer's

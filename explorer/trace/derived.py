@@ -73,8 +73,7 @@ class Derivations:
         """The four maps of one head (b, h), or of every head of the layer when b is None (trace.derive)."""
         from explorer.trace.derive import derive_maps  # imports torch: reading a trace needs numpy alone
 
-        o = self._options
-        return derive_maps(self._arrays, self._config, o.scale, self.qk_names(layer), layer, b, h, steps, o.dtype)
+        return derive_maps(self._arrays, self._config, self._options, self.qk_names(layer), layer, b, h, steps)
 
     # ------------------------------------------------------------------ derived values
     def has_logits(self) -> bool:

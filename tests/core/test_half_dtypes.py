@@ -122,7 +122,7 @@ def test_maps_derived_from_q_and_k_equal_the_model_s_in_its_dtype(tmp_path, toke
 
     qk = ("layers.1.attn.q_rot", "layers.1.attn.k_rot")
     arrays = {n: lazy[n] for n in lazy.stored_names()}
-    in_float32 = derive_maps(arrays, lazy.config, True, qk, 1, 1, 0)[3][0, 0]
+    in_float32 = derive_maps(arrays, lazy.config, RunOptions(), qk, 1, 1, 0)[3][0, 0]
     assert not np.array_equal(in_float32, full.head_map(1, "weights", 1, 0))
 
 
@@ -235,3 +235,25 @@ def test_a_preset_runs_in_half_and_generates(tokenizer):
     # Greedy decoding picks the argmax of the half logits the model computed at each step.
     first = run_trace(bundle, "the cat", RunOptions(dtype="bfloat16"))["logits"][0, -1]
     assert gen.steps[0].token_id == int(np.argmax(first))
+
+
+def test_a_float16_gguf_is_kept_in_float16_and_matches_transformers(tmp_path, tokenizer_json, monkeypatch):
+    """llama.cpp's F16 file (its norms' vectors in F32): opened in float16, every weight stays float16, the
+    cache keeps it so, and the numbers are transformers' Llama run in float16 on the same weights."""
+    gguf = pytest.importorskip("gguf")
+    from test_gguf import write_gguf
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = make_llama(tmp_path / "hf", tokenizer_json)
+    model = transformers.LlamaForCausalLM.from_pretrained(folder, dtype=torch.float32)
+    path = tmp_path / "tiny-f16.gguf"
+    write_gguf(path, model, tokenizer_json, qtype=gguf.GGMLQuantizationType.F16)
+    oracle = transformers.LlamaForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float16)
+    for attempt in ("file", "cache"):
+        bundle = load_model(path, dtype="float16")
+        assert bundle.stored == "float16" and {p.dtype for p in bundle.model.parameters()} == {torch.float16}, attempt
+        trace = run_trace(bundle, BATCH, RunOptions(dtype="float16"))
+        assert worst_differences(trace, oracle, folder) == (0.0, 0.0), attempt
+    upcast = load_model(path)  # the default float32: the same numbers, converted exactly
+    assert upcast.dtype == "float32" and upcast.stored == "float16"
+    assert torch.equal(upcast.model.W_u(), bundle.model.W_u().float())
