@@ -33,8 +33,7 @@ def readable(tensor: torch.Tensor) -> np.ndarray:
 
 def parameter_arrays(model: torch.nn.Module) -> dict[str, np.ndarray]:
     """``params.<name>`` → the parameter as an array (views of a float32 or float64 model's own memory)."""
-    first = next(model.parameters(), None)
-    if first is None or first.dtype not in HALF:
+    if model.embed.tok.dtype not in HALF:  # (a half Gemma's norms stay float32: the embedding says the dtype)
         return {f"params.{n}": p.detach().cpu().numpy() for n, p in model.named_parameters()}
     with _LOCK:
         if model not in _PARAMS:

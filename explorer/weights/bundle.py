@@ -34,8 +34,7 @@ class ModelBundle:
     def dtype(self) -> str:
         """The master copy's dtype: float32, or bfloat16/float16 for a real model opened in the dtype it is
         stored in (explorer/weights/real_models.py)."""
-        first = next(self.model.parameters(), None)
-        return "float32" if first is None else str(first.dtype).removeprefix("torch.")
+        return str(self.model.embed.tok.dtype).removeprefix("torch.")  # (Gemma's norms stay float32)
 
     def model_for(self, dtype: str, device: str) -> Transformer:
         """The model in ``dtype`` on ``device``; copies are made once and kept (the master stays on the CPU

@@ -69,7 +69,7 @@ class Filler:
             )
         t = check_weights(self.origin, what, t)
         with torch.no_grad():
-            p.copy_(t.to(self.dtype))
+            p.copy_(t.to(p.dtype))  # the kept dtype (Gemma's γ = 1 + w stays float32: explorer/model/norm.py)
         self.filled.add(name)
 
     def zero(self, name: str) -> None:
