@@ -263,3 +263,22 @@ def test_a_float16_gguf_is_kept_in_float16_and_matches_transformers(tmp_path, to
     upcast = load_model(path)  # the default float32: the same numbers, converted exactly
     assert upcast.dtype == "float32" and upcast.stored == "float16"
     assert torch.equal(upcast.model.W_u(), bundle.model.W_u().float())
+
+
+@pytest.mark.parametrize("fmt", ["npz", "safetensors"])
+def test_a_half_snapshot_reopens_and_derives_in_its_dtype(tmp_path, fmt):
+    """Stored as float32 with "dtype": "bfloat16" in its manifest; the reopened trace derives its maps in
+    bfloat16 again, so they equal the ones the run showed."""
+    from explorer.export.snapshot import write_snapshot
+    from explorer.export.snapshot_read import read_snapshot
+    from explorer.weights.presets import load_preset
+
+    trace = run_trace(
+        load_preset("classroom"), "the cat sat on the mat", RunOptions(dtype="bfloat16", lazy_pairwise=True)
+    )
+    path = tmp_path / f"half.{fmt}"
+    write_snapshot(trace, path)
+    back = read_snapshot(path)
+    assert back.options.dtype == "bfloat16"
+    for stage in ("scaled", "weights"):
+        np.testing.assert_array_equal(back.head_map(1, stage, 0, 2), trace.head_map(1, stage, 0, 2))
