@@ -40,10 +40,16 @@ def logits_derived(config: ModelConfig, device: str = "cpu", dtype: str = "float
     return not config.mlm_head and config.logit_softcap is None and cpu and dtype not in HALF_DTYPES
 
 
+def longest_whole_map(dtype: str) -> int:
+    """The longest text whose maps are kept whole (not tiled) in ``dtype``: a half run's limit (trace/run.py)."""
+    return math.isqrt(TILED_MAP_BYTES // itemsize(array_dtype(dtype)))
+
+
 def maps_tiled(context: int, dtype: str) -> bool:
     """True when one head's whole map of ``context`` tokens is past TILED_MAP_BYTES: the trace then serves
-    its maps as tiles and keeps per layer only what they are computed from."""
-    return context * context * itemsize(dtype) > TILED_MAP_BYTES
+    its maps as tiles and keeps per layer only what they are computed from. (A half run's maps are float32
+    arrays, explorer/trace/readable.py: 4 bytes a cell, as float32's.)"""
+    return context * context * itemsize(array_dtype(dtype)) > TILED_MAP_BYTES
 
 
 def memory_budget_bytes() -> int:

@@ -18,6 +18,7 @@ from explorer.config import (
     MAX_TRACE_TOKENS,
     RunOptions,
     check_memory,
+    longest_whole_map,
     maps_tiled,
 )
 from explorer.errors import Cancelled, InputError
@@ -31,7 +32,7 @@ from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.util.devices import resolve_device
 from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.util.threads import threads_for
-from explorer.vocab import itemsize
+from explorer.vocab import HALF_DTYPES, array_dtype, itemsize
 from explorer.weights.bundle import ModelBundle
 
 # Above this many bytes of (C, C) maps, a trace keeps q and k and derives the maps on demand.
@@ -41,7 +42,7 @@ AUTO_LAZY_BYTES = 256 * 1024**2
 def _pairwise_bytes(cfg, B: int, C: int, options: RunOptions) -> int:
     """Bytes of the maps a full trace stores: scores and weights (scaled and masked are derived)."""
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else cfg.layers
-    return 2 * B * cfg.H * C * C * layers * itemsize(options.dtype)
+    return 2 * B * cfg.H * C * C * layers * itemsize(array_dtype(options.dtype))  # float32 for a half run
 
 
 def split_batch(text: str | Sequence[str]) -> list[str]:
@@ -316,6 +317,13 @@ def _settle_options(
     """The options this trace really runs with (lazy maps for large inputs, the device found), checked
     against the memory budget; what changed becomes a notice."""
     B, C = len(rows), max(r.length for r in rows)
+    if options.dtype in HALF_DTYPES and maps_tiled(C, options.dtype):
+        # A long text's tiles (trace/tiles.py) are computed in float32 from q, k and each row's log-sum-exp,
+        # not in the half dtype the model ran in: they would not be its numbers.
+        raise InputError(
+            f"a {options.dtype} trace holds at most {longest_whole_map(options.dtype):,} tokens (this text has "
+            f"{C:,}): a longer text's maps are computed in float32 blocks; trace it in float32"
+        )
     if not options.lazy_pairwise and (
         _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES or maps_tiled(C, options.dtype)
     ):

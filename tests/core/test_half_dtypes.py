@@ -282,3 +282,20 @@ def test_a_half_snapshot_reopens_and_derives_in_its_dtype(tmp_path, fmt):
     assert back.options.dtype == "bfloat16"
     for stage in ("scaled", "weights"):
         np.testing.assert_array_equal(back.head_map(1, stage, 0, 2), trace.head_map(1, stage, 0, 2))
+
+
+def test_a_half_run_of_a_text_whose_maps_would_be_tiles_is_refused_in_one_line(monkeypatch):
+    """Tiles (trace/tiles.py) are computed in float32: a half run past the whole-map length says so instead
+    of showing maps that are not its model's. float32 traces the same text, tiled."""
+    import explorer.config.memory as memory
+    from explorer.errors import InputError
+    from explorer.weights.presets import load_preset
+
+    monkeypatch.setattr(memory, "TILED_MAP_BYTES", 4 * 12 * 12)  # whole maps up to 12 tokens
+    bundle = load_preset("classroom")
+    text = "the cat sat on the mat and the dog sat on the rug too"
+    assert len(bundle.tokenizer.encode(text).ids) > 12
+    with pytest.raises(InputError, match=r"a bfloat16 trace holds at most 12 tokens .* trace it in float32"):
+        run_trace(bundle, text, RunOptions(dtype="bfloat16"))
+    assert run_trace(bundle, text).tiled(0)
+    assert run_trace(bundle, "the cat sat", RunOptions(dtype="bfloat16")).options.dtype == "bfloat16"
