@@ -34,8 +34,13 @@ QK_NORMS = ("none", "head", "all")
 # back before the residual sum (ln_attn_out, ln_ffn_out): explorer/config/model_config.py's pre_norms, out_norms.
 NORMS_BEFORE_SUBLAYER = ("pre", "sandwich")
 NORMS_AFTER_SUBLAYER = ("sandwich", "output")
-DTYPES = ("float32", "float64")
-ITEMSIZE = {"float32": 4, "float64": 8}  # bytes per number of each dtype (memory estimates, cost figures)
+# What a run computes in. float32 is the default (exact comparisons rely on it); bfloat16 and float16 are the
+# dtypes checkpoints ship in and GPUs run them in (docs/real-models.md, "Dtypes").
+DTYPES = ("float32", "float64", "bfloat16", "float16")
+ITEMSIZE = {"float32": 4, "float64": 8, "bfloat16": 2, "float16": 2}  # bytes per number (memory, cost figures)
+# The half-precision dtypes: computed in, but a trace's arrays hold their values as float32, which represents
+# every bfloat16 and float16 number exactly (numpy has no bfloat16), so the numbers shown are the computed ones.
+HALF_DTYPES = ("bfloat16", "float16")
 # The colour palettes of every map, colour bar and bar chart (explorer/present/palettes.py): the default
 # viridis and blue–white–red, cividis with a blue–white–yellow, a high-contrast pair, greyscale for printing.
 PALETTES = ("standard", "cividis", "high-contrast", "greyscale")
@@ -78,8 +83,13 @@ SENTENCE_SEPARATOR = "[SEP]"
 
 
 def itemsize(dtype: str) -> int:
-    """Bytes per number of a run in ``dtype`` (float32 unless float64)."""
+    """Bytes per number of a run in ``dtype`` (float32 unless another of DTYPES)."""
     return ITEMSIZE.get(dtype, 4)
+
+
+def array_dtype(dtype: str) -> str:
+    """The numpy dtype a trace's arrays hold a run in ``dtype`` as: float32 for the half dtypes (exactly)."""
+    return "float32" if dtype in HALF_DTYPES else dtype
 
 
 MAX_HEADS = 256

@@ -12,7 +12,7 @@ import numpy as np
 from explorer import names
 from explorer.anatomy.cell import Cell, stored
 from explorer.anatomy.steps import Step
-from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, softmax_steps
+from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, number_type, softmax_steps
 from explorer.errors import ConfigError
 from explorer.trace import Trace
 from explorer.trace.layer_mask import allowed_block
@@ -93,7 +93,7 @@ def score_chain(trace: Trace, c: Cell, upto: str) -> tuple[list[Step], float]:
     steps += dot_steps(q[b, h, i], k[b, g, j], ("q", "k"))
     if upto == "scores":
         return steps, last_running(steps)
-    kind = np.dtype(trace.options.dtype).type
+    kind = number_type(trace.options.dtype)
     value = kind(trace.map_row(layer, "scores", b, h, i)[j])  # the score the map shows
     if trace.options.scale:
         root = math.sqrt(cfg.score_dim)  # √D, or Gemma 2/3's √query_pre_attn_scalar

@@ -11,7 +11,7 @@ import numpy as np
 
 from explorer.anatomy.cell import Cell, stored
 from explorer.anatomy.steps import Step
-from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, softmax_steps
+from explorer.anatomy.sums import cell_step, dot_steps, f64, last_running, number_type, softmax_steps
 from explorer.present.stages import main_tensor
 from explorer.trace import Trace
 
@@ -175,7 +175,7 @@ def logit_steps(trace: Trace, c: Cell) -> list[Step]:
         return _finish(trace, c, steps, "logits.uncapped", value, (b, i, J))
     cap = trace.config.logit_softcap
     if cap is not None:
-        kind = np.dtype(trace.options.dtype).type
+        kind = number_type(trace.options.dtype)
         z = kind(trace["logits.uncapped"][b, i, J]) if "logits.uncapped" in trace.stored_names() else kind(value)
         capped = kind(math.tanh(float(z / kind(cap)))) * kind(cap)
         steps.append(Step("softcap", {"x": z, "c": float(cap)}, capped))

@@ -16,7 +16,7 @@ from explorer import names
 from explorer.anatomy.cell import Cell
 from explorer.anatomy.shorten import KEEP, LIMIT, shorten
 from explorer.anatomy.steps import Step
-from explorer.anatomy.sums import cell_step, dot_steps, f64, softmax_steps
+from explorer.anatomy.sums import cell_step, dot_steps, f64, number_type, softmax_steps
 from explorer.errors import ConfigError
 from explorer.generation.result import Generation
 from explorer.vocab import window_first_key
@@ -75,7 +75,7 @@ def decode_steps(generation: Generation, step: int, layer: int, head: int, key: 
     order (S / √D, then c·tanh(· / c), then the mask); the last step is the stored weight, bit for bit."""
     _check(generation, step, layer, head, key)
     trace, cfg = generation.trace, generation.trace.config
-    kind = np.dtype(trace.options.dtype).type
+    kind = number_type(trace.options.dtype)
     i = generation.prompt_tokens - 1 + step  # the query's position
     g = names.kv_head_of(head, cfg.H, cfg.H_kv)
     q = trace[f"gen.layers.{layer}.attn.q"][0, head, step]  # (D,)

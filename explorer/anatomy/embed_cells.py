@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from explorer.anatomy.block_cells import layer_norm_steps
 from explorer.anatomy.cell import Cell, stored
 from explorer.anatomy.steps import Step
-from explorer.anatomy.sums import cell_step, f64
+from explorer.anatomy.sums import cell_step, f64, number_type
 from explorer.trace import Trace
 
 
@@ -35,7 +33,7 @@ def token_steps(trace: Trace, c: Cell) -> list[Step]:
 def embed_steps(trace: Trace, c: Cell) -> list[Step]:
     """embed.out[i, K] = W_E[id, K] (× √E) (+ segment[K]) + position[i, K], normalised where the model does."""
     cfg, b, i, K = trace.config, c.sentence, c.query, c.dim
-    kind = np.dtype(trace.options.dtype).type
+    kind = number_type(trace.options.dtype)
     piece, token_id = _token(trace, c)
     value = kind(trace["embed.tok"][b, i, K])
     steps = [Step("embedding_row", {"token": piece, "id": token_id, "column": K}, value)]

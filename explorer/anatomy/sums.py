@@ -68,12 +68,29 @@ def softmax_steps(row, selected: int | None, *, temperature: float | None = None
     return steps
 
 
+def number_type(dtype: str) -> type:
+    """The numpy type a step computes in for a run in ``dtype``: its own, float32 for bfloat16 (numpy has
+    none; the last step still rounds to bfloat16, ``rounded_to``)."""
+    return np.float32 if dtype == "bfloat16" else np.dtype(dtype).type
+
+
+def rounded_to(value: float, dtype: str) -> float:
+    """``value`` rounded to ``dtype`` (bfloat16: float32's upper 16 bits, to nearest, ties to even)."""
+    if dtype != "bfloat16":
+        return float(np.asarray(value, dtype=np.dtype(dtype)))
+    if not math.isfinite(value):
+        return float(np.float32(value))
+    bits = int(np.asarray(value, dtype=np.float32).view(np.uint32))
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000) & 0xFFFFFFFF
+    return float(np.uint32(bits).view(np.float32))
+
+
 def cell_step(stored: float, recomputed: float, dtype: str, where: dict) -> Step:
     """The last step: the number the map shows (the trace's own, in its dtype), the float64 recomputation of
     the steps beside it, and ``exact``: whether that recomputation rounds to the stored number in the trace's
     dtype. ``where``: the tensor's name and index."""
     value = float(stored)
-    rounded = float(np.asarray(recomputed, dtype=np.dtype(dtype)))
+    rounded = rounded_to(recomputed, dtype)
     exact = rounded == value or (math.isnan(rounded) and math.isnan(value))
     extra = {"recomputed": float(recomputed), "exact": exact}
     if not exact and math.isfinite(value) and math.isfinite(rounded):
@@ -84,6 +101,9 @@ def cell_step(stored: float, recomputed: float, dtype: str, where: dict) -> Step
 def ulps_apart(a: float, b: float, dtype: str) -> int:
     """How many representable numbers of ``dtype`` lie between a and b (the kernel's order of additions
     moves the last bits)."""
-    kind = np.int32 if np.dtype(dtype).itemsize == 4 else np.int64
+    if dtype == "bfloat16":  # a bfloat16 number is a float32 one whose lower 16 bits are 0
+        ia, ib = (int(np.asarray(v, dtype=np.float32).view(np.int32)) >> 16 for v in (a, b))
+        return abs(ia - ib)
+    kind = {2: np.int16, 4: np.int32}.get(np.dtype(dtype).itemsize, np.int64)
     ia, ib = (int(np.asarray(v, dtype=np.dtype(dtype)).view(kind)) for v in (a, b))
     return abs(ia - ib)

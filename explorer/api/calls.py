@@ -46,12 +46,13 @@ def preset_models(source):
     return _PRESETS
 
 
-def _opened(source):
-    """The model ``source`` names: a preset's kept one, or one opened now (explorer.api.engine.open_model)."""
+def _opened(source, dtype: str = "float32"):
+    """The model ``source`` names: a preset's kept one, or one opened now (explorer.api.engine.open_model;
+    ``dtype``: the run's, which a model stored in that half dtype is kept in)."""
     from explorer.api.engine import open_model
 
     models = preset_models(source)
-    return open_model(source, note=_note) if models is None else models.get(source)
+    return open_model(source, note=_note, dtype=dtype) if models is None else models.get(source)
 
 
 def trace(text: str | list[str], preset: str | None = None, model: str | None = None, **options: Any) -> TraceResult:
@@ -100,7 +101,7 @@ def generate(text: str, n: int = 20, preset: str | None = None, model: str | Non
     own = {k: options.pop(k) for k in GENERATING if k in options}
     made = read_choices(preset, model, {**options, "seed": own.get("weights_seed")}, "generate", GENERATING)
     chosen = sampling(bool(own.get("greedy")), *(own.get(k) for k in SAMPLING[1:]))
-    bundle = _opened(made.source)
+    bundle = _opened(made.source, made.options.dtype)
     run = resolved_options(made.options, bundle.config)
     from explorer.generation.loop import GenerateOptions, generate  # torch loads here
 
@@ -135,7 +136,7 @@ def attribute(
     if target is not None and target_id is not None:
         raise ConfigError("give target or target_id, not both")
     made = read_choices(preset, model, options, "attribute", ())
-    bundle = _opened(made.source)
+    bundle = _opened(made.source, made.options.dtype)
     every_layer = made.options.replace(layers_to_capture=None, lazy_pairwise=True)  # every layer, no maps
     run = resolved_options(every_layer, bundle.config)
     from explorer.interventions.attribution import attribute as attribution

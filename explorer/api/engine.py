@@ -19,12 +19,13 @@ if TYPE_CHECKING:  # torch loads with the model, when a trace is asked for
 Note = Callable[[str], None]
 
 
-def open_model(source: ModelSource, note: Note | None = None) -> ModelBundle:
+def open_model(source: ModelSource, note: Note | None = None, dtype: str = "float32") -> ModelBundle:
     """The model ``source`` names (explorer.session.open.open_source, the window's too); a run folder stands
-    for its latest complete checkpoint, and ``note`` hears which."""
+    for its latest complete checkpoint, and ``note`` hears which. ``dtype``: the run's (a model stored in that
+    half dtype is kept in it)."""
     from explorer.session.open import open_source
 
-    return open_source(source, note=note)
+    return open_source(source, note=note, dtype=dtype)
 
 
 def resolved_options(options: RunOptions, config) -> RunOptions:
@@ -54,5 +55,5 @@ def make_trace(
     """The core Trace of ``text`` on the model ``source`` names. ``options.mask`` None means the model's own
     mask; ``interventions`` None (or empty) a plain run; ``models`` (an explorer.work.model_cache.ModelCache)
     keeps a model built for the next call. What both export and explorer.trace call."""
-    bundle = open_model(source, note) if models is None else models.get(source)
+    bundle = open_model(source, note, options.dtype) if models is None else models.get(source, dtype=options.dtype)
     return trace_bundle(bundle, text, options, interventions)

@@ -57,7 +57,13 @@ def add_model_options(p: argparse.ArgumentParser) -> None:
     )
     r.add_argument("--no-scale", action="store_true", help="do not divide Q·Kᵀ by √D")
     r.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the next-token distribution")
-    r.add_argument("--dtype", choices=vocab.DTYPES, default="float32")
+    r.add_argument(
+        "--dtype",
+        choices=vocab.DTYPES,
+        default="float32",
+        help="what the model computes in (default float32; bfloat16 and float16 as checkpoints ship, a model stored "
+        "in that dtype opens without a float32 copy; float64 for identities to ~1e-16)",
+    )
     r.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps (falls back to cpu when absent)")
     r.add_argument(
         "--layers-to-capture", metavar="LIST", help="comma-separated layer indices to keep, e.g. 0,5,11 (default all)"
@@ -94,15 +100,16 @@ def set_memory_budget(args: argparse.Namespace) -> None:
 
 def bundle_from_args(args: argparse.Namespace) -> ModelBundle:
     set_memory_budget(args)
-    return open_model(source_from_args(args))
+    return open_model(source_from_args(args), getattr(args, "dtype", "float32"))
 
 
-def open_model(source: ModelSource) -> ModelBundle:
+def open_model(source: ModelSource, dtype: str = "float32") -> ModelBundle:
     """The one way a command opens a model (explorer.api.engine.open_model: open_source, the window's too); a
-    run folder stands for its latest complete checkpoint, and a ``note:`` line on stderr says which."""
+    run folder stands for its latest complete checkpoint, and a ``note:`` line on stderr says which. ``dtype``:
+    --dtype, which a model stored in that half dtype is kept in."""
     from explorer.api.engine import open_model as open_source_model
 
-    return open_source_model(source, note=note)
+    return open_source_model(source, note=note, dtype=dtype)
 
 
 def note(message: str) -> None:

@@ -21,6 +21,7 @@ from explorer.config.memory import (
     check_training_memory,
     estimate_memory,
     logits_derived,
+    longest_whole_map,
     maps_tiled,
     memory_budget_bytes,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "check_seed",
     "estimate_memory",
     "logits_derived",
+    "longest_whole_map",
     "maps_tiled",
     "memory_budget_bytes",
 ]

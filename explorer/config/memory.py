@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from explorer.config.model_config import ModelConfig
 from explorer.config.run_options import RunOptions
 from explorer.errors import ConfigError, MemoryBudgetError
-from explorer.vocab import itemsize
+from explorer.vocab import HALF_DTYPES, array_dtype, itemsize
 
 # Refuse a configuration whose estimate exceeds this before allocating anything. 4 GiB leaves room for the
 # window and the OS on an 8 GB laptop; override with ATTENTION_EXPLORER_MEMORY_GB or --memory-budget.
@@ -31,17 +31,25 @@ LOGIT_ROWS = 64
 LOGIT_BLOCKS = 8
 
 
-def logits_derived(config: ModelConfig, device: str = "cpu") -> bool:
+def logits_derived(config: ModelConfig, device: str = "cpu", dtype: str = "float32") -> bool:
     """True when a trace of this model leaves its logits to be derived when read: a plain unembedding (not an
     encoder's masked-LM head, not Gemma 2's soft-capped logits: more than one product) on the CPU (derived on
-    the CPU, a GPU run's logits would not be the GPU's numbers)."""
-    return not config.mlm_head and config.logit_softcap is None and str(device).startswith("cpu")
+    the CPU, a GPU run's logits would not be the GPU's numbers), in float32 or float64 (a half run's trace
+    holds the unembedding as float32, which each block would have to cast back: its model computes them)."""
+    cpu = str(device).startswith("cpu")
+    return not config.mlm_head and config.logit_softcap is None and cpu and dtype not in HALF_DTYPES
+
+
+def longest_whole_map(dtype: str) -> int:
+    """The longest text whose maps are kept whole (not tiled) in ``dtype``: a half run's limit (trace/run.py)."""
+    return math.isqrt(TILED_MAP_BYTES // itemsize(array_dtype(dtype)))
 
 
 def maps_tiled(context: int, dtype: str) -> bool:
     """True when one head's whole map of ``context`` tokens is past TILED_MAP_BYTES: the trace then serves
-    its maps as tiles and keeps per layer only what they are computed from."""
-    return context * context * itemsize(dtype) > TILED_MAP_BYTES
+    its maps as tiles and keeps per layer only what they are computed from. (A half run's maps are float32
+    arrays, explorer/trace/readable.py: 4 bytes a cell, as float32's.)"""
+    return context * context * itemsize(array_dtype(dtype)) > TILED_MAP_BYTES
 
 
 def memory_budget_bytes() -> int:
@@ -96,9 +104,14 @@ def estimate_memory(
         + pairwise
     )
     if logits_kept is None:
-        logits_kept = not logits_derived(config, options.device)
+        logits_kept = not logits_derived(config, options.device, options.dtype)
     logit_rows = B * C if logits_kept else min(B * C, LOGIT_ROWS * LOGIT_BLOCKS)
-    trace = (B * C * E * 4 + layers * per_layer + logit_rows * V) * item + B * C * C  # probs are derived from logits
+    # A half run computes in 2 bytes a number and its trace keeps float32 arrays (explorer/trace/readable.py),
+    # the captured half tensors alive beside them until the trace is assembled.
+    kept = itemsize(array_dtype(options.dtype)) + (item if options.dtype in HALF_DTYPES else 0)
+    trace = (B * C * E * 4 + layers * per_layer + logit_rows * V) * kept + B * C * C  # probs are derived from logits
+    if options.dtype in HALF_DTYPES:  # and the parameters as float32 arrays, once per model (readable.py)
+        trace += config.parameter_count() * itemsize("float32")
     # The attention computes a few heads at a time, but never less than one: a single head's scores, masked
     # scores and weights (3·B·C² numbers) are alive together however small the chunk. Capping the transient
     # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.

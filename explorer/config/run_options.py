@@ -103,7 +103,7 @@ class RunOptions:
         if isinstance(self.mask, str):
             object.__setattr__(self, "mask", MaskSpec.parse(self.mask))
         if self.dtype not in DTYPES:
-            raise ConfigError(f"dtype must be float32 or float64, got {self.dtype!r}")
+            raise ConfigError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
         try:
             t = float(self.temperature)
         except (TypeError, ValueError):

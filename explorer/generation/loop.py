@@ -27,10 +27,11 @@ from explorer.generation.sampling import Sampling, choose
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.kv_cache import KVCache
 from explorer.model.mask import base_mask
+from explorer.trace.readable import as_run_tensor, readable
 from explorer.trace.run import run_trace, split_batch
 from explorer.trace.trace import Trace
 from explorer.util.threads import threads_for
-from explorer.vocab import DECODING_MASKS
+from explorer.vocab import DECODING_MASKS, array_dtype
 from explorer.weights.bundle import ModelBundle
 
 MAX_NEW_TOKENS = 4096  # one generation; the model's context usually stops it sooner
@@ -145,8 +146,8 @@ def _prefilled_cache(prefill: Trace, device: torch.device) -> KVCache:
     k_name = names.qk_stages(cfg.positions)[1]
     for l, kv in enumerate(cache.layers):
         kv.extend(
-            torch.from_numpy(np.array(prefill[names.attn(l, k_name)])).to(device),  # (1, H_kv, C, D)
-            torch.from_numpy(np.array(prefill[names.attn(l, "v")])).to(device),  # (1, H_kv, C, D_v)
+            as_run_tensor(prefill[names.attn(l, k_name)], prefill.options.dtype).to(device),  # (1, H_kv, C, D)
+            as_run_tensor(prefill[names.attn(l, "v")], prefill.options.dtype).to(device),  # (1, H_kv, C, D_v)
         )
     return cache
 
@@ -246,12 +247,13 @@ def _last_row(prefill: Trace, layer: int) -> np.ndarray:
 
     cfg = prefill.config
     q_name, k_name = names.qk(layer, cfg.positions)
-    q = torch.from_numpy(np.array(prefill[q_name][:, :, -1:]))  # (1, H, 1, D)
-    k = repeat_kv(torch.from_numpy(np.array(prefill[k_name])), cfg.H // cfg.H_kv)  # (1, H, C, D)
+    dtype = prefill.options.dtype  # derived in the run's dtype, as the model computed it (trace/readable.py)
+    q = as_run_tensor(prefill[q_name][:, :, -1:], dtype)  # (1, H, 1, D)
+    k = repeat_kv(as_run_tensor(prefill[k_name], dtype), cfg.H // cfg.H_kv)  # (1, H, C, D)
     allowed = torch.from_numpy(np.array(prefill["mask"][:, -1:]))  # (1, 1, C)
     with torch.inference_mode():
         weights = attention_maps(q, k, allowed, prefill.options.scale, score_dim=cfg.score_dim)[3]  # (1, H, 1, C)
-    return weights[0, :, 0].numpy()
+    return readable(weights[0, :, 0])
 
 
 def long_rope_crossed(cfg, cached: int, total: int) -> bool:
@@ -280,9 +282,9 @@ def decode_step(
     macs = x.shape[1] * sum(p.numel() for p in model.parameters())
     with torch.inference_mode(), capturing(model, sink), threads_for(macs):  # as a trace sets it: util/threads.py
         model(x, allowed, scale=options.scale, cache=cache)
-    logits = sink.tensors["logits"][0, -1].cpu().numpy()  # (V,)
-    rows = [sink.tensors[names.attn(l, "weights")][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, total)
-    queries = [sink.tensors[names.attn(l, q_stage)][0, :, -1].cpu().numpy() for l in range(layers)]  # L × (H, D)
+    logits = readable(sink.tensors["logits"][0, -1])  # (V,); float32 for a half run (exact)
+    rows = [readable(sink.tensors[names.attn(l, "weights")][0, :, -1]) for l in range(layers)]  # L × (H, total)
+    queries = [readable(sink.tensors[names.attn(l, q_stage)][0, :, -1]) for l in range(layers)]  # L × (H, D)
     return logits, rows, queries
 
 
@@ -292,7 +294,7 @@ def _assemble(prefill: Trace, run: _Decoding, cache: KVCache | None) -> Trace:
     T = len(steps)
     C0 = prefill.C
     L = len(all_rows[0]) if all_rows else 0
-    dtype = np.dtype(prefill.options.dtype)
+    dtype = np.dtype(array_dtype(prefill.options.dtype))
     arrays = {n: prefill[n] for n in prefill.stored_names()}
     if T:
         arrays["gen.tokens"] = np.array([[s.token_id for s in steps]], dtype=np.int64)  # (1, T)
@@ -308,8 +310,6 @@ def _assemble(prefill: Trace, run: _Decoding, cache: KVCache | None) -> Trace:
             arrays[f"gen.layers.{l}.attn.q"] = queries.astype(dtype, copy=False)[None]  # (1, H, T, D)
     if cache is not None and T:
         for l, kv in enumerate(cache.layers):
-            arrays[f"cache.layers.{l}.k"] = (
-                kv.k.cpu().contiguous().numpy().copy()
-            )  # (1, H_kv, C_total, D), not a view of the buffer
-            arrays[f"cache.layers.{l}.v"] = kv.v.cpu().contiguous().numpy().copy()  # (1, H_kv, C_total, D_v)
+            arrays[f"cache.layers.{l}.k"] = readable(kv.k.contiguous()).copy()  # (1, H_kv, C_total, D), not a view
+            arrays[f"cache.layers.{l}.v"] = readable(kv.v.contiguous()).copy()  # (1, H_kv, C_total, D_v)
     return prefill.replace(arrays, notices=tuple(notices), partial=False, labels=None, interventions=None)

@@ -21,6 +21,7 @@ import torch
 from explorer import names
 from explorer.errors import ConfigError, InputError
 from explorer.model.linear import affine
+from explorer.trace.readable import as_run_tensor, readable
 from explorer.trace.trace import Trace
 from explorer.util.printable import quoted
 from explorer.weights.bundle import ModelBundle
@@ -143,13 +144,13 @@ def logit_lens(bundle: ModelBundle, trace: Trace, target: int, position: int, b:
     rows = []
     with torch.inference_mode():
         for l in range(trace.config.layers):
-            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, position : position + 1])).to(
+            x = as_run_tensor(trace[f"layers.{l}.out"][b : b + 1, position : position + 1], trace.options.dtype).to(
                 trace.options.device
             )
             if model.ln_final is not None:
                 x = model.ln_final(x)  # (1, 1, E)
             logits = affine(x, model.W_u(), model.unembed.b_u)  # (1, 1, E) · (E, V) → (1, 1, V)
-            p = torch.softmax(logits / trace.options.temperature, dim=-1)[0, 0].cpu().numpy()  # (V,)
+            p = readable(torch.softmax(logits / trace.options.temperature, dim=-1)[0, 0])  # (V,)
             top = int(p.argmax())
             rows.append(LensRow(l, float(p[target]), 1 + int((p > p[target]).sum()), vocab[top], top))
     return rows

@@ -20,6 +20,7 @@ from explorer.errors import Cancelled, ConfigError, InputError
 from explorer.interventions.attribution import direct_attribution, refuse_undecomposable
 from explorer.model.capture import CaptureSink, capturing
 from explorer.model.linear import affine
+from explorer.trace.readable import as_run_tensor
 from explorer.trace.trace import Trace
 from explorer.util.printable import quoted
 from explorer.weights.bundle import ModelBundle
@@ -87,9 +88,9 @@ def lens_grid(
         for l in range(L):
             if cancel is not None and cancel.is_set():
                 raise Cancelled("the logit lens was cancelled")
-            x = torch.from_numpy(np.array(trace[f"layers.{l}.out"][b : b + 1, :n])).to(
+            x = as_run_tensor(trace[f"layers.{l}.out"][b : b + 1, :n], trace.options.dtype).to(
                 trace.options.device
-            )  # (1, C, E)
+            )  # (1, C, E), in the run's dtype
             if model.ln_final is not None:
                 x = model.ln_final(x)  # (1, C, E)
             logits = affine(x, model.W_u(), model.unembed.b_u)  # (1, C, E) · (E, V) → (1, C, V)

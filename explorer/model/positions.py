@@ -78,4 +78,4 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
     R = cos.shape[-1]
     if R < x.shape[-1]:
         return torch.cat((apply_rope(x[..., :R], cos, sin), x[..., R:]), dim=-1)  # (B, H, C, R) ‖ (B, H, C, D − R)
-    return x * cos + rotate_half(x) * sin  # (B, H, C, D)
+    return (x * cos + rotate_half(x) * sin).to(x.dtype)  # (B, H, C, D); float32 turns of half q, k rounded once

@@ -17,7 +17,7 @@ from explorer.model.kv_cache import KVCache
 from explorer.model.linear import affine
 from explorer.model.mask import empty_rows
 from explorer.model.mlm_head import MLMHead
-from explorer.model.norm import make_norm
+from explorer.model.norm import HALF, RMSNorm, make_norm
 from explorer.model.positions import Rope, rope_cos_sin
 from explorer.model.score_transforms import sliding, soft_cap
 
@@ -41,6 +41,10 @@ class Transformer(Captured):
         self.mlm = MLMHead(cfg) if cfg.mlm_head else None
         self.unembed = Unembed(cfg)
         assign_prefixes(self)
+        if cfg.family.startswith("gemma") or cfg.family == "olmo2":  # γ × in float32 in a half run (model/norm.py)
+            for m in self.modules():
+                if isinstance(m, RMSNorm):
+                    m.float32_weight = True
 
     def _ropes(self, start: int, C: int, device, dtype) -> dict[tuple, Rope]:
         """The new positions' RoPE tables for each (base, scaling) the layers use (Gemma 3: a local base,
@@ -85,7 +89,9 @@ class Transformer(Captured):
         if empty is None:
             empty = empty_rows(allowed)  # (B, 1, C, 1): once for every layer
         x = self.embed(ids, start, segments)  # (B, C, E)
-        ropes = self._ropes(start, C, ids.device, x.dtype)  # (base, scaling) → Rope, or {}
+        # OLMo 2 turns half q and k by float32 cosines and sines, then rounds (transformers' Olmo2 does)
+        turn = torch.float32 if self.cfg.family == "olmo2" and x.dtype in HALF else x.dtype
+        ropes = self._ropes(start, C, ids.device, turn)  # (base, scaling) → Rope, or {}
         window = None  # the sliding layers' mask, made once (explorer/model/score_transforms.py)
         if self.cfg.sliding_layers:
             window = sliding(allowed, self.cfg.sliding_window, start)  # (B, C, start + C)

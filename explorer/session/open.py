@@ -25,9 +25,10 @@ if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait f
 
 
 def open_source(
-    source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None
+    source: ModelSource, progress=None, cancel=None, note: Callable[[str], None] | None = None, dtype: str = "float32"
 ) -> ModelBundle:
-    """The model ``source`` names (a path with ``random_weights``: its random-weight twin).
+    """The model ``source`` names (a path with ``random_weights``: its random-weight twin). ``dtype``: what
+    it will run in; a real model stored in that half dtype is kept in it (explorer/weights/real_models.py).
     ``progress(done, total, what)`` and ``cancel`` (an Event) serve long loads; ``note`` hears plain-words
     remarks (which checkpoint of a run folder was taken)."""
     if source.kind == "preset":
@@ -35,7 +36,7 @@ def open_source(
         return load_preset(source.name, random_weights=source.random_weights, seed=source.seed, config=config)
     from explorer.weights.loaders import load_model
 
-    bundle = load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel)
+    bundle = load_model(resolve_run_folder(source.name, note), progress=progress, cancel=cancel, dtype=dtype)
     if source.random_weights:  # its random-weight twin: the same config and tokenizer, untrained (compare --random-b)
         from explorer.weights.bundle import random_bundle
 

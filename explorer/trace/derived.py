@@ -73,7 +73,7 @@ class Derivations:
         """The four maps of one head (b, h), or of every head of the layer when b is None (trace.derive)."""
         from explorer.trace.derive import derive_maps  # imports torch: reading a trace needs numpy alone
 
-        return derive_maps(self._arrays, self._config, self._options.scale, self.qk_names(layer), layer, b, h, steps)
+        return derive_maps(self._arrays, self._config, self._options, self.qk_names(layer), layer, b, h, steps)
 
     # ------------------------------------------------------------------ derived values
     def has_logits(self) -> bool:
@@ -142,7 +142,12 @@ class Derivations:
 
             allowed = layer_allowed(self._arrays["mask"][b], self._config, layer)  # a sliding layer's own
             maps = scaled_and_masked(
-                scores, allowed, self._config.score_dim, self._options.scale, self._config.attn_softcap
+                scores,
+                allowed,
+                self._config.score_dim,
+                self._options.scale,
+                self._config.attn_softcap,
+                self._options.dtype,
             )
             derived = dict(zip(("scaled", "masked"), maps))
         else:  # scores and weights alone leave fewer (C, C) maps alive on the way (4096 tokens: 64 MB each)

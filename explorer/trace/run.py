@@ -18,6 +18,7 @@ from explorer.config import (
     MAX_TRACE_TOKENS,
     RunOptions,
     check_memory,
+    longest_whole_map,
     maps_tiled,
 )
 from explorer.errors import Cancelled, InputError
@@ -26,11 +27,12 @@ from explorer.model.capture import CaptureSink, Patch, capturing
 from explorer.model.mask import build_mask, empty_rows, mask_notices
 from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.logits import derivable
+from explorer.trace.readable import dtype_notice, parameter_arrays, readable
 from explorer.trace.trace import Row, Trace, TraceInfo
 from explorer.util.devices import resolve_device
 from explorer.util.memory import prepare_for, release_freed_memory
 from explorer.util.threads import threads_for
-from explorer.vocab import itemsize
+from explorer.vocab import HALF_DTYPES, array_dtype, itemsize
 from explorer.weights.bundle import ModelBundle
 
 # Above this many bytes of (C, C) maps, a trace keeps q and k and derives the maps on demand.
@@ -40,7 +42,7 @@ AUTO_LAZY_BYTES = 256 * 1024**2
 def _pairwise_bytes(cfg, B: int, C: int, options: RunOptions) -> int:
     """Bytes of the maps a full trace stores: scores and weights (scaled and masked are derived)."""
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else cfg.layers
-    return 2 * B * cfg.H * C * C * layers * itemsize(options.dtype)
+    return 2 * B * cfg.H * C * C * layers * itemsize(array_dtype(options.dtype))  # float32 for a half run
 
 
 def split_batch(text: str | Sequence[str]) -> list[str]:
@@ -155,6 +157,7 @@ def run_trace(
     sentences, notices = limit_text(sentences)
     rows = tokenize_rows(bundle, sentences, notices)
     options, device = _settle_options(cfg, rows, options or RunOptions(), notices, _patches_logits(patches))
+    notices += dtype_notice(getattr(bundle, "stored", "float32"), options.dtype)
 
     model = bundle.model_for(options.dtype, device)
     B, C = len(rows), max(r.length for r in rows)
@@ -176,7 +179,7 @@ def run_trace(
     tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
     sink = _CancellableSink(_wants(options, tiled, cfg.positions), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
-    sink.derives_logits = derivable(cfg, str(device)) and not _patches_logits(patches)
+    sink.derives_logits = derivable(cfg, str(device), options.dtype) and not _patches_logits(patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:
         # Long inputs: hand over what exists once layer ``partial_after`` is done, so its maps can be shown
         # while the remaining layers compute.
@@ -314,6 +317,13 @@ def _settle_options(
     """The options this trace really runs with (lazy maps for large inputs, the device found), checked
     against the memory budget; what changed becomes a notice."""
     B, C = len(rows), max(r.length for r in rows)
+    if options.dtype in HALF_DTYPES and maps_tiled(C, options.dtype):
+        # A long text's tiles (trace/tiles.py) are computed in float32 from q, k and each row's log-sum-exp,
+        # not in the half dtype the model ran in: they would not be its numbers.
+        raise InputError(
+            f"a {options.dtype} trace holds at most {longest_whole_map(options.dtype):,} tokens (this text has "
+            f"{C:,}): a longer text's maps are computed in float32 blocks; trace it in float32"
+        )
     if not options.lazy_pairwise and (
         _pairwise_bytes(cfg, B, C, options) > AUTO_LAZY_BYTES or maps_tiled(C, options.dtype)
     ):
@@ -331,9 +341,8 @@ def _settle_options(
 
 def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options, notices, partial, continues) -> Trace:
     """The Trace over the captured tensors: numpy views of them (no copy on the CPU) and of the parameters."""
-    arrays = {name: tensor.detach().cpu().numpy() for name, tensor in tensors.items()}
-    for name, p in model.named_parameters():
-        arrays[f"params.{name}"] = p.detach().cpu().numpy()
+    arrays = {name: readable(tensor) for name, tensor in tensors.items()}  # float32 for a half run (exact)
+    arrays.update(parameter_arrays(model))
     info = TraceInfo(
         rows=tuple(rows),
         config=bundle.config,

@@ -23,6 +23,7 @@ from explorer.errors import InputError
 from explorer.trace.derived import Derivations, pairwise_parts
 from explorer.trace.overview import MapOverview, map_overview
 from explorer.trace.record import Row, TraceInfo
+from explorer.vocab import array_dtype
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "Row", "Trace", "TraceInfo"]
 
@@ -201,7 +202,7 @@ class Trace(Mapping[str, np.ndarray]):
 
     def _refuse_whole(self, layer: int) -> None:
         if self.tiled(layer):
-            size = self.C * self.C * np.dtype(self.options.dtype).itemsize
+            size = self.C * self.C * np.dtype(array_dtype(self.options.dtype)).itemsize
             raise InputError(
                 f"layer {layer}'s maps are {self.C:,} × {self.C:,} cells ({size / 1024**3:.1f} GiB a head): this "
                 "long text's trace computes them in blocks; read one with trace.tile(layer, stage, b, h, "
@@ -311,7 +312,7 @@ class Trace(Mapping[str, np.ndarray]):
     def _dtype_of(self, name: str) -> np.dtype:
         if name in self._arrays:
             return self._arrays[name].dtype
-        return np.dtype(self.options.dtype)
+        return np.dtype(array_dtype(self.options.dtype))
 
 
 def _span(span: tuple[int, int], C: int, what: str) -> tuple[int, int]:

@@ -14,26 +14,34 @@ from explorer.model import Transformer
 from explorer.tokenize import Tokenizer
 from explorer.weights.init import init_params
 
-DTYPES = {"float32": torch.float32, "float64": torch.float64}
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
 @dataclass(eq=False)
 class ModelBundle:
     config: ModelConfig
     tokenizer: Tokenizer
-    model: Transformer  # the master copy: float32, on the CPU
+    model: Transformer  # the master copy, on the CPU: float32, or the half dtype a real model is stored in
     source: str  # "random", "preset:classroom", "checkpoint:/path", "hf:/path", "gguf:/path"
     seed: int | None = None
     name: str = ""
     editable_sizes: bool = True  # False for real models: their sizes come from the file
+    stored: str = "float32"  # the dtype the file stores the weights in (a real model's; bfloat16 for most)
     _copies: dict = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    @property
+    def dtype(self) -> str:
+        """The master copy's dtype: float32, or bfloat16/float16 for a real model opened in the dtype it is
+        stored in (explorer/weights/real_models.py)."""
+        return str(self.model.embed.tok.dtype).removeprefix("torch.")  # (Gemma's norms stay float32)
+
     def model_for(self, dtype: str, device: str) -> Transformer:
-        """The model in ``dtype`` on ``device``; copies are made once and kept (the master stays float32/CPU)."""
+        """The model in ``dtype`` on ``device``; copies are made once and kept (the master stays on the CPU
+        in its own dtype). Every cast is exact where it widens (bfloat16, float16 → float32 → float64)."""
         if dtype not in DTYPES:
-            raise ConfigError(f"dtype must be float32 or float64, got {dtype!r}")
-        if dtype == "float32" and device == "cpu":
+            raise ConfigError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+        if dtype == self.dtype and device == "cpu":
             return self.model
         key = (dtype, device)
         with self._lock:

@@ -53,29 +53,32 @@ def detect_kind(path: Path) -> str:
     raise ModelLoadError(not_regular(path, mode))
 
 
-def load_model(path_or_name: str | Path, progress: Progress | None = None, cancel=None) -> ModelBundle:
-    """A preset or an installed real model by name, else the checkpoint, HF folder or GGUF file at the path."""
+def load_model(
+    path_or_name: str | Path, progress: Progress | None = None, cancel=None, dtype: str = "float32"
+) -> ModelBundle:
+    """A preset or an installed real model by name, else the checkpoint, HF folder or GGUF file at the path.
+    ``dtype``: the run's; a Hugging Face model stored in that half dtype is kept in it (no float32 copy)."""
     name = str(path_or_name)
     if name in PRESETS:
         return load_preset(name)
     if name in catalog.REAL_MODELS:
         label, path = catalog.locate_real_model(name)
-        bundle = load_path(path, progress=progress, cancel=cancel)
+        bundle = load_path(path, progress=progress, cancel=cancel, dtype=dtype)
         bundle.name = label
         return bundle
     if name in catalog.NOT_SUPPORTED:
         raise ModelLoadError(catalog.NOT_SUPPORTED[name])
-    return load_path(Path(name).expanduser(), progress=progress, cancel=cancel)
+    return load_path(Path(name).expanduser(), progress=progress, cancel=cancel, dtype=dtype)
 
 
-def load_path(path: Path, progress: Progress | None = None, cancel=None) -> ModelBundle:
+def load_path(path: Path, progress: Progress | None = None, cancel=None, dtype: str = "float32") -> ModelBundle:
     kind = detect_kind(path)
     if kind == "checkpoint":
         return load_checkpoint(path)
     if kind == "hf":  # the readers of real models load their libraries when first used
         from explorer.weights.hf import load_hf_folder
 
-        return load_hf_folder(path, progress=progress, cancel=cancel)
+        return load_hf_folder(path, progress=progress, cancel=cancel, dtype=dtype)
     from explorer.weights.gguf import load_gguf
 
-    return load_gguf(path, progress=progress, cancel=cancel)
+    return load_gguf(path, progress=progress, cancel=cancel, dtype=dtype)

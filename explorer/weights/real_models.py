@@ -21,6 +21,7 @@ from explorer.config import ModelConfig, memory_budget_bytes
 from explorer.errors import Cancelled, ModelLoadError
 from explorer.families.hf_fields import make_config  # noqa: F401 (re-exported: the importers' one way to a config)
 from explorer.model import Transformer
+from explorer.vocab import HALF_DTYPES, itemsize
 from explorer.weights.installed import SMOLLM2_LABEL, SMOLLM2_PACKAGE, locate_smollm2  # noqa: F401 (re-exported)
 
 Progress = Callable[[int, int, str], None]  # (done, total, what) for long loads; the one definition
@@ -47,11 +48,12 @@ class Filler:
     tensor should have (in the file's orientation), so the error can name the tensor as the file does.
     """
 
-    def __init__(self, cfg: ModelConfig, origin: str) -> None:
+    def __init__(self, cfg: ModelConfig, origin: str, dtype: str = "float32") -> None:
         self.cfg = cfg
         self.origin = origin
-        check_fits(cfg, origin)
-        self.model = Transformer(cfg)
+        self.dtype = getattr(torch, dtype)  # float32, or the half dtype the file stores (kept as stored)
+        check_fits(cfg, origin, dtype)
+        self.model = empty_model(cfg, self.dtype)
         self.params = dict(self.model.named_parameters())
         self.filled: set[str] = set()
         self.rows: dict[str, set[int]] = {}  # the rows of a stacked parameter filled so far
@@ -68,7 +70,7 @@ class Filler:
             )
         t = check_weights(self.origin, what, t)
         with torch.no_grad():
-            p.copy_(t.to(torch.float32))
+            p.copy_(t.to(p.dtype))  # the kept dtype (Gemma's γ = 1 + w stays float32: explorer/model/norm.py)
         self.filled.add(name)
 
     def put_part(self, name: str, index: int, value: np.ndarray | torch.Tensor, what: str) -> None:
@@ -122,13 +124,30 @@ def check_weights(origin: str, what: str, t: torch.Tensor) -> torch.Tensor:
     return t
 
 
-def check_fits(cfg: ModelConfig, origin: str) -> None:
-    """Refuse, before allocating, a model whose float32 weights alone exceed the memory budget."""
-    need = cfg.parameter_count() * 4
+def empty_model(cfg: ModelConfig, dtype: torch.dtype) -> Transformer:
+    """A Transformer whose parameters are allocated in ``dtype`` (not yet filled): built on the meta device
+    first, so a model kept in bfloat16 never has a float32 copy of its weights, not even for a moment."""
+    if dtype == torch.float32:
+        return Transformer(cfg)
+    with torch.device("meta"):
+        model = Transformer(cfg)
+    return model.to(dtype).to_empty(device="cpu")
+
+
+def kept_dtype(stored: set[str], asked: str) -> str:
+    """The dtype a real model is held in: the half dtype every floating tensor of the file is stored in, when
+    the run asks for that dtype (no float32 copy is made); else float32, to which bfloat16 and float16 convert
+    exactly (a float32 run, or a float64 one, casts its own copy from it)."""
+    return asked if asked in HALF_DTYPES and stored == {asked} else "float32"
+
+
+def check_fits(cfg: ModelConfig, origin: str, dtype: str = "float32") -> None:
+    """Refuse, before allocating, a model whose weights (in ``dtype``) alone exceed the memory budget."""
+    need = cfg.parameter_count() * itemsize(dtype)
     budget = memory_budget_bytes()
     if need > budget:
         raise ModelLoadError(
-            f"{origin}: {cfg.parameter_count() / 1e9:.2f} billion parameters need {need / 1024**3:.1f} GiB in float32, "
+            f"{origin}: {cfg.parameter_count() / 1e9:.2f} billion parameters need {need / 1024**3:.1f} GiB in {dtype}, "
             f"more than the {budget / 1024**3:.1f} GiB memory budget; raise it with --memory-budget GB "
             "or ATTENTION_EXPLORER_MEMORY_GB if this machine has the memory"
         )

@@ -21,10 +21,10 @@ if TYPE_CHECKING:  # the bundle module imports torch: the window must not wait f
 KEEP = 4  # switching back and forth between a few presets stays instant
 
 
-def _open(source: ModelSource, progress=None, cancel=None) -> ModelBundle:
+def _open(source: ModelSource, progress=None, cancel=None, dtype: str = "float32") -> ModelBundle:
     from explorer.session.open import open_source
 
-    return open_source(source, progress=progress, cancel=cancel)
+    return open_source(source, progress=progress, cancel=cancel, dtype=dtype)
 
 
 class ModelCache:
@@ -36,8 +36,12 @@ class ModelCache:
         self.loading: ModelSource | None = None  # the source whose model is being built right now
         self.loads = 0  # models built so far (tests: a model is built once)
 
-    def get(self, source: ModelSource, progress=None, cancel: threading.Event | None = None) -> ModelBundle:
-        """The model ``source`` names: the one kept, or one built now (in the calling thread)."""
+    def get(
+        self, source: ModelSource, progress=None, cancel: threading.Event | None = None, dtype: str = "float32"
+    ) -> ModelBundle:
+        """The model ``source`` names: the one kept, or one built now (in the calling thread). ``dtype``: the
+        run's, for a model built now (one stored in that half dtype is kept in it); a kept model serves every
+        dtype (ModelBundle.model_for casts its copy)."""
         with self._lock:
             cached = self._bundles.get(source)
             if cached is not None:
@@ -45,7 +49,9 @@ class ModelCache:
             self.loading = source
             self._trim(memory_budget_bytes() // 4)  # the models kept are counted against the budget too
         try:
-            bundle = self._opener(source, progress=progress, cancel=cancel)
+            bundle = self._opener(
+                source, progress=progress, cancel=cancel, **({"dtype": dtype} if dtype != "float32" else {})
+            )
         finally:
             with self._lock:
                 self.loading = None

@@ -42,7 +42,7 @@ def compute_trace(
     if models.has(request.source):
         bundle = models.get(request.source)
     else:
-        bundle = models.get(request.source, progress=hooks.progress, cancel=cancel)
+        bundle = models.get(request.source, progress=hooks.progress, cancel=cancel, dtype=request.options.dtype)
         if hooks.model_ready is not None:
             hooks.model_ready(bundle.config)
     options = capturable(request.options, bundle.config.layers)

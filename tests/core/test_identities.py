@@ -337,8 +337,8 @@ def test_other_bad_configs(words):
     )  # odd E is fine since issue 12: the last cosine is dropped
     with pytest.raises(ConfigError):
         ModelConfig(V, key_dim=3, positions="rope")
-    with pytest.raises(ConfigError):
-        RunOptions(dtype="float16")
+    with pytest.raises(ConfigError, match="bfloat16, float16"):  # float16 is a dtype since issue 42
+        RunOptions(dtype="float8")
     with pytest.raises(ConfigError):
         RunOptions(temperature=0)
     assert ModelConfig(V, heads=6, kv_heads=3).H_kv == 3  # a proper divisor is fine

@@ -216,3 +216,25 @@ def test_one_size_edit_builds_the_model_config_once(qtbot, state, view, monkeypa
         )  # the count's redraw
         assert trace.config.H == 2
         assert built == [2], built
+
+
+def test_the_half_dtypes_are_offered_traced_and_counted_in_their_bytes(qtbot, state, view):
+    """bfloat16 and float16 (issue 42): the control offers them, the trace computes in the one chosen (its
+    numbers are that dtype's, held as float32), and the status bar's weights figure is two bytes a number."""
+    from explorer.ui.shell.status_bar import StatusBar
+    from explorer.ui.words.byte_size import human_bytes
+
+    offered = [view.dtype.itemData(i) for i in range(view.dtype.count())]
+    assert offered == ["float32", "float64", "bfloat16", "float16"]
+    bar = StatusBar(state)
+    qtbot.addWidget(bar)
+    with live(state, qtbot):
+        count = state.trace.config.parameter_count()
+        assert human_bytes(count * 4) in bar.params.text()
+        _choose(view.dtype, "bfloat16")
+        trace = wait_trace(qtbot, state, lambda t: t.options.dtype == "bfloat16")
+        weights = trace["layers.0.attn.weights"]
+        assert weights.dtype == np.float32
+        halved = weights.view(np.uint32) & 0xFFFF  # a bfloat16 number held as float32 has 16 zero low bits
+        assert not halved.any()
+        qtbot.waitUntil(lambda: human_bytes(count * 2) in bar.params.text())

@@ -172,7 +172,12 @@ class ControlsView(View):
             self.tr("Next-token probabilities are softmax(logits ÷ temperature): below 1 sharper, above 1 flatter")
         )
         self.dtype_label.setText(self.tr("Precision"))
-        self.dtype.setToolTip(self.tr("float32 is fast; float64 shows identities equal to ~1e-16"))
+        self.dtype.setToolTip(
+            self.tr(
+                "float32 is fast; float64 shows identities equal to ~1e-16; bfloat16 and float16 compute as most "
+                "checkpoints ship and GPUs run them: half the memory, about 3 and 4 significant digits"
+            )
+        )
         self.device_label.setText(self.tr("Device"))
         self.device.setToolTip(self.tr("Where the model runs (only the devices present on this computer)"))
 

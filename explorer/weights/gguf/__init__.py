@@ -50,7 +50,10 @@ def load_gguf(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     use_cache: bool = True,
+    dtype: str = "float32",
 ) -> ModelBundle:
+    """The model in the GGUF file at ``path``; ``dtype``: the run's, which a file storing its matrices in that
+    half dtype (F16, BF16) is kept in (no float32 copy), else float32."""
     path = Path(path).expanduser().resolve()
     check_regular(path, ModelLoadError)  # a FIFO or /dev/zero: refused before any open
     with open_regular(path, ModelLoadError) as fh:
@@ -58,17 +61,17 @@ def load_gguf(
             raise ModelLoadError(f"{path.name} is not a GGUF file (it does not start with 'GGUF')")
     use_cache = use_cache and not os.environ.get("ATTENTION_EXPLORER_NO_CACHE")
     folder = cache_folder(path) if use_cache else None
-    loaded = read_cache(folder, path, progress, cancel) if folder is not None else None
+    loaded = read_cache(folder, path, progress, cancel, dtype) if folder is not None else None
     from_cache = loaded is not None
     if loaded is None:
-        loaded = read_file(path, progress, cancel)
-    cfg, tokenizer, model, name = loaded
+        loaded = read_file(path, progress, cancel, dtype)
+    cfg, tokenizer, model, name, stored = loaded
     if folder is not None and not from_cache:
         check_cancel(cancel)
         report(progress, 0, 1, "writing the cache")
         try:
-            write_cache(folder, path, cfg, tokenizer, model, name)
+            write_cache(folder, path, cfg, tokenizer, model, name, stored)
         except Exception as exc:  # the cache only saves time; a full disk must not stop the load
             log.warning("could not cache the dequantised weights: %s", exc)
         report(progress, 1, 1, "writing the cache")
-    return ModelBundle(cfg, tokenizer, model, f"gguf:{path}", None, name=name, editable_sizes=False)
+    return ModelBundle(cfg, tokenizer, model, f"gguf:{path}", None, name=name, editable_sizes=False, stored=stored)

@@ -1,5 +1,6 @@
 """The disk cache of dequantised GGUF files: float32 safetensors + config + tokenizer.json in the user's cache
-folder, keyed by the file's path, size and modification time, so the second open skips the slow read."""
+folder, keyed by the file's path, size and modification time, so the second open skips the slow read. A model
+kept in its file's half dtype (F16, BF16 opened in that dtype) is cached in it."""
 
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ from explorer.util.fileio import atomic_dir
 from explorer.util.paths import user_cache_dir
 from explorer.util.reading import read_json
 from explorer.vocab import TOKENIZER_FILE, WEIGHTS_FILE
-from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, report
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_fits, kept_dtype, report
 
 log = logging.getLogger(__name__)
 
 CACHE_FORMAT = "attention-explorer-gguf-cache"
-CACHE_VERSION = 1  # bump when what is stored (names, orientation, tokenizer building) changes
+CACHE_VERSION = 2  # bump when what is stored (names, orientation, tokenizer building) changes
 
 
 def _file_state(path: Path) -> dict[str, Any]:
@@ -41,8 +42,11 @@ def cache_folder(path: Path) -> Path:
     return user_cache_dir() / "gguf" / f"{stem}-{where}-{when}"
 
 
-def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: threading.Event | None):
-    """(config, tokenizer, model, name) from a cache entry, or None when there is no valid one."""
+def read_cache(
+    folder: Path, path: Path, progress: Progress | None, cancel: threading.Event | None, dtype: str = "float32"
+):
+    """(config, tokenizer, model, name, stored dtype) from a cache entry, or None when there is no valid one.
+    ``dtype``: the run's (a file stored in that half dtype is kept in it, as read_file does)."""
     meta_file = folder / "meta.json"
     if not meta_file.is_file():
         return None
@@ -55,15 +59,17 @@ def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thre
         ):
             return None
         cfg = ModelConfig.from_dict(meta["config"])
+        stored = str(meta.get("stored", "float32"))
     except Exception as exc:  # an unreadable entry is rebuilt
         log.warning("ignoring the damaged cache entry %s: %s", folder, exc)
         return None
-    check_fits(cfg, path.name)  # too big for the budget is the user's to know, not a damaged entry
+    kept = kept_dtype({stored}, dtype)
+    check_fits(cfg, path.name, kept)  # too big for the budget is the user's to know, not a damaged entry
     try:
         tokenizer = Tokenizer.from_file(folder / TOKENIZER_FILE, kind="hf")
         from safetensors import safe_open
 
-        filler = Filler(cfg, path.name)
+        filler = Filler(cfg, path.name, kept)
         with safe_open(str(folder / WEIGHTS_FILE), framework="pt") as f:
             keys = list(f.keys())
             total = len(keys)
@@ -71,7 +77,7 @@ def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thre
                 check_cancel(cancel)
                 filler.put(key, f.get_tensor(key), f"cached {key}")
                 report(progress, done, total, f"cached {key}")
-        return cfg, tokenizer, filler.finish(), str(meta.get("name") or path.stem)
+        return cfg, tokenizer, filler.finish(), str(meta.get("name") or path.stem), stored
     except Cancelled:
         raise
     except Exception as exc:  # anything wrong with the entry (half-deleted, older format): rebuild it
@@ -79,7 +85,11 @@ def read_cache(folder: Path, path: Path, progress: Progress | None, cancel: thre
         return None
 
 
-def write_cache(folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer, model, name: str) -> None:
+def write_cache(
+    folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer, model, name: str, stored: str = "float32"
+) -> None:
+    """The entry: the model's weights in the dtype it is held in (float32, or the file's half dtype: exact
+    either way), its config, tokenizer and the dtype the file stores."""
     from safetensors.torch import save_file
 
     state = {n: p.detach().contiguous() for n, p in model.named_parameters()}
@@ -90,6 +100,7 @@ def write_cache(folder: Path, path: Path, cfg: ModelConfig, tokenizer: Tokenizer
         "source": _file_state(path),
         "name": name,
         "config": cfg.to_dict(),
+        "stored": stored,
     }
     with atomic_dir(folder) as tmp:
         save_file(state, str(tmp / WEIGHTS_FILE))

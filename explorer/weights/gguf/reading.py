@@ -16,7 +16,7 @@ from explorer.util.schema import Where, text
 from explorer.weights.gguf.config import config_from_gguf
 from explorer.weights.gguf.header import read_header
 from explorer.weights.gguf.tokenizer import tokenizer_from_metadata
-from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, kept_dtype, report
 
 
 def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
@@ -46,8 +46,13 @@ def _file_shape(shape: tuple[int, ...], how: str, actual: tuple[int, ...]) -> tu
     return tuple(reversed(shape))
 
 
-def read_file(path: Path, progress: Progress | None, cancel: threading.Event | None):
-    """(config, tokenizer, model, name) from the GGUF file itself: the slow path."""
+# GGUF's names of the float types (a quantised type keeps its own name: Q4_K, Q8_0, …)
+_STORED = {"F16": "float16", "BF16": "bfloat16", "F32": "float32", "F64": "float64"}
+
+
+def read_file(path: Path, progress: Progress | None, cancel: threading.Event | None, dtype: str = "float32"):
+    """(config, tokenizer, model, name, stored dtype) from the GGUF file itself: the slow path. ``dtype``: the
+    run's; a file whose matrices are F16 or BF16 is kept in that dtype when the run asks for it."""
     from gguf.quants import dequantize
 
     origin = path.name
@@ -59,8 +64,11 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
     tokenizer = tokenizer_from_metadata(meta, origin)
     tokenizer.check_fits(cfg.vocab_size, 0, origin)  # its largest id has a row of token_embd.weight
 
-    filler = Filler(cfg, origin)
     sources = gguf_sources(cfg, str(meta.get("general.architecture")))
+    # What the file stores its matrices in (llama.cpp keeps the norms' vectors in F32 beside F16 matrices).
+    matrices = [tensors[k] for k, _ in sources.values() if k in tensors and len(tensors[k].shape) >= 2]
+    stored = {_STORED.get(t.tensor_type.name, t.tensor_type.name) for t in matrices}
+    filler = Filler(cfg, origin, kept_dtype(stored, dtype))
     for ours, (key, how) in sources.items():  # names and shapes first: a damaged file fails before the slow part
         if how == "zeros":
             continue
@@ -100,4 +108,4 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
         name = text(meta.get("general.name") or path.stem, "general.name", Where(origin, ModelLoadError), 200)
     except ModelLoadError:
         name = path.stem
-    return cfg, tokenizer, filler.finish(), name
+    return cfg, tokenizer, filler.finish(), name, ", ".join(sorted(stored)) or "float32"

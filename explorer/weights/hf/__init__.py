@@ -33,7 +33,7 @@ from explorer.weights.hf.config import SUPPORTED, config_from_hf
 from explorer.weights.hf.files import TensorFiles, read_config_json
 from explorer.weights.hf.sources import Source, source_shape, transform
 from explorer.weights.hf.tokenizer import load_hf_tokenizer
-from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, report
+from explorer.weights.real_models import Filler, Progress, check_cancel, check_shape, kept_dtype, report
 
 __all__ = [
     "SUPPORTED",
@@ -50,8 +50,10 @@ __all__ = [
 
 
 def load_hf_folder(
-    path: str | Path, progress: Progress | None = None, cancel: threading.Event | None = None
+    path: str | Path, progress: Progress | None = None, cancel: threading.Event | None = None, dtype: str = "float32"
 ) -> ModelBundle:
+    """The model in ``folder``; ``dtype``: the run's, which a model stored in that half dtype is kept in
+    (explorer/weights/real_models.py's ``kept_dtype``), else float32."""
     folder = Path(path).expanduser()
     if not folder.is_dir():
         raise ModelLoadError(f"no such folder: {folder}")
@@ -65,7 +67,9 @@ def load_hf_folder(
     files = TensorFiles(folder)
     try:
         cfg = untied_where_stored(cfg, data, files)
-        model = _fill(cfg, _sources(cfg, data), files, folder, progress, cancel)
+        sources = _sources(cfg, data)
+        stored = _stored_dtypes(sources, files)
+        model = _fill(cfg, sources, files, folder, progress, cancel, kept_dtype(stored, dtype))
     finally:
         files.close()
     try:  # shown and written into snapshots: only valid text (no lone surrogate), else the folder's name
@@ -73,8 +77,22 @@ def load_hf_folder(
     except ModelLoadError:
         name = folder.name
     return ModelBundle(
-        cfg, tokenizer, model, f"hf:{folder}", None, name=Path(name).name or folder.name, editable_sizes=False
+        cfg,
+        tokenizer,
+        model,
+        f"hf:{folder}",
+        None,
+        name=Path(name).name or folder.name,
+        editable_sizes=False,
+        stored=", ".join(sorted(stored)) or "float32",
     )
+
+
+def _stored_dtypes(sources: dict[str, Source], files: TensorFiles) -> set[str]:
+    """The dtypes the file stores the model's matrices in (from the headers: nothing is read yet). Its vectors
+    (norms, biases) may be float32 beside half matrices; they are then rounded like the rest."""
+    found = (_resolve(files, src.key) for src in sources.values() if src.how != "zeros")
+    return {files.dtype(key) for key in found if key is not None and len(files.shape(key)) >= 2}
 
 
 def _sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
@@ -129,9 +147,10 @@ def _fill(
     folder: Path,
     progress: Progress | None,
     cancel: threading.Event | None,
+    dtype: str = "float32",
 ) -> torch.nn.Module:
     origin = folder.name
-    filler = Filler(cfg, origin)
+    filler = Filler(cfg, origin, dtype)
     # Check every name and shape before reading any data: a wrong file fails at once, naming the tensor.
     stored: dict[tuple[str, int | None], str] = {}  # (ours, expert or None) → the file's tensor
     for ours, src in sources.items():

@@ -13,6 +13,9 @@ from explorer.errors import ModelLoadError
 from explorer.util.reading import MAX_JSON_BYTES, check_regular, is_regular, read_json
 from explorer.weights.hf.safetensors_header import check_safetensors_header
 
+# safetensors' names of the floating dtypes (the others are refused by check_weights when read)
+SAFETENSORS_DTYPES = {"BF16": "bfloat16", "F16": "float16", "F32": "float32", "F64": "float64"}
+
 
 class TensorFiles:
     """Every tensor of a folder by name, read lazily from (possibly sharded) safetensors or PyTorch files."""
@@ -108,6 +111,13 @@ class TensorFiles:
         if self._torch is not None:
             return tuple(self._torch[stored].shape)
         return tuple(self._open(self._where[stored]).get_slice(stored).get_shape())
+
+    def dtype(self, stored: str) -> str:
+        """The stored tensor's dtype as torch names it ("bfloat16", "float16", "float32", …), from the header."""
+        if self._torch is not None:
+            return str(self._torch[stored].dtype).removeprefix("torch.")
+        kind = self._open(self._where[stored]).get_slice(stored).get_dtype()
+        return SAFETENSORS_DTYPES.get(kind, kind.lower())
 
     def get(self, stored: str) -> torch.Tensor:
         if self._torch is not None:
