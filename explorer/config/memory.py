@@ -30,6 +30,26 @@ TILED_MAP_BYTES = DEFAULT_MEMORY_BUDGET_BYTES // 16
 LOGIT_ROWS = 64
 LOGIT_BLOCKS = 8
 
+# A lazy trace that captures some layers whole keeps the q and k of every other layer too, the operands of
+# their maps, while they take at most this much: every layer's maps are then derived when looked at (a
+# Llama-3.2-1B-shaped model at 2,048 tokens: 320 MiB, against 4 GiB for every layer's tensors).
+MAP_OPERANDS_BYTES = 512 * 1024**2
+
+
+def map_operand_bytes(config: ModelConfig, batch: int, context: int, options: RunOptions) -> int:
+    """The bytes of every layer's q and k (rotated where the model turns them) as a trace keeps them: what its
+    maps come from."""
+    numbers = batch * context * (config.H + config.H_kv) * config.D * config.layers
+    return numbers * itemsize(array_dtype(options.dtype))
+
+
+def keeps_every_map(config: ModelConfig, batch: int, context: int, options: RunOptions) -> bool:
+    """True when a trace with these options keeps the q and k of the layers it does not capture whole."""
+    partial = options.layers_to_capture is not None and len(options.layers_to_capture) < config.layers
+    return (
+        options.lazy_pairwise and partial and map_operand_bytes(config, batch, context, options) <= MAP_OPERANDS_BYTES
+    )
+
 
 def logits_derived(config: ModelConfig, device: str = "cpu", dtype: str = "float32") -> bool:
     """True when a trace of this model leaves its logits to be derived when read: a plain unembedding (not an
@@ -112,6 +132,9 @@ def estimate_memory(
     trace = (B * C * E * 4 + layers * per_layer + logit_rows * V) * kept + B * C * C  # probs are derived from logits
     if options.dtype in HALF_DTYPES:  # and the parameters as float32 arrays, once per model (readable.py)
         trace += config.parameter_count() * itemsize("float32")
+    if keeps_every_map(config, B, C, options):  # the q and k of the layers not captured whole
+        operands = map_operand_bytes(config, B, C, options) // itemsize(array_dtype(options.dtype))
+        trace += operands * kept * (config.layers - layers) // config.layers
     # The attention computes a few heads at a time, but never less than one: a single head's scores, masked
     # scores and weights (3·B·C² numbers) are alive together however small the chunk. Capping the transient
     # at the chunk size let 25,000 tokens pass a 4 GiB budget and then get the process killed for 7.5 GB.

@@ -50,7 +50,8 @@ def shown_stage(stage: str) -> str:
 
 
 def holds_every_layer(trace) -> bool:
-    return trace is not None and not trace.partial and set(trace.layers) == set(range(trace.config.layers))
+    """True when the trace gives every layer's maps (held, or derived from each layer's q and k)."""
+    return trace is not None and not trace.partial and set(trace.map_layers) == set(range(trace.config.layers))
 
 
 def colourise(
@@ -101,7 +102,7 @@ def trace_layers(
     n = trace.rows[row].length
     signed = names.spec(names.attn(0, stage)).signed
     blocked = matrices.blocked_cells(trace, row)
-    for layer in trace.layers:
+    for layer in trace.map_layers:
         if cancel is not None and cancel.is_set():
             raise Cancelled("the model view was cancelled")
 

@@ -18,6 +18,7 @@ from explorer.config import (
     MAX_TRACE_TOKENS,
     RunOptions,
     check_memory,
+    keeps_every_map,
     longest_whole_map,
     maps_tiled,
 )
@@ -90,9 +91,10 @@ def limit_text(sentences: list[str]) -> tuple[list[str], list[str]]:
 TILED_KEEPS = frozenset(("tokens", "mask", "mask.empty_rows", "segments", "final.out", "logits", "logits.uncapped"))
 
 
-def _wants(options: RunOptions, tiled: bool = False, positions: str = "none"):
+def _wants(cfg, B: int, C: int, options: RunOptions, tiled: bool = False):
     capture_layers = set(options.layers_to_capture) if options.layers_to_capture is not None else None
-    per_layer = {*names.qk_stages(positions), "lse"}  # a tiled layer's maps are computed from these alone
+    per_layer = {*names.qk_stages(cfg.positions), "lse"}  # a tiled layer's maps are computed from these alone
+    every_map = not tiled and keeps_every_map(cfg, B, C, options)  # the other layers' q and k: maps on demand
 
     def wants(name: str) -> bool:
         if name == "probs":
@@ -108,7 +110,9 @@ def _wants(options: RunOptions, tiled: bool = False, positions: str = "none"):
             return kept and (capture_layers is None or layer is None or layer in capture_layers)
         if name.endswith(".attn.lse"):
             return False  # a shorter text derives its maps whole: nothing to keep for tiles
-        return capture_layers is None or layer is None or layer in capture_layers
+        if capture_layers is None or layer is None or layer in capture_layers:
+            return True
+        return every_map and name in names.qk(layer, cfg.positions)
 
     return wants
 
@@ -177,7 +181,7 @@ def run_trace(
         on_partial(shown_early[0])
 
     tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
-    sink = _CancellableSink(_wants(options, tiled, cfg.positions), cancel, patches)
+    sink = _CancellableSink(_wants(cfg, B, C, options, tiled), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
     sink.derives_logits = derivable(cfg, str(device), options.dtype) and not _patches_logits(patches)
     if on_partial is not None and partial_after is not None and 0 <= partial_after < cfg.layers - 1:

@@ -46,6 +46,18 @@ def _order_key(name: str) -> tuple[int, int, int, int]:
 _SERIALS = itertools.count(1)
 
 
+def _held_layers(arrays: Mapping[str, np.ndarray], positions: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the layers with tensors beyond q and k, every layer with tensors): a layer of which only q and k
+    were kept gives its maps but is not a captured layer."""
+    held: dict[int, set[str]] = {}
+    for n in arrays:
+        layer = None if n.startswith("params.") else names.layer_of(n)
+        if layer is not None:
+            held.setdefault(layer, set()).add(n)
+    whole = tuple(sorted(l for l, got in held.items() if not got <= set(names.qk(l, positions))))
+    return whole, tuple(sorted(held))
+
+
 class Trace(Mapping[str, np.ndarray]):
     def __init__(self, arrays: Mapping[str, np.ndarray], info: TraceInfo, continues: Trace | None = None) -> None:
         """``arrays`` by public name, and the record of the run. ``continues``: the partial trace this one
@@ -66,8 +78,7 @@ class Trace(Mapping[str, np.ndarray]):
         self.notices, self.tokenizer_kind, self.app_version = tuple(info.notices), info.tokenizer_kind, info.app_version
         self.origin, self.partial = info.origin, info.partial
         self.interventions = dict(info.interventions) if info.interventions is not None else None
-        found = {names.layer_of(n) for n in self._arrays if not n.startswith("params.")}
-        self._layers = tuple(sorted(l for l in found if l is not None))
+        self._layers, self._map_layers = _held_layers(self._arrays, info.config.positions)
         self._labels = dict(info.labels or {})
         # A number no other trace of this process has (an id() can be reused once a trace is freed): views key
         # what they drew on it. A trace completing a partial one keeps the partial's number for the layers
@@ -113,6 +124,12 @@ class Trace(Mapping[str, np.ndarray]):
         """The layers whose tensors this trace holds (all of them unless capture was restricted)."""
         return self._layers
 
+    @property
+    def map_layers(self) -> tuple[int, ...]:
+        """The layers whose (C, C) maps this trace gives: those it holds, and those of which a lazy trace kept
+        only q and k (config.keeps_every_map: a deep model's every layer, its maps derived when looked at)."""
+        return self._map_layers
+
     def labels(self, name: str) -> tuple[str, ...]:
         if name in self._labels:
             return tuple(self._labels[name])
@@ -142,7 +159,7 @@ class Trace(Mapping[str, np.ndarray]):
         layer's: those are read as tiles, ``tile``)."""
         derivable = [
             names.attn(l, s)
-            for l in self.layers
+            for l in self.map_layers
             if self._derived.can_derive(l) and not self.tiled(l)
             for s in names.PAIRWISE_STAGES
         ]
