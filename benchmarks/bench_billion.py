@@ -3,8 +3,9 @@
 traced at 2,048 tokens with every layer's maps available on demand.
 
 Ours: the request (tokenize, mask, forward; as the window runs a deep model, the selected layer captured whole
-and every layer's q and k kept, so that every layer's maps are derived from them when looked at) until the next-token distribution after the last token, as the window shows it first (the trace derives
-its logits from final.out when read: explorer/trace/logits.py). The peer: transformers' LlamaForCausalLM
+and every layer's q and k kept, so that every layer's maps are derived from them when looked at) until the
+next-token distribution after the last token, as the window shows it first (the trace derives its logits from
+final.out when read: explorer/trace/logits.py). The peer: transformers' LlamaForCausalLM
 forward of the same weights (its parameters are views of ours: one copy in memory) and ids with its default
 SDPA attention, no attentions returned, every row's logits (its default); beside it, in detail, the same
 forward asked for the last row's logits only (logits_to_keep=1), our ratio to it, and the relative error of
