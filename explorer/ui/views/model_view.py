@@ -214,18 +214,18 @@ class ModelView(View):
         self._key = None  # try again on the next change
         self.status.setText(message)
 
-    @property
     def palette_changed(self) -> None:
         """View → Colours: the maps are coloured by the job; run it again with the new palette's table."""
         self._key = None
         if self.on_screen():
             self._refresh()
 
+    @property
     def complete(self) -> bool:
         """Every layer's maps are in (for a trace that holds only some layers: every one it holds)."""
         L = self._shape[0]
         trace = self.state.trace
-        wanted = L if trace is None or self._key is None or self._key[0] != "trace" else len(trace.layers)
+        wanted = L if trace is None or self._key is None or self._key[0] != "trace" else len(trace.map_layers)
         return L > 0 and len(self._layers) >= wanted
 
     def _show_status(self) -> None:
