@@ -114,7 +114,7 @@ def main(repeats: int = 3) -> None:
     bundle = billion_model.ours()
     build = time.perf_counter() - t0
     os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = f"{budget_gb(bundle):.2f}"
-    hf = billion_model.peer(bundle)
+    hf = billion_model.peer(bundle, dtype=DTYPE)
     text, ids = billion_model.ids_text(CONTEXT, bundle.config.V)
     ids_t = torch.tensor([ids])
 

@@ -72,8 +72,9 @@ def ours(layers: int = LAYERS, seed: int = 0):
     return random_bundle(cfg, word_tokenizer(cfg.vocab_size), seed, name="Llama-3.2-1B-shaped")
 
 
-def peer(bundle, attention: str = "sdpa"):
-    """transformers' LlamaForCausalLM of the same fields, its parameters views of the bundle's (no copy)."""
+def peer(bundle, attention: str = "sdpa", dtype: str = "float32"):
+    """transformers' LlamaForCausalLM of the same fields, its parameters views of the bundle's (no copy); in
+    another ``dtype``, views of the bundle's own cast copy (ModelBundle.model_for), the weights our side runs."""
     import torch
     import transformers
 
@@ -85,7 +86,7 @@ def peer(bundle, attention: str = "sdpa"):
     cfg = transformers.LlamaConfig(**settings, attn_implementation=attention)
     with torch.device("meta"):
         model = transformers.LlamaForCausalLM(cfg)
-    params = dict(bundle.model.named_parameters())
+    params = dict(bundle.model_for(dtype, "cpu").named_parameters())
     state = {}
     for name, src in hf_llama_sources(bundle.config, data).items():
         if src.how == "zeros":
