@@ -38,6 +38,12 @@ LABELS = {
     ),
     "long_context_peak_rss_gb": "SmolLM2-135M, 16,384 tokens: peak resident memory (weights 0.5 GB)",
     "tile_exact_max_err": "20 random 512×512 tiles of that trace vs an eager float32 softmax of the same rows",
+    "billion_trace_vs_peer": (
+        "Llama-3.2-1B shape (random weights), 2,048 tokens, every layer's maps on demand: request → next-token "
+        "distribution vs transformers' SDPA forward"
+    ),
+    "billion_peak_rss_gb": "that 1B trace: peak resident memory of a fresh process (weights 4.6 GiB)",
+    "billion_model_view_fill_s": "Model view of the 1B shape (16 × 32 heads), 64 tokens: opened → every map in",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "trace_memory_ratio": "trace resident bytes / array bytes",
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",

@@ -25,6 +25,8 @@ SCRIPTS = [
     "bench_decode",
     "bench_real_full_context",
     "bench_long_context",
+    "bench_billion",
+    "bench_billion_view",
     "bench_model_view",
     "bench_anatomy_play",
     "bench_idle",
