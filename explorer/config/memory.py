@@ -180,7 +180,8 @@ def check_memory(
     if est.peak_bytes > budget:
         raise MemoryBudgetError(
             f"this configuration would need about {_gib(est.peak_bytes)} ({est.describe()}), more than the "
-            f"{_gib(budget)} budget; make E, H, L, the vocabulary or the text smaller, or raise the budget"
+            f"{_gib(budget)} budget; make E, H, L, the vocabulary or the text smaller, or raise the budget "
+            "(--memory-budget GB or ATTENTION_EXPLORER_MEMORY_GB)"
         )
     return est
 

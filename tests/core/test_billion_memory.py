@@ -112,7 +112,7 @@ def test_1b_trace_past_the_budget_is_refused_naming_the_estimate_and_the_budget(
         check_memory(cfg, 1, CONTEXT, OPTIONS)
     message = str(refused.value)
     assert f"{est.peak_bytes / 1024**3:.2f} GiB" in message and "4.00 GiB budget" in message
-    assert "raise the budget" in message
+    assert "raise the budget (--memory-budget GB or ATTENTION_EXPLORER_MEMORY_GB)" in message  # says how
     monkeypatch.setenv("ATTENTION_EXPLORER_MEMORY_GB", "6")  # a user raises it as today
     assert check_memory(cfg, 1, CONTEXT, OPTIONS).peak_bytes == est.peak_bytes
 
