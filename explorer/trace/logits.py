@@ -6,11 +6,12 @@ at 8,192 tokens 1.6 GB. The window shows one row of it at a time (the next-token
 selected token). So a trace whose model ends in a plain unembedding keeps final.out, and its logits are
 computed when read, with the model's own expression (``affine``, explorer/model/linear.py).
 
-They are computed in blocks of ROWS rows of the B·C rows of final.out, and every value comes from the product
-of its own block, with the thread count of the run (explorer/util/threads.py). So a row is the same number
-however it was asked for: alone, with its block, or as part of the whole (B, C, V) (a matrix product's last
-bits may depend on how many rows it multiplies at once; tests/core/test_trace_logits.py). A trace of at most
-ROWS tokens has one block: the very product the model would have made.
+They are computed in blocks of ROWS rows (fewer for a large vocabulary: ``block_rows``) of the B·C rows of
+final.out, and every value comes from the product of its own block, with the thread count of the run
+(explorer/util/threads.py). So a row is the same number however it was asked for: alone, with its block, or
+as part of the whole (B, C, V) (a matrix product's last bits may depend on how many rows it multiplies at
+once; tests/core/test_trace_logits.py). A trace of at most block_rows tokens has one block: the very product
+the model would have made.
 
 Not derived (the model computes them in its forward pass, as before): encoders' masked-LM head and Gemma 2's
 soft-capped logits (more than one product), a run that patches the logits, and a run on a GPU (a derivation
@@ -34,6 +35,19 @@ ROWS = (
     LOGIT_ROWS  # rows of final.out per product: 29 ms for GPT-2 small's 50,257 words on two cores (the whole 256: 90)
 )
 BLOCK_CACHE = LOGIT_BLOCKS  # blocks kept for re-display (8 × 64 × 50,257 floats: 103 MB at most)
+# A block multiplies at most about this many numbers (rows × E × V): with a 128,256-word vocabulary and E = 2,048
+# (Llama 3.2 1B) 64 rows took 2 s on two cores where the window wanted one; 16 rows read the table as fast.
+BLOCK_MACS = 1 << 32
+FEWEST_ROWS = 8
+
+
+def block_rows(config: ModelConfig) -> int:
+    """Rows of final.out per product for this model: ROWS, halved while a block multiplies more than
+    BLOCK_MACS (down to FEWEST_ROWS). Fixed per model, so a row is the same number however it is asked for."""
+    rows = ROWS
+    while rows > FEWEST_ROWS and rows * config.E * config.V > BLOCK_MACS:
+        rows //= 2
+    return rows
 
 
 def derives_logits(arrays: Mapping[str, np.ndarray], config: ModelConfig) -> bool:
@@ -51,6 +65,7 @@ class LogitBlocks:
         self._lock = threading.Lock()
         self._blocks: OrderedDict[int, np.ndarray] = OrderedDict()
         self._whole: np.ndarray | None = None
+        self.rows_per_block = block_rows(config)
 
     @property
     def shape(self) -> tuple[int, int, int]:
@@ -63,9 +78,10 @@ class LogitBlocks:
         if self._whole is not None:
             return self._whole[b, start:stop]
         first, last = b * C + start, b * C + stop  # rows of the flattened (B·C, V)
-        parts = [self._block(k) for k in range(first // ROWS, (max(last, first + 1) - 1) // ROWS + 1)]
+        n = self.rows_per_block
+        parts = [self._block(k) for k in range(first // n, (max(last, first + 1) - 1) // n + 1)]
         joined = parts[0] if len(parts) == 1 else np.concatenate(parts)
-        offset = (first // ROWS) * ROWS
+        offset = (first // n) * n
         return joined[first - offset : last - offset]
 
     def whole(self) -> np.ndarray:
@@ -81,8 +97,9 @@ class LogitBlocks:
         # every fault (SmolLM2's 4,000 × 49,152 logits: 10 s of it, against 1.5 s for the products).
         final = self._arrays["final.out"]
         out = torch.empty((B * C, V), dtype=torch.float64 if final.dtype == np.float64 else torch.float32).numpy()
-        for k in range(-(-B * C // ROWS)):
-            out[k * ROWS : (k + 1) * ROWS] = self._block(k, keep=False)
+        n = self.rows_per_block
+        for k in range(-(-B * C // n)):
+            out[k * n : (k + 1) * n] = self._block(k, keep=False)
         out = out.reshape(B, C, V)
         out.flags.writeable = False
         with self._lock:
@@ -104,7 +121,8 @@ class LogitBlocks:
         return block
 
     def _compute(self, k: int) -> np.ndarray:
-        """Rows k·ROWS … of final.out times W_u (+ b_u): the model's expression, on the run's thread count."""
+        """Rows k·n … (n = rows_per_block) of final.out times W_u (+ b_u): the model's expression, on the
+        run's thread count."""
         import torch  # here: reading a trace needs numpy alone
 
         from explorer.model.linear import affine
@@ -112,7 +130,8 @@ class LogitBlocks:
 
         final = self._arrays["final.out"]
         B, C, E = final.shape
-        x = _tensor(final.reshape(B * C, E)[k * ROWS : (k + 1) * ROWS])  # (≤ ROWS, E)
+        n = self.rows_per_block
+        x = _tensor(final.reshape(B * C, E)[k * n : (k + 1) * n])  # (≤ n, E)
         if self._config.tie_embeddings:
             W_u = _tensor(self._arrays["params.embed.tok"]).T  # (V, E) → (E, V), as the model's W_u()
         else:
@@ -120,7 +139,7 @@ class LogitBlocks:
         bias = self._arrays.get("params.unembed.b_u")
         b_u = _tensor(bias) if bias is not None else None  # (V,)
         with torch.inference_mode(), threads_for(B * C * self._config.parameter_count()):
-            out = affine(x, W_u, b_u).numpy()  # (≤ ROWS, E) · (E, V) → (≤ ROWS, V)
+            out = affine(x, W_u, b_u).numpy()  # (≤ n, E) · (E, V) → (≤ n, V)
         out.flags.writeable = False
         return out
 

@@ -128,3 +128,21 @@ def test_an_intervened_run_keeps_its_baselines_logits(tok):
     run = run_intervened(bundle, LONG, Interventions(ablations=(HeadAblation(layer=0, head=1),)))
     assert np.array_equal(run["baseline.logits"], plain["logits"])  # both derived: the same numbers
     assert not np.array_equal(run["logits"], plain["logits"])  # the ablation changed the output
+
+
+def test_a_large_vocabulary_is_unembedded_a_few_rows_at_a_time(tok, monkeypatch):
+    """Past BLOCK_MACS per block (a 128k vocabulary at E = 2,048) the blocks hold fewer rows: the row the window
+    shows first costs less, and every row is still the same number alone, in its block or in the whole."""
+    from explorer.trace import logits as logits_module
+
+    bundle = _bundle(tok)
+    monkeypatch.setattr(logits_module, "BLOCK_MACS", 16 * bundle.config.E * bundle.config.V)
+    first, second = run_trace(bundle, LONG), run_trace(bundle, LONG)
+    blocks = first._derived.logits
+    assert blocks.rows_per_block == 16
+    last = first.logits_rows(0, first.C - 1, first.C)
+    assert all(block.shape[0] <= 16 for block in blocks._blocks.values())
+    whole = second["logits"]
+    assert np.array_equal(last[0], whole[0, -1])
+    for i in (0, 15, 16, 17, first.C - 2):
+        assert np.array_equal(first.logits_rows(1, i, i + 1)[0], whole[1, i])
