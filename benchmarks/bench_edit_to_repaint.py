@@ -24,7 +24,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from common import emit, figure, median, p95  # noqa: E402
+from common import RETIRED, emit, figure, median, p95  # noqa: E402
 from gui_probe import PaintRecorder, main_window, wait_until  # noqa: E402
 
 WORDS = ["dog", "cat", "pen", "book", "car", "bird", "apple", "ball"]
@@ -110,11 +110,12 @@ def main(edits: int = 40) -> None:
     overhead = med / median(bare_ms)
     emit(
         {
+            # retired as a target (issue 43: its floor, measured in the bench, is 2.0): kept as a figure
             "edit_overhead_ratio": figure(
                 overhead,
                 "ratio",
-                "≤ 1.5",
-                overhead <= 1.5,
+                RETIRED,
+                None,
                 edit_to_repaint_ms=round(med, 1),
                 bare_trace_ms=round(median(bare_ms), 1),
                 repaint_alone_ms=round(median(alone), 1),

@@ -106,8 +106,8 @@ def main(launches: int = 7) -> None:
             "start_process_vs_floor_ratio": figure(
                 whole,
                 "ratio",
-                "≤ 1.25",
-                whole <= 1.25,
+                "≤ 1.1",
+                whole <= 1.1,
                 screenshot_process_s=round(median(screenshot), 3),
                 import_floor_process_s=round(median(floor), 3),
                 runs=len(floor),

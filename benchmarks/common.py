@@ -16,11 +16,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def figure(value: float, unit: str, target: str, met: bool, **detail) -> dict:
-    """One figure. Its detail always says the machine's load when it was measured (the 1-minute load average,
+RETIRED = "none (a figure only)"  # the target of a figure kept for its value, no longer met or missed
+
+
+def figure(value: float, unit: str, target: str, met: bool | None, **detail) -> dict:
+    """One figure (``met`` None: a figure without a target, ``RETIRED``). Its detail always says the machine's
+    load when it was measured (the 1-minute load average,
     ``load_1min``, unless the script gave its own): absolute times on a shared machine swing with it, the
     same-run ratios much less."""
-    out = {"value": round(float(value), 4), "unit": unit, "target": target, "met": bool(met)}
+    out = {"value": round(float(value), 4), "unit": unit, "target": target, "met": None if met is None else bool(met)}
     if "load" in detail and "load_1min" not in detail:
         detail["load_1min"] = round(float(detail.pop("load")), 2)
     detail.setdefault("load_1min", round(os.getloadavg()[0], 2))

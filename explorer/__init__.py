@@ -22,6 +22,9 @@ import types
 # OpenBLAS's threads also spinning, a 64×64 SVD took 140 ms instead of 1 ms on a 2-core machine. Set
 # before numpy is first imported; a user's own setting wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# MKL's products the same to the last bit on any thread count, so that a run's count may follow the machine's
+# load (explorer/util/invariant_products.py). Read by MKL before its first product; a user's own setting wins.
+os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")
 
 __version__ = "0.1.0"
 

@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
 def _guarded_main(argv: list[str] | None) -> int:
     with guarded_streams():
         try:
-            code = _main(sys.argv[1:] if argv is None else list(argv))
+            # argv None: the real command line (its process may end as soon as the command is done)
+            code = _main(sys.argv[1:] if argv is None else list(argv), whole_process=argv is None)
             flush_stdout()
         except BrokenPipeError:  # `attention-explorer info x.npz | head`: the reader left; stop quietly
             return reader_left()
@@ -109,7 +110,7 @@ def _guarded_main(argv: list[str] | None) -> int:
         return code
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: list[str], whole_process: bool = False) -> int:
     _show_warnings_as_notes()
     if len(argv) > MAX_ARGUMENTS:
         say("error", f"too many arguments ({len(argv):,}); a command takes at most {MAX_ARGUMENTS:,}")
@@ -125,7 +126,9 @@ def _main(argv: list[str]) -> int:
                 return 0
     except SystemExit as exc:  # --help, --version, a usage error: what argparse printed is flushed by main
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    args.whole_process = argv is None  # the real command line, not a caller in the same process (tests)
+    # The real command line, not a caller in the same process (tests). Read here, argv was always a list:
+    # --screenshot's process waited for the interpreter's teardown of Qt and torch again (gui_cmd._leave_now).
+    args.whole_process = whole_process
     if current_folder_missing():
         say("error", "the current folder no longer exists (it was deleted or moved): change to a folder that exists")
         return 2

@@ -12,6 +12,11 @@ threads for some shapes (a long inner dimension, such as an FFN's down-projectio
 against 768 columns), and torch's count belongs to each thread (a new thread starts from whatever was set
 last, anywhere in the process). So every run sets the count its size calls for, on its own thread, instead
 of inheriting one (tests/core/test_threads_determinism.py).
+
+On a busy machine a large run takes no more threads than the cores other programs leave free
+(explorer/util/cpu_share.py): with one of two cores taken, every operation split over two threads waits for
+the one whose core is shared. That is allowed only where the products give the same bits on any count
+(explorer/util/invariant_products.py); elsewhere a large run keeps the process's count whatever the load.
 """
 
 from __future__ import annotations
@@ -20,11 +25,14 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from explorer.util import cpu_share
+
 # Below this many multiply-adds (tokens × parameters) a run is done in well under 20 ms on one core.
 SMALL_RUN_MACS = 1e8
 
 _default: list[int] = []  # the process's thread count as it was before the first run set one
 _default_lock = threading.Lock()
+cpu_share.watch()  # from now on: the first large run sees what other programs did since
 
 
 def default_threads() -> int:
@@ -38,8 +46,26 @@ def default_threads() -> int:
         return _default[0]
 
 
+def choose_threads(macs: float, default: int, taken: int, cores: int, invariant: bool) -> int:
+    """The count for a run of ``macs`` multiply-adds: 1 for a small run; for a large one ``default``, less the
+    cores other programs took (``taken`` of this process's ``cores``) when the count cannot change the
+    numbers (``invariant``), and never below 1."""
+    if macs < SMALL_RUN_MACS:
+        return 1
+    if not invariant:
+        return default
+    return max(1, min(default, cores - taken))
+
+
 def threads_wanted(macs: float) -> int:
-    return 1 if macs < SMALL_RUN_MACS else default_threads()
+    if macs < SMALL_RUN_MACS:
+        return 1
+    from explorer.util.invariant_products import products_invariant
+
+    invariant = products_invariant()
+    watch = cpu_share.watch()
+    taken = watch.taken() if invariant else 0
+    return choose_threads(macs, default_threads(), taken, watch.cores, invariant)
 
 
 @contextmanager

@@ -37,6 +37,19 @@ def test_the_table_says_each_figure_as_measured():
     assert "Measured 2026-12-03 on a test machine" in table
 
 
+def test_a_retired_target_is_shown_as_a_figure_neither_met_nor_missed():
+    results = {
+        "figures": {
+            "edit_overhead_ratio": {"value": 3.54, "unit": "ratio", "target": "≤ 1.5", "met": False},  # as once saved
+            "trace_vs_peer_ratio_busy": {"value": 0.5, "unit": "ratio", "target": "≤ 0.9", "met": None},
+        }
+    }
+    table = _generator().table(results)
+    assert "(`edit_overhead_ratio`) | 3.540 | retired | — |" in table
+    assert "(`trace_vs_peer_ratio_busy`) | 0.500 | ≤ 0.9 | — |" in table  # no verdict saved: none shown
+    assert "**no**" not in table
+
+
 def test_only_the_part_between_the_markers_is_replaced(tmp_path):
     gen = _generator()
     page = tmp_path / "performance.md"
