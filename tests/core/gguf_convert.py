@@ -63,6 +63,8 @@ def _metadata(w, arch: str, cfg, D: int) -> None:
         for key in ("beta_fast", "beta_slow"):
             if rope.get(key) is not None:
                 getattr(w, f"add_rope_scaling_yarn_{key}")(rope[key])
+        if rope.get("attention_factor") is not None:
+            w.add_rope_scaling_yarn_attn_factor(rope["attention_factor"])
     X = getattr(cfg, "num_local_experts", None) or getattr(cfg, "num_experts", None)
     if X:
         w.add_expert_count(X)
@@ -134,6 +136,33 @@ def write_gguf(path, arch: str, model, tokenizer_json: str) -> None:
     for hf_name, tensor in model.state_dict().items():
         for name, a in _tensors(hf_name, tensor.detach().float().numpy(), arch, cfg):
             w.add_tensor(name, np.ascontiguousarray(a, dtype=np.float32))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def with_keys(path, out, arch: str, **keys) -> None:
+    """A copy of the GGUF file at ``path`` with metadata ``{arch}.KEY`` added or replaced (a float as FLOAT32,
+    a str as STRING, an int as UINT32; a key written with dots as KEY__PART, e.g. rope__scaling__type)."""
+    keys = {k.replace("__", "."): v for k, v in keys.items()}
+    reader = gguf.GGUFReader(str(path))
+    w = gguf.GGUFWriter(str(out), arch)
+    for field in reader.fields.values():
+        if (
+            field.name.startswith("GGUF.")
+            or field.name == "general.architecture"
+            or field.name[len(arch) + 1 :] in keys
+        ):
+            continue
+        vtype = field.types[0]
+        sub = field.types[-1] if vtype == gguf.GGUFValueType.ARRAY else None
+        w.add_key_value(field.name, field.contents(), vtype, sub_type=sub)
+    kinds = {float: gguf.GGUFValueType.FLOAT32, str: gguf.GGUFValueType.STRING, int: gguf.GGUFValueType.UINT32}
+    for short, value in keys.items():
+        w.add_key_value(f"{arch}.{short}", value, kinds[type(value)])
+    for t in reader.tensors:
+        w.add_tensor(t.name, np.array(t.data), raw_dtype=t.tensor_type)
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()

@@ -19,7 +19,7 @@ from explorer.weights.loaders import load_model
 gguf = pytest.importorskip("gguf")
 transformers = pytest.importorskip("transformers")
 
-from gguf_convert import write_gguf  # noqa: E402
+from gguf_convert import with_keys, write_gguf  # noqa: E402
 from test_hf_moe import ATTN_TOL, LOGITS_REL, PROBS_TOL, TEXT, configs, settings  # noqa: E402
 from test_hf_oracle import sharpen  # noqa: E402
 
@@ -110,31 +110,6 @@ def test_what_each_architecture_renormalises_as_llama_cpp(tmp_path, tokenizer_js
     assert load_model(build(tmp_path / "n", "olmoe-normalised", tokenizer_json)[0]).config.norm_topk
 
 
-def _with(path, out, arch: str, **keys) -> None:
-    """A copy of the GGUF file at ``path`` with metadata ``keys`` ({arch}.KEY) added or replaced."""
-    reader = gguf.GGUFReader(str(path))
-    w = gguf.GGUFWriter(str(out), arch)
-    for field in reader.fields.values():
-        if field.name.startswith("GGUF.") or field.name == "general.architecture":
-            continue
-        short = field.name[len(arch) + 1 :]
-        if short in keys:
-            continue
-        value = field.contents()
-        vtype = field.types[0]
-        sub = field.types[-1] if vtype == gguf.GGUFValueType.ARRAY else None
-        w.add_key_value(field.name, value, vtype, sub_type=sub)
-    for short, value in keys.items():
-        kind = gguf.GGUFValueType.FLOAT32 if isinstance(value, float) else gguf.GGUFValueType.UINT32
-        w.add_key_value(f"{arch}.{short}", value, kind)
-    for t in reader.tensors:
-        w.add_tensor(t.name, np.array(t.data), raw_dtype=t.tensor_type)
-    w.write_header_to_file()
-    w.write_kv_data_to_file()
-    w.write_tensors_to_file()
-    w.close()
-
-
 @pytest.mark.parametrize(
     "arch, key, value, says",
     [
@@ -150,9 +125,9 @@ def test_what_is_not_computed_here_is_refused_in_one_line(tmp_path, tokenizer_js
     name = {"llama": "mixtral", "qwen2moe": "qwen2_moe", "olmoe": "olmoe"}[arch]
     path, _, _ = build(tmp_path, name, tokenizer_json)
     changed = tmp_path / "changed.gguf"
-    _with(path, changed, arch, **{key: value})
+    with_keys(path, changed, arch, **{key: value})
     with pytest.raises(ModelLoadError, match=says) as caught:
         load_model(changed)
     assert "\n" not in str(caught.value)
-    _with(path, tmp_path / "harmless.gguf", arch, expert_gating_func=1, expert_weights_scale=1.0)
+    with_keys(path, tmp_path / "harmless.gguf", arch, expert_gating_func=1, expert_weights_scale=1.0)
     assert load_model(tmp_path / "harmless.gguf").config.moe  # softmax, weights × 1: what is computed here
