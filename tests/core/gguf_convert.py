@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 import math
 
+import gguf
 import numpy as np
 import torch
-
-gguf = __import__("gguf")
 
 
 def permute(w: np.ndarray, heads: int) -> np.ndarray:
