@@ -78,16 +78,27 @@ GGUF_READ = (
     "rope.dimension_count",
     "rope.freq_base",
     "rope.scaling.type",
+    "rope.scaling.factor",
+    "rope.scaling.original_context_length",
+    "rope.scaling.yarn_beta_fast",
+    "rope.scaling.yarn_beta_slow",
 )
 GGUF_INERT = {
     "vocab_size": "the vocabulary is counted from token_embd",
     "attention.causal": "true: a decoder's own mask (false is refused)",
-    "rope.scaling.factor": "read only with rope.scaling.type, refused beyond none",
-    "rope.scaling.attn_factor": "read only with rope.scaling.type, refused beyond none",
-    "rope.scaling.original_context_length": "read only with rope.scaling.type, refused beyond none",
+    "rope.scaling.attn_factor": "1: cos and sin as they are (another value is refused)",
+    "rope.scaling.yarn_ext_factor": "1 (or -1, llama.cpp's default): YaRN's ramp as transformers' (another is refused)",
     "rope.scaling.finetuned": "a note of how the model was trained",
+    "expert_weights_scale": "0 or 1: the experts' weights as they are (another value is refused)",
+    "expert_gating_func": "1: the router's softmax (0: llama.cpp's default, softmax; sigmoid is refused)",
 }
-_HARMLESS = {"attention.causal": lambda v: v is True or v == 1}
+_HARMLESS = {
+    "attention.causal": lambda v: v is True or v == 1,
+    "rope.scaling.attn_factor": lambda v: v in (0, 1),
+    "rope.scaling.yarn_ext_factor": lambda v: v in (1, -1),
+    "expert_weights_scale": lambda v: v in (0, 1),
+    "expert_gating_func": lambda v: v in (0, 1),
+}
 
 
 def refuse_unread(meta: dict, tensors: dict, arch: str, family_keys: tuple[str, ...], origin: str) -> None:

@@ -1,5 +1,6 @@
 """Llama: RoPE, RMSNorm, a SiLU-gated FFN, grouped-query attention; biases where its config says so. The
-other decoders start from it (``llama_kind.py``); its GGUF files permute W_q and W_k (undone on reading)."""
+other decoders start from it (``llama_kind.py``); its GGUF files permute W_q and W_k (undone on reading), and
+llama.cpp writes Mixtral as a llama GGUF file with experts."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from explorer.config import ModelConfig
 from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.llama_kind import LLAMA_FIELDS, gguf_llama_sources, hf_llama_sources, llama_config
+from explorer.families.moe_fields import GGUF_MOE_KEYS, gguf_expert_fields, gguf_experts
 
 LLAMA_EXAMPLE = {
     "vocab_size": 50,
@@ -33,7 +35,14 @@ def config(data: dict, origin: str) -> ModelConfig:
 
 
 def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
-    return fields  # the metadata's llama fields are the whole story
+    """The metadata's llama fields; with llama.expert_count, Mixtral (llama.cpp keeps it under "llama"): every
+    layer a mixture of experts of width feed_forward_length, the chosen probabilities renormalised."""
+    experts = gguf_expert_fields(meta, "llama", origin, norm_topk=True)
+    return dict(fields, **experts, family="mixtral") if experts else fields
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    return gguf_experts(cfg, gguf_llama_sources(cfg))
 
 
 FAMILY = Family(
@@ -49,6 +58,7 @@ FAMILY = Family(
     ),
     gguf_arch="llama",
     gguf_fields=gguf_fields,
-    gguf_sources=gguf_llama_sources,
+    gguf_sources=gguf_sources,
+    gguf_keys=GGUF_MOE_KEYS,
     fields=FIELDS,
 )

@@ -1,13 +1,16 @@
 """What the mixtures of experts share (Mixtral, Qwen-MoE, OLMoE): their config.json keys (how many experts,
-how many a token runs) and where a Hugging Face checkpoint keeps the router and each expert. Every layer's
-FFN is the same mixture but where Qwen-MoE keeps a dense one (``dense_layers``)."""
+how many a token runs), where a Hugging Face checkpoint keeps the router and each expert, and what a GGUF file
+of one says (llama.cpp's ``{arch}.expert_*`` keys and stacked ``ffn_*_exps`` tensors). Every layer's FFN is the
+same mixture but where Qwen-MoE keeps a dense one (``dense_layers``)."""
 
 from __future__ import annotations
 
 from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
 from explorer.families.field_table import implemented, inert, table_of
 from explorer.families.hf_fields import bool_field, size
 from explorer.families.source import Source
+from explorer.util.schema import Where, flag, whole
 
 ROUTER_TRAINING = (
     "the router's load-balancing loss, its noise and whether the forward returns the router's scores: training "
@@ -51,5 +54,45 @@ def hf_experts(
             f"{p}.experts.W_gate": Source(f"{m}.experts.{{e}}.{gate}.weight", "experts", parts=X),
             f"{p}.experts.W_in": Source(f"{m}.experts.{{e}}.{up}.weight", "experts", parts=X),
             f"{p}.experts.W_out": Source(f"{m}.experts.{{e}}.{down}.weight", "experts", parts=X),
+        }
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- GGUF
+
+# The "{arch}." keys of a mixture every GGUF family with experts reads (explorer/families/gguf_fields.py).
+GGUF_MOE_KEYS = ("expert_count", "expert_used_count", "expert_weights_norm")
+
+
+def gguf_expert_fields(meta: dict, arch: str, origin: str, norm_topk: bool) -> dict:
+    """X, K and the renormalisation of a GGUF file's mixture; nothing when expert_count is 0 or absent (a dense
+    model). llama.cpp fixes the renormalisation per architecture (llama: yes; qwen2moe, olmoe: no), which is
+    ``norm_topk`` here; ``{arch}.expert_weights_norm``, where a converter writes it, says it for the file."""
+    where = Where(origin, ModelLoadError)
+    X = whole(meta.get(f"{arch}.expert_count", 0), f"{arch}.expert_count", where, lo=0)
+    if not X:
+        return {}
+    return dict(
+        experts=X,
+        experts_per_token=whole(meta.get(f"{arch}.expert_used_count"), f"{arch}.expert_used_count", where, lo=1),
+        norm_topk=flag(meta.get(f"{arch}.expert_weights_norm", norm_topk), f"{arch}.expert_weights_norm", where),
+    )
+
+
+def gguf_experts(cfg: ModelConfig, out: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """A GGUF map with each MoE layer's dense FFN replaced by llama.cpp's router (``ffn_gate_inp``, (X, E))
+    and stacked experts (``ffn_gate_exps``, ``ffn_up_exps``: (X, F_x, E); ``ffn_down_exps``: (X, E, F_x)),
+    each expert's matrix transposed into our (X, in, out) stack."""
+    for l in range(cfg.layers):
+        if not cfg.is_moe(l):
+            continue
+        b, p = f"blk.{l}", f"layers.{l}.ffn"
+        for key in [k for k in out if k.startswith(f"{p}.")]:
+            del out[key]
+        out |= {
+            f"{p}.W_router": (f"{b}.ffn_gate_inp.weight", "T"),
+            f"{p}.experts.W_gate": (f"{b}.ffn_gate_exps.weight", "T"),
+            f"{p}.experts.W_in": (f"{b}.ffn_up_exps.weight", "T"),
+            f"{p}.experts.W_out": (f"{b}.ffn_down_exps.weight", "T"),
         }
     return out

@@ -5,12 +5,20 @@ mixture of experts as every layer's FFN: 8 of 64 experts per token, their probab
 from __future__ import annotations
 
 from explorer.config import ModelConfig
+from explorer.errors import ModelLoadError
 from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, off, refused, table_of
 from explorer.families.hf_fields import make_config
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import LLAMA_FIELDS, hf_layers, hf_qk_norm, llama_fields
-from explorer.families.moe_fields import MOE_FIELDS, expert_fields, hf_experts
+from explorer.families.llama_kind import LLAMA_FIELDS, gguf_layers, gguf_qk_norm, hf_layers, hf_qk_norm, llama_fields
+from explorer.families.moe_fields import (
+    GGUF_MOE_KEYS,
+    MOE_FIELDS,
+    expert_fields,
+    gguf_expert_fields,
+    gguf_experts,
+    hf_experts,
+)
 
 FIELDS = table_of(
     LLAMA_FIELDS,
@@ -36,6 +44,19 @@ def sources(cfg: ModelConfig, data: dict):
     return hf_experts(cfg, hf_layers(cfg, data, hf_qk_norm))
 
 
+def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
+    """llama.cpp's olmoe: q/k norm over all heads, every layer a mixture of width feed_forward_length, the
+    chosen probabilities kept as they are (its graph never renormalises them)."""
+    experts = gguf_expert_fields(meta, "olmoe", origin, norm_topk=False)
+    if not experts:
+        raise ModelLoadError(f"{origin}: metadata olmoe.expert_count is missing (an OLMoE file has experts)")
+    return dict(fields, qk_norm="all", **experts)
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    return gguf_experts(cfg, gguf_layers(cfg, gguf_qk_norm))
+
+
 FAMILY = Family(
     name="olmoe",
     summary="a mixture of experts (K of X per token, not renormalised), q/k norm over all heads",
@@ -53,5 +74,9 @@ FAMILY = Family(
         "params.layers.{l}.ffn.experts.W_gate",
         "params.layers.{l}.ffn.experts.W_out",
     ),
+    gguf_arch="olmoe",
+    gguf_fields=gguf_fields,
+    gguf_sources=gguf_sources,
+    gguf_keys=GGUF_MOE_KEYS,
     fields=FIELDS,
 )

@@ -8,11 +8,20 @@ from explorer.config import ModelConfig
 from explorer.errors import ModelLoadError
 from explorer.families.family import Family, Refusal
 from explorer.families.field_table import implemented, inert, table_of
+from explorer.families.gguf_fields import size as gguf_size
 from explorer.families.hf_fields import bool_field, make_config, size, sliding_layers
 from explorer.families.llama import LLAMA_EXAMPLE
-from explorer.families.llama_kind import llama_fields, llama_sources
-from explorer.families.moe_fields import MOE_FIELDS, expert_fields, hf_experts
+from explorer.families.llama_kind import gguf_layers, llama_fields, llama_sources
+from explorer.families.moe_fields import (
+    GGUF_MOE_KEYS,
+    MOE_FIELDS,
+    expert_fields,
+    gguf_expert_fields,
+    gguf_experts,
+    hf_experts,
+)
 from explorer.families.qwen2 import FIELDS as QWEN2_FIELDS
+from explorer.families.qwen2 import _gguf_biases
 from explorer.families.source import Source
 from explorer.util.schema import Where, listing, whole
 
@@ -90,6 +99,45 @@ def sources(cfg: ModelConfig, data: dict) -> dict[str, Source]:
     return out
 
 
+def gguf_fields(meta: dict, tensors: dict, fields: dict, origin: str) -> dict:
+    """llama.cpp's qwen2moe: every layer a mixture (it has no dense layers) of experts of width
+    expert_feed_forward_length (else feed_forward_length ÷ K, as llama.cpp), one shared expert of width
+    expert_shared_feed_forward_length (else feed_forward_length) behind its gate, q/k/v biases where the file
+    has them, the chosen probabilities kept as they are (llama.cpp's graph never renormalises them)."""
+    experts = gguf_expert_fields(meta, "qwen2moe", origin, norm_topk=False)
+    if not experts:
+        raise ModelLoadError(f"{origin}: metadata qwen2moe.expert_count is missing (a Qwen-MoE file has experts)")
+    shared = meta.get("qwen2moe.expert_shared_count", 1)
+    if shared not in (0, 1):  # llama.cpp's qwen2moe graph runs exactly one shared expert
+        raise ModelLoadError(f"{origin}: metadata qwen2moe.expert_shared_count = {str(shared)[:40]} is not supported")
+    F, K = fields["ffn_dim"], experts["experts_per_token"]
+    return dict(
+        fields,
+        **experts,
+        bias=any(n.endswith(".bias") for n in tensors),
+        expert_dim=gguf_size(meta, "qwen2moe.expert_feed_forward_length", origin, default=max(F // K, 1)),
+        shared_expert_dim=gguf_size(meta, "qwen2moe.expert_shared_feed_forward_length", origin, default=F),
+        family="qwen2_moe",
+    )
+
+
+def _gguf_shared(b: str, p: str) -> dict[str, tuple[str, str]]:
+    """The shared expert (row 0 of our one-expert stack) and its gate."""
+    return {
+        f"{p}.ffn.shared.W_gate": (f"{b}.ffn_gate_shexp.weight", "T0"),
+        f"{p}.ffn.shared.W_in": (f"{b}.ffn_up_shexp.weight", "T0"),
+        f"{p}.ffn.shared.W_out": (f"{b}.ffn_down_shexp.weight", "T0"),
+        f"{p}.ffn.w_shared_gate": (f"{b}.ffn_gate_inp_shexp.weight", "col"),
+    }
+
+
+def gguf_sources(cfg: ModelConfig) -> dict[str, tuple[str, str]]:
+    out = gguf_experts(cfg, gguf_layers(cfg, _gguf_biases) if cfg.bias else gguf_layers(cfg))
+    for l in range(cfg.layers):
+        out |= _gguf_shared(f"blk.{l}", f"layers.{l}")
+    return out
+
+
 FAMILY = Family(
     name="qwen2_moe",
     summary="Qwen 2 with a mixture of experts and a gated shared expert; some layers dense",
@@ -118,4 +166,14 @@ FAMILY = Family(
     ),
     fields=FIELDS,
     biases=None,
+    gguf_arch="qwen2moe",
+    gguf_fields=gguf_fields,
+    gguf_sources=gguf_sources,
+    gguf_biases=True,
+    gguf_keys=(
+        *GGUF_MOE_KEYS,
+        "expert_feed_forward_length",
+        "expert_shared_feed_forward_length",
+        "expert_shared_count",
+    ),
 )

@@ -148,7 +148,8 @@ def test_an_unsupported_gguf_architecture_names_the_supported_ones(tmp_path, bpe
     with pytest.raises(
         ModelLoadError,
         match=(
-            "'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3 GGUF files"
+            "'falco' is not supported; this version opens llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, "
+            "qwen2moe, olmoe GGUF files"
         ),
     ):
         load_model(path)

@@ -25,7 +25,7 @@ from explorer.weights.real_models import Filler, Progress, check_cancel, check_f
 log = logging.getLogger(__name__)
 
 CACHE_FORMAT = "attention-explorer-gguf-cache"
-CACHE_VERSION = 2  # bump when what is stored (names, orientation, tokenizer building) changes
+CACHE_VERSION = 3  # bump when what is stored changes (2: half dtypes; 3: a rope.scaling.factor without a type scales)
 
 
 def _file_state(path: Path) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """A GGUF file's metadata → our ModelConfig, every field checked where it is read: the llama metadata every
-architecture shares here, what each family adds in its module of ``explorer/families/`` (``gguf_fields``)."""
+architecture shares here (its rotary scaling in ``rope.py``), what each family adds in its module of
+``explorer/families/`` (``gguf_fields``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from explorer.errors import ModelLoadError
 from explorer.families import GGUF_ARCHITECTURES, gguf_family
 from explorer.families.gguf_fields import real, refuse_unread, size
 from explorer.families.hf_fields import make_config
+from explorer.weights.gguf.rope import gguf_rope_scaling
 from explorer.weights.gguf.tokenizer import check_tokenizer_metadata
 
 
@@ -33,10 +35,8 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
     rope_dim = size(meta, a + "rope.dimension_count", origin, default=D)
     if rope_dim > D or rope_dim % 2:
         raise ModelLoadError(f"{origin}: rotary embeddings of {rope_dim} of {D} dimensions are not supported")
-    scaling = meta.get(a + "rope.scaling.type", "none")
-    if scaling not in ("none", None) or "rope_freqs.weight" in tensors:
-        kind = str(scaling)[:40] if scaling not in ("none", None) else "per-frequency factors (Llama 3.1)"
-        raise ModelLoadError(f"{origin}: rotary scaling {kind!r} is not supported; only plain RoPE is implemented")
+    context = size(meta, a + "context_length", origin, default=2048)
+    scaling = gguf_rope_scaling(meta, tensors, arch, rope_dim, context, origin)
     if "token_embd.weight" not in tensors:
         raise ModelLoadError(f"{origin}: tensor token_embd.weight is missing")
     embd = tuple(int(n) for n in tensors["token_embd.weight"].shape)
@@ -56,7 +56,8 @@ def config_from_gguf(meta: dict[str, Any], tensors: dict[str, Any], origin: str)
         layers=size(meta, a + "block_count", origin),
         ffn_dim=size(meta, a + "feed_forward_length", origin),
         positions="rope",
-        max_positions=size(meta, a + "context_length", origin, default=2048),
+        max_positions=context,
+        rope_scaling=scaling,
         norm="rmsnorm",
         ffn_activation="silu_gated",
         bias=False,

@@ -31,7 +31,9 @@ def unpermute_rows(w: np.ndarray, heads: int) -> np.ndarray:
 
 def gguf_sources(cfg: ModelConfig, arch: str | None = None) -> dict[str, tuple[str, str]]:
     """Our parameter name → (GGUF tensor name, how), as the architecture's family declares it (None: llama's):
-    "copy", "T", "qT" (unpermute for H, then T), "kT", "zeros", "rows:a:b" (``explorer/families/llama_kind.py``)."""
+    "copy", "T" (the last two axes swapped: a matrix, or each of a mixture's stacked experts), "qT" (unpermute for
+    H, then T), "kT", "T0" (T into row 0 of a stack: Qwen-MoE's shared expert), "col" ((E,) or (1, E) as (E, 1)),
+    "zeros", "rows:a:b" (``explorer/families/llama_kind.py``, ``moe_fields.py``)."""
     family = gguf_family(arch) or LLAMA
     return family.gguf_sources(cfg)
 
@@ -43,7 +45,30 @@ def _file_shape(shape: tuple[int, ...], how: str, actual: tuple[int, ...]) -> tu
     if how.startswith("rows:"):  # a slice of a fused tensor: its columns must match, its rows hold the slice
         stop = int(how.split(":")[2])
         return (max(actual[0], stop) if actual else stop, shape[0])
-    return tuple(reversed(shape))
+    if how == "T0":  # row 0 of our (1, in, out) stack, stored (out, in)
+        return (shape[2], shape[1])
+    if how == "col":  # llama.cpp declares Qwen-MoE's shared-expert gate (E,); its converter writes (1, E)
+        return actual if actual == (shape[0],) else (1, shape[0])
+    return shape[:-2] + (shape[-1], shape[-2])  # (out, in): a matrix, or each of X stacked experts
+
+
+def _arrange(w: np.ndarray, how: str, cfg: ModelConfig) -> np.ndarray:
+    """A file's tensor (numpy order) in the note's orientation, as ``how`` says (``gguf_sources``)."""
+    if how == "qT":
+        w = unpermute_rows(w, cfg.H).T
+    elif how == "kT":
+        w = unpermute_rows(w, cfg.H_kv).T
+    elif how in ("T", "T0"):
+        w = w.swapaxes(-1, -2)
+    elif how == "col":
+        w = w.reshape(-1, 1)
+    elif how.startswith("rows:"):  # phi3's fused attn_qkv and ffn_up (gate then up)
+        start, stop = (int(x) for x in how.split(":")[1:])
+        w = w[start:stop].T
+    w = np.ascontiguousarray(w)
+    if not w.flags.writeable:  # float32 tensors come straight from the read-only memory map
+        w = w.copy()
+    return w
 
 
 # GGUF's names of the float types (a quantised type keeps its own name: Q4_K, Q8_0, …)
@@ -89,20 +114,11 @@ def read_file(path: Path, progress: Progress | None, cancel: threading.Event | N
             w = dequantize(t.data, t.tensor_type).astype(np.float32, copy=False)
         except Exception as exc:
             raise ModelLoadError(f"{origin}: cannot dequantise {key} ({t.tensor_type.name}): {exc}") from None
-        w = w.reshape(tuple(int(s) for s in reversed(t.shape)))  # (out, in) or (E,)
-        if how == "qT":
-            w = unpermute_rows(w, cfg.H).T
-        elif how == "kT":
-            w = unpermute_rows(w, cfg.H_kv).T
-        elif how == "T":
-            w = w.T
-        elif how.startswith("rows:"):  # phi3's fused attn_qkv and ffn_up (gate then up)
-            start, stop = (int(x) for x in how.split(":")[1:])
-            w = w[start:stop].T
-        w = np.ascontiguousarray(w)
-        if not w.flags.writeable:  # float32 tensors come straight from the read-only memory map
-            w = w.copy()
-        filler.put(ours, torch.from_numpy(w), key)
+        w = _arrange(w.reshape(tuple(int(s) for s in reversed(t.shape))), how, cfg)  # (out, in) or (E,) first
+        if how == "T0":
+            filler.put_part(ours, 0, torch.from_numpy(w), key)
+        else:
+            filler.put(ours, torch.from_numpy(w), key)
         report(progress, done, total, key)
     try:  # shown and written into snapshots: only valid text (no lone surrogate), else the file's name
         name = text(meta.get("general.name") or path.stem, "general.name", Where(origin, ModelLoadError), 200)
