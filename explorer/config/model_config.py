@@ -119,6 +119,9 @@ class ModelConfig:
     norm_topk: bool = True  # the K chosen probabilities divided by their sum (Mixtral), or kept as they are (OLMoE)
     dense_layers: tuple[int, ...] = ()  # the layers that keep the dense FFN of width F (Qwen-MoE's mlp_only_layers)
     shared_expert_dim: int | None = None  # F_s: Qwen-MoE's shared expert, which every token runs, behind a gate
+    # How a bfloat16/float16 run rounds where transformers keeps float32 (no effect in float32 or float64).
+    half_norm_weight_float32: bool = False  # RMSNorm multiplies by γ in float32 (Gemma 1–3, OLMo 2)
+    half_rope_float32: bool = False  # q and k are turned by float32 cosines and sines (OLMo 2)
 
     def __post_init__(self) -> None:
         for name, what, upper in (

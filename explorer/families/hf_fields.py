@@ -20,8 +20,16 @@ GELU = {  # config.json's activation → ours, for the families with a plain (un
 }
 
 
+# Where transformers keeps float32 inside a bfloat16/float16 model (model/norm.py, model/transformer.py).
+_HALF_NORM_WEIGHT_FLOAT32 = ("gemma", "gemma2", "gemma3", "gemma3_text", "olmo2")
+_HALF_ROPE_FLOAT32 = ("olmo2",)
+
+
 def make_config(origin: str, **fields) -> ModelConfig:
     """A ModelConfig from a file's settings; a size our model cannot take becomes a ModelLoadError."""
+    family = fields.get("family")
+    fields.setdefault("half_norm_weight_float32", family in _HALF_NORM_WEIGHT_FLOAT32)
+    fields.setdefault("half_rope_float32", family in _HALF_ROPE_FLOAT32)
     try:
         return ModelConfig(**fields)
     except ConfigError as exc:

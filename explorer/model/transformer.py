@@ -41,7 +41,7 @@ class Transformer(Captured):
         self.mlm = MLMHead(cfg) if cfg.mlm_head else None
         self.unembed = Unembed(cfg)
         assign_prefixes(self)
-        if cfg.family.startswith("gemma") or cfg.family == "olmo2":  # γ × in float32 in a half run (model/norm.py)
+        if cfg.half_norm_weight_float32:  # γ × in float32 in a half run (model/norm.py)
             for m in self.modules():
                 if isinstance(m, RMSNorm):
                     m.float32_weight = True
@@ -90,7 +90,7 @@ class Transformer(Captured):
             empty = empty_rows(allowed)  # (B, 1, C, 1): once for every layer
         x = self.embed(ids, start, segments)  # (B, C, E)
         # OLMo 2 turns half q and k by float32 cosines and sines, then rounds (transformers' Olmo2 does)
-        turn = torch.float32 if self.cfg.family == "olmo2" and x.dtype in HALF else x.dtype
+        turn = torch.float32 if self.cfg.half_rope_float32 and x.dtype in HALF else x.dtype
         ropes = self._ropes(start, C, ids.device, turn)  # (base, scaling) → Rope, or {}
         window = None  # the sliding layers' mask, made once (explorer/model/score_transforms.py)
         if self.cfg.sliding_layers:
