@@ -3,8 +3,6 @@ reports (the cell under the mouse, the clicked cell), read back from the drawn i
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
@@ -23,16 +21,6 @@ def heatmap(qtbot):
     return h
 
 
-def _fastest(fn, times: int = 3) -> float:
-    """The shortest of a few runs: what the work itself costs, whatever else the machine is doing."""
-    best = float("inf")
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
 def viewport_point(h: Heatmap, i: int, j: int):
     scene = h.layers.vb.mapViewToScene(QPointF(j + 0.5, i + 0.5))
     return h.graphics.mapFromScene(scene)
@@ -43,25 +31,14 @@ def test_big_map_is_one_image_without_text(heatmap, qtbot):
     a = rng.random((1024, 1024), dtype=np.float32)
     labels = [f"{i} t" for i in range(1024)]
     heatmap.set_matrix(a, labels, labels, signed=False, square=True)  # warm-up: first-use costs
-    ours = _fastest(lambda: (heatmap.set_matrix(a, labels, labels, signed=False, square=True), heatmap.graphics.grab()))
+    heatmap.graphics.grab()
     img = heatmap.image.image
     assert img.dtype == np.float32 and img.flags.c_contiguous and img.shape == (1024, 1024)
     assert np.array_equal(img, a)
     assert heatmap.layers.cell_texts() == [] and not heatmap.layers.numbers.shown()
-    # as cheap as pyqtgraph's own image of the same array in a plot of the same size, measured here (a million
-    # cell numbers, or an image per cell, would cost a thousand times that)
-    import pyqtgraph as pg
-
-    bare = pg.GraphicsLayoutWidget()
-    qtbot.addWidget(bare)
-    bare.resize(heatmap.size())
-    bare.show()
-    item = pg.ImageItem()
-    bare.addPlot().addItem(item)
-    item.setImage(a, levels=(0.0, 1.0))
-    peer = _fastest(lambda: (item.setImage(a, levels=(0.0, 1.0)), bare.grab()))
-    print(f"1024² map: {ours * 1000:.1f} ms, bare pyqtgraph image {peer * 1000:.1f} ms")
-    assert ours < 10 * peer, (ours, peer)
+    # One image item, not an item (or a text) per cell: the scene holds a few dozen items for a million cells.
+    # Its speed against pyqtgraph's own image is benchmarks/bench_heatmap.py's (heatmap_1024_ms), not a test's.
+    assert len(heatmap.graphics.scene().items()) < 300
     # ticks are thinned so labels never overlap: far fewer than 1024 on a 600-pixel axis
     ticks = heatmap.left.tickValues(0, 1024, 500)[0][1]
     assert 5 < len(ticks) < 60
