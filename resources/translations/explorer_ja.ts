@@ -4211,6 +4211,14 @@ B: {b}
         <source>How is this made? Choose a cell first (click it, or walk the map with the arrow keys), on a stage from Q·Kᵀ to the probabilities.</source>
         <translation>どう作られるか: まずセルを選んでください（クリックするか、矢印キーでマップを移動）。Q·Kᵀ から確率までの段階で使えます。</translation>
     </message>
+    <message>
+        <source>long text: each cell of this overview is the largest value of {b} × {b} tokens; zoom in (mouse wheel) for every token's own cell · Alt+← / Alt+→ for the other heads</source>
+        <translation>長いテキスト: この概観の各セルは {b} × {b} トークンの中の最大値です。ズームイン（マウスホイール）すると各トークンのセルが見えます · 他のヘッドは Alt+← / Alt+→</translation>
+    </message>
+    <message>
+        <source>query {i}: spread (entropy) {e} nats · on the first token {s} · strongest keys: {keys}</source>
+        <translation>クエリ {i}: 広がり（エントロピー） {e} nats · 最初のトークンへ {s} · 最も強いキー: {keys}</translation>
+    </message>
 </context>
 <context>
     <name>TokenWords</name>

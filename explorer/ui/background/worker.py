@@ -189,7 +189,7 @@ def _prefetched(trace, editable: bool, prefetch: _Prefetch) -> _Traced:
     """A long trace with the maps on screen derived here, in the job's thread."""
     hint = prefetch.hint
     if hint is not None and max((r.length for r in trace.rows), default=0) >= PREFETCH_TOKENS:
-        from explorer.present.matrices import prefetch_maps
+        from explorer.present.prefetch import prefetch_maps
 
         prefetch_maps(trace, *hint)
     return _Traced(trace, editable)

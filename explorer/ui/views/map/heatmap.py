@@ -56,6 +56,7 @@ class Heatmap(QWidget):
         self.title.hide()
         self.title_wanted = True  # False while a short window needs the title's line for the map
         self._mask_reaches = True  # False for one show_panel of a map no mask reaches (its −∞ is a fault)
+        self._extent, self.long_map = None, None  # show_overview's tokens a side (one call); its LongMapPainter
         self.graphics = pg.GraphicsLayoutWidget()
         self.graphics.setMinimumSize(120, 100)
         # label_all: up to this many rows (and token columns) every one is labelled; 0 thins them to what fits
@@ -285,9 +286,12 @@ class Heatmap(QWidget):
             from explorer.present.matrices import levels as data_levels
 
             levels = data_levels(data, signed)
-        rows, cols = data.shape
+        extent, self._extent = self._extent, None  # show_overview's word, like show_panel's, for one call
+        if extent is None and self.long_map is not None:
+            self.long_map.clear()
+        rows, cols = extent or data.shape
         masked, self._mask_reaches = self._mask_reaches, True  # show_panel's word holds for its own call only
-        self.layers.set_data(data, levels, signed, blocked, masked=masked)
+        self.layers.set_data(data, levels, signed, blocked, extent, masked)
         if self.bar is not None and self._bar_shows != (signed, levels):  # an unchanged bar keeps its drawn axis
             self._bar_shows = (signed, levels)
             self.bar.setColorMap(colour_map(signed))
@@ -331,6 +335,17 @@ class Heatmap(QWidget):
             note=note,
         )
 
+    def show_overview(self, panel: Panel, shown: tuple, words, remark: str = "") -> None:
+        """A long map (issue 43): ``panel``'s cells are the overview's blocks, drawn over the map's tokens (the
+        axes, hover and highlight keep the tokens' positions); zoomed in, the exact cells of the viewport are
+        painted over it. ``shown``: (trace, stage, layer, row, head, overview) (explorer/present/long_map.py)."""
+        from explorer.ui.views.map.long_map_painter import LongMapPainter
+
+        self._extent = (shown[-1].tokens, shown[-1].tokens)
+        self.show_panel(panel, words, "", remark)
+        self.long_map = self.long_map or LongMapPainter(self)
+        self.long_map.show(*shown)
+
     def cells_rect(self) -> QRectF:
         """Where the matrix's cells are drawn, in this widget's pixels (the part of the plot with data)."""
         rows, cols = self.layers.shape
@@ -345,6 +360,8 @@ class Heatmap(QWidget):
     def palette_changed(self) -> None:
         """View → Colours chose another palette: the map and its colour bar in the new colours."""
         self.layers.recolour()
+        if self.long_map is not None:
+            self.long_map.palette_changed()
         if self.bar is not None and self._bar_shows is not None:
             self.bar.setColorMap(colour_map(self._bar_shows[0]))
 

@@ -13,9 +13,11 @@ from PySide6.QtWidgets import QToolTip
 from explorer import names
 from explorer.present import matrices
 from explorer.present.explain import explain_cell, explain_value
+from explorer.present.hover_format import fmt
 from explorer.present.number_format import map_format
 from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.present.token_parts import token_label
+from explorer.ui.views.tensor import tensor_long
 from explorer.ui.words.plain_text import plain_tip
 
 
@@ -55,6 +57,8 @@ def printed(view, head: int, value) -> str:
     """The cell's number in its map's format (the large map's, or a small map's own)."""
     if value is None:
         return ""
+    if tensor_long.shown(view, head) is not None:  # the overview's format is for its blocks: the cell's own digits
+        return fmt(float(value))
     if head == view.state.selection.head or view.state.selection.stage not in PAIRWISE_STAGE_KEYS:
         return view.large.layers.number_format(float(value))
     shown = view._maps[0][head]
@@ -71,8 +75,8 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
             h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j)
         )
         how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, explain_words())
-        shown = view._maps[0][head][i, j] if head in view._maps[0] else None
-        return f"{where}{_value(view, head, shown)}\n{how}"
+        shown = view._maps[0][head][i, j] if head in view._maps[0] else tensor_long.cell_value(view, head, i, j)
+        return f"{where}{_value(view, head, shown)}\n{how}{tensor_long.readout(view, head, i)}"
     m = view._matrix
     if m is None:
         return ""

@@ -16,7 +16,7 @@ from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.background.render_queue import render_queue
 from explorer.ui.views.base import View
 from explorer.ui.views.generation import generation_anatomy, generation_map
-from explorer.ui.views.tensor import tensor_anatomy, tensor_controls, tensor_hover, tensor_panels
+from explorer.ui.views.tensor import tensor_anatomy, tensor_controls, tensor_hover, tensor_long, tensor_panels
 from explorer.ui.views.tensor.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor.tensor_panels import draw_lookup, draw_trio, trio_names
 from explorer.ui.words.figure_words import figure_words
@@ -260,6 +260,8 @@ class TensorView(View):
     def _draw_pairwise(self, trace, sel, mode: str = "intervened") -> None:
         self.large.show()  # hidden while a matrix stage had nothing to draw
         self._matrix = None
+        if tensor_long.draw(self, trace, sel):  # a long text's map: its overview, exact cells when zoomed in
+            return
         # Long inputs show the selected head alone (Alt+← → step through the others).
         one_head = matrices.shows_one_head(trace, sel.row)
         self.grid.setVisible(not one_head and not self.presenting and not self.focused)
