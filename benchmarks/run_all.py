@@ -27,6 +27,7 @@ SCRIPTS = [
     "bench_long_context",
     "bench_billion",
     "bench_billion_view",
+    "bench_long_map_view",
     "bench_model_view",
     "bench_anatomy_play",
     "bench_idle",
