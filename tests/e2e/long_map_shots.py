@@ -77,6 +77,7 @@ def main() -> None:
     tokens = int(sys.argv[3]) if len(sys.argv) > 3 else 16384
     out.mkdir(parents=True, exist_ok=True)
     from bench_real_full_context import long_text
+
     from explorer.session.request import ModelSource
     from explorer.ui.bridge.state import AppState
     from explorer.ui.preferences import i18n, theme
