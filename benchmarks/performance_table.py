@@ -46,7 +46,7 @@ LABELS = {
     "billion_peak_rss_gb": "that 1B trace: peak resident memory of a fresh process (weights 4.6 GiB)",
     "billion_model_view_fill_s": "Model view of the 1B shape (16 × 32 heads), 64 tokens: opened → every map in",
     "heatmap_1024_ms": "1024×1024 map set and painted",
-    "viewport_paint_ms": "16,384-token map zoomed to exact cells (≤ 1,024 a side): scroll by one screen → painted",
+    "viewport_paint_ms": "16,384-token map zoomed to exact cells (≤ 512 a side): scroll by one screen → painted",
     "hover_explain_ms": "16,384-token map: hover a cell → its exact value and explanation shown",
     "trace_memory_ratio": "trace resident bytes / array bytes",
     "decode_step_ms_cache": "one decode step with the KV cache, GPT-2 small shape, C=1024",

@@ -22,8 +22,8 @@ from explorer.present.figure import NOTHING, Panel, Say
 from explorer.trace.layer_mask import allowed_block
 
 OVERVIEW_CELLS = 512  # the overview's cells a side: one per pixel or so of a laptop's map
-EXACT_SPAN = 1024  # the view paints exact cells once it shows at most this many rows and columns
-ALIGN = 128  # a tile's rows and columns are widened to multiples of this: a small scroll needs no new tile
+EXACT_SPAN = 512  # exact cells once the view shows at most this many rows and columns: about one a pixel
+ALIGN = 64  # a tile's rows and columns are widened to multiples of this: a small scroll needs no new tile
 CACHED_TILES = 6  # tiles kept (about a screen each: ≤ 6 × 5 MB)
 
 

@@ -55,7 +55,7 @@ def shots(app, window, state, view, size, out: Path) -> dict:
     vb = view.large.plot.getViewBox()
     n = state.trace.C
     at = round(n * 0.6)  # three fifths into the text: a screen of exact cells near the diagonal, one per pixel or so
-    vb.setRange(QRectF(at - 400, at - 100, 700, 700), padding=0)
+    vb.setRange(QRectF(at - 300, at - 60, 480, 480), padding=0)
     wait_until(app, lambda: view.large.long_map.tile is not None)
     files[f"exact {w}x{h}"] = shot(app, window, out / f"long-map-exact-{w}x{h}.png")
     at = round(n * 0.75)
