@@ -78,12 +78,10 @@ LAYERS = 2  # the model's first layers: layer 0's maps are the whole model's own
 def first_layers(bundle, layers: int, tokens: int):
     """The bundle's model cut to its first ``layers`` blocks (what a layer computes depends on the blocks before
     it alone), its positions allowed up to ``tokens``."""
-    import copy
-
     from torch import nn
 
     config = bundle.config.replace(layers=layers, max_positions=max(tokens, bundle.config.max_positions))
-    model = copy.deepcopy(bundle.model)
+    model = bundle.model  # cut in place: the blocks left out are freed with the bundle they came in
     model.layers = nn.ModuleList(list(model.layers)[:layers])
     model.cfg = config
     return dataclasses.replace(bundle, config=config, model=model, _copies={})
