@@ -269,3 +269,14 @@ def test_a_tiled_trace_exports_q_k_and_lse_and_reopens_tiled(words, monkeypatch,
     with pytest.raises(SnapshotError, match=r"layers\.1\.attn\.weights of this long text is 1 × 4 × .* cells") as e:
         write_snapshot(tiled, tmp_path / "maps.npz", select=["layers.1.attn.weights"])
     assert "\n" not in str(e.value) and "trace.tile(" in str(e.value)
+
+
+def test_a_hover_on_a_tiled_layer_says_what_the_usual_trace_says(pair):
+    """The hover reads one row of the map and of the layer's mask: the same words and numbers."""
+    from explorer.present.explain import explain_cell
+
+    _, full, tiled = pair
+    i = tiled.C - 1
+    for stage in ("scores", "masked", "weights"):
+        for j in (0, i - 3, i):
+            assert explain_cell(tiled, stage, 1, 2, 0, i, j) == explain_cell(full, stage, 1, 2, 0, i, j)
