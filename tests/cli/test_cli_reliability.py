@@ -178,7 +178,7 @@ def test_float64_of_a_float32_checkpoint_and_reading_it_back(capsys, tmp_path):
         (["export", PEN, "--temperature", "nan"], "temperature"),
         (["export", PEN, "--temperature", "-1"], "temperature"),
         (["export", PEN, "--positions", "spiral"], "invalid choice"),
-        (["export", PEN, "--dtype", "float16"], "invalid choice"),
+        (["export", PEN, "--dtype", "float8"], "invalid choice"),
         (["train", "--corpus", "copy", "--threads", "-1", "--steps", "2"], "threads"),
         (["train", "--corpus", "copy", "--seed", str(2**70), "--steps", "2"], "seed"),
         (["train", "--corpus", "tiny-en", "-E", "4096", "-L", "64", "--steps", "2"], "budget"),
