@@ -4212,8 +4212,8 @@ B: {b}
         <translation>どう作られるか: まずセルを選んでください（クリックするか、矢印キーでマップを移動）。Q·Kᵀ から確率までの段階で使えます。</translation>
     </message>
     <message>
-        <source>long text: each cell of this overview is the largest value of {b} × {b} tokens; zoom in (mouse wheel) for every token's own cell · Alt+← / Alt+→ for the other heads</source>
-        <translation>長いテキスト: この概観の各セルは {b} × {b} トークンの中の最大値です。ズームイン（マウスホイール）すると各トークンのセルが見えます · 他のヘッドは Alt+← / Alt+→</translation>
+        <source>long text: zoomed out, each cell is the largest value of {b} × {b} tokens; zoomed in to {n} tokens a side or fewer (mouse wheel), each cell is one token's own exact value · Alt+← / Alt+→ for the other heads</source>
+        <translation>長いテキスト: ズームアウト時の各セルは {b} × {b} トークンの中の最大値です。一辺 {n} トークン以下までズームイン（マウスホイール）すると、各セルは各トークンの正確な値です · 他のヘッドは Alt+← / Alt+→</translation>
     </message>
     <message>
         <source>query {i}: spread (entropy) {e} nats · on the first token {s} · strongest keys: {keys}</source>

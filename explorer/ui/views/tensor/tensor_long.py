@@ -23,9 +23,9 @@ def draw(view, trace, sel) -> bool:
     view._maps = ({}, ov.levels)
     remark = QCoreApplication.translate(
         "TensorView",
-        "long text: each cell of this overview is the largest value of {b} × {b} tokens; zoom in (mouse wheel) "
-        "for every token's own cell · Alt+← / Alt+→ for the other heads",
-    ).format(b=ov.block)
+        "long text: zoomed out, each cell is the largest value of {b} × {b} tokens; zoomed in to {n} tokens a "
+        "side or fewer (mouse wheel), each cell is one token's own exact value · Alt+← / Alt+→ for the other heads",
+    ).format(b=ov.block, n=long_map.EXACT_SPAN)
     shown = (trace, sel.stage, sel.layer, sel.row, sel.head, ov)
     view.large.show_overview(long_map.overview_panel(trace, sel, ov), shown, figure_words(), remark)
     return True
