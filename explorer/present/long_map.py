@@ -117,6 +117,12 @@ def position_labels(n: int) -> tuple[str, ...]:
     return tuple(map(str, range(n)))
 
 
+@lru_cache(maxsize=4)
+def block_labels(tokens: int, block: int) -> tuple[str, ...]:
+    """The overview's cells by the tokens each covers ("0–31", "32–63", …): what the keyboard's cell says."""
+    return tuple(f"{s}–{min(s + block, tokens) - 1}" for s in range(0, tokens, block))
+
+
 def token_axis_labels(trace, row: int) -> tuple[str, ...]:
     """The axes once exact cells are drawn: "position token", as every map labels them (kept by the trace)."""
     return trace.memo(("long labels", row), lambda: matrices.token_labels(trace, row))

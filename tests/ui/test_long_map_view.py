@@ -128,3 +128,22 @@ def test_hovering_a_long_map_explains_the_exact_cell(view, long_trace):
     assert text.splitlines()[1].rstrip().endswith(first.rsplit("= ", 1)[-1])
     top = int(np.argmax(w[i]))
     assert f"{top} (" in text.splitlines()[-1]  # the row's strongest key among the readouts
+
+
+def test_the_keyboard_cell_of_an_overview_is_a_block_and_says_its_tokens(view, long_trace, qtbot):
+    """On the overview a cell is a block of 8 × 8 tokens: the keyboard's cell names the tokens it covers and its
+    largest weight, outlines the whole block, and explains the block's first token (not token (2, 1))."""
+    w = weights_from_qk(long_trace, LAYER, HEAD)
+    access = view.large.access
+    hovered = []
+    view.large.cellHovered.connect(lambda i, j: hovered.append((i, j)))
+    access.view.setFocus()
+    qtbot.waitUntil(access.view.hasFocus, timeout=10_000)
+    access.move_to(3, 2)
+    said = access.announcement()
+    assert "24–31" in said and "16–23" in said, said
+    value = float(re.findall(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", said.split("16–23", 1)[1])[0])
+    assert math.isclose(value, w[24:32, 16:24].max(), rel_tol=1e-2), (value, said)
+    assert hovered[-1] == (24, 16)
+    frame = access._frames[0].rect()
+    assert (frame.left(), frame.top(), frame.width(), frame.height()) == (16, 24, 8, 8)

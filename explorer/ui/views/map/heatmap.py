@@ -339,10 +339,14 @@ class Heatmap(QWidget):
         """A long map (issue 43): ``panel``'s cells are the overview's blocks, drawn over the map's tokens (the
         axes, hover and highlight keep the tokens' positions); zoomed in, the exact cells of the viewport are
         painted over it. ``shown``: (trace, stage, layer, row, head, overview) (explorer/present/long_map.py)."""
+        from explorer.present.long_map import block_labels
         from explorer.ui.views.map.long_map_painter import LongMapPainter
 
         self._extent = (shown[-1].tokens, shown[-1].tokens)
         self.show_panel(panel, words, "", remark)
+        ov = shown[-1]
+        blocks = block_labels(ov.tokens, ov.block)  # the keyboard's cell is a block here
+        self.access.set_matrix(panel.data, blocks, blocks, ov.block)
         self.long_map = self.long_map or LongMapPainter(self)
         self.long_map.show(*shown)
 

@@ -39,6 +39,7 @@ class MapAccess(QObject):
         self.view.installEventFilter(self)
         self.data: np.ndarray | None = None
         self.row_labels: tuple[str, ...] = ()
+        self.block = 1  # tokens a side of each cell: more than 1 on a long map's overview
         self.col_labels: tuple[str, ...] = ()
         self.cell: tuple[int, int] | None = None
         self._frames = []
@@ -82,8 +83,9 @@ class MapAccess(QObject):
         return self.map.title.text() or self.tr("Map")
 
     # ------------------------------------------------------------------ content
-    def set_matrix(self, data: np.ndarray, row_labels, col_labels) -> None:
-        self.data = data
+    def set_matrix(self, data: np.ndarray, row_labels, col_labels, block: int = 1) -> None:
+        """``block``: the tokens a side of each cell (a long map's overview draws blocks over the tokens' axes)."""
+        self.data, self.block = data, block
         self.row_labels, self.col_labels = tuple(row_labels), tuple(col_labels)
         if self.cell is not None:
             rows, cols = data.shape
@@ -108,7 +110,8 @@ class MapAccess(QObject):
         for item in self._frames:
             item.setVisible(show)
             if show:
-                item.setRect(QRectF(self.cell[1], self.cell[0], 1, 1))
+                b = self.block
+                item.setRect(QRectF(self.cell[1] * b, self.cell[0] * b, b, b))
 
     # ------------------------------------------------------------------ keys
     def move_to(self, i: int, j: int) -> None:
@@ -119,7 +122,7 @@ class MapAccess(QObject):
         self.cell = (max(0, min(rows - 1, i)), max(0, min(cols - 1, j)))
         self._place()
         self._announce()
-        self.map.cellHovered.emit(*self.cell)
+        self.map.cellHovered.emit(self.cell[0] * self.block, self.cell[1] * self.block)  # a block: its first token
 
     def _key(self, event) -> bool:
         key, mods = event.key(), event.modifiers()
