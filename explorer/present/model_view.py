@@ -21,6 +21,7 @@ from explorer import names
 from explorer.analysis import head_scores
 from explorer.errors import Cancelled
 from explorer.present import matrices
+from explorer.present import model_view_stream as stream
 
 # A thumbnail has at most this many cells a side: a 64-token map is drawn whole, longer ones shrunk.
 THUMB_CELLS = 64
@@ -91,6 +92,23 @@ def summarise(
     return LayerHeads(layer, images, thumbs, (lo, hi), clipped, head_scores.text_scores(weights), n)
 
 
+def glanced(trace, layer: int, stage: str, row: int, lut: np.ndarray, signed: bool, cells: int = THUMB_CELLS):
+    """A long text's layer summarised from its q and k in bands (explorer.trace.layer_glance): the same
+    thumbnails, levels and scores as ``summarise`` of its whole maps, with no head's map ever built."""
+    from explorer.trace.layer_glance import glance_layer  # torch loads here, in the job's thread
+
+    n = trace.rows[row].length
+    sampled = trace.memo(("model view samples", row, n), lambda: stream.sampled_cells(trace, row, n, trace.config.H))
+    small_blocked = trace.memo(
+        ("model view blocked", row, n, cells), lambda: stream.pooled_blocked(trace, row, n, cells)
+    )
+    glance = glance_layer(trace, layer, stage, row, n, -(-n // cells), sampled)
+    lo, hi, clipped = stream.glance_levels(glance, signed)
+    blocked = small_blocked if not signed else None
+    images = np.stack([colourise(t, (lo, hi), lut, blocked) for t in glance.thumbs])
+    return LayerHeads(layer, images, glance.thumbs, (lo, hi), clipped, stream.glance_scores(glance), n)
+
+
 OnHeads = Callable[[LayerHeads], None]
 
 
@@ -107,6 +125,8 @@ def trace_layers(
             raise Cancelled("the model view was cancelled")
 
         def compute(layer=layer) -> LayerHeads:
+            if stream.streamed(trace, layer, n):
+                return glanced(trace, layer, stage, row, lut, signed)
             heads = range(trace.config.H)
             weights = np.stack([trace.head_map(layer, "weights", row, h)[:n, :n] for h in heads])
             shown = (
