@@ -16,6 +16,9 @@ computed: their weight is 0 by the mask alone.
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,13 +67,30 @@ def glance_layer(trace, layer: int, stage: str, b: int, n: int, block: int, cell
     t = math.ceil(n / block)
     sample_rows, sample_cols = cells
     out = _Glance(H, n, t, stage, len(sample_rows))
-    with torch.inference_mode():
+    with torch.inference_mode(), _one_core_left():
         for r0 in range(0, n, step):
             r1 = min(n, r0 + step)
             chosen = np.flatnonzero((sample_rows >= r0) & (sample_rows < r1))
             band = _Band(trace, layer, b, (r0, r1), n if stage != "weights" else None, block)
             band.run(stage, out, sample_rows[chosen] - r0, sample_cols[chosen], chosen)
     return out.finish()
+
+
+@contextmanager
+def _one_core_left() -> Iterator[None]:
+    """Every core but one for the glance (the window keeps one; as the Model view's own model pass does). A
+    band is some ten operations: split over two threads on a busy two-core machine, each waited for the second
+    thread's turn (measured at load 11: a 1B layer at 2,048 tokens took 3.8 s on two threads, 1.4 s on one)."""
+    import torch
+
+    from explorer.util.threads import default_threads
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(max(1, min(default_threads(), (os.cpu_count() or 1) - 1)))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 class _Glance:
@@ -97,16 +117,15 @@ class _Band:
     def __init__(self, trace, layer: int, b: int, rows: tuple[int, int], width: int | None, block: int) -> None:
         import torch
 
-        from explorer.model.attention_rows import key_span
-
         cfg = trace.config
         self.rows, self.block, self.cfg = rows, block, cfg
         self.H, self.groups = cfg.H, cfg.H // cfg.H_kv
-        allowed = allowed_block(trace["mask"], cfg, layer, b, rows, (0, trace.C))
+        allowed = np.array(allowed_block(trace["mask"], cfg, layer, b, rows, (0, trace.C)), dtype=bool)
         if width is None:  # weights alone: the keys after the last one these rows see have weight 0
-            seen = key_span(torch.from_numpy(np.array(allowed)))[1]
+            seen = _span(allowed)[1]
             width = min(trace.C, max(block, math.ceil(seen / block) * block))
-        self.allowed = torch.from_numpy(np.array(allowed[:, :width]))  # (r, w)
+        self.allowed = allowed[:, :width]  # (r, w) numpy: its reductions are several times torch's on booleans
+        self.no_key = ~self.allowed.any(axis=1)  # (r,) a query that sees no key: weights 0, entropy 0
         q_name, k_name = names.qk(layer, cfg.positions)
         q = torch.from_numpy(np.array(trace[q_name][b, :, rows[0] : rows[1]]))  # (H, r, D)
         self.k = torch.from_numpy(np.array(trace[k_name][b, :, :width]))  # (H_kv, w, D)
@@ -135,7 +154,7 @@ class _Band:
         blocked = ~self.allowed
         k0, k1 = _span(blocked)
         if k1 > k0:  # only the keys some row of the band may not see (a causal band: its diagonal square)
-            S[:, :, k0:k1].masked_fill_(blocked[:, k0:k1], LOWEST)
+            S[:, :, k0:k1].masked_fill_(torch.from_numpy(np.ascontiguousarray(blocked[:, k0:k1])), LOWEST)
         M = _row_blocks(S, self.block)  # (H, r, t_w) each row's largest score of each block of keys
         if stage == "masked":
             finite = torch.where(S > LOWEST / 2, S, torch.inf).amin()
@@ -153,8 +172,8 @@ class _Band:
         ET = E.mul_(T).sum(-1)  # Σⱼ exp(tᵢⱼ) tᵢⱼ (0 · LOWEST = 0 at the blocked cells)
         log_z = torch.log(Z)
         entropy = log_z - ET / Z
-        no_key = ~self.allowed.any(-1)  # (r,) a query that sees no key: weights 0, entropy 0
-        if bool(no_key.any()):
+        if self.no_key.any():
+            no_key = torch.from_numpy(self.no_key)
             log_z[:, no_key], entropy[:, no_key] = torch.inf, 0.0
         out.entropy[:, r0:r1] = entropy.double().numpy()
         out.first[:, r0:r1] = torch.exp(T[:, :, 0] - log_z).double().numpy()
@@ -189,11 +208,10 @@ class _Band:
         out.low = min(out.low, low)
 
 
-def _span(blocked) -> tuple[int, int]:
-    """The first and one past the last key column with a blocked cell in the band ((0, 0): none)."""
-    from explorer.model.attention_rows import key_span
-
-    return key_span(blocked)
+def _span(cells: np.ndarray) -> tuple[int, int]:
+    """The first and one past the last column with a True cell in the band ((0, 0): none)."""
+    where = np.flatnonzero(cells.any(axis=0))
+    return (int(where[0]), int(where[-1]) + 1) if where.size else (0, 0)
 
 
 def _row_blocks(S, f: int):
