@@ -16,7 +16,6 @@ computed: their weight is 0 by the mask alone.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -67,7 +66,7 @@ def glance_layer(trace, layer: int, stage: str, b: int, n: int, block: int, cell
     t = math.ceil(n / block)
     sample_rows, sample_cols = cells
     out = _Glance(H, n, t, stage, len(sample_rows))
-    with torch.inference_mode(), _one_core_left():
+    with torch.inference_mode(), _free_cores():
         for r0 in range(0, n, step):
             r1 = min(n, r0 + step)
             chosen = np.flatnonzero((sample_rows >= r0) & (sample_rows < r1))
@@ -77,16 +76,20 @@ def glance_layer(trace, layer: int, stage: str, b: int, n: int, block: int, cell
 
 
 @contextmanager
-def _one_core_left() -> Iterator[None]:
-    """Every core but one for the glance (the window keeps one; as the Model view's own model pass does). A
+def _free_cores() -> Iterator[None]:
+    """As many threads as the cores other programs leave free (explorer/util/cpu_share.py), at least one. A
     band is some ten operations: split over two threads on a busy two-core machine, each waited for the second
-    thread's turn (measured at load 11: a 1B layer at 2,048 tokens took 3.8 s on two threads, 1.4 s on one)."""
+    thread's turn (at load 11 a 1B layer at 2,048 tokens took 3.8 s on two threads, 1.1 s on one); on a quiet
+    one two threads are faster (0.59 s against 0.84 s). The numbers of a glance may differ in the last bits
+    with the count: they are drawn, not traced."""
     import torch
 
+    from explorer.util import cpu_share
     from explorer.util.threads import default_threads
 
+    watch = cpu_share.watch()
     before = torch.get_num_threads()
-    torch.set_num_threads(max(1, min(default_threads(), (os.cpu_count() or 1) - 1)))
+    torch.set_num_threads(max(1, min(default_threads(), watch.cores - watch.taken())))
     try:
         yield
     finally:
