@@ -21,11 +21,12 @@ from explorer import names
 from explorer.analysis import head_scores
 from explorer.errors import Cancelled
 from explorer.present import matrices
+from explorer.present import model_view_stream as stream
 
 # A thumbnail has at most this many cells a side: a 64-token map is drawn whole, longer ones shrunk.
 THUMB_CELLS = 64
-# Longer sentences are not shown: every layer's maps of them take gigabytes and minutes to derive (the tensor
-# view's grid of one layer's heads stops at the same length).
+# Longer sentences are shown only when their layers are streamed from q and k (model_view_stream.py): every
+# layer's whole maps of them take gigabytes and minutes to derive (the tensor view's grid stops there too).
 MAX_TOKENS = matrices.GRID_MAX_TOKENS
 # −∞ and blocked cells are not values of the colour scale: the grey of the other maps' blocked cells.
 BLOCKED_RGBA = (200, 200, 204, 255)
@@ -52,6 +53,15 @@ def shown_stage(stage: str) -> str:
 def holds_every_layer(trace) -> bool:
     """True when the trace gives every layer's maps (held, or derived from each layer's q and k)."""
     return trace is not None and not trace.partial and set(trace.map_layers) == set(range(trace.config.layers))
+
+
+def too_long(trace, row: int, from_trace: bool) -> bool:
+    """True when the sentence is past MAX_TOKENS and some layer would need every head's whole map (the
+    model's own pass, or a trace that stored its maps); a lazy trace's layers are streamed at any length."""
+    n = trace.rows[row].length
+    if n <= MAX_TOKENS:
+        return False
+    return not (from_trace and all(stream.streamed(trace, layer, n) for layer in trace.map_layers))
 
 
 def colourise(
@@ -91,6 +101,23 @@ def summarise(
     return LayerHeads(layer, images, thumbs, (lo, hi), clipped, head_scores.text_scores(weights), n)
 
 
+def glanced(trace, layer: int, stage: str, row: int, lut: np.ndarray, signed: bool, cells: int = THUMB_CELLS):
+    """A long text's layer summarised from its q and k in bands (explorer.trace.layer_glance): the same
+    thumbnails, levels and scores as ``summarise`` of its whole maps, with no head's map ever built."""
+    from explorer.trace.layer_glance import glance_layer  # torch loads here, in the job's thread
+
+    n = trace.rows[row].length
+    sampled = trace.memo(("model view samples", row, n), lambda: stream.sampled_cells(trace, row, n, trace.config.H))
+    small_blocked = trace.memo(
+        ("model view blocked", row, n, cells), lambda: stream.pooled_blocked(trace, row, n, cells)
+    )
+    glance = glance_layer(trace, layer, stage, row, n, -(-n // cells), sampled)
+    lo, hi, clipped = stream.glance_levels(glance, signed)
+    blocked = small_blocked if not signed else None
+    images = np.stack([colourise(t, (lo, hi), lut, blocked) for t in glance.thumbs])
+    return LayerHeads(layer, images, glance.thumbs, (lo, hi), clipped, stream.glance_scores(glance), n)
+
+
 OnHeads = Callable[[LayerHeads], None]
 
 
@@ -101,12 +128,13 @@ def trace_layers(
     Each layer's summary is kept by the trace (``Trace.memo``): shown again, it costs nothing."""
     n = trace.rows[row].length
     signed = names.spec(names.attn(0, stage)).signed
-    blocked = matrices.blocked_cells(trace, row)
     for layer in trace.map_layers:
         if cancel is not None and cancel.is_set():
             raise Cancelled("the model view was cancelled")
 
         def compute(layer=layer) -> LayerHeads:
+            if stream.streamed(trace, layer, n):
+                return glanced(trace, layer, stage, row, lut, signed)
             heads = range(trace.config.H)
             weights = np.stack([trace.head_map(layer, "weights", row, h)[:n, :n] for h in heads])
             shown = (
@@ -114,7 +142,7 @@ def trace_layers(
                 if stage == "weights"
                 else np.stack([trace.head_map(layer, stage, row, h)[:n, :n] for h in heads])
             )
-            return summarise(layer, weights, shown, blocked, signed, lut)
+            return summarise(layer, weights, shown, matrices.blocked_cells(trace, row), signed, lut)
 
         on_heads(trace.memo(("model view", layer, stage, row, lut.tobytes()), compute))
     return n

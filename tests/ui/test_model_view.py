@@ -282,3 +282,39 @@ def test_the_maps_are_asked_for_only_after_the_panel_has_painted(qtbot, window):
     assert "job" not in order  # not at the Show
     _filled(qtbot, view, window.state.trace.config.layers * window.state.trace.config.H)
     assert order[:2] == ["paint", "job"]
+
+
+def test_a_lazy_trace_past_the_old_limit_fills_the_grid_from_q_and_k(qtbot, state, view):
+    """Past 1,024 tokens the grid was refused; a lazy trace's layers are now streamed from q and k in bands
+    (explorer/trace/layer_glance.py): every map comes, each the head's whole map shrunk (to float rounding)."""
+    from explorer.config import ModelConfig, RunOptions
+    from explorer.present import model_view as mv
+    from explorer.present.model_view import THUMB_CELLS
+    from explorer.trace import run_trace
+    from explorer.weights.bundle import random_bundle
+    from explorer.weights.presets import preset_tokenizer
+
+    tok = preset_tokenizer("words-en.json")
+    cfg = ModelConfig(
+        vocab_size=tok.vocab_size,
+        embed_dim=16,
+        key_dim=4,
+        heads=4,
+        kv_heads=2,
+        layers=2,
+        positions="rope",
+        max_positions=2048,
+    )
+    words = "the cat sat on the mat and the dog ran to the big red door".split()
+    text = " ".join(np.random.default_rng(1).choice(words, mv.MAX_TOKENS + 100))
+    trace = run_trace(random_bundle(cfg, tok, seed=0), text, RunOptions(lazy_pairwise=True))
+    assert trace.C > mv.MAX_TOKENS
+    state.set_trace(trace)
+    _filled(qtbot, view, 8)
+    assert f"{trace.C} tokens" in view.status.text()
+    for layer in range(2):
+        for h in (0, 3):
+            whole = np.asarray(trace.head_map(layer, "weights", 0, h), dtype=np.float32)
+            np.testing.assert_allclose(view._layers[layer].thumbs[h], _block_max(whole, THUMB_CELLS), atol=1e-6)
+    A = _weights(trace, 1)
+    np.testing.assert_allclose(view._layers[1].scores["first"], A[:, 1:, 0].mean(axis=1), rtol=1e-5)

@@ -158,7 +158,7 @@ class ModelView(View):
         self.mosaic.reset(*self._shape)
         self.chosen_cell = None  # new maps: the cell chosen on the old ones is not theirs
         self._note = self._source_note(trace, from_trace, bundle)
-        if trace.rows[row].length > mv.MAX_TOKENS:  # every layer's maps of a long sentence: gigabytes
+        if mv.too_long(trace, row, from_trace):  # every layer's whole maps of a long sentence: gigabytes
             self.slot.drop()
             self.status.setText(
                 self.tr("This sentence has {n} tokens: the model view shows sentences of up to {m}.").format(
