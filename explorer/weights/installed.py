@@ -83,7 +83,7 @@ class KnownModel:
 
     @property
     def weights_gb(self) -> float:
-        """Its weights in float32, as the explorer holds them (it computes in float32 today)."""
+        """Its weights in float32, the default dtype (``--dtype bfloat16`` holds a model stored so in half that)."""
         return self.parameters * 1e6 * 4 / 1e9
 
     @property
