@@ -87,6 +87,13 @@ TENSOR_TITLES = {
     "mlm.hidden": "masked-LM head: after the activation",
     "mlm.out": "masked-LM head: after its norm",
     "logits.uncapped": "scores before the soft-cap",
+    "ffn.router_probs": "router: each expert's probability",
+    "ffn.router_logits": "router: each expert's score",
+    "ffn.experts_chosen": "the experts each token runs",
+    "ffn.expert_weights": "the chosen experts' weights",
+    "ffn.expert_out": "each chosen expert's output",
+    "ffn.shared_out": "the shared expert's output",
+    "ffn.shared_gate": "the shared expert's gate",
 }
 
 

@@ -54,7 +54,7 @@ def dtype_notice(stored: str, dtype: str) -> list[str]:
     """One line where a run's dtype is not the one the model's file stores its weights in."""
     if stored == dtype:
         return []
-    if stored in HALF_DTYPE_NAMES and dtype in ("float32", "float64"):
+    if stored in HALF_DTYPE_NAMES and dtype not in HALF_DTYPE_NAMES:  # a half file computed in float32 or 64
         return [
             f"the weights are stored in {stored} and computed in {dtype} here (converted exactly); "
             f"the dtype {stored} computes as the model ships"

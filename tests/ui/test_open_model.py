@@ -61,7 +61,7 @@ def test_cancelling_a_slow_load_keeps_the_window_and_the_model(window, qtbot, mo
     state = window.state
     started, cancelled = threading.Event(), threading.Event()
 
-    def slow_load(path, progress=None, cancel=None):
+    def slow_load(path, progress=None, cancel=None, dtype="float32"):
         progress(1, 10, "blk.0.attn_q")
         started.set()
         if cancel.wait(20):  # a real loader checks its cancel event between tensors

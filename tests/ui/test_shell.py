@@ -120,7 +120,7 @@ def test_closing_during_a_model_load_leaves_no_thread(qtbot, open_window, state,
 
     started = threading.Event()
 
-    def slow_load(path, progress=None, cancel=None):
+    def slow_load(path, progress=None, cancel=None, dtype="float32"):
         started.set()
         if cancel.wait(20):  # as a real loader checks its cancel event between tensors
             raise Cancelled("loading was cancelled")

@@ -147,8 +147,12 @@ class LessonMenu(QObject):
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
+        self.recent_menu.setToolTipsVisible(True)
         for path in recent_lessons():
-            self.recent_menu.addAction(menu_text(path)).triggered.connect(partial(self.open_lesson, path))
+            action = self.recent_menu.addAction(menu_text(path))  # a long path shortened in the middle …
+            action.setData(path)
+            action.setToolTip(path)  # … and whole when pointed at
+            action.triggered.connect(partial(self.open_lesson, path))
         if self.recent_menu.isEmpty():
             self.recent_menu.addAction(self.tr("Nothing opened yet")).setEnabled(False)
 
