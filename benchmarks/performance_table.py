@@ -44,7 +44,7 @@ LABELS = {
         "distribution vs transformers' SDPA forward"
     ),
     "billion_peak_rss_gb": "that 1B trace: peak resident memory of a fresh process (weights 4.6 GiB)",
-    "billion_model_view_fill_s": "Model view of the 1B shape (16 × 32 heads), 64 tokens: opened → every map in",
+    "billion_model_view_fill_s": "Model view of the 1B shape (16 × 32 heads), 2,048 tokens: opened → every map in",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "viewport_paint_ms": "16,384-token map zoomed to exact cells (≤ 512 a side): scroll by one screen → painted",
     "hover_explain_ms": "16,384-token map: hover a cell → its exact value and explanation shown",
