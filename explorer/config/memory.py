@@ -130,8 +130,7 @@ def estimate_memory(
     # the captured half tensors alive beside them until the trace is assembled.
     kept = itemsize(array_dtype(options.dtype)) + (item if options.dtype in HALF_DTYPES else 0)
     trace = (B * C * E * 4 + layers * per_layer + logit_rows * V) * kept + B * C * C  # probs are derived from logits
-    if options.dtype in HALF_DTYPES:  # and the parameters as float32 arrays, once per model (readable.py)
-        trace += config.parameter_count() * itemsize("float32")
+    # (A half run's parameters become float32 arrays only when a view reads one: explorer/trace/deferred.py.)
     if keeps_every_map(config, B, C, options):  # the q and k of the layers not captured whole
         operands = map_operand_bytes(config, B, C, options) // itemsize(array_dtype(options.dtype))
         trace += operands * kept * (config.layers - layers) // config.layers

@@ -13,13 +13,13 @@ import dataclasses
 import itertools
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from explorer import names
 from explorer.errors import InputError
+from explorer.trace.deferred import ArrayRecord, Deferred
 from explorer.trace.derived import Derivations, pairwise_parts
 from explorer.trace.overview import MapOverview, map_overview
 from explorer.trace.record import Row, TraceInfo
@@ -62,15 +62,19 @@ class Trace(Mapping[str, np.ndarray]):
     def __init__(self, arrays: Mapping[str, np.ndarray], info: TraceInfo, continues: Trace | None = None) -> None:
         """``arrays`` by public name, and the record of the run. ``continues``: the partial trace this one
         completes (its layers are the same data: what was drawn or derived from them need not be again)."""
-        frozen = {}
-        for name, array in arrays.items():
+        frozen: dict[str, np.ndarray | Deferred] = {}
+        given = arrays.entries() if isinstance(arrays, ArrayRecord) else arrays  # deferred ones stay deferred
+        for name, array in given.items():
             names.spec(name)  # refuse names that are not part of the public list
+            if isinstance(array, Deferred):  # a half run's parameter: made as float32 when first read
+                frozen[name] = array
+                continue
             a = np.asarray(array)
             if a.flags.writeable:
                 a = a.view()
                 a.flags.writeable = False
             frozen[name] = a
-        self._arrays = MappingProxyType(dict(sorted(frozen.items(), key=lambda kv: _order_key(kv[0]))))
+        self._arrays = ArrayRecord(dict(sorted(frozen.items(), key=lambda kv: _order_key(kv[0]))))
         self.info = info
         self.rows, self.config, self.options = tuple(info.rows), info.config, info.options
         self.source, self.seed, self.model_name = info.source, info.seed, info.model_name
@@ -142,7 +146,7 @@ class Trace(Mapping[str, np.ndarray]):
 
     def shape(self, name: str) -> tuple[int, ...]:
         if name in self._arrays:
-            return tuple(self._arrays[name].shape)
+            return tuple(self._arrays.entry(name).shape)
         if name in ("logits", "probs") and self._derived.logits is not None:
             return self._derived.logits.shape
         if name == "probs":
@@ -290,7 +294,7 @@ class Trace(Mapping[str, np.ndarray]):
 
     @property
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in self._arrays.values())
+        return sum(self._arrays.entry(n).nbytes for n in self._arrays)  # a deferred array counts as made
 
     def manifest(self, selected: tuple[str, ...] | None = None) -> dict[str, Any]:
         chosen = selected if selected is not None else self.names()
@@ -328,7 +332,7 @@ class Trace(Mapping[str, np.ndarray]):
 
     def _dtype_of(self, name: str) -> np.dtype:
         if name in self._arrays:
-            return self._arrays[name].dtype
+            return self._arrays.entry(name).dtype
         return np.dtype(array_dtype(self.options.dtype))
 
 
