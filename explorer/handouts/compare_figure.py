@@ -13,8 +13,8 @@ from explorer.compare import Comparison
 from explorer.compare.shown import shown_head
 from explorer.errors import ConfigError
 from explorer.handouts import colours as col
-from explorer.handouts.map_draw import draw_map
-from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width, title_lines
+from explorer.handouts.map_draw import draw_row
+from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width
 from explorer.handouts.scene import Scene, Text
 from explorer.handouts.stage_figure import Frame
 from explorer.handouts.text import wrap
@@ -141,16 +141,4 @@ def _header(comparison, layer, head, width, px, words, th) -> tuple[list, float]
 
 def _row_of_three(specs: list[MapSpec], box: Box, px: float, th: col.Theme) -> tuple[list, float]:
     """Three maps of one cell size: A keeps room for the axis title, B and B − A for their colour bars."""
-    gap = px * 1.2
-    extra = [px * LINE, bar_width(specs[1], px), bar_width(specs[2], px)]
-    base = (box.w - 2 * gap - sum(extra)) / 3
-    widths = [base + e for e in extra]
-    room = max(len(title_lines(s, w, px)) for s, w in zip(specs, widths))
-    items: list = []
-    bottom, x = box.y, box.x
-    for spec, w in zip(specs, widths):
-        part, lay = draw_map(dataclasses.replace(spec, title_room=room), Box(x, box.y, w, box.h), px, th)
-        items += part
-        bottom = max(bottom, lay.bottom_y)
-        x += w + gap
-    return items, bottom
+    return draw_row(specs, [px * LINE, bar_width(specs[1], px), bar_width(specs[2], px)], box, px, th)

@@ -5,11 +5,13 @@ The rules are the window's (explorer/ui/views/map/map_layers.py): the same colou
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from explorer.handouts import colours as col
 from explorer.handouts.hatching import hatch_segments
-from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout
+from explorer.handouts.map_layout import LINE, Box, MapLayout, MapSpec, layout, title_lines
 from explorer.handouts.scene import Image, Line, Rect, Text
 from explorer.handouts.text import ASCENT, CENTRE_TO_BASELINE, elide
 from explorer.present.figure import NUMBERS_UP_TO
@@ -24,6 +26,23 @@ def draw_map(spec: MapSpec, box: Box, px: float, theme: col.Theme) -> tuple[list
     """The primitives of one map, and its layout (``bottom_y`` says how much of the box it used)."""
     lay = layout(spec, box, px)
     return draw_laid_out(spec, lay, box, theme), lay
+
+
+def draw_row(specs: list[MapSpec], extra: list[float], box: Box, px: float, theme: col.Theme) -> tuple[list, float]:
+    """Maps side by side in ``box`` with cells of one size: each as wide as the others plus its ``extra``
+    (room for an axis title or a colour bar), titles on one level; (items, the lowest map's bottom)."""
+    gap = px * 1.2
+    base = (box.w - (len(specs) - 1) * gap - sum(extra)) / len(specs)
+    widths = [base + e for e in extra]
+    room = max(len(title_lines(s, w, px)) for s, w in zip(specs, widths))
+    items: list = []
+    bottom, x = box.y, box.x
+    for spec, w in zip(specs, widths):
+        part, lay = draw_map(dataclasses.replace(spec, title_room=room), Box(x, box.y, w, box.h), px, theme)
+        items += part
+        bottom = max(bottom, lay.bottom_y)
+        x += w + gap
+    return items, bottom
 
 
 def draw_laid_out(spec: MapSpec, lay: MapLayout, box: Box, theme: col.Theme) -> list:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from explorer import names
 from explorer.errors import ConfigError
 from explorer.handouts import colours as col
-from explorer.handouts.map_draw import draw_map
-from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width, title_lines
+from explorer.handouts.map_draw import draw_map, draw_row
+from explorer.handouts.map_layout import LINE, Box, MapSpec, bar_width
 from explorer.handouts.scene import Scene, Text
 from explorer.handouts.text import wrap
 from explorer.handouts.words import ENGLISH, FigureWords
@@ -180,16 +180,5 @@ def _trio(trace, sel: Selection, box: Box, px: float, words: FigureWords, th: co
     specs = [spec_of(panel, words) for panel in figure.trio_panels(trace, sel)]
     # on paper the three narrow maps share Q's axis title (the window repeats it over each)
     specs = [specs[0]] + [dataclasses.replace(s, y_title="") for s in specs[1:]]
-    gap = px * 1.2
     extra = [px * LINE, 0.0, bar_width(specs[2], px) - px * 0.3]  # Q's axis title, V's colour bar
-    base = (box.w - 2 * gap - sum(extra)) / 3
-    widths = [base + e for e in extra]
-    room = max(len(title_lines(s, w, px)) for s, w in zip(specs, widths))
-    items: list = []
-    bottom, x = box.y, box.x
-    for spec, w in zip(specs, widths):
-        part, lay = draw_map(dataclasses.replace(spec, title_room=room), Box(x, box.y, w, box.h), px, th)
-        items += part
-        bottom = max(bottom, lay.bottom_y)
-        x += w + gap
-    return items, bottom
+    return draw_row(specs, extra, box, px, th)

@@ -67,44 +67,13 @@ def test_select_gives_a_new_result_and_keeps_the_old():
 
 
 def test_cell_explains_as_the_anatomy_command_prints(capsys):
-    out = cli(
-        capsys,
-        "anatomy",
-        PEN,
-        "--preset",
-        "seed-toy",
-        "--stage",
-        "weights",
-        "--head",
-        "1",
-        "--query",
-        "3",
-        "--key",
-        "1",
-    )
+    command = ("anatomy", PEN, "--preset", "seed-toy", "--stage", "weights", "--head", "1", "--query", "3")
+    out = cli(capsys, *command, "--key", "1")
     cell = ax.trace(PEN, preset="seed-toy").cell("weights", head=1, query=3, key=1)
     assert repr(cell) == out.rstrip("\n")
     steps = cell.explain()
     assert steps[-1].result == pytest.approx(float(cell.trace["layers.0.attn.weights"][0, 1, 3, 1]), abs=0)
-    as_json = json.loads(
-        cli(
-            capsys,
-            "anatomy",
-            PEN,
-            "--preset",
-            "seed-toy",
-            "--stage",
-            "weights",
-            "--head",
-            "1",
-            "--query",
-            "3",
-            "--key",
-            "1",
-            "--json",
-        )
-    )
-    assert cell.to_json() == as_json
+    assert cell.to_json() == json.loads(cli(capsys, *command, "--key", "1", "--json"))
 
 
 def test_compare_reports_as_the_compare_command(capsys):

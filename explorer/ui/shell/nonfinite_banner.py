@@ -10,10 +10,11 @@ the window adds only a translated heading.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRect, Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QSizePolicy, QWidget
 
 from explorer.present.nonfinite import nonfinite_line
 from explorer.ui.bridge.state import AppState
+from explorer.ui.shell.banner_row import banner_row
 
 
 class NonfiniteBanner(QFrame):
@@ -77,17 +78,8 @@ class NonfiniteBanner(QFrame):
 def install_nonfinite_banner(window: QMainWindow) -> NonfiniteBanner:
     """A fixed toolbar row above the panels, shown only while the trace's notices hold the finite-check line."""
     state: AppState = window.state
-    bar = QToolBar(window)
-    bar.setObjectName("nonfiniteBar")
-    bar.setMovable(False)
-    bar.setFloatable(False)
-    bar.toggleViewAction().setVisible(False)  # not a toolbar the user switches on or off
-    bar.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
-    banner = NonfiniteBanner(state, bar)
-    banner.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    bar.addWidget(banner)
-    window.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)  # a row of its own, the width of the window
-    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+    banner = NonfiniteBanner(state, window)
+    bar = banner_row(window, "nonfiniteBar", banner)
 
     def follow(notices=None) -> None:
         banner.follow(tuple(notices if notices is not None else state.notices))

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMainWindow, QPushButton, QSizePolicy, QWidget
 
 from explorer.ui.bridge.state import AppState
+from explorer.ui.shell.banner_row import banner_row
 from explorer.ui.words.plain_text import plain_tip
 
 
@@ -70,17 +71,8 @@ def install_snapshot_banner(window: QMainWindow) -> SnapshotBanner:
     """Put the banner above the window's panels (a fixed toolbar row, hidden while the live model is shown)
     and keep the re-tracing controls disabled while a snapshot is shown."""
     state: AppState = window.state
-    bar = QToolBar(window)
-    bar.setObjectName("snapshotBar")
-    bar.setMovable(False)
-    bar.setFloatable(False)
-    bar.toggleViewAction().setVisible(False)  # not a toolbar the user switches on or off
-    bar.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
-    banner = SnapshotBanner(state, bar)
-    banner.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-    bar.addWidget(banner)
-    window.addToolBarBreak(Qt.ToolBarArea.TopToolBarArea)  # a row of its own, the width of the window
-    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+    banner = SnapshotBanner(state, window)
+    bar = banner_row(window, "snapshotBar", banner)
 
     def follow(_path=None) -> None:
         shown = state.snapshot is not None
