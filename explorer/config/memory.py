@@ -54,10 +54,10 @@ def keeps_every_map(config: ModelConfig, batch: int, context: int, options: RunO
 def logits_derived(config: ModelConfig, device: str = "cpu", dtype: str = "float32") -> bool:
     """True when a trace of this model leaves its logits to be derived when read: a plain unembedding (not an
     encoder's masked-LM head, not Gemma 2's soft-capped logits: more than one product) on the CPU (derived on
-    the CPU, a GPU run's logits would not be the GPU's numbers), in float32 or float64 (a half run's trace
-    holds the unembedding as float32, which each block would have to cast back: its model computes them)."""
+    the CPU, a GPU run's logits would not be the GPU's numbers). A half run's are derived in its dtype, from
+    the model's own half unembedding (explorer/trace/logits.py)."""
     cpu = str(device).startswith("cpu")
-    return not config.mlm_head and config.logit_softcap is None and cpu and dtype not in HALF_DTYPES
+    return not config.mlm_head and config.logit_softcap is None and cpu
 
 
 def longest_whole_map(dtype: str) -> int:
@@ -145,24 +145,39 @@ def estimate_memory(
     return MemoryEstimate(params, trace, params + trace + transient)
 
 
+def mask_unread(config: ModelConfig, options: RunOptions, padded: bool = False) -> bool:
+    """True when a long text's run never reads its mask's cells (explorer/trace/run.py): the plain causal mask
+    without padding, every layer on the fused causal kernel on the CPU (no sliding layer, no soft-cap). Its
+    trace keeps the mask as a view of 2C − 1 booleans and the model gets a stand-in: no C × C array at all."""
+    return (
+        options.mask.kind == "causal"
+        and not padded
+        and str(options.device).startswith("cpu")
+        and config.attn_softcap is None
+        and not config.sliding_layers
+    )
+
+
 def _estimate_tiled(
     config: ModelConfig, B: int, C: int, options: RunOptions, logits_kept: bool | None
 ) -> MemoryEstimate:
     """A long text's trace (``maps_tiled``): per layer q, k and each row's log-sum-exp; final.out and a few
-    blocks of logits; the mask (booleans). Its transient: one layer's activations, one block of query rows
-    against every key, and the mask's making (one more (C, C) of booleans). Nothing of C × C numbers."""
+    blocks of logits; the mask (booleans, unless it is never read: ``mask_unread``, one sentence). Its
+    transient: one layer's activations, one block of query rows against every key, and the mask's making (one
+    more (C, C) of booleans). Nothing of C × C numbers."""
     item = itemsize(options.dtype)
     E, H, Hkv, D, Dv, F, V = config.E, config.H, config.H_kv, config.D, config.D_v, config.F, config.V
     params = config.parameter_count() * item
     layers = len(options.layers_to_capture) if options.layers_to_capture is not None else config.layers
     per_layer = B * C * ((H + Hkv) * D + H)  # q (after RoPE), k, lse
     if logits_kept is None:
-        logits_kept = not logits_derived(config, options.device)
+        logits_kept = not logits_derived(config, options.device, options.dtype)
     logit_rows = B * C if logits_kept else min(B * C, LOGIT_ROWS * LOGIT_BLOCKS)
-    trace = (B * C * E + layers * per_layer + logit_rows * V) * item + B * C * C  # the mask: booleans
+    mask = 0 if B == 1 and mask_unread(config, options) else B * C * C  # booleans (several sentences may pad)
+    trace = (B * C * E + layers * per_layer + logit_rows * V) * item + mask
     # one layer at work: its input, q, k, v (and rotated), R, the output and residual sums, the FFN's widths
     layer_at_work = B * C * (6 * E + 2 * (H + 2 * Hkv) * D + 2 * H * Dv + 3 * F) * item
-    transient = layer_at_work + ATTENTION_CHUNK_BYTES + B * C * C  # a row block; the mask's making
+    transient = layer_at_work + ATTENTION_CHUNK_BYTES + mask  # a row block; the mask's making
     return MemoryEstimate(params, trace, params + trace + transient)
 
 

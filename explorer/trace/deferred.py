@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,12 @@ import numpy as np
 class Deferred:
     """An array made on first use by ``make()`` (read-only afterwards); its shape and dtype known before."""
 
-    def __init__(self, make: Callable[[], np.ndarray], shape: tuple[int, ...], dtype: np.dtype) -> None:
-        self._make, self.shape, self.dtype = make, tuple(shape), np.dtype(dtype)
+    def __init__(
+        self, make: Callable[[], np.ndarray], shape: tuple[int, ...], dtype: np.dtype, source: Any = None
+    ) -> None:
+        """``source``: what the array is made from, where a reader can use it as it is (a half run's parameter
+        tensor: the derived logits multiply by it in its own dtype, explorer/trace/logits.py)."""
+        self._make, self.shape, self.dtype, self.source = make, tuple(shape), np.dtype(dtype), source
         self._value: np.ndarray | None = None
         self._lock = threading.Lock()
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from explorer import names
+from explorer.trace.deferred import Deferred
+from explorer.vocab import HALF_DTYPES
 
 CHUNK = 1 << 22  # elements checked at a time: a large trace's tensor is never copied whole
 ALL_LOGITS = 1 << 20  # derived logits up to this many numbers are checked at every position, else the last ones
@@ -106,12 +108,33 @@ def _logits_bounded(trace) -> bool:
     (tests/ui/test_soak_worker.py; freed memory kept by each job thread's malloc arena). A NaN anywhere makes
     the bound NaN: not bounded, so the logits are derived and checked."""
     x = trace["final.out"]
-    W = trace["params.embed.tok" if trace.config.tie_embeddings else "params.unembed.W_u"]
-    b = trace["params.unembed.b_u"] if "params.unembed.b_u" in trace.stored_names() else None
+    W = "params.embed.tok" if trace.config.tie_embeddings else "params.unembed.W_u"
+    b = "params.unembed.b_u" if "params.unembed.b_u" in trace.stored_names() else None
     with np.errstate(over="ignore", invalid="ignore"):
-        bound = x.shape[-1] * _largest_magnitude(x) * _largest_magnitude(W)
-        bound += _largest_magnitude(b) if b is not None else 0.0
-    return bool(bound < float(np.finfo(x.dtype).max) / 4)
+        bound = x.shape[-1] * _largest_magnitude(x) * _parameter_magnitude(trace, W)
+        bound += _parameter_magnitude(trace, b) if b is not None else 0.0
+    # the run's dtype bounds its logits (float16's largest number is 65,504; a half run's arrays are float32)
+    return bool(bound < _largest_number(str(trace.options.dtype), x.dtype) / 4)
+
+
+def _parameter_magnitude(trace, name: str) -> float:
+    """max |p| of a parameter; a half run's read in its own dtype, not made into the float32 array the trace
+    lists it as (a 1B model's unembedding: 1 GB: explorer/trace/deferred.py)."""
+    entry = trace.entry(name)
+    if isinstance(entry, Deferred) and entry.source is not None:
+        import torch
+
+        t = entry.source
+        return float(torch.maximum(t.max().float().abs(), t.min().float().abs())) if t.numel() else 0.0  # NaN carries
+    return _largest_magnitude(entry)
+
+
+def _largest_number(dtype: str, array_dtype: np.dtype) -> float:
+    if dtype in HALF_DTYPES:
+        import torch
+
+        return float(torch.finfo(getattr(torch, dtype)).max)
+    return float(np.finfo(array_dtype).max)
 
 
 def _largest_magnitude(a: np.ndarray) -> float:

@@ -13,6 +13,9 @@ as part of the whole (B, C, V) (a matrix product's last bits may depend on how m
 once; tests/core/test_trace_logits.py). A trace of at most block_rows tokens has one block: the very product
 the model would have made.
 
+A bfloat16 or float16 run's are derived in its dtype: final.out's block cast back (exactly) and the model's own
+half unembedding, each row then held as float32 (exact), as the run's other tensors are (readable.py).
+
 Not derived (the model computes them in its forward pass, as before): encoders' masked-LM head and Gemma 2's
 soft-capped logits (more than one product), a run that patches the logits, and a run on a GPU (a derivation
 on the CPU would not be the GPU's numbers).
@@ -28,6 +31,8 @@ import numpy as np
 
 from explorer.config import LOGIT_BLOCKS, LOGIT_ROWS, ModelConfig, RunOptions
 from explorer.config import logits_derived as derivable  # the memory estimate counts on the same rule
+from explorer.trace.deferred import ArrayRecord, Deferred
+from explorer.vocab import HALF_DTYPES
 
 __all__ = ["ROWS", "BLOCK_CACHE", "LogitBlocks", "derivable", "derives_logits"]
 
@@ -131,17 +136,29 @@ class LogitBlocks:
         final = self._arrays["final.out"]
         B, C, E = final.shape
         n = self.rows_per_block
+        half = getattr(torch, self._options.dtype) if self._options.dtype in HALF_DTYPES else None
         x = _tensor(final.reshape(B * C, E)[k * n : (k + 1) * n])  # (≤ n, E)
+        if half is not None:  # final.out holds the half numbers as float32 (exact): back to the run's dtype
+            x = x.to(half)
         if self._config.tie_embeddings:
-            W_u = _tensor(self._arrays["params.embed.tok"]).T  # (V, E) → (E, V), as the model's W_u()
+            W_u = self._weight("params.embed.tok", half).T  # (V, E) → (E, V), as the model's W_u()
         else:
-            W_u = _tensor(self._arrays["params.unembed.W_u"])  # (E, V)
-        bias = self._arrays.get("params.unembed.b_u")
-        b_u = _tensor(bias) if bias is not None else None  # (V,)
+            W_u = self._weight("params.unembed.W_u", half)  # (E, V)
+        b_u = self._weight("params.unembed.b_u", half) if "params.unembed.b_u" in self._arrays else None  # (V,)
         with torch.inference_mode(), threads_for(B * C * self._config.parameter_count()):
-            out = affine(x, W_u, b_u).numpy()  # (≤ n, E) · (E, V) → (≤ n, V)
+            out = affine(x, W_u, b_u)  # (≤ n, E) · (E, V) → (≤ n, V)
+        out = (out.float() if half is not None else out).numpy()  # a half run's: float32 holding them exactly
         out.flags.writeable = False
         return out
+
+    def _weight(self, name: str, half):
+        """A parameter as the product reads it: in a half run the model's own half tensor (the trace lists it
+        as a float32 array it makes only when read: explorer/trace/deferred.py), else a view of the array."""
+        entry = self._arrays.entry(name) if isinstance(self._arrays, ArrayRecord) else self._arrays[name]
+        if isinstance(entry, Deferred) and entry.source is not None:
+            return entry.source if half is None else entry.source.to(half)
+        t = _tensor(self._arrays[name])
+        return t if half is None else t.to(half)  # a reopened half snapshot: float32 arrays holding half numbers
 
 
 def _tensor(a: np.ndarray):

@@ -46,7 +46,7 @@ def parameter_arrays(model: torch.nn.Module) -> dict[str, np.ndarray | Deferred]
 
 def _deferred(p: torch.nn.Parameter) -> Deferred:
     dtype = np.float32 if p.dtype in HALF else torch.empty(0, dtype=p.dtype).numpy().dtype
-    return Deferred(lambda: readable(p), tuple(p.shape), dtype)
+    return Deferred(lambda: readable(p), tuple(p.shape), dtype, source=p.detach())
 
 
 def as_run_tensor(a: np.ndarray, dtype: str) -> torch.Tensor:

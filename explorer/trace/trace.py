@@ -158,6 +158,11 @@ class Trace(Mapping[str, np.ndarray]):
     def stored_names(self) -> tuple[str, ...]:
         return tuple(self._arrays)
 
+    def entry(self, name: str) -> np.ndarray | Deferred:
+        """A stored array, or what makes it when first read (a half run's parameter: shape, dtype, nbytes and
+        its half tensor, ``source``, without the float32 copy: explorer/trace/deferred.py)."""
+        return self._arrays.entry(name)
+
     def names(self) -> tuple[str, ...]:
         """Every name this trace can give whole: stored ones and (C, C) maps it can derive (not a tiled
         layer's: those are read as tiles, ``tile``)."""

@@ -218,19 +218,53 @@ def test_a_half_run_converts_a_parameter_to_float32_only_when_it_is_read(tmp_pat
     bundle = load_model(folder, dtype="bfloat16")
     trace = run_trace(bundle, BATCH, RunOptions(dtype="bfloat16"))
     params = dict(bundle.model.named_parameters())
-    record = trace._arrays
     name = "params.layers.0.attn.W_q"
-    assert not record.entry(name).made  # listed, sized, not made
+    assert not trace.entry(name).made  # listed, sized, not made
     assert trace.shape(name) == tuple(params["layers.0.attn.W_q"].shape) and name in trace.stored_names()
     expected = params["layers.0.attn.W_q"].detach().float().numpy()
     assert trace.nbytes >= sum(p.numel() * 4 for p in params.values())  # counted as float32 though not made
     got = trace[name]
     assert got.dtype == np.float32 and np.array_equal(got, expected) and not got.flags.writeable
-    assert record.entry(name).made and trace[name] is got  # made once
-    assert not record.entry("params.layers.0.attn.W_k").made
+    assert trace.entry(name).made and trace[name] is got  # made once
+    assert not trace.entry("params.layers.0.attn.W_k").made
     # A second trace of the same model shares the made copy instead of converting again.
     again = run_trace(bundle, BATCH, RunOptions(dtype="bfloat16"))
     assert again[name] is got
+
+
+def test_a_half_run_derives_its_logits_in_its_dtype_without_a_float32_table(tmp_path, tokenizer_json):
+    """Every row's logits of a 1B model at 2,048 tokens are 1 GB as float32: a half run keeps final.out and
+    derives them when read, as a float32 run does, multiplying by the model's own half unembedding."""
+    folder, _ = half_folder(tmp_path, "llama", tokenizer_json, "bfloat16")
+    bundle = load_model(folder, dtype="bfloat16")
+    trace = run_trace(bundle, BATCH, RunOptions(dtype="bfloat16"))
+    assert "logits" not in trace.stored_names() and "final.out" in trace.stored_names()
+    got = np.array(trace["logits"])
+    model = bundle.model_for("bfloat16", "cpu")
+    final = torch.from_numpy(np.array(trace["final.out"])).to(torch.bfloat16)  # exact: half numbers held as float32
+    with torch.inference_mode():  # the model's last step, as its forward makes it: (B, C, E) · (E, V) in bfloat16
+        expected = torch.nn.functional.linear(final, model.W_u().T, model.unembed.b_u).float().numpy()
+    np.testing.assert_array_equal(got, expected)
+    with torch.inference_mode():  # in float32 the product differs: the dtype is what makes them equal
+        in_float32 = torch.nn.functional.linear(final.float(), model.W_u().T.float()).numpy()
+    assert not np.array_equal(got, in_float32)
+    table = "params.embed.tok" if trace.config.tie_embeddings else "params.unembed.W_u"
+    assert not trace.entry(table).made  # read in bfloat16, never copied to float32
+    assert torch.equal(torch.from_numpy(got).to(torch.bfloat16).float(), torch.from_numpy(got))  # half numbers
+
+
+def test_float16_logits_past_its_largest_number_are_said(tmp_path, tokenizer_json):
+    """float16 ends at 65,504: logits that overflow there are infinities in the run's dtype though float32 would
+    hold them; the trace's notice names the logits (a bound against float32's range said they were finite)."""
+    from explorer.trace.finite import nonfinite_source
+
+    folder, _ = half_folder(tmp_path, "llama", tokenizer_json, "float16")
+    bundle = load_model(folder, dtype="float16")
+    with torch.no_grad():
+        bundle.model.unembed.W_u.fill_(60_000.0)  # representable; x · W_u over E = 64 is not
+    trace = run_trace(bundle, BATCH, RunOptions(dtype="float16"))
+    assert np.isinf(np.asarray(trace["logits"])).any()
+    assert nonfinite_source(trace.notices) == "logits", trace.notices
 
 
 def test_the_memory_estimate_follows_the_dtype():
