@@ -24,6 +24,7 @@ from explorer.config.memory import (
     logits_derived,
     longest_whole_map,
     maps_tiled,
+    mask_unread,
     memory_budget_bytes,
 )
 from explorer.config.model_config import (
@@ -71,5 +72,6 @@ __all__ = [
     "logits_derived",
     "longest_whole_map",
     "maps_tiled",
+    "mask_unread",
     "memory_budget_bytes",
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 from explorer.config import MaskSpec
@@ -65,3 +66,26 @@ def empty_rows(allowed: torch.Tensor) -> torch.Tensor:
     Softmax over a row of −∞ gives 0/0; the attention defines such a row as all 0. The model computes this
     once per forward pass (and again only in a layer whose mask an intervention changed)."""
     return ~per_head(allowed).any(dim=-1, keepdim=True)
+
+
+def causal_view(B: int, C: int) -> np.ndarray:
+    """The causal (B, C, C) mask as a read-only numpy view of 2C − 1 booleans: allowed[b, i, j] = v[C − 1 + i − j],
+    True where i ≥ j. A long text's trace keeps this instead of C × C booleans (256 MiB at 16,384 tokens, 1 GiB at
+    32,768); slicing it, as every reader of a trace's mask does, gives the same values as the full matrix."""
+    v = np.zeros(2 * C - 1, dtype=bool)
+    v[C - 1 :] = True
+    start = v[C - 1 :]  # allowed[b, 0, 0]; a step down a row is +1, a step along it −1 (never below v[0])
+    view = np.lib.stride_tricks.as_strided(start, shape=(B, C, C), strides=(0, 1, -1), writeable=False)
+    return view
+
+
+def causal_stand_in(B: int, C: int) -> torch.Tensor:
+    """What the model receives for a causal mask it never reads (a long text on the CPU, see
+    ``explorer.trace.run``): a (B, C, C) tensor of no memory, vouched causal, so that the fused kernel applies its
+    own causal masking and ``empty_rows`` finds, rightly, that every query sees a key (itself). Only for a model
+    whose layers take the plain causal kernel: no sliding layers, no soft-cap, no intervention on the mask."""
+    from explorer.model.attention_fused import vouch_causal
+
+    stand_in = torch.ones((), dtype=torch.bool).expand(B, C, C)  # (B, C, C), one boolean of storage
+    vouch_causal(stand_in)
+    return stand_in

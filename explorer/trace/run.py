@@ -7,6 +7,7 @@ import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import torch
 
 from explorer import names
@@ -21,11 +22,12 @@ from explorer.config import (
     keeps_every_map,
     longest_whole_map,
     maps_tiled,
+    mask_unread,
 )
 from explorer.errors import Cancelled, InputError
 from explorer.model.attention_fused import vouch_causal
 from explorer.model.capture import CaptureSink, Patch, capturing
-from explorer.model.mask import build_mask, empty_rows, mask_notices
+from explorer.model.mask import build_mask, causal_stand_in, causal_view, empty_rows, mask_notices
 from explorer.trace.finite import with_nonfinite_notice
 from explorer.trace.logits import derivable
 from explorer.trace.readable import dtype_notice, parameter_arrays, readable
@@ -167,8 +169,11 @@ def run_trace(
     B, C = len(rows), max(r.length for r in rows)
     transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head (or row blocks)
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
-    inputs, empty = _model_inputs(bundle, rows, options, C, device, notices)
-    ids, allowed, segments = inputs["tokens"], inputs["mask"], inputs.get("segments")
+    tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
+    inputs, empty = _model_inputs(
+        bundle, rows, options, C, device, notices, _mask_unread(cfg, rows, options, tiled, device, patches)
+    )
+    ids, allowed, segments = inputs["tokens"], inputs.pop("model_mask", inputs["mask"]), inputs.get("segments")
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
 
@@ -180,7 +185,6 @@ def run_trace(
         shown_early.append(assemble(dict(sink.tensors), True))
         on_partial(shown_early[0])
 
-    tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
     sink = _CancellableSink(_wants(cfg, B, C, options, tiled), cancel, patches)
     sink.derives_maps = options.lazy_pairwise  # its attention may run fused (model.attention)
     sink.derives_logits = derivable(cfg, str(device), options.dtype) and not _patches_logits(patches)
@@ -198,13 +202,34 @@ def run_trace(
     return trace
 
 
+def _mask_unread(cfg, rows: list[Row], options: RunOptions, tiled: bool, device, patches) -> bool:
+    """A long text (its maps tiled) whose model never reads the mask's cells (``config.mask_unread``) and no
+    intervention that could cut one: its trace keeps the mask as a view of 2C − 1 booleans and the model gets a
+    stand-in of no memory (explorer/model/mask.py). No C × C array is made at all."""
+    C = max(r.length for r in rows)
+    padded = any(r.length != C for r in rows)
+    return tiled and not patches and mask_unread(cfg, options.replace(device=str(device)), padded)
+
+
 def _model_inputs(
-    bundle: ModelBundle, rows: list[Row], options: RunOptions, C: int, device, notices: list[str]
-) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+    bundle: ModelBundle, rows: list[Row], options: RunOptions, C: int, device, notices: list[str], unread: bool = False
+) -> tuple[dict, torch.Tensor]:
     """The padded ids (B, C), the mask (B, C, C), its query rows without any key (B, C; said in a notice)
     and each token's sentence (B, C; BERT only), computed once for the model and the trace; and those rows
-    as the model takes them (B, 1, C, 1)."""
+    as the model takes them (B, 1, C, 1). ``unread`` (``_mask_unread``): the trace's mask is a numpy view of
+    2C − 1 booleans and the model's (under "model_mask") a stand-in of no memory."""
     ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)
+    if unread:
+        B = len(rows)
+        stand_in = causal_stand_in(B, C)
+        empty = empty_rows(stand_in)  # (B, 1, C, 1): none, every query sees itself
+        inputs = {
+            "tokens": ids,
+            "mask": causal_view(B, C),
+            "model_mask": stand_in,
+            "mask.empty_rows": empty[:, 0, :, 0],
+        }
+        return inputs, empty
     allowed = build_mask(options.mask, [r.length for r in rows], C, device)
     if options.mask.kind == "causal" and all(r.length == C for r in rows):
         vouch_causal(allowed)  # the lower triangle by construction: the attention need not read it to know
@@ -345,7 +370,8 @@ def _settle_options(
 
 def _assemble(bundle, model, tensors: Mapping[str, torch.Tensor], rows, options, notices, partial, continues) -> Trace:
     """The Trace over the captured tensors: numpy views of them (no copy on the CPU) and of the parameters."""
-    arrays = {name: readable(tensor) for name, tensor in tensors.items()}  # float32 for a half run (exact)
+    # float32 for a half run (exact); a long text's causal mask is already its numpy view (_mask_unread)
+    arrays = {name: t if isinstance(t, np.ndarray) else readable(t) for name, t in tensors.items()}
     arrays.update(parameter_arrays(model))
     info = TraceInfo(
         rows=tuple(rows),

@@ -81,7 +81,7 @@ def _close(tile, expected, stage):
 
 
 def test_a_tiled_trace_keeps_q_k_and_lse_and_no_map(pair):
-    _, full, tiled = pair
+    name, full, tiled = pair
     for layer in range(tiled.config.layers):
         assert tiled.tiled(layer) and not full.tiled(layer)
         q, k = names.qk(layer, "rope")
@@ -89,6 +89,11 @@ def test_a_tiled_trace_keeps_q_k_and_lse_and_no_map(pair):
         assert names.attn(layer, "weights") not in tiled.stored_names()
     kept = {n for n in tiled.stored_names() if not n.startswith("params.")}
     assert not any(tiled[n].shape[-2:] == (tiled.C, tiled.C) for n in kept - {"mask"}), kept
+    # the mask reads as the usual trace's; a plain causal one (no padding, no sliding layer, no soft-cap) is a
+    # view of 2C − 1 booleans, not C × C of them
+    np.testing.assert_array_equal(np.array(tiled["mask"]), np.array(full["mask"]))
+    low, high = np.lib.array_utils.byte_bounds(tiled["mask"])
+    assert (high - low < 2 * tiled.C) == (name == "causal-gqa"), (name, high - low)
 
 
 def test_tiles_equal_the_stored_maps(pair):
