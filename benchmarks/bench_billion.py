@@ -17,7 +17,10 @@ our side once; it is compared with the weights' own size (the target: weights + 
     python benchmarks/bench_billion.py [repeats]      (3 by default)
 
 BENCH_BILLION_CONTEXT (2048) and BENCH_BILLION_LAYERS (16) shrink the run while trying the script;
-BENCH_BILLION_DTYPE (float32) names the dtype of both sides where the app offers others.
+BENCH_BILLION_DTYPES (float32,bfloat16) names the dtypes measured, one after the other; a figure of another
+dtype than float32 carries its name (billion_trace_vs_peer_bfloat16, billion_peak_rss_gb_bfloat16). In bfloat16
+the weights are made in bfloat16, as a checkpoint stored so and opened in its dtype holds them, and both sides
+compute in it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ import time
 from common import emit, figure, median, peak_rss_gb
 
 CONTEXT = int(os.environ.get("BENCH_BILLION_CONTEXT", 2048))
-DTYPE = os.environ.get("BENCH_BILLION_DTYPE", "float32")
+DTYPES = os.environ.get("BENCH_BILLION_DTYPES", "float32,bfloat16").split(",")
+DTYPE = os.environ.get("BENCH_BILLION_DTYPE", "float32")  # the dtype of this run (a child's from its parent)
 KEYS = ("billion_trace_vs_peer", "billion_peak_rss_gb")
 GB = 1024**3
 
@@ -76,7 +80,7 @@ def child_peak() -> None:
     OPTIONS = _options()
     t0 = time.perf_counter()
     os.environ.setdefault("ATTENTION_EXPLORER_MEMORY_GB", "64")  # the estimate is checked below, not here
-    bundle = billion_model.ours()
+    bundle = billion_model.ours(dtype=DTYPE)
     build = time.perf_counter() - t0
     weights = sum(p.numel() * p.element_size() for p in bundle.model.parameters())
     after_build = peak_rss_gb()
@@ -98,12 +102,28 @@ def child_peak() -> None:
 
 
 def main(repeats: int = 3) -> None:
+    global DTYPE
+    figures = {}
+    for dtype in DTYPES:
+        DTYPE = dtype
+        got = measure(repeats)
+        figures.update(got if dtype == "float32" else {f"{k}_{dtype}": v for k, v in got.items()})
+    emit(figures)
+
+
+def measure(repeats: int) -> dict:
     global OPTIONS
     import billion_model
     import torch
 
     OPTIONS = _options()
-    proc = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True, timeout=3600)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child"],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env={**os.environ, "BENCH_BILLION_DTYPE": DTYPE},
+    )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
         raise SystemExit(f"peak-memory run failed: {proc.stderr[-3000:]}")
@@ -111,7 +131,7 @@ def main(repeats: int = 3) -> None:
 
     os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = "64"
     t0 = time.perf_counter()
-    bundle = billion_model.ours()
+    bundle = billion_model.ours(dtype=DTYPE)
     build = time.perf_counter() - t0
     os.environ["ATTENTION_EXPLORER_MEMORY_GB"] = f"{budget_gb(bundle):.2f}"
     hf = billion_model.peer(bundle, dtype=DTYPE)
@@ -138,7 +158,7 @@ def main(repeats: int = 3) -> None:
     weights = child["weights_gb"]
     load = round(os.getloadavg()[0], 2)
     shape = dict(context=CONTEXT, layers=bundle.config.layers, dtype=DTYPE, repeats=repeats)
-    emit(
+    return (
         {
             "billion_trace_vs_peer": figure(
                 ratio,

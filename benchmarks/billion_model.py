@@ -62,14 +62,26 @@ def word_tokenizer(vocab: int, folder: Path | None = None):
     return load_hf_tokenizer(folder)
 
 
-def ours(layers: int = LAYERS, seed: int = 0):
-    """Our bundle of the 1B shape with random weights (random_bundle: the app's own path)."""
-    from explorer.weights.bundle import random_bundle
+def ours(layers: int = LAYERS, seed: int = 0, dtype: str = "float32"):
+    """Our bundle of the 1B shape with random weights (random_bundle: the app's own path). In bfloat16 or
+    float16 the weights are made in that dtype, as a checkpoint stored in it and opened in it holds them (no
+    float32 master: explorer/weights/real_models.py)."""
+    import dataclasses
+
+    import torch
+
+    from explorer.weights.bundle import DTYPES, random_bundle
     from explorer.weights.hf import config_from_hf
 
     data = config_json(layers)
     cfg = config_from_hf(data, "Llama-3.2-1B/config.json")
-    return random_bundle(cfg, word_tokenizer(cfg.vocab_size), seed, name="Llama-3.2-1B-shaped")
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(DTYPES[dtype])  # the parameters are created (and drawn into) in this dtype
+    try:
+        bundle = random_bundle(cfg, word_tokenizer(cfg.vocab_size), seed, name="Llama-3.2-1B-shaped")
+    finally:
+        torch.set_default_dtype(before)
+    return bundle if dtype == "float32" else dataclasses.replace(bundle, stored=dtype)
 
 
 def peer(bundle, attention: str = "sdpa", dtype: str = "float32"):

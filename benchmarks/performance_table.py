@@ -44,6 +44,8 @@ LABELS = {
         "distribution vs transformers' SDPA forward"
     ),
     "billion_peak_rss_gb": "that 1B trace: peak resident memory of a fresh process (weights 4.6 GiB)",
+    "billion_trace_vs_peer_bfloat16": "the same in bfloat16 (weights made and run in bfloat16 on both sides)",
+    "billion_peak_rss_gb_bfloat16": "that bfloat16 trace: peak resident memory of a fresh process (weights 2.3 GiB)",
     "billion_model_view_fill_s": "Model view of the 1B shape (16 × 32 heads), 2,048 tokens: opened → every map in",
     "heatmap_1024_ms": "1024×1024 map set and painted",
     "viewport_paint_ms": "16,384-token map zoomed to exact cells (≤ 512 a side): scroll by one screen → painted",
