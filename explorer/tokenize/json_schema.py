@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from explorer.errors import ModelLoadError
-from explorer.util.schema import Where, listing, mapping, text, whole
+from explorer.util.schema import LARGEST, Where, listing, mapping, text, whole
 
 MAX_GROWTH = 64  # how many times longer (in UTF-8 bytes) a normalizer may make the text: 200,000 characters
 # then take about 0.5 GB in the tokenizers library, which keeps an alignment per byte
@@ -91,8 +91,12 @@ def largest_ids(data: dict, origin: str) -> tuple[tuple[int, str], tuple[int, st
     model = data.get("model") or {}
     vocab = model.get("vocab")
     if isinstance(vocab, dict):
-        for token, i in vocab.items():
-            ids.append((whole(i, f"model.vocab[{str(token)[:40]!r}]", where), "model.vocab"))
+        values = vocab.values()
+        if values and all(type(i) is int for i in values) and 0 <= min(values) and max(values) <= LARGEST:
+            ids.append((max(values), "model.vocab"))  # the usual file: one pass, no message to build per token
+        else:  # the entry at fault is named
+            for token, i in vocab.items():
+                ids.append((whole(i, f"model.vocab[{str(token)[:40]!r}]", where), "model.vocab"))
     elif isinstance(vocab, list):  # Unigram: [piece, score] in id order
         ids.append((len(vocab) - 1, "model.vocab"))
         if model.get("unk_id") is not None:

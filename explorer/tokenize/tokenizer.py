@@ -59,6 +59,8 @@ class Tokenizer:
         except (ValueError, RecursionError) as exc:
             raise ModelLoadError(f"cannot read tokenizer: {str(exc)[:200]}") from None
         check_tokenizer_json(data, origin)  # every field the library and the loaders rely on, before building
+        if kind is None and isinstance(data.get("model", {}).get("type"), str):
+            kind = kind_of(data)  # from the file already read, not from the library's copy of it written out
         try:
             with rust_panics_quiet():
                 return cls(tokenizers.Tokenizer.from_str(text), kind)
@@ -230,7 +232,11 @@ def _bytes_to_text(raw: bytes) -> str:
 
 
 def _infer_kind(hf: tokenizers.Tokenizer) -> str:
-    data = json.loads(hf.to_str())
+    return kind_of(json.loads(hf.to_str()))
+
+
+def kind_of(data: dict) -> str:
+    """The kind of a parsed tokenizer.json whose model names its type (as the library writes every file)."""
     model = data.get("model", {}).get("type")
     pre = json.dumps(data.get("pre_tokenizer"))
     if model == "WordLevel":

@@ -83,13 +83,14 @@ class MainWindow(QMainWindow):
         central: QWidget | None = None
         specs = self.specs = view_specs()
         for spec in specs:
-            if spec.tabify_with is None:
+            if not _built_later(spec):
                 view = spec.create(self.state)
                 view.setObjectName(f"view.{spec.object_name}")
                 self.views.put(spec.object_name, view)
             else:
-                # Behind another tab at start: built when its tab is first shown, when asked for, or once the
-                # first trace is on screen, whichever comes first. The window appears that much sooner.
+                # Behind another tab, or a side panel the layout may put on its strip: built when it is first
+                # shown, when asked for, or once the first trace is on screen, whichever comes first. The window
+                # appears that much sooner.
                 view = QWidget()
                 self.views.defer(spec.object_name, spec)
             if spec.area is None:
@@ -98,7 +99,7 @@ class MainWindow(QMainWindow):
             dock = QDockWidget(self)
             dock.setObjectName(f"dock.{spec.object_name}")
             dock.setWidget(view)
-            if spec.tabify_with is not None:
+            if _built_later(spec):
                 dock.visibilityChanged.connect(lambda visible, name=spec.object_name: visible and self.views.get(name))
             dock.setProperty("title_source", spec.title)
             if spec.area == Qt.DockWidgetArea.TopDockWidgetArea:  # the pipeline: no title bar (its height is the map's)
@@ -286,3 +287,10 @@ class MainWindow(QMainWindow):
         self.worker.stop()  # the traces first: the runner then ends the threads they tokenized with
         self.runner.stop()
         super().closeEvent(event)
+
+
+def _built_later(spec) -> bool:
+    """A panel behind another's tab, or the first of the right or bottom group, which the default layout of a
+    laptop screen puts on its strip (Selected token 0.12 s, Identities 0.11 s of a 0.7 s window build)."""
+    right_or_bottom = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea)
+    return spec.tabify_with is not None or spec.area in right_or_bottom
