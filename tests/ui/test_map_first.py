@@ -211,3 +211,21 @@ def test_a_two_line_note_is_laid_out_once_with_its_map(qtbot):
     QApplication.processEvents()
     assert h.note.text().startswith(note) and h.note.height() >= 2 * h.note.fontMetrics().lineSpacing()
     assert len(resizes) == 1, resizes  # the map shrank once, to its final height
+
+
+def test_a_pending_room_check_is_made_at_once_when_asked_and_gives_what_the_timer_gives(window, state, qtbot):
+    """gui --screenshot asks for the map's room check at once (MainWindow.settle_now) instead of grabbing the
+    window before it and again after it: the panels end as the timed check leaves them."""
+    window.resize(1366, 768)
+    window.apply_default_sizes()
+    settle(qtbot)
+    assert window.settle_now() is False  # nothing pending: nothing done
+    window.keep_map_first()
+    assert window._room_check.isActive()
+    assert window.settle_now() is True and not window._room_check.isActive()
+    drain()
+    at_once = {name: (dock.isVisible(), dock.width(), dock.height()) for name, dock in window.docks.items()}
+    window.keep_map_first()
+    qtbot.waitUntil(lambda: not window._room_check.isActive(), timeout=5_000)  # the timer's own check
+    drain()
+    assert {name: (dock.isVisible(), dock.width(), dock.height()) for name, dock in window.docks.items()} == at_once

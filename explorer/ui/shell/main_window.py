@@ -166,6 +166,14 @@ class MainWindow(QMainWindow):
         self._kept.update(keep)
         self._room_check.start()
 
+    def settle_now(self) -> bool:
+        """Make the map's pending room check now (a screenshot about to be taken); True when one was pending."""
+        if not self._room_check.isActive():
+            return False
+        self._room_check.stop()
+        self._make_room()
+        return True
+
     def _make_room(self) -> None:
         kept, self._kept = frozenset(self._kept), set()
         self._last_kept = kept

@@ -57,6 +57,11 @@ class Screenshot:
             view.flush_deferred()
         render_queue().flush()  # every view drawn, a long input's too
         self.app.processEvents()
+        # The map's room is checked a moment after the first trace (MainWindow.keep_map_first); done now, the first
+        # picture is the settled one and the second agrees with it (a third look, 0.1 s, waited for it before).
+        settle = getattr(self.window, "settle_now", None)
+        if settle is not None and settle():
+            self.app.processEvents()
         target = self.app.activeWindow() if self.app.activeWindow() is not None else self.window
         return target, target.grab()
 
