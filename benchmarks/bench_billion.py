@@ -158,38 +158,36 @@ def measure(repeats: int) -> dict:
     weights = child["weights_gb"]
     load = round(os.getloadavg()[0], 2)
     shape = dict(context=CONTEXT, layers=bundle.config.layers, dtype=DTYPE, repeats=repeats)
-    return (
-        {
-            "billion_trace_vs_peer": figure(
-                ratio,
-                "ratio",
-                "≤ 1.2",
-                ratio <= 1.2,
-                ours_s=[round(x, 2) for x in mine],
-                peer_s=[round(x, 2) for x in theirs],
-                peer_last_row_s=[round(x, 2) for x in theirs_last],
-                vs_peer_last_row=round(median(mine) / theirs_last[0], 3),
-                last_row_relative_error=max(errors),
-                build_s=round(build, 1),
-                threads=torch.get_num_threads(),
-                load_1min=load,
-                **shape,
-            ),
-            "billion_peak_rss_gb": figure(
-                child["peak_rss_gb"],
-                "GB",
-                "≤ weights + 2 GB",
-                child["peak_rss_gb"] <= weights + 2,
-                weights_gb=round(weights, 2),
-                over_weights_gb=round(child["peak_rss_gb"] - weights, 2),
-                peak_after_build_gb=round(child["peak_after_build_gb"], 2),
-                build_s_fresh=round(child["build_s"], 1),
-                trace_s_fresh=round(child["trace_s"], 2),
-                memory_budget_gb=child["budget_gb"],
-                **shape,
-            ),
-        }
-    )
+    return {
+        "billion_trace_vs_peer": figure(
+            ratio,
+            "ratio",
+            "≤ 1.2",
+            ratio <= 1.2,
+            ours_s=[round(x, 2) for x in mine],
+            peer_s=[round(x, 2) for x in theirs],
+            peer_last_row_s=[round(x, 2) for x in theirs_last],
+            vs_peer_last_row=round(median(mine) / theirs_last[0], 3),
+            last_row_relative_error=max(errors),
+            build_s=round(build, 1),
+            threads=torch.get_num_threads(),
+            load_1min=load,
+            **shape,
+        ),
+        "billion_peak_rss_gb": figure(
+            child["peak_rss_gb"],
+            "GB",
+            "≤ weights + 2 GB",
+            child["peak_rss_gb"] <= weights + 2,
+            weights_gb=round(weights, 2),
+            over_weights_gb=round(child["peak_rss_gb"] - weights, 2),
+            peak_after_build_gb=round(child["peak_after_build_gb"], 2),
+            build_s_fresh=round(child["build_s"], 1),
+            trace_s_fresh=round(child["trace_s"], 2),
+            memory_budget_gb=child["budget_gb"],
+            **shape,
+        ),
+    }
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Ctrl-C is Ctrl-C, whatever the work was doing when it came: a KeyboardInterrupt raised inside torch's or
 a loader's C code can come back as another error ("… is damaged or truncated" while a model loads), and the
-command said that instead of stopping. Within ``noted_interrupts`` an error that follows an interrupt is the
-interrupt: the command prints `interrupted` and exits 130 (explorer/cli/__init__.py)."""
+command said that instead of stopping; inside PySide6 it comes back as a SystemError. Within
+``noted_interrupts`` an error that follows an interrupt is the interrupt: the command prints `interrupted` and
+exits 130 (explorer/cli/__init__.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def noted_interrupts() -> Iterator[None]:
     previous = signal.signal(signal.SIGINT, interrupted)
     try:
         yield
-    except ExplorerError:
+    except (ExplorerError, SystemError):
+        # SystemError: PySide6 turns a KeyboardInterrupt raised while it converts an argument (a render hint, as a
+        # lesson's page is painted) into "bad argument to internal function"
         if hit:
             raise KeyboardInterrupt from None
         raise

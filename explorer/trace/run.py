@@ -170,9 +170,7 @@ def run_trace(
     transients = 4 * B * cfg.H * C * C * itemsize(options.dtype)  # four (C, C) maps per head (or row blocks)
     prepare_for(transients)  # a moderate trace reuses the last one's pages instead of faulting new ones in
     tiled = maps_tiled(C, options.dtype)  # a long text: maps as tiles from q, k and lse (trace/tiles.py)
-    inputs, empty = _model_inputs(
-        bundle, rows, options, C, device, notices, _mask_unread(cfg, rows, options, tiled, device, patches)
-    )
+    inputs, empty = _model_inputs(bundle, rows, options, C, device, notices, tiled and not patches)
     ids, allowed, segments = inputs["tokens"], inputs.pop("model_mask", inputs["mask"]), inputs.get("segments")
 
     shown_early: list[Trace] = []  # the partial trace handed over, which the final one continues
@@ -202,24 +200,24 @@ def run_trace(
     return trace
 
 
-def _mask_unread(cfg, rows: list[Row], options: RunOptions, tiled: bool, device, patches) -> bool:
-    """A long text (its maps tiled) whose model never reads the mask's cells (``config.mask_unread``) and no
-    intervention that could cut one: its trace keeps the mask as a view of 2C − 1 booleans and the model gets a
-    stand-in of no memory (explorer/model/mask.py). No C × C array is made at all."""
+def _mask_unread(cfg, rows: list[Row], options: RunOptions, device) -> bool:
+    """A long text whose model never reads the mask's cells (``config.mask_unread``): its trace keeps the mask as
+    a view of 2C − 1 booleans and the model gets a stand-in of no memory (explorer/model/mask.py). No C × C array
+    is made at all."""
     C = max(r.length for r in rows)
-    padded = any(r.length != C for r in rows)
-    return tiled and not patches and mask_unread(cfg, options.replace(device=str(device)), padded)
+    return mask_unread(cfg, options.replace(device=str(device)), padded=any(r.length != C for r in rows))
 
 
 def _model_inputs(
-    bundle: ModelBundle, rows: list[Row], options: RunOptions, C: int, device, notices: list[str], unread: bool = False
+    bundle: ModelBundle, rows: list[Row], options: RunOptions, C: int, device, notices: list[str], long: bool = False
 ) -> tuple[dict, torch.Tensor]:
     """The padded ids (B, C), the mask (B, C, C), its query rows without any key (B, C; said in a notice)
     and each token's sentence (B, C; BERT only), computed once for the model and the trace; and those rows
-    as the model takes them (B, 1, C, 1). ``unread`` (``_mask_unread``): the trace's mask is a numpy view of
-    2C − 1 booleans and the model's (under "model_mask") a stand-in of no memory."""
+    as the model takes them (B, 1, C, 1). ``long``: a long text (maps tiled) that no intervention edits; where
+    its mask is never read (``_mask_unread``) the trace's is a numpy view of 2C − 1 booleans and the model's
+    (under "model_mask") a stand-in of no memory."""
     ids = _padded_ids(rows, bundle.tokenizer.pad_id, C).to(device)
-    if unread:
+    if long and _mask_unread(bundle.config, rows, options, device):
         B = len(rows)
         stand_in = causal_stand_in(B, C)
         empty = empty_rows(stand_in)  # (B, 1, C, 1): none, every query sees itself

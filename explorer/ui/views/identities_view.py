@@ -8,6 +8,7 @@ The arithmetic lives in explorer.analysis.identities; this view only slices the 
 
 from __future__ import annotations
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -224,7 +225,8 @@ class IdentitiesView(View):
                 "({hdv}×{e})."
             ).format(l=layer, b=b + 1, dv=cfg.D_v, e=cfg.E, h=cfg.H, hdv=cfg.H * cfg.D_v)
         )
-        bound = float(max(abs(result.concat_form).max(initial=0.0), 1e-12))
+        finite = np.abs(result.concat_form[np.isfinite(result.concat_form)])  # NaN, ±∞ (an overflowed run): no scale
+        bound = float(max(finite.max(initial=0.0), 1e-12))
         levels = (-bound, bound)  # symmetric: 0 is the middle of the diverging map
         tokens = readable_tokens(tuple(row.tokens))[:n]
         self.sum_plot.set_matrix(result.sum_form, levels, tokens)
