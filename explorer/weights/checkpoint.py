@@ -166,8 +166,9 @@ def _read_tensors(path: Path, expected: dict[str, torch.Tensor]) -> dict[str, to
         raise ModelLoadError(f"{path} is damaged or truncated ({first})") from None
 
 
-def load_checkpoint(folder: str | Path) -> ModelBundle:
-    """A checkpoint folder → ModelBundle (source ``checkpoint:<path>``), fully checked."""
+def load_checkpoint(folder: str | Path, tokenizer: Tokenizer | None = None) -> ModelBundle:
+    """A checkpoint folder → ModelBundle (source ``checkpoint:<path>``), fully checked. ``tokenizer``: one already
+    read from a file byte for byte the folder's (a shipped preset's vocabulary), so it is not read twice."""
     folder = Path(folder).expanduser()
     meta = read_checkpoint_meta(folder)
     config = model_config(meta["config"], Where(str(folder / CONFIG_FILE), ModelLoadError))
@@ -176,7 +177,8 @@ def load_checkpoint(folder: str | Path) -> ModelBundle:
     if not is_regular(tok_path, ModelLoadError):
         raise ModelLoadError(f"{folder} is missing its tokenizer ({TOKENIZER_FILE})")
     kind = meta.get("tokenizer_kind")
-    tokenizer = Tokenizer.from_file(tok_path, kind if isinstance(kind, str) and kind else None)
+    if tokenizer is None:
+        tokenizer = Tokenizer.from_file(tok_path, kind if isinstance(kind, str) and kind else None)
     if tokenizer.vocab_size != config.vocab_size:
         raise ModelLoadError(
             f"{folder.name}: the tokenizer has {tokenizer.vocab_size} tokens but the config says V = "

@@ -119,7 +119,9 @@ def check_weights(origin: str, what: str, t: torch.Tensor) -> torch.Tensor:
         )
     if t.dtype not in _NATIVE:
         t = t.to(torch.float32)  # every float8 kind converts exactly; its values are few
-    if not bool(torch.isfinite(t).all()):
+    # the sum is finite only when every weight is (a NaN or an infinity carries through it); a sum that overflows
+    # is checked weight by weight. One reduction instead of a boolean tensor as large as the weights.
+    if not bool(torch.isfinite(t.sum())) and not bool(torch.isfinite(t).all()):
         raise ModelLoadError(f"{origin}: {what} contains NaN or infinite values (a damaged or diverged model?)")
     return t
 
