@@ -91,7 +91,10 @@ class ModelLoading(QObject):
             self._set_loading(True)
 
     def _on_progress(self, done: int, total: int, what: str) -> None:
-        if self.state.busy:
+        # A load's progress counts while the Session has a load under way, whatever the worker's busy flag says
+        # at that moment: an earlier job's "not busy" could arrive between the load's start and its first
+        # progress, which was then dropped (a test saw its bar never reach 10).
+        if self.state.busy or self.state.loading_model:
             self._set_loading(True)
             self.progressed.emit(done, total, what)
 
