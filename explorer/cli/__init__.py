@@ -11,7 +11,6 @@ import logging
 import sys
 
 from explorer import __version__
-from explorer.cli import anatomy_cmd, attribute_cmd, compare_cmd, export_cmd, generate_cmd, info_cmd
 from explorer.cli.terminal import (
     OutputLost,
     current_folder_missing,
@@ -26,19 +25,30 @@ from explorer.errors import Cancelled, ExplorerError
 from explorer.util.printable import one_line
 from explorer.util.temporaries import EXIT_TERM, sigterm_received
 
-# Each subcommand module has add_parser(subparsers) and run(args) -> int.
-COMMANDS = [export_cmd, info_cmd, attribute_cmd, generate_cmd, anatomy_cmd, compare_cmd]
+# Each subcommand module has add_parser(subparsers) and run(args) -> int. They are imported when a parser is
+# built: `gui` (the default) builds one with its own only (the other commands' modules took 0.03 s of a start).
+COMMANDS = ("export_cmd", "info_cmd", "attribute_cmd", "generate_cmd", "anatomy_cmd", "compare_cmd")
+OPTIONAL = ("gui_cmd", "train_cmd", "eval_cmd", "lesson_cmd", "figure_cmd", "worksheet_cmd", "paint_scene_cmd")
 
 
-def _optional_commands():
+def _optional_commands(names=OPTIONAL):
     mods = []
-    for name in ("gui_cmd", "train_cmd", "eval_cmd", "lesson_cmd", "figure_cmd", "worksheet_cmd", "paint_scene_cmd"):
+    for name in names:
         try:
             mods.append(__import__(f"explorer.cli.{name}", fromlist=["run"]))
         except ModuleNotFoundError as exc:
             if exc.name != f"explorer.cli.{name}":
                 raise
     return mods
+
+
+def _commands():
+    return [__import__(f"explorer.cli.{name}", fromlist=["run"]) for name in COMMANDS] + _optional_commands()
+
+
+def _gui_only(argv: list[str]) -> bool:
+    """The window's command line (``gui …``, or nothing: the default), when this install has the window."""
+    return (not argv or argv[0] == "gui") and bool(_optional_commands(("gui_cmd",)))
 
 
 MAX_ARGUMENTS = 1000  # far above any real command line; argparse's time grows with the square of the count
@@ -57,14 +67,15 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(gui_only: bool = False) -> argparse.ArgumentParser:
+    """Every command's parser; ``gui_only``: the window's alone (what ``gui …`` and no command parse)."""
     parser = _Parser(
         prog="attention-explorer",
         description="Watch every tensor flow through a Transformer: trace, export, inspect, train, generate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for mod in COMMANDS + _optional_commands():
+    for mod in _optional_commands(("gui_cmd",)) if gui_only else _commands():
         mod.add_parser(sub)
     return parser
 
@@ -115,11 +126,11 @@ def _main(argv: list[str], whole_process: bool = False) -> int:
     if len(argv) > MAX_ARGUMENTS:
         say("error", f"too many arguments ({len(argv):,}); a command takes at most {MAX_ARGUMENTS:,}")
         return 2
-    parser = build_parser()
+    parser = build_parser(gui_only=True) if _gui_only(argv) else build_parser()
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            if any(m.__name__.endswith("gui_cmd") for m in _optional_commands()):
+            if _optional_commands(("gui_cmd",)):
                 args = parser.parse_args(["gui", *(argv or [])])
             else:
                 parser.print_help()

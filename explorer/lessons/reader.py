@@ -15,7 +15,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import tomllib
 
 from explorer.config import MaskSpec, RunOptions, check_memory
 from explorer.errors import ConfigError
@@ -117,6 +116,8 @@ def parse_lesson(text: str, filename: str = "<lesson>", check_runs: bool = True)
             f"{shown(filename)}:{line}: a key of more than {MAX_KEY_DEPTH} dotted parts; a lesson's keys have "
             "at most 2 (caption.en)"
         )
+    import tomllib  # here: the window starts without it (it reads a lesson only when one is opened)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -10,7 +10,6 @@ renames themselves undone if one fails. Nothing is removed but the temporaries t
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -129,7 +128,7 @@ def _keep_aside(path: Path) -> Path | None:
     """A second name for the file now at ``path`` (None: there is none, or the system cannot link)."""
     if not path.is_file():
         return None
-    old = path.parent / f"{temp_prefix(path)}{secrets.token_hex(4)}.old"
+    old = path.parent / f"{temp_prefix(path)}{os.urandom(4).hex()}.old"
     try:
         os.link(path, old, follow_symlinks=False)
     except OSError:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import shutil
 import stat
 import sys
@@ -316,7 +315,7 @@ def atomic_dir(target: str | Path, error: type[Exception] = SnapshotError, paren
                 check_writable_folder(target, error)
                 old = None
                 if os.path.lexists(target):
-                    old = target.parent / f"{temp_prefix(target)}{secrets.token_hex(4)}.old"
+                    old = target.parent / f"{temp_prefix(target)}{os.urandom(4).hex()}.old"
                     os.replace(target, old)
                 os.replace(tmp, target)
                 if old is not None:

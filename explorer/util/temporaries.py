@@ -11,12 +11,10 @@ process is gone (killed with SIGKILL, a power cut); nothing that does not carry 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -30,10 +28,18 @@ TEMP_NAME = re.compile(
 MAX_STEM = 100  # bytes of the target's name kept in a temporary name (a name may have 255 bytes)
 
 
+def _sha1_hex(data: bytes) -> str:
+    import hashlib  # loads OpenSSL: only when a temporary is named
+
+    return hashlib.sha1(data).hexdigest()
+
+
 def host_tag() -> str:
     """Six hex digits of this machine's name: a pid says nothing about a write from another machine to a
     shared (network) folder, so only this machine's temporaries are judged by their pid."""
-    return hashlib.sha1(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:6]
+    import socket  # here, not at the top: the window starts without socket and OpenSSL (0.02 s)
+
+    return _sha1_hex(socket.gethostname().encode("utf-8", "replace"))[:6]
 
 
 def temp_stem(name: str) -> str:
@@ -44,7 +50,7 @@ def temp_stem(name: str) -> str:
     except UnicodeEncodeError:  # bytes that are not UTF-8 (surrogateescape)
         pass
     plain = "".join(ch if ch.isascii() and ch.isprintable() else "_" for ch in name)
-    return f"{plain[:40]}~{hashlib.sha1(os.fsencode(name)).hexdigest()[:12]}"
+    return f"{plain[:40]}~{_sha1_hex(os.fsencode(name))[:12]}"
 
 
 def temp_prefix(target: Path) -> str:

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from explorer.config import ModelConfig
 from explorer.errors import ConfigError
-from explorer.tokenize import Tokenizer
 from explorer.util.paths import resource
 from explorer.vocab import CONFIG_FILE, WEIGHTS_FILE
 
 if TYPE_CHECKING:
+    from explorer.tokenize import Tokenizer
     from explorer.weights.bundle import ModelBundle
 
 
@@ -89,6 +89,8 @@ def preset_tokenizer(filename: str) -> Tokenizer:
     path = resource("tokenizers", filename)
     if not path.is_file():
         raise ConfigError(f"the vocabulary file {filename} is missing from {path.parent}; run `make setup` again")
+    from explorer.tokenize import Tokenizer  # here: the window is shown before the tokenizers library loads
+
     return Tokenizer.from_file(path)
 
 

@@ -19,12 +19,20 @@ def test_the_qt_layer_installs_the_quick_check():
     assert getattr(_check(), "reads_bytes", False)
 
 
+def _pysides_answer(check, module):
+    try:
+        return check.original(module)
+    except Exception:  # torch.classes answers every attribute with an error: PySide6 is never asked of it
+        return None
+
+
 def test_its_answer_is_pysides_own_for_every_loaded_module():
     quick = _check()
-    modules = [m for m in list(sys.modules.values()) if m is not None]
-    answers = {m.__name__: quick(m) for m in modules}
-    assert answers == {m.__name__: quick.original(m) for m in modules}
-    assert any(answers.values()) and not all(answers.values())  # both answers occur among them
+    expected = {name: _pysides_answer(quick, m) for name, m in list(sys.modules.items()) if m is not None}
+    expected = {name: answer for name, answer in expected.items() if answer is not None}
+    assert len(expected) > 100
+    assert {name: quick(sys.modules[name]) for name in expected} == expected
+    assert any(expected.values()) and not all(expected.values())  # both answers occur among them
 
 
 def test_a_file_that_names_pyside6_uses_it_and_one_that_does_not_does_not(tmp_path):

@@ -53,7 +53,7 @@ def anatomy_ask(view, i: int, j: int) -> AnatomyAsk | None:
 def ask(view, cell: tuple[int, int] | None = None) -> bool:
     """Hand the ask for ``cell`` (default: the meant one) to the state; say under the map why not, if not."""
     centre = getattr(view, "generation_centre", None)
-    if centre is not None and centre.map.isVisible():  # the generation is shown instead of the stage
+    if centre is not None and centre.showing:  # the generation is shown instead of the stage
         return generation_anatomy.ask(centre, centre.map, cell)
     if view.state.selection.stage == "qkv" and cell is None:  # the three maps Q K V, not the large map
         chosen = trio_anatomy.meant(view)

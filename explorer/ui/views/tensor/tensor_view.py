@@ -45,7 +45,8 @@ class TensorView(View):
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
-        generation_anatomy.wire(self.generation_centre, self.generation_centre.map)  # Ctrl+H on its cells
+        centre = self.generation_centre  # Ctrl+H on its cells, once its map is built
+        centre.when_built(lambda gmap: generation_anatomy.wire(centre, gmap))
         self.retranslate()  # also draws the current trace, if there is one
 
     # ------------------------------------------------------------------ building
