@@ -15,7 +15,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-
 from explorer.config import MaskSpec, RunOptions, check_memory
 from explorer.errors import ConfigError
 from explorer.lessons.model import (

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from explorer import lessons
 from explorer.errors import ExplorerError
-from explorer.lessons import BUILTIN, Lesson, Step, read_lesson, save_lesson
+from explorer.lessons import Lesson, Step
 from explorer.lessons.model import recorded_settings
 from explorer.ui.bridge.lesson_player import LessonPlayer
 from explorer.ui.classroom.lesson_bar import LessonBar
@@ -125,18 +126,18 @@ class LessonMenu(QObject):
     def open_lesson(self, source: str, step: int = 0) -> bool:
         """Open a file (or ``builtin``) and show ``step``; a bad file is one line in the status bar."""
         try:
-            lesson = read_lesson(source)
+            lesson = lessons.read_lesson(source)
         except ExplorerError as exc:
             self.state.report_error(str(exc))
             return False
-        self.path = None if source == BUILTIN else str(source)
-        if source != BUILTIN:
+        self.path = None if source == lessons.BUILTIN else str(source)
+        if source != lessons.BUILTIN:
             add_recent_lesson(str(source))
         self.player.open(lesson, max(0, min(step, len(lesson.steps) - 1)))
         return True
 
     def open_builtin_lesson(self) -> None:
-        self.open_lesson(BUILTIN)
+        self.open_lesson(lessons.BUILTIN)
 
     def open_lesson_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -158,7 +159,7 @@ class LessonMenu(QObject):
 
     def present_lesson(self) -> None:
         if self.player.lesson is None:
-            self.open_lesson(BUILTIN)
+            self.open_lesson(lessons.BUILTIN)
         from explorer.ui.classroom import lesson_present
 
         lesson_present.show_for(self.player, self.bar, self.w)
@@ -215,7 +216,7 @@ class LessonMenu(QObject):
         if self.player.lesson is None:
             return False
         try:
-            save_lesson(self.player.lesson, path)
+            lessons.save_lesson(self.player.lesson, path)
         except ExplorerError as exc:
             self.state.report_error(str(exc))
             return False

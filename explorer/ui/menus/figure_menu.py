@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.errors import ExplorerError
-from explorer.handouts.sizes import DEFAULT_WIDTH_MM, FORMATS, PRINT_DPI, figure_size
 from explorer.ui.menus.file_ops import report_failure
 from explorer.ui.preferences import settings
 from explorer.util.fileio import describe_os_error
@@ -31,6 +30,7 @@ from explorer.util.fileio import describe_os_error
 
 def export_view(parent: QWidget, state, path: str | None = None) -> Path | None:
     """The central view's figure (its stage, layer, head and selected token) as PNG (300 dpi), SVG or PDF."""
+    from explorer.handouts.sizes import FORMATS, figure_size  # the handouts load with the first figure
     from explorer.ui.printing.figure_export import write_figure
 
     if state.trace is None:
@@ -69,6 +69,8 @@ class StagesDialog(QDialog):
     """Where, which layers, which format and how large: Export all stages."""
 
     def __init__(self, parent: QWidget | None, folder: str) -> None:
+        from explorer.handouts.sizes import DEFAULT_WIDTH_MM, PRINT_DPI
+
         super().__init__(parent)
         self.setWindowTitle(QCoreApplication.translate("FigureMenu", "Export all stages"))
         self.folder = QLineEdit(folder)
@@ -123,6 +125,7 @@ def export_all_stages(parent: QWidget, state, choices: dict | None = None):
     selection is not touched (the figures are drawn from the trace). Returns the job slot that writes them,
     or None when nothing is to be written."""
     from explorer.handouts.all_stages import parse_layers, plan
+    from explorer.handouts.sizes import figure_size
 
     trace = state.trace
     if trace is None:
