@@ -163,6 +163,47 @@ def test_the_window_is_built_before_torch_is_imported():
     assert out.stdout.strip().splitlines()[-1] == "False"
 
 
+LOADED_LATER = (
+    "tokenizers",  # with the first vocabulary, in the worker
+    "tomllib",  # with the first lesson read
+    "_hashlib",  # OpenSSL, with the first temporary file's name
+    "explorer.lessons.reader",
+    "explorer.lessons.writer",
+    "explorer.handouts.sizes",  # with the first figure exported
+    "explorer.cli.train_cmd",  # `gui` parses its own options only
+    "explorer.cli.export_cmd",
+)
+
+
+def test_the_window_is_shown_before_what_it_does_not_need_yet_is_imported():
+    """Each of these took 3–20 ms of every start (benchmarks/bench_start.py); the window is shown without them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from explorer.cli import build_parser\n"
+        "args = build_parser(gui_only=True).parse_args(['gui'])\n"
+        "from explorer.ui.shell.app import create_application\n"
+        "app = create_application()\n"
+        "from explorer.ui.shell.main_window import MainWindow\n"
+        "from explorer.ui.bridge.state import AppState\n"
+        "w = MainWindow(AppState(), restore_layout=False)\n"
+        "w.show(); app.processEvents()\n"
+        f"print(sorted(m for m in {LOADED_LATER!r} if m in sys.modules), flush=True)\n"
+        "import os; os._exit(0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
 def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot, state):
     from explorer.ui.shell.main_window import MainWindow
     from explorer.ui.views.base import View
