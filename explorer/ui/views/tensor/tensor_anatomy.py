@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QMenu
 from explorer.anatomy.shown import shown_cell
 from explorer.present.stages import PAIRWISE_STAGE_KEYS
 from explorer.ui.views.anatomy.ask import AnatomyAsk
-from explorer.ui.views.generation import generation_anatomy
 from explorer.ui.views.tensor import tensor_hover, trio_anatomy
 
 
@@ -54,6 +53,8 @@ def ask(view, cell: tuple[int, int] | None = None) -> bool:
     """Hand the ask for ``cell`` (default: the meant one) to the state; say under the map why not, if not."""
     centre = getattr(view, "generation_centre", None)
     if centre is not None and centre.showing:  # the generation is shown instead of the stage
+        from explorer.ui.views.generation import generation_anatomy  # loaded with the generation's map
+
         return generation_anatomy.ask(centre, centre.map, cell)
     if view.state.selection.stage == "qkv" and cell is None:  # the three maps Q K V, not the large map
         chosen = trio_anatomy.meant(view)

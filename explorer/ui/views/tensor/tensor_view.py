@@ -15,7 +15,7 @@ from explorer.present import before_after, figure, matrices, stages
 from explorer.present.stages import PAIRWISE_STAGE_KEYS, STAGE_KEYS
 from explorer.ui.background.render_queue import render_queue
 from explorer.ui.views.base import View
-from explorer.ui.views.generation import generation_anatomy, generation_map
+from explorer.ui.views.generation import generation_map
 from explorer.ui.views.tensor import tensor_anatomy, tensor_controls, tensor_hover, tensor_long, tensor_panels
 from explorer.ui.views.tensor.tensor_build import build, fill_lookup, fill_trio
 from explorer.ui.views.tensor.tensor_panels import draw_lookup, draw_trio, trio_names
@@ -45,11 +45,15 @@ class TensorView(View):
         build(self)
         self._wire()
         self.generation_centre = generation_map.attach(self)  # shows the window's generation instead of a stage
-        centre = self.generation_centre  # Ctrl+H on its cells, once its map is built
-        centre.when_built(lambda gmap: generation_anatomy.wire(centre, gmap))
+        self.generation_centre.when_built(self._wire_generation_anatomy)  # Ctrl+H on its cells
         self.retranslate()  # also draws the current trace, if there is one
 
     # ------------------------------------------------------------------ building
+    def _wire_generation_anatomy(self, gmap) -> None:
+        from explorer.ui.views.generation import generation_anatomy  # with the generation's map, not at start
+
+        generation_anatomy.wire(self.generation_centre, gmap)
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_caption()
