@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -323,7 +323,11 @@ class FlowView(View):
         # Only keys the focused widget has no use for: the token chips, a table, a slider keep ← →; a
         # focused button keeps Space. Those reach the window unaccepted. Plain buttons are the exception:
         # Qt moves the focus with arrows there, which is not what a teacher who just clicked one expects.
-        if event.type() != QEvent.Type.KeyPress or not isinstance(obj, QWidget) or obj.window() is not self.window():
+        # Every event of the application passes here: isinstance first (0.1 µs), the enum of event.type() (0.7 µs)
+        # only for a key event.
+        if not isinstance(event, QKeyEvent) or event.type() != QEvent.Type.KeyPress:
+            return False
+        if not isinstance(obj, QWidget) or obj.window() is not self.window():
             return False
         key = event.key()
         if key not in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Space) or event.modifiers() & _CHORD:
