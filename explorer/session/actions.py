@@ -9,12 +9,12 @@ hashable and a recorded list of actions replays the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from explorer.interventions.spec import EdgeCut, HeadAblation, Interventions, PatchSpec
 from explorer.lessons import Lesson, LessonState
 from explorer.session.mask_growth import Matrix
+from explorer.session.record import Record
 from explorer.session.records import RunFolderShown
 from explorer.session.request import ModelSource, TraceRequest
 from explorer.trace import Trace
@@ -28,84 +28,69 @@ def changes(**kwargs: Any) -> Changes:
 
 
 # ---------------------------------------------------------------------- controls → request
-@dataclass(frozen=True)
-class SetText:
+class SetText(Record):
     text: str
 
 
-@dataclass(frozen=True)
-class SetSource:
+class SetSource(Record):
     source: ModelSource
 
 
-@dataclass(frozen=True)
-class SetSizes:
+class SetSizes(Record):
     sizes: Changes  # ModelConfig overrides; a size edit also switches to random weights
 
 
-@dataclass(frozen=True)
-class SetPreset:
+class SetPreset(Record):
     name: str
     keep_text: bool | None = None
 
 
-@dataclass(frozen=True)
-class SetSeed:
+class SetSeed(Record):
     seed: int | None
 
 
-@dataclass(frozen=True)
-class SetRandomWeights:
+class SetRandomWeights(Record):
     random_weights: bool
 
 
-@dataclass(frozen=True)
-class SetOptions:
+class SetOptions(Record):
     options: Changes  # RunOptions fields
 
 
-@dataclass(frozen=True)
-class Retrace:
+class Retrace(Record):
     """Ask for the current request again (a model changed under the same name, e.g. training)."""
 
 
-@dataclass(frozen=True)
-class RevertRequest:
+class RevertRequest(Record):
     """Go back to ``request`` (whose trace is shown) without computing anything."""
 
     request: TraceRequest
 
 
-@dataclass(frozen=True)
-class SetInterventions:
+class SetInterventions(Record):
     interventions: Interventions
 
 
-@dataclass(frozen=True)
-class AddIntervention:
+class AddIntervention(Record):
     item: HeadAblation | EdgeCut | PatchSpec
     patch_from: str | None = None
 
 
-@dataclass(frozen=True)
-class RemoveIntervention:
+class RemoveIntervention(Record):
     item: HeadAblation | EdgeCut | PatchSpec
 
 
-@dataclass(frozen=True)
-class ReturnToLive:
+class ReturnToLive(Record):
     """Leave the snapshot shown read-only; the live model is traced again."""
 
 
-@dataclass(frozen=True)
-class OpenModel:
+class OpenModel(Record):
     """File → Open model, a named or recent model: what the path stands for is resolved outside (an effect)."""
 
     path_or_name: str
 
 
-@dataclass(frozen=True)
-class ModelPathResolved:
+class ModelPathResolved(Record):
     """What ``asked`` opens (a run folder: its newest checkpoint, with ``note`` to say so)."""
 
     asked: str
@@ -113,13 +98,11 @@ class ModelPathResolved:
     note: RunFolderShown | None = None
 
 
-@dataclass(frozen=True)
-class CancelLoad:
+class CancelLoad(Record):
     """The user stopped the load in progress: its job is cancelled, the model shown before stays."""
 
 
-@dataclass(frozen=True)
-class PublishModel:
+class PublishModel(Record):
     """A model built outside the trace queue (a training checkpoint) is offered under ``source``."""
 
     source: ModelSource
@@ -127,57 +110,48 @@ class PublishModel:
     text: str | None = None
 
 
-@dataclass(frozen=True)
-class Select:
+class Select(Record):
     changes: Changes  # stage, layer, head, row, token, key
 
 
-@dataclass(frozen=True)
-class SetCaptureMode:
+class SetCaptureMode(Record):
     mode: str
     layers: tuple[int, ...] | None = None
 
 
-@dataclass(frozen=True)
-class Paint:
+class Paint(Record):
     """Trace with the painted ``matrix``, or start over from ``start``, or (neither) the painting grown."""
 
     matrix: Matrix | None = None
     start: str | None = None
 
 
-@dataclass(frozen=True)
-class CoverPainting:
+class CoverPainting(Record):
     """The painter shows the painting grown to the trace's tokens: the painting is kept that size (a later
     growth starts from it), nothing is sent."""
 
 
 # ---------------------------------------------------------------------- results (the job runner's)
-@dataclass(frozen=True)
-class SetBusy:
+class SetBusy(Record):
     busy: bool
 
 
-@dataclass(frozen=True)
-class SetFocus:
+class SetFocus(Record):
     on: bool
 
 
-@dataclass(frozen=True)
-class SetTraining:
+class SetTraining(Record):
     running: bool
 
 
-@dataclass(frozen=True)
-class BaselineFinished:
+class BaselineFinished(Record):
     """The run without interventions, just before the intervened trace it belongs to."""
 
     baseline: Trace | None
     ticket: int | None = None  # None: not from a job (always taken)
 
 
-@dataclass(frozen=True)
-class TraceFinished:
+class TraceFinished(Record):
     """A trace to show: computed (with the ticket it was asked with), or a snapshot opened read-only."""
 
     trace: Trace
@@ -185,8 +159,7 @@ class TraceFinished:
     ticket: int | None = None
 
 
-@dataclass(frozen=True)
-class TraceFailed:
+class TraceFailed(Record):
     """A request failed; ``error`` keeps its fields for the rules that act on it (nobody parses ``message``)."""
 
     message: str
@@ -194,91 +167,76 @@ class TraceFailed:
     ticket: int | None = None
 
 
-@dataclass(frozen=True)
-class ModelLoaded:
+class ModelLoaded(Record):
     """A model of ``layers`` layers is loaded, before its first (full) trace ends."""
 
     layers: int
 
 
 # ---------------------------------------------------------------------- lessons
-@dataclass(frozen=True)
-class ApplyLessonStep:
+class ApplyLessonStep(Record):
     step: LessonState
 
 
-@dataclass(frozen=True)
-class OpenLesson:
+class OpenLesson(Record):
     lesson: Lesson
     step: int = 0
     start: LessonState | None = None  # None: the window as it is
 
 
-@dataclass(frozen=True)
-class CloseLesson:
+class CloseLesson(Record):
     pass
 
 
-@dataclass(frozen=True)
-class ReplaceLesson:
+class ReplaceLesson(Record):
     """The lesson was edited: show step ``index`` (default: the current one) without re-applying it."""
 
     lesson: Lesson
     index: int | None = None
 
 
-@dataclass(frozen=True)
-class GoToLessonStep:
+class GoToLessonStep(Record):
     index: int
 
 
-@dataclass(frozen=True)
-class NextLessonStep:
+class NextLessonStep(Record):
     pass
 
 
-@dataclass(frozen=True)
-class PreviousLessonStep:
+class PreviousLessonStep(Record):
     pass
 
 
 # ---------------------------------------------------------------------- the generation
-@dataclass(frozen=True)
-class SetGeneration:
+class SetGeneration(Record):
     generation: Any
     step: int | None = None  # None: its last
     show: bool = True
 
 
-@dataclass(frozen=True)
-class SetGenerationStep:
+class SetGenerationStep(Record):
     step: int
 
 
-@dataclass(frozen=True)
-class ShowGeneration:
+class ShowGeneration(Record):
     on: bool
 
 
-@dataclass(frozen=True)
-class SetGenerationLive:
+class SetGenerationLive(Record):
     steps: tuple
 
 
 # ---------------------------------------------------------------------- preferences (Colours, Text size, Language)
-@dataclass(frozen=True)
-class SetPalette:
+class SetPalette(Record):
     palette: str  # one of vocab.PALETTES
     remember: bool = True  # kept in the settings for the next start (a screenshot's window keeps nothing)
 
 
-@dataclass(frozen=True)
-class SetTextSize:
+class SetTextSize(Record):
     scale: float  # 1.0 = 100 %; held to vocab.TEXT_SCALES' range
     remember: bool = True
 
 
-@dataclass(frozen=True)
-class SetLanguage:
+class SetLanguage(Record):
     language: str  # one of vocab.LANGUAGES
     remember: bool = True

@@ -8,59 +8,53 @@ emits a signal for each of the second.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from explorer.config import ModelConfig
 from explorer.interventions.spec import Interventions
 from explorer.lessons import Lesson
 from explorer.session.mask_growth import Matrix
+from explorer.session.record import Record
 from explorer.session.records import RunFolderShown
 from explorer.session.request import Selection, TraceRequest
 from explorer.trace import Trace
 
 
 # ---------------------------------------------------------------------- work
-@dataclass(frozen=True)
-class RunTrace:
+class RunTrace(Record):
     """Compute ``request``; its results come back with ``ticket`` (an older ticket's result is dropped)."""
 
     ticket: int
     request: TraceRequest
 
 
-@dataclass(frozen=True)
-class CancelTrace:
+class CancelTrace(Record):
     """Stop the job computing the RunTrace of ``ticket`` (a long model load the user cancelled)."""
 
     ticket: int
 
 
-@dataclass(frozen=True)
-class ResolveModelPath:
+class ResolveModelPath(Record):
     """Find what ``asked`` opens (reads the file system) and hand back ModelPathResolved."""
 
     asked: str
 
 
-@dataclass(frozen=True)
-class ApplyPalette:
+class ApplyPalette(Record):
     """Draw every figure with ``palette`` from now on (and remember it, with ``remember``)."""
 
     palette: str
     remember: bool
 
 
-@dataclass(frozen=True)
-class ApplyTextSize:
+class ApplyTextSize(Record):
     """Scale every text of the window and its figures to ``scale`` × its size at 100 %."""
 
     scale: float
     remember: bool
 
 
-@dataclass(frozen=True)
-class ApplyLanguage:
+class ApplyLanguage(Record):
     """Show the interface in ``language``."""
 
     language: str
@@ -68,112 +62,90 @@ class ApplyLanguage:
 
 
 # ---------------------------------------------------------------------- news for the views
-@dataclass(frozen=True)
-class RequestReverted:
+class RequestReverted(Record):
     request: TraceRequest  # back to the shown model, after a failed or cancelled load (or into a snapshot)
 
 
-@dataclass(frozen=True)
-class TraceShown:
+class TraceShown(Record):
     trace: Trace
 
 
-@dataclass(frozen=True)
-class SelectionChanged:
+class SelectionChanged(Record):
     selection: Selection
 
 
-@dataclass(frozen=True)
-class BusyChanged:
+class BusyChanged(Record):
     busy: bool
 
 
-@dataclass(frozen=True)
-class NoticesChanged:
+class NoticesChanged(Record):
     notices: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class ErrorShown:
+class ErrorShown(Record):
     message: str
 
 
-@dataclass(frozen=True)
-class ModelInfoChanged:
+class ModelInfoChanged(Record):
     config: ModelConfig
     editable_sizes: bool
 
 
-@dataclass(frozen=True)
-class LayerWanted:
+class LayerWanted(Record):
     layer: int  # a layer the trace did not capture was picked: it is being traced
 
 
-@dataclass(frozen=True)
-class SnapshotChanged:
+class SnapshotChanged(Record):
     origin: str | None  # the snapshot file now shown read-only; None: back to the live model
 
 
-@dataclass(frozen=True)
-class InterventionsChanged:
+class InterventionsChanged(Record):
     interventions: Interventions
 
 
-@dataclass(frozen=True)
-class CaptureModeChanged:
+class CaptureModeChanged(Record):
     mode: str
 
 
-@dataclass(frozen=True)
-class MaskPainted:
+class MaskPainted(Record):
     matrix: Matrix  # a painting adopted from a request (a session, a lesson)
 
 
-@dataclass(frozen=True)
-class ModelOpened:
+class ModelOpened(Record):
     path: str  # a model the user opened now shows (it becomes a recent model)
 
 
-@dataclass(frozen=True)
-class RunFolderNoted:
+class RunFolderNoted(Record):
     note: RunFolderShown
 
 
-@dataclass(frozen=True)
-class PanelWanted:
+class PanelWanted(Record):
     panel: str  # a lesson step brings this panel to the front
 
 
-@dataclass(frozen=True)
-class LessonChanged:
+class LessonChanged(Record):
     lesson: Lesson | None
 
 
-@dataclass(frozen=True)
-class LessonStepChanged:
+class LessonStepChanged(Record):
     index: int
 
 
-@dataclass(frozen=True)
-class TrainingChanged:
+class TrainingChanged(Record):
     running: bool
 
 
-@dataclass(frozen=True)
-class GenerationChanged:
+class GenerationChanged(Record):
     generation: Any
 
 
-@dataclass(frozen=True)
-class GenerationStepChanged:
+class GenerationStepChanged(Record):
     step: int
 
 
-@dataclass(frozen=True)
-class GenerationShownChanged:
+class GenerationShownChanged(Record):
     shown: bool
 
 
-@dataclass(frozen=True)
-class GenerationLiveChanged:
+class GenerationLiveChanged(Record):
     steps: tuple
