@@ -86,4 +86,6 @@ class RopeScaling:
         unknown = sorted(set(value) - known)
         if unknown:
             raise ConfigError(f"rope_scaling has unknown keys: {', '.join(map(str, unknown[:5]))}")
+        if "kind" not in value:  # {} or a dict of factors only: no scaling named (a TypeError traceback before)
+            raise ConfigError(f"rope_scaling has no kind (one of {', '.join(ROPE_SCALINGS)})")
         return cls(**value)

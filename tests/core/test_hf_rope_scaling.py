@@ -286,3 +286,15 @@ def test_generation_past_the_original_context_matches_transformers(tmp_path, bpe
             torch.tensor([prompt]), max_new_tokens=12, min_new_tokens=12, do_sample=False, use_cache=cache
         )
     assert [int(i) for i in result.trace["gen.tokens"][0]] == out[0, len(prompt) :].tolist()
+
+
+@pytest.mark.parametrize("value", [{}, {"factor": 2.0}, {"factor": 8.0, "original_max": 8192}])
+def test_a_manifests_rope_scaling_without_a_kind_is_one_line(value):
+    """A snapshot manifest's config says rope_scaling as a dict; one without ``kind`` names no scaling (hypothesis
+    found ``{}``, which was a TypeError traceback)."""
+    from explorer.config.rope_scaling import RopeScaling
+    from explorer.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="rope_scaling has no kind"):
+        RopeScaling.from_value(value)
+    assert RopeScaling.from_value({**value, "kind": "linear"}).kind == "linear"

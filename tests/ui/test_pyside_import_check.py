@@ -1,5 +1,5 @@
 """PySide6's per-import question ("does this module's source mention PySide6?") is answered from the file's
-bytes (explorer/ui/pyside_import_check.py): the same answer as PySide6's own inspect-based check, for every
+bytes (explorer/ui/background/pyside_import_check.py): the same answer as PySide6's own inspect-based check, for every
 module this process has loaded, and installed before the Qt layer imports PySide6.QtCore."""
 
 from __future__ import annotations
