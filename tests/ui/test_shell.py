@@ -136,20 +136,23 @@ def test_closing_during_a_model_load_leaves_no_thread(qtbot, open_window, state,
     assert _new_threads(before) == set()
 
 
-def test_the_window_is_built_before_torch_is_imported():
-    """import torch takes seconds; the window must appear first (the worker loads torch in its thread)."""
+def _when_shown(expression: str) -> str:
+    """What ``expression`` prints in a fresh process (`gui`'s parser, the application, the window shown and
+    painted once): what start-up has imported by then, read from sys.modules."""
     import subprocess
     import sys
 
     code = (
         "import sys\n"
+        "from explorer.cli import build_parser\n"
+        "args = build_parser(gui_only=True).parse_args(['gui'])\n"
         "from explorer.ui.shell.app import create_application\n"
         "app = create_application()\n"
         "from explorer.ui.shell.main_window import MainWindow\n"
         "from explorer.ui.bridge.state import AppState\n"
         "w = MainWindow(AppState(), restore_layout=False)\n"
         "w.show(); app.processEvents()\n"
-        "print('torch' in sys.modules, flush=True)\n"
+        f"print({expression}, flush=True)\n"
         "import os; os._exit(0)\n"
     )
     out = subprocess.run(
@@ -160,7 +163,12 @@ def test_the_window_is_built_before_torch_is_imported():
         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "False"
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_the_window_is_built_before_torch_is_imported():
+    """import torch takes seconds; the window must appear first (the worker loads torch in its thread)."""
+    assert _when_shown("'torch' in sys.modules") == "False"
 
 
 LOADED_LATER = (
@@ -177,31 +185,7 @@ LOADED_LATER = (
 
 def test_the_window_is_shown_before_what_it_does_not_need_yet_is_imported():
     """Each of these took 3–20 ms of every start (benchmarks/bench_start.py); the window is shown without them."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from explorer.cli import build_parser\n"
-        "args = build_parser(gui_only=True).parse_args(['gui'])\n"
-        "from explorer.ui.shell.app import create_application\n"
-        "app = create_application()\n"
-        "from explorer.ui.shell.main_window import MainWindow\n"
-        "from explorer.ui.bridge.state import AppState\n"
-        "w = MainWindow(AppState(), restore_layout=False)\n"
-        "w.show(); app.processEvents()\n"
-        f"print(sorted(m for m in {LOADED_LATER!r} if m in sys.modules), flush=True)\n"
-        "import os; os._exit(0)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    assert _when_shown(f"sorted(m for m in {LOADED_LATER!r} if m in sys.modules)") == "[]"
 
 
 def test_panels_behind_tabs_are_built_after_the_first_trace_or_when_shown(qtbot, state):
