@@ -99,9 +99,11 @@ def idle_check(app, window, state, seconds: float) -> dict:
     per_stage = {}
     for key in stage_keys_for(state.trace.config):  # the stages this model has, each shown on the map
         state.select(stage=key)
-        # A stage that never rests fails the wait and then the measure: 0.3 s at rest over 2 % of a core.
+        # A stage that never rests fails the wait and then the measure: 0.3 s at rest over 2 % of a core, the
+        # quieter of two such windows (one late repaint on a loaded CI machine, 8 ms, failed a single window;
+        # a stage that keeps working is busy in both).
         rest(app, quiet=0.15)
-        per_stage[key] = idle(app, 0.3) / 0.3
+        per_stage[key] = min(idle(app, 0.3) / 0.3 for _ in range(2))
     state.select(stage="weights")
     rest(app)
     return {"stages": per_stage, "weights_long": idle(app, seconds) / seconds, "seconds": seconds}
