@@ -66,6 +66,11 @@ def add_parser(sub) -> None:
         help="tasks: loss only on the answer part",
     )
     t.add_argument("--all-positions", dest="answer_only", action="store_false", help="tasks: loss on every position")
+    t.add_argument(
+        "--group-by-length",
+        action="store_true",
+        help="sentence corpora: each batch takes rows of about the same length (less padding computed)",
+    )
     t.add_argument("--eval-every", type=int, default=100, help="held-out loss every N steps")
     t.add_argument(
         "--checkpoint-every", type=int, help="a checkpoint every N steps (default steps/10; 0: only at the end)"
@@ -157,6 +162,7 @@ def settings_from(args: argparse.Namespace, corpus):
         answer_only=args.answer_only,
         device=args.device,
         threads=args.threads,
+        group_by_length=args.group_by_length,
     )
 
 

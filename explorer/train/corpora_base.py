@@ -116,6 +116,7 @@ class Corpus:
     answer_only_default: bool = False
     default_preset: str = "classroom"
     default_context: int = FILE_DEFAULT_CONTEXT
+    groups_by_length: bool = False  # train_batches takes by_length (rows of many lengths: sentences)
 
     def spec(self) -> dict[str, Any]:
         """What ``corpus_from_spec`` needs to rebuild this corpus (stored in checkpoints)."""

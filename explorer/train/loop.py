@@ -23,7 +23,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,6 +73,11 @@ class Trainer:
         self.answer_only = (
             corpus.answer_only_default if self.settings.answer_only is None else self.settings.answer_only
         )
+        if self.settings.group_by_length and not corpus.groups_by_length:
+            raise ConfigError(
+                f"grouping rows by length applies to corpora of one sentence per row; {corpus.name}'s rows are "
+                "all about one length"
+            )
         self.device, self.device_notice = resolve_device(self.settings.device)
         self.run_dir = Path(run_dir) if run_dir is not None else None
         self.command = command
@@ -205,7 +210,7 @@ class Trainer:
         s = self.settings
         self.model.train()
         opt = self._optimizer()
-        batches = self.corpus.train_batches(s.batch_size, self.context, s.seed, self.answer_only)
+        batches = self._batches()
         st = _RunState()
         # Step 0: the untrained model, so curves and the checkpoint timeline start at random weights.
         self._evaluate_now(st, None)
@@ -223,6 +228,12 @@ class Trainer:
             lr = self._step(opt, next(batches), st)
             self._after_step(st, lr, callback)
         return self._finish(st, cancelled)
+
+    def _batches(self) -> Iterator[Batch]:
+        s = self.settings
+        if not s.group_by_length:
+            return self.corpus.train_batches(s.batch_size, self.context, s.seed, self.answer_only)
+        return self.corpus.train_batches(s.batch_size, self.context, s.seed, self.answer_only, by_length=True)
 
     def _step(self, opt: AdamW, batch: Batch, st: _RunState) -> float:
         """One optimiser step on ``batch``; returns its learning rate."""

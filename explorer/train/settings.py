@@ -62,6 +62,9 @@ class TrainSettings:
     answer_only: bool | None = None  # tasks: loss only on the answer; None: the task's default
     device: str = "cpu"
     threads: int | None = None  # torch CPU threads while training; None: see default_threads
+    # Sentence corpora: each batch takes rows of about the same length (less padding computed, the same
+    # loss); other corpora's rows are all about one length, and refuse it.
+    group_by_length: bool = False
 
     def __post_init__(self) -> None:
         for name in ("steps", "batch_size"):
@@ -87,6 +90,8 @@ class TrainSettings:
         ):
             # torch.set_num_threads(-1) raised a RuntimeError (a traceback) at the start of the run
             raise ConfigError(f"threads must be a whole number ≥ 1, got {self.threads!r}")
+        if not isinstance(self.group_by_length, bool):
+            raise ConfigError(f"group_by_length must be true or false, got {self.group_by_length!r}")
         if self.warmup is not None and self.warmup < 0:
             raise ConfigError(f"warmup must be ≥ 0 steps, got {self.warmup}")
         if not 0 <= self.min_lr_ratio <= 1:
