@@ -134,6 +134,26 @@ def test_c_on_a_slide_shows_both_runs_and_the_difference(compared, qtbot):
     slide.close()
 
 
+def test_on_a_slide_c_puts_the_stepper_away_and_h_the_comparison(compared, state, qtbot):
+    """Both beside the figure at once left the three compared maps a third of the slide."""
+    w, view = compared
+    from explorer.ui.classroom import presentation
+
+    state.select(stage="weights", token=3, key=1)
+    slide = presentation.show_for(state, w)
+    qtbot.waitUntil(slide.isVisible)
+    QTest.keyClick(slide, Qt.Key.Key_H)
+    qtbot.waitUntil(lambda: slide.stepper.isVisible() and len(slide.stepper.steps) > 0, timeout=20_000)
+    QTest.keyClick(slide, Qt.Key.Key_C)
+    qtbot.waitUntil(slide.compare_maps.isVisible)
+    assert not slide.stepper.isVisible() and not slide.tensor.isVisible()
+    QTest.keyClick(slide, Qt.Key.Key_H)
+    qtbot.waitUntil(slide.stepper.isVisible)
+    assert not slide.compare_maps.isVisible() and slide.tensor.isVisible()
+    assert (slide.stepper.ask.cell.query, slide.stepper.ask.cell.key) == (3, 1)
+    slide.close()
+
+
 @pytest.mark.parametrize("compared", [(1280, 720)], indirect=True)
 def test_at_1280_by_720_the_difference_has_a_tab_of_its_own(compared, qtbot):
     w, view = compared

@@ -167,6 +167,7 @@ class StageDeck:
         state.select(stage=key, layer=layer)
 
     def key(self, window: SlideWindow, event: QKeyEvent) -> bool:
+        _one_beside_the_figure(window, event)
         if anatomy_slide.key(window, event) or compare_slide.key(window, event):
             return True
         key = event.key()
@@ -180,6 +181,17 @@ class StageDeck:
             return False
         self.step(window, moves[key])
         return True
+
+
+def _one_beside_the_figure(window: SlideWindow, event: QKeyEvent) -> None:
+    """C puts the stepper away before the comparison comes, H the comparison before the stepper: both at once
+    left the three compared maps a third of the slide, their labels run together."""
+    if event.modifiers() & (Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier):
+        return
+    if event.key() == Qt.Key.Key_C and window.stepper.isVisible():
+        anatomy_slide.toggle(window)
+    elif event.key() == Qt.Key.Key_H and window.compare_maps.isVisible():
+        compare_slide.toggle(window)
 
 
 def _generation_details() -> GenerationDetails:
