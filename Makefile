@@ -130,3 +130,4 @@ screenshots: setup
 	$(SHOT) --language ja --size 1366x768 --preset japanese --stage weights --text "ねこは小さいです。いぬは大きいです。わたしはねこが好きです。これはペンですか。" --screenshot docs/screenshot-japanese.png
 	$(SHOT) --language en --size 1366x768 --preset seed-toy --stage weights --screenshot docs/screenshot-seed-toy.png
 	$(SHOT) --language en --size 1920x1080 --presentation --stage weights --text "The animal didn't cross the busy street because it was far too tired today." --screenshot docs/screenshot-presentation.png
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/python tests/e2e/readme_shots.py docs/   # the stepper and compare pictures
