@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from long_map_shots import settle  # this folder is the script's first import path
+
 STEPPER_TEXT = "This is a pen ."
 TEXT_A = "The animal did not cross the busy street because it was much too tired today ."
 TEXT_B = "The animal did not cross the busy street because it was much too wide today ."
@@ -32,13 +34,6 @@ def wait_until(app, condition, timeout: float = 120.0) -> None:
             return
         time.sleep(0.01)
     raise TimeoutError("the window did not get there")
-
-
-def settle(app, seconds: float = 0.5) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.01)
 
 
 def save(app, widget, path: Path) -> str:
