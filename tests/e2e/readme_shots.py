@@ -42,6 +42,14 @@ def save(app, widget, path: Path) -> str:
     return path.name
 
 
+def projector(app, slides):
+    """The slides at 1920×1080 (full screen takes the offscreen screen's own size on the first show)."""
+    wait_until(app, slides.isVisible)
+    slides.resize(1920, 1080)
+    wait_until(app, lambda: slides.size().width() == 1920)
+    return slides
+
+
 def open_window(text: str):
     from explorer.ui.bridge.state import AppState
     from explorer.ui.preferences import i18n, theme
@@ -81,9 +89,7 @@ def stepper_shots(app, state, window, out: Path) -> dict:
         QTest.keyClick(stepper, Qt.Key.Key_Right)
     files = {"stepper": save(app, window, out / "screenshot-stepper.png")}
     state.select(token=3, key=1)  # the slide's H explains the chosen cell
-    slides = presentation.show_for(state, window)
-    slides.resize(1920, 1080)
-    wait_until(app, slides.isVisible)
+    slides = projector(app, presentation.show_for(state, window))
     QTest.keyClick(slides, Qt.Key.Key_H)
     wait_until(app, lambda: len(slides.stepper.steps) > 0)
     for _ in range(5):
@@ -112,9 +118,7 @@ def compare_shots(app, state, window, out: Path) -> dict:
     top = view.window()
     top.resize(1366, 768)
     files = {"compare": save(app, top, out / "screenshot-compare.png")}
-    slides = presentation.show_for(state, window)
-    slides.resize(1920, 1080)
-    wait_until(app, slides.isVisible)
+    slides = projector(app, presentation.show_for(state, window))
     QTest.keyClick(slides, Qt.Key.Key_C)
     wait_until(app, lambda: slides.compare_maps.isVisible())
     files["compare slide"] = save(app, slides, out / "screenshot-compare-slide.png")
