@@ -90,6 +90,26 @@ def test_cancelling_a_slow_load_keeps_the_window_and_the_model(window, qtbot, mo
     assert state.trace.config == before_trace.config
 
 
+def test_a_loads_first_progress_counts_before_busy_reaches_the_session(window, qtbot, monkeypatch, tmp_path):
+    """The job's first progress is posted from its thread as soon as it starts and can overtake the queued
+    "busy": it was dropped then, and a load that reports once showed an empty bar (seen in CI)."""
+    state = window.state
+    release = threading.Event()
+
+    def slow_load(path, progress=None, cancel=None, dtype="float32"):
+        release.wait(20)
+        raise Cancelled("loading was cancelled")
+
+    monkeypatch.setattr("explorer.weights.loaders.load_model", slow_load)
+    window.loading.open(str(tmp_path / "big-model.gguf"))
+    assert window.worker.loads.busy and not state.busy  # asked, and "busy" still queued
+    window.worker.progress.emit(1, 10, "blk.0.attn_q")  # what the job's first report delivers here
+    assert window.loading.widget.bar.maximum() == 10
+    release.set()
+    window.loading.cancel()
+    qtbot.waitUntil(lambda: not window.worker.isRunning(), timeout=20_000)
+
+
 def test_the_real_model_entry_follows_the_catalog(window, qtbot, monkeypatch):
     from explorer.weights import catalog
 

@@ -91,10 +91,12 @@ class ModelLoading(QObject):
             self._set_loading(True)
 
     def _on_progress(self, done: int, total: int, what: str) -> None:
-        # A load's progress counts while the Session has a load under way, whatever the worker's busy flag says
-        # at that moment: an earlier job's "not busy" could arrive between the load's start and its first
-        # progress, which was then dropped (a test saw its bar never reach 10).
-        if self.state.busy or self.state.loading_model:
+        # A load's progress counts while a load is under way, whatever the Session's busy flag says at that
+        # moment: "busy" reaches the Session through a queued signal that the job's first progress can
+        # overtake (posted from the job's thread as soon as it starts), and an earlier job's "not busy" could
+        # arrive between the load's start and its first progress. Either way the first progress was dropped
+        # (a test saw its bar never reach 10). The load slot knows at once: its job is set when it is asked.
+        if self.state.busy or self.state.loading_model or self.worker.loads.busy:
             self._set_loading(True)
             self.progressed.emit(done, total, what)
 
