@@ -75,8 +75,8 @@ class Trainer:
         )
         if self.settings.group_by_length and not corpus.groups_by_length:
             raise ConfigError(
-                f"grouping rows by length applies to corpora of one sentence per row; {corpus.name}'s rows are "
-                "all about one length"
+                f"grouping rows by length applies to corpora of one sentence per row, not to {corpus.name} (its "
+                "rows are generated, or cut to one length)"
             )
         self.device, self.device_notice = resolve_device(self.settings.device)
         self.run_dir = Path(run_dir) if run_dir is not None else None

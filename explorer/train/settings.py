@@ -63,7 +63,7 @@ class TrainSettings:
     device: str = "cpu"
     threads: int | None = None  # torch CPU threads while training; None: see default_threads
     # Sentence corpora: each batch takes rows of about the same length (less padding computed, the same
-    # loss); other corpora's rows are all about one length, and refuse it.
+    # loss); tasks and text cut into windows refuse it.
     group_by_length: bool = False
 
     def __post_init__(self) -> None:
