@@ -322,6 +322,16 @@ def test_every_architectures_metadata_loads_or_is_one_line(key, data):
     assert min(cfg.E, cfg.H, cfg.D, cfg.L, cfg.V, cfg.F) >= 1 and all(l < cfg.L for l in cfg.sliding_layers)
 
 
+@pytest.mark.parametrize("value", ["\n", "32\nx", 3, -8])
+def test_an_alignment_that_is_no_power_of_two_is_one_quoted_line(tmp_path, value):
+    """Hypothesis found a string with a line break quoted raw: the message ran onto a second line."""
+    path = hf.gguf_file(tmp_path / "m.gguf", "llama", meta={"general.alignment": value})
+    with pytest.raises(ModelLoadError) as info:
+        _load(path)
+    text = one_line(info.value, "m.gguf")
+    assert text.endswith(f"general.alignment must be a power of two, got {value!r}"), text  # repr: quoted, escaped
+
+
 @pytest.mark.parametrize("arch", ["llama", "qwen2", "qwen3", "gemma", "gemma2", "gemma3", "phi3"])
 @pytest.mark.parametrize("shape", [(2056,), (8, 257, 1), (257 * 8, 1, 1, 1)])
 def test_a_token_embedding_that_is_not_a_matrix_is_refused(tmp_path, arch, shape):

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from explorer.errors import ModelLoadError
+from explorer.util.printable import quoted
 
 MAX_KEY_BYTES = 1024  # metadata keys are dotted names ("llama.attention.head_count")
 MAX_TOKEN_BYTES = 2048  # a vocabulary's longest tokens are runs of spaces or dashes, at most a few hundred bytes
@@ -107,7 +108,7 @@ def read_header(path: Path, origin: str) -> tuple[dict[str, Any], dict[str, Tens
     meta = _metadata(walk, walk.read("Q", "the metadata count"))
     alignment = meta.get("general.alignment", 32)
     if not isinstance(alignment, int) or isinstance(alignment, bool) or alignment < 1 or alignment & (alignment - 1):
-        raise walk.fail(f"metadata general.alignment must be a power of two, got {str(alignment)[:40]}")
+        raise walk.fail(f"metadata general.alignment must be a power of two, got {quoted(alignment, 40)}")
     if tensors * 32 > walk.left():  # the smallest tensor info: a name, one dimension, a type, an offset
         raise walk.fail(f"the header declares {tensors:,} tensors, more than the file can hold")
     infos = [_tensor_info(walk) for _ in range(tensors)]
