@@ -66,6 +66,7 @@ from explorer.train.corpora_text import (  # noqa: F401
     _shipped,
     file_corpus,
     read_lines,
+    shipped_part,
 )
 
 _CACHE: dict[tuple, Corpus] = {}
@@ -122,6 +123,8 @@ def corpus_from_spec(spec: dict[str, Any] | str) -> Corpus:
     name = spec.get("path") or spec.get("name")
     if not name:
         raise ConfigError("the checkpoint does not say which corpus it was trained on; pass --corpus")
+    if spec.get("files") and name in SHIPPED:  # some of a shipped corpus's training files
+        return shipped_part(str(name), tuple(str(f) for f in spec["files"]))
     return get_corpus(
         str(name),
         word_level=bool(spec.get("word_level", False)),
@@ -162,6 +165,7 @@ __all__ = [
     "task_tokenizer",
     "describe_corpora",
     "read_lines",
+    "shipped_part",
     "SHIPPED_FILES",
     "MAX_CORPUS_CHARS",
     "TASK_SEPARATOR",

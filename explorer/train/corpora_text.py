@@ -53,7 +53,7 @@ class SentenceCorpus(Corpus):
         self.default_context = info.get("default_context", FILE_DEFAULT_CONTEXT)
 
     def spec(self) -> dict[str, Any]:
-        spec = {k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode")}
+        spec = {k: v for k, v in self._info.items() if k in ("path", "word_level", "split_seed", "mode", "files")}
         if "tokenizer_file" in self._info:
             spec["tokenizer"] = self._info["tokenizer_file"]
         return {"name": self.name, **spec}
@@ -268,6 +268,20 @@ def read_lines(rel: str) -> list[str]:
     if path.suffix == ".gz":  # the larger extracts are committed gzipped (about a third of the size)
         data = gzip.decompress(data)
     return [l.strip() for l in data.decode("utf-8").splitlines() if l.strip()]
+
+
+def shipped_part(name: str, train_files: tuple[str, ...]) -> SentenceCorpus:
+    """Some of a shipped corpus's training files, with its vocabulary and its held-out lines: what a second
+    phase of a preset's recipe trains on (presets_build.Anneal)."""
+    all_files, heldout_file, tok_file, preset = SHIPPED_FILES[name]
+    missing = [rel for rel in train_files if rel not in all_files]
+    if missing:
+        raise ConfigError(f"{', '.join(missing)} is not a training file of the {name} corpus")
+    train = [line for rel in train_files for line in read_lines(rel)]
+    tok = Tokenizer.from_file(resource("tokenizers", tok_file))
+    info: dict[str, Any] = dict(description=TEACHES[name], default_preset=preset, default_context=64)
+    info["files"] = list(train_files)  # in its spec: a part is not the whole (baselines are kept by spec)
+    return SentenceCorpus(name, tok, train, read_lines(heldout_file), **info)
 
 
 def _shipped(name: str, tokenizer: str | None = None) -> SentenceCorpus:

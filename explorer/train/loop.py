@@ -160,7 +160,9 @@ class Trainer:
         elapsed: float = 0.0,
         tokens: int = 0,
         extra_files: dict[str, str] | None = None,
+        train_notes: dict[str, Any] | None = None,
     ) -> Path:
+        """``train_notes``: more of what the run did, for the checkpoint's "train" block (a second phase)."""
         with self._lock:
             return save_checkpoint(
                 self.model,
@@ -168,7 +170,7 @@ class Trainer:
                 config=self.config,
                 tokenizer=self.corpus.tokenizer,
                 step=self.step,
-                train=self._train_meta(loss, heldout, elapsed, tokens),
+                train={**self._train_meta(loss, heldout, elapsed, tokens), **(train_notes or {})},
                 extra_files=extra_files,
             )
 
