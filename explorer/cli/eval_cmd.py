@@ -2,10 +2,13 @@
 
     attention-explorer eval runs/induction/step-003000
     attention-explorer eval --preset classroom
+    attention-explorer eval smollm2 --corpus english --other-vocabulary   # a real model on the same text
 
 Prints JSON: {"heldout_loss", "unigram_loss", "bigram_loss", "tokens", ...} in nats per token on the
 held-out data of the corpus the model was trained on (or --corpus); tasks add "accuracy",
-"correct_prob" and "exact_match" on the answer part.
+"correct_prob" and "exact_match" on the answer part. With --other-vocabulary a model whose vocabulary is
+not the corpus's is scored on the same held-out lines: its nats on the text after each line's first token,
+divided by the corpus's targets (explorer.train.reference_loss), so that it reads beside the baselines.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ def add_parser(sub) -> None:
         "checkpoint",
         nargs="?",
         metavar="CHECKPOINT",
-        help="a checkpoint folder written by `train`, or its run folder (the latest complete checkpoint)",
+        help="a checkpoint folder written by `train`, or its run folder (the latest complete checkpoint); with "
+        "--other-vocabulary any model: smollm2, a Hugging Face folder, a GGUF file",
     )
     p.add_argument("--preset", choices=list(PRESETS), help="evaluate a shipped trained preset instead")
     p.add_argument(
@@ -37,6 +41,11 @@ def add_parser(sub) -> None:
     p.add_argument("--word-level", action="store_true", help="with a text file --corpus: word-level tokens")
     p.add_argument("--context", type=int, help="longest row in tokens (default: as in training)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or mps")
+    p.add_argument(
+        "--other-vocabulary",
+        action="store_true",
+        help="score a model with another vocabulary on the same held-out text, counted in the corpus's tokens",
+    )
     p.set_defaults(func=run)
 
 
@@ -60,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
     bundle = open_model(source)  # the one opening path (explorer.session.open), as export and the window
     corpus = get_corpus(args.corpus, word_level=args.word_level) if args.corpus else None
     device, _ = resolve_device(args.device)
-    result = evaluate_bundle(bundle, corpus, context=args.context, device=device)
+    result = evaluate_bundle(
+        bundle, corpus, context=args.context, device=device, other_vocabulary=args.other_vocabulary
+    )
     result = {"model": bundle.source, **result}
     print(json_text(result, indent=2))
     return 0

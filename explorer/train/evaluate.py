@@ -15,6 +15,7 @@ from explorer.errors import ConfigError
 from explorer.train.baselines import NGramBaselines
 from explorer.train.corpora import SHIPPED, Corpus, corpus_from_spec, get_corpus
 from explorer.train.losses import context_for, evaluate
+from explorer.util.printable import quoted
 from explorer.vocab import CONFIG_FILE
 from explorer.weights.bundle import ModelBundle
 
@@ -65,7 +66,11 @@ def evaluate_bundle(
     context: int | None = None,
     answer_only: bool | None = None,
     device: str = "cpu",
+    other_vocabulary: bool = False,
 ) -> dict[str, Any]:
+    """Held-out loss next to the corpus's baselines (nats per token of the corpus). ``other_vocabulary``: a
+    model with another vocabulary is scored on the same text, counted in the corpus's targets
+    (explorer.train.reference_loss)."""
     if bundle.config.mlm_head:  # first: what follows (the corpus, its vocabulary) cannot make it meaningful
         raise ConfigError(
             "eval scores the next token's loss: an encoder (BERT, RoBERTa, DistilBERT) fills in a [MASK] and "
@@ -82,7 +87,12 @@ def evaluate_bundle(
         bundle.tokenizer.vocab_size != corpus.tokenizer.vocab_size
         or bundle.tokenizer.to_str() != corpus.tokenizer.to_str()
     ):
-        raise ConfigError(f"the model's vocabulary is not the one of {corpus.name}: it cannot be scored on it")
+        if other_vocabulary:
+            return _other_vocabulary(bundle, corpus, context_for(corpus, bundle.config, context), device)
+        raise ConfigError(
+            f"the model's vocabulary is not the one of {corpus.name}: it cannot be scored on it token by token "
+            "(--other-vocabulary scores it on the same text, in the corpus's tokens)"
+        )
     if answer_only is None:
         answer_only = info.get("answer_only", corpus.answer_only_default)
     if context is None:
@@ -110,6 +120,36 @@ def evaluate_bundle(
     if corpus.name == "english":
         out.update(english_word_figures(bundle))
     return out
+
+
+def _other_vocabulary(bundle: ModelBundle, corpus: Corpus, context: int, device: str) -> dict[str, Any]:
+    from explorer.train.reference_loss import reference_nats, unknown_pieces
+
+    lines = getattr(corpus, "_heldout_lines", None)
+    if corpus.is_task or lines is None:
+        raise ConfigError(
+            f"a model with another vocabulary is scored on held-out lines of text, and {corpus.name} has none"
+        )
+    unknown = unknown_pieces(bundle.tokenizer, lines)
+    if unknown:
+        raise ConfigError(
+            f"the model's vocabulary has no token for {len(unknown)} pieces of {corpus.name}'s held-out text "
+            f"({quoted(unknown[0])}, …): its loss there would not compare with the baselines"
+        )
+    nats, targets = reference_nats(bundle, lines, corpus.tokenizer, context, device)
+    base = baselines_for(corpus, context, False)
+    if base["tokens"] != targets:  # the same targets, by construction; a mismatch is a bug
+        raise AssertionError(f"baselines scored {base['tokens']} targets, the other vocabulary {targets}")
+    return {
+        "heldout_loss": nats / targets,
+        "unigram_loss": base["unigram_loss"],
+        "bigram_loss": base["bigram_loss"],
+        "tokens": targets,
+        "corpus": corpus.name,
+        "context": context,
+        "answer_only": False,
+        "other_vocabulary": "nats on the text after each line's first token, per target of the corpus",
+    }
 
 
 def english_word_figures(bundle: ModelBundle) -> dict[str, Any]:

@@ -94,3 +94,35 @@ def test_train_on_a_text_file(tmp_path, capsys):
     assert main(["eval", str(out / "step-000003")]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["corpus"] == "notes.txt" and result["bigram_loss"] < result["unigram_loss"]
+
+
+def _tiny_run(tmp_path, corpus: str) -> str:
+    out = tmp_path / corpus
+    args = ["train", "--corpus", corpus, "--steps", "2", "--batch-size", "4", "--out", str(out), "-q", *SMALL]
+    assert main(args) == 0
+    return str(out / "step-000002")
+
+
+def test_eval_scores_a_model_of_another_vocabulary_in_the_corpus_tokens(tmp_path, capsys):
+    from explorer.train.corpora import get_corpus
+    from explorer.train.evaluate import baselines_for
+
+    ja = _tiny_run(tmp_path, "tiny-ja")  # character BPE with byte fallback: any English text has tokens
+    capsys.readouterr()
+    assert main(["eval", ja, "--corpus", "english"]) == 2
+    err = capsys.readouterr().err
+    assert "not the one of english" in err and "--other-vocabulary" in err and len(err.strip().splitlines()) == 1
+
+    assert main(["eval", ja, "--corpus", "english", "--other-vocabulary"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    english = baselines_for(get_corpus("english"), 64)
+    assert result["corpus"] == "english" and result["tokens"] == english["tokens"]
+    assert result["bigram_loss"] == english["bigram_loss"] and "other_vocabulary" in result
+    # a barely trained model of 881 pieces spends several of its tokens on each English word: far above the bigram
+    assert result["heldout_loss"] > english["bigram_loss"]
+
+    words = _tiny_run(tmp_path, "tiny-en")  # 311 words: most of the cookies' words are <unk>
+    capsys.readouterr()
+    assert main(["eval", words, "--corpus", "english", "--other-vocabulary"]) == 2
+    err = capsys.readouterr().err
+    assert "has no token for" in err and "would not compare with the baselines" in err
