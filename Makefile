@@ -65,7 +65,7 @@ oracle: setup
 	$(PIP) install --quiet --no-deps "$(TL_PIN)"
 	$(PY) -m pytest -q -p no:cacheprovider tests/core/test_attribution_transformer_lens.py
 
-# Train the shipped presets into resources/presets/: classroom 45 minutes on two cores, the others a few minutes.
+# Train the shipped presets into resources/presets/: classroom about 50 minutes on two cores, the others a few minutes.
 .PHONY: presets
 presets: setup
 	$(PY) -m explorer.train.presets_build

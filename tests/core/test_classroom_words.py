@@ -140,13 +140,14 @@ def figures(classroom):
 
 
 def test_classroom_beats_the_bigram_baseline_on_held_out_english(figures):
-    # What the shipped recipe reaches (12,000 steps, 45 minutes on two cores): 5.252 against 5.619.
-    assert figures["heldout_loss"] <= figures["bigram_loss"] - 0.3, figures
+    # What the shipped recipe reaches (12,000 steps, then 500 on the sayings; 49 minutes on two cores): 5.122
+    # against 5.619.
+    assert figures["heldout_loss"] <= figures["bigram_loss"] - 0.45, figures
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 38's target is not reached yet: 0.37 nats below the bigram, not 0.7 (docs/training.md)",
+    reason="issue 38's target is not reached here: 0.50 nats below the bigram, not 0.7 (docs/training.md)",
 )
 def test_classroom_is_0_7_nats_below_the_bigram_baseline_on_held_out_english(figures):
     assert figures["heldout_loss"] <= figures["bigram_loss"] - 0.7, figures
