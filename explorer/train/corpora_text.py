@@ -58,6 +58,11 @@ class SentenceCorpus(Corpus):
             spec["tokenizer"] = self._info["tokenizer_file"]
         return {"name": self.name, **spec}
 
+    @property
+    def heldout_lines(self) -> list[str]:
+        """The held-out lines as text (a model of another vocabulary is scored on them: reference_loss)."""
+        return self._heldout_lines
+
     @cached_property
     def train_ids(self) -> list[np.ndarray]:
         return [s for s in _encode_lines(self.tokenizer, self._train_lines) if len(s) > 0]
@@ -273,23 +278,21 @@ def read_lines(rel: str) -> list[str]:
 def shipped_part(name: str, train_files: tuple[str, ...]) -> SentenceCorpus:
     """Some of a shipped corpus's training files, with its vocabulary and its held-out lines: what a second
     phase of a preset's recipe trains on (presets_build.Anneal)."""
-    all_files, heldout_file, tok_file, preset = SHIPPED_FILES[name]
-    missing = [rel for rel in train_files if rel not in all_files]
+    missing = [rel for rel in train_files if rel not in SHIPPED_FILES[name][0]]
     if missing:
         raise ConfigError(f"{', '.join(missing)} is not a training file of the {name} corpus")
-    train = [line for rel in train_files for line in read_lines(rel)]
-    tok = Tokenizer.from_file(resource("tokenizers", tok_file))
-    info: dict[str, Any] = dict(description=TEACHES[name], default_preset=preset, default_context=64)
-    info["files"] = list(train_files)  # in its spec: a part is not the whole (baselines are kept by spec)
-    return SentenceCorpus(name, tok, train, read_lines(heldout_file), **info)
+    return _shipped(name, files=tuple(train_files))
 
 
-def _shipped(name: str, tokenizer: str | None = None) -> SentenceCorpus:
+def _shipped(name: str, tokenizer: str | None = None, files: tuple[str, ...] | None = None) -> SentenceCorpus:
+    """A shipped corpus; ``files``: only these of its training files (shipped_part)."""
     train_files, heldout_file, tok_file, preset = SHIPPED_FILES[name]
-    train = [line for rel in train_files for line in read_lines(rel)]
+    train = [line for rel in (train_files if files is None else files) for line in read_lines(rel)]
     tokenizer = Path(tokenizer).name if tokenizer else None  # a file of resources/tokenizers/, nothing else
     tok = Tokenizer.from_file(resource("tokenizers", tokenizer or tok_file))
     info: dict[str, Any] = dict(description=TEACHES[name], default_preset=preset, default_context=64)
     if tokenizer and tokenizer != tok_file:
         info["tokenizer_file"] = tokenizer  # kept in the spec: the corpus is rebuilt with the same vocabulary
+    if files is not None:
+        info["files"] = list(files)  # in its spec: a part is not the whole (baselines are kept by spec)
     return SentenceCorpus(name, tok, train, read_lines(heldout_file), **info)

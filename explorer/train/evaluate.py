@@ -125,7 +125,7 @@ def evaluate_bundle(
 def _other_vocabulary(bundle: ModelBundle, corpus: Corpus, context: int, device: str) -> dict[str, Any]:
     from explorer.train.reference_loss import reference_nats, unknown_pieces
 
-    lines = getattr(corpus, "_heldout_lines", None)
+    lines = getattr(corpus, "heldout_lines", None)  # SentenceCorpus's; tasks and windowed files have none
     if corpus.is_task or lines is None:
         raise ConfigError(
             f"a model with another vocabulary is scored on held-out lines of text, and {corpus.name} has none"
