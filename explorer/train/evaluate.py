@@ -108,7 +108,7 @@ def evaluate_bundle(
         "unigram_loss": base["unigram_loss"],
         "bigram_loss": base["bigram_loss"],
         "tokens": figures["tokens"],
-        "corpus": Path(corpus.name).name if corpus.kind == "text" and corpus.name not in SHIPPED else corpus.name,
+        "corpus": _corpus_label(corpus),
         "context": context,
         "answer_only": bool(answer_only),
     }
@@ -122,6 +122,11 @@ def evaluate_bundle(
     return out
 
 
+def _corpus_label(corpus: Corpus) -> str:
+    """A shipped corpus's name, or a text file's name without its folder."""
+    return Path(corpus.name).name if corpus.kind == "text" and corpus.name not in SHIPPED else corpus.name
+
+
 def _other_vocabulary(bundle: ModelBundle, corpus: Corpus, context: int, device: str) -> dict[str, Any]:
     from explorer.train.reference_loss import reference_nats, unknown_pieces
 
@@ -133,8 +138,14 @@ def _other_vocabulary(bundle: ModelBundle, corpus: Corpus, context: int, device:
     unknown = unknown_pieces(bundle.tokenizer, lines)
     if unknown:
         raise ConfigError(
-            f"the model's vocabulary has no token for {len(unknown)} pieces of {corpus.name}'s held-out text "
-            f"({quoted(unknown[0])}, …): its loss there would not compare with the baselines"
+            f"the model's vocabulary has no token for {len(unknown)} pieces of {_corpus_label(corpus)}'s held-out "
+            f"text ({quoted(unknown[0])}, …): its loss there would not compare with the baselines"
+        )
+    unknown = unknown_pieces(corpus.tokenizer, lines)
+    if unknown:  # a word-level file's held-out words that its training lines never had
+        raise ConfigError(
+            f"{_corpus_label(corpus)}'s own vocabulary has no token for {len(unknown)} pieces of its held-out text "
+            f"({quoted(unknown[0])}, …): the baselines score them as one <unk>, the model as the words they are"
         )
     nats, targets = reference_nats(bundle, lines, corpus.tokenizer, context, device)
     base = baselines_for(corpus, context, False)
@@ -145,7 +156,7 @@ def _other_vocabulary(bundle: ModelBundle, corpus: Corpus, context: int, device:
         "unigram_loss": base["unigram_loss"],
         "bigram_loss": base["bigram_loss"],
         "tokens": targets,
-        "corpus": corpus.name,
+        "corpus": _corpus_label(corpus),
         "context": context,
         "answer_only": False,
         "other_vocabulary": "nats on the text after each line's first token, per target of the corpus",

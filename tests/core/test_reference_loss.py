@@ -61,3 +61,19 @@ def test_another_vocabulary_is_scored_on_the_text_after_the_corpus_first_token()
     assert scored > 0
     assert nats == pytest.approx(scored * math.log(chars.vocab_size), rel=1e-6)
     assert targets == sum(len(english.tokenizer.encode(l)) - 1 for l in lines if len(english.tokenizer.encode(l)) >= 2)
+
+
+def test_a_corpus_whose_own_vocabulary_misses_held_out_words_is_refused():
+    from explorer.errors import ConfigError
+    from explorer.tokenize import word_tokenizer
+    from explorer.train.evaluate import evaluate_bundle
+
+    train = ["the cat sat on the mat .", "the dog sat on the rug ."] * 10
+    heldout = ["the zebra sat on the mat ."]  # "zebra": no token in a vocabulary of the training words
+    words = word_tokenizer(w for line in train for w in line.split())
+    corpus = SentenceCorpus("mine.txt", words, train, heldout)
+    with pytest.raises(ConfigError, match=r"mine.txt's own vocabulary has no token for 1 pieces .*'zebra'"):
+        evaluate_bundle(load_preset("classroom"), corpus, other_vocabulary=True)
+    # with every held-out word known, the same model is scored
+    known = SentenceCorpus("mine.txt", words, train, ["the dog sat on the mat ."])
+    assert evaluate_bundle(load_preset("classroom"), known, other_vocabulary=True)["tokens"] == 6
