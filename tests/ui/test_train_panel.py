@@ -156,7 +156,8 @@ def test_a_finished_runs_curve_comes_back_when_one_of_its_checkpoints_is_opened(
     assert panel.curve.heldout_points() == 5
     window.loading.open(str(first_run))  # a run folder opens its newest checkpoint
     qtbot.waitUntil(lambda: Path(state.source.name) == first_run / "step-000020", timeout=20_000)
-    assert panel.curve.heldout_points() == 3  # the first run's curve, redrawn from its log.jsonl
+    # the first run's curve, redrawn from its log.jsonl once the panel hears of the opened model (queued)
+    qtbot.waitUntil(lambda: panel.curve.heldout_points() == 3, timeout=20_000)
     assert first_run.name in panel.run_label.text()
     qtbot.waitUntil(lambda: state.trace.config.V == 29 and panel.timeline.current_step() == 20, timeout=20_000)
 
